@@ -1,0 +1,1 @@
+"""MediVisit application core: settings, database, mail, server assembly and the CLI."""

@@ -1,0 +1,1 @@
+"""JSON HTTP surfaces registered before the ReactPy catch-all: health, functions."""

@@ -1,0 +1,48 @@
+"""Edge-function compatible endpoints under /functions/v1 (the original product's serverless functions)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import get_session
+from app.services.email import send_email
+from app.settings import get_settings
+from models.mail import OutboxStatus
+
+router = APIRouter(prefix="/functions/v1", tags=["functions"])
+
+
+class SendEmailRequest(BaseModel):
+    # `from` is accepted and ignored: mail always leaves from MAIL_FROM, so nobody can spoof a sender.
+    model_config = ConfigDict(extra="ignore")
+
+    to: list[str] = Field(min_length=1, max_length=10)
+    subject: str = Field(min_length=1, max_length=998)
+    html: str = Field(min_length=1, max_length=200_000)
+
+    @field_validator("to", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else value
+
+
+@router.post(
+    "/send-email",
+    responses={200: {"description": "`{id}` of the stored message"}, 403: {}, 422: {}, 502: {}},
+)
+async def send_email_function(body: SendEmailRequest, session: AsyncSession = Depends(get_session)) -> JSONResponse:
+    """Store an e-mail in the outbox and deliver it over SMTP when configured.
+
+    Only the support inbox may be addressed: the endpoint is public (the bug-report dialog of
+    signed-out visitors uses it), so it must not be an open mail relay.
+    """
+    support = get_settings().support_email.lower()
+    if any(address.strip().lower() != support for address in body.to):
+        return JSONResponse({"error": "Recipients other than the support address are not allowed"}, status_code=403)
+    message = await send_email(session=session, recipients=[support], subject=body.subject, html=body.html)
+    if message.status == OutboxStatus.failed:
+        return JSONResponse({"error": "The e-mail could not be delivered", "id": message.id}, status_code=502)
+    return JSONResponse({"id": message.id})

@@ -1,0 +1,105 @@
+"""The database: async engine, session factory and the one unit of work every write goes through.
+
+`unit_of_work()` is opened in exactly two places: `components/hooks.py` for the UI and the
+`get_session` FastAPI dependency for HTTP. Services never commit; the unit of work does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from app.settings import get_settings
+
+_ASYNC_DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg"}
+
+
+def async_url(url: str) -> str:
+    """Accept the usual `sqlite:///path` and `postgresql://user@host/db` forms and pick the async driver."""
+    scheme, sep, rest = url.partition("://")
+    base = scheme.split("+", 1)[0]
+    if not sep or base not in _ASYNC_DRIVERS:
+        raise ValueError(f"Unsupported DATABASE_URL scheme: {scheme!r} (use sqlite:/// or postgresql://)")
+    return f"{_ASYNC_DRIVERS[base]}://{rest}"
+
+
+def ensure_sqlite_directory(url: str) -> None:
+    """SQLite creates the file but not its folder (the default lives under var/)."""
+    parsed = make_url(async_url(url))
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _create_engine(url: str) -> AsyncEngine:
+    ensure_sqlite_directory(url)
+    url = async_url(url)
+    if make_url(url).get_backend_name() == "sqlite":
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+class Database:
+    """Holds the engine and session factory for one database URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = _create_engine(url)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[AsyncSession]:
+        """Commit on success, roll back on any error, always close."""
+        async with self.sessions() as session:
+            try:
+                yield session
+                await session.commit()
+            except BaseException:
+                await session.rollback()
+                raise
+
+    async def ping(self) -> bool:
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+            return True
+        except Exception:  # noqa: BLE001 - readiness reports any failure as "not ready"
+            return False
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+
+_database: Database | None = None
+
+
+def get_database() -> Database:
+    """The process-wide database for the configured DATABASE_URL."""
+    global _database
+    if _database is None:
+        _database = Database(get_settings().database_url)
+    return _database
+
+
+def unit_of_work():  # noqa: ANN201 - an async context manager of AsyncSession
+    return get_database().unit_of_work()
+
+
+async def get_session() -> AsyncIterator[AsyncSession]:
+    """FastAPI dependency: one unit of work per request."""
+    async with unit_of_work() as session:
+        yield session

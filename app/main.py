@@ -1,0 +1,112 @@
+"""Server assembly: FastAPI surfaces first, then ReactPy, then the page route that knows the route table."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from contextlib import asynccontextmanager
+from html import escape
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from reactpy.backend import fastapi as reactpy_fastapi
+from reactpy.backend._common import CLIENT_BUILD_DIR
+
+from app import reactpy_hook_stack
+from app.api import functions, health
+from app.db import get_database, unit_of_work
+from app.services.not_found import record_unknown_path
+from app.settings import PROJECT_ROOT, get_settings
+from app.ui import VISITOR_COOKIE, Root
+from pages.routes import NOT_FOUND, match_screen
+
+logger = logging.getLogger("app.pages")
+STATIC_DIR = Path(PROJECT_ROOT) / "static"
+VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
+ASSET_VERSION = "1"
+
+
+def _index_template(brand: str) -> str:
+    head = f"""
+    <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+    <meta name="description" content="{escape(brand)} brings licensed providers to your home or office: blood draws, IV therapy, in-home nursing and at-home diagnostics.">
+    <meta name="theme-color" content="#0f766e">
+    <title>{{title}}</title>
+    <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
+    <link rel="manifest" href="/static/manifest.webmanifest">
+    <script src="/static/js/theme.js?v={ASSET_VERSION}"></script>
+    <link rel="stylesheet" href="/static/css/app.css?v={ASSET_VERSION}">
+    <link rel="stylesheet" href="/static/css/pages.css?v={ASSET_VERSION}">
+    <link rel="stylesheet" href="/static/css/portal.css?v={ASSET_VERSION}">
+    <script type="module" src="/static/js/app.js?v={ASSET_VERSION}"></script>
+    """
+    page = (CLIENT_BUILD_DIR / "index.html").read_text()
+    page = page.replace("<!-- we replace this with user-provided head elements -->", "")
+    page = page.replace("{__head__}", head.replace("{", "{{").replace("}", "}}").replace("{{title}}", "{title}"))
+    page = page.replace('<html lang="en">', '<html lang="en" data-theme="light">')
+    return page.replace(
+        '<div id="app"></div>',
+        '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
+        '<ol class="toast-list client-toasts" data-client-toasts aria-live="polite"></ol>'
+        "<noscript><p class='noscript'>Please enable JavaScript to use this site.</p></noscript>",
+    )
+
+
+def create_app() -> FastAPI:
+    reactpy_hook_stack.install()
+    settings = get_settings()
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):  # noqa: ANN202
+        yield
+        await get_database().dispose()
+
+    app = FastAPI(title=f"{settings.brand_name} API", lifespan=lifespan, docs_url="/docs", redoc_url=None)
+    app.include_router(health.router)
+    app.include_router(functions.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/service-worker.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # Served from the root so its scope covers the whole site.
+        return FileResponse(
+            STATIC_DIR / "service-worker.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    reactpy_fastapi.configure(app, Root, reactpy_fastapi.Options(serve_index_route=False))
+    template = _index_template(settings.brand_name)
+
+    async def page(request: Request) -> Response:
+        path = request.url.path
+        if path != "/" and path.endswith("/"):
+            query = f"?{request.url.query}" if request.url.query else ""
+            return RedirectResponse(path.rstrip("/") + query, status_code=308)
+        screen = match_screen(path)
+        if screen is None:
+            logger.info("Unknown path requested: %s", path[:200])
+            async with unit_of_work() as session:
+                await record_unknown_path(session=session, path=path)
+        title = f"{(screen or NOT_FOUND).title} | {settings.brand_name}"
+        response = HTMLResponse(
+            template.format(title=escape(title)),
+            status_code=200 if screen else 404,
+            headers={"Cache-Control": "no-cache"},
+        )
+        if VISITOR_COOKIE not in request.cookies:
+            # The websocket cannot set cookies, so the anonymous visitor id is issued here.
+            response.set_cookie(
+                VISITOR_COOKIE,
+                secrets.token_urlsafe(18),
+                max_age=VISITOR_COOKIE_MAX_AGE,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+            )
+        return response
+
+    app.add_route("/{path:path}", page, methods=["GET", "HEAD"], include_in_schema=False)
+    return app

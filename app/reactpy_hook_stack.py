@@ -1,0 +1,51 @@
+"""Fix for reactpy 1.1.0's thread-local hook stack, installed once at startup by `install()`.
+
+reactpy 1.1 keeps the stack of rendering components in a per-*thread* list, but renders are asyncio
+tasks that interleave on one thread: when two page loads render at the same moment, one task pops the
+other's hook ("Hook stack is in an invalid state") and both websockets close. Upstream fixed this only
+in the 2.0 betas (reactpy PR #1254) by keeping the stack in a ContextVar.
+
+This module does the same for 1.1: the stack lives in a ContextVar holding an immutable tuple, so each
+asyncio task sees its own stack, and a task created mid-render (effects, scheduled renders) inherits a
+snapshot it can never mutate for its parent.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+import reactpy.core._life_cycle_hook as life_cycle
+import reactpy.core.hooks as hooks
+from reactpy.core._life_cycle_hook import LifeCycleHook
+
+_stack: ContextVar[tuple[LifeCycleHook, ...]] = ContextVar("reactpy_hook_stack", default=())
+
+
+def current_hook() -> LifeCycleHook:
+    """The hook of the component rendering in this task."""
+    stack = _stack.get()
+    if not stack:
+        raise RuntimeError("No life cycle hook is active. Are you rendering in a layout?")
+    return stack[-1]
+
+
+def _set_current(self: LifeCycleHook) -> None:
+    stack = _stack.get()
+    if stack:
+        self._context_providers.update(stack[-1]._context_providers)
+    _stack.set((*stack, self))
+
+
+def _unset_current(self: LifeCycleHook) -> None:
+    stack = _stack.get()
+    if not stack or stack[-1] is not self:
+        raise RuntimeError("Hook stack is in an invalid state")
+    _stack.set(stack[:-1])
+
+
+def install() -> None:
+    """Swap reactpy's thread-local stack for the task-local one (idempotent)."""
+    LifeCycleHook.set_current = _set_current
+    LifeCycleHook.unset_current = _unset_current
+    life_cycle.current_hook = current_hook
+    hooks.current_hook = current_hook

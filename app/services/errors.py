@@ -1,0 +1,34 @@
+"""Errors services raise; the UI shows `message` as a toast, the HTTP layer maps `code` to a 4xx answer."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    status_code = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+
+
+class ValidationFailed(ServiceError):
+    status_code = 422
+    code = "validation_failed"
+
+
+class PermissionDenied(ServiceError):
+    status_code = 403
+    code = "forbidden"
+
+
+class NotFound(ServiceError):
+    status_code = 404
+    code = "not_found"
+
+
+class Unavailable(ServiceError):
+    status_code = 503
+    code = "unavailable"

@@ -1,0 +1,44 @@
+"""Unknown paths: the 404 page's suggested destination and the per-path hit counter staff read later."""
+
+from __future__ import annotations
+
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from models.base import utcnow
+from models.not_found import MAX_TRACKED_PATH, NotFoundPath
+
+# SPEC §2 "404 page", in its order: the first keyword found in the path wins.
+SUGGESTIONS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("signup", "register"), "/sign-up", "Sign Up"),
+    (("signin", "login"), "/sign-in", "Sign In"),
+    (("forgot", "reset", "password"), "/forgot-password", "Reset your password"),
+    (("provider",), "/providers", "Browse Providers"),
+    (("service",), "/services", "Our Services"),
+    (("appointment",), "/appointments", "My Appointments"),
+    (("profile", "account"), "/dashboard/profile", "Your Profile"),
+    (("enroll",), "/provider-enrollment", "Provider Enrollment"),
+)
+HOME = ("/", "Home")
+
+
+def suggest_page(path: str) -> tuple[str, str]:
+    """The (href, label) of the page a visitor who typed `path` most likely wanted."""
+    lowered = path.lower()
+    for keywords, href, label in SUGGESTIONS:
+        if any(keyword in lowered for keyword in keywords):
+            return href, label
+    return HOME
+
+
+async def record_unknown_path(*, session: AsyncSession, path: str) -> None:
+    """Count one visit to a path the route table does not know (an upsert, safe under concurrency)."""
+    now = utcnow()
+    insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
+    statement = insert(NotFoundPath).values(path=path[:MAX_TRACKED_PATH], hits=1, first_seen=now, last_seen=now)
+    await session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[NotFoundPath.path], set_={"hits": NotFoundPath.hits + 1, "last_seen": now}
+        )
+    )

@@ -1,0 +1,126 @@
+"""Per-connection UI context: who is signed in, and handles to the frame's toaster and cart panel.
+
+The handles are plain objects created once per connection by the root component. The component that owns
+a piece of state (the Toaster, the cart panel) binds its setter to the handle, so anything in the tree can
+show a toast or open the cart without re-rendering the page root.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from reactpy import create_context, use_context
+
+ToastVariant = Literal["default", "success", "error"]
+TOAST_LIMIT = 3
+TOAST_DURATION_MS = 4000
+
+
+@dataclass(frozen=True)
+class Toast:
+    id: int
+    title: str
+    description: str | None = None
+    variant: ToastVariant = "default"
+    action_label: str | None = None
+    action_href: str | None = None
+    duration_ms: int = TOAST_DURATION_MS
+    created: float = field(default_factory=time.monotonic)
+
+
+@dataclass(frozen=True)
+class CurrentUser:
+    id: str
+    email: str
+    name: str
+    role: str
+
+
+class Toaster:
+    """Shows toasts. Timers run in the browser; the list here is pruned of expired toasts on each push."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self._set: Callable[[Callable[[tuple[Toast, ...]], tuple[Toast, ...]]], None] | None = None
+
+    def bind(self, setter: Callable[[Callable[[tuple[Toast, ...]], tuple[Toast, ...]]], None]) -> None:
+        self._set = setter
+
+    def show(
+        self,
+        title: str,
+        *,
+        description: str | None = None,
+        variant: ToastVariant = "default",
+        action_label: str | None = None,
+        action_href: str | None = None,
+        duration_ms: int = TOAST_DURATION_MS,
+    ) -> None:
+        toast = Toast(next(self._ids), title, description, variant, action_label, action_href, duration_ms)
+        if self._set is not None:
+            self._set(lambda current: (*live_toasts(current), toast))
+
+    def success(self, title: str, description: str | None = None) -> None:
+        self.show(title, description=description, variant="success")
+
+    def error(self, title: str, description: str | None = None) -> None:
+        self.show(title, description=description, variant="error")
+
+
+def live_toasts(toasts: tuple[Toast, ...], now: float | None = None) -> tuple[Toast, ...]:
+    """Toasts still within their display time; the browser hides them on time, this keeps the list short."""
+    now = time.monotonic() if now is None else now
+    return tuple(t for t in toasts if now - t.created < t.duration_ms / 1000 + 1)
+
+
+class Disclosure:
+    """Open, close or toggle a panel or dialog (the cart, the bug report) from anywhere in the tree."""
+
+    def __init__(self) -> None:
+        self._set_open: Callable[[Callable[[bool], bool]], None] | None = None
+
+    def bind(self, set_open: Callable[[Callable[[bool], bool]], None]) -> None:
+        self._set_open = set_open
+
+    def _update(self, change: Callable[[bool], bool]) -> None:
+        if self._set_open is not None:
+            self._set_open(change)
+
+    def open(self) -> None:
+        self._update(lambda _: True)
+
+    def close(self) -> None:
+        self._update(lambda _: False)
+
+    def toggle(self) -> None:
+        self._update(lambda is_open: not is_open)
+
+
+@dataclass(frozen=True)
+class UiSession:
+    user: CurrentUser | None
+    toaster: Toaster
+    cart: Disclosure
+    bug_report: Disclosure
+    visitor_id: str
+    initial_path: str = "/"
+    user_agent: str = ""
+    brand_name: str = "MediVisit"
+
+
+SessionContext = create_context(None)
+
+
+def use_session() -> UiSession:
+    session = use_context(SessionContext)
+    if session is None:
+        raise RuntimeError("use_session() must be used below the app root")
+    return session
+
+
+def use_toaster() -> Toaster:
+    return use_session().toaster

@@ -1,0 +1,34 @@
+"""Display rules shared by every screen: money, dates and the cart badge (SPEC §2, §9)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+BADGE_CAP = 9
+
+
+def cart_badge_text(count: int) -> str | None:
+    """The cart badge: nothing for an empty cart, the count, or '9+' above 9."""
+    if count <= 0:
+        return None
+    return f"{BADGE_CAP}+" if count > BADGE_CAP else str(count)
+
+
+def format_currency(amount: Decimal | float | int) -> str:
+    """US dollars with 0 to 2 fraction digits: $120, $89.5, $1,234.56."""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    sign = "-" if value < 0 else ""
+    text = f"{abs(value):,.2f}".rstrip("0").rstrip(".")
+    return f"{sign}${text}"
+
+
+def format_date(value: date | datetime) -> str:
+    """Abbreviated month, day, four-digit year: 'Nov 21, 2026'."""
+    return f"{value:%b} {value.day}, {value:%Y}"
+
+
+def initials(name: str | None) -> str:
+    """Avatar fallback: uppercase initials of the words of the name, or 'U'."""
+    letters = "".join(word[0] for word in (name or "").split() if word)
+    return letters.upper() or "U"

@@ -1,0 +1,1 @@
+"""The site frame: navigation, mobile menus, footer, flash-sale banner, toasts, cart panel, bug report."""

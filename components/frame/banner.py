@@ -1,0 +1,36 @@
+"""The flash-sale banner. The countdown to the end of the visitor's day ticks in the browser."""
+
+from __future__ import annotations
+
+from reactpy import html
+
+from components.icons import icon
+
+SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
+SALE_HREF = "/services/iv-therapy"
+
+
+def flash_sale_banner() -> dict:
+    return html.div(
+        {"class_name": "flash-banner", "role": "region", "aria-label": "Flash sale"},
+        html.div(
+            {"class_name": "container flash-banner-inner"},
+            html.span({"class_name": "flash-icon"}, icon("zap", size=18)),
+            html.p({"class_name": "flash-text"}, SALE_TEXT),
+            html.span(
+                {"class_name": "flash-countdown", "aria-label": "Time left today"},
+                html.span({"class_name": "sr-only"}, "Ends in "),
+                html.time({"data-countdown": "end-of-day", "class_name": "countdown"}),
+            ),
+            html.a({"class_name": "btn btn-light btn-sm", "href": SALE_HREF}, "Book Now"),
+            html.button(
+                {
+                    "class_name": "icon-button flash-close",
+                    "type": "button",
+                    "aria-label": "Close flash sale banner",
+                    "data-banner-close": "",
+                },
+                icon("x", size=18),
+            ),
+        ),
+    )

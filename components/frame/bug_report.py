@@ -1,0 +1,105 @@
+"""The Report Bug dialog (SPEC §2, §5, §8): open to everyone, e-mail prefilled for a signed-in user."""
+
+from __future__ import annotations
+
+from reactpy import component, event, html, use_state
+
+from app.services.bug_reports import FIELDS_REQUIRED, submit_bug_report
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_action
+from components.icons import icon
+
+SUCCESS = "Bug report submitted successfully"
+
+
+@component
+def BugReportDialog() -> dict:
+    session = use_session()
+    is_open, set_open = use_state(False)
+    session.bug_report.bind(set_open)
+    if not is_open:
+        return html._()
+    return _BugReportForm(on_close=session.bug_report.close)
+
+
+@component
+def _BugReportForm(on_close) -> dict:  # noqa: ANN001
+    session = use_session()
+    prefill = session.user.email if session.user else ""
+    form = use_form(email=prefill, title="", description="")
+    error, set_error = use_state(None)
+    action = use_action(submit_bug_report, on_error=session.toaster.error)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        values = {k: form.values.get(k, "") for k in ("email", "title", "description")}
+        if not all(v.strip() for v in values.values()):
+            set_error(FIELDS_REQUIRED)
+            return
+        set_error(None)
+        result = await action.run(
+            actor_id=session.user.id if session.user else None,
+            user_agent=session.user_agent,
+            **values,
+        )
+        if result is not None:
+            session.toaster.success(SUCCESS)
+            form.reset(email=prefill, title="", description="")
+            on_close()
+
+    busy = action.pending
+    return html.div(
+        {"class_name": "modal-backdrop", "data-modal": ""},
+        html.div(
+            {
+                "class_name": "modal",
+                "role": "dialog",
+                "aria-modal": "true",
+                "aria-labelledby": "bug-report-title",
+            },
+            html.div(
+                {"class_name": "modal-header"},
+                html.h2({"id": "bug-report-title"}, "Report a Bug"),
+                html.button(
+                    {
+                        "class_name": "icon-button",
+                        "type": "button",
+                        "aria-label": "Close",
+                        "data-modal-close": "",
+                        "disabled": busy,
+                        "on_click": lambda _e: on_close(),
+                    },
+                    icon("x", size=18),
+                ),
+            ),
+            html.p(
+                {"class_name": "modal-lead"},
+                "Tell us what went wrong and what you expected. Our team reads every report.",
+            ),
+            html.form(
+                {"class_name": "form", "on_submit": submit, "noValidate": True},
+                html.label({"html_for": "bug-email"}, "Your email"),
+                html.input(form.field("email", id="bug-email", type="email", autoComplete="email", maxLength=320,
+                                      placeholder="you@example.com")),
+                html.label({"html_for": "bug-title"}, "Issue title"),
+                html.input(form.field("title", id="bug-title", type="text", maxLength=200,
+                                      placeholder="Short summary of the problem")),
+                html.label({"html_for": "bug-description"}, "Detailed description"),
+                html.textarea(form.field("description", id="bug-description", rows=5, maxLength=5000,
+                                         placeholder="What happened? Steps to reproduce it help a lot.")),
+                html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
+                html.div(
+                    {"class_name": "modal-actions"},
+                    html.button(
+                        {"class_name": "btn btn-ghost", "type": "button", "disabled": busy, "on_click": lambda _e: on_close()},
+                        "Cancel",
+                    ),
+                    html.button(
+                        {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
+                        "Submitting..." if busy else "Submit Report",
+                    ),
+                ),
+            ),
+        ),
+    )

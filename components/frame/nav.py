@@ -1,0 +1,143 @@
+"""Top navigation: logo, Services and Providers menus, plain links, theme, cart and account actions.
+
+Menus open and close in the browser (static/js/app.js: 200 ms hover delay, 300 ms skip window, 150 ms
+close delay); the server only renders the markup.
+"""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.context import CurrentUser, use_session
+from components.format import cart_badge_text, initials
+from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
+from components.icons import icon
+
+LEGAL_SUFFIX = "Medical Services, LLC"
+
+
+def logo(brand: str) -> dict:
+    return html.a(
+        {"class_name": "logo", "href": "/", "aria-label": f"{brand} {LEGAL_SUFFIX} home"},
+        html.span({"class_name": "logo-mark", "aria-hidden": "true"}, icon("heart", size=20)),
+        html.span(
+            {"class_name": "logo-text"},
+            html.span({"class_name": "logo-wordmark"}, brand),
+            html.span({"class_name": "logo-legal"}, LEGAL_SUFFIX),
+        ),
+    )
+
+
+def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
+    return html.div(
+        {"class_name": "nav-menu", "data-menu": menu_id},
+        html.button(
+            {"class_name": "nav-trigger", "type": "button", "aria-expanded": "false", "aria-controls": menu_id},
+            label,
+            icon("chevron-down", size=16, class_name="icon nav-chevron"),
+        ),
+        html.div(
+            {"class_name": "nav-dropdown", "id": menu_id, "role": "menu"},
+            *(
+                html.a(
+                    {"class_name": "nav-dropdown-item", "href": link.href, "role": "menuitem", "key": link.href},
+                    html.span({"class_name": "nav-dropdown-icon"}, icon(link.icon, size=18)),
+                    html.span(
+                        html.span({"class_name": "nav-dropdown-label"}, link.label),
+                        html.span({"class_name": "nav-dropdown-desc"}, link.description),
+                    ),
+                )
+                for link in links
+            ),
+        ),
+    )
+
+
+def cart_badge(count: int) -> dict | str:
+    text = cart_badge_text(count)
+    return html.span({"class_name": "badge-count", "aria-label": f"{count} items in cart"}, text) if text else ""
+
+
+def _avatar_menu(user: CurrentUser) -> dict:
+    return html.div(
+        {"class_name": "nav-menu avatar-menu", "data-menu": "account-menu"},
+        html.button(
+            {"class_name": "avatar-button", "type": "button", "aria-label": "Account menu", "aria-expanded": "false"},
+            html.span({"class_name": "avatar"}, initials(user.name)),
+        ),
+        html.div(
+            {"class_name": "nav-dropdown nav-dropdown-right", "id": "account-menu", "role": "menu"},
+            html.div({"class_name": "avatar-summary"}, html.strong(user.name), html.span(user.email)),
+            html.a({"class_name": "nav-dropdown-item", "href": "/dashboard/profile", "role": "menuitem"}, "Profile"),
+            html.a({"class_name": "nav-dropdown-item", "href": "/dashboard/settings", "role": "menuitem"}, "Settings"),
+            html.form(
+                {"method": "post", "action": "/auth/logout"},
+                html.button({"class_name": "nav-dropdown-item", "type": "submit", "role": "menuitem"}, "Log out"),
+            ),
+        ),
+    )
+
+
+@component
+def TopNav(cart_count: int = 0) -> dict:
+    session = use_session()
+    user = session.user
+    account = (
+        _avatar_menu(user)
+        if user
+        else html._(
+            html.a({"class_name": "btn btn-ghost desktop-only", "href": "/login"}, "Sign In"),
+            html.a({"class_name": "btn btn-primary desktop-only", "href": "/register"}, "Sign Up"),
+        )
+    )
+    return html.header(
+        {"class_name": "site-header"},
+        html.div(
+            {"class_name": "container header-inner"},
+            logo(session.brand_name),
+            html.nav(
+                {"class_name": "primary-nav", "aria-label": "Main"},
+                _dropdown("Services", SERVICES_MENU, "services-menu"),
+                _dropdown("Providers", PROVIDERS_MENU, "providers-menu"),
+                *(html.a({"class_name": "nav-link", "href": link.href, "key": link.href}, link.label) for link in PLAIN_LINKS),
+            ),
+            html.div(
+                {"class_name": "header-actions"},
+                html.button(
+                    {"class_name": "icon-button", "type": "button", "data-theme-toggle": "", "aria-label": "Change theme"},
+                    icon("sun", size=20, class_name="icon theme-icon-light"),
+                    icon("moon", size=20, class_name="icon theme-icon-dark"),
+                    icon("monitor", size=20, class_name="icon theme-icon-system"),
+                ),
+                html.button(
+                    {
+                        "class_name": "icon-button cart-button desktop-only",
+                        "type": "button",
+                        "aria-label": "Cart",
+                        "on_click": lambda _e: session.cart.toggle(),
+                    },
+                    icon("cart", size=20),
+                    cart_badge(cart_count),
+                ),
+                account,
+                html.button(
+                    {
+                        "class_name": "icon-button mobile-only",
+                        "type": "button",
+                        "aria-label": "Open side menu",
+                        "data-open-overlay": "drawer",
+                    },
+                    icon("user", size=22),
+                ),
+                html.button(
+                    {
+                        "class_name": "icon-button mobile-only",
+                        "type": "button",
+                        "aria-label": "Open menu",
+                        "data-open-overlay": "menu",
+                    },
+                    icon("menu", size=22),
+                ),
+            ),
+        ),
+    )

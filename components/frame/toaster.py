@@ -1,0 +1,58 @@
+"""Toasts, bottom-right. Display time and the 3-visible limit are CSS; Alt+T focus is in static/js/app.js."""
+
+from __future__ import annotations
+
+from reactpy import component, html, use_state
+
+from components.context import TOAST_LIMIT, Toast, use_toaster
+from components.icons import icon
+
+_ICONS = {"success": "check", "error": "alert", "default": "sparkles"}
+
+
+def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
+    return html.li(
+        {
+            "class_name": f"toast toast-{toast.variant}",
+            "key": toast.id,
+            "role": "alert" if toast.variant == "error" else "status",
+            "style": {"animation_delay": f"0ms, {toast.duration_ms}ms"},
+            "tabIndex": 0,
+        },
+        html.span({"class_name": "toast-icon"}, icon(_ICONS[toast.variant], size=18)),
+        html.div(
+            {"class_name": "toast-body"},
+            html.p({"class_name": "toast-title"}, toast.title),
+            html.p({"class_name": "toast-description"}, toast.description) if toast.description else "",
+        ),
+        html.a({"class_name": "btn btn-sm btn-outline", "href": toast.action_href}, toast.action_label)
+        if toast.action_label and toast.action_href
+        else "",
+        html.button(
+            {
+                "class_name": "toast-close",
+                "type": "button",
+                "aria-label": "Close notification",
+                "on_click": lambda _e: dismiss(toast.id),
+            },
+            icon("x", size=14),
+        ),
+    )
+
+
+@component
+def Toaster() -> dict:
+    toaster = use_toaster()
+    toasts, set_toasts = use_state(())
+    toaster.bind(set_toasts)
+
+    def dismiss(toast_id: int) -> None:
+        set_toasts(lambda current: tuple(t for t in current if t.id != toast_id))
+
+    return html.section(
+        {"class_name": "toaster", "aria-label": "Notifications alt+T", "tabIndex": -1, "data-toaster": ""},
+        html.ol(
+            {"class_name": "toast-list", "data-limit": TOAST_LIMIT},
+            *(_toast(toast, dismiss) for toast in toasts),
+        ),
+    )

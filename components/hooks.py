@@ -1,0 +1,91 @@
+"""The only way components reach the domain: `use_query` to read, `use_action` to act.
+
+Each call opens one unit of work (commit on success, roll back on error). A ServiceError becomes an
+error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a generic
+failure, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from reactpy import use_effect, use_state
+
+from app.db import unit_of_work
+from app.services.errors import ServiceError
+from components.context import use_toaster
+
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
+GENERIC_FAILURE = "Something went wrong. Please try again."
+
+
+@dataclass(frozen=True)
+class Query(Generic[T]):
+    data: T | None
+    loading: bool
+    error: str | None
+    refetch: Callable[[], None]
+
+
+def use_query(fn: Callable[..., Awaitable[T]], **kwargs: Any) -> Query[T]:
+    """Run `fn(session=..., **kwargs)` after render, again whenever kwargs change or on refetch()."""
+    version, set_version = use_state(0)
+    state, set_state = use_state((None, True, None))
+
+    @use_effect(dependencies=[fn, version, *kwargs.values()])
+    async def load() -> None:
+        set_state(lambda old: (old[0], True, None))
+        try:
+            async with unit_of_work() as session:
+                data = await fn(session=session, **kwargs)
+        except ServiceError as exc:
+            set_state((None, False, exc.message))
+        except Exception:
+            logger.exception("Query %s failed", getattr(fn, "__name__", fn))
+            set_state((None, False, GENERIC_FAILURE))
+        else:
+            set_state((data, False, None))
+
+    data, loading, error = state
+    return Query(data, loading, error, lambda: set_version(lambda v: v + 1))
+
+
+@dataclass(frozen=True)
+class Action(Generic[T]):
+    run: Callable[..., Awaitable[T | None]]
+    pending: bool
+
+
+def use_action(
+    fn: Callable[..., Awaitable[T]],
+    *,
+    on_success: Callable[[T], None] | None = None,
+    on_error: Callable[[str], None] | None = None,
+) -> Action[T]:
+    """Wrap a service command: `await action.run(**kwargs)` returns its result, or None after a failure."""
+    toaster = use_toaster()
+    pending, set_pending = use_state(False)
+
+    async def run(**kwargs: Any) -> T | None:
+        set_pending(True)
+        try:
+            async with unit_of_work() as session:
+                result = await fn(session=session, **kwargs)
+        except ServiceError as exc:
+            (on_error or toaster.error)(exc.message)
+            return None
+        except Exception:
+            logger.exception("Action %s failed", getattr(fn, "__name__", fn))
+            (on_error or toaster.error)(GENERIC_FAILURE)
+            return None
+        finally:
+            set_pending(False)
+        if on_success is not None:
+            on_success(result)
+        return result
+
+    return Action(run, pending)

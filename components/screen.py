@@ -1,0 +1,68 @@
+"""Loads a screen on first visit and keeps a failing screen from taking the app down with it.
+
+`ScreenView` imports the screen named in the route table ("module:attribute") when it is first shown,
+renders it inside the site frame, and shows 'Unexpected Application Error!' with the message if the
+screen raises while rendering. Navigating elsewhere clears the error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+
+from reactpy import component, html, use_location, use_state
+
+from components.context import use_session
+from components.frame.layout import SiteFrame
+from components.icons import icon
+from components.ui import page_title
+
+logger = logging.getLogger(__name__)
+ROUTER_FALLBACK = "Unexpected Application Error!"
+
+
+def load_screen(target: str) -> Callable:
+    module_name, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+@component
+def ScreenView(target: str, title: str, framed: bool = True) -> dict:
+    session = use_session()
+    pathname = use_location().pathname
+    failure, set_failure = use_state(None)  # (pathname, message)
+    failed_here = failure is not None and failure[0] == pathname
+    body = (
+        error_screen(failure[1])
+        if failed_here
+        else _Guarded(target, lambda message: set_failure((pathname, message)), key=pathname)
+    )
+    content = [page_title(f"{title} | {session.brand_name}"), body]
+    return SiteFrame(*content) if framed else html.div({"class_name": "app-shell"}, *content)
+
+
+@component
+def _Guarded(target: str, on_error: Callable[[str], None]) -> dict | None:
+    try:
+        # Called as a plain function so its hooks live on this component: when it raises,
+        # the parent swaps this whole component out and no half-run hook state survives.
+        return load_screen(target)().render()
+    except Exception as exc:
+        logger.exception("Screen %s failed to render", target)
+        on_error(str(exc) or type(exc).__name__)
+        return None
+
+
+def error_screen(message: str) -> dict:
+    return html.section(
+        {"class_name": "container error-screen", "role": "alert"},
+        html.span({"class_name": "error-icon"}, icon("alert", size=32)),
+        html.h1(ROUTER_FALLBACK),
+        html.p({"class_name": "error-message"}, message),
+        html.div(
+            {"class_name": "button-row"},
+            html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
+            html.button({"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"),
+        ),
+    )

@@ -1,0 +1,11 @@
+"""SQLAlchemy tables, enums and pydantic schemas, one module per aggregate.
+
+Importing this package registers every table on `Base.metadata` (Alembic and tests rely on it).
+"""
+
+from models.base import Base
+from models.bug_report import BugReport
+from models.mail import OutboxMessage
+from models.not_found import NotFoundPath
+
+__all__ = ["Base", "BugReport", "NotFoundPath", "OutboxMessage"]

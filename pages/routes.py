@@ -1,0 +1,77 @@
+"""The route table: every path the site answers, the screen behind it and its title.
+
+Screens are named as "module:attribute" strings and imported on first visit (loaded on demand), so this
+module imports no screen and the HTTP layer can use `is_known_path` to answer 404 for anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reactpy_router.resolvers import ReactPyResolver
+from reactpy_router.types import Route
+
+
+@dataclass(frozen=True)
+class Screen:
+    path: str  # reactpy-router syntax: "/services/{slug:slug}", "/dashboard/{rest:path}"
+    target: str  # "pages.home:HomePage"
+    title: str
+
+
+PUBLIC = (
+    Screen("/", "pages.home:HomePage", "Mobile healthcare at your door"),
+    Screen("/about", "pages.about:AboutPage", "About us"),
+    Screen("/services", "pages.services:ServicesPage", "Services"),
+    Screen("/services/{slug:slug}", "pages.service_detail:ServiceDetailPage", "Service"),
+    Screen("/providers", "pages.providers:ProvidersPage", "Browse Providers"),
+    Screen("/find-provider", "pages.find_provider:FindProviderPage", "Find a Provider"),
+    Screen("/provider-of-month", "pages.featured_providers:FeaturedProvidersPage", "Featured Providers"),
+    Screen("/become-provider", "pages.become_provider:BecomeProviderPage", "Join as Provider"),
+    Screen("/provider-faq", "pages.provider_faq:ProviderFaqPage", "Provider FAQ"),
+    Screen("/how-it-works", "pages.how_it_works:HowItWorksPage", "How It Works"),
+    Screen("/corporate", "pages.corporate:CorporatePage", "Corporate Solutions"),
+    Screen("/forum", "pages.forum:ForumPage", "Community Forum"),
+    Screen("/healthcare-assistant", "pages.assistant:AssistantPage", "AI Assistant"),
+    Screen("/ai-assistant", "pages.assistant:AssistantPage", "AI Assistant"),
+    Screen("/help-center", "pages.help_center:HelpCenterPage", "Help Center"),
+    Screen("/contact", "pages.contact:ContactPage", "Contact"),
+    Screen("/careers", "pages.careers:CareersPage", "Careers"),
+    Screen("/service-requests", "pages.service_requests:ServiceRequestsPage", "Service Requests"),
+    Screen("/ad-purchase", "pages.ad_purchase:AdPurchasePage", "Purchase Ad Space"),
+    Screen("/privacy-policy", "pages.legal:PrivacyPolicyPage", "Privacy Policy"),
+    Screen("/terms-of-service", "pages.legal:TermsOfServicePage", "Terms of Service"),
+    Screen("/appointments", "pages.appointments:AppointmentsPage", "My Appointments"),
+)
+
+ACCOUNT = (
+    Screen("/login", "pages.sign_in:SignInPage", "Sign In"),
+    Screen("/sign-in", "pages.sign_in:SignInPage", "Sign In"),
+    Screen("/register", "pages.sign_up:SignUpPage", "Sign Up"),
+    Screen("/sign-up", "pages.sign_up:SignUpPage", "Sign Up"),
+    Screen("/signup", "pages.redirects:SignupRedirect", "Sign Up"),
+    Screen("/forgot-password", "pages.forgot_password:ForgotPasswordPage", "Reset your password"),
+    Screen("/auth-redirect", "pages.auth_redirect:AuthRedirectPage", "Signing you in"),
+)
+
+PORTALS = (
+    Screen("/provider-enrollment", "pages.provider_enrollment:ProviderEnrollmentPage", "Provider Enrollment"),
+    Screen("/provider-enrollment/{rest:path}", "pages.provider_enrollment:ProviderEnrollmentPage", "Provider Enrollment"),
+    Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal"),
+    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal"),
+    Screen("/admin", "pages.admin:AdminPage", "Admin"),
+)
+
+# Matched only by paths nothing else matches; rendered with HTTP status 404.
+NOT_FOUND = Screen("/{rest:any}", "pages.not_found:NotFoundPage", "Page Not Found")
+
+SCREENS: tuple[Screen, ...] = (*PUBLIC, *ACCOUNT, *PORTALS)
+
+_RESOLVERS = tuple((ReactPyResolver(Route(s.path, None, ())), s) for s in SCREENS)
+
+
+def match_screen(path: str) -> Screen | None:
+    """The screen for a path, or None when the path is unknown (a 404). Same matching as the router."""
+    return next((screen for resolver, screen in _RESOLVERS if resolver.resolve(path)), None)

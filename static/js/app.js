@@ -1,0 +1,234 @@
+// Browser-side behaviour of the frame, so no server render is ever spent on it: client-side link
+// navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
+// page titles, keyboard shortcuts, client toasts and the service worker.
+import { countdownText, msUntilEndOfDay } from "./countdown.js";
+
+const root = document.documentElement;
+const MENU_OPEN_DELAY = 200;
+const MENU_SKIP_WINDOW = 300;
+const MENU_CLOSE_DELAY = 150;
+const SERVER_PATHS = /^\/(auth|api|functions|docs|static|_reactpy|healthz|readyz|service-worker\.js)(\/|$)/;
+
+// ---- navigation -----------------------------------------------------------------------------
+function scrollToHash(hash) {
+  if (!hash) { window.scrollTo({ top: 0 }); return; }
+  let tries = 0;
+  const attempt = () => {
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (target) target.scrollIntoView({ behavior: "smooth", block: "start" });
+    else if (tries++ < 20) setTimeout(attempt, 50);
+  };
+  attempt();
+}
+
+export function navigate(href, { replace = false } = {}) {
+  const url = new URL(href, location.href);
+  const samePage = url.pathname === location.pathname && url.search === location.search;
+  history[replace ? "replaceState" : "pushState"](null, "", url);
+  if (!samePage) window.dispatchEvent(new PopStateEvent("popstate"));
+  scrollToHash(url.hash);
+}
+
+document.addEventListener("click", (event) => {
+  const anchor = event.target.closest("a[href]");
+  if (!anchor || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (anchor.target && anchor.target !== "_self") return;
+  if (anchor.hasAttribute("download") || anchor.hasAttribute("data-native")) return;
+  const url = new URL(anchor.href, location.href);
+  if (url.origin !== location.origin || SERVER_PATHS.test(url.pathname)) return;
+  event.preventDefault();
+  const delay = Number(anchor.dataset.navDelay || 0);
+  closeMenus();
+  if (delay) {
+    closeOverlays();
+    setTimeout(() => navigate(url.href), delay);
+  } else {
+    closeOverlays();
+    navigate(url.href);
+  }
+});
+
+// ---- desktop hover menus (200 ms open, 300 ms skip window, 150 ms close) --------------------------
+let openMenu = null;
+let lastClosedAt = 0;
+const timers = new WeakMap();
+
+function setMenu(menu, open) {
+  clearTimeout(timers.get(menu));
+  if (open) {
+    if (openMenu && openMenu !== menu) setMenu(openMenu, false);
+    openMenu = menu;
+  } else if (openMenu === menu) {
+    openMenu = null;
+    lastClosedAt = Date.now();
+  }
+  menu.toggleAttribute("data-open", open);
+  const trigger = menu.querySelector("button");
+  if (trigger) trigger.setAttribute("aria-expanded", String(open));
+}
+
+function closeMenus() { if (openMenu) setMenu(openMenu, false); }
+
+document.addEventListener("pointerover", (event) => {
+  if (event.pointerType !== "mouse") return;
+  const menu = event.target.closest("[data-menu]");
+  if (!menu || menu.contains(event.relatedTarget)) return;
+  clearTimeout(timers.get(menu));
+  if (openMenu === menu) return;
+  const skip = openMenu !== null || Date.now() - lastClosedAt < MENU_SKIP_WINDOW;
+  timers.set(menu, setTimeout(() => setMenu(menu, true), skip ? 0 : MENU_OPEN_DELAY));
+});
+
+document.addEventListener("pointerout", (event) => {
+  if (event.pointerType !== "mouse") return;
+  const menu = event.target.closest("[data-menu]");
+  if (!menu || menu.contains(event.relatedTarget)) return;
+  clearTimeout(timers.get(menu));
+  if (menu.hasAttribute("data-open")) timers.set(menu, setTimeout(() => setMenu(menu, false), MENU_CLOSE_DELAY));
+});
+
+document.addEventListener("click", (event) => {
+  const trigger = event.target.closest("[data-menu] > button");
+  if (trigger) {
+    const menu = trigger.parentElement;
+    setMenu(menu, !menu.hasAttribute("data-open"));
+    return;
+  }
+  if (openMenu && !openMenu.contains(event.target)) closeMenus();
+});
+
+// ---- mobile overlays: full menu and side drawer -------------------------------------------------
+function openOverlay(name) {
+  root.setAttribute("data-overlay-open", name);
+  const panel = document.querySelector(`[data-overlay="${name}"]`);
+  const focusable = panel && panel.querySelector("a, button");
+  if (focusable) setTimeout(() => focusable.focus(), 50);
+}
+
+function closeOverlays() { root.removeAttribute("data-overlay-open"); }
+
+document.addEventListener("click", (event) => {
+  const opener = event.target.closest("[data-open-overlay]");
+  if (opener) { openOverlay(opener.dataset.openOverlay); return; }
+  if (event.target.closest("[data-close-overlay]")) closeOverlays();
+  if (event.target.closest("[data-history-back]")) history.back();
+  if (event.target.closest("[data-theme-toggle]")) cycleTheme();
+  if (event.target.closest("[data-banner-close]")) closeBanner();
+});
+
+// ---- keyboard ----------------------------------------------------------------------------------
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") {
+    closeMenus();
+    closeOverlays();
+    const modals = document.querySelectorAll("[data-modal]");
+    const close = modals.length && modals[modals.length - 1].querySelector("[data-modal-close]");
+    if (close && !close.disabled) close.click();
+  }
+  if (event.altKey && (event.code === "KeyT" || event.key === "t" || event.key === "T")) {
+    const toaster = document.querySelector("[data-toaster]");
+    if (toaster) {
+      event.preventDefault();
+      const latest = toaster.querySelector(".toast:last-child");
+      (latest || toaster).focus();
+    }
+  }
+});
+
+// ---- theme -------------------------------------------------------------------------------------
+const THEMES = ["light", "dark", "system"];
+function applyTheme(pref) {
+  const dark = pref === "dark" || (pref === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
+  root.setAttribute("data-theme", dark ? "dark" : "light");
+  root.setAttribute("data-theme-pref", pref);
+}
+function cycleTheme() {
+  const current = root.getAttribute("data-theme-pref") || "system";
+  const next = THEMES[(THEMES.indexOf(current) + 1) % THEMES.length];
+  try { localStorage.setItem("theme", next); } catch (e) {}
+  applyTheme(next);
+  showToast(`Theme: ${next[0].toUpperCase()}${next.slice(1)}`, { duration: 1500 });
+}
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+  applyTheme(root.getAttribute("data-theme-pref") || "system");
+});
+
+// ---- flash-sale banner ---------------------------------------------------------------------------
+function closeBanner() {
+  root.setAttribute("data-banner-closed", "");
+  try { localStorage.setItem("flash-banner-closed", new Date().toDateString()); } catch (e) {}
+}
+
+function tick() {
+  if (root.hasAttribute("data-banner-closed")) return;
+  const left = msUntilEndOfDay(new Date());
+  const text = countdownText(left);
+  for (const el of document.querySelectorAll('[data-countdown="end-of-day"]')) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+  if (left < 1000) closeBanner();
+}
+setInterval(tick, 1000);
+
+// ---- page title and first paint of new nodes --------------------------------------------------------
+const app = document.getElementById("app");
+new MutationObserver(() => {
+  const marker = app.querySelectorAll("[data-page-title]");
+  const title = marker.length && marker[marker.length - 1].dataset.pageTitle;
+  if (title && document.title !== title) document.title = title;
+  tick();
+}).observe(app, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-page-title"] });
+
+// ---- client toasts (browser events such as a new service worker) -------------------------------------
+export function showToast(title, { actionLabel, onAction, duration = 4000 } = {}) {
+  const list = document.querySelector("[data-client-toasts]");
+  if (!list) return;
+  const item = document.createElement("li");
+  item.className = "toast toast-default";
+  item.setAttribute("role", "status");
+  item.style.animationDelay = `0ms, ${duration}ms`;
+  const text = document.createElement("p");
+  text.className = "toast-title";
+  text.textContent = title;
+  const body = document.createElement("div");
+  body.className = "toast-body";
+  body.append(text);
+  item.append(body);
+  if (actionLabel) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn btn-sm btn-primary";
+    button.textContent = actionLabel;
+    button.addEventListener("click", () => { item.remove(); onAction && onAction(); });
+    item.append(button);
+  }
+  list.append(item);
+  setTimeout(() => item.remove(), duration + 400);
+}
+
+// ---- service worker ----------------------------------------------------------------------------
+if ("serviceWorker" in navigator) {
+  let reloaded = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (reloaded) return;
+    reloaded = true;
+    location.reload();
+  });
+  const offerUpdate = (worker) => showToast("New version available! Refresh to update.", {
+    actionLabel: "Refresh",
+    duration: 10000,
+    onAction: () => worker.postMessage({ type: "SKIP_WAITING" }),
+  });
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/service-worker.js").then((registration) => {
+      if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
+      registration.addEventListener("updatefound", () => {
+        const worker = registration.installing;
+        worker && worker.addEventListener("statechange", () => {
+          if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
+        });
+      });
+    }).catch((error) => console.warn("Service worker registration failed", error));
+  });
+}
