@@ -95,6 +95,13 @@ def get_database() -> Database:
     return _database
 
 
+def use_database(url: str) -> Database:
+    """Point the process at another database (tests use this for their temporary databases)."""
+    global _database
+    _database = Database(url)
+    return _database
+
+
 def unit_of_work():  # noqa: ANN201 - an async context manager of AsyncSession
     return get_database().unit_of_work()
 

@@ -85,7 +85,7 @@ def create_app() -> FastAPI:
         if path != "/" and path.endswith("/"):
             query = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(path.rstrip("/") + query, status_code=308)
-        screen = match_screen(path)
+        screen = match_screen(path, with_test_screens=settings.medivisit_test_broken_screen)
         if screen is None:
             logger.info("Unknown path requested: %s", path[:200])
             async with unit_of_work() as session:

@@ -23,6 +23,8 @@ class Settings(BaseSettings):
     mail_from: str = "MediVisit <no-reply@medivisit.example>"
     app_env: Literal["development", "production"] = "development"
     var_dir: Path = VAR_DIR
+    # Mounts /__test__/broken, a screen that raises, so the browser tests can check the error screen.
+    medivisit_test_broken_screen: bool = False
 
     @property
     def is_production(self) -> bool:

@@ -69,9 +69,17 @@ NOT_FOUND = Screen("/{rest:any}", "pages.not_found:NotFoundPage", "Page Not Foun
 
 SCREENS: tuple[Screen, ...] = (*PUBLIC, *ACCOUNT, *PORTALS)
 
-_RESOLVERS = tuple((ReactPyResolver(Route(s.path, None, ())), s) for s in SCREENS)
+# Only mounted when MEDIVISIT_TEST_BROKEN_SCREEN is set (the browser tests of the error screen).
+TEST_SCREENS = (Screen("/__test__/broken", "pages.test_broken:BrokenPage", "Broken"),)
 
 
-def match_screen(path: str) -> Screen | None:
+def screens(*, with_test_screens: bool = False) -> tuple[Screen, ...]:
+    return (*SCREENS, *TEST_SCREENS) if with_test_screens else SCREENS
+
+_RESOLVERS = tuple((ReactPyResolver(Route(s.path, None, ())), s) for s in (*SCREENS, *TEST_SCREENS))
+
+
+def match_screen(path: str, *, with_test_screens: bool = False) -> Screen | None:
     """The screen for a path, or None when the path is unknown (a 404). Same matching as the router."""
-    return next((screen for resolver, screen in _RESOLVERS if resolver.resolve(path)), None)
+    known = screens(with_test_screens=with_test_screens)
+    return next((screen for resolver, screen in _RESOLVERS if screen in known and resolver.resolve(path)), None)

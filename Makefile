@@ -1,0 +1,49 @@
+# MediVisit — the two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install lint format chromium migrate clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) -m app migrate
+	$(PY) -m app seed --demo --if-empty || $(PY) -m app seed --if-empty
+	$(PY) -m app serve --host $(HOST) --port $(PORT)
+
+migrate: install
+	$(PY) -m app migrate
+
+# Playwright cannot download browsers here: the tests drive Debian's Chromium.
+chromium:
+	@test -x /usr/bin/chromium || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; }
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: install chromium
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest
+
+clean:
+	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache

@@ -1,0 +1,10 @@
+"""A screen that always raises; mounted only with MEDIVISIT_TEST_BROKEN_SCREEN for the error-screen tests."""
+
+from __future__ import annotations
+
+from reactpy import component
+
+
+@component
+def BrokenPage() -> dict:
+    raise RuntimeError("Deliberate failure for tests")

@@ -1,0 +1,58 @@
+"""What the HTTP layer answers for pages: statuses from the route table, redirects, cookies, probes."""
+
+from __future__ import annotations
+
+import secrets
+
+from app import db as app_db
+from models import NotFoundPath
+
+
+async def test_known_paths_answer_200_with_the_app_shell_and_title(client) -> None:
+    response = await client.get("/about")
+    assert response.status_code == 200
+    assert '<div id="app">' in response.text
+    assert "<title>About us | MediVisit</title>" in response.text
+
+
+async def test_unknown_path_answers_404_but_still_serves_the_app_and_is_counted(client) -> None:
+    path = f"/no-such-page-{secrets.token_hex(3)}"
+    for _ in range(2):
+        response = await client.get(path)
+        assert response.status_code == 404
+        assert '<div id="app">' in response.text and "Page Not Found | MediVisit" in response.text
+    async with app_db.unit_of_work() as session:
+        assert (await session.get(NotFoundPath, path)).hits == 2
+
+
+async def test_trailing_slash_redirects_to_the_canonical_path_keeping_the_query(client) -> None:
+    response = await client.get("/services/?q=iv")
+    assert response.status_code == 308
+    assert response.headers["location"] == "/services?q=iv"
+
+
+async def test_first_visit_gets_an_httponly_visitor_cookie_once(client) -> None:
+    first = await client.get("/")
+    cookie = first.headers["set-cookie"]
+    assert cookie.startswith("mv_visitor=") and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    again = await client.get("/", cookies={"mv_visitor": "known"})
+    assert "set-cookie" not in again.headers
+
+
+async def test_health_and_readiness(client) -> None:
+    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    ready = await client.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["database"] == "ok"
+
+
+async def test_service_worker_is_served_from_the_root_uncached(client) -> None:
+    response = await client.get("/service-worker.js")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert response.headers["cache-control"] == "no-cache"
+    assert "SKIP_WAITING" in response.text
+
+
+async def test_static_assets_are_served(client) -> None:
+    for path in ("/static/css/app.css", "/static/js/app.js", "/static/js/countdown.js", "/static/img/favicon.svg"):
+        assert (await client.get(path)).status_code == 200, path

@@ -1,0 +1,207 @@
+"""Shared fixtures: migrated temporary databases (SQLite, and PostgreSQL when TEST_DATABASE_URL is set),
+a real SMTP server (aiosmtpd) and settings pointed at them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from email import message_from_bytes
+from email.message import Message
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from app import db as app_db
+from app.migrate import upgrade
+from app.settings import get_settings
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---- SMTP --------------------------------------------------------------------------------------
+class SmtpInbox:
+    """Messages a real aiosmtpd server received, in arrival order."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.envelopes: list[tuple[str, list[str]]] = []
+        self._arrived = threading.Condition()
+
+    async def handle_DATA(self, _server, _session, envelope) -> str:  # noqa: ANN001, N802 - aiosmtpd hook
+        with self._arrived:
+            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
+            self.messages.append(message_from_bytes(envelope.original_content or envelope.content))
+            self._arrived.notify_all()
+        return "250 Message accepted for delivery"
+
+    def wait_for(self, count: int, timeout: float = 10) -> list[Message]:
+        with self._arrived:
+            self._arrived.wait_for(lambda: len(self.messages) >= count, timeout)
+        assert len(self.messages) >= count, f"expected {count} e-mails, got {len(self.messages)}"
+        return self.messages
+
+    def clear(self) -> None:
+        with self._arrived:
+            self.messages.clear()
+            self.envelopes.clear()
+
+
+@pytest.fixture(scope="session")
+def smtp_server() -> Iterator[tuple[SmtpInbox, str]]:
+    inbox = SmtpInbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield inbox, f"smtp://127.0.0.1:{controller.port}"
+    controller.stop()
+
+
+@pytest.fixture
+def smtp(smtp_server) -> SmtpInbox:
+    inbox, _url = smtp_server
+    inbox.clear()
+    return inbox
+
+
+def html_part(message: Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/html":
+            return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+    raise AssertionError("message has no HTML part")
+
+
+# ---- databases ---------------------------------------------------------------------------------
+def _database_urls() -> list[str]:
+    urls = ["sqlite"]
+    if os.environ.get("TEST_DATABASE_URL"):
+        urls.append("postgresql")
+    return urls
+
+
+def _create_postgres_database(base_url: str) -> tuple[str, callable]:
+    """A fresh database on the test server for this run, dropped afterwards."""
+    import asyncpg
+
+    name = f"medivisit_test_{secrets.token_hex(4)}"
+    admin_dsn = base_url.replace("+asyncpg", "")
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(admin_dsn)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    prefix, _, _db = base_url.rpartition("/")
+    return f"{prefix}/{name}", lambda: asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session", params=_database_urls())
+def database_url(request, tmp_path_factory) -> Iterator[str]:
+    """A migrated database URL: a SQLite file, and (when TEST_DATABASE_URL is set) a PostgreSQL database."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+        upgrade(url)
+        yield url
+        return
+    url, drop = _create_postgres_database(os.environ["TEST_DATABASE_URL"])
+    upgrade(url)
+    yield url
+    drop()
+
+
+@pytest.fixture(scope="session")
+def configured(database_url, smtp_server) -> Iterator[None]:
+    """Settings and the process database pointed at the test database and SMTP server."""
+    _inbox, smtp_url = smtp_server
+    saved = dict(os.environ)
+    os.environ.update(DATABASE_URL=database_url, SMTP_URL=smtp_url, SUPPORT_EMAIL="support@medivisit.test")
+    get_settings.cache_clear()
+    app_db.use_database(database_url)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+async def session(configured) -> AsyncIterator:
+    """A unit of work on the test database, committed at the end of the test."""
+    async with app_db.unit_of_work() as session:
+        yield session
+
+
+# ---- live server -------------------------------------------------------------------------------
+class LiveServer:
+    def __init__(self, base_url: str, log_path: Path, process) -> None:  # noqa: ANN001
+        self.base_url = base_url
+        self.log_path = log_path
+        self.process = process
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def start_server(tmp_dir: Path, **env: str) -> LiveServer:
+    """`python -m app serve` on a free port with a fresh, migrated SQLite database."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    database_url = env.pop("DATABASE_URL", f"sqlite:///{tmp_dir / 'live.db'}")
+    upgrade(database_url)
+    port = free_port()
+    log_path = tmp_dir / "server.log"
+    process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
+    process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port), "--log-level", "warning"],
+        env=process_env,
+        stdout=log_path.open("w"),
+        stderr=subprocess.STDOUT,
+        cwd=Path(__file__).parent.parent,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(base_url + "/readyz", timeout=1) as response:
+                if response.status == 200:
+                    return LiveServer(base_url, log_path, process)
+        except OSError:
+            time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError(f"server did not become ready:\n{log_path.read_text()}")
+
+
+def stop_server(server: LiveServer) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=10)
+    except Exception:  # noqa: BLE001
+        server.process.kill()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
+    _inbox, smtp_url = smtp_server
+    server = start_server(tmp_path_factory.mktemp("live"), SMTP_URL=smtp_url)
+    yield server
+    stop_server(server)
