@@ -42,7 +42,7 @@ format: install
 
 test: install chromium
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
 clean:
