@@ -13,8 +13,14 @@ from app.settings import get_settings
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port, log_level=args.log_level,
-                proxy_headers=True)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        proxy_headers=True,
+    )
     return 0
 
 
@@ -40,7 +46,9 @@ def _seed(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app", description="MediVisit server and maintenance commands")
+    parser = argparse.ArgumentParser(
+        prog="python -m app", description="MediVisit server and maintenance commands"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="serve the site")

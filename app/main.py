@@ -44,7 +44,9 @@ def _index_template(brand: str) -> str:
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
-    page = page.replace("{__head__}", head.replace("{", "{{").replace("}", "}}").replace("{{title}}", "{title}"))
+    page = page.replace(
+        "{__head__}", head.replace("{", "{{").replace("}", "}}").replace("{{title}}", "{title}")
+    )
     page = page.replace('<html lang="en">', '<html lang="en" data-theme="light">')
     return page.replace(
         '<div id="app"></div>',

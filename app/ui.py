@@ -27,7 +27,9 @@ def _header(scope: dict, name: bytes) -> str:
 
 def _routes() -> tuple:
     known = screens(with_test_screens=get_settings().medivisit_test_broken_screen)
-    return tuple(route(screen.path, ScreenView(screen.target, screen.title)) for screen in (*known, NOT_FOUND))
+    return tuple(
+        route(screen.path, ScreenView(screen.target, screen.title)) for screen in (*known, NOT_FOUND)
+    )
 
 
 @component

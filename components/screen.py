@@ -63,6 +63,8 @@ def error_screen(message: str) -> dict:
         html.div(
             {"class_name": "button-row"},
             html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
-            html.button({"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"),
+            html.button(
+                {"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"
+            ),
         ),
     )

@@ -67,3 +67,55 @@ def checklist(*items: str) -> dict:
     return html.ul(
         {"class_name": "checklist"}, *(html.li({"key": item}, icon("check", size=18), html.span(item)) for item in items)
     )
+
+
+# ---- added for the content screens: FAQs, numbered steps, chips, mailto links ----
+
+
+def faq_item(question: str, *answer: Any) -> dict:
+    """One question and answer as a native <details>: opens and closes in the browser, no server round trip."""
+    return html.details(
+        {"class_name": "faq-item", "key": question},
+        html.summary({"class_name": "faq-question"}, html.span(question), icon("chevron-down", size=18)),
+        html.div({"class_name": "faq-answer"}, *answer),
+    )
+
+
+def faq_group(title: str, *items: dict, id: str | None = None, icon_name: str | None = None) -> dict:
+    attributes: dict[str, Any] = {"class_name": "faq-group", "key": title}
+    if id:
+        attributes["id"] = id
+    return html.div(
+        attributes,
+        html.h2(
+            {"class_name": "faq-group-title"},
+            html.span({"class_name": "faq-group-icon"}, icon(icon_name, size=18)) if icon_name else "",
+            title,
+        ),
+        html.div({"class_name": "faq-list"}, *items),
+    )
+
+
+def steps(*items: tuple[str, str]) -> dict:
+    """A numbered list of (title, text) steps."""
+    return html.ol(
+        {"class_name": "steps"},
+        *(
+            html.li(
+                {"key": title, "class_name": "step"},
+                html.span({"class_name": "step-number", "aria-hidden": "true"}, str(number)),
+                html.div(html.h3({"class_name": "step-title"}, title), html.p(text)),
+            )
+            for number, (title, text) in enumerate(items, start=1)
+        ),
+    )
+
+
+def chips(*labels: str) -> dict:
+    return html.ul({"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels))
+
+
+def mailto_href(address: str, subject: str | None = None) -> str:
+    from urllib.parse import quote
+
+    return f"mailto:{address}" + (f"?subject={quote(subject)}" if subject else "")

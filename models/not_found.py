@@ -19,5 +19,3 @@ class NotFoundPath(Base):
     hits: Mapped[int] = mapped_column(Integer, default=1)
     first_seen: Mapped[datetime] = mapped_column(default=utcnow)
     last_seen: Mapped[datetime] = mapped_column(default=utcnow, index=True)
-
-

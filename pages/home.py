@@ -8,11 +8,30 @@ from components.icons import icon
 from components.ui import button_link, card, checklist, grid, section
 
 SERVICE_LINES = (
-    ("droplet", "Mobile Phlebotomy", "Lab-ordered blood draws at home or at work, delivered to the lab the same day.",
-     "/services#phlebotomy"),
-    ("syringe", "IV Therapy", "Hydration and vitamin infusions given by licensed nurses, on your schedule.", "/services#iv-therapy"),
-    ("stethoscope", "In-Home Nursing", "Wound care, injections, post-surgical checks and medication support.", "/services#nursing"),
-    ("flask", "At-Home Diagnostics", "Screenings and sample collection without a trip to the clinic.", "/services#diagnostics"),
+    (
+        "droplet",
+        "Mobile Phlebotomy",
+        "Lab-ordered blood draws at home or at work, delivered to the lab the same day.",
+        "/services#phlebotomy",
+    ),
+    (
+        "syringe",
+        "IV Therapy",
+        "Hydration and vitamin infusions given by licensed nurses, on your schedule.",
+        "/services#iv-therapy",
+    ),
+    (
+        "stethoscope",
+        "In-Home Nursing",
+        "Wound care, injections, post-surgical checks and medication support.",
+        "/services#nursing",
+    ),
+    (
+        "flask",
+        "At-Home Diagnostics",
+        "Screenings and sample collection without a trip to the clinic.",
+        "/services#diagnostics",
+    ),
 )
 
 STEPS = (
@@ -51,20 +70,40 @@ def HomePage() -> dict:
                 ),
                 html.div(
                     {"class_name": "hero-card", "aria-hidden": "true"},
-                    html.div({"class_name": "hero-card-row"}, icon("calendar", size=20), html.span("Choose a time that suits you")),
-                    html.div({"class_name": "hero-card-row"}, icon("map-pin", size=20), html.span("Home, office or corporate venue")),
-                    html.div({"class_name": "hero-card-row"}, icon("shield", size=20), html.span("Verified, licensed providers")),
+                    html.div(
+                        {"class_name": "hero-card-row"},
+                        icon("calendar", size=20),
+                        html.span("Choose a time that suits you"),
+                    ),
+                    html.div(
+                        {"class_name": "hero-card-row"},
+                        icon("map-pin", size=20),
+                        html.span("Home, office or corporate venue"),
+                    ),
+                    html.div(
+                        {"class_name": "hero-card-row"},
+                        icon("shield", size=20),
+                        html.span("Verified, licensed providers"),
+                    ),
                 ),
             ),
         ),
         section(
-            grid(*(card(html.p(text), icon_name=i, title=title, href=href) for i, title, text, href in SERVICE_LINES), columns=4),
+            grid(
+                *(
+                    card(html.p(text), icon_name=i, title=title, href=href)
+                    for i, title, text, href in SERVICE_LINES
+                ),
+                columns=4,
+            ),
             title="Care we bring to you",
         ),
         section(
             grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3),
-            html.div({"class_name": "button-row", "style": {"margin_top": "24px"}},
-                     button_link("How it works", "/how-it-works", variant="outline")),
+            html.div(
+                {"class_name": "button-row", "style": {"margin_top": "24px"}},
+                button_link("How it works", "/how-it-works", variant="outline"),
+            ),
             title="How a visit works",
             muted=True,
         ),
@@ -73,7 +112,9 @@ def HomePage() -> dict:
                 {"class_name": "cta-band"},
                 html.div(
                     html.h2("Are you a licensed provider?"),
-                    html.p("Set your own hours and service area, and get paid for visits you already know how to do."),
+                    html.p(
+                        "Set your own hours and service area, and get paid for visits you already know how to do."
+                    ),
                 ),
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),

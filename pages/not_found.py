@@ -44,7 +44,9 @@ def NotFoundPage() -> dict:
         html.div(
             {"class_name": "button-row"},
             html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
-            html.button({"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"),
+            html.button(
+                {"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"
+            ),
         ),
         html.p(
             {"class_name": "hint", "style": {"margin_top": "24px"}},

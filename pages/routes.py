@@ -56,7 +56,11 @@ ACCOUNT = (
 
 PORTALS = (
     Screen("/provider-enrollment", "pages.provider_enrollment:ProviderEnrollmentPage", "Provider Enrollment"),
-    Screen("/provider-enrollment/{rest:path}", "pages.provider_enrollment:ProviderEnrollmentPage", "Provider Enrollment"),
+    Screen(
+        "/provider-enrollment/{rest:path}",
+        "pages.provider_enrollment:ProviderEnrollmentPage",
+        "Provider Enrollment",
+    ),
     Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
     Screen("/staff", "staff.portal:StaffPortal", "Staff Portal"),
@@ -76,10 +80,13 @@ TEST_SCREENS = (Screen("/__test__/broken", "pages.test_broken:BrokenPage", "Brok
 def screens(*, with_test_screens: bool = False) -> tuple[Screen, ...]:
     return (*SCREENS, *TEST_SCREENS) if with_test_screens else SCREENS
 
+
 _RESOLVERS = tuple((ReactPyResolver(Route(s.path, None, ())), s) for s in (*SCREENS, *TEST_SCREENS))
 
 
 def match_screen(path: str, *, with_test_screens: bool = False) -> Screen | None:
     """The screen for a path, or None when the path is unknown (a 404). Same matching as the router."""
     known = screens(with_test_screens=with_test_screens)
-    return next((screen for resolver, screen in _RESOLVERS if screen in known and resolver.resolve(path)), None)
+    return next(
+        (screen for resolver, screen in _RESOLVERS if screen in known and resolver.resolve(path)), None
+    )

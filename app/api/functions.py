@@ -33,7 +33,9 @@ class SendEmailRequest(BaseModel):
     "/send-email",
     responses={200: {"description": "`{id}` of the stored message"}, 403: {}, 422: {}, 502: {}},
 )
-async def send_email_function(body: SendEmailRequest, session: AsyncSession = Depends(get_session)) -> JSONResponse:
+async def send_email_function(
+    body: SendEmailRequest, session: AsyncSession = Depends(get_session)
+) -> JSONResponse:
     """Store an e-mail in the outbox and deliver it over SMTP when configured.
 
     Only the support inbox may be addressed: the endpoint is public (the bug-report dialog of
@@ -41,7 +43,9 @@ async def send_email_function(body: SendEmailRequest, session: AsyncSession = De
     """
     support = get_settings().support_email.lower()
     if any(address.strip().lower() != support for address in body.to):
-        return JSONResponse({"error": "Recipients other than the support address are not allowed"}, status_code=403)
+        return JSONResponse(
+            {"error": "Recipients other than the support address are not allowed"}, status_code=403
+        )
     message = await send_email(session=session, recipients=[support], subject=body.subject, html=body.html)
     if message.status == OutboxStatus.failed:
         return JSONResponse({"error": "The e-mail could not be delivered", "id": message.id}, status_code=502)

@@ -20,7 +20,9 @@ MAX_DESCRIPTION = 5000
 MAX_USER_AGENT = 512
 
 
-def bug_report_html(*, email: str, title: str, description: str, user_id: str, user_agent: str, sent_at: datetime) -> str:
+def bug_report_html(
+    *, email: str, title: str, description: str, user_id: str, user_agent: str, sent_at: datetime
+) -> str:
     """The support e-mail; everything the user typed is escaped."""
     rows = [
         ("From", email),
@@ -53,7 +55,9 @@ async def submit_bug_report(
     if "@" not in email or len(email) > 320:
         raise ValidationFailed("Please enter a valid email address")
     if len(title) > MAX_TITLE or len(description) > MAX_DESCRIPTION:
-        raise ValidationFailed(f"Keep the title under {MAX_TITLE} and the description under {MAX_DESCRIPTION} characters")
+        raise ValidationFailed(
+            f"Keep the title under {MAX_TITLE} and the description under {MAX_DESCRIPTION} characters"
+        )
 
     report = BugReport(
         email=email,

@@ -36,7 +36,9 @@ async def record_unknown_path(*, session: AsyncSession, path: str) -> None:
     """Count one visit to a path the route table does not know (an upsert, safe under concurrency)."""
     now = utcnow()
     insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
-    statement = insert(NotFoundPath).values(path=path[:MAX_TRACKED_PATH], hits=1, first_seen=now, last_seen=now)
+    statement = insert(NotFoundPath).values(
+        path=path[:MAX_TRACKED_PATH], hits=1, first_seen=now, last_seen=now
+    )
     await session.execute(
         statement.on_conflict_do_update(
             index_elements=[NotFoundPath.path], set_={"hits": NotFoundPath.hits + 1, "last_seen": now}

@@ -80,19 +80,46 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
             html.form(
                 {"class_name": "form", "on_submit": submit, "noValidate": True},
                 html.label({"html_for": "bug-email"}, "Your email"),
-                html.input(form.field("email", id="bug-email", type="email", autoComplete="email", maxLength=320,
-                                      placeholder="you@example.com")),
+                html.input(
+                    form.field(
+                        "email",
+                        id="bug-email",
+                        type="email",
+                        autoComplete="email",
+                        maxLength=320,
+                        placeholder="you@example.com",
+                    )
+                ),
                 html.label({"html_for": "bug-title"}, "Issue title"),
-                html.input(form.field("title", id="bug-title", type="text", maxLength=200,
-                                      placeholder="Short summary of the problem")),
+                html.input(
+                    form.field(
+                        "title",
+                        id="bug-title",
+                        type="text",
+                        maxLength=200,
+                        placeholder="Short summary of the problem",
+                    )
+                ),
                 html.label({"html_for": "bug-description"}, "Detailed description"),
-                html.textarea(form.field("description", id="bug-description", rows=5, maxLength=5000,
-                                         placeholder="What happened? Steps to reproduce it help a lot.")),
+                html.textarea(
+                    form.field(
+                        "description",
+                        id="bug-description",
+                        rows=5,
+                        maxLength=5000,
+                        placeholder="What happened? Steps to reproduce it help a lot.",
+                    )
+                ),
                 html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
                 html.div(
                     {"class_name": "modal-actions"},
                     html.button(
-                        {"class_name": "btn btn-ghost", "type": "button", "disabled": busy, "on_click": lambda _e: on_close()},
+                        {
+                            "class_name": "btn btn-ghost",
+                            "type": "button",
+                            "disabled": busy,
+                            "on_click": lambda _e: on_close(),
+                        },
                         "Cancel",
                     ),
                     html.button(

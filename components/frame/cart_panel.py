@@ -40,7 +40,10 @@ def CartPanel() -> dict:
                 html.span({"class_name": "empty-icon"}, icon("cart", size=28)),
                 html.p({"class_name": "empty-title"}, "Your cart is empty"),
                 html.p("Add a service to book a visit at your home or office."),
-                html.a({"class_name": "btn btn-primary", "href": "/services", "on_click": lambda _e: close()}, "Browse services"),
+                html.a(
+                    {"class_name": "btn btn-primary", "href": "/services", "on_click": lambda _e: close()},
+                    "Browse services",
+                ),
             ),
         ),
     )

@@ -17,7 +17,9 @@ def footer(brand: str, on_report_bug: Callable[[dict], None]) -> dict:
         html.div(
             {"class_name": "footer-col", "key": title},
             html.h2({"class_name": "footer-heading"}, title),
-            html.ul(*(html.li({"key": link.label}, html.a({"href": link.href}, link.label)) for link in links)),
+            html.ul(
+                *(html.li({"key": link.label}, html.a({"href": link.href}, link.label)) for link in links)
+            ),
         )
         for title, links in FOOTER_COLUMNS
     ]

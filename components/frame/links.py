@@ -18,7 +18,12 @@ SERVICES_MENU = (
     NavLink("Mobile Phlebotomy", "/services#phlebotomy", "Blood draws and lab collection at home", "droplet"),
     NavLink("IV Therapy", "/services#iv-therapy", "Hydration and vitamin infusions", "syringe"),
     NavLink("In-Home Nursing", "/services#nursing", "Skilled nursing visits and care", "stethoscope"),
-    NavLink("At-Home Diagnostics", "/services#diagnostics", "Tests and screenings without the waiting room", "flask"),
+    NavLink(
+        "At-Home Diagnostics",
+        "/services#diagnostics",
+        "Tests and screenings without the waiting room",
+        "flask",
+    ),
 )
 
 PROVIDERS_MENU = (

@@ -40,7 +40,8 @@ def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
 
 def _close_button(label: str) -> dict:
     return html.button(
-        {"class_name": "icon-button", "type": "button", "aria-label": label, "data-close-overlay": ""}, icon("x", size=22)
+        {"class_name": "icon-button", "type": "button", "aria-label": label, "data-close-overlay": ""},
+        icon("x", size=22),
     )
 
 
@@ -68,7 +69,12 @@ def MobileMenu(cart_count: int = 0) -> dict:
             {"class_name": "overlay-body", "aria-label": "Mobile"},
             *(_overlay_link(link, 300, "overlay-item") for link in MOBILE_MENU),
             html.button(
-                {"class_name": "overlay-item", "type": "button", "data-close-overlay": "", "on_click": open_cart},
+                {
+                    "class_name": "overlay-item",
+                    "type": "button",
+                    "data-close-overlay": "",
+                    "on_click": open_cart,
+                },
                 icon("cart", size=20),
                 html.span("Cart"),
                 cart_badge(cart_count),
@@ -101,7 +107,13 @@ def SideDrawer() -> dict:
     session = use_session()
     extra = DRAWER_SIGNED_IN if session.user else DRAWER_SIGNED_OUT
     return html.div(
-        {"class_name": "overlay drawer", "data-overlay": "drawer", "role": "dialog", "aria-modal": "true", "aria-label": "Side menu"},
+        {
+            "class_name": "overlay drawer",
+            "data-overlay": "drawer",
+            "role": "dialog",
+            "aria-modal": "true",
+            "aria-label": "Side menu",
+        },
         html.div({"class_name": "drawer-backdrop", "data-close-overlay": ""}),
         html.div(
             {"class_name": "drawer-panel"},
@@ -132,7 +144,12 @@ def BottomBar(cart_count: int = 0) -> dict:
         for link in BOTTOM_BAR
     ]
     cart = html.button(
-        {"class_name": "bottom-bar-item", "type": "button", "on_click": lambda _e: session.cart.toggle(), "key": "cart"},
+        {
+            "class_name": "bottom-bar-item",
+            "type": "button",
+            "on_click": lambda _e: session.cart.toggle(),
+            "key": "cart",
+        },
         html.span({"class_name": "bottom-bar-icon"}, icon("cart", size=22), cart_badge(cart_count)),
         html.span("Cart"),
     )

@@ -32,7 +32,12 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
     return html.div(
         {"class_name": "nav-menu", "data-menu": menu_id},
         html.button(
-            {"class_name": "nav-trigger", "type": "button", "aria-expanded": "false", "aria-controls": menu_id},
+            {
+                "class_name": "nav-trigger",
+                "type": "button",
+                "aria-expanded": "false",
+                "aria-controls": menu_id,
+            },
             label,
             icon("chevron-down", size=16, class_name="icon nav-chevron"),
         ),
@@ -40,7 +45,12 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
             {"class_name": "nav-dropdown", "id": menu_id, "role": "menu"},
             *(
                 html.a(
-                    {"class_name": "nav-dropdown-item", "href": link.href, "role": "menuitem", "key": link.href},
+                    {
+                        "class_name": "nav-dropdown-item",
+                        "href": link.href,
+                        "role": "menuitem",
+                        "key": link.href,
+                    },
                     html.span({"class_name": "nav-dropdown-icon"}, icon(link.icon, size=18)),
                     html.span(
                         html.span({"class_name": "nav-dropdown-label"}, link.label),
@@ -55,24 +65,39 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
 
 def cart_badge(count: int) -> dict | str:
     text = cart_badge_text(count)
-    return html.span({"class_name": "badge-count", "aria-label": f"{count} items in cart"}, text) if text else ""
+    return (
+        html.span({"class_name": "badge-count", "aria-label": f"{count} items in cart"}, text) if text else ""
+    )
 
 
 def _avatar_menu(user: CurrentUser) -> dict:
     return html.div(
         {"class_name": "nav-menu avatar-menu", "data-menu": "account-menu"},
         html.button(
-            {"class_name": "avatar-button", "type": "button", "aria-label": "Account menu", "aria-expanded": "false"},
+            {
+                "class_name": "avatar-button",
+                "type": "button",
+                "aria-label": "Account menu",
+                "aria-expanded": "false",
+            },
             html.span({"class_name": "avatar"}, initials(user.name)),
         ),
         html.div(
             {"class_name": "nav-dropdown nav-dropdown-right", "id": "account-menu", "role": "menu"},
             html.div({"class_name": "avatar-summary"}, html.strong(user.name), html.span(user.email)),
-            html.a({"class_name": "nav-dropdown-item", "href": "/dashboard/profile", "role": "menuitem"}, "Profile"),
-            html.a({"class_name": "nav-dropdown-item", "href": "/dashboard/settings", "role": "menuitem"}, "Settings"),
+            html.a(
+                {"class_name": "nav-dropdown-item", "href": "/dashboard/profile", "role": "menuitem"},
+                "Profile",
+            ),
+            html.a(
+                {"class_name": "nav-dropdown-item", "href": "/dashboard/settings", "role": "menuitem"},
+                "Settings",
+            ),
             html.form(
                 {"method": "post", "action": "/auth/logout"},
-                html.button({"class_name": "nav-dropdown-item", "type": "submit", "role": "menuitem"}, "Log out"),
+                html.button(
+                    {"class_name": "nav-dropdown-item", "type": "submit", "role": "menuitem"}, "Log out"
+                ),
             ),
         ),
     )
@@ -99,12 +124,20 @@ def TopNav(cart_count: int = 0) -> dict:
                 {"class_name": "primary-nav", "aria-label": "Main"},
                 _dropdown("Services", SERVICES_MENU, "services-menu"),
                 _dropdown("Providers", PROVIDERS_MENU, "providers-menu"),
-                *(html.a({"class_name": "nav-link", "href": link.href, "key": link.href}, link.label) for link in PLAIN_LINKS),
+                *(
+                    html.a({"class_name": "nav-link", "href": link.href, "key": link.href}, link.label)
+                    for link in PLAIN_LINKS
+                ),
             ),
             html.div(
                 {"class_name": "header-actions"},
                 html.button(
-                    {"class_name": "icon-button", "type": "button", "data-theme-toggle": "", "aria-label": "Change theme"},
+                    {
+                        "class_name": "icon-button",
+                        "type": "button",
+                        "data-theme-toggle": "",
+                        "aria-label": "Change theme",
+                    },
                     icon("sun", size=20, class_name="icon theme-icon-light"),
                     icon("moon", size=20, class_name="icon theme-icon-dark"),
                     icon("monitor", size=20, class_name="icon theme-icon-system"),

@@ -17,7 +17,9 @@ PATHS = ("/", "/about", "/services", "/help-center", "/nope-404")
 
 async def _first_render(ws_base: str, index: int) -> dict:
     path = PATHS[index % len(PATHS)]
-    async with websockets.connect(f"{ws_base}/_reactpy/stream{path}", open_timeout=60, max_size=None) as socket:
+    async with websockets.connect(
+        f"{ws_base}/_reactpy/stream{path}", open_timeout=60, max_size=None
+    ) as socket:
         message = json.loads(await asyncio.wait_for(socket.recv(), timeout=90))
         return message
 
@@ -25,7 +27,9 @@ async def _first_render(ws_base: str, index: int) -> dict:
 async def test_200_simultaneous_sessions_all_render(live_server) -> None:
     ws_base = live_server.base_url.replace("http://", "ws://")
     log_before = len(live_server.log())
-    results = await asyncio.gather(*(_first_render(ws_base, i) for i in range(SESSIONS)), return_exceptions=True)
+    results = await asyncio.gather(
+        *(_first_render(ws_base, i) for i in range(SESSIONS)), return_exceptions=True
+    )
 
     failures = [r for r in results if isinstance(r, BaseException)]
     assert failures == [], f"{len(failures)} sessions failed, first: {failures[:1]!r}"

@@ -54,5 +54,10 @@ async def test_service_worker_is_served_from_the_root_uncached(client) -> None:
 
 
 async def test_static_assets_are_served(client) -> None:
-    for path in ("/static/css/app.css", "/static/js/app.js", "/static/js/countdown.js", "/static/img/favicon.svg"):
+    for path in (
+        "/static/css/app.css",
+        "/static/js/app.js",
+        "/static/js/countdown.js",
+        "/static/img/favicon.svg",
+    ):
         assert (await client.get(path)).status_code == 200, path

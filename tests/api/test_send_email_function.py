@@ -14,8 +14,13 @@ from tests.conftest import free_port, html_part
 async def test_message_to_support_is_stored_and_delivered(client, smtp) -> None:
     response = await client.post(
         "/functions/v1/send-email",
-        json={"from": "someone@spoof.example", "to": "support@medivisit.test", "subject": "Bug Report: x",
-              "html": "<p>Hello</p>", "unknown": True},
+        json={
+            "from": "someone@spoof.example",
+            "to": "support@medivisit.test",
+            "subject": "Bug Report: x",
+            "html": "<p>Hello</p>",
+            "unknown": True,
+        },
     )
     assert response.status_code == 200
     message_id = response.json()["id"]
@@ -50,7 +55,8 @@ async def test_failed_delivery_answers_502_and_keeps_the_message(client, monkeyp
     get_settings.cache_clear()
     try:
         response = await client.post(
-            "/functions/v1/send-email", json={"to": "support@medivisit.test", "subject": "s", "html": "<p>x</p>"}
+            "/functions/v1/send-email",
+            json={"to": "support@medivisit.test", "subject": "s", "html": "<p>x</p>"},
         )
     finally:
         monkeypatch.undo()

@@ -60,7 +60,9 @@ async def test_report_is_stored_and_mailed_to_support_with_user_input_escaped(co
 
     async with app_db.unit_of_work() as session:
         stored = await session.get(BugReport, report.id)
-        outbox = (await session.scalars(select(OutboxMessage).order_by(OutboxMessage.created_at.desc()))).first()
+        outbox = (
+            await session.scalars(select(OutboxMessage).order_by(OutboxMessage.created_at.desc()))
+        ).first()
     assert stored.description.startswith("Step 1")
     assert outbox.status == OutboxStatus.sent and outbox.sent_at is not None
 
@@ -83,7 +85,9 @@ async def test_failed_delivery_keeps_nothing_and_says_so(configured, smtp, monke
     try:
         with pytest.raises(Unavailable, match=SEND_FAILED):
             async with app_db.unit_of_work() as session:
-                await submit_bug_report(session=session, actor_id=None, email="a@b.co", title="t", description="d")
+                await submit_bug_report(
+                    session=session, actor_id=None, email="a@b.co", title="t", description="d"
+                )
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()

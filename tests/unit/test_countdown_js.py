@@ -23,7 +23,9 @@ def run_js(expression: str) -> object:
 
 
 def test_countdown_text_formats_hours_minutes_seconds() -> None:
-    assert run_js("[c.countdownText(0), c.countdownText(999), c.countdownText(61_000), c.countdownText(86_399_000)]") == [
+    assert run_js(
+        "[c.countdownText(0), c.countdownText(999), c.countdownText(61_000), c.countdownText(86_399_000)]"
+    ) == [
         "00:00:00",
         "00:00:00",
         "00:01:01",

@@ -41,7 +41,8 @@ def test_dates_read_abbreviated_month_day_year() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "text"), [("Ada Lovelace", "AL"), ("maria de la cruz", "MDLC"), ("", "U"), (None, "U"), ("  ", "U")]
+    ("name", "text"),
+    [("Ada Lovelace", "AL"), ("maria de la cruz", "MDLC"), ("", "U"), (None, "U"), ("  ", "U")],
 )
 def test_avatar_initials(name: str | None, text: str) -> None:
     assert initials(name) == text
