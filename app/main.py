@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 from contextlib import asynccontextmanager
@@ -9,7 +10,7 @@ from html import escape
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
@@ -25,10 +26,19 @@ from pages.routes import NOT_FOUND, match_screen
 logger = logging.getLogger("app.pages")
 STATIC_DIR = Path(PROJECT_ROOT) / "static"
 VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
-ASSET_VERSION = "1"
 
 
-def _index_template(brand: str) -> str:
+def asset_version() -> str:
+    """A short hash of everything under static/: changes whenever an asset does (cache busting)."""
+    digest = hashlib.sha1()
+    for path in sorted(STATIC_DIR.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(STATIC_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def _index_template(brand: str, version: str) -> str:
     head = f"""
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
     <meta name="description" content="{escape(brand)} brings licensed providers to your home or office: blood draws, IV therapy, in-home nursing and at-home diagnostics.">
@@ -36,11 +46,11 @@ def _index_template(brand: str) -> str:
     <title>{{title}}</title>
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
     <link rel="manifest" href="/static/manifest.webmanifest">
-    <script src="/static/js/theme.js?v={ASSET_VERSION}"></script>
-    <link rel="stylesheet" href="/static/css/app.css?v={ASSET_VERSION}">
-    <link rel="stylesheet" href="/static/css/pages.css?v={ASSET_VERSION}">
-    <link rel="stylesheet" href="/static/css/portal.css?v={ASSET_VERSION}">
-    <script type="module" src="/static/js/app.js?v={ASSET_VERSION}"></script>
+    <script src="/static/js/theme.js?v={version}"></script>
+    <link rel="stylesheet" href="/static/css/app.css?v={version}">
+    <link rel="stylesheet" href="/static/css/pages.css?v={version}">
+    <link rel="stylesheet" href="/static/css/portal.css?v={version}">
+    <script type="module" src="/static/js/app.js?v={version}"></script>
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
@@ -70,17 +80,20 @@ def create_app() -> FastAPI:
     app.include_router(functions.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
+    version = asset_version()
+    worker_script = (STATIC_DIR / "service-worker.js").read_text().replace("__ASSET_VERSION__", version)
+
     @app.get("/service-worker.js", include_in_schema=False)
-    async def service_worker() -> FileResponse:
+    async def service_worker() -> Response:
         # Served from the root so its scope covers the whole site.
-        return FileResponse(
-            STATIC_DIR / "service-worker.js",
+        return Response(
+            worker_script,
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
         )
 
     reactpy_fastapi.configure(app, Root, reactpy_fastapi.Options(serve_index_route=False))
-    template = _index_template(settings.brand_name)
+    template = _index_template(settings.brand_name, version)
 
     async def page(request: Request) -> Response:
         path = request.url.path

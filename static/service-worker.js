@@ -1,8 +1,12 @@
 // MediVisit service worker: caches static assets (cache first); pages and live data always go to
 // the network. A new version waits until the page asks it to take over (the Refresh toast).
-const VERSION = "medivisit-static-v1";
-const PRECACHE = ["/static/css/app.css?v=1", "/static/js/app.js?v=1", "/static/js/countdown.js", "/static/js/theme.js?v=1",
-  "/static/img/favicon.svg"];
+// The server fills in ASSET_VERSION (a hash of static/), so every deploy that changes an asset is a new worker.
+const ASSET_VERSION = "__ASSET_VERSION__";
+const VERSION = `medivisit-static-${ASSET_VERSION}`;
+const PRECACHE = [
+  "/static/css/app.css", "/static/css/pages.css", "/static/css/portal.css", "/static/js/app.js",
+  "/static/js/theme.js", "/static/js/countdown.js", "/static/img/favicon.svg",
+].map((path) => `${path}?v=${ASSET_VERSION}`);
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(PRECACHE)));

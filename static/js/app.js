@@ -1,7 +1,7 @@
 // Browser-side behaviour of the frame, so no server render is ever spent on it: client-side link
 // navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
 // page titles, keyboard shortcuts, client toasts and the service worker.
-import { countdownText, msUntilEndOfDay } from "./countdown.js";
+import { countdownText, msUntilEndOfDay } from "./countdown.js";  // unversioned: the service worker cache is per deploy
 
 const root = document.documentElement;
 const MENU_OPEN_DELAY = 200;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from app import db as app_db
@@ -51,6 +52,15 @@ async def test_service_worker_is_served_from_the_root_uncached(client) -> None:
     assert response.headers["content-type"].startswith("text/javascript")
     assert response.headers["cache-control"] == "no-cache"
     assert "SKIP_WAITING" in response.text
+    assert "__ASSET_VERSION__" not in response.text
+
+
+async def test_asset_urls_carry_the_same_version_as_the_service_worker(client) -> None:
+    page = (await client.get("/")).text
+    worker = (await client.get("/service-worker.js")).text
+    versions = set(re.findall(r"\?v=([0-9a-f]{10})", page))
+    assert len(versions) == 1
+    assert f'ASSET_VERSION = "{versions.pop()}"' in worker
 
 
 async def test_static_assets_are_served(client) -> None:
