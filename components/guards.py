@@ -1,0 +1,161 @@
+"""Screen-level access guards for the dashboard, staff portal and admin, and where to land after sign-in.
+
+The rules are pure functions of the signed-in user (`CurrentUser | None`) so they can be unit-tested;
+`use_guard` is the hook a screen calls to apply one: when the rule denies, it shows the rule's error toast
+once (from an effect, never on every render) and hands back the redirect to render instead of the screen.
+
+These guards only decide what a screen shows. Permission checks on actions belong to the services
+(`app/services`), which check the actor themselves: hiding a screen is not security.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from reactpy import use_effect
+from reactpy_router import navigate
+
+from components.context import CurrentUser, use_session
+
+STAFF_ROLES = frozenset({"management", "hr", "support", "owner"})
+ADMIN_ROLES = frozenset({"owner", "admin"})
+BACK_OFFICE_ROLES = frozenset({"management", "hr", "support"})  # land in the staff portal after sign-in
+
+LOGIN_PATH = "/login"
+DASHBOARD_LOGIN = "/login?redirect=/dashboard"
+ADMIN_LOGIN = "/login?redirect=/admin"
+DASHBOARD_LOGIN_MESSAGE = "Please log in to access the dashboard"
+ACCESS_DENIED = "Access Denied"
+STAFF_DENIED_DESCRIPTION = "You don't have permission to access the staff portal."
+ADMIN_DENIED_DESCRIPTION = "You don't have permission to access the admin portal."
+
+
+@dataclass(frozen=True)
+class Denial:
+    """Why a screen is refused: where to send the visitor, and the error toast to show (if any)."""
+
+    to: str
+    title: str | None = None
+    description: str | None = None
+
+
+Rule = Callable[[CurrentUser | None], Denial | None]
+
+
+def dashboard_rule(user: CurrentUser | None) -> Denial | None:
+    """The dashboard needs a signed-in user of any role (SPEC §6)."""
+    if user is None:
+        return Denial(DASHBOARD_LOGIN, DASHBOARD_LOGIN_MESSAGE)
+    return None
+
+
+def staff_rule(user: CurrentUser | None) -> Denial | None:
+    """The staff portal: management, hr, support and owner; signed-out visitors go to /login (SPEC §6)."""
+    if user is None:
+        return Denial(LOGIN_PATH)
+    if user.role not in STAFF_ROLES:
+        return Denial("/", ACCESS_DENIED, STAFF_DENIED_DESCRIPTION)
+    return None
+
+
+def admin_rule(user: CurrentUser | None) -> Denial | None:
+    """The admin portal: owner or admin."""
+    if user is None:
+        return Denial(ADMIN_LOGIN)
+    if user.role not in ADMIN_ROLES:
+        return Denial("/", ACCESS_DENIED, ADMIN_DENIED_DESCRIPTION)
+    return None
+
+
+def use_guard(rule: Rule) -> object | None:
+    """Apply `rule` to the signed-in user. Returns None when allowed, else the redirect element to render.
+
+    Call it at the top of a screen, before any other hook, and render the allowed content in a separate
+    component so the screen's hooks never depend on the outcome:
+
+        redirect = use_guard(dashboard_rule)
+        return redirect if redirect is not None else DashboardView()
+    """
+    session = use_session()
+    denial = rule(session.user)
+
+    @use_effect(dependencies=[])
+    def announce() -> None:
+        if denial is not None and denial.title:
+            session.toaster.error(denial.title, denial.description)
+
+    return None if denial is None else navigate(denial.to, replace=True)
+
+
+# ---- after sign-in -------------------------------------------------------------------------------
+
+_MAX_REDIRECT_LENGTH = 2048
+# Paths served by the HTTP layer rather than screens, and this screen itself (a redirect loop).
+_NOT_A_DESTINATION = re.compile(
+    r"^/(auth-redirect|auth|api|functions|docs|static|_reactpy|healthz|readyz|service-worker\.js)(/|$|[?#])"
+)
+
+
+def safe_redirect_path(target: str | None) -> str | None:
+    """`target` if it is a path on this site a browser can safely be sent to, else None.
+
+    Refuses anything a browser could read as another origin: protocol-relative `//host`, backslashes
+    (browsers treat `/\\host` as `//host`), schemes (`https:`, `javascript:`), control characters and
+    whitespace (browsers drop tabs and newlines, so `/\\t/host` becomes `//host`), also once
+    percent-decoded; and paths that are HTTP endpoints or this redirect screen.
+    """
+    if not target or len(target) > _MAX_REDIRECT_LENGTH:
+        return None
+    for candidate in (target, unquote(target)):
+        if not candidate.startswith("/") or candidate.startswith("//"):
+            return None
+        if "\\" in candidate or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in candidate):
+            return None
+        parts = urlsplit(candidate)
+        if parts.scheme or parts.netloc:
+            return None
+    if _NOT_A_DESTINATION.match(target.lower()):
+        return None
+    return target
+
+
+def auth_redirect_target(redirect: str | None, user: CurrentUser | None) -> str:
+    """Where /auth-redirect sends the visitor (SPEC §2): a safe same-site `redirect`, else by role."""
+    safe = safe_redirect_path(redirect)
+    if safe is not None:
+        return safe
+    if user is None:
+        return LOGIN_PATH
+    if user.role == "provider":
+        return "/provider-enrollment"  # becomes /dashboard once enrollment is recorded as complete
+    if user.role in BACK_OFFICE_ROLES:
+        return "/staff"
+    if user.role in ADMIN_ROLES:
+        return "/admin"
+    return "/dashboard"
+
+
+# ---- naming the feature behind a portal path -----------------------------------------------------
+
+_ACRONYMS = {"ai": "AI", "iv": "IV", "faq": "FAQ", "hr": "HR", "api": "API", "id": "ID"}
+_MAX_NAME_LENGTH = 60
+
+
+def feature_segment(pathname: str, prefix: str) -> str:
+    """The first path segment after `prefix`: ('/dashboard/team/x', '/dashboard') → 'team'."""
+    rest = pathname[len(prefix) :] if pathname.startswith(prefix) else ""
+    return next((part for part in rest.split("/") if part), "")
+
+
+def feature_name(segment: str) -> str:
+    """A human name for a path segment: 'notification-settings' → 'Notification Settings'."""
+    words = re.split(r"[-_\s]+", unquote(segment).strip())
+    name = " ".join(
+        _ACRONYMS.get(word.lower(), word[:1].upper() + word[1:].lower()) for word in words if word
+    )
+    if len(name) > _MAX_NAME_LENGTH:
+        name = name[: _MAX_NAME_LENGTH - 1].rstrip() + "…"
+    return name or "This feature"

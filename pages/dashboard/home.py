@@ -1,0 +1,156 @@
+"""Dashboard (/dashboard and /dashboard/*): a welcome with the dashboard's sections, login required.
+
+None of the sections is built yet: every sub-path shows 'Dashboard Feature Coming Soon' naming the feature.
+`SECTIONS` lists the known ones (SPEC §2); as each is built, mark it `ready` and route its path to its own
+screen in pages/routes.py ahead of the catch-all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reactpy import component, html, use_location
+
+from components.context import CurrentUser, use_session
+from components.guards import ADMIN_ROLES, dashboard_rule, feature_name, feature_segment, use_guard
+from components.icons import icon
+
+DASHBOARD_PATH = "/dashboard"
+APPOINTMENTS_PATH = "/dashboard/appointments"
+EXPECTED_AVAILABILITY = "Q2 2025"
+
+
+@dataclass(frozen=True)
+class Section:
+    slug: str  # the path under /dashboard
+    title: str
+    icon: str
+    group: str  # sidebar group (SPEC §2)
+    ready: bool = False
+
+    @property
+    def href(self) -> str:
+        return f"{DASHBOARD_PATH}/{self.slug}"
+
+
+GROUPS = ("Navigation", "Finance", "Contracting", "Community", "Administration")
+ADMIN_GROUP = "Administration"  # owner and admin only (SPEC §2)
+
+SECTIONS: tuple[Section, ...] = (
+    Section("appointments", "Appointments", "calendar", "Navigation"),
+    Section("services", "Services", "stethoscope", "Navigation"),
+    Section("profile", "Profile", "user", "Navigation"),
+    Section("notifications", "Notifications", "message", "Navigation"),
+    Section("notification-settings", "Notification Settings", "mail", "Navigation"),
+    Section("settings", "Settings", "monitor", "Navigation"),
+    Section("wallet", "Wallet", "shield", "Finance"),
+    Section("provider-wallet", "Provider Wallet", "briefcase", "Finance"),
+    Section("payout-requests", "Payout Requests", "arrow-right", "Finance"),
+    Section("store", "Store", "cart", "Finance"),
+    Section("contracts", "Contracts", "check", "Contracting"),
+    Section("jobs", "Jobs", "briefcase", "Contracting"),
+    Section("marketplace", "Marketplace", "building", "Community"),
+    Section("team", "Team", "users", "Community"),
+    Section("ad-analytics", "Ad Analytics", "star", "Administration"),
+    Section("ai-features", "AI Features", "sparkles", "Administration"),
+    Section("automation", "Automation", "zap", "Administration"),
+)
+
+_BY_SLUG = {section.slug: section for section in SECTIONS}
+
+
+def section_title(slug: str) -> str:
+    """The feature behind /dashboard/<slug>: the known section's title, else a name derived from the path."""
+    known = _BY_SLUG.get(slug)
+    return known.title if known else feature_name(slug)
+
+
+@component
+def DashboardPage() -> dict:
+    redirect = use_guard(dashboard_rule)
+    if redirect is not None:
+        return redirect
+    return _DashboardView()
+
+
+@component
+def _DashboardView() -> dict:
+    user = use_session().user
+    slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
+    if not slug:
+        return dashboard_home(user)
+    return coming_soon(section_title(slug))
+
+
+def dashboard_home(user: CurrentUser) -> dict:
+    first_name = (user.name or "").split(" ")[0] or user.email
+    groups = tuple(g for g in GROUPS if g != ADMIN_GROUP or user.role in ADMIN_ROLES)
+    return html.div(
+        {"class_name": "portal"},
+        html.section(
+            {"class_name": "portal-header"},
+            html.div(
+                {"class_name": "container"},
+                html.p({"class_name": "eyebrow"}, "Dashboard"),
+                html.h1(f"Welcome back, {first_name}"),
+                html.p(
+                    {"class_name": "lead"},
+                    "Everything in your account, in one place. Sections open here as they become available.",
+                ),
+            ),
+        ),
+        html.div(
+            {"class_name": "container portal-body"},
+            *(_group(group, tuple(s for s in SECTIONS if s.group == group)) for group in groups),
+        ),
+    )
+
+
+def _group(title: str, sections: tuple[Section, ...]) -> dict:
+    heading_id = f"dashboard-group-{title.lower()}"
+    return html.section(
+        {"class_name": "portal-group", "aria-labelledby": heading_id, "key": title},
+        html.h2({"class_name": "portal-group-title", "id": heading_id}, title),
+        html.ul(
+            {"class_name": "portal-links"},
+            *(
+                html.li(
+                    {"key": s.slug},
+                    html.a(
+                        {"class_name": "portal-link", "href": s.href},
+                        html.span({"class_name": "portal-link-icon"}, icon(s.icon, size=20)),
+                        html.span(
+                            {"class_name": "portal-link-text"},
+                            html.span({"class_name": "portal-link-label"}, s.title),
+                            "" if s.ready else html.span({"class_name": "portal-pill"}, "Coming soon"),
+                        ),
+                    ),
+                )
+                for s in sections
+            ),
+        ),
+    )
+
+
+def coming_soon(feature: str) -> dict:
+    return html.section(
+        {"class_name": "container coming-soon"},
+        html.div(
+            {"class_name": "coming-soon-card"},
+            html.span({"class_name": "coming-soon-icon"}, icon("clock", size=30)),
+            html.p({"class_name": "eyebrow"}, feature),
+            html.h1("Dashboard Feature Coming Soon"),
+            html.p(
+                {"class_name": "coming-soon-text"},
+                html.strong(feature),
+                " isn't available yet. Expected availability: ",
+                html.strong(EXPECTED_AVAILABILITY),
+                ".",
+            ),
+            html.div(
+                {"class_name": "button-row"},
+                html.a({"class_name": "btn btn-primary", "href": DASHBOARD_PATH}, "Back to Dashboard"),
+                html.a({"class_name": "btn btn-outline", "href": APPOINTMENTS_PATH}, "My Appointments"),
+            ),
+        ),
+    )
