@@ -32,11 +32,17 @@ def section(*children: Any, title: str | None = None, id: str | None = None, mut
         attributes["id"] = id
     return html.section(
         attributes,
-        html.div({"class_name": "container"}, html.h2({"class_name": "section-title"}, title) if title else "", *children),
+        html.div(
+            {"class_name": "container"},
+            html.h2({"class_name": "section-title"}, title) if title else "",
+            *children,
+        ),
     )
 
 
-def card(*children: Any, icon_name: str | None = None, title: str | None = None, href: str | None = None) -> dict:
+def card(
+    *children: Any, icon_name: str | None = None, title: str | None = None, href: str | None = None
+) -> dict:
     body = [
         html.span({"class_name": "card-icon"}, icon(icon_name, size=22)) if icon_name else "",
         html.h3({"class_name": "card-title"}, title) if title else "",
@@ -60,12 +66,15 @@ def button_link(label: str, href: str, *, variant: str = "primary", icon_name: s
 
 
 def notice(text: str, *, tone: str = "info") -> dict:
-    return html.div({"class_name": f"notice notice-{tone}", "role": "note"}, icon("alert", size=18), html.p(text))
+    return html.div(
+        {"class_name": f"notice notice-{tone}", "role": "note"}, icon("alert", size=18), html.p(text)
+    )
 
 
 def checklist(*items: str) -> dict:
     return html.ul(
-        {"class_name": "checklist"}, *(html.li({"key": item}, icon("check", size=18), html.span(item)) for item in items)
+        {"class_name": "checklist"},
+        *(html.li({"key": item}, icon("check", size=18), html.span(item)) for item in items),
     )
 
 
@@ -112,7 +121,9 @@ def steps(*items: tuple[str, str]) -> dict:
 
 
 def chips(*labels: str) -> dict:
-    return html.ul({"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels))
+    return html.ul(
+        {"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels)
+    )
 
 
 def mailto_href(address: str, subject: str | None = None) -> str:

@@ -1,0 +1,124 @@
+"""About us: why MediVisit exists, what it believes, and how the marketplace serves patients, providers and
+employers."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.ui import button_link, card, grid, page_header, section
+
+BELIEFS = (
+    (
+        "shield",
+        "Safety comes first",
+        "Every provider's identity, license and insurance is checked before their first visit.",
+    ),
+    ("check", "Clear prices", "You see what a visit costs, fees included, before you book."),
+    ("clock", "Your time matters", "Care should fit around your day, not take it over."),
+    (
+        "heart",
+        "Privacy by default",
+        "Health information is handled in line with HIPAA and shared only for your care.",
+    ),
+)
+
+AUDIENCES = (
+    (
+        "user",
+        "Patients and families",
+        "Book blood draws, IV therapy, nursing visits and at-home tests for yourself or someone you care "
+        "for.",
+        "/services",
+    ),
+    (
+        "stethoscope",
+        "Licensed providers",
+        "See patients on your own schedule, in the area you choose, with booking and payment handled for "
+        "you.",
+        "/become-provider",
+    ),
+    (
+        "building",
+        "Employers",
+        "Bring flu shots, screenings and blood draws to your workplace for your whole team.",
+        "/corporate",
+    ),
+)
+
+
+@component
+def AboutPage() -> dict:
+    return html._(
+        page_header(
+            "Care that comes to you",
+            "MediVisit connects patients with licensed providers who bring everyday healthcare to their "
+            "home or "
+            "office.",
+            eyebrow="About us",
+        ),
+        section(
+            html.div(
+                {"class_name": "split"},
+                html.div(
+                    {"class_name": "prose"},
+                    html.h2({"class_name": "section-title"}, "Why we started"),
+                    html.p(
+                        "A routine blood draw or a dressing change shouldn't cost half a day: the drive, the "
+                        "parking, the waiting room. For people recovering from surgery, living with a "
+                        "chronic "
+                        "condition, caring for a family member or simply working long hours, getting to a "
+                        "clinic can be the hardest part of care."
+                    ),
+                    html.p(
+                        "At the same time, many skilled nurses, phlebotomists and other licensed "
+                        "professionals "
+                        "want more control over when and where they work. MediVisit brings the two together: "
+                        "patients book the care they need, and verified providers come to them."
+                    ),
+                ),
+                html.div(
+                    {"class_name": "card"},
+                    html.h3({"class_name": "card-title"}, "What we offer"),
+                    html.ul(
+                        {"class_name": "card-list"},
+                        html.li(html.a({"href": "/services#phlebotomy"}, "Mobile phlebotomy")),
+                        html.li(html.a({"href": "/services#iv-therapy"}, "IV therapy")),
+                        html.li(html.a({"href": "/services#nursing"}, "In-home nursing")),
+                        html.li(html.a({"href": "/services#diagnostics"}, "At-home diagnostics")),
+                        html.li(html.a({"href": "/corporate"}, "On-site care for employers")),
+                    ),
+                ),
+            ),
+        ),
+        section(
+            grid(
+                *(card(html.p(text), icon_name=name, title=title) for name, title, text in BELIEFS), columns=4
+            ),
+            title="What we believe",
+            muted=True,
+        ),
+        section(
+            grid(
+                *(
+                    card(html.p(text), icon_name=name, title=title, href=href)
+                    for name, title, text, href in AUDIENCES
+                ),
+                columns=3,
+            ),
+            title="Who MediVisit is for",
+        ),
+        section(
+            html.div(
+                {"class_name": "cta-band"},
+                html.div(
+                    html.h2("Want to know more?"),
+                    html.p("Read how a visit works, or get in touch with our team."),
+                ),
+                html.div(
+                    {"class_name": "button-row"},
+                    button_link("How it works", "/how-it-works", icon_name="arrow-right"),
+                    button_link("Contact us", "/contact", variant="outline-light"),
+                ),
+            ),
+        ),
+    )

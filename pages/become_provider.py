@@ -1,0 +1,118 @@
+"""Join as Provider: why licensed providers join MediVisit, who can join, what the application needs and how
+it works, with the way into provider enrollment."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.ui import button_link, card, chips, grid, page_header, section, steps
+
+BENEFITS = (
+    ("clock", "Your hours", "Set your weekly availability and accept the visits that fit it."),
+    ("map-pin", "Your area", "Choose where you travel and the kinds of places you visit."),
+    (
+        "stethoscope",
+        "Your services",
+        "Offer the services you're licensed and trained for, at prices you set.",
+    ),
+    ("shield", "Less admin", "Booking, reminders, payments and records are handled in one place."),
+)
+
+ROLES = (
+    "Registered Nurse (RN)",
+    "LVN / LPN",
+    "Nurse Practitioner (NP)",
+    "Doctor",
+    "Phlebotomist / Technician",
+    "Medical Assistant",
+    "CNA",
+    "Pharmacist",
+    "Therapist",
+    "Mental Health Therapist",
+    "Counselor",
+    "Nutritionist",
+    "Caregiver",
+    "Wellness Coach",
+    "Specialist",
+)
+
+REQUIREMENTS = (
+    "A current, unrestricted license or certification for each service you offer, in the state where you'll "
+    "practice",
+    "A government-issued photo ID",
+    "Professional liability insurance",
+    "Consent to a background check",
+    "Your NPI number, if you have one",
+    "Current CPR / BLS certification for clinical services",
+)
+
+STEPS = (
+    ("Create your account", "Sign up with your email, then choose to enroll as a provider."),
+    (
+        "Complete enrollment",
+        "Add your profile, licenses, insurance and the services you offer, and set your service area.",
+    ),
+    ("Get verified", "We check your identity, credentials and insurance and run a background check."),
+    ("Start seeing patients", "Set your availability; patients in your area can then book you."),
+)
+
+
+@component
+def BecomeProviderPage() -> dict:
+    return html._(
+        page_header(
+            "Bring your care to patients' doors",
+            "Join MediVisit as a licensed provider: set your own hours and service area, and get paid for "
+            "the "
+            "visits you already know how to do.",
+            eyebrow="Join as Provider",
+        ),
+        html.div(
+            {"class_name": "container header-actions-row"},
+            button_link("Start your application", "/provider-enrollment", icon_name="arrow-right"),
+            button_link("Provider FAQ", "/provider-faq", variant="outline"),
+        ),
+        section(
+            grid(
+                *(card(html.p(text), icon_name=name, title=title) for name, title, text in BENEFITS),
+                columns=4,
+            ),
+            title="Why providers join",
+        ),
+        section(
+            html.div(
+                {"class_name": "split"},
+                html.div(
+                    html.h2({"class_name": "section-title"}, "Who can join"),
+                    html.p(
+                        {"class_name": "text-muted"},
+                        "Licensed and certified professionals in healthcare, wellness and care. If your role "
+                        "isn't listed, apply anyway and tell us what you do.",
+                    ),
+                    chips(*ROLES),
+                ),
+                html.div(
+                    {"class_name": "card"},
+                    html.h3({"class_name": "card-title"}, "What you'll need"),
+                    html.ul(
+                        {"class_name": "card-list"}, *(html.li({"key": item}, item) for item in REQUIREMENTS)
+                    ),
+                ),
+            ),
+            muted=True,
+        ),
+        section(
+            steps(*STEPS),
+            title="How it works",
+        ),
+        section(
+            html.div(
+                {"class_name": "cta-band"},
+                html.div(
+                    html.h2("Ready when you are"),
+                    html.p("Applying is free, and there is no fee to keep a profile on MediVisit."),
+                ),
+                button_link("Start your application", "/provider-enrollment", icon_name="arrow-right"),
+            ),
+        ),
+    )

@@ -1,0 +1,233 @@
+"""Provider FAQ: questions licensed providers ask before joining — eligibility, verification, scheduling,
+payments and compliance — as native <details> disclosures, with links to apply or contact us."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.icons import icon
+from components.ui import button_link, faq_group, faq_item, page_header, section
+
+TOPICS = (
+    ("joining", "Joining", "briefcase"),
+    ("verification", "Verification", "shield"),
+    ("scheduling", "Scheduling and visits", "calendar"),
+    ("payments", "Payments", "cart"),
+    ("compliance", "Safety and compliance", "heart"),
+)
+
+
+def _joining() -> dict:
+    return faq_group(
+        "Joining",
+        faq_item(
+            "Who can join?",
+            html.p(
+                "Licensed and certified professionals who can practice independently or under supervision in "
+                "their state: for example registered nurses, LVNs/LPNs, nurse practitioners, physicians, "
+                "phlebotomists, medical assistants, CNAs, pharmacists and therapists.",
+            ),
+        ),
+        faq_item(
+            "Does it cost anything to join?",
+            html.p("No. There is no fee to apply or to keep a profile on MediVisit."),
+        ),
+        faq_item(
+            "Can I keep my current job?",
+            html.p(
+                "Yes. Many providers see MediVisit patients around another role. You choose when you're "
+                "available and which visits you accept. Check your current employer's policy on outside "
+                "work.",
+            ),
+        ),
+        faq_item(
+            "How do I apply?",
+            html.p(
+                "Create an account, then complete provider enrollment: your profile, licenses, services and "
+                "service area. ",
+                html.a({"href": "/become-provider"}, "See what you'll need"),
+                ".",
+            ),
+        ),
+        id="joining",
+        icon_name="briefcase",
+    )
+
+
+def _verification() -> dict:
+    return faq_group(
+        "Verification",
+        faq_item(
+            "What do you check?",
+            html.ul(
+                html.li("Your identity, with a government-issued photo ID"),
+                html.li("Each license or certification, with the board or body that issued it"),
+                html.li("Professional liability insurance"),
+                html.li("A background check, with your consent"),
+                html.li("Your National Provider Identifier (NPI), if you have one"),
+            ),
+        ),
+        faq_item(
+            "How long does verification take?",
+            html.p(
+                "It depends mostly on how quickly licensing boards and the background-check service respond. "
+                "You can follow the status of each document in your enrollment dashboard.",
+            ),
+        ),
+        faq_item(
+            "What happens when my license renews?",
+            html.p(
+                "Upload the renewed license before the old one expires. We re-check it, and you can't accept "
+                "visits for a service while the license it needs is expired.",
+            ),
+        ),
+        id="verification",
+        icon_name="shield",
+    )
+
+
+def _scheduling() -> dict:
+    return faq_group(
+        "Scheduling and visits",
+        faq_item(
+            "Do I set my own hours?",
+            html.p("Yes. You set your weekly availability and can block out days whenever you need to."),
+        ),
+        faq_item(
+            "How do I choose where I work?",
+            html.p(
+                "You set a service area and choose the kinds of places you'll visit: homes, offices, your "
+                "own "
+                "clinic space, virtual visits, or corporate venues for group events.",
+            ),
+        ),
+        faq_item(
+            "Who supplies equipment and supplies?",
+            html.p(
+                "You bring what your service needs, such as draw supplies, IV kits or dressings, unless the "
+                "patient's clinician or lab has provided them. List what's included on each service you "
+                "offer.",
+            ),
+        ),
+        faq_item(
+            "What if I need to cancel a visit?",
+            html.p(
+                "Cancel as early as you can from your dashboard so the patient can rebook. Frequent late "
+                "cancellations can limit the visits you're offered.",
+            ),
+        ),
+        id="scheduling",
+        icon_name="calendar",
+    )
+
+
+def _payments() -> dict:
+    return faq_group(
+        "Payments",
+        faq_item(
+            "Who sets my prices?",
+            html.p(
+                "You set the price of each service you offer. Patients see the price before they book, plus "
+                "a "
+                "platform fee of 5% of their subtotal that is added at checkout.",
+            ),
+        ),
+        faq_item(
+            "How do I get paid?",
+            html.p(
+                "Payments for completed visits go to your provider wallet. You request payouts to your bank "
+                "account from the dashboard and can see every booking, fee and payout there.",
+            ),
+        ),
+        faq_item(
+            "Am I an employee?",
+            html.p(
+                "No. Providers use MediVisit as independent professionals and are responsible for their own "
+                "taxes. Talk to a tax adviser about your situation.",
+            ),
+        ),
+        id="payments",
+        icon_name="cart",
+    )
+
+
+def _compliance() -> dict:
+    return faq_group(
+        "Safety and compliance",
+        faq_item(
+            "How is patient information handled?",
+            html.p(
+                "Patient information on MediVisit is protected in line with HIPAA. Use it only to provide "
+                "care, "
+                "keep it in the platform, and never share it outside the care team.",
+            ),
+        ),
+        faq_item(
+            "What if I feel unsafe at a visit?",
+            html.p(
+                "Leave, and call 911 if you are in danger. Then tell us through ",
+                html.a({"href": "/contact"}, "support"),
+                " so we can follow up. You never have to start or continue a visit you don't feel safe in.",
+            ),
+        ),
+        faq_item(
+            "What if a patient needs emergency care during a visit?",
+            html.p(
+                "Follow your training and call 911. Stay with the patient if it's safe to, and report the "
+                "incident to us afterwards.",
+            ),
+        ),
+        id="compliance",
+        icon_name="heart",
+    )
+
+
+@component
+def ProviderFaqPage() -> dict:
+    return html._(
+        page_header(
+            "Provider FAQ",
+            "What licensed providers ask us before joining: eligibility, verification, scheduling and "
+            "payment.",
+            eyebrow="For providers",
+        ),
+        section(
+            html.div(
+                {"class_name": "faq-layout"},
+                html.nav(
+                    {"class_name": "faq-topics", "aria-label": "Provider FAQ topics"},
+                    html.p({"class_name": "faq-topics-title"}, "Topics"),
+                    *(
+                        html.a(
+                            {"key": slug, "href": f"#{slug}", "class_name": "faq-topic"},
+                            icon(name, size=16),
+                            label,
+                        )
+                        for slug, label, name in TOPICS
+                    ),
+                ),
+                html.div(
+                    {"class_name": "faq-groups"},
+                    _joining(),
+                    _verification(),
+                    _scheduling(),
+                    _payments(),
+                    _compliance(),
+                ),
+            ),
+        ),
+        section(
+            html.div(
+                {"class_name": "cta-band"},
+                html.div(
+                    html.h2("Ready to apply?"),
+                    html.p("See what you'll need and start your application, or ask us a question first."),
+                ),
+                html.div(
+                    {"class_name": "button-row"},
+                    button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+                    button_link("Contact us", "/contact", variant="outline-light"),
+                ),
+            ),
+        ),
+    )

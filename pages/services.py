@@ -1,0 +1,131 @@
+"""Services: the four service lines (phlebotomy, IV therapy, nursing, diagnostics) with what a visit covers,
+how to prepare and where visits can happen. The nav links to each section by id (/services#phlebotomy …)."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
+from components.icons import icon
+from components.ui import button_link, page_header, section
+
+
+def _jump_links() -> dict:
+    return html.nav(
+        {"class_name": "jump-links", "aria-label": "Service categories"},
+        *(
+            html.a(
+                {"key": category.slug, "href": f"#{category.slug}", "class_name": "jump-link"},
+                icon(category.icon, size=16),
+                category.name,
+            )
+            for category in CATEGORIES
+        ),
+    )
+
+
+def _locations(category: ServiceCategory) -> dict:
+    return html.ul(
+        {"class_name": "location-list"},
+        *(
+            html.li(
+                {"key": name, "class_name": "location-item"},
+                icon(LOCATIONS[name][0], size=16),
+                html.span(name),
+            )
+            for name in category.locations
+        ),
+    )
+
+
+def _category_section(category: ServiceCategory, index: int) -> dict:
+    return html.section(
+        {
+            "class_name": "section category-section" + (" section-muted" if index % 2 else ""),
+            "id": category.slug,
+            "key": category.slug,
+        },
+        html.div(
+            {"class_name": "container"},
+            html.div(
+                {"class_name": "category-heading"},
+                html.span({"class_name": "card-icon"}, icon(category.icon, size=22)),
+                html.div(
+                    html.h2({"class_name": "section-title"}, category.name),
+                    html.p({"class_name": "category-tagline"}, category.tagline),
+                ),
+            ),
+            (
+                html.div(
+                    {"class_name": "sale-callout"},
+                    icon("zap", size=18),
+                    html.p(
+                        html.strong(FLASH_SALE_TEXT),
+                        " The discount applies to IV therapy visits booked today.",
+                    ),
+                )
+                if category.on_sale
+                else ""
+            ),
+            html.div(
+                {"class_name": "split"},
+                html.div(
+                    {"class_name": "split-main"},
+                    html.p({"class_name": "category-summary"}, category.summary),
+                    html.h3({"class_name": "subheading"}, "Typical visits"),
+                    html.ul(
+                        {"class_name": "checklist"},
+                        *(
+                            html.li({"key": item}, icon("check", size=18), html.span(item))
+                            for item in category.visits
+                        ),
+                    ),
+                    html.h3({"class_name": "subheading"}, "Where visits happen"),
+                    _locations(category),
+                ),
+                html.aside(
+                    {"class_name": "card prep-card"},
+                    html.h3({"class_name": "card-title"}, "How to prepare"),
+                    html.ul(
+                        {"class_name": "prep-list"},
+                        *(html.li({"key": item}, item) for item in category.preparation),
+                    ),
+                ),
+            ),
+            html.div(
+                {"class_name": "button-row category-actions"},
+                button_link(
+                    f"More about {category.name}", f"/services/{category.slug}", icon_name="arrow-right"
+                ),
+                button_link("Find a Provider", "/find-provider", variant="outline"),
+            ),
+        ),
+    )
+
+
+@component
+def ServicesPage() -> dict:
+    return html._(
+        page_header(
+            "Care we bring to you",
+            "Licensed providers come to your home, office or workplace for blood draws, IV therapy, nursing "
+            "care and diagnostic tests. Here is what each service covers and how to get ready for your "
+            "visit.",
+            eyebrow="Services",
+        ),
+        html.div({"class_name": "container"}, _jump_links()),
+        *(_category_section(category, index) for index, category in enumerate(CATEGORIES)),
+        section(
+            html.div(
+                {"class_name": "cta-band"},
+                html.div(
+                    html.h2("Don't see what you need?"),
+                    html.p(
+                        "Tell us about the care you're looking for and we'll look for a provider who offers "
+                        "it."
+                    ),
+                ),
+                button_link("Request a service", "/service-requests", icon_name="arrow-right"),
+            ),
+        ),
+    )
