@@ -127,10 +127,13 @@ document.addEventListener("keydown", (event) => {
     if (close && !close.disabled) close.click();
   }
   if (event.altKey && (event.code === "KeyT" || event.key === "t" || event.key === "T")) {
+    // Server toasts live in the Notifications region, browser toasts in their own list: focus the newest.
     const toaster = document.querySelector("[data-toaster]");
-    if (toaster) {
+    const toasts = document.querySelectorAll("[data-toaster] .toast, [data-client-toasts] .toast");
+    const latest = toasts[toasts.length - 1];
+    if (latest || toaster) {
       event.preventDefault();
-      const latest = toaster.querySelector(".toast:last-child");
+      if (latest) latest.tabIndex = 0;
       (latest || toaster).focus();
     }
   }

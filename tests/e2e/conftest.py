@@ -41,6 +41,7 @@ def browser() -> Iterator[Browser]:
 
 def _page(browser: Browser, viewport: dict, **options) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, service_workers="block", **options)
+    context.set_default_timeout(10_000)  # actions and waits fail as fast as `expect` does
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -68,6 +69,7 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
-def screenshot(page: Page, name: str, *, full_page: bool = False) -> None:
+def screenshot(page: Page, name: str, *, full_page: bool = False, **options) -> None:
+    """Save tests/artifacts/<name>.png; `options` go to Playwright (e.g. animations="disabled")."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, **options)

@@ -1,0 +1,102 @@
+"""Small helpers shared by the browser tests: waiting for a routed screen, measuring delays inside the
+page (so a slow test machine cannot skew them), and driving the Report Bug dialog."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.conftest import LiveServer, start_server
+
+ROUTER_FALLBACK = "Unexpected Application Error!"
+BRAND = "MediVisit"
+SUPPORT_EMAIL = "support@medivisit.test"
+
+
+def start_extra_server(tmp_dir: Path, **env: str) -> LiveServer:
+    """`start_server` from a worker thread: it migrates with asyncio.run(), which cannot run on the thread
+    where Playwright's sync API already drives an event loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(start_server, tmp_dir, **env).result()
+
+
+def title_of(name: str) -> str:
+    return f"{name} | {BRAND}"
+
+
+def path_of(url: str) -> str:
+    """The path (with query and fragment) of an absolute URL."""
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def wait_for_screen(page: Page) -> Locator:
+    """Wait until the routed screen (or the error screen) has rendered something visible inside <main>."""
+    main = page.get_by_role("main")
+    main.locator(":scope > :not([hidden])").first.wait_for()
+    return main
+
+
+def expect_frame(page: Page) -> None:
+    """The site frame a visitor sees around every screen: header with the logo, and the footer."""
+    expect(page.get_by_role("banner").get_by_role("link", name=re.compile(BRAND)).first).to_be_visible()
+    expect(page.get_by_role("contentinfo")).to_be_visible()
+
+
+# ---- delays measured in the page -----------------------------------------------------------------
+def start_navigation_probe(page: Page) -> None:
+    """Record (in page time) the next click and the moment the URL changes after it."""
+    page.evaluate(
+        """() => {
+          const here = () => location.pathname + location.search + location.hash;
+          const start = here();
+          const probe = window.__navProbe = {clicked: null, navigated: null};
+          document.addEventListener("click", () => { probe.clicked ??= performance.now(); },
+                                    {capture: true, once: true});
+          const timer = setInterval(() => {
+            if (here() !== start) { probe.navigated = performance.now(); clearInterval(timer); }
+          }, 5);
+        }"""
+    )
+
+
+def navigation_delay_ms(page: Page) -> float:
+    """Milliseconds between the probed click and the URL change (waits for the change)."""
+    page.wait_for_function("window.__navProbe.navigated !== null")
+    return page.evaluate("window.__navProbe.navigated - window.__navProbe.clicked")
+
+
+# ---- the Report Bug dialog -------------------------------------------------------------------------
+def open_bug_report(page: Page) -> Locator:
+    page.get_by_role("contentinfo").get_by_role("button", name="Report Bug").click()
+    dialog = page.get_by_role("dialog", name="Report a Bug")
+    expect(dialog).to_be_visible()
+    return dialog
+
+
+def fill_bug_report(dialog: Locator, *, email: str, title: str, description: str) -> None:
+    dialog.get_by_label("Your email").fill(email)
+    dialog.get_by_label("Issue title").fill(title)
+    dialog.get_by_label("Detailed description").fill(description)
+
+
+def submit_button(dialog: Locator) -> Locator:
+    return dialog.get_by_role("button", name=re.compile(r"^(Submit Report|Submitting\.\.\.)$"))
+
+
+def report_bug(
+    page: Page, *, title: str = "Search is broken", description: str = "Nothing happens."
+) -> Locator:
+    """Open the dialog, fill it with valid values and submit it; returns the dialog locator."""
+    dialog = open_bug_report(page)
+    fill_bug_report(dialog, email="patient@example.com", title=title, description=description)
+    submit_button(dialog).click()
+    return dialog
+
+
+def toasts(page: Page, text: str | re.Pattern[str] | None = None) -> Locator:
+    """Toast notifications (server-rendered and client-side), optionally those containing `text`."""
+    found = page.locator(".toast")
+    return found.filter(has_text=text) if text is not None else found
