@@ -130,3 +130,58 @@ def mailto_href(address: str, subject: str | None = None) -> str:
     from urllib.parse import quote
 
     return f"mailto:{address}" + (f"?subject={quote(subject)}" if subject else "")
+
+
+def faq_layout(topics_label: str, topics: tuple[tuple[str, str, str], ...], *groups: Any) -> dict:
+    """A topic index (slug, label, icon) beside FAQ groups whose ids are the slugs."""
+    return html.div(
+        {"class_name": "faq-layout"},
+        html.nav(
+            {"class_name": "faq-topics", "aria-label": topics_label},
+            html.p({"class_name": "faq-topics-title"}, "Topics"),
+            *(
+                html.a(
+                    {"key": slug, "href": f"#{slug}", "class_name": "faq-topic"}, icon(name, size=16), label
+                )
+                for slug, label, name in topics
+            ),
+        ),
+        html.div({"class_name": "faq-groups"}, *groups),
+    )
+
+
+def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[str, str], ...]) -> dict:
+    """The 'Feature Coming Soon' card of the dashboard and the staff portal; `links` are (label, href)."""
+    return html.section(
+        {"class_name": "container coming-soon"},
+        html.div(
+            {"class_name": "coming-soon-card"},
+            html.span({"class_name": "coming-soon-icon"}, icon("clock", size=30)),
+            html.p({"class_name": "eyebrow"}, feature),
+            html.h1(heading),
+            html.p({"class_name": "coming-soon-text"}, html.strong(feature), f" {status}."),
+            html.div(
+                {"class_name": "button-row"},
+                *(
+                    html.a(
+                        {
+                            "class_name": "btn btn-primary" if i == 0 else "btn btn-outline",
+                            "href": href,
+                            "key": href,
+                        },
+                        label,
+                    )
+                    for i, (label, href) in enumerate(links)
+                ),
+            ),
+        ),
+    )
+
+
+def sale_callout(sale_text: str) -> dict:
+    """The flash-sale note shown on IV-therapy content."""
+    return html.div(
+        {"class_name": "sale-callout"},
+        icon("zap", size=18),
+        html.p(html.strong(sale_text), " The discount applies to IV therapy visits booked today."),
+    )

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.icons import icon
-from components.ui import button_link, faq_group, faq_item, page_header, section
+from components.ui import button_link, faq_group, faq_item, faq_layout, page_header, section
 
 TOPICS = (
     ("booking", "Booking", "calendar"),
@@ -263,29 +262,7 @@ def HelpCenterPage() -> dict:
             eyebrow="Help Center",
         ),
         section(
-            html.div(
-                {"class_name": "faq-layout"},
-                html.nav(
-                    {"class_name": "faq-topics", "aria-label": "Help topics"},
-                    html.p({"class_name": "faq-topics-title"}, "Topics"),
-                    *(
-                        html.a(
-                            {"key": slug, "href": f"#{slug}", "class_name": "faq-topic"},
-                            icon(name, size=16),
-                            label,
-                        )
-                        for slug, label, name in TOPICS
-                    ),
-                ),
-                html.div(
-                    {"class_name": "faq-groups"},
-                    _booking(),
-                    _visits(),
-                    _payment(),
-                    _accounts(),
-                    _providers(),
-                ),
-            ),
+            faq_layout("Help topics", TOPICS, _booking(), _visits(), _payment(), _accounts(), _providers()),
         ),
         section(
             html.div(

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.icons import icon
-from components.ui import button_link, faq_group, faq_item, page_header, section
+from components.ui import button_link, faq_group, faq_item, faq_layout, page_header, section
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),
@@ -192,28 +191,14 @@ def ProviderFaqPage() -> dict:
             eyebrow="For providers",
         ),
         section(
-            html.div(
-                {"class_name": "faq-layout"},
-                html.nav(
-                    {"class_name": "faq-topics", "aria-label": "Provider FAQ topics"},
-                    html.p({"class_name": "faq-topics-title"}, "Topics"),
-                    *(
-                        html.a(
-                            {"key": slug, "href": f"#{slug}", "class_name": "faq-topic"},
-                            icon(name, size=16),
-                            label,
-                        )
-                        for slug, label, name in TOPICS
-                    ),
-                ),
-                html.div(
-                    {"class_name": "faq-groups"},
-                    _joining(),
-                    _verification(),
-                    _scheduling(),
-                    _payments(),
-                    _compliance(),
-                ),
+            faq_layout(
+                "Provider FAQ topics",
+                TOPICS,
+                _joining(),
+                _verification(),
+                _scheduling(),
+                _payments(),
+                _compliance(),
             ),
         ),
         section(

@@ -15,7 +15,7 @@ from components.catalog_copy import (
 )
 from components.context import use_session
 from components.icons import icon
-from components.ui import button_link, card, checklist, grid, notice, page_title, section
+from components.ui import button_link, card, checklist, grid, notice, page_title, sale_callout, section
 
 
 def _not_found() -> dict:
@@ -57,18 +57,7 @@ def _detail(category: ServiceCategory) -> dict:
             ),
         ),
         section(
-            (
-                html.div(
-                    {"class_name": "sale-callout"},
-                    icon("zap", size=18),
-                    html.p(
-                        html.strong(FLASH_SALE_TEXT),
-                        " The discount applies to IV therapy visits booked today.",
-                    ),
-                )
-                if category.on_sale
-                else ""
-            ),
+            sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
             html.div(
                 {"class_name": "split"},
                 html.div(

@@ -7,7 +7,7 @@ from reactpy import component, html
 
 from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
 from components.icons import icon
-from components.ui import button_link, page_header, section
+from components.ui import button_link, page_header, sale_callout, section
 
 
 def _jump_links() -> dict:
@@ -55,18 +55,7 @@ def _category_section(category: ServiceCategory, index: int) -> dict:
                     html.p({"class_name": "category-tagline"}, category.tagline),
                 ),
             ),
-            (
-                html.div(
-                    {"class_name": "sale-callout"},
-                    icon("zap", size=18),
-                    html.p(
-                        html.strong(FLASH_SALE_TEXT),
-                        " The discount applies to IV therapy visits booked today.",
-                    ),
-                )
-                if category.on_sale
-                else ""
-            ),
+            sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
             html.div(
                 {"class_name": "split"},
                 html.div(

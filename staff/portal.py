@@ -14,6 +14,7 @@ from reactpy import component, html, use_location
 from components.format import format_date
 from components.guards import feature_name, feature_segment, staff_rule, use_guard
 from components.icons import icon
+from components.ui import coming_soon
 
 STAFF_PATH = "/staff"
 HELP_DESK_PATH = "/staff/help-desk"
@@ -38,7 +39,7 @@ def _StaffView() -> dict:
     slug = feature_segment(use_location().pathname, STAFF_PATH)
     return html.div(
         {"class_name": "portal portal-staff"},
-        staff_dashboard(date.today()) if not slug else coming_soon(staff_feature_name(slug)),
+        staff_dashboard(date.today()) if not slug else coming_soon_screen(staff_feature_name(slug)),
     )
 
 
@@ -71,25 +72,10 @@ def staff_dashboard(today: date) -> dict:
     )
 
 
-def coming_soon(feature: str) -> dict:
-    return html.section(
-        {"class_name": "container coming-soon"},
-        html.div(
-            {"class_name": "coming-soon-card"},
-            html.span({"class_name": "coming-soon-icon"}, icon("clock", size=30)),
-            html.p({"class_name": "eyebrow"}, feature),
-            html.h1("Staff Portal Feature Coming Soon"),
-            html.p(
-                {"class_name": "coming-soon-text"},
-                html.strong(feature),
-                " is under development. Estimated availability: ",
-                html.strong(ESTIMATED_AVAILABILITY),
-                ".",
-            ),
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-primary", "href": STAFF_PATH}, "Staff Home"),
-                html.a({"class_name": "btn btn-outline", "href": HELP_DESK_PATH}, "Help Desk"),
-            ),
-        ),
+def coming_soon_screen(feature: str) -> dict:
+    return coming_soon(
+        feature=feature,
+        heading="Staff Portal Feature Coming Soon",
+        status=f"is under development. Estimated availability: {ESTIMATED_AVAILABILITY}",
+        links=(("Staff Home", STAFF_PATH), ("Help Desk", HELP_DESK_PATH)),
     )

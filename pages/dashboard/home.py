@@ -14,6 +14,7 @@ from reactpy import component, html, use_location
 from components.context import CurrentUser, use_session
 from components.guards import ADMIN_ROLES, dashboard_rule, feature_name, feature_segment, use_guard
 from components.icons import icon
+from components.ui import coming_soon
 
 DASHBOARD_PATH = "/dashboard"
 APPOINTMENTS_PATH = "/dashboard/appointments"
@@ -79,7 +80,7 @@ def _DashboardView() -> dict:
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:
         return dashboard_home(user)
-    return coming_soon(section_title(slug))
+    return coming_soon_screen(section_title(slug))
 
 
 def dashboard_home(user: CurrentUser) -> dict:
@@ -132,25 +133,10 @@ def _group(title: str, sections: tuple[Section, ...]) -> dict:
     )
 
 
-def coming_soon(feature: str) -> dict:
-    return html.section(
-        {"class_name": "container coming-soon"},
-        html.div(
-            {"class_name": "coming-soon-card"},
-            html.span({"class_name": "coming-soon-icon"}, icon("clock", size=30)),
-            html.p({"class_name": "eyebrow"}, feature),
-            html.h1("Dashboard Feature Coming Soon"),
-            html.p(
-                {"class_name": "coming-soon-text"},
-                html.strong(feature),
-                " isn't available yet. Expected availability: ",
-                html.strong(EXPECTED_AVAILABILITY),
-                ".",
-            ),
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-primary", "href": DASHBOARD_PATH}, "Back to Dashboard"),
-                html.a({"class_name": "btn btn-outline", "href": APPOINTMENTS_PATH}, "My Appointments"),
-            ),
-        ),
+def coming_soon_screen(feature: str) -> dict:
+    return coming_soon(
+        feature=feature,
+        heading="Dashboard Feature Coming Soon",
+        status=f"isn't available yet. Expected availability: {EXPECTED_AVAILABILITY}",
+        links=(("Back to Dashboard", DASHBOARD_PATH), ("My Appointments", APPOINTMENTS_PATH)),
     )
