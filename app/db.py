@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Annotated
 
+from fastapi import Depends
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -114,3 +116,7 @@ async def get_session() -> AsyncIterator[AsyncSession]:
     """FastAPI dependency: one unit of work per request."""
     async with unit_of_work() as session:
         yield session
+
+
+# scope="function" commits before the response is sent, so a client's next request sees the write.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

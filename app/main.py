@@ -17,6 +17,7 @@ from reactpy.backend._common import CLIENT_BUILD_DIR
 
 from app import reactpy_hook_stack
 from app.api import functions, health
+from app.auth import api as auth_api
 from app.db import get_database, unit_of_work
 from app.services.not_found import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
@@ -78,6 +79,7 @@ def create_app() -> FastAPI:
     app = FastAPI(title=f"{settings.brand_name} API", lifespan=lifespan, docs_url="/docs", redoc_url=None)
     app.include_router(health.router)
     app.include_router(functions.router)
+    app.include_router(auth_api.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     version = asset_version()

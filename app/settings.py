@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,53 @@ class Settings(BaseSettings):
     var_dir: Path = VAR_DIR
     # Mounts /__test__/broken, a screen that raises, so the browser tests can check the error screen.
     medivisit_test_broken_screen: bool = False
+
+    # ---- identity service (/auth/v1, wire-compatible with Supabase Auth / GoTrue) ----
+    # Where the browser app lives: default redirect target of e-mail links, TOTP issuer.
+    site_url: str = "http://localhost:8000"
+    # Public URL of /auth/v1 (e-mail links, `iss`); derived from the request when unset.
+    api_external_url: str | None = None
+    # Extra allowed `redirect_to` targets, comma-separated; `*` matches within a path segment, `**` anything.
+    uri_allow_list: str = ""
+    # The signing key: a PEM private key, a private JWK or a JWK array (GoTrue's JWT_KEYS format).
+    # Unset: an ES256 key is generated on first start and kept in `jwt_key_file` (default var/jwt_keys.json).
+    jwt_private_key: str | None = None
+    jwt_key_file: Path | None = None
+    jwt_kid: str | None = None
+    jwt_issuer: str | None = None
+    jwt_exp: int = 3600
+    jwt_aud: str = "authenticated"
+    # None: on in development, off in production (resolved below).
+    mailer_autoconfirm: bool | None = None
+    mailer_otp_exp: int = 86_400
+    mailer_otp_length: int = 6
+    smtp_max_frequency: int = 60  # seconds between two e-mails of one kind to one user
+    disable_signup: bool = False
+    password_min_length: int = 6
+    # argon2id cost (RFC 9106 low-memory profile by default); tests lower it for speed.
+    password_hash_memory_kib: int = 65_536
+    password_hash_time_cost: int = 3
+    # GoTrue format: character sets separated by `:`, each needed at least once (e.g. "abc…z:ABC…Z:0123456789").
+    password_required_characters: str = ""
+    refresh_token_reuse_interval: int = 10
+    flow_state_expiry: int = 300
+    mfa_challenge_expiry: int = 300
+    mfa_max_enrolled_factors: int = 10
+    # Requests per client IP and per e-mail address in a window; 0 disables a limit.
+    rate_limit_window: int = 300
+    rate_limit_token: int = 150
+    rate_limit_verify: int = 30
+    rate_limit_otp: int = 30  # signup, otp, recover, resend
+    rate_limit_mfa: int = 15  # per minute
+    rate_limit_email_sent: int = 30  # per hour, instance-wide
+    # Accounts that get the owner role (comma-separated; used by the staff portal).
+    owner_emails: str = ""
+
+    @model_validator(mode="after")
+    def _environment_defaults(self) -> Settings:
+        if self.mailer_autoconfirm is None:
+            self.mailer_autoconfirm = not self.is_production
+        return self
 
     @property
     def is_production(self) -> bool:

@@ -5,7 +5,32 @@ Importing this package registers every table on `Base.metadata` (Alembic and tes
 
 from models.base import Base
 from models.bug_report import BugReport
+from models.identity import (
+    AuthSession,
+    FlowState,
+    Identity,
+    MfaAmrClaim,
+    MfaChallenge,
+    MfaFactor,
+    OneTimeToken,
+    RefreshToken,
+    User,
+)
 from models.mail import OutboxMessage
 from models.not_found import NotFoundPath
 
-__all__ = ["Base", "BugReport", "NotFoundPath", "OutboxMessage"]
+__all__ = [
+    "AuthSession",
+    "Base",
+    "BugReport",
+    "FlowState",
+    "Identity",
+    "MfaAmrClaim",
+    "MfaChallenge",
+    "MfaFactor",
+    "NotFoundPath",
+    "OneTimeToken",
+    "OutboxMessage",
+    "RefreshToken",
+    "User",
+]

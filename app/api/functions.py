@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import get_session
+from app.db import SessionDep
 from app.services.email import send_email
 from app.settings import get_settings
 from models.mail import OutboxStatus
@@ -33,9 +32,7 @@ class SendEmailRequest(BaseModel):
     "/send-email",
     responses={200: {"description": "`{id}` of the stored message"}, 403: {}, 422: {}, 502: {}},
 )
-async def send_email_function(
-    body: SendEmailRequest, session: AsyncSession = Depends(get_session)
-) -> JSONResponse:
+async def send_email_function(body: SendEmailRequest, session: SessionDep) -> JSONResponse:
     """Store an e-mail in the outbox and deliver it over SMTP when configured.
 
     Only the support inbox may be addressed: the endpoint is public (the bug-report dialog of

@@ -1,0 +1,124 @@
+"""The e-mails of the identity service: a 6-digit code and, except for reauthentication, a link to
+`GET /auth/v1/verify?token=<token_hash>&type=<type>&redirect_to=<url>`.
+
+Sends go through `app.services.email.send_email` (outbox + SMTP). One kind of e-mail reaches one user
+at most once per SMTP_MAX_FREQUENCY seconds, and the instance sends at most RATE_LIMIT_EMAIL_SENT an hour.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from html import escape
+from urllib.parse import urlencode
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.auth.common import RequestOrigin, now, older_than, safe_redirect
+from app.auth.errors import too_many_requests, unexpected
+from app.auth.ratelimit import enforce
+from app.auth.tokens import email_token_hash, otp_code
+from app.services.email import send_email
+from app.settings import get_settings
+from models.identity import OneTimeToken, User, as_utc
+from models.mail import OutboxStatus
+
+# kind -> (one_time_tokens.token_type, users.<sent-at column>)
+KINDS = {
+    "signup": ("confirmation_token", "confirmation_sent_at"),
+    "magiclink": ("recovery_token", "recovery_sent_at"),
+    "recovery": ("recovery_token", "recovery_sent_at"),
+    "email_change": ("email_change_token_new", "email_change_sent_at"),
+    "reauthentication": ("reauthentication_token", "reauthentication_sent_at"),
+}
+
+_TEMPLATES = {
+    "signup": ("Confirm your sign-up", "Confirm your e-mail address", "Confirm my e-mail address"),
+    "magiclink": ("Your sign-in link", "Sign in", "Sign me in"),
+    "recovery": ("Reset your password", "Reset your password", "Choose a new password"),
+    "email_change": (
+        "Confirm your new e-mail address",
+        "Confirm the change of your e-mail address",
+        "Confirm",
+    ),
+    "reauthentication": ("Confirm it is you", "Confirm it is you", ""),
+}
+
+
+def _render(kind: str, *, code: str, link: str | None) -> tuple[str, str]:
+    brand = escape(get_settings().brand_name)
+    subject, heading, action = _TEMPLATES[kind]
+    parts = [f"<h2>{escape(heading)}</h2>"]
+    if link:
+        parts.append(f'<p><a href="{escape(link)}">{escape(action)}</a></p>')
+        parts.append("<p>Or enter this code:</p>")
+    else:
+        parts.append("<p>Enter this code:</p>")
+    parts.append(f'<p style="font-size:1.5em;letter-spacing:.2em"><strong>{escape(code)}</strong></p>')
+    parts.append(f"<p>If you did not ask for this e-mail, ignore it. — {brand}</p>")
+    return f"{get_settings().brand_name}: {subject}", "\n".join(parts)
+
+
+def check_send_frequency(user: User, kind: str) -> None:
+    """429 `over_email_send_rate_limit` if this kind of e-mail went to the user less than 60 s ago."""
+    interval = get_settings().smtp_max_frequency
+    last = as_utc(getattr(user, KINDS[kind][1]))
+    if last is not None and not older_than(last, interval):
+        wait = math.ceil((last + timedelta(seconds=interval) - now()).total_seconds())
+        raise too_many_requests(
+            "over_email_send_rate_limit",
+            f"For security purposes, you can only request this after {max(wait, 1)} seconds.",
+            retry_after=max(wait, 1),
+        )
+
+
+async def send_otp_email(
+    *,
+    session: AsyncSession,
+    user: User,
+    kind: str,
+    origin: RequestOrigin,
+    redirect_to: str | None = None,
+    address: str | None = None,
+    pkce: bool = False,
+) -> None:
+    settings = get_settings()
+    token_type, sent_column = KINDS[kind]
+    check_send_frequency(user, kind)
+    enforce(
+        "email",
+        ["instance"],
+        limit=settings.rate_limit_email_sent,
+        window=3600,
+        code="over_email_send_rate_limit",
+    )
+    address = address or user.email or ""
+    code = otp_code(settings.mailer_otp_length)
+    stored = ("pkce_" if pkce else "") + email_token_hash(address, code)
+    moment = now()
+    row = await session.scalar(
+        select(OneTimeToken).where(OneTimeToken.user_id == user.id, OneTimeToken.token_type == token_type)
+    )
+    if row is None:
+        session.add(
+            OneTimeToken(
+                user_id=user.id,
+                token_type=token_type,
+                token_hash=stored,
+                relates_to=address,
+                created_at=moment,
+                updated_at=moment,
+            )
+        )
+    else:
+        row.token_hash, row.relates_to, row.created_at, row.updated_at = stored, address, moment, moment
+    setattr(user, sent_column, moment)
+    link = None
+    if kind != "reauthentication":
+        query = urlencode({"token": stored, "type": kind, "redirect_to": safe_redirect(redirect_to)})
+        link = f"{origin.api_url}/verify?{query}"
+    subject, html = _render(kind, code=code, link=link)
+    message = await send_email(session=session, recipients=[address], subject=subject, html=html)
+    if message.status == OutboxStatus.failed:
+        raise unexpected(f"Error sending {kind} email")
