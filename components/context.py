@@ -15,6 +15,8 @@ from typing import Literal
 
 from reactpy import create_context, use_context
 
+from models.account import AccountRead
+
 ToastVariant = Literal["default", "success", "error"]
 TOAST_LIMIT = 3
 TOAST_DURATION_MS = 4000
@@ -32,12 +34,8 @@ class Toast:
     created: float = field(default_factory=time.monotonic)
 
 
-@dataclass(frozen=True)
-class CurrentUser:
-    id: str
-    email: str
-    name: str
-    role: str
+# The signed-in person as the UI sees them (mapped from the identity by app.services.accounts).
+CurrentUser = AccountRead
 
 
 class Toaster:

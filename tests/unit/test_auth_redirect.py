@@ -32,7 +32,6 @@ def user(role: str) -> CurrentUser:
         ("support", "/staff"),
         ("owner", "/admin"),
         ("admin", "/admin"),
-        ("something-new", "/dashboard"),
     ],
 )
 def test_without_redirect_the_role_decides(role: str, expected: str) -> None:
