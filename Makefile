@@ -9,6 +9,11 @@ PORT ?= 8000
 
 .PHONY: run test install lint format chromium migrate clean
 
+# The tests start a real OpenID Connect provider (panva/oidc-provider) with Node.
+OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
+$(OIDC_PROVIDER): tests/oidc/package.json tests/oidc/package-lock.json
+	cd tests/oidc && npm ci --no-audit --no-fund --loglevel=error
+
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -40,10 +45,10 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: install chromium
+test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
 
 clean:
-	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache
+	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache tests/oidc/node_modules

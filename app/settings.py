@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     mailer_otp_length: int = 6
     smtp_max_frequency: int = 60  # seconds between two e-mails of one kind to one user
     disable_signup: bool = False
+    # "open": anyone may sign up. "waitlist": /register puts the address on a waitlist and the identity API
+    # refuses new users (`signup_disabled`); an owner or admin approves entries, which e-mails an invitation.
+    signups: Literal["open", "waitlist"] = "open"
     password_min_length: int = 6
     # argon2id cost (RFC 9106 low-memory profile by default); tests lower it for speed.
     password_hash_memory_kib: int = 65_536
@@ -64,6 +67,12 @@ class Settings(BaseSettings):
     rate_limit_otp: int = 30  # signup, otp, recover, resend
     rate_limit_mfa: int = 15  # per minute
     rate_limit_email_sent: int = 30  # per hour, instance-wide
+    # External OpenID Connect sign-in ('Continue with <OIDC_NAME>'); enabled when all three are set.
+    oidc_issuer: str | None = None
+    oidc_client_id: str | None = None
+    oidc_client_secret: str | None = None
+    oidc_name: str = "SSO"
+
     # Accounts that get the owner role (comma-separated; used by the staff portal).
     owner_emails: str = ""
 
@@ -76,6 +85,11 @@ class Settings(BaseSettings):
     @property
     def is_production(self) -> bool:
         return self.app_env == "production"
+
+    @property
+    def signups_closed(self) -> bool:
+        """Nobody may create an account by themselves (DISABLE_SIGNUP, or SIGNUPS=waitlist)."""
+        return self.disable_signup or self.signups == "waitlist"
 
 
 @lru_cache
