@@ -1,4 +1,8 @@
-"""Command line: `python -m app serve|migrate|seed`."""
+"""Command line: `python -m app serve|migrate|seed|users`.
+
+`users create` is how the first owner of a production install is made: the password is read from standard
+input (a hidden prompt on a terminal, one line when piped) and never printed or logged.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +49,71 @@ def _seed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_password() -> str | None:
+    """A hidden prompt (asked twice) on a terminal; otherwise the first line of standard input."""
+    if sys.stdin.isatty():
+        from getpass import getpass
+
+        password = getpass("Password: ")
+        if getpass("Repeat the password: ") != password:
+            print("The passwords do not match.", file=sys.stderr)
+            return None
+        return password
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n")
+
+
+def _users_create(args: argparse.Namespace) -> int:
+    from app.db import get_database, unit_of_work
+    from app.services.accounts import create_account
+    from app.services.errors import ServiceError
+
+    password = _read_password()
+    if password is None:
+        return 1
+    if not password:
+        print("A password is required on standard input.", file=sys.stderr)
+        return 1
+
+    async def run():  # noqa: ANN202
+        try:
+            async with unit_of_work() as session:
+                return await create_account(
+                    session=session, email=args.email, password=password, role=args.role, name=args.name
+                )
+        finally:
+            await get_database().dispose()
+
+    try:
+        account = asyncio.run(run())
+    except ServiceError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    print(f"Created {account.email} with the {account.role.value} role (id {account.id}).")
+    return 0
+
+
+def _users_set_role(args: argparse.Namespace) -> int:
+    from app.db import get_database, unit_of_work
+    from app.services.accounts import set_role
+    from app.services.errors import ServiceError
+
+    async def run():  # noqa: ANN202
+        try:
+            async with unit_of_work() as session:
+                return await set_role(session=session, actor=None, email=args.email, role=args.role)
+        finally:
+            await get_database().dispose()
+
+    try:
+        account = asyncio.run(run())
+    except ServiceError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    print(f"{account.email} now has the {account.role.value} role.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m app", description="MediVisit server and maintenance commands"
@@ -63,6 +132,24 @@ def main(argv: list[str] | None = None) -> int:
     seed.add_argument("--demo", action="store_true", help="also create demo data (never in production)")
     seed.add_argument("--if-empty", action="store_true", help="only when the database holds no data yet")
     seed.set_defaults(run=_seed)
+
+    from models.account import Role
+
+    roles = [role.value for role in Role]
+    users = commands.add_parser("users", help="create accounts and change roles").add_subparsers(
+        dest="users_command", required=True
+    )
+    create = users.add_parser(
+        "create", help="create a confirmed account; the password is read from standard input"
+    )
+    create.add_argument("--email", required=True)
+    create.add_argument("--role", required=True, choices=roles)
+    create.add_argument("--name", help='"First Last"')
+    create.set_defaults(run=_users_create)
+    set_role = users.add_parser("set-role", help="change the role of an existing account")
+    set_role.add_argument("--email", required=True)
+    set_role.add_argument("--role", required=True, choices=roles)
+    set_role.set_defaults(run=_users_set_role)
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")

@@ -18,6 +18,8 @@ from reactpy.backend._common import CLIENT_BUILD_DIR
 from app import reactpy_hook_stack
 from app.api import functions, health
 from app.auth import api as auth_api
+from app.auth import browser as auth_browser
+from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database, unit_of_work
 from app.services.not_found import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
@@ -39,7 +41,7 @@ def asset_version() -> str:
     return digest.hexdigest()[:10]
 
 
-def _index_template(brand: str, version: str) -> str:
+def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     head = f"""
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
     <meta name="description" content="{escape(brand)} brings licensed providers to your home or office: blood draws, IV therapy, in-home nursing and at-home diagnostics.">
@@ -52,13 +54,16 @@ def _index_template(brand: str, version: str) -> str:
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
     <link rel="stylesheet" href="/static/css/portal.css?v={version}">
     <script type="module" src="/static/js/app.js?v={version}"></script>
+    <script type="module" src="/static/js/auth.js?v={version}"></script>
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
     page = page.replace(
         "{__head__}", head.replace("{", "{{").replace("}", "}}").replace("{{title}}", "{title}")
     )
-    page = page.replace('<html lang="en">', '<html lang="en" data-theme="light">')
+    page = page.replace(
+        '<html lang="en">', f'<html lang="en" data-theme="light" data-auth-tick="{int(refresh_tick_ms)}">'
+    )
     return page.replace(
         '<div id="app"></div>',
         '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
@@ -80,6 +85,7 @@ def create_app() -> FastAPI:
     app.include_router(health.router)
     app.include_router(functions.router)
     app.include_router(auth_api.router)
+    app.include_router(auth_browser.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     version = asset_version()
@@ -95,7 +101,7 @@ def create_app() -> FastAPI:
         )
 
     reactpy_fastapi.configure(app, Root, reactpy_fastapi.Options(serve_index_route=False))
-    template = _index_template(settings.brand_name, version)
+    template = _index_template(settings.brand_name, version, settings.auth_refresh_tick_ms)
 
     async def page(request: Request) -> Response:
         path = request.url.path
@@ -113,6 +119,18 @@ def create_app() -> FastAPI:
             status_code=200 if screen else 404,
             headers={"Cache-Control": "no-cache"},
         )
+        secure = request.url.scheme == "https"
+        if CSRF_COOKIE not in request.cookies:
+            # Echoed by every form post (double submit); auth.js sends it with its JSON posts.
+            response.set_cookie(
+                CSRF_COOKIE,
+                new_csrf_token(),
+                max_age=CSRF_COOKIE_MAX_AGE,
+                samesite="lax",
+                secure=secure,
+            )
+        # The websocket reads the session cookies once: renew an expiring session before it connects.
+        await auth_browser.renew_for_page(request, response)
         if VISITOR_COOKIE not in request.cookies:
             # The websocket cannot set cookies, so the anonymous visitor id is issued here.
             response.set_cookie(
@@ -121,7 +139,7 @@ def create_app() -> FastAPI:
                 max_age=VISITOR_COOKIE_MAX_AGE,
                 httponly=True,
                 samesite="lax",
-                secure=request.url.scheme == "https",
+                secure=secure,
             )
         return response
 

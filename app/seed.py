@@ -33,3 +33,15 @@ async def seed(*, demo: bool, only_if_empty: bool = False) -> list[str]:
             report.append(f"== {name}")
             report.extend(await seeder(session))
         return report or ["No seed data is defined yet."]
+
+
+async def _demo_accounts(session: AsyncSession) -> list[str]:
+    from app.services.accounts import DEMO_PASSWORD, create_demo_accounts
+
+    accounts = await create_demo_accounts(session=session)
+    lines = [f"{'role':<11} {'e-mail':<34} password"]
+    lines += [f"{a.role.value:<11} {a.email:<34} {DEMO_PASSWORD}" for a in accounts]
+    return lines
+
+
+SEEDERS.append(("Demo accounts (one per role, one shared password)", True, _demo_accounts))

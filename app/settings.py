@@ -75,6 +75,9 @@ class Settings(BaseSettings):
 
     # Accounts that get the owner role (comma-separated; used by the staff portal).
     owner_emails: str = ""
+    # Browser sessions (app/auth/browser.py, static/js/auth.js): how often a tab checks its access token
+    # (SPEC §9: 30 s; it refreshes when under three ticks remain). Tests shorten it.
+    auth_refresh_tick_ms: int = 30_000
 
     @model_validator(mode="after")
     def _environment_defaults(self) -> Settings:

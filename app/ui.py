@@ -1,20 +1,28 @@
 """The ReactPy root: reads the connection once, provides the UI session, mounts the router.
 
+Who is signed in comes from the access-token cookie the websocket handshake carries, checked once by the
+identity service (signature, expiry, that its session still exists); until that answer is in, the root
+shows the loading state (SPEC §4) so no screen guard decides on a half-known user. The page route renews an
+expiring session before the page loads, and static/js/auth.js keeps it fresh afterwards.
+
 The toaster, cart panel and bug-report dialog live outside the router so they survive navigation.
 """
 
 from __future__ import annotations
 
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 
-from reactpy import component, use_connection, use_memo
+from reactpy import component, html, use_connection, use_effect, use_memo
 from reactpy_router import browser_router, route
 
+from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, FLASH_COOKIE, decode_flash, origin_allowed
 from app.settings import get_settings
-from components.context import Disclosure, SessionContext, Toaster, UiSession
+from components.account import flash_toast
+from components.context import Disclosure, FlashBox, SessionContext, Toaster, UiSession, use_session
 from components.frame.bug_report import BugReportDialog
 from components.frame.cart_panel import CartPanel
 from components.frame.toaster import Toaster as ToasterView
+from components.hooks import use_viewer
 from components.screen import ScreenView
 from pages.routes import NOT_FOUND, screens
 
@@ -23,6 +31,20 @@ VISITOR_COOKIE = "mv_visitor"
 
 def _header(scope: dict, name: bytes) -> str:
     return next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == name), "")
+
+
+def _cookies(scope: dict) -> dict[str, str]:
+    jar = SimpleCookie()
+    try:
+        jar.load(_header(scope, b"cookie"))
+    except CookieError:
+        return {}
+    return {name: morsel.value for name, morsel in jar.items()}
+
+
+def _same_origin(scope: dict) -> bool:
+    """A websocket opened by a page of another site must not act with this site's session."""
+    return origin_allowed(_header(scope, b"origin") or None, _header(scope, b"host"))
 
 
 def _routes() -> tuple:
@@ -36,27 +58,65 @@ def _routes() -> tuple:
 def Root():  # noqa: ANN201
     connection = use_connection()
     scope = connection.scope
+    cookies = use_memo(lambda: _cookies(scope) if _same_origin(scope) else {}, [])
+    signed_in = use_viewer(cookies.get(ACCESS_COOKIE, ""))
+    handles = use_memo(
+        lambda: {
+            "toaster": Toaster(),
+            "cart": Disclosure(),
+            "bug_report": Disclosure(),
+            "flash": FlashBox(decode_flash(cookies.get(FLASH_COOKIE))),
+        },
+        [],
+    )
 
     def build_session() -> UiSession:
-        cookies = SimpleCookie(_header(scope, b"cookie"))
-        visitor = cookies.get(VISITOR_COOKIE)
+        viewer = signed_in.viewer
         return UiSession(
-            user=None,
-            toaster=Toaster(),
-            cart=Disclosure(),
-            bug_report=Disclosure(),
-            visitor_id=visitor.value if visitor else "",
+            user=viewer.account if viewer else None,
+            actor=viewer.actor if viewer else None,
+            toaster=handles["toaster"],
+            cart=handles["cart"],
+            bug_report=handles["bug_report"],
+            flash=handles["flash"],
+            csrf_token=cookies.get(CSRF_COOKIE, ""),
+            reload_user=signed_in.reload,
+            visitor_id=cookies.get(VISITOR_COOKIE, ""),
             initial_path=connection.location.pathname,
             user_agent=_header(scope, b"user-agent"),
             brand_name=get_settings().brand_name,
         )
 
-    session = use_memo(build_session, [])
+    session = use_memo(build_session, [signed_in.loading, signed_in.viewer])
     routes = use_memo(_routes, [])
+    if signed_in.loading:
+        return SessionContext(
+            html.div(
+                {"class_name": "boot", "role": "status", "aria-live": "polite", "key": "boot"}, "Loading…"
+            ),
+            ToasterView(key="toaster"),
+            value=session,
+        )
     return SessionContext(
         browser_router(*routes),
-        CartPanel(),
-        BugReportDialog(),
-        ToasterView(),
+        CartPanel(key="cart"),
+        BugReportDialog(key="bug-report"),
+        ToasterView(key="toaster"),
+        FlashToast(key="flash"),
         value=session,
     )
+
+
+@component
+def FlashToast():  # noqa: ANN201
+    """Shows the toast a form post left for this page ('Logged out successfully', ...), once."""
+    session = use_session()
+
+    @use_effect(dependencies=[])
+    def show() -> None:
+        toast = flash_toast(session.flash.take("toast"))
+        if toast is not None:
+            title, variant = toast
+            session.toaster.show(title, variant=variant)
+
+    return html._()

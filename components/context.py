@@ -15,6 +15,8 @@ from typing import Literal
 
 from reactpy import create_context, use_context
 
+from app.auth.web import Flash
+from app.services.signed_in import SignedIn
 from models.account import AccountRead
 
 ToastVariant = Literal["default", "success", "error"]
@@ -98,6 +100,21 @@ class Disclosure:
         self._update(lambda is_open: not is_open)
 
 
+class FlashBox:
+    """The flash note the page arrived with (app.auth.web): read once by the screen it is meant for."""
+
+    def __init__(self, flash: Flash | None = None) -> None:
+        self._flash = flash
+
+    def take(self, *kinds: str) -> Flash | None:
+        """The flash if it is of one of `kinds`; it is then used up for the rest of the connection."""
+        flash = self._flash
+        if flash is None or flash.kind not in kinds:
+            return None
+        self._flash = None
+        return flash
+
+
 @dataclass(frozen=True)
 class UiSession:
     user: CurrentUser | None
@@ -108,6 +125,13 @@ class UiSession:
     initial_path: str = "/"
     user_agent: str = ""
     brand_name: str = "MediVisit"
+    # The identity session services re-check on every action (never a token); None when signed out.
+    actor: SignedIn | None = None
+    # Echoed by the /auth/* form posts (the mv_csrf cookie's value).
+    csrf_token: str = ""
+    flash: FlashBox = field(default_factory=FlashBox)
+    # Load the signed-in account again (after the user changed their profile).
+    reload_user: Callable[[], None] = lambda: None
 
 
 SessionContext = create_context(None)

@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from reactpy import use_effect
 from reactpy_router import navigate
 
+from app.auth.web import safe_redirect_path
 from components.context import CurrentUser, use_session
+
+__all__ = ["safe_redirect_path"]  # re-exported: the screens decide with it, the form posts check with it
 
 STAFF_ROLES = frozenset({"management", "hr", "support", "owner"})
 ADMIN_ROLES = frozenset({"owner", "admin"})
@@ -92,35 +95,6 @@ def use_guard(rule: Rule) -> object | None:
 
 # ---- after sign-in -------------------------------------------------------------------------------
 
-_MAX_REDIRECT_LENGTH = 2048
-# Paths served by the HTTP layer rather than screens, and this screen itself (a redirect loop).
-_NOT_A_DESTINATION = re.compile(
-    r"^/(auth-redirect|auth|api|functions|docs|static|_reactpy|healthz|readyz|service-worker\.js)(/|$|[?#])"
-)
-
-
-def safe_redirect_path(target: str | None) -> str | None:
-    """`target` if it is a path on this site a browser can safely be sent to, else None.
-
-    Refuses anything a browser could read as another origin: protocol-relative `//host`, backslashes
-    (browsers treat `/\\host` as `//host`), schemes (`https:`, `javascript:`), control characters and
-    whitespace (browsers drop tabs and newlines, so `/\\t/host` becomes `//host`), also once
-    percent-decoded; and paths that are HTTP endpoints or this redirect screen.
-    """
-    if not target or len(target) > _MAX_REDIRECT_LENGTH:
-        return None
-    for candidate in (target, unquote(target)):
-        if not candidate.startswith("/") or candidate.startswith("//"):
-            return None
-        if "\\" in candidate or any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in candidate):
-            return None
-        parts = urlsplit(candidate)
-        if parts.scheme or parts.netloc:
-            return None
-    if _NOT_A_DESTINATION.match(target.lower()):
-        return None
-    return target
-
 
 def auth_redirect_target(redirect: str | None, user: CurrentUser | None) -> str:
     """Where /auth-redirect sends the visitor (SPEC §2): a safe same-site `redirect`, else by role."""
@@ -130,7 +104,7 @@ def auth_redirect_target(redirect: str | None, user: CurrentUser | None) -> str:
     if user is None:
         return LOGIN_PATH
     if user.role == "provider":
-        return "/provider-enrollment"  # becomes /dashboard once enrollment is recorded as complete
+        return "/dashboard" if user.enrollment_complete else "/provider-enrollment"
     if user.role in BACK_OFFICE_ROLES:
         return "/staff"
     if user.role in ADMIN_ROLES:

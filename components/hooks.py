@@ -1,4 +1,5 @@
-"""The only way components reach the domain: `use_query` to read, `use_action` to act.
+"""The only way components reach the domain: `use_query` to read, `use_action` to act, and `use_viewer`,
+the root's one read of who is signed in.
 
 Each call opens one unit of work (commit on success, roll back on error). A ServiceError becomes an
 error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a generic
@@ -16,6 +17,7 @@ from reactpy import use_effect, use_state
 
 from app.db import unit_of_work
 from app.services.errors import ServiceError
+from app.services.signed_in import Viewer, resolve_viewer
 from components.context import use_toaster
 
 T = TypeVar("T")
@@ -89,3 +91,32 @@ def use_action(
         return result
 
     return Action(run, pending)
+
+
+@dataclass(frozen=True)
+class ViewerState:
+    loading: bool
+    viewer: Viewer | None
+    reload: Callable[[], None]
+
+
+def use_viewer(access_token: str) -> ViewerState:
+    """Who the access token signs in (checked by the identity service, session included), loaded once per
+    connection and again on reload(). Without a token nothing loads and nothing re-renders."""
+    version, set_version = use_state(0)
+    state, set_state = use_state(lambda: (bool(access_token), None))
+
+    @use_effect(dependencies=[access_token, version])
+    async def load() -> None:
+        if not access_token:
+            return
+        try:
+            async with unit_of_work() as session:
+                viewer = await resolve_viewer(session=session, access_token=access_token)
+        except Exception:
+            logger.exception("Loading the signed-in user failed")
+            viewer = None
+        set_state((False, viewer))
+
+    loading, viewer = state
+    return ViewerState(loading, viewer, lambda: set_version(lambda v: v + 1))

@@ -3,6 +3,7 @@
 Importing this package registers every table on `Base.metadata` (Alembic and tests rely on it).
 """
 
+from models.audit import AuditEntry
 from models.base import Base
 from models.bug_report import BugReport
 from models.identity import (
@@ -18,8 +19,10 @@ from models.identity import (
 )
 from models.mail import OutboxMessage
 from models.not_found import NotFoundPath
+from models.waitlist import WaitlistEntry
 
 __all__ = [
+    "AuditEntry",
     "AuthSession",
     "Base",
     "BugReport",
@@ -33,4 +36,5 @@ __all__ = [
     "OutboxMessage",
     "RefreshToken",
     "User",
+    "WaitlistEntry",
 ]

@@ -1,12 +1,20 @@
-"""Admin (/admin): owner and admin only. A heading and the way into the staff portal and the dashboard;
-the administration tools themselves come in later releases."""
+"""Admin (/admin): owner and admin only. The way into the staff portal and the dashboard, and the sign-up
+waitlist (approve an entry to e-mail the person an invitation); more administration tools come later.
+
+The screen guard only decides what is shown: the waitlist services check the actor themselves.
+"""
 
 from __future__ import annotations
 
 from reactpy import component, html
 
+from app.services.waitlist import approve_waitlist_entry, list_waitlist
+from app.settings import get_settings
+from components.context import use_session
 from components.guards import admin_rule, use_guard
+from components.hooks import use_action, use_query
 from components.icons import icon
+from models.waitlist import WaitlistEntryRead
 
 
 @component
@@ -51,5 +59,70 @@ def _admin_view() -> dict:
                     ),
                 ),
             ),
+            WaitlistSection(),
+        ),
+    )
+
+
+@component
+def WaitlistSection() -> dict:
+    session = use_session()
+    entries = use_query(list_waitlist, actor=session.user)
+
+    def approved(entry: WaitlistEntryRead) -> None:
+        session.toaster.success("Invitation sent", f"{entry.email} can now finish signing up.")
+        entries.refetch()
+
+    approve = use_action(approve_waitlist_entry, on_success=approved)
+    waitlist_on = get_settings().signups == "waitlist"
+    intro = (
+        "Sign-ups go through the waitlist. Approving someone e-mails them a link to choose a password."
+        if waitlist_on
+        else "Sign-ups are open (SIGNUPS=open), so nobody new joins the waitlist."
+    )
+
+    if entries.loading and entries.data is None:
+        body = html.p({"class_name": "waitlist-status", "role": "status"}, "Loading the waitlist…")
+    elif entries.error:
+        body = html.div({"class_name": "portal-empty", "role": "alert"}, html.p(entries.error))
+    elif not entries.data:
+        body = html.div({"class_name": "portal-empty"}, html.p("Nobody is waiting."))
+    else:
+        body = html.ul(
+            {"class_name": "waitlist", "aria_label": "Pending sign-ups"},
+            [_waitlist_row(entry, approve, session.user) for entry in entries.data],
+        )
+    return html.section(
+        {"class_name": "waitlist-section", "aria_labelledby": "waitlist-title"},
+        html.h2({"class_name": "portal-group-title", "id": "waitlist-title"}, "Waitlist"),
+        html.p({"class_name": "waitlist-intro"}, intro),
+        body,
+    )
+
+
+def _waitlist_row(entry: WaitlistEntryRead, approve, actor) -> dict:  # noqa: ANN001
+    async def on_approve(_event: dict) -> None:
+        await approve.run(actor=actor, entry_id=entry.id)
+
+    joined = f"{entry.created_at:%b} {entry.created_at.day}, {entry.created_at.year}"
+    return html.li(
+        {"key": entry.id, "class_name": "waitlist-row"},
+        html.div(
+            {"class_name": "waitlist-who"},
+            html.strong(entry.name or entry.email),
+            html.span(
+                {"class_name": "waitlist-meta"},
+                f"{entry.email} · joined {joined}" if entry.name else f"Joined {joined}",
+            ),
+        ),
+        html.button(
+            {
+                "type": "button",
+                "class_name": "btn btn-sm btn-primary",
+                "aria_label": f"Approve {entry.email}",
+                "disabled": approve.pending,
+                "on_click": on_approve,
+            },
+            "Approve",
         ),
     )

@@ -1,22 +1,51 @@
 """/auth-redirect: where a visitor lands after signing in; forwards them on at once (SPEC §2).
 
 The decision is `components.guards.auth_redirect_target`: the `redirect` query parameter when it is a safe
-same-site path (never another site: that would be an open redirect), otherwise by role.
+same-site path (never another site: that would be an open redirect), otherwise by role. A signed-in visitor
+sees 'Authentication successful'; anyone else 'Authentication failed. Please try again.' and goes back to
+/login after 1.5 s, a delay the browser keeps (`data-navigate-after`, static/js/app.js).
 """
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component, html, use_effect
 from reactpy_router import navigate, use_search_params
 
+from app.auth.web import with_redirect
 from components.context import use_session
 from components.guards import auth_redirect_target
+
+AUTH_SUCCESS = "Authentication successful"
+AUTH_FAILED = "Authentication failed. Please try again."
+FAILURE_DELAY_MS = 1500
 
 
 @component
 def AuthRedirectPage() -> dict:
-    user = use_session().user
+    session = use_session()
+    user = session.user
     redirect = (use_search_params().get("redirect") or [None])[0]
+
+    @use_effect(dependencies=[])
+    def announce() -> None:
+        if user is not None:
+            session.toaster.success(AUTH_SUCCESS)
+        else:
+            session.toaster.error(AUTH_FAILED)
+
+    if user is None:
+        login = with_redirect("/login", redirect)
+        return html.section(
+            {"class_name": "auth-page"},
+            html.div(
+                {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
+                html.p({"class_name": "auth-lead"}, AUTH_FAILED),
+                html.p(
+                    {"class_name": "hint"},
+                    html.a({"href": login, "data-navigate-after": str(FAILURE_DELAY_MS)}, "Back to sign in"),
+                ),
+            ),
+        )
     target = auth_redirect_target(redirect, user)
     return html.section(
         {"class_name": "auth-page"},

@@ -1,20 +1,47 @@
-"""Reset your password (/forgot-password): there are no online accounts yet, so nothing to reset; no form."""
+"""Reset your password (/forgot-password): the e-mail address, posted to /auth/forgot-password.
+
+The identity service e-mails a link to /reset-password (for an address with an account; the answer is the
+same either way, so nobody learns who has one).
+"""
 
 from __future__ import annotations
 
-from reactpy import component
+from reactpy import component, html
 
-from pages.sign_in import account_card
+from components.account import (
+    auth_card,
+    auth_form,
+    field,
+    flash_message,
+    form_alert,
+    form_notice,
+    submit_button,
+    use_flash,
+)
+from components.context import use_session
 
 
 @component
 def ForgotPasswordPage() -> dict:
-    return account_card(
+    session = use_session()
+    flash = use_flash("forgot")
+    sent = flash is not None and flash.code == "recovery_sent"
+    email = flash.values.get("email", "") if flash else ""
+    return auth_card(
+        auth_form(
+            "/auth/forgot-password",
+            session.csrf_token,
+            form_notice(flash_message(flash) if sent else None),
+            form_alert(None if sent else flash_message(flash)),
+            field("Email", name="email", type="email", value=email, auto_complete="email", required=True),
+            submit_button("Send another link" if sent else "Send reset link", "Sending…"),
+        ),
+        html.p(
+            {"class_name": "auth-switch"},
+            "Remembered it? ",
+            html.a({"href": "/login"}, "Back to sign in"),
+        ),
         icon_name="shield",
         title="Reset your password",
-        lead="Online accounts are opening soon, so there is no password to reset yet.",
-        actions=(
-            ("Browse services", "/services", "primary"),
-            ("How it works", "/how-it-works", "outline"),
-        ),
+        lead="Enter the e-mail address of your account and we'll send you a link to choose a new password.",
     )

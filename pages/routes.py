@@ -51,6 +51,7 @@ ACCOUNT = (
     Screen("/sign-up", "pages.sign_up:SignUpPage", "Sign Up"),
     Screen("/signup", "pages.redirects:SignupRedirect", "Sign Up"),
     Screen("/forgot-password", "pages.forgot_password:ForgotPasswordPage", "Reset your password"),
+    Screen("/reset-password", "pages.reset_password:ResetPasswordPage", "Choose a new password"),
     Screen("/auth-redirect", "pages.auth_redirect:AuthRedirectPage", "Signing you in"),
 )
 
@@ -62,6 +63,9 @@ PORTALS = (
         "Provider Enrollment",
     ),
     Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    # Built sections, ahead of the catch-all (first match wins).
+    Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile"),
+    Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings"),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
     Screen("/staff", "staff.portal:StaffPortal", "Staff Portal"),
     Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal"),

@@ -1,59 +1,135 @@
-"""Sign in (/login, /sign-in): accounts open in a later release, so an honest card with useful links, no form.
+"""Sign in (/login, /sign-in): e-mail and password, then the authenticator code for a user with two-factor
+authentication on (`?step=mfa`). The forms post to /auth/login and /auth/mfa (app/auth/browser.py).
 
-`account_card` is the shared layout of the three account screens (sign in, sign up, reset password).
-A `redirect` query parameter may arrive here (from the dashboard guard); it is kept for the real sign-in
-and deliberately shown nowhere.
+A failed attempt comes back here with its message and the typed e-mail kept. The `redirect` query parameter
+(from the dashboard guard) is carried through to /auth-redirect. Someone already signed in goes straight
+to /auth-redirect.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from reactpy import component, html
+from reactpy_router import navigate, use_search_params
 
-from components.icons import icon
+from app.auth.web import with_redirect
+from components.account import (
+    auth_card,
+    auth_form,
+    field,
+    flash_message,
+    form_alert,
+    form_notice,
+    submit_button,
+    use_flash,
+)
+from components.context import use_session
 
-
-def account_card(
-    *, icon_name: str, title: str, lead: str, actions: tuple[tuple[str, str, str], ...], extra: Any = ""
-) -> dict:
-    """A centred card: icon, heading, one sentence, link buttons (label, href, variant), an optional block."""
-    return html.section(
-        {"class_name": "auth-page"},
-        html.div(
-            {"class_name": "auth-card"},
-            html.span({"class_name": "auth-icon"}, icon(icon_name, size=26)),
-            html.h1({"class_name": "auth-title"}, title),
-            html.p({"class_name": "auth-lead"}, lead),
-            html.div(
-                {"class_name": "auth-actions"},
-                *(
-                    html.a({"class_name": f"btn btn-{variant}", "href": href, "key": href}, label)
-                    for label, href, variant in actions
-                ),
-            ),
-            extra,
-            html.p(
-                {"class_name": "auth-foot"},
-                "Questions? Visit the ",
-                html.a({"href": "/help-center"}, "Help Center"),
-                " or ",
-                html.a({"href": "/contact"}, "contact us"),
-                ".",
-            ),
-        ),
-    )
+NOTICES = frozenset({"confirmation_sent"})
 
 
 @component
 def SignInPage() -> dict:
-    return account_card(
+    session = use_session()
+    params = use_search_params()
+    redirect = (params.get("redirect") or [None])[0]
+    step = (params.get("step") or [""])[0]
+    if session.user is not None:
+        return navigate(with_redirect("/auth-redirect", redirect), replace=True)
+    if step == "mfa":
+        return _SecondFactor(redirect)
+    return _PasswordSignIn(redirect)
+
+
+@component
+def _PasswordSignIn(redirect: str | None) -> dict:
+    session = use_session()
+    flash = use_flash("login")
+    email = flash.values.get("email", "") if flash else ""
+    notice = flash_message(flash) if flash and flash.code in NOTICES else None
+    error = flash_message(flash) if flash and flash.code not in NOTICES else None
+    return auth_card(
+        auth_form(
+            "/auth/login",
+            session.csrf_token,
+            form_notice(notice),
+            form_alert(error),
+            field("Email", name="email", type="email", value=email, auto_complete="email", required=True),
+            html.div(
+                {"class_name": "auth-label-row"},
+                html.label({"html_for": "auth-password"}, "Password"),
+                html.a({"href": "/forgot-password", "class_name": "auth-small-link"}, "Forgot password?"),
+            ),
+            html.input(
+                {
+                    "id": "auth-password",
+                    "name": "password",
+                    "type": "password",
+                    "auto_complete": "current-password",
+                    "required": True,
+                }
+            ),
+            submit_button("Sign in", "Signing in…"),
+            redirect=redirect,
+        ),
+        _resend_confirmation(session.csrf_token, email, redirect)
+        if flash and flash.code == "email_not_confirmed"
+        else "",
+        html.p(
+            {"class_name": "auth-switch"},
+            "New to ",
+            session.brand_name,
+            "? ",
+            html.a({"href": with_redirect("/register", redirect)}, "Create an account"),
+        ),
         icon_name="log-in",
         title="Sign in",
-        lead="Online accounts are opening soon; until then you can browse our services and see how "
-        "a home visit works without one.",
-        actions=(
-            ("Browse services", "/services", "primary"),
-            ("How it works", "/how-it-works", "outline"),
+        lead="Welcome back. Sign in to book visits and manage your appointments.",
+    )
+
+
+def _resend_confirmation(csrf_token: str, email: str, redirect: str | None) -> dict:
+    return auth_form(
+        "/auth/resend-confirmation",
+        csrf_token,
+        html.input({"type": "hidden", "name": "email", "value": email}),
+        html.p({"class_name": "hint"}, "Didn't get the e-mail, or did the link expire?"),
+        submit_button("Resend confirmation email", "Sending…", variant="outline"),
+        redirect=redirect,
+        class_name="form auth-form auth-secondary-form",
+        aria_label="Resend confirmation email",
+    )
+
+
+@component
+def _SecondFactor(redirect: str | None) -> dict:
+    session = use_session()
+    flash = use_flash("mfa")
+    return auth_card(
+        auth_form(
+            "/auth/mfa",
+            session.csrf_token,
+            form_alert(flash_message(flash)),
+            field(
+                "Authentication code",
+                name="code",
+                value="",
+                auto_complete="one-time-code",
+                input_mode="numeric",
+                pattern="[0-9 ]*",
+                max_length=8,
+                required=True,
+                auto_focus=True,
+                hint="Open your authenticator app and enter the 6-digit code it shows for your account.",
+            ),
+            submit_button("Verify", "Verifying…"),
+            redirect=redirect,
         ),
+        html.p(
+            {"class_name": "auth-switch"},
+            "Not you? ",
+            html.a({"href": with_redirect("/login", redirect)}, "Sign in with another account"),
+        ),
+        icon_name="lock",
+        title="Two-factor authentication",
+        lead="Your account is protected with an authenticator app.",
     )

@@ -238,7 +238,7 @@ async def auth_settings() -> JSONResponse:
     return _json(
         {
             "external": external,
-            "disable_signup": settings.disable_signup,
+            "disable_signup": settings.signups_closed,
             "mailer_autoconfirm": bool(settings.mailer_autoconfirm),
             "phone_autoconfirm": False,
             "sms_provider": "",
@@ -535,7 +535,7 @@ async def logout(request: Request) -> Response:
     scope = request.query_params.get("scope", "global")
     async with transaction() as session:
         actor = await _actor(session, request)
-        await sign_out(session=session, actor=actor, scope=scope)
+        await sign_out(session=session, actor=actor, scope=scope, origin=_origin(request))
     return Response(status_code=204)
 
 
@@ -562,6 +562,7 @@ async def enroll_factor(request: Request) -> JSONResponse:
         enrollment = await mfa.enroll(
             session=session,
             actor=actor,
+            origin=_origin(request),
             factor_type=body.factor_type,
             friendly_name=body.friendly_name,
             issuer=body.issuer,
@@ -606,7 +607,9 @@ async def verify_factor(factor_id: str, request: Request) -> JSONResponse:
 async def unenroll_factor(factor_id: str, request: Request) -> JSONResponse:
     async with transaction() as session:
         actor = await _actor(session, request)
-        removed = await mfa.unenroll(session=session, actor=actor, factor_id=factor_id)
+        removed = await mfa.unenroll(
+            session=session, actor=actor, factor_id=factor_id, origin=_origin(request)
+        )
     return _json({"id": removed})
 
 

@@ -27,6 +27,7 @@ from models.mail import OutboxStatus
 # kind -> (one_time_tokens.token_type, users.<sent-at column>)
 KINDS = {
     "signup": ("confirmation_token", "confirmation_sent_at"),
+    "invite": ("confirmation_token", "invited_at"),
     "magiclink": ("recovery_token", "recovery_sent_at"),
     "recovery": ("recovery_token", "recovery_sent_at"),
     "email_change": ("email_change_token_new", "email_change_sent_at"),
@@ -35,6 +36,7 @@ KINDS = {
 
 _TEMPLATES = {
     "signup": ("Confirm your sign-up", "Confirm your e-mail address", "Confirm my e-mail address"),
+    "invite": ("You are invited", "Your place is ready", "Accept the invitation and choose a password"),
     "magiclink": ("Your sign-in link", "Sign in", "Sign me in"),
     "recovery": ("Reset your password", "Reset your password", "Choose a new password"),
     "email_change": (

@@ -5,6 +5,7 @@ Secrets are 20 random bytes in base32; codes are SHA-1, 6 digits, 30 s, with one
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.audit import audit
 from app.auth.common import RequestOrigin, now, older_than
 from app.auth.errors import forbidden, not_found, unprocessable, validation_failed
 from app.auth.sessions import (
@@ -24,6 +26,7 @@ from app.auth.sessions import (
 )
 from app.auth.tokens import REFRESH_TOKEN_LENGTH, random_alphanumeric, sha256_hex
 from app.settings import get_settings
+from models.audit import AuditAction
 from models.identity import (
     AuthSession,
     AuthSessionRead,
@@ -94,6 +97,7 @@ async def enroll(
     factor_type: str | None,
     friendly_name: str | None = None,
     issuer: str | None = None,
+    origin: RequestOrigin | None = None,
 ) -> TotpEnrollment:
     _require_permanent_user(actor)
     if factor_type == "phone":
@@ -137,7 +141,18 @@ async def enroll(
     )
     session.add(factor)
     await session.flush()
-    qr_code = segno.make(uri, error="m").svg_inline(scale=4)
+    await audit(
+        session,
+        origin,
+        AuditAction.mfa_enroll,
+        user_id=actor.user.id,
+        email=actor.user.email,
+        details={"factor_id": factor.id, "factor_type": "totp", "friendly_name": friendly_name},
+    )
+    # Clients show it as `data:image/svg+xml`, which needs the SVG namespace (svg_inline() drops it).
+    buffer = io.BytesIO()
+    segno.make(uri, error="m").save(buffer, kind="svg", scale=4, xmldecl=False, svgns=True)
+    qr_code = buffer.getvalue().decode().strip()
     return TotpEnrollment(factor=FactorRead.of(factor), qr_code=qr_code, secret=secret, uri=uri)
 
 
@@ -233,6 +248,14 @@ async def verify(
         .execution_options(synchronize_session=False)
     )
     await session.flush()
+    await audit(
+        session,
+        origin,
+        AuditAction.mfa_verify,
+        user_id=actor.user.id,
+        email=actor.user.email,
+        details={"factor_id": factor.id, "session_id": auth_session.id},
+    )
     return await session_response(session, auth_session=auth_session, refresh_token=token, origin=origin)
 
 
@@ -245,7 +268,9 @@ async def _root_token(session: AsyncSession, auth_session: AuthSession) -> str:
     return token
 
 
-async def unenroll(*, session: AsyncSession, actor: Actor, factor_id: str) -> str:
+async def unenroll(
+    *, session: AsyncSession, actor: Actor, factor_id: str, origin: RequestOrigin | None = None
+) -> str:
     _require_permanent_user(actor)
     factor = await _factor_of(session, actor, factor_id)
     if factor.status == "verified" and actor.aal != "aal2":
@@ -266,4 +291,12 @@ async def unenroll(*, session: AsyncSession, actor: Actor, factor_id: str) -> st
         )
     await session.delete(factor)
     await session.flush()
+    await audit(
+        session,
+        origin,
+        AuditAction.mfa_unenroll,
+        user_id=actor.user.id,
+        email=actor.user.email,
+        details={"factor_id": factor_id, "factor_type": factor.factor_type},
+    )
     return factor_id

@@ -223,6 +223,8 @@ async def sign_in_with_claims(
             raise OidcError("the provider did not vouch for the e-mail address")
         user = await find_user_by_email(session, email)
         if user is None:
+            if get_settings().signups_closed:
+                raise OidcError("new accounts are closed (sign-ups disabled or waitlist)")
             user = await create_email_user(
                 session, email=email, password_hash=None, data=_profile_from(claims)
             )

@@ -67,7 +67,7 @@ async def request_otp(
         if not create_user:
             raise unprocessable("otp_disabled", "Signups not allowed for otp")
         if user is None:
-            if settings.disable_signup:
+            if settings.signups_closed:
                 raise unprocessable("signup_disabled", "Signups not allowed for this instance")
             user = await create_email_user(session, email=email, password_hash=None, data=data)
         if not settings.mailer_autoconfirm:

@@ -15,6 +15,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
+from app.auth.audit import audit
 from app.auth.common import RequestOrigin, now, older_than
 from app.auth.errors import bad_request, forbidden, unauthorized, validation_failed
 from app.auth.passwords import verify_password, weakness
@@ -27,6 +28,7 @@ from app.auth.tokens import (
     sha256_hex,
 )
 from app.settings import get_settings
+from models.audit import AuditAction
 from models.base import new_id
 from models.identity import (
     AuthSession,
@@ -170,6 +172,14 @@ async def start_session(
         .values(last_sign_in_at=moment)
     )
     await session.flush()
+    await audit(
+        session,
+        origin,
+        AuditAction.sign_in,
+        user_id=user.id,
+        email=user.email,
+        details={"method": method, "session_id": auth_session.id},
+    )
     return await session_response(
         session, auth_session=auth_session, refresh_token=token, origin=origin, weak_password=weak_password
     )
@@ -215,12 +225,25 @@ async def sign_in_with_password(
 ) -> AuthSessionRead:
     user = await find_user_by_email(session, email) if email else None
     valid = await verify_password(user.encrypted_password if user else None, password)
+    failure = None
     if user is None or not valid:
-        raise bad_request("invalid_credentials", "Invalid login credentials")
-    if is_banned(user):
-        raise bad_request("user_banned", "User is banned")
-    if user.email_confirmed_at is None:
-        raise bad_request("email_not_confirmed", "Email not confirmed")
+        failure = ("invalid_credentials", "Invalid login credentials")
+    elif is_banned(user):
+        failure = ("user_banned", "User is banned")
+    elif user.email_confirmed_at is None:
+        failure = ("email_not_confirmed", "Email not confirmed")
+    if failure is not None:
+        # Audited, and kept although the request fails (`commit=True`): nothing else was written.
+        attempted = (email or "").strip().lower()[:320]
+        await audit(
+            session,
+            origin,
+            AuditAction.sign_in_failed,
+            user_id=None,
+            email=attempted,
+            details={"reason": failure[0]},
+        )
+        raise bad_request(*failure, commit=True)
     weak = weakness(password)
     report = {"message": weak[1], "reasons": weak[0]} if weak else None
     return await start_session(
@@ -309,9 +332,19 @@ async def authenticate(*, session: AsyncSession, authorization: str | None) -> A
     )
 
 
-async def sign_out(*, session: AsyncSession, actor: Actor, scope: str) -> None:
+async def sign_out(
+    *, session: AsyncSession, actor: Actor, scope: str, origin: RequestOrigin | None = None
+) -> None:
     if scope not in LOGOUT_SCOPES:
         raise validation_failed(f"Unsupported logout scope {scope!r}")
+    await audit(
+        session,
+        origin,
+        AuditAction.sign_out,
+        user_id=actor.user.id,
+        email=actor.user.email,
+        details={"scope": scope, "session_id": actor.session_id},
+    )
     query = delete(AuthSession).where(AuthSession.user_id == actor.user.id)
     if scope == "local":
         if actor.session_id is None:

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.audit import audit
 from app.auth.common import RequestOrigin, normalize_email, now, older_than
 from app.auth.errors import AuthApiError, forbidden, unauthorized, unprocessable
 from app.auth.mailer import check_send_frequency, send_otp_email
@@ -22,6 +23,7 @@ from app.auth.sessions import (
 )
 from app.auth.tokens import email_token_hash
 from app.settings import get_settings
+from models.audit import AuditAction
 from models.base import new_id
 from models.identity import AuthSessionRead, Identity, OneTimeToken, User, UserRead
 
@@ -107,7 +109,7 @@ async def sign_up(
 ) -> AuthSessionRead | UserRead:
     """A Session with auto-confirm on; otherwise the User, with a confirmation e-mail sent."""
     settings = get_settings()
-    if settings.disable_signup:
+    if settings.signups_closed:
         raise unprocessable("signup_disabled", "Signups not allowed for this instance")
     if not email and phone:
         raise _phone_disabled()
@@ -206,6 +208,15 @@ async def update_user(
         user.encrypted_password = await hash_password(password)
         # A new password signs out every other device.
         await delete_other_sessions(session, user_id=user.id, keep=actor.session_id)
+        methods = [c.get("method") for c in actor.claims.get("amr") or [] if isinstance(c, dict)]
+        await audit(
+            session,
+            origin,
+            AuditAction.password_change,
+            user_id=user.id,
+            email=user.email,
+            details={"reauthenticated": bool(nonce), "session_methods": methods},
+        )
 
     if data is not None:
         metadata = dict(user.raw_user_meta_data or {})

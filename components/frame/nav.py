@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
+from components.account import logout_form
 from components.context import CurrentUser, use_session
 from components.format import cart_badge_text, initials
 from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
@@ -70,7 +71,17 @@ def cart_badge(count: int) -> dict | str:
     )
 
 
-def _avatar_menu(user: CurrentUser) -> dict:
+def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
+    """The profile image, or the initials of the name (SPEC §2)."""
+    if user.profile_image:
+        return html.span(
+            {"class_name": f"{class_name} avatar-has-image"},
+            html.img({"src": user.profile_image, "alt": "", "referrer_policy": "no-referrer"}),
+        )
+    return html.span({"class_name": class_name}, initials(user.name))
+
+
+def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
     return html.div(
         {"class_name": "nav-menu avatar-menu", "data-menu": "account-menu"},
         html.button(
@@ -80,7 +91,7 @@ def _avatar_menu(user: CurrentUser) -> dict:
                 "aria-label": "Account menu",
                 "aria-expanded": "false",
             },
-            html.span({"class_name": "avatar"}, initials(user.name)),
+            avatar(user),
         ),
         html.div(
             {"class_name": "nav-dropdown nav-dropdown-right", "id": "account-menu", "role": "menu"},
@@ -93,12 +104,7 @@ def _avatar_menu(user: CurrentUser) -> dict:
                 {"class_name": "nav-dropdown-item", "href": "/dashboard/settings", "role": "menuitem"},
                 "Settings",
             ),
-            html.form(
-                {"method": "post", "action": "/auth/logout"},
-                html.button(
-                    {"class_name": "nav-dropdown-item", "type": "submit", "role": "menuitem"}, "Log out"
-                ),
-            ),
+            logout_form(csrf_token),
         ),
     )
 
@@ -108,7 +114,7 @@ def TopNav(cart_count: int = 0) -> dict:
     session = use_session()
     user = session.user
     account = (
-        _avatar_menu(user)
+        _avatar_menu(user, session.csrf_token)
         if user
         else html._(
             html.a({"class_name": "btn btn-ghost desktop-only", "href": "/login"}, "Sign In"),

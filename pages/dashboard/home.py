@@ -1,8 +1,8 @@
 """Dashboard (/dashboard and /dashboard/*): a welcome with the dashboard's sections, login required.
 
-None of the sections is built yet: every sub-path shows 'Dashboard Feature Coming Soon' naming the feature.
-`SECTIONS` lists the known ones (SPEC §2); as each is built, mark it `ready` and route its path to its own
-screen in pages/routes.py ahead of the catch-all.
+Profile and Settings are built (pages/dashboard/profile.py, settings.py, routed in pages/routes.py ahead of
+the catch-all); every other sub-path shows 'Dashboard Feature Coming Soon' naming the feature. `SECTIONS`
+lists the known ones (SPEC §2); as each is built, mark it `ready` and route its path to its own screen.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ ADMIN_GROUP = "Administration"  # owner and admin only (SPEC §2)
 SECTIONS: tuple[Section, ...] = (
     Section("appointments", "Appointments", "calendar", "Navigation"),
     Section("services", "Services", "stethoscope", "Navigation"),
-    Section("profile", "Profile", "user", "Navigation"),
+    Section("profile", "Profile", "user", "Navigation", ready=True),
     Section("notifications", "Notifications", "message", "Navigation"),
     Section("notification-settings", "Notification Settings", "mail", "Navigation"),
-    Section("settings", "Settings", "monitor", "Navigation"),
+    Section("settings", "Settings", "monitor", "Navigation", ready=True),
     Section("wallet", "Wallet", "shield", "Finance"),
     Section("provider-wallet", "Provider Wallet", "briefcase", "Finance"),
     Section("payout-requests", "Payout Requests", "arrow-right", "Finance"),

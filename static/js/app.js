@@ -181,7 +181,19 @@ new MutationObserver(() => {
   const title = marker.length && marker[marker.length - 1].dataset.pageTitle;
   if (title && document.title !== title) document.title = title;
   tick();
+  followDelayedLinks();
 }).observe(app, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-page-title"] });
+
+// ---- links a screen follows by itself after a delay (/auth-redirect's 1.5 s return to /login) ----------
+const scheduled = new WeakSet();
+function followDelayedLinks() {
+  for (const link of app.querySelectorAll("a[data-navigate-after]")) {
+    if (scheduled.has(link)) continue;
+    scheduled.add(link);
+    setTimeout(() => { if (link.isConnected) navigate(link.href, { replace: true }); },
+               Number(link.dataset.navigateAfter) || 0);
+  }
+}
 
 // ---- client toasts (browser events such as a new service worker) -------------------------------------
 export function showToast(title, { actionLabel, onAction, duration = 4000 } = {}) {
@@ -209,6 +221,9 @@ export function showToast(title, { actionLabel, onAction, duration = 4000 } = {}
   list.append(item);
   setTimeout(() => item.remove(), duration + 400);
 }
+
+// Other modules (auth.js) show toasts through an event, so this module is loaded once.
+window.addEventListener("mv:toast", (event) => showToast(event.detail.title, event.detail));
 
 // ---- service worker ----------------------------------------------------------------------------
 if ("serviceWorker" in navigator) {

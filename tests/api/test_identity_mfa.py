@@ -33,7 +33,9 @@ def test_totp_enroll_challenge_verify_and_unenroll(auth_server) -> None:
 
     enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "Phone", "issuer": "MediVisit"})
     assert enrolled.type == "totp" and enrolled.friendly_name == "Phone"
-    assert enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,<svg")
+    assert enrolled.totp.qr_code.startswith(
+        'data:image/svg+xml;utf-8,<svg xmlns="http://www.w3.org/2000/svg"'
+    )
     assert enrolled.totp.uri.startswith(f"otpauth://totp/MediVisit:{email}?")
     assert (
         "algorithm=SHA1" in enrolled.totp.uri

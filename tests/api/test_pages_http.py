@@ -34,9 +34,17 @@ async def test_trailing_slash_redirects_to_the_canonical_path_keeping_the_query(
 
 async def test_first_visit_gets_an_httponly_visitor_cookie_once(client) -> None:
     first = await client.get("/")
-    cookie = first.headers["set-cookie"]
-    assert cookie.startswith("mv_visitor=") and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
-    again = await client.get("/", cookies={"mv_visitor": "known"})
+    cookie = next(c for c in first.headers.get_list("set-cookie") if c.startswith("mv_visitor="))
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    again = await client.get("/", cookies={"mv_visitor": "known", "mv_csrf": "known"})
+    assert "set-cookie" not in again.headers
+
+
+async def test_first_visit_gets_a_csrf_cookie_for_the_forms_once(client) -> None:
+    first = await client.get("/")
+    cookie = next(c for c in first.headers.get_list("set-cookie") if c.startswith("mv_csrf="))
+    assert "samesite=lax" in cookie.lower() and len(cookie.split(";")[0]) > len("mv_csrf=") + 20
+    again = await client.get("/", cookies={"mv_visitor": "known", "mv_csrf": "known"})
     assert "set-cookie" not in again.headers
 
 
@@ -67,6 +75,7 @@ async def test_static_assets_are_served(client) -> None:
     for path in (
         "/static/css/app.css",
         "/static/js/app.js",
+        "/static/js/auth.js",
         "/static/js/countdown.js",
         "/static/img/favicon.svg",
     ):

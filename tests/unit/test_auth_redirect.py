@@ -26,7 +26,7 @@ def user(role: str) -> CurrentUser:
     ("role", "expected"),
     [
         ("patient", "/dashboard"),
-        ("provider", "/provider-enrollment"),
+        ("provider", "/provider-enrollment"),  # until enrolment is complete
         ("management", "/staff"),
         ("hr", "/staff"),
         ("support", "/staff"),
@@ -37,6 +37,13 @@ def user(role: str) -> CurrentUser:
 def test_without_redirect_the_role_decides(role: str, expected: str) -> None:
     assert auth_redirect_target(None, user(role)) == expected
     assert auth_redirect_target("", user(role)) == expected
+
+
+def test_a_provider_who_finished_enrolment_goes_to_the_dashboard() -> None:
+    provider = CurrentUser(
+        id="u2", email="pro@example.com", name="Priya Shah", role="provider", enrollment_complete=True
+    )
+    assert auth_redirect_target(None, provider) == "/dashboard"
 
 
 def test_signed_out_without_redirect_goes_to_login() -> None:
@@ -87,6 +94,10 @@ def test_a_same_site_path_wins_over_the_role(redirect: str) -> None:
         "/auth/logout",
         "/api/anything",
         "/" + "a" * 3000,
+        "/login",  # a signed-in visitor on a sign-in screen goes to /auth-redirect: a loop
+        "/sign-in?redirect=/dashboard",
+        "/register",
+        "/sign-up",
     ],
 )
 def test_unsafe_redirects_are_ignored(redirect: str) -> None:

@@ -64,3 +64,20 @@ async def test_unverified_email_is_never_linked_or_created(configured) -> None:
         await _sign_in(_claims(email, email_verified=False))
     async with app_db.unit_of_work() as session:
         assert await find_user_by_email(session, email) is None
+
+
+async def test_waitlist_mode_refuses_new_accounts_but_signs_in_existing_ones(configured, monkeypatch) -> None:
+    from app.settings import get_settings
+
+    known = f"member-{secrets.token_hex(3)}@example.com"
+    async with app_db.unit_of_work() as session:
+        await create_email_user(session, email=known, password_hash=None, data={})
+    monkeypatch.setenv("SIGNUPS", "waitlist")
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(OidcError, match="closed"):
+            await _sign_in(_claims(f"stranger-{secrets.token_hex(3)}@example.com"))
+        assert (await _sign_in(_claims(known))).user.email == known
+    finally:
+        monkeypatch.undo()
+        get_settings.cache_clear()

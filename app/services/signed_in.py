@@ -1,0 +1,82 @@
+"""Who is signed in on a browser connection, and the re-check every action makes.
+
+The browser holds its session as HttpOnly cookies (app/auth/browser.py). A websocket connection reads the
+access cookie once (app/ui.py → `resolve_viewer`): the token's signature and expiry, that its session still
+exists, and, for a user with a verified second factor, that the session reached aal2. The connection then
+keeps only a `SignedIn` reference. Every action a screen triggers re-checks it with `identity_of`, so a
+sign-out on another tab or device stops the actions of this one at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.auth.errors import AuthApiError
+from app.auth.sessions import Actor, authenticate, is_banned, load_user_row
+from app.services.accounts import get_account
+from app.services.errors import PermissionDenied
+from models.account import AccountRead
+from models.identity import AuthSession, UserRead
+
+SESSION_ENDED = "Your session has ended. Please sign in again."
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The identity session a connection acts for (never a token)."""
+
+    user_id: str
+    session_id: str
+
+
+@dataclass(frozen=True)
+class Viewer:
+    account: AccountRead
+    actor: SignedIn
+
+
+def fully_authenticated(user: UserRead, aal: str) -> bool:
+    """A user with a verified factor is signed in only once the session reached aal2 (the TOTP code)."""
+    return aal == "aal2" or not user.has_verified_factor
+
+
+async def resolve_viewer(*, session: AsyncSession, access_token: str) -> Viewer | None:
+    """The signed-in account behind an access token, or None (bad, expired, revoked or half signed in)."""
+    if not access_token:
+        return None
+    try:
+        actor = await authenticate(session=session, authorization=f"Bearer {access_token}")
+    except AuthApiError:
+        return None
+    if actor.session_id is None or not fully_authenticated(actor.user, actor.aal):
+        return None
+    account = await get_account(session=session, user_id=actor.user.id)
+    if account is None:
+        return None
+    return Viewer(account=account, actor=SignedIn(user_id=actor.user.id, session_id=actor.session_id))
+
+
+async def identity_of(*, session: AsyncSession, actor: SignedIn | None) -> Actor | None:
+    """The identity service's actor for `actor`, if its session is still valid; else None."""
+    if actor is None:
+        return None
+    user = await load_user_row(session, actor.user_id)
+    if user is None or is_banned(user):
+        return None
+    auth_session = await session.get(AuthSession, actor.session_id, populate_existing=True)
+    if auth_session is None or auth_session.user_id != user.id:
+        return None
+    read = UserRead.of(user)
+    if not fully_authenticated(read, auth_session.aal):
+        return None
+    return Actor(user=read, session_id=auth_session.id, aal=auth_session.aal)
+
+
+async def require_identity(*, session: AsyncSession, actor: SignedIn | None) -> Actor:
+    """`identity_of`, or PermissionDenied ('Your session has ended...')."""
+    identity = await identity_of(session=session, actor=actor)
+    if identity is None:
+        raise PermissionDenied(SESSION_ENDED)
+    return identity

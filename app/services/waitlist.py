@@ -1,0 +1,135 @@
+"""The sign-up waitlist (SPEC §1; SIGNUPS=waitlist).
+
+`join_waitlist` is what /register does in waitlist mode (the identity API then refuses sign-ups, so nobody
+skips the queue). An owner or admin approves an entry: that creates an invited identity user (if there is
+none yet) and e-mails an invitation through the identity service, a GoTrue `invite` link
+(`/auth/v1/verify?token=…&type=invite&redirect_to=<site>/reset-password`) that signs the person in and lands
+them on the screen where they choose their password.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.auth.common import RequestOrigin, normalize_email, now
+from app.auth.errors import AuthApiError
+from app.auth.mailer import send_otp_email
+from app.auth.sessions import find_user_by_email
+from app.auth.users import create_email_user
+from app.services import audit
+from app.services.accounts import is_admin, split_name
+from app.services.errors import NotFound, PermissionDenied, ServiceError, Unavailable, ValidationFailed
+from app.settings import get_settings
+from models.account import AccountRead
+from models.audit import AuditAction
+from models.waitlist import WaitlistEntry, WaitlistEntryRead, WaitlistStatus
+
+INVALID_EMAIL = "Please enter a valid e-mail address."
+WAITLIST_DENIED = "Only an owner or admin can manage the waitlist."
+ENTRY_NOT_FOUND = "This waitlist entry no longer exists."
+ALREADY_JOINED = "This person has already joined."
+INVITE_PATH = "/reset-password"
+MAX_PAGE = 100
+
+
+def _require_admin(actor: AccountRead | None) -> AccountRead:
+    if not is_admin(actor):
+        raise PermissionDenied(WAITLIST_DENIED)
+    assert actor is not None
+    return actor
+
+
+async def join_waitlist(*, session: AsyncSession, email: str, name: str | None = None) -> WaitlistEntryRead:
+    """Put an address on the waitlist. Joining twice is harmless: the same entry comes back."""
+    try:
+        email = normalize_email(email)
+    except AuthApiError:
+        raise ValidationFailed(INVALID_EMAIL) from None
+    name = " ".join((name or "").split())[:200]
+    entry = await session.scalar(select(WaitlistEntry).where(WaitlistEntry.email == email))
+    if entry is None:
+        try:
+            async with session.begin_nested():
+                entry = WaitlistEntry(email=email, name=name, status=WaitlistStatus.pending, created_at=now())
+                session.add(entry)
+        except IntegrityError:  # the same address joined at the same moment
+            entry = await session.scalar(select(WaitlistEntry).where(WaitlistEntry.email == email))
+            assert entry is not None
+    elif name and not entry.name:
+        entry.name = name
+        await session.flush()
+    return WaitlistEntryRead.of(entry)
+
+
+async def list_waitlist(
+    *,
+    session: AsyncSession,
+    actor: AccountRead | None,
+    status: WaitlistStatus | None = WaitlistStatus.pending,
+    limit: int = MAX_PAGE,
+) -> list[WaitlistEntryRead]:
+    """Entries, oldest first (first come, first served); pending ones unless `status` says otherwise."""
+    _require_admin(actor)
+    query = select(WaitlistEntry)
+    if status is not None:
+        query = query.where(WaitlistEntry.status == status)
+    limit = max(1, min(int(limit), MAX_PAGE))
+    rows = await session.scalars(query.order_by(WaitlistEntry.created_at, WaitlistEntry.id).limit(limit))
+    return [WaitlistEntryRead.of(row) for row in rows]
+
+
+def _invite_origin() -> RequestOrigin:
+    """Where the e-mail link points: the published identity API (never a request's Host header)."""
+    settings = get_settings()
+    api_url = settings.api_external_url or settings.site_url.rstrip("/") + "/auth/v1"
+    return RequestOrigin(api_url=api_url.rstrip("/"))
+
+
+async def approve_waitlist_entry(
+    *, session: AsyncSession, actor: AccountRead | None, entry_id: str
+) -> WaitlistEntryRead:
+    """Approve an entry and e-mail the invitation. Approving again re-sends it until the person has joined."""
+    actor = _require_admin(actor)
+    entry = await session.get(WaitlistEntry, entry_id)
+    if entry is None:
+        raise NotFound(ENTRY_NOT_FOUND)
+    user = await find_user_by_email(session, entry.email)
+    if user is not None and user.email_confirmed_at is not None:
+        if entry.status == WaitlistStatus.approved:
+            raise ValidationFailed(ALREADY_JOINED)
+    else:
+        if user is None:
+            user = await create_email_user(
+                session, email=entry.email, password_hash=None, data=split_name(entry.name)
+            )
+        settings = get_settings()
+        try:
+            await send_otp_email(
+                session=session,
+                user=user,
+                kind="invite",
+                origin=_invite_origin(),
+                redirect_to=settings.site_url.rstrip("/") + INVITE_PATH,
+            )
+        except AuthApiError as exc:
+            if exc.status == 429:
+                raise ServiceError("An invitation was sent moments ago. Please wait a minute.") from None
+            raise Unavailable("The invitation could not be sent. Please try again.") from None
+    if entry.status != WaitlistStatus.approved:
+        entry.status = WaitlistStatus.approved
+        entry.approved_at = now()
+        entry.approved_by = actor.id
+    await session.flush()
+    await audit.record(
+        session=session,
+        actor_id=actor.id,
+        actor_email=actor.email,
+        action=AuditAction.waitlist_approve,
+        target=entry.email,
+        ip="",
+        user_agent="",
+        details={"entry_id": entry.id, "invited": user.email_confirmed_at is None},
+    )
+    return WaitlistEntryRead.of(entry)

@@ -1,0 +1,184 @@
+"""Settings (/dashboard/settings): the account, the password and two-factor authentication (TOTP).
+
+Starting an enrolment (QR code and secret) runs on this connection through
+`app.services.two_factor.start_totp_setup`. Confirming the first code and turning the factor off are form
+posts (/auth/mfa/enable, /auth/mfa/disable): both need a fresh code (aal2) and rotate the session's refresh
+token, which only an HTTP answer can store in the browser's cookies.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from reactpy import component, html, use_state
+
+from app.services.two_factor import TotpSetup, get_two_factor, start_totp_setup
+from components.account import auth_form, field, logout_form, submit_button
+from components.context import use_session
+from components.guards import dashboard_rule, use_guard
+from components.hooks import use_action, use_query
+from components.icons import icon
+
+
+@component
+def SettingsPage() -> dict:
+    redirect = use_guard(dashboard_rule)
+    if redirect is not None:
+        return redirect
+    return _SettingsView()
+
+
+@component
+def _SettingsView() -> dict:
+    session = use_session()
+    user = session.user
+    return html.div(
+        {"class_name": "portal"},
+        html.section(
+            {"class_name": "portal-header"},
+            html.div(
+                {"class_name": "container"},
+                html.p({"class_name": "eyebrow"}, html.a({"href": "/dashboard"}, "Dashboard")),
+                html.h1("Settings"),
+                html.p({"class_name": "lead"}, "Your sign-in details and how your account is protected."),
+            ),
+        ),
+        html.div(
+            {"class_name": "container portal-body settings-grid"},
+            html.section(
+                {"class_name": "settings-card", "aria-labelledby": "settings-account"},
+                html.h2({"id": "settings-account", "class_name": "settings-title"}, "Account"),
+                html.dl(
+                    {"class_name": "settings-facts"},
+                    html.dt("Name"),
+                    html.dd(user.name),
+                    html.dt("Email"),
+                    html.dd(user.email),
+                ),
+                html.div(
+                    {"class_name": "settings-actions"},
+                    html.a({"class_name": "btn btn-outline", "href": "/dashboard/profile"}, "Edit profile"),
+                    html.a({"class_name": "btn btn-outline", "href": "/reset-password"}, "Change password"),
+                ),
+            ),
+            _TwoFactor(),
+            html.section(
+                {"class_name": "settings-card", "aria-labelledby": "settings-signout"},
+                html.h2({"id": "settings-signout", "class_name": "settings-title"}, "Sign out"),
+                html.p({"class_name": "settings-text"}, "Sign out of this browser."),
+                logout_form(session.csrf_token, class_name="btn btn-outline", role=None),
+            ),
+        ),
+    )
+
+
+@component
+def _TwoFactor() -> dict:
+    session = use_session()
+    status = use_query(get_two_factor, actor=session.actor)
+    setup, set_setup = use_state(None)
+    start = use_action(start_totp_setup, on_success=set_setup)
+
+    async def begin(_event: dict) -> None:
+        await start.run(actor=session.actor)
+
+    if status.loading and status.data is None:
+        body = html.p({"class_name": "settings-text"}, "Checking…")
+    elif status.error:
+        body = html.p({"class_name": "form-error", "role": "alert"}, status.error)
+    elif status.data is not None and status.data.enabled:
+        body = html._(
+            html.p(
+                {"class_name": "settings-text"},
+                html.span({"class_name": "status-pill status-on"}, icon("check", size=14), "On"),
+                " Signing in asks for a code from your authenticator app.",
+            ),
+            auth_form(
+                "/auth/mfa/disable",
+                session.csrf_token,
+                field(
+                    "Code to turn it off",
+                    name="code",
+                    auto_complete="one-time-code",
+                    input_mode="numeric",
+                    pattern="[0-9 ]*",
+                    max_length=8,
+                    required=True,
+                    id="mfa-disable-code",
+                ),
+                submit_button("Turn off two-factor authentication", "Turning off…", variant="outline"),
+                class_name="form settings-form",
+                aria_label="Turn off two-factor authentication",
+            ),
+        )
+    elif setup is not None:
+        body = _enrolment(setup, session.csrf_token)
+    else:
+        body = html._(
+            html.p(
+                {"class_name": "settings-text"},
+                html.span({"class_name": "status-pill"}, "Off"),
+                " Add a code from an authenticator app (Google Authenticator, 1Password, Authy…) to every sign-in.",
+            ),
+            html.div(
+                {"class_name": "settings-actions"},
+                html.button(
+                    {
+                        "class_name": "btn btn-primary",
+                        "type": "button",
+                        "on_click": begin,
+                        "disabled": start.pending,
+                    },
+                    "Preparing…" if start.pending else "Set up authenticator app",
+                ),
+            ),
+        )
+    return html.section(
+        {"class_name": "settings-card", "aria-labelledby": "settings-mfa"},
+        html.h2({"id": "settings-mfa", "class_name": "settings-title"}, "Two-factor authentication"),
+        body,
+    )
+
+
+def _enrolment(setup: TotpSetup, csrf_token: str) -> dict:
+    return html.div(
+        {"class_name": "totp-setup"},
+        html.ol(
+            {"class_name": "totp-steps"},
+            html.li("Scan this QR code with your authenticator app."),
+            html.li(
+                "Or type this key into the app: ",
+                html.code({"class_name": "totp-secret", "data-totp-secret": ""}, setup.secret),
+            ),
+            html.li("Enter the 6-digit code the app shows."),
+        ),
+        html.div(
+            {"class_name": "totp-qr"},
+            html.img(
+                {
+                    "src": "data:image/svg+xml;utf-8," + quote(setup.qr_code),
+                    "alt": "QR code to add your account to an authenticator app",
+                    "width": 180,
+                    "height": 180,
+                }
+            ),
+        ),
+        auth_form(
+            "/auth/mfa/enable",
+            csrf_token,
+            html.input({"type": "hidden", "name": "factor_id", "value": setup.factor_id}),
+            field(
+                "Authentication code",
+                name="code",
+                auto_complete="one-time-code",
+                input_mode="numeric",
+                pattern="[0-9 ]*",
+                max_length=8,
+                required=True,
+                id="mfa-enable-code",
+            ),
+            submit_button("Verify and turn on", "Verifying…"),
+            class_name="form settings-form",
+            aria_label="Confirm two-factor authentication",
+        ),
+    )

@@ -1,0 +1,129 @@
+"""Profile update (SPEC §5) through `app.services.profile.update_profile`, on SQLite and (with
+TEST_DATABASE_URL) PostgreSQL: refused without a signed-in user or once the session ended, the name split on
+the first space, empty image/organization/phone keeping their values, and only user_metadata written."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from app import db as app_db
+from app.auth.common import RequestOrigin
+from app.auth.sessions import authenticate, sign_in_with_password, sign_out
+from app.services.accounts import create_account, get_account
+from app.services.profile import update_profile
+from app.services.signed_in import SignedIn
+from models.account import AccountRead, Role
+from models.identity import User
+
+PASSWORD = "correct-horse-1"
+
+
+async def signed_in(name: str = "Pat Lee") -> tuple[SignedIn, str]:
+    """A new account, signed in: its SignedIn reference and access token."""
+    email = f"profile-{uuid.uuid4().hex[:10]}@medivisit.test"
+    async with app_db.unit_of_work() as session:
+        await create_account(session=session, email=email, password=PASSWORD, role=Role.patient, name=name)
+    async with app_db.unit_of_work() as session:
+        result = await sign_in_with_password(
+            session=session, origin=RequestOrigin(), email=email, password=PASSWORD
+        )
+    return SignedIn(user_id=result.user.id, session_id=result.session_id), result.access_token
+
+
+async def update(
+    actor: SignedIn | None, name: str, image: str = "", organization: str = "", phone: str = ""
+) -> bool:
+    async with app_db.unit_of_work() as session:
+        return await update_profile(
+            session=session,
+            actor=actor,
+            name=name,
+            profile_image=image,
+            organization=organization,
+            phone_number=phone,
+        )
+
+
+async def account(actor: SignedIn) -> AccountRead:
+    async with app_db.unit_of_work() as session:
+        found = await get_account(session=session, user_id=actor.user_id)
+    assert found is not None
+    return found
+
+
+async def test_refused_without_a_signed_in_user(identity) -> None:
+    assert await update(None, "Pat Lee") is False
+
+
+async def test_refused_for_an_unknown_or_ended_session(identity) -> None:
+    actor, access = await signed_in("Pat Lee")
+    assert await update(SignedIn(user_id=actor.user_id, session_id=str(uuid.uuid4())), "Eve Mallory") is False
+    async with app_db.unit_of_work() as session:
+        who = await authenticate(session=session, authorization=f"Bearer {access}")
+        await sign_out(session=session, actor=who, scope="local")
+    assert await update(actor, "Eve Mallory") is False
+    assert (await account(actor)).name == "Pat Lee"
+
+
+@pytest.mark.parametrize(
+    ("name", "first", "last", "shown"),
+    [
+        ("Mary Ann Smith", "Mary", "Ann Smith", "Mary Ann Smith"),
+        ("  Jo   Bloggs ", "Jo", "Bloggs", "Jo Bloggs"),
+        ("Prince", "Prince", "", "Prince"),
+        ("", "", "", "User"),
+    ],
+)
+async def test_the_name_is_split_on_the_first_space(identity, name, first, last, shown) -> None:
+    actor, _ = await signed_in("Pat Lee")
+    assert await update(actor, name) is True
+    found = await account(actor)
+    assert (found.first_name, found.last_name, found.name) == (first, last, shown)
+
+
+async def test_empty_image_organization_and_phone_keep_their_values(identity) -> None:
+    actor, _ = await signed_in()
+    assert await update(actor, "Pat Lee", "https://img.example/pat.png", "Acme Clinic", "+1 555 0100") is True
+    assert await update(actor, "Pat Q Lee", "", "  ", "") is True
+    found = await account(actor)
+    assert (found.profile_image, found.organization, found.phone_number) == (
+        "https://img.example/pat.png",
+        "Acme Clinic",
+        "+1 555 0100",
+    )
+    assert (found.first_name, found.last_name) == ("Pat", "Q Lee")
+    assert await update(actor, "Pat Lee", "https://img.example/new.png", "Beta Care", "555 0199") is True
+    found = await account(actor)
+    assert (found.profile_image, found.organization, found.phone_number) == (
+        "https://img.example/new.png",
+        "Beta Care",
+        "555 0199",
+    )
+
+
+async def test_only_user_metadata_is_written(identity) -> None:
+    actor, _ = await signed_in()
+    async with app_db.unit_of_work() as session:
+        before = dict((await session.get(User, actor.user_id)).raw_app_meta_data)
+    assert await update(actor, "Owner Person", organization="role=owner") is True
+    async with app_db.unit_of_work() as session:
+        user = await session.get(User, actor.user_id)
+        assert user.raw_app_meta_data == before
+        assert user.raw_user_meta_data["organization"] == "role=owner"
+    assert (await account(actor)).role == Role.patient
+
+
+@pytest.mark.parametrize(
+    "image", ["javascript:alert(1)", "data:image/svg+xml,<svg onload=alert(1)>", "/relative.png", "x" * 3000]
+)
+async def test_an_unacceptable_value_is_refused(identity, image) -> None:
+    actor, _ = await signed_in()
+    assert await update(actor, "Pat Lee", image) is False
+    assert (await account(actor)).profile_image == ""
+
+
+async def test_an_overlong_name_is_refused(identity) -> None:
+    actor, _ = await signed_in()
+    assert await update(actor, "P" * 201) is False
