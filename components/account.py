@@ -13,7 +13,8 @@ from typing import Any
 
 from reactpy import html, use_state
 
-from app.auth.web import CSRF_FIELD, Flash, safe_redirect_path
+from app.auth.web import CSRF_FIELD, Flash, safe_redirect_path, with_redirect
+from app.settings import get_settings
 from components.context import ToastVariant, use_session
 from components.icons import icon
 
@@ -40,6 +41,8 @@ MESSAGES = {
     "same_password": "Your new password must be different from the old one.",
     "insufficient_aal": "Please sign in with your authenticator code first.",
     "unexpected": GENERIC_FAILURE,
+    "oidc_failed": "We couldn't sign you in with your organization account. Please try again.",
+    "oidc_unavailable": "Signing in with an organization account isn't available.",
     # notices after a successful post
     "confirm_email": "Check your email: we sent a confirmation link to {email}. Open it to finish signing up.",
     "waitlisted": "You're on the waitlist",
@@ -127,6 +130,24 @@ def link_actions(*actions: tuple[str, str, str]) -> dict:
             html.a({"class_name": f"btn btn-{variant}", "href": href, "key": href}, label)
             for label, href, variant in actions
         ),
+    )
+
+
+def oidc_option(redirect: str | None) -> dict | str:
+    """'Continue with <OIDC_NAME>' when an external OpenID Connect provider is configured.
+
+    A plain link (a full page load: the browser leaves for the provider and comes back to /auth/oidc/callback).
+    """
+    settings = get_settings()
+    if not (settings.oidc_issuer and settings.oidc_client_id and settings.oidc_client_secret):
+        return ""
+    return html._(
+        html.a(
+            {"class_name": "btn btn-outline auth-oidc", "href": with_redirect("/auth/oidc", redirect)},
+            icon("building", size=18),
+            f"Continue with {settings.oidc_name}",
+        ),
+        html.p({"class_name": "auth-divider"}, html.span("or use your email")),
     )
 
 

@@ -19,6 +19,7 @@ from components.account import (
     flash_message,
     form_alert,
     form_notice,
+    oidc_option,
     submit_button,
     use_flash,
 )
@@ -48,6 +49,7 @@ def _PasswordSignIn(redirect: str | None) -> dict:
     notice = flash_message(flash) if flash and flash.code in NOTICES else None
     error = flash_message(flash) if flash and flash.code not in NOTICES else None
     return auth_card(
+        oidc_option(redirect),
         auth_form(
             "/auth/login",
             session.csrf_token,

@@ -19,6 +19,7 @@ from components.account import (
     flash_message,
     form_alert,
     link_actions,
+    oidc_option,
     submit_button,
     use_flash,
 )
@@ -59,6 +60,7 @@ def _SignUp(redirect: str | None) -> dict:
     waitlist = get_settings().signups == "waitlist"
     min_length = get_settings().password_min_length
     return auth_card(
+        oidc_option(redirect),
         auth_form(
             "/auth/register",
             session.csrf_token,

@@ -9,6 +9,7 @@ import secrets
 import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
@@ -156,7 +157,7 @@ class LiveServer:
         return self.log_path.read_text(errors="replace")
 
 
-def start_server(tmp_dir: Path, **env: str) -> LiveServer:
+def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveServer:
     """`python -m app serve` on a free port with a fresh, migrated SQLite database."""
     import subprocess
     import sys
@@ -164,8 +165,11 @@ def start_server(tmp_dir: Path, **env: str) -> LiveServer:
     import urllib.request
 
     database_url = env.pop("DATABASE_URL", f"sqlite:///{tmp_dir / 'live.db'}")
-    upgrade(database_url)
-    port = free_port()
+    # Migrations run their own event loop (asyncio.run), which cannot start on a thread that already runs
+    # one, such as the thread Playwright's sync API drives: run them on a worker thread.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade, database_url).result()
+    port = port or free_port()
     log_path = tmp_dir / "server.log"
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
     process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}

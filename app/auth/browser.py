@@ -4,6 +4,7 @@ keep the session in HttpOnly cookies (`app.auth.web`) and answer 303 to the next
 - `POST /auth/login`, `/auth/register`, `/auth/forgot-password`, `/auth/reset-password`, `/auth/mfa`
   (the TOTP code after the password), `/auth/resend-confirmation`, `/auth/logout`,
   `/auth/mfa/enable`, `/auth/mfa/disable`: `application/x-www-form-urlencoded` forms.
+- `GET /auth/oidc` and `/auth/oidc/callback`: 'Continue with <OIDC_NAME>' (app/auth/oidc.py).
 - `POST /auth/refresh` (static/js/auth.js's refresh tick) and `POST /auth/session` (an e-mail link's session,
   read from the URL fragment by auth.js, becomes cookies): JSON, with the CSRF token in `X-CSRF-Token`.
 
@@ -22,12 +23,13 @@ import traceback
 from typing import Any
 from urllib.parse import parse_qs
 
+import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.auth import mfa, otp, users
+from app.auth import mfa, oidc, otp, users
 from app.auth.api import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth.errors import AuthApiError
 from app.auth.sessions import Actor, authenticate, refresh, sign_in_with_password, sign_out
@@ -48,6 +50,7 @@ from app.auth.web import (
     csrf_matches,
     encode_flash,
     origin_allowed,
+    safe_redirect_path,
     unverified_expiry,
     with_redirect,
 )
@@ -657,3 +660,68 @@ async def renew_for_page(request: Request, response: Response) -> None:
         return
     set_session_cookies(response, request, result)
     response.headers["Cache-Control"] = "no-store"
+
+
+# ---- external OpenID Connect ---------------------------------------------------------------------
+OIDC_STATE_COOKIE = "mv_oidc"
+OIDC_PATH = "/auth/oidc"
+
+
+@router.get("/oidc")
+async def oidc_start(request: Request, redirect: str | None = None) -> Response:
+    """'Continue with <OIDC_NAME>': off to the provider with PKCE, a nonce and state in a signed cookie."""
+    config = oidc.oidc_config()
+    if config is None:
+        return _back(request, "/login", Flash("login", "oidc_unavailable", {}))
+    try:
+        start = await oidc.begin_sign_in(
+            config=config,
+            redirect_uri=_site_url(request, f"{OIDC_PATH}/callback"),
+            next_path=safe_redirect_path(redirect) or "",
+        )
+    except (oidc.OidcError, httpx.HTTPError) as exc:
+        logger.warning(
+            "OpenID Connect sign-in could not start: %s", getattr(exc, "reason", type(exc).__name__)
+        )
+        return _back(request, with_redirect("/login", redirect), Flash("login", "oidc_failed", {}))
+    response = RedirectResponse(
+        start.authorization_url, status_code=302, headers={"Cache-Control": "no-store"}
+    )
+    response.set_cookie(
+        OIDC_STATE_COOKIE,
+        start.state_blob,
+        max_age=oidc.STATE_TTL_SECONDS,
+        path=OIDC_PATH,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.get("/oidc/callback")
+async def oidc_callback(request: Request, code: str | None = None, state: str | None = None) -> Response:
+    config = oidc.oidc_config()
+    failure = _back(request, "/login", Flash("login", "oidc_failed", {}))
+    failure.delete_cookie(OIDC_STATE_COOKIE, path=OIDC_PATH)
+    if config is None:
+        return failure
+    try:
+        async with transaction() as session:
+            result, next_path = await oidc.finish_sign_in(
+                session=session,
+                origin=_origin(request),
+                config=config,
+                state_blob=request.cookies.get(OIDC_STATE_COOKIE),
+                state=state,
+                code=code,
+                redirect_uri=_site_url(request, f"{OIDC_PATH}/callback"),
+            )
+    except (oidc.OidcError, httpx.HTTPError) as exc:
+        logger.warning("OpenID Connect sign-in failed: %s", getattr(exc, "reason", type(exc).__name__))
+        return failure
+    except AuthApiError as exc:
+        return _back(request, "/login", _failure("login", exc, {}))
+    response = _signed_in(request, result, next_path or None)
+    response.delete_cookie(OIDC_STATE_COOKIE, path=OIDC_PATH)
+    return response

@@ -103,7 +103,8 @@ class SignInStart:
 
 async def begin_sign_in(*, config: OidcConfig, redirect_uri: str, next_path: str) -> SignInStart:
     metadata = await _metadata(config)
-    state, nonce, verifier = (secrets.token_urlsafe(24) for _ in range(3))
+    state, nonce = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+    verifier = secrets.token_urlsafe(48)  # RFC 7636: 43 to 128 characters
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
     query = urlencode(
         {
@@ -143,9 +144,13 @@ async def _exchange(
             },
             auth=(config.client_id, config.client_secret),
         )
-    if response.status_code != 200 or "id_token" not in response.json():
-        raise OidcError(f"token endpoint answered {response.status_code}")
-    return response.json()["id_token"]
+    body = response.json() if response.headers.get("content-type", "").startswith("application/json") else {}
+    if response.status_code != 200 or "id_token" not in body:
+        # The provider's error code and description say what was wrong; they carry no secrets.
+        raise OidcError(
+            f"token endpoint answered {response.status_code}: {body.get('error')} {body.get('error_description')}"
+        )
+    return body["id_token"]
 
 
 async def _verified_claims(

@@ -73,12 +73,13 @@ def cart_badge(count: int) -> dict | str:
 
 def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
     """The profile image, or the initials of the name (SPEC §2)."""
-    if user.profile_image:
-        return html.span(
-            {"class_name": f"{class_name} avatar-has-image"},
-            html.img({"src": user.profile_image, "alt": "", "referrer_policy": "no-referrer"}),
-        )
-    return html.span({"class_name": class_name}, initials(user.name))
+    # The initials stay underneath the image: if the image fails to load, the browser hides it (app.js).
+    image = (
+        html.img({"src": user.profile_image, "alt": "", "referrer_policy": "no-referrer"})
+        if user.profile_image
+        else ""
+    )
+    return html.span({"class_name": class_name}, initials(user.name), image)
 
 
 def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:

@@ -117,6 +117,11 @@ document.addEventListener("click", (event) => {
   if (event.target.closest("[data-banner-close]")) closeBanner();
 });
 
+// A profile image that fails to load gives way to the initials underneath it.
+document.addEventListener("error", (event) => {
+  if (event.target instanceof HTMLImageElement && event.target.closest(".avatar")) event.target.hidden = true;
+}, true);
+
 // ---- keyboard ----------------------------------------------------------------------------------
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") {

@@ -4,23 +4,12 @@ page (so a slow test machine cannot skew them), and driving the Report Bug dialo
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
-
-from tests.conftest import LiveServer, start_server
 
 ROUTER_FALLBACK = "Unexpected Application Error!"
 BRAND = "MediVisit"
 SUPPORT_EMAIL = "support@medivisit.test"
-
-
-def start_extra_server(tmp_dir: Path, **env: str) -> LiveServer:
-    """`start_server` from a worker thread: it migrates with asyncio.run(), which cannot run on the thread
-    where Playwright's sync API already drives an event loop."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(start_server, tmp_dir, **env).result()
 
 
 def title_of(name: str) -> str:

@@ -12,14 +12,13 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, free_port, html_part, stop_server
+from tests.conftest import LiveServer, free_port, html_part, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import (
     SUPPORT_EMAIL,
     fill_bug_report,
     open_bug_report,
     report_bug,
-    start_extra_server,
     submit_button,
     toasts,
 )
@@ -33,9 +32,7 @@ SMTP_DELAY_S = 1.5
 @pytest.fixture(scope="module")
 def mail_down_server(tmp_path_factory) -> Iterator[LiveServer]:
     """A server whose SMTP_URL points at a port nobody listens on."""
-    server = start_extra_server(
-        tmp_path_factory.mktemp("mail-down"), SMTP_URL=f"smtp://127.0.0.1:{free_port()}"
-    )
+    server = start_server(tmp_path_factory.mktemp("mail-down"), SMTP_URL=f"smtp://127.0.0.1:{free_port()}")
     yield server
     stop_server(server)
 

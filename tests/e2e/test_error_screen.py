@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import LiveServer, stop_server
+from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page
-from tests.e2e.helpers import ROUTER_FALLBACK, expect_frame, start_extra_server, wait_for_screen
+from tests.e2e.helpers import ROUTER_FALLBACK, expect_frame, wait_for_screen
 
 BROKEN_PATH = "/__test__/broken"
 MESSAGE = "Deliberate failure for tests"
@@ -22,7 +22,7 @@ MESSAGE = "Deliberate failure for tests"
 
 @pytest.fixture(scope="module")
 def broken_server(tmp_path_factory) -> Iterator[LiveServer]:
-    server = start_extra_server(tmp_path_factory.mktemp("broken"), MEDIVISIT_TEST_BROKEN_SCREEN="1")
+    server = start_server(tmp_path_factory.mktemp("broken"), MEDIVISIT_TEST_BROKEN_SCREEN="1")
     yield server
     stop_server(server)
 

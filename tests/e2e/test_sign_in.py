@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.api.conftest import mail_link, mail_to
-from tests.conftest import LiveServer, stop_server
+from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
-from tests.e2e.helpers import start_extra_server, toasts
+from tests.e2e.helpers import toasts
 
 PASSWORD = "secret-pass-1"
 
@@ -162,7 +162,7 @@ def test_profile_changes_show_in_the_avatar_menu(live_server, page: Page) -> Non
 def quick_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
     """A 1 s refresh tick, 8 s access tokens, e-mail links back to this server."""
     _inbox, smtp_url = smtp_server
-    server = start_extra_server(
+    server = start_server(
         tmp_path_factory.mktemp("quick-auth"),
         SMTP_URL=smtp_url,
         AUTH_REFRESH_TICK_MS="1000",
