@@ -1,11 +1,14 @@
 """Small helpers shared by the browser tests: waiting for a routed screen, measuring delays inside the
-page (so a slow test machine cannot skew them), and driving the Report Bug dialog."""
+page (so a slow test machine cannot skew them), driving the Report Bug dialog, and signing in and out."""
 
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import Locator, Page, expect
+
+from tests.conftest import LiveServer
+from tests.e2e.conftest import open_page
 
 ROUTER_FALLBACK = "Unexpected Application Error!"
 BRAND = "MediVisit"
@@ -89,3 +92,21 @@ def toasts(page: Page, text: str | re.Pattern[str] | None = None) -> Locator:
     """Toast notifications (server-rendered and client-side), optionally those containing `text`."""
     found = page.locator(".toast")
     return found.filter(has_text=text) if text is not None else found
+
+
+# ---- signing in -------------------------------------------------------------------------------------
+def sign_in(page: Page, server: LiveServer, email: str, password: str, path: str = "/login") -> None:
+    open_page(page, server.url(path))
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+
+
+def account_menu(page: Page):  # noqa: ANN201 - Locator
+    return page.get_by_role("button", name="Account menu")
+
+
+def log_out(page: Page) -> None:
+    account_menu(page).click()
+    page.get_by_role("menuitem", name="Log out").click()
+    expect(toasts(page, "Logged out successfully")).to_be_visible()

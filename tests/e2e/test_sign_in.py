@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.api.conftest import mail_link, mail_to
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
-from tests.e2e.helpers import toasts
+from tests.e2e.helpers import account_menu, log_out, sign_in, toasts
 
 PASSWORD = "secret-pass-1"
 
@@ -35,25 +35,6 @@ def sign_up(page: Page, server: LiveServer, *, name: str = "Pat Lee", email: str
     page.get_by_role("button", name="Create account").click()
     expect(page).to_have_url(re.compile(r"/dashboard$"))
     return email
-
-
-def sign_in(
-    page: Page, server: LiveServer, email: str, password: str = PASSWORD, path: str = "/login"
-) -> None:
-    open_page(page, server.url(path))
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password", exact=True).fill(password)
-    page.get_by_role("button", name="Sign in", exact=True).click()
-
-
-def account_menu(page: Page):  # noqa: ANN201 - Locator
-    return page.get_by_role("button", name="Account menu")
-
-
-def log_out(page: Page) -> None:
-    account_menu(page).click()
-    page.get_by_role("menuitem", name="Log out").click()
-    expect(toasts(page, "Logged out successfully")).to_be_visible()
 
 
 def expect_signed_out(page: Page, timeout: float = 10_000) -> None:
@@ -263,7 +244,7 @@ def test_totp_turned_on_in_settings_is_asked_for_at_sign_in(live_server, page: P
     expect(account_menu(page)).to_be_visible()  # still signed in: the rotated tokens reached the cookies
 
     log_out(page)
-    sign_in(page, live_server, email)
+    sign_in(page, live_server, email, PASSWORD)
     expect(page).to_have_url(re.compile(r"/login\?step=mfa"))
     expect(page.get_by_role("heading", name="Two-factor authentication")).to_be_visible()
     assert cookie(page, "mv_access") is None
