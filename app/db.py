@@ -42,10 +42,11 @@ def ensure_sqlite_directory(url: str) -> None:
 
 
 def _create_engine(url: str) -> AsyncEngine:
+    # hide_parameters: statement parameters (password hashes, token hashes, e-mails) never reach logs or errors.
     ensure_sqlite_directory(url)
     url = async_url(url)
     if make_url(url).get_backend_name() == "sqlite":
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
@@ -56,7 +57,7 @@ def _create_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, hide_parameters=True)
 
 
 class Database:
