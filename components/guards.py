@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import unquote
 
 from reactpy import use_effect
@@ -133,3 +134,12 @@ def feature_name(segment: str) -> str:
     if len(name) > _MAX_NAME_LENGTH:
         name = name[: _MAX_NAME_LENGTH - 1].rstrip() + "…"
     return name or "This feature"
+
+
+def guarded(rule: Rule, view: Callable[[], Any]) -> Any:
+    """The screen body of a guarded screen: the redirect when `rule` denies, else `view()`.
+
+    `view` should be a component (its hooks then never depend on the outcome of the guard).
+    """
+    redirect = use_guard(rule)
+    return redirect if redirect is not None else view()

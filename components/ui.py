@@ -185,3 +185,17 @@ def sale_callout(sale_text: str) -> dict:
         icon("zap", size=18),
         html.p(html.strong(sale_text), " The discount applies to IV therapy visits booked today."),
     )
+
+
+def portal_header(title: str, *extra: Any, eyebrow: Any = None, lead: str | None = None) -> dict:
+    """The header band of the signed-in screens (dashboard, settings, staff, admin)."""
+    return html.section(
+        {"class_name": "portal-header"},
+        html.div(
+            {"class_name": "container"},
+            html.p({"class_name": "eyebrow"}, eyebrow) if eyebrow else "",
+            html.h1(title),
+            html.p({"class_name": "lead"}, lead) if lead else "",
+            *extra,
+        ),
+    )

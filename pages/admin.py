@@ -11,31 +11,22 @@ from reactpy import component, html
 from app.services.waitlist import approve_waitlist_entry, list_waitlist
 from app.settings import get_settings
 from components.context import use_session
-from components.guards import admin_rule, use_guard
+from components.guards import admin_rule, guarded
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.ui import portal_header
 from models.waitlist import WaitlistEntryRead
 
 
 @component
 def AdminPage() -> dict:
-    redirect = use_guard(admin_rule)
-    if redirect is not None:
-        return redirect
-    return _admin_view()
+    return guarded(admin_rule, _admin_view)
 
 
 def _admin_view() -> dict:
     return html.div(
         {"class_name": "portal"},
-        html.section(
-            {"class_name": "portal-header"},
-            html.div(
-                {"class_name": "container"},
-                html.p({"class_name": "eyebrow"}, "Administration"),
-                html.h1("Admin"),
-            ),
-        ),
+        portal_header("Admin", eyebrow="Administration"),
         html.div(
             {"class_name": "container portal-body"},
             html.ul(

@@ -12,9 +12,9 @@ from datetime import date
 from reactpy import component, html, use_location
 
 from components.format import format_date
-from components.guards import feature_name, feature_segment, staff_rule, use_guard
+from components.guards import feature_name, feature_segment, guarded, staff_rule
 from components.icons import icon
-from components.ui import coming_soon
+from components.ui import coming_soon, portal_header
 
 STAFF_PATH = "/staff"
 HELP_DESK_PATH = "/staff/help-desk"
@@ -28,10 +28,7 @@ def staff_feature_name(slug: str) -> str:
 
 @component
 def StaffPortal() -> dict:
-    redirect = use_guard(staff_rule)
-    if redirect is not None:
-        return redirect
-    return _StaffView()
+    return guarded(staff_rule, _StaffView)
 
 
 @component
@@ -45,18 +42,14 @@ def _StaffView() -> dict:
 
 def staff_dashboard(today: date) -> dict:
     return html._(
-        html.section(
-            {"class_name": "portal-header"},
-            html.div(
-                {"class_name": "container"},
-                html.p({"class_name": "eyebrow"}, "Staff Portal"),
-                html.h1("Staff Dashboard"),
-                html.p(
-                    {"class_name": "portal-date"},
-                    icon("calendar", size=18),
-                    html.time({"dateTime": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
-                ),
+        portal_header(
+            "Staff Dashboard",
+            html.p(
+                {"class_name": "portal-date"},
+                icon("calendar", size=18),
+                html.time({"dateTime": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
             ),
+            eyebrow="Staff Portal",
         ),
         html.div(
             {"class_name": "container portal-body"},

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from reactpy import component, html, use_location
 
 from components.context import CurrentUser, use_session
-from components.guards import ADMIN_ROLES, dashboard_rule, feature_name, feature_segment, use_guard
+from components.guards import ADMIN_ROLES, dashboard_rule, feature_name, feature_segment, guarded
 from components.icons import icon
-from components.ui import coming_soon
+from components.ui import coming_soon, portal_header
 
 DASHBOARD_PATH = "/dashboard"
 APPOINTMENTS_PATH = "/dashboard/appointments"
@@ -68,10 +68,7 @@ def section_title(slug: str) -> str:
 
 @component
 def DashboardPage() -> dict:
-    redirect = use_guard(dashboard_rule)
-    if redirect is not None:
-        return redirect
-    return _DashboardView()
+    return guarded(dashboard_rule, _DashboardView)
 
 
 @component
@@ -88,17 +85,10 @@ def dashboard_home(user: CurrentUser) -> dict:
     groups = tuple(g for g in GROUPS if g != ADMIN_GROUP or user.role in ADMIN_ROLES)
     return html.div(
         {"class_name": "portal"},
-        html.section(
-            {"class_name": "portal-header"},
-            html.div(
-                {"class_name": "container"},
-                html.p({"class_name": "eyebrow"}, "Dashboard"),
-                html.h1(f"Welcome back, {first_name}"),
-                html.p(
-                    {"class_name": "lead"},
-                    "Everything in your account, in one place. Sections open here as they become available.",
-                ),
-            ),
+        portal_header(
+            f"Welcome back, {first_name}",
+            eyebrow="Dashboard",
+            lead="Everything in your account, in one place. Sections open here as they become available.",
         ),
         html.div(
             {"class_name": "container portal-body"},

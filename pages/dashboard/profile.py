@@ -12,8 +12,9 @@ from app.services.profile import update_profile
 from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
-from components.guards import dashboard_rule, use_guard
+from components.guards import dashboard_rule, guarded
 from components.hooks import use_action
+from components.ui import portal_header
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."
@@ -22,10 +23,7 @@ FIELDS = ("name", "profile_image", "organization", "phone_number")
 
 @component
 def ProfilePage() -> dict:
-    redirect = use_guard(dashboard_rule)
-    if redirect is not None:
-        return redirect
-    return _ProfileView()
+    return guarded(dashboard_rule, _ProfileView)
 
 
 @component
@@ -52,14 +50,10 @@ def _ProfileView() -> dict:
     busy = action.pending
     return html.div(
         {"class_name": "portal"},
-        html.section(
-            {"class_name": "portal-header"},
-            html.div(
-                {"class_name": "container"},
-                html.p({"class_name": "eyebrow"}, html.a({"href": "/dashboard"}, "Dashboard")),
-                html.h1("Profile"),
-                html.p({"class_name": "lead"}, "How providers and our team see you."),
-            ),
+        portal_header(
+            "Profile",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="How providers and our team see you.",
         ),
         html.div(
             {"class_name": "container portal-body settings-grid"},

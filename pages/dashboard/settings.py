@@ -15,17 +15,15 @@ from reactpy import component, html, use_state
 from app.services.two_factor import TotpSetup, get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
-from components.guards import dashboard_rule, use_guard
+from components.guards import dashboard_rule, guarded
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.ui import portal_header
 
 
 @component
 def SettingsPage() -> dict:
-    redirect = use_guard(dashboard_rule)
-    if redirect is not None:
-        return redirect
-    return _SettingsView()
+    return guarded(dashboard_rule, _SettingsView)
 
 
 @component
@@ -34,14 +32,10 @@ def _SettingsView() -> dict:
     user = session.user
     return html.div(
         {"class_name": "portal"},
-        html.section(
-            {"class_name": "portal-header"},
-            html.div(
-                {"class_name": "container"},
-                html.p({"class_name": "eyebrow"}, html.a({"href": "/dashboard"}, "Dashboard")),
-                html.h1("Settings"),
-                html.p({"class_name": "lead"}, "Your sign-in details and how your account is protected."),
-            ),
+        portal_header(
+            "Settings",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="Your sign-in details and how your account is protected.",
         ),
         html.div(
             {"class_name": "container portal-body settings-grid"},
