@@ -63,10 +63,29 @@ def _read_password() -> str | None:
     return line.rstrip("\r\n")
 
 
-def _users_create(args: argparse.Namespace) -> int:
+def _run_account_command(command, describe) -> int:  # noqa: ANN001 - (session) -> coroutine, (account) -> str
+    """Run one account service call in its own unit of work; a refusal is a message and exit code 1."""
     from app.db import get_database, unit_of_work
-    from app.services.accounts import create_account
     from app.services.errors import ServiceError
+
+    async def run():  # noqa: ANN202
+        try:
+            async with unit_of_work() as session:
+                return await command(session)
+        finally:
+            await get_database().dispose()
+
+    try:
+        account = asyncio.run(run())
+    except ServiceError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    print(describe(account))
+    return 0
+
+
+def _users_create(args: argparse.Namespace) -> int:
+    from app.services.accounts import create_account
 
     password = _read_password()
     if password is None:
@@ -74,44 +93,21 @@ def _users_create(args: argparse.Namespace) -> int:
     if not password:
         print("A password is required on standard input.", file=sys.stderr)
         return 1
-
-    async def run():  # noqa: ANN202
-        try:
-            async with unit_of_work() as session:
-                return await create_account(
-                    session=session, email=args.email, password=password, role=args.role, name=args.name
-                )
-        finally:
-            await get_database().dispose()
-
-    try:
-        account = asyncio.run(run())
-    except ServiceError as exc:
-        print(exc.message, file=sys.stderr)
-        return 1
-    print(f"Created {account.email} with the {account.role.value} role (id {account.id}).")
-    return 0
+    return _run_account_command(
+        lambda session: create_account(
+            session=session, email=args.email, password=password, role=args.role, name=args.name
+        ),
+        lambda account: f"Created {account.email} with the {account.role.value} role (id {account.id}).",
+    )
 
 
 def _users_set_role(args: argparse.Namespace) -> int:
-    from app.db import get_database, unit_of_work
     from app.services.accounts import set_role
-    from app.services.errors import ServiceError
 
-    async def run():  # noqa: ANN202
-        try:
-            async with unit_of_work() as session:
-                return await set_role(session=session, actor=None, email=args.email, role=args.role)
-        finally:
-            await get_database().dispose()
-
-    try:
-        account = asyncio.run(run())
-    except ServiceError as exc:
-        print(exc.message, file=sys.stderr)
-        return 1
-    print(f"{account.email} now has the {account.role.value} role.")
-    return 0
+    return _run_account_command(
+        lambda session: set_role(session=session, actor=None, email=args.email, role=args.role),
+        lambda account: f"{account.email} now has the {account.role.value} role.",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
