@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format chromium migrate clean
+.PHONY: run test install lint format chromium migrate clean bench
 
 # The tests start a real OpenID Connect provider (panva/oidc-provider) with Node.
 OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
@@ -49,6 +49,11 @@ test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest
+
+# Not part of `make test`: seeds 10,000 sample providers into a temporary SQLite database and prints the
+# p50/p95 latency of provider search over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100").
+bench: install
+	$(PY) tools/bench_search.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache tests/oidc/node_modules

@@ -40,10 +40,20 @@ def _seed(args: argparse.Namespace) -> int:
     from app.seed import seed
 
     settings = get_settings()
-    if args.demo and settings.is_production:
+    if (args.demo or args.providers) and settings.is_production:
         print("Refusing to create demo data with APP_ENV=production.", file=sys.stderr)
         return 2
-    report = asyncio.run(seed(demo=args.demo, only_if_empty=args.if_empty))
+    from app.services.provider_seed import progress_bar
+
+    report = asyncio.run(
+        seed(
+            demo=args.demo,
+            only_if_empty=args.if_empty,
+            providers=max(0, args.providers),
+            random_seed=args.random_seed,
+            progress=progress_bar(sys.stderr),
+        )
+    )
     for line in report:
         print(line)
     return 0
@@ -127,6 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     seed = commands.add_parser("seed", help="create reference data, and demo data with --demo")
     seed.add_argument("--demo", action="store_true", help="also create demo data (never in production)")
     seed.add_argument("--if-empty", action="store_true", help="only when the database holds no data yet")
+    seed.add_argument(
+        "--providers", type=int, default=0, metavar="N", help="also create N random sample providers"
+    )
+    seed.add_argument("--random-seed", type=int, help="make the sample providers reproducible")
     seed.set_defaults(run=_seed)
 
     from models.account import Role

@@ -22,7 +22,15 @@ async def _is_empty(session: AsyncSession) -> bool:
     return True
 
 
-async def seed(*, demo: bool, only_if_empty: bool = False) -> list[str]:
+async def seed(
+    *,
+    demo: bool,
+    only_if_empty: bool = False,
+    providers: int = 0,
+    random_seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[str]:
+    """Reference data (always), demo data (with `demo`), and `providers` random sample providers."""
     async with unit_of_work() as session:
         if only_if_empty and not await _is_empty(session):
             return ["Database already holds data; nothing seeded."]
@@ -32,7 +40,20 @@ async def seed(*, demo: bool, only_if_empty: bool = False) -> list[str]:
                 continue
             report.append(f"== {name}")
             report.extend(await seeder(session))
-        return report or ["No seed data is defined yet."]
+    if providers > 0:
+        import random
+
+        from app.services.provider_seed import seed_providers
+
+        async with unit_of_work() as session:
+            created = await seed_providers(
+                session=session, count=providers, rng=random.Random(random_seed), progress=progress
+            )
+        report += [
+            "== Sample providers",
+            f"{created:,} providers with services, ZIP codes, hours and reviews",
+        ]
+    return report or ["No seed data is defined yet."]
 
 
 async def _demo_accounts(session: AsyncSession) -> list[str]:
@@ -45,3 +66,28 @@ async def _demo_accounts(session: AsyncSession) -> list[str]:
 
 
 SEEDERS.append(("Demo accounts (one per role, one shared password)", True, _demo_accounts))
+
+
+async def _reference_catalog(session: AsyncSession) -> list[str]:
+    from app.services.catalog import ensure_reference_catalog
+
+    added = await ensure_reference_catalog(session=session)
+    return [f"added {line}" for line in added] or ["already complete"]
+
+
+async def _demo_provider_profile(session: AsyncSession) -> list[str]:
+    from app.auth.sessions import find_user_by_email
+    from app.services.accounts import DEMO_PEOPLE, demo_email
+    from app.services.provider_seed import seed_demo_provider
+    from models.account import Role
+
+    user = await find_user_by_email(session, demo_email(Role.provider))
+    if user is None:
+        return ["no demo provider account"]
+    name = DEMO_PEOPLE[Role.provider]
+    created = await seed_demo_provider(session=session, user_id=user.id, name=name)
+    return [f"verified profile for {name}, the demo provider" if created else "profile already exists"]
+
+
+SEEDERS.insert(0, ("Service catalog (reference data)", False, _reference_catalog))
+SEEDERS.append(("Demo provider profile (verified, New York City)", True, _demo_provider_profile))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -78,6 +79,21 @@ class Settings(BaseSettings):
     # Browser sessions (app/auth/browser.py, static/js/auth.js): how often a tab checks its access token
     # (SPEC §9: 30 s; it refreshes when under three ticks remain). Tests shorten it.
     auth_refresh_tick_ms: int = 30_000
+
+    # ---- marketplace: flash sale and booking windows ----
+    # SPEC §1, §9: 30% off IV therapies for 24 hours. Unset day: the sale runs every day (the banner counts
+    # down to the end of each day); set FLASH_SALE_DAY=YYYY-MM-DD to run it on that day only.
+    flash_sale_enabled: bool = True
+    flash_sale_day: date | None = None
+    flash_sale_time_zone: str = "America/New_York"
+    # Slots: travel time kept free between two visits, how far ahead a visit must be booked, how far ahead
+    # it may be booked, and the spacing of offered start times.
+    slot_travel_buffer_minutes: int = 30
+    slot_min_notice_minutes: int = 120
+    slot_horizon_days: int = 30
+    slot_step_minutes: int = 30
+    # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
+    default_time_zone: str = "America/New_York"
 
     @model_validator(mode="after")
     def _environment_defaults(self) -> Settings:

@@ -11,6 +11,7 @@ The toaster, cart panel and bug-report dialog live outside the router so they su
 from __future__ import annotations
 
 from http.cookies import CookieError, SimpleCookie
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reactpy import component, html, use_connection, use_effect, use_memo
 from reactpy_router import browser_router, route
@@ -27,6 +28,7 @@ from components.screen import ScreenView
 from pages.routes import NOT_FOUND, screens
 
 VISITOR_COOKIE = "mv_visitor"
+TZ_COOKIE = "tz"  # the browser's IANA time zone, set by static/js/tz.js before the websocket connects
 
 
 def _header(scope: dict, name: bytes) -> str:
@@ -40,6 +42,18 @@ def _cookies(scope: dict) -> dict[str, str]:
     except CookieError:
         return {}
     return {name: morsel.value for name, morsel in jar.items()}
+
+
+def visitor_time_zone(value: str | None) -> str:
+    """The visitor's time zone from the cookie if it names a real zone, else the default."""
+    if value and len(value) <= 64:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+        else:
+            return value
+    return get_settings().default_time_zone
 
 
 def _same_origin(scope: dict) -> bool:
@@ -85,6 +99,7 @@ def Root():  # noqa: ANN201
             initial_path=connection.location.pathname,
             user_agent=_header(scope, b"user-agent"),
             brand_name=get_settings().brand_name,
+            time_zone=visitor_time_zone(cookies.get(TZ_COOKIE)),
         )
 
     session = use_memo(build_session, [signed_in.loading, signed_in.viewer])

@@ -132,6 +132,8 @@ class UiSession:
     flash: FlashBox = field(default_factory=FlashBox)
     # Load the signed-in account again (after the user changed their profile).
     reload_user: Callable[[], None] = lambda: None
+    # The visitor's IANA time zone (the `tz` cookie static/js/tz.js sets), for showing times.
+    time_zone: str = "America/New_York"
 
 
 SessionContext = create_context(None)

@@ -32,3 +32,27 @@ def initials(name: str | None) -> str:
     """Avatar fallback: uppercase initials of the words of the name, or 'U'."""
     letters = "".join(word[0] for word in (name or "").split() if word)
     return letters.upper() or "U"
+
+
+def format_minutes(minutes: int) -> str:
+    """A visit length: '30 min', '1 hr', '1 hr 30 min'."""
+    hours, rest = divmod(int(minutes), 60)
+    if not hours:
+        return f"{rest} min"
+    return f"{hours} hr" + (f" {rest} min" if rest else "")
+
+
+def format_slot(moment: datetime, time_zone: str) -> str:
+    """A visit start in the visitor's zone: 'Mon, Nov 23, 2026, 9:00 AM EST'."""
+    from zoneinfo import ZoneInfo
+
+    local = moment.astimezone(ZoneInfo(time_zone))
+    hour = local.hour % 12 or 12
+    return (
+        f"{local:%a}, {format_date(local)}, {hour}:{local:%M} {'AM' if local.hour < 12 else 'PM'} {local:%Z}"
+    )
+
+
+def format_rating(average: Decimal | float) -> str:
+    """A star average with one decimal: '4.8'."""
+    return f"{Decimal(str(average)).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}"

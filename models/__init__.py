@@ -6,6 +6,7 @@ Importing this package registers every table on `Base.metadata` (Alembic and tes
 from models.audit import AuditEntry
 from models.base import Base
 from models.bug_report import BugReport
+from models.catalog import Service, ServiceCategory
 from models.identity import (
     AuthSession,
     FlowState,
@@ -19,6 +20,7 @@ from models.identity import (
 )
 from models.mail import OutboxMessage
 from models.not_found import NotFoundPath
+from models.provider import Provider, ProviderService, ProviderZip, Review, TimeOff, WeeklyHours
 from models.waitlist import WaitlistEntry
 
 __all__ = [
@@ -34,7 +36,15 @@ __all__ = [
     "NotFoundPath",
     "OneTimeToken",
     "OutboxMessage",
+    "Provider",
+    "ProviderService",
+    "ProviderZip",
     "RefreshToken",
+    "Review",
+    "Service",
+    "ServiceCategory",
+    "TimeOff",
     "User",
     "WaitlistEntry",
+    "WeeklyHours",
 ]

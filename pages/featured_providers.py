@@ -1,18 +1,46 @@
-"""Featured Providers (/provider-of-month): how providers are chosen to be featured each month, shown until
-the first featured providers are announced in the visitor's area."""
+"""Featured Providers (/provider-of-month): the highest-rated verified providers, by the average of their
+reviews from completed visits, among those with at least a minimum number of such reviews."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 
-from components.ui import card, grid, notice, page_header, section
+from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
+from components.hooks import use_query
+from components.provider_ui import featured_card
+from components.ui import button_link, card, grid, notice, page_header, section
 
 CRITERIA = (
-    ("star", "Patient ratings", "Consistently high ratings from patients after their visits."),
-    ("clock", "Reliability", "On time, with few cancellations, visit after visit."),
-    ("heart", "Care and communication", "Patients' comments about feeling listened to and well cared for."),
-    ("shield", "Good standing", "Current license, insurance and verification, with no open safety concerns."),
+    (
+        "star",
+        "Patient ratings",
+        "The average rating patients gave after their visits. Only reviews of completed visits count.",
+    ),
+    (
+        "users",
+        "Enough reviews to trust",
+        f"At least {FEATURED_MIN_REVIEWS} reviews from completed visits, so one great visit isn't enough.",
+    ),
+    ("shield", "Good standing", "Verified license and identity, and an active profile you can book today."),
 )
+
+
+@component
+def _Featured() -> dict:
+    featured = use_query(list_featured)
+    if featured.error:
+        return notice(featured.error, tone="warning")
+    if featured.data is None:
+        return html.p({"class_name": "results-status", "role": "status"}, "Loading featured providers…")
+    if not featured.data:
+        return notice(
+            "No provider has enough reviews from completed visits to be featured yet. Every provider you can "
+            "book on MediVisit is verified, featured or not."
+        )
+    return html.div(
+        {"class_name": "featured-grid"},
+        *(featured_card(provider) for provider in featured.data),
+    )
 
 
 @component
@@ -20,52 +48,29 @@ def FeaturedProvidersPage() -> dict:
     return html._(
         page_header(
             "Featured Providers",
-            "Each month we feature providers whose patients rate them highest for care, reliability and "
-            "communication.",
+            "The providers patients rate highest after their visits, among those with at least "
+            f"{FEATURED_MIN_REVIEWS} reviews from completed visits.",
             eyebrow="Provider of the month",
         ),
-        html.div(
-            {"class_name": "container notice-strip"},
-            notice(
-                "Featured providers will be announced here once our provider directory opens in your area. "
-                "Every provider you can book on MediVisit is verified, featured or not."
+        section(
+            _Featured(),
+            html.div(
+                {"class_name": "button-row spaced-row"},
+                button_link("Find a provider near you", "/find-provider", icon_name="search"),
+                button_link("Browse all providers", "/providers", variant="outline"),
             ),
         ),
         section(
             grid(
                 *(card(html.p(text), icon_name=name, title=title) for name, title, text in CRITERIA),
-                columns=4,
+                columns=3,
             ),
             html.p(
                 {"class_name": "text-muted spaced-row"},
-                "Featuring is based on patient feedback and visit records only. Providers can't pay to be "
+                "Featuring is based on patient reviews of completed visits only. Providers can't pay to be "
                 "featured; sponsored placements are always labelled as ads.",
             ),
             title="How providers are chosen",
-        ),
-        section(
-            grid(
-                card(
-                    html.p("See how providers are verified and what their profiles show."),
-                    icon_name="users",
-                    title="Browse Providers",
-                    href="/providers",
-                ),
-                card(
-                    html.p("Learn what each service includes and how to prepare for your visit."),
-                    icon_name="stethoscope",
-                    title="Our services",
-                    href="/services",
-                ),
-                card(
-                    html.p("Licensed provider? Join MediVisit and set your own hours and service area."),
-                    icon_name="briefcase",
-                    title="Join as Provider",
-                    href="/become-provider",
-                ),
-                columns=3,
-            ),
-            title="Meanwhile",
             muted=True,
         ),
     )

@@ -1,88 +1,211 @@
-"""Find a Provider: what provider search covers (service, location, date, place of visit, provider type) and
-where to start while search opens in the visitor's area."""
+"""Find a Provider (/find-provider): search verified providers by service or category, ZIP code, provider type,
+place of visit and date; sort by soonest opening, rating or price; 20 per page.
+
+Every filter lives in the URL (`?service=iv-hydration&zip=10001&sort=soonest&page=2`): the form is a plain
+GET form (static/js/app.js turns its submit into an in-page navigation) and sorting and paging are links, so
+a reload, the back button or a shared link shows the same results. Times show in the visitor's time zone.
+"""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from datetime import UTC, datetime
+from urllib.parse import parse_qs, urlencode
+from zoneinfo import ZoneInfo
 
-from components.catalog_copy import CATEGORIES, LOCATIONS
+from reactpy import component, html, use_location
+from reactpy.core.vdom import make_vdom_constructor
+from reactpy_router import use_search_params
+
+from app.services.catalog import list_catalog
+from app.services.provider_search import search_providers
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_query
 from components.icons import icon
-from components.ui import button_link, card, grid, notice, page_header, section
+from components.provider_ui import pagination, provider_card, result_summary, sort_links
+from components.ui import button_link, notice, page_header, section
+from models.catalog import CategoryRead, ServiceLocation
+from models.provider import ProviderPage, ProviderQuery, ProviderType, SearchSort
 
-SEARCH_BY = (
-    ("stethoscope", "Service", "Blood draws, IV therapy, in-home nursing or at-home diagnostics."),
-    ("map-pin", "ZIP code", "Only providers who travel to your address are shown."),
-    ("calendar", "Date and time", "See real open times and book the one that suits you."),
-    ("user", "Provider type", "For example a registered nurse, phlebotomist or nurse practitioner."),
-)
+PATH = "/find-provider"
+optgroup = make_vdom_constructor("optgroup")  # not among reactpy.html's elements
+DEFAULT_SORT = SearchSort.soonest
+# Provider types most patients look for first; the rest follow in SPEC order.
+COMMON_TYPES = (ProviderType.nurse, ProviderType.np, ProviderType.technician, ProviderType.lvn)
+
+
+async def _search(*, session, search: str, time_zone: str) -> ProviderPage:  # noqa: ANN001
+    query = ProviderQuery.from_params(parse_qs(search.lstrip("?")), default_sort=DEFAULT_SORT)
+    return await search_providers(session=session, query=query, time_zone=time_zone)
+
+
+def _label(name: str, text: str) -> dict:
+    return html.label({"html_for": f"search-{name}"}, text)
+
+
+def _option(value: str, label: str) -> dict:
+    return html.option({"key": value or "any", "value": value}, label)
+
+
+def _service_options(catalog: list[CategoryRead]) -> list:
+    options = [_option("", "Any service")]
+    for category in catalog:
+        options.append(
+            optgroup(
+                {"key": category.slug, "label": category.name},
+                _option(category.slug, f"Any {category.name} service"),
+                *(_option(service.slug, service.name) for service in category.services),
+            )
+        )
+    return options
+
+
+@component
+def _SearchForm(query: ProviderQuery, today: str) -> dict:
+    catalog = use_query(list_catalog)
+    if catalog.data is None and catalog.error is None:
+        # Wait for the services, so the service list is complete when the fields mount.
+        return html.p({"class_name": "results-status", "role": "status"}, "Loading search…")
+    # A new set of fields whenever the URL changes, so they show the filters in force.
+    return _Fields(query, today, catalog.data or [], key=urlencode(query.to_params()))
+
+
+@component
+def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) -> dict:
+    # The fields report changes (no re-render): then an unrelated update elsewhere on the page cannot
+    # reset what the visitor is typing. The browser submits the form itself (a GET to this path).
+    form = use_form(
+        service=query.service or "",
+        zip=query.zip_code or "",
+        type=query.provider_type.value if query.provider_type else "",
+        location=query.location.value if query.location else "",
+        date=query.day.isoformat() if query.day else "",
+    )
+    types = [*COMMON_TYPES, *(t for t in ProviderType if t not in COMMON_TYPES)]
+    return html.form(
+        {
+            "class_name": "form search-form",
+            "method": "get",
+            "action": PATH,
+            "role": "search",
+            "aria-label": "Find a provider",
+            "data-client-get": "",
+        },
+        _label("service", "Service"),
+        html.select(form.field("service", id="search-service"), *_service_options(categories)),
+        _label("zip", "ZIP code"),
+        html.input(
+            form.field(
+                "zip",
+                id="search-zip",
+                type="text",
+                inputMode="numeric",
+                autoComplete="postal-code",
+                pattern="[0-9]{5}",
+                maxLength=5,
+                placeholder="e.g. 10001",
+                title="Five digits",
+            )
+        ),
+        _label("type", "Provider type"),
+        html.select(
+            form.field("type", id="search-type"),
+            _option("", "Any provider type"),
+            *(_option(t.value, t.label) for t in types),
+        ),
+        _label("location", "Place of visit"),
+        html.select(
+            form.field("location", id="search-location"),
+            _option("", "Anywhere"),
+            *(_option(loc.value, loc.label) for loc in ServiceLocation),
+        ),
+        _label("date", "Date"),
+        html.input(form.field("date", id="search-date", type="date", min=today)),
+        html.input({"type": "hidden", "name": "sort", "value": query.sort.value}),
+        html.div(
+            {"class_name": "search-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"
+            ),
+            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
+        ),
+    )
+
+
+@component
+def _Results(search: str, time_zone: str) -> dict:
+    results = use_query(_search, search=search, time_zone=time_zone)
+    page = results.data
+    if results.error:
+        return html.div({"class_name": "search-results"}, notice(results.error, tone="warning"))
+    if page is None:
+        return html.div(
+            {"class_name": "search-results", "aria-busy": "true"},
+            html.p({"class_name": "results-status", "role": "status"}, "Searching providers…"),
+        )
+    body = (
+        [provider_card(card, time_zone) for card in page.items]
+        if page.items
+        else [
+            html.div(
+                {"class_name": "empty-state", "key": "empty"},
+                html.h3("No providers match these filters"),
+                html.p("Try another date, a nearby ZIP code, or any provider type."),
+                button_link("Clear filters", PATH, variant="outline"),
+            )
+        ]
+    )
+    hints = list(page.notes)
+    if page.query.zip_code is None and page.total:
+        hints.append("Add your ZIP code to see only providers who travel to you.")
+    return html.div(
+        {
+            "class_name": "search-results",
+            "aria-busy": "true" if results.loading else "false",
+            "data-results-for": urlencode(page.query.to_params()),
+        },
+        *(html.div({"key": hint, "class_name": "results-note"}, notice(hint)) for hint in hints),
+        html.div(
+            {"class_name": "results-bar"},
+            html.p({"class_name": "results-status", "role": "status"}, result_summary(page)),
+            sort_links(PATH, page.query),
+        ),
+        html.div({"class_name": "provider-list"}, *body),
+        pagination(PATH, page),
+        html.p(
+            {"class_name": "results-footnote"},
+            f"Times are shown in your time zone ({time_zone.replace('_', ' ')}). Ratings count only reviews of "
+            "completed visits. Every provider listed is verified.",
+        ),
+    )
 
 
 @component
 def FindProviderPage() -> dict:
+    session = use_session()
+    search = use_location().search
+    query = ProviderQuery.from_params(use_search_params(), default_sort=DEFAULT_SORT)
+    today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date().isoformat()
     return html._(
         page_header(
             "Find a provider near you",
-            "Search verified providers by service, ZIP code and date, and book a visit at home, at work or "
-            "wherever suits you.",
+            "Search verified providers by service, ZIP code and date, and see when each one can come to you.",
             eyebrow="Find a Provider",
         ),
-        html.div(
-            {"class_name": "container notice-strip"},
-            notice(
-                "Provider search is opening in your area soon. Until then, you can read about each service, "
-                "how to prepare, and how we verify providers."
-            ),
-        ),
-        section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in SEARCH_BY),
-                columns=4,
-            ),
-            title="Search by what matters to you",
-        ),
-        section(
-            html.h2({"class_name": "section-title"}, "Choose where the visit happens"),
-            html.ul(
-                {"class_name": "place-grid"},
-                *(
-                    html.li(
-                        {"key": name, "class_name": "place-item"},
-                        html.span({"class_name": "location-icon"}, icon(icon_name, size=18)),
-                        html.div(html.strong(name), html.p(text)),
-                    )
-                    for name, (icon_name, text) in LOCATIONS.items()
-                ),
-            ),
-            muted=True,
-        ),
-        section(
-            grid(
-                *(
-                    card(
-                        html.p(category.tagline),
-                        icon_name=category.icon,
-                        title=category.name,
-                        href=f"/services/{category.slug}",
-                    )
-                    for category in CATEGORIES
-                ),
-                columns=4,
-            ),
+        html.section(
+            {"class_name": "section search-section"},
             html.div(
-                {"class_name": "button-row spaced-row"},
-                button_link("How we verify providers", "/providers", variant="outline"),
-                button_link("Which service do I need?", "/ai-assistant", variant="outline"),
+                {"class_name": "container search-layout"},
+                html.aside({"class_name": "card search-panel"}, _SearchForm(query, today)),
+                _Results(search, session.time_zone),
             ),
-            title="Start with a service",
         ),
         section(
             html.div(
                 {"class_name": "cta-band"},
                 html.div(
                     html.h2("Providers: be found by patients near you"),
-                    html.p(
-                        "Set up your profile, services and service area before search opens in your area."
-                    ),
+                    html.p("Set up your profile, services, hours and service area."),
                 ),
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),

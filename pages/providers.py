@@ -1,11 +1,27 @@
-"""Browse Providers: how every MediVisit provider is verified and which kinds of providers patients will find,
-while the provider directory opens area by area."""
+"""Browse Providers (/providers): every verified, active provider, 20 per page, sorted by rating, price or
+soonest opening (sort and page in the URL), and how each provider is verified."""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from urllib.parse import parse_qs
 
+from reactpy import component, html, use_location
+
+from app.services.provider_search import search_providers
+from components.context import use_session
+from components.hooks import use_query
+from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, card, chips, grid, notice, page_header, section, steps
+from models.provider import ProviderPage, ProviderQuery
+
+PATH = "/providers"
+
+
+async def _browse(*, session, search: str, time_zone: str) -> ProviderPage:  # noqa: ANN001
+    params = parse_qs(search.lstrip("?"))
+    query = ProviderQuery.from_params({k: v for k, v in params.items() if k in ("sort", "page")})
+    return await search_providers(session=session, query=query, time_zone=time_zone)
+
 
 VERIFICATION = (
     (
@@ -53,7 +69,39 @@ PROFILE = (
 
 
 @component
+def _Directory(search: str, time_zone: str) -> dict:
+    results = use_query(_browse, search=search, time_zone=time_zone)
+    page = results.data
+    if results.error:
+        return notice(results.error, tone="warning")
+    if page is None:
+        return html.p({"class_name": "results-status", "role": "status"}, "Loading providers…")
+    if page.total == 0:
+        return html.div(
+            {"class_name": "empty-state"},
+            html.h3("No providers are listed yet"),
+            html.p("Providers appear here once their license and identity checks are complete."),
+            button_link("Join as Provider", "/become-provider", variant="outline"),
+        )
+    return html.div(
+        {"class_name": "search-results", "aria-busy": "true" if results.loading else "false"},
+        html.div(
+            {"class_name": "results-bar"},
+            html.p({"class_name": "results-status", "role": "status"}, result_summary(page)),
+            sort_links(PATH, page.query),
+        ),
+        html.div({"class_name": "provider-list"}, *(provider_card(c, time_zone) for c in page.items)),
+        pagination(PATH, page),
+        html.div(
+            {"class_name": "button-row"},
+            button_link("Search by ZIP code and date", "/find-provider", icon_name="search"),
+        ),
+    )
+
+
+@component
 def ProvidersPage() -> dict:
+    session = use_session()
     return html._(
         page_header(
             "Licensed providers who come to you",
@@ -62,18 +110,9 @@ def ProvidersPage() -> dict:
             "their first visit.",
             eyebrow="Browse Providers",
         ),
-        html.div(
-            {"class_name": "container notice-strip"},
-            notice(
-                "Our provider directory is opening in your area soon. In the meantime, explore our services "
-                "to "
-                "see what each visit includes and how to prepare."
-            ),
-            html.div(
-                {"class_name": "button-row spaced-row"},
-                button_link("Browse services", "/services", icon_name="arrow-right"),
-                button_link("How it works", "/how-it-works", variant="outline"),
-            ),
+        html.section(
+            {"class_name": "section search-section", "aria-label": "Providers"},
+            html.div({"class_name": "container"}, _Directory(use_location().search, session.time_zone)),
         ),
         section(
             html.div(

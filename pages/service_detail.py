@@ -1,11 +1,13 @@
-"""Service detail (/services/{slug}): one service category in depth — what's included, how to prepare, where
-visits happen, who provides them — or a 'Service not found' section for an unknown slug."""
+"""Service detail (/services/{slug}): one service category in depth — its services with the price to pay
+today, visit length, places and preparation; what's included, how to prepare, where visits happen, who
+provides them — or a 'Service not found' section for an unknown slug."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 from reactpy_router import use_params
 
+from app.services.catalog import get_category
 from components.catalog_copy import (
     CATEGORIES,
     CATEGORIES_BY_SLUG,
@@ -14,7 +16,9 @@ from components.catalog_copy import (
     ServiceCategory,
 )
 from components.context import use_session
+from components.hooks import use_query
 from components.icons import icon
+from components.service_ui import NOT_PUBLISHED, service_detail
 from components.ui import button_link, card, checklist, grid, notice, page_title, sale_callout, section
 
 
@@ -58,6 +62,11 @@ def _detail(category: ServiceCategory) -> dict:
         ),
         section(
             sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
+            _Services(category.slug),
+            title="Services and prices",
+            id="prices",
+        ),
+        section(
             html.div(
                 {"class_name": "split"},
                 html.div(
@@ -108,7 +117,11 @@ def _detail(category: ServiceCategory) -> dict:
                         html.p("Find a verified provider who covers your area, or ask us a question first."),
                         html.div(
                             {"class_name": "button-row aside-actions"},
-                            button_link("Find a Provider", "/find-provider", icon_name="arrow-right"),
+                            button_link(
+                                "Find a Provider",
+                                f"/find-provider?service={category.slug}",
+                                icon_name="arrow-right",
+                            ),
                             button_link("Help Center", "/help-center", variant="outline"),
                         ),
                     ),
@@ -141,6 +154,17 @@ def _detail(category: ServiceCategory) -> dict:
             muted=True,
         ),
     )
+
+
+@component
+def _Services(slug: str) -> dict:
+    priced = use_query(get_category, slug=slug)
+    if priced.data is None:
+        text = "Loading prices…" if priced.error is None and priced.loading else NOT_PUBLISHED
+        return html.p({"class_name": "text-muted"}, text)
+    if not priced.data.services:
+        return html.p({"class_name": "text-muted"}, NOT_PUBLISHED)
+    return html.div({"class_name": "service-detail-list"}, *(service_detail(s) for s in priced.data.services))
 
 
 @component

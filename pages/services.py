@@ -1,13 +1,18 @@
-"""Services: the four service lines (phlebotomy, IV therapy, nursing, diagnostics) with what a visit covers,
-how to prepare and where visits can happen. The nav links to each section by id (/services#phlebotomy …)."""
+"""Services: the four service lines (phlebotomy, IV therapy, nursing, diagnostics) with their services,
+prices (the original struck through during the flash sale), visit lengths, what a visit covers, how to
+prepare and where visits can happen. The nav links to each section by id (/services#phlebotomy …)."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 
+from app.services.catalog import list_catalog
 from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
+from components.hooks import use_query
 from components.icons import icon
+from components.service_ui import price_list
 from components.ui import button_link, page_header, sale_callout, section
+from models.catalog import CategoryRead
 
 
 def _jump_links() -> dict:
@@ -38,7 +43,9 @@ def _locations(category: ServiceCategory) -> dict:
     )
 
 
-def _category_section(category: ServiceCategory, index: int) -> dict:
+def _category_section(
+    category: ServiceCategory, index: int, priced: CategoryRead | None, loading: bool
+) -> dict:
     return html.section(
         {
             "class_name": "section category-section" + (" section-muted" if index % 2 else ""),
@@ -71,6 +78,8 @@ def _category_section(category: ServiceCategory, index: int) -> dict:
                     ),
                     html.h3({"class_name": "subheading"}, "Where visits happen"),
                     _locations(category),
+                    html.h3({"class_name": "subheading"}, "Services and prices"),
+                    price_list(priced.services if priced else [], loading=loading),
                 ),
                 html.aside(
                     {"class_name": "card prep-card"},
@@ -86,7 +95,7 @@ def _category_section(category: ServiceCategory, index: int) -> dict:
                 button_link(
                     f"More about {category.name}", f"/services/{category.slug}", icon_name="arrow-right"
                 ),
-                button_link("Find a Provider", "/find-provider", variant="outline"),
+                button_link("Find a Provider", f"/find-provider?service={category.slug}", variant="outline"),
             ),
         ),
     )
@@ -94,6 +103,9 @@ def _category_section(category: ServiceCategory, index: int) -> dict:
 
 @component
 def ServicesPage() -> dict:
+    catalog = use_query(list_catalog)
+    priced = {category.slug: category for category in catalog.data or []}
+    loading = catalog.data is None and catalog.error is None
     return html._(
         page_header(
             "Care we bring to you",
@@ -103,7 +115,10 @@ def ServicesPage() -> dict:
             eyebrow="Services",
         ),
         html.div({"class_name": "container"}, _jump_links()),
-        *(_category_section(category, index) for index, category in enumerate(CATEGORIES)),
+        *(
+            _category_section(category, index, priced.get(category.slug), loading)
+            for index, category in enumerate(CATEGORIES)
+        ),
         section(
             html.div(
                 {"class_name": "cta-band"},

@@ -49,6 +49,24 @@ document.addEventListener("click", (event) => {
   }
 });
 
+// GET forms marked data-client-get (search filters) navigate in the page: the filters land in the URL,
+// empty fields left out, without reloading the app.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-client-get")) return;
+  if (event.defaultPrevented || (form.getAttribute("method") || "get").toLowerCase() !== "get") return;
+  const url = new URL(form.getAttribute("action") || location.pathname, location.href);
+  if (url.origin !== location.origin) return;
+  event.preventDefault();
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) {
+    const text = String(value).trim();
+    if (text) params.append(name, text);
+  }
+  url.search = params.toString();
+  navigate(url.href);
+});
+
 // ---- desktop hover menus (200 ms open, 300 ms skip window, 150 ms close) --------------------------
 let openMenu = null;
 let lastClosedAt = 0;

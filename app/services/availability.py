@@ -1,0 +1,304 @@
+"""Availability: providers' weekly hours and time off, and the open slots the slot generator finds in them.
+
+Busy intervals come from `BUSY_SOURCES`: loaders registered at import time that return, for a set of
+providers and a time range, the intervals they are busy with visits (a travel buffer is kept around each).
+Booking registers the appointments loader there; until then nothing is busy but time off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.slots import (
+    Hours,
+    Interval,
+    SlotRules,
+    generate_slots,
+    parse_schedule,
+    schedule_key,
+    zone,
+)
+from app.settings import get_settings
+from models.account import AccountRead
+from models.identity import as_utc
+from models.provider import Provider, TimeOff, WeeklyHours, WeeklyHoursRead
+
+# (session, provider ids or a select of them, from, to) -> {provider_id: [busy intervals]}
+BusySource = Callable[[AsyncSession, Any, datetime, datetime], Awaitable[dict[str, list[Interval]]]]
+BUSY_SOURCES: list[BusySource] = []
+
+NOT_YOURS = "You can only change your own availability."
+NO_PROVIDER = "No provider has this id."
+BAD_HOURS = "Each day's hours need a start before the end, within the day, without overlaps."
+BAD_TIME_OFF = "Time off needs a start before its end."
+
+
+def slot_rules(duration_minutes: int) -> SlotRules:
+    settings = get_settings()
+    return SlotRules(
+        duration_minutes=duration_minutes,
+        buffer_minutes=settings.slot_travel_buffer_minutes,
+        notice_minutes=settings.slot_min_notice_minutes,
+        horizon_days=settings.slot_horizon_days,
+        step_minutes=settings.slot_step_minutes,
+    )
+
+
+def day_bounds(day: date, time_zone: str) -> tuple[datetime, datetime]:
+    """The UTC start and end of a calendar day in a time zone (23 or 25 hours long on DST days)."""
+    tz = zone(time_zone)
+    start = datetime.combine(day, time(), tz)
+    end = datetime.combine(day + timedelta(days=1), time(), tz)
+    return start.astimezone(UTC), end.astimezone(UTC)
+
+
+# ---- permissions and writes ---------------------------------------------------------------------
+async def _owned_provider(session: AsyncSession, actor: AccountRead | None, provider_id: str) -> Provider:
+    """The provider, if `actor` may change it: its own account, an owner or admin, or the CLI (None)."""
+    from app.services.accounts import is_admin
+
+    provider = await session.get(Provider, provider_id)
+    if provider is None:
+        raise NotFound(NO_PROVIDER)
+    if actor is not None and not is_admin(actor) and provider.user_id != actor.id:
+        raise PermissionDenied(NOT_YOURS)
+    return provider
+
+
+def check_hours(hours: Sequence[Hours]) -> None:
+    by_day: dict[int, list[Hours]] = {}
+    for h in hours:
+        if not (0 <= h.weekday <= 6 and 0 <= h.start_minute < h.end_minute <= 1440):
+            raise ValidationFailed(BAD_HOURS)
+        by_day.setdefault(h.weekday, []).append(h)
+    for day in by_day.values():
+        day.sort(key=lambda h: h.start_minute)
+        if any(a.end_minute > b.start_minute for a, b in zip(day, day[1:], strict=False)):
+            raise ValidationFailed(BAD_HOURS)
+
+
+async def set_weekly_hours(
+    *, session: AsyncSession, actor: AccountRead | None, provider_id: str, hours: Sequence[Hours]
+) -> list[WeeklyHoursRead]:
+    """Replace the provider's weekly hours (wall-clock times in the provider's time zone)."""
+    provider = await _owned_provider(session, actor, provider_id)
+    check_hours(hours)
+    provider.schedule_key = schedule_key(hours)
+    await session.execute(delete(WeeklyHours).where(WeeklyHours.provider_id == provider_id))
+    session.add_all(
+        WeeklyHours(
+            provider_id=provider_id, weekday=h.weekday, start_minute=h.start_minute, end_minute=h.end_minute
+        )
+        for h in hours
+    )
+    await session.flush()
+    return [hours_read(h) for h in sorted(hours, key=lambda h: (h.weekday, h.start_minute))]
+
+
+async def add_time_off(
+    *,
+    session: AsyncSession,
+    actor: AccountRead | None,
+    provider_id: str,
+    starts_at: datetime,
+    ends_at: datetime,
+    reason: str = "",
+) -> str:
+    await _owned_provider(session, actor, provider_id)
+    if starts_at.tzinfo is None or ends_at.tzinfo is None or starts_at >= ends_at:
+        raise ValidationFailed(BAD_TIME_OFF)
+    row = TimeOff(
+        provider_id=provider_id,
+        starts_at=starts_at.astimezone(UTC),
+        ends_at=ends_at.astimezone(UTC),
+        reason=reason.strip()[:200],
+    )
+    session.add(row)
+    await session.flush()
+    return row.id
+
+
+def _minutes_to_time(minute: int) -> time:
+    return time(23, 59, 59) if minute >= 1440 else time(minute // 60, minute % 60)
+
+
+def hours_read(h: Hours | WeeklyHours) -> WeeklyHoursRead:
+    return WeeklyHoursRead(
+        weekday=h.weekday, start=_minutes_to_time(h.start_minute), end=_minutes_to_time(h.end_minute)
+    )
+
+
+# ---- reads --------------------------------------------------------------------------------------
+def _ids_clause(column, ids: Any):  # noqa: ANN001, ANN202
+    """`column IN (ids)` for a list of ids or a SELECT of them."""
+    return column.in_(ids if not isinstance(ids, list | tuple | set) else list(ids))
+
+
+async def load_hours(session: AsyncSession, ids: Any) -> dict[str, tuple[Hours, ...]]:
+    rows = await session.execute(
+        select(WeeklyHours.provider_id, WeeklyHours.weekday, WeeklyHours.start_minute, WeeklyHours.end_minute)
+        .where(_ids_clause(WeeklyHours.provider_id, ids))
+        .order_by(WeeklyHours.provider_id, WeeklyHours.weekday, WeeklyHours.start_minute)
+    )
+    hours: dict[str, list[Hours]] = {}
+    for provider_id, weekday, start, end in rows:
+        hours.setdefault(provider_id, []).append(Hours(weekday, start, end))
+    return {pid: tuple(h) for pid, h in hours.items()}
+
+
+async def load_blocks(
+    session: AsyncSession, ids: Any, start: datetime, end: datetime
+) -> tuple[dict[str, list[Interval]], dict[str, list[Interval]]]:
+    """(busy, blocked) intervals overlapping [start, end): visits from BUSY_SOURCES, and time off."""
+    blocked: dict[str, list[Interval]] = {}
+    rows = await session.execute(
+        select(TimeOff.provider_id, TimeOff.starts_at, TimeOff.ends_at).where(
+            _ids_clause(TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end
+        )
+    )
+    for provider_id, starts_at, ends_at in rows:
+        blocked.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
+    busy: dict[str, list[Interval]] = {}
+    for source in BUSY_SOURCES:
+        for provider_id, intervals in (await source(session, ids, start, end)).items():
+            busy.setdefault(provider_id, []).extend(intervals)
+    return busy, blocked
+
+
+class SlotFinder:
+    """First open slots of many providers for one moment, window and visit length.
+
+    `unblocked(zone, schedule)` is the first slot ignoring busy time: computed once per distinct schedule
+    and, because busy time only removes starts, a lower bound of every such provider's real first slot.
+    `load(ids)` fetches the busy and blocked time of some providers (one query per source, only for ids
+    not loaded yet); `exact` then gives their real first slot.
+    """
+
+    def __init__(
+        self,
+        *,
+        now: datetime,
+        minutes: int,
+        not_before: datetime | None = None,
+        before: datetime | None = None,
+    ) -> None:
+        settings = get_settings()
+        self.now, self.not_before, self.before = now, not_before, before
+        self.rules = slot_rules(minutes)
+        buffer = timedelta(minutes=settings.slot_travel_buffer_minutes)
+        end = now + timedelta(days=settings.slot_horizon_days, minutes=1)
+        self.window = (
+            max(now, not_before or now) - buffer,
+            (min(end, before) if before is not None else end) + buffer,
+        )
+        self.busy: dict[str, list[Interval]] = {}
+        self.blocked: dict[str, list[Interval]] = {}
+        self._loaded: set[str] = set()
+        self._loaded_all = False
+        self._unblocked: dict[tuple[str, str], datetime | None] = {}
+        self._exact: dict[str, datetime | None] = {}
+
+    def _arguments(self, time_zone: str, schedule: str) -> dict[str, Any]:
+        return {
+            "hours": parse_schedule(schedule),
+            "time_zone": time_zone,
+            "now": self.now,
+            "rules": self.rules,
+            "not_before": self.not_before,
+            "before": self.before,
+        }
+
+    def unblocked(self, time_zone: str, schedule: str) -> datetime | None:
+        key = (time_zone, schedule)
+        if key not in self._unblocked:
+            self._unblocked[key] = next(generate_slots(**self._arguments(time_zone, schedule)), None)
+        return self._unblocked[key]
+
+    async def load(self, session: AsyncSession, ids: Iterable[str] | Any) -> None:
+        """Busy and blocked time of these providers (a list of ids, or a SELECT of them) in the window."""
+        if isinstance(ids, list | tuple | set | dict):
+            ids = [pid for pid in ids if pid not in self._loaded]
+            if not ids or self._loaded_all:
+                return
+            self._loaded.update(ids)
+        else:
+            self._loaded_all = True  # a SELECT of every candidate: later loads are for some of them
+        busy, blocked = await load_blocks(session, ids, *self.window)
+        for target, found in ((self.busy, busy), (self.blocked, blocked)):
+            for pid, intervals in found.items():
+                target.setdefault(pid, []).extend(intervals)
+
+    def constrained(self, provider_id: str) -> bool:
+        return provider_id in self.busy or provider_id in self.blocked
+
+    def exact(self, provider_id: str, time_zone: str, schedule: str) -> datetime | None:
+        """The real first slot (call `load` for the provider first)."""
+        if not self.constrained(provider_id):
+            return self.unblocked(time_zone, schedule)
+        if provider_id not in self._exact:
+            self._exact[provider_id] = next(
+                generate_slots(
+                    **self._arguments(time_zone, schedule),
+                    busy=self.busy.get(provider_id, ()),
+                    blocked=self.blocked.get(provider_id, ()),
+                ),
+                None,
+            )
+        return self._exact[provider_id]
+
+
+async def next_slots(
+    *,
+    session: AsyncSession,
+    providers: dict[str, tuple[str, str]],
+    minutes: int,
+    now: datetime | None = None,
+    not_before: datetime | None = None,
+    before: datetime | None = None,
+) -> dict[str, datetime | None]:
+    """The first open slot of each provider (id → (time zone, schedule key)), in a fixed number of queries."""
+    finder = SlotFinder(now=now or datetime.now(UTC), minutes=minutes, not_before=not_before, before=before)
+    await finder.load(session, list(providers))
+    return {pid: finder.exact(pid, tz, schedule) for pid, (tz, schedule) in providers.items()}
+
+
+async def list_slots(
+    *,
+    session: AsyncSession,
+    provider_id: str,
+    duration_minutes: int,
+    day: date,
+    time_zone: str,
+    now: datetime | None = None,
+) -> list[datetime]:
+    """Open start times (UTC) of a provider on a calendar day of `time_zone` (the visitor's zone)."""
+    provider = await session.get(Provider, provider_id)
+    if provider is None:
+        raise NotFound(NO_PROVIDER)
+    now = now or datetime.now(UTC)
+    start, end = day_bounds(day, time_zone)
+    hours = await load_hours(session, [provider_id])
+    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    busy, blocked = await load_blocks(session, [provider_id], start - buffer, end + buffer)
+    return list(
+        generate_slots(
+            hours=hours.get(provider_id, ()),
+            time_zone=provider.time_zone,
+            now=now,
+            rules=slot_rules(duration_minutes),
+            busy=busy.get(provider_id, ()),
+            blocked=blocked.get(provider_id, ()),
+            not_before=start,
+            before=end,
+        )
+    )
+
+
+def weekly_hours_of(hours: Iterable[Hours]) -> list[WeeklyHoursRead]:
+    return [hours_read(h) for h in hours]

@@ -1,0 +1,76 @@
+"""Catalog pieces shared by the services overview and the category screens: a compact price list and the
+detailed service cards (price to pay now, length, places, preparation)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from reactpy import html
+
+from components.catalog_copy import LOCATIONS
+from components.format import format_minutes
+from components.icons import icon
+from components.provider_ui import price_tag
+from models.catalog import ServiceRead
+
+NOT_PUBLISHED = "Prices for these services are not published yet."
+
+
+def find_href(service_slug: str) -> str:
+    return "/find-provider?" + urlencode({"service": service_slug, "sort": "soonest"})
+
+
+def _places(service: ServiceRead) -> str:
+    return ", ".join(location.label for location in service.locations)
+
+
+def price_list(services: list[ServiceRead], *, loading: bool = False) -> dict:
+    """Name, length, places and price of each service (original struck through during the sale)."""
+    if not services:
+        text = "Loading prices…" if loading else NOT_PUBLISHED
+        return html.p({"class_name": "text-muted"}, text)
+    return html.ul(
+        {"class_name": "service-list", "aria-label": "Services and prices"},
+        *(
+            html.li(
+                {"key": service.slug, "class_name": "service-row"},
+                html.div(
+                    html.h4({"class_name": "service-row-name"}, service.name),
+                    html.p(
+                        {"class_name": "service-row-meta"},
+                        f"{format_minutes(service.duration_minutes)} · {_places(service)}",
+                    ),
+                ),
+                price_tag(service.price),
+            )
+            for service in services
+        ),
+    )
+
+
+def service_detail(service: ServiceRead) -> dict:
+    heading_id = f"service-{service.slug}"
+    return html.article(
+        {"class_name": "card service-detail-card", "key": service.slug, "aria-labelledby": heading_id},
+        html.div(
+            {"class_name": "service-row-head"},
+            html.h3({"id": heading_id, "class_name": "card-title"}, service.name),
+            price_tag(service.price),
+        ),
+        html.p(service.description),
+        html.ul(
+            {"class_name": "service-facts"},
+            html.li(icon("clock", size=16), format_minutes(service.duration_minutes)),
+            *(
+                html.li({"key": loc.value}, icon(LOCATIONS[loc.label][0], size=16), loc.label)
+                for loc in service.locations
+            ),
+        ),
+        html.p({"class_name": "service-prep"}, html.strong("How to prepare: "), service.preparation)
+        if service.preparation
+        else "",
+        html.div(
+            {"class_name": "button-row"},
+            html.a({"class_name": "btn btn-outline", "href": find_href(service.slug)}, "Find a provider"),
+        ),
+    )

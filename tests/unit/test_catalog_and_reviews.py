@@ -1,0 +1,161 @@
+"""The reference catalog (idempotent seeding, prices with the flash sale), provider profiles and their
+permissions, and the rating: only reviews of completed visits count."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+
+from app import db as app_db
+from app.services.catalog import ensure_reference_catalog, list_catalog
+from app.services.catalog_reference import CATALOG
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.providers import (
+    ServiceOffer,
+    create_provider,
+    get_provider,
+    set_listing,
+    set_service_area,
+    set_services,
+)
+from app.services.reviews import add_review, mark_visit_completed, rating_summary
+from models.account import AccountRead, Role
+from models.catalog import ServiceLocation
+from models.provider import RatingRead
+
+NOON = datetime(2030, 3, 14, 16, 0, tzinfo=UTC)
+
+
+def test_rating_summary_counts_only_completed_visits() -> None:
+    assert rating_summary([]) == RatingRead()
+    assert rating_summary([(1, False), (2, False)]) == RatingRead()
+    summary = rating_summary([(5, True), (4, True), (1, False), (4, True)])
+    assert summary == RatingRead(average=Decimal("4.33"), count=3)
+
+
+async def test_reference_catalog_is_seeded_once(configured) -> None:
+    async with app_db.unit_of_work() as session:
+        await ensure_reference_catalog(session=session)
+    async with app_db.unit_of_work() as session:
+        assert await ensure_reference_catalog(session=session) == []
+        catalog = await list_catalog(session=session, at=NOON)
+    assert [c.slug for c in catalog] == ["phlebotomy", "iv-therapy", "nursing", "diagnostics"]
+    assert [len(c.services) for c in catalog] == [len(c.services) for c in CATALOG]
+    draw = catalog[0].services[0]
+    assert draw.slug == "routine-blood-draw" and "fasting" in draw.preparation.lower()
+    assert draw.price.charge == draw.price.original == Decimal("79.00") and draw.duration_minutes == 30
+    assert ServiceLocation.home in draw.locations and ServiceLocation.virtual not in draw.locations
+    hydration = catalog[1].services[0]
+    assert "drink water" in hydration.preparation.lower()
+    assert hydration.price.on_sale and hydration.price.charge == Decimal("104.30")  # the sale runs daily
+
+
+async def _provider(**kwargs) -> str:  # noqa: ANN003
+    async with app_db.unit_of_work() as session:
+        await ensure_reference_catalog(session=session)
+        profile = await create_provider(
+            session=session, actor=None, first_name="Ada", last_name="Nurse", provider_type="nurse", **kwargs
+        )
+    return profile.id
+
+
+async def test_rating_counts_only_completed_visits(configured) -> None:
+    provider_id = await _provider(verified=True)
+    appointment = str(uuid.uuid4())
+    async with app_db.unit_of_work() as session:
+        await add_review(session=session, provider_id=provider_id, rating=5, visit_completed=True)
+        await add_review(session=session, provider_id=provider_id, rating=4, visit_completed=True)
+        await add_review(session=session, provider_id=provider_id, rating=1, appointment_id=appointment)
+    async with app_db.unit_of_work() as session:
+        profile = await get_provider(session=session, provider_id=provider_id)
+    assert profile.rating == RatingRead(average=Decimal("4.50"), count=2)
+
+    async with app_db.unit_of_work() as session:
+        assert await mark_visit_completed(session=session, appointment_id=appointment) == 1
+    async with app_db.unit_of_work() as session:
+        profile = await get_provider(session=session, provider_id=provider_id)
+    assert profile.rating == RatingRead(average=Decimal("3.33"), count=3)
+
+
+@pytest.mark.parametrize("rating", [0, 6, 4.5])
+async def test_review_ratings_are_whole_stars(configured, rating) -> None:
+    provider_id = await _provider()
+    with pytest.raises(ValidationFailed):
+        async with app_db.unit_of_work() as session:
+            await add_review(session=session, provider_id=provider_id, rating=rating)
+
+
+async def test_only_verified_active_profiles_are_public(configured) -> None:
+    provider_id = await _provider()
+    with pytest.raises(NotFound):
+        async with app_db.unit_of_work() as session:
+            await get_provider(session=session, provider_id=provider_id)
+    async with app_db.unit_of_work() as session:
+        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=True)
+    async with app_db.unit_of_work() as session:
+        assert (await get_provider(session=session, provider_id=provider_id)).is_verified
+        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=False)
+    with pytest.raises(NotFound):
+        async with app_db.unit_of_work() as session:
+            await get_provider(session=session, provider_id=provider_id)
+
+
+async def test_profile_services_and_area(configured) -> None:
+    provider_id = await _provider(verified=True)
+    async with app_db.unit_of_work() as session:
+        await set_services(
+            session=session,
+            actor=None,
+            provider_id=provider_id,
+            offers=[
+                ServiceOffer("iv-hydration", Decimal("160"), (ServiceLocation.home,)),
+                ServiceOffer("routine-blood-draw", Decimal("70")),
+            ],
+        )
+        await set_service_area(
+            session=session, actor=None, provider_id=provider_id, zip_codes=["10002", "10001"]
+        )
+    async with app_db.unit_of_work() as session:
+        profile = await get_provider(session=session, provider_id=provider_id, at=NOON)
+    offers = {o.service_slug: o for o in profile.services}
+    assert offers["iv-hydration"].price.charge == Decimal("112.00")  # the provider's own price, 30% off
+    assert offers["iv-hydration"].locations == [ServiceLocation.home]
+    assert offers["routine-blood-draw"].price.charge == Decimal("70.00")
+    assert profile.zip_codes == ["10001", "10002"]
+
+    with pytest.raises(ValidationFailed, match="can't be offered"):
+        async with app_db.unit_of_work() as session:
+            await set_services(
+                session=session,
+                actor=None,
+                provider_id=provider_id,
+                offers=[ServiceOffer("wound-care", Decimal("100"), (ServiceLocation.virtual,))],
+            )
+    with pytest.raises(ValidationFailed):
+        async with app_db.unit_of_work() as session:
+            await set_service_area(session=session, actor=None, provider_id=provider_id, zip_codes=["1234"])
+
+
+async def test_who_may_change_a_profile(configured) -> None:
+    owner_account = AccountRead(id=str(uuid.uuid4()), email="p@medivisit.test", role=Role.provider)
+    stranger = AccountRead(id=str(uuid.uuid4()), email="s@medivisit.test", role=Role.provider)
+    patient = AccountRead(id=str(uuid.uuid4()), email="x@medivisit.test", role=Role.patient)
+    provider_id = await _provider()
+    with pytest.raises(PermissionDenied):
+        async with app_db.unit_of_work() as session:
+            await set_service_area(
+                session=session, actor=stranger, provider_id=provider_id, zip_codes=["10001"]
+            )
+    with pytest.raises(PermissionDenied):
+        async with app_db.unit_of_work() as session:
+            await set_listing(
+                session=session, actor=owner_account, provider_id=provider_id, verified=True, active=True
+            )
+    with pytest.raises(PermissionDenied):
+        async with app_db.unit_of_work() as session:
+            await create_provider(
+                session=session, actor=patient, first_name="P", last_name="Q", provider_type="nurse"
+            )

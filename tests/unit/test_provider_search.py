@@ -1,0 +1,362 @@
+"""Provider search: filters (service or category, type, ZIP coverage, place of visit, date), sorting
+(soonest, rating, price), pagination (≤ 20 per page), the next slot on each result, that unverified or
+inactive providers never appear anywhere public, and a fixed number of queries per page (no N+1).
+
+Each test works in ZIP codes of its own, so tests sharing the session database don't see each other.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import event
+
+from app import db as app_db
+from app.services.availability import add_time_off, set_weekly_hours
+from app.services.catalog import ensure_reference_catalog
+from app.services.provider_search import search_providers
+from app.services.providers import (
+    ServiceOffer,
+    create_provider,
+    list_featured,
+    set_service_area,
+    set_services,
+)
+from app.services.reviews import add_review
+from app.services.slots import Hours
+from models.catalog import ServiceLocation
+from models.provider import ProviderQuery, SearchSort
+
+NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
+MONDAY, TUESDAY = date(2030, 1, 7), date(2030, 1, 8)
+NY = "America/New_York"
+EVERY_WEEKDAY = [Hours(day, 9 * 60, 17 * 60) for day in range(5)]
+_zips = itertools.count(random.randint(100, 800))
+
+
+def new_zip() -> str:
+    """A ZIP code no seeded or demo provider uses (none starts with 00)."""
+    return f"00{next(_zips) % 1000:03d}"
+
+
+async def make_provider(
+    zip_code: str,
+    name: str,
+    *,
+    kind: str = "nurse",
+    offers: dict[str, tuple[str, tuple[ServiceLocation, ...]]] | None = None,
+    hours: list[Hours] | None = None,
+    ratings: tuple[int, ...] = (),
+    verified: bool = True,
+    active: bool = True,
+    time_zone: str = NY,
+) -> str:
+    offers = offers if offers is not None else {"iv-hydration": ("150", ())}
+    async with app_db.unit_of_work() as session:
+        await ensure_reference_catalog(session=session)
+        first, _, last = name.partition(" ")
+        profile = await create_provider(
+            session=session,
+            actor=None,
+            first_name=first,
+            last_name=last or "Test",
+            provider_type=kind,
+            time_zone=time_zone,
+            verified=verified,
+            active=active,
+        )
+        await set_services(
+            session=session,
+            actor=None,
+            provider_id=profile.id,
+            offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
+        )
+        await set_service_area(session=session, actor=None, provider_id=profile.id, zip_codes=[zip_code])
+        await set_weekly_hours(
+            session=session,
+            actor=None,
+            provider_id=profile.id,
+            hours=hours if hours is not None else EVERY_WEEKDAY,
+        )
+        for rating in ratings:
+            await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
+    return profile.id
+
+
+async def search(time_zone: str = NY, **params: str):  # noqa: ANN201 - ProviderPage
+    query = ProviderQuery.from_params({k: [v] for k, v in params.items()})
+    async with app_db.unit_of_work() as session:
+        return await search_providers(session=session, query=query, time_zone=time_zone, now=NOW)
+
+
+def names(page) -> list[str]:  # noqa: ANN001
+    return [card.name for card in page.items]
+
+
+@pytest.fixture
+async def clinic_zip(configured) -> str:
+    """One ZIP code with a small, varied set of providers (and some that must never show)."""
+    zip_code = new_zip()
+    await make_provider(
+        zip_code,
+        "Ana Iv",
+        offers={"iv-hydration": ("150", (ServiceLocation.home, ServiceLocation.office))},
+        ratings=(5, 5),
+    )
+    await make_provider(
+        zip_code,
+        "Ben Draw",
+        kind="technician",
+        offers={"routine-blood-draw": ("70", (ServiceLocation.home,))},
+    )
+    await make_provider(
+        zip_code,
+        "Cy Np",
+        kind="np",
+        offers={"iv-hydration": ("120", (ServiceLocation.home,)), "iv-vitamin-infusion": ("200", ())},
+        ratings=(4,),
+    )
+    await make_provider(zip_code, "Dee Unverified", verified=False, ratings=(5, 5, 5, 5, 5, 5))
+    await make_provider(zip_code, "Eve Inactive", active=False, ratings=(5, 5, 5, 5, 5, 5))
+    await make_provider(new_zip(), "Fay Elsewhere")
+    return zip_code
+
+
+async def test_zip_coverage_and_listing_rules(clinic_zip) -> None:
+    page = await search(zip=clinic_zip)
+    assert sorted(names(page)) == ["Ana Iv", "Ben Draw", "Cy Np"] and page.total == 3
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({"service": "iv-hydration"}, {"Ana Iv", "Cy Np"}),
+        ({"service": "iv-vitamin-infusion"}, {"Cy Np"}),
+        ({"service": "iv-therapy"}, {"Ana Iv", "Cy Np"}),  # a category
+        ({"service": "phlebotomy"}, {"Ben Draw"}),
+        ({"type": "nurse"}, {"Ana Iv"}),
+        ({"type": "technician", "service": "iv-therapy"}, set()),
+        ({"location": "office"}, {"Ana Iv", "Cy Np"}),  # Cy offers the vitamin infusion at offices
+        ({"location": "office", "service": "iv-hydration"}, {"Ana Iv"}),
+        ({"location": "home", "service": "phlebotomy"}, {"Ben Draw"}),
+        ({"location": "clinic"}, {"Cy Np"}),  # the vitamin infusion is offered everywhere it may be
+        ({"location": "virtual"}, set()),
+    ],
+)
+async def test_filters(clinic_zip, params, expected) -> None:
+    for sort in SearchSort:
+        page = await search(zip=clinic_zip, sort=sort.value, **params)
+        assert set(names(page)) == expected, sort
+        assert page.total == len(expected)
+
+
+async def test_an_unknown_service_is_reported_and_ignored(clinic_zip) -> None:
+    page = await search(zip=clinic_zip, service="tattoo-removal")
+    assert page.total == 3 and page.query.service is None
+    assert page.notes and "tattoo-removal" in page.notes[0]
+
+
+async def test_sort_by_rating_and_by_price(clinic_zip) -> None:
+    assert names(await search(zip=clinic_zip, sort="rating")) == ["Ana Iv", "Cy Np", "Ben Draw"]
+    by_price = await search(zip=clinic_zip, sort="price", service="iv-hydration")
+    assert names(by_price) == ["Cy Np", "Ana Iv"]
+    # The flash sale applies to the provider's own price; the original stays visible.
+    cy = by_price.items[0]
+    assert (cy.price.charge, cy.price.original, cy.price_is_from) == (
+        Decimal("84.00"),
+        Decimal("120.00"),
+        False,
+    )
+    # Without a service, providers sort by their lowest price and show it as "from".
+    anything = await search(zip=clinic_zip, sort="price")
+    assert names(anything) == ["Ben Draw", "Cy Np", "Ana Iv"]
+    assert anything.items[1].price_is_from and anything.items[1].price.original == Decimal("120.00")
+
+
+async def test_results_carry_the_next_slot_and_sort_by_soonest(configured) -> None:
+    zip_code = new_zip()
+    await make_provider(zip_code, "Late Starter", hours=[Hours(0, 14 * 60, 18 * 60)], ratings=(5,))
+    await make_provider(zip_code, "Early Bird", hours=[Hours(0, 8 * 60, 12 * 60)], ratings=(3,))
+    await make_provider(zip_code, "Tuesday Only", hours=[Hours(1, 8 * 60, 12 * 60)], ratings=(5, 5))
+    await make_provider(zip_code, "Never Works", hours=[], ratings=(5, 5, 5))
+    page = await search(zip=zip_code, sort="soonest", service="iv-hydration")
+    assert names(page) == ["Early Bird", "Late Starter", "Tuesday Only", "Never Works"]
+    slots = [card.next_slot for card in page.items]
+    assert slots[:3] == [
+        datetime(2030, 1, 7, 13, 0, tzinfo=UTC),  # 8:00 in New York
+        datetime(2030, 1, 7, 19, 0, tzinfo=UTC),
+        datetime(2030, 1, 8, 13, 0, tzinfo=UTC),
+    ]
+    assert slots[3] is None and page.items[0].slot_minutes == 60
+    # Rating order still shows each provider's next slot.
+    by_rating = await search(zip=zip_code, sort="rating")
+    assert {c.name: c.next_slot for c in by_rating.items}["Early Bird"] == slots[0]
+
+
+async def test_time_off_and_the_date_filter(configured) -> None:
+    zip_code = new_zip()
+    away = await make_provider(
+        zip_code, "Away Monday", hours=[Hours(0, 8 * 60, 12 * 60), Hours(1, 8 * 60, 12 * 60)]
+    )
+    await make_provider(zip_code, "Monday Person", hours=[Hours(0, 10 * 60, 12 * 60)])
+    await make_provider(zip_code, "Tuesday Person", hours=[Hours(1, 9 * 60, 12 * 60)])
+    async with app_db.unit_of_work() as session:
+        await add_time_off(
+            session=session,
+            actor=None,
+            provider_id=away,
+            starts_at=datetime(2030, 1, 7, 5, 0, tzinfo=UTC),
+            ends_at=datetime(2030, 1, 8, 5, 0, tzinfo=UTC),
+            reason="Training",
+        )
+    soonest = await search(zip=zip_code, sort="soonest")
+    assert names(soonest) == ["Monday Person", "Away Monday", "Tuesday Person"]
+    assert soonest.items[1].next_slot == datetime(2030, 1, 8, 13, 0, tzinfo=UTC)  # Tuesday 8:00
+
+    monday = await search(zip=zip_code, date=MONDAY.isoformat())
+    assert names(monday) == ["Monday Person"] and monday.total == 1
+    assert monday.items[0].next_slot == datetime(2030, 1, 7, 15, 0, tzinfo=UTC)
+    tuesday = await search(zip=zip_code, date=TUESDAY.isoformat(), sort="soonest")
+    assert names(tuesday) == ["Away Monday", "Tuesday Person"]
+    assert all(card.next_slot.date() == TUESDAY for card in tuesday.items)
+    # The date is the visitor's: Monday in Tokyo ends before Monday's New York hours begin.
+    assert (await search(time_zone="Asia/Tokyo", zip=zip_code, date=MONDAY.isoformat())).total == 0
+
+
+async def test_pagination(configured) -> None:
+    zip_code = new_zip()
+    for index in range(25):
+        await make_provider(zip_code, f"Nurse {index:02d}", offers={"iv-hydration": (str(100 + index), ())})
+    for sort in SearchSort:
+        first = await search(zip=zip_code, sort=sort.value)
+        second = await search(zip=zip_code, sort=sort.value, page="2")
+        assert (first.total, len(first.items), len(second.items)) == (25, 20, 5)
+        assert (first.pages, second.page) == (2, 2)
+        assert not set(names(first)) & set(names(second))
+        clamped = await search(zip=zip_code, sort=sort.value, page="9")
+        assert clamped.page == 2 and names(clamped) == names(second)
+    by_price = [
+        c.price.original for p in ("1", "2") for c in (await search(zip=zip_code, sort="price", page=p)).items
+    ]
+    assert by_price == sorted(by_price)
+
+
+async def test_unverified_or_inactive_never_appear(configured) -> None:
+    zip_code = new_zip()
+    await make_provider(zip_code, "Shown Provider", ratings=(4,) * 5)
+    hidden = {
+        await make_provider(zip_code, "Hidden Unverified", verified=False, ratings=(5,) * 9),
+        await make_provider(zip_code, "Hidden Inactive", active=False, ratings=(5,) * 9),
+        await make_provider(zip_code, "Hidden Both", verified=False, active=False, ratings=(5,) * 9),
+    }
+    for sort in SearchSort:
+        for extra in ({}, {"date": MONDAY.isoformat()}, {"service": "iv-therapy"}, {"type": "nurse"}):
+            page = await search(zip=zip_code, sort=sort.value, **extra)
+            assert names(page) == ["Shown Provider"], (sort, extra)
+    async with app_db.unit_of_work() as session:
+        featured = await list_featured(session=session, min_reviews=5, limit=24)
+    assert not hidden & {p.id for p in featured}
+
+
+async def test_featured_needs_enough_reviews_of_completed_visits(configured) -> None:
+    few = await make_provider(new_zip(), "Few Reviews", ratings=(5, 5))
+    many = await make_provider(new_zip(), "Many Reviews", ratings=(5,) * 6)
+    async with app_db.unit_of_work() as session:
+        featured = {p.id for p in await list_featured(session=session, min_reviews=5, limit=24)}
+    assert many in featured and few not in featured
+
+
+def _count_queries():  # noqa: ANN202
+    engine = app_db.get_database().engine.sync_engine
+    counter = {"n": 0}
+
+    def count(*_args) -> None:  # noqa: ANN002
+        counter["n"] += 1
+
+    event.listen(engine, "before_cursor_execute", count)
+    return counter, lambda: event.remove(engine, "before_cursor_execute", count)
+
+
+async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> None:
+    small, large = new_zip(), new_zip()
+    for index in range(3):
+        await make_provider(small, f"Small {index}", ratings=(4,))
+    for index in range(20):
+        await make_provider(large, f"Large {index}", ratings=(4,), hours=[Hours(index % 5, 540, 1020)])
+    for params in ({"sort": "rating"}, {"sort": "soonest"}, {"sort": "price", "date": TUESDAY.isoformat()}):
+        counts = []
+        for zip_code in (small, large):
+            counter, stop = _count_queries()
+            try:
+                page = await search(zip=zip_code, **params)
+            finally:
+                stop()
+            assert page.items
+            counts.append(counter["n"])
+        assert counts[0] == counts[1], params
+        assert counts[1] <= 8, params
+
+
+async def test_a_providers_slots_on_a_day_in_the_visitors_zone(configured) -> None:
+    from app.services.availability import list_slots, next_slots
+
+    provider_id = await make_provider(new_zip(), "Day Planner", hours=[Hours(0, 9 * 60, 11 * 60)])
+    async with app_db.unit_of_work() as session:
+        monday = await list_slots(
+            session=session, provider_id=provider_id, duration_minutes=60, day=MONDAY, time_zone=NY, now=NOW
+        )
+        first = await next_slots(
+            session=session, providers={provider_id: (NY, "0:540-660")}, minutes=60, now=NOW
+        )
+    assert monday == [datetime(2030, 1, 7, 14, 0, tzinfo=UTC), datetime(2030, 1, 7, 14, 30, tzinfo=UTC),
+                      datetime(2030, 1, 7, 15, 0, tzinfo=UTC)]  # fmt: skip
+    assert first == {provider_id: monday[0]}
+
+
+async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
+    """Small pages force the ranking to look further; the order must equal computing every slot."""
+    from app.services.slots import Interval, SlotRules, next_slot
+
+    rng = random.Random(42)
+    zip_code = new_zip()
+    schedules = [
+        [Hours(0, 8 * 60, 12 * 60)],
+        [Hours(0, 9 * 60, 10 * 60)],
+        [Hours(1, 7 * 60, 15 * 60)],
+        [Hours(d, 13 * 60, 17 * 60) for d in range(5)],
+        [Hours(2, 6 * 60, 9 * 60)],
+    ]
+    expected = []
+    for index in range(30):
+        hours = rng.choice(schedules)
+        ratings = tuple(rng.choice((3, 4, 5)) for _ in range(rng.randint(0, 3)))
+        provider_id = await make_provider(zip_code, f"Rank {index:02d}", hours=hours, ratings=ratings)
+        blocked = []
+        if rng.random() < 0.4:
+            start = NOW + timedelta(hours=rng.randint(0, 72))
+            blocked = [Interval(start, start + timedelta(hours=rng.randint(1, 30)))]
+            async with app_db.unit_of_work() as session:
+                await add_time_off(
+                    session=session, actor=None, provider_id=provider_id, starts_at=blocked[0].start,
+                    ends_at=blocked[0].end,
+                )  # fmt: skip
+        slot = next_slot(
+            hours=hours, time_zone=NY, now=NOW, rules=SlotRules(duration_minutes=60), blocked=blocked
+        )
+        average = sum(ratings) / len(ratings) if ratings else 0
+        expected.append((slot is None, slot or NOW, -round(average, 2), -len(ratings), provider_id))
+    expected_ids = [row[-1] for row in sorted(expected)]
+
+    found = []
+    for page in range(1, 9):
+        query = ProviderQuery(
+            zip_code=zip_code, service="iv-hydration", sort=SearchSort.soonest, page=page, per_page=4
+        )
+        async with app_db.unit_of_work() as session:
+            result = await search_providers(session=session, query=query, now=NOW)
+        found += [card.id for card in result.items]
+    assert found == expected_ids
