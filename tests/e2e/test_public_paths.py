@@ -13,36 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, _page
 from tests.e2e.helpers import ROUTER_FALLBACK, expect_frame, wait_for_screen
-
-PUBLIC_PATHS = (
-    "/",
-    "/about",
-    "/services",
-    "/providers",
-    "/contact",
-    "/find-provider",
-    "/how-it-works",
-    "/corporate",
-    "/forum",
-    "/healthcare-assistant",
-    "/provider-of-month",
-    "/help-center",
-    "/login",
-    "/sign-in",
-    "/sign-up",
-    "/register",
-    "/forgot-password",
-    "/become-provider",
-    "/provider-enrollment",
-    "/appointments",
-    "/service-requests",
-    "/careers",
-    "/provider-faq",
-    "/ad-purchase",
-    "/privacy-policy",
-    "/terms-of-service",
-    "/services/iv-therapy",
-)
+from tests.spec_paths import PUBLIC_PATHS
 
 
 @pytest.fixture(scope="module")

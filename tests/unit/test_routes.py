@@ -6,47 +6,9 @@ import pytest
 
 from components.screen import load_screen
 from pages.routes import NOT_FOUND, SCREENS, match_screen
+from tests.spec_paths import OTHER_PATHS, PUBLIC_PATHS
 
-SPEC_PATHS = [
-    "/",
-    "/about",
-    "/services",
-    "/providers",
-    "/contact",
-    "/find-provider",
-    "/how-it-works",
-    "/corporate",
-    "/forum",
-    "/healthcare-assistant",
-    "/ai-assistant",
-    "/provider-of-month",
-    "/help-center",
-    "/login",
-    "/sign-in",
-    "/sign-up",
-    "/register",
-    "/signup",
-    "/forgot-password",
-    "/become-provider",
-    "/provider-enrollment",
-    "/appointments",
-    "/service-requests",
-    "/careers",
-    "/provider-faq",
-    "/ad-purchase",
-    "/privacy-policy",
-    "/terms-of-service",
-    "/services/iv-therapy",
-    "/auth-redirect",
-    "/dashboard",
-    "/dashboard/appointments",
-    "/dashboard/settings",
-    "/staff",
-    "/staff/helpdesk",
-    "/staff/help-desk",
-    "/staff/analytics",
-    "/admin",
-]
+SPEC_PATHS = (*PUBLIC_PATHS, *OTHER_PATHS)
 
 
 @pytest.mark.parametrize("path", SPEC_PATHS)
