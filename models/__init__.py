@@ -5,7 +5,9 @@ Importing this package registers every table on `Base.metadata` (Alembic and tes
 
 from models.audit import AuditEntry
 from models.base import Base
+from models.booking import Appointment, Order, Transaction
 from models.bug_report import BugReport
+from models.cart import CartItem
 from models.catalog import Service, ServiceCategory
 from models.identity import (
     AuthSession,
@@ -24,10 +26,12 @@ from models.provider import Provider, ProviderService, ProviderZip, Review, Time
 from models.waitlist import WaitlistEntry
 
 __all__ = [
+    "Appointment",
     "AuditEntry",
     "AuthSession",
     "Base",
     "BugReport",
+    "CartItem",
     "FlowState",
     "Identity",
     "MfaAmrClaim",
@@ -35,6 +39,7 @@ __all__ = [
     "MfaFactor",
     "NotFoundPath",
     "OneTimeToken",
+    "Order",
     "OutboxMessage",
     "Provider",
     "ProviderService",
@@ -44,6 +49,7 @@ __all__ = [
     "Service",
     "ServiceCategory",
     "TimeOff",
+    "Transaction",
     "User",
     "WaitlistEntry",
     "WeeklyHours",

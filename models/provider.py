@@ -173,8 +173,8 @@ class TimeOff(Base):
 class Review(Base):
     """A patient's review of a provider. Only reviews of completed visits count towards the rating.
 
-    `appointment_id` will reference the appointment once bookings exist (the booking work adds the foreign
-    key); `visit_completed` is set when that visit is marked completed.
+    `appointment_id` is the visit reviewed (one review per visit); `visit_completed` is set when that visit
+    is marked completed. Seeded demo reviews have no appointment.
     """
 
     __tablename__ = "provider_reviews"
@@ -186,7 +186,9 @@ class Review(Base):
         ForeignKey("auth_users.id", ondelete="SET NULL"), default=None
     )
     author_name: Mapped[str] = mapped_column(String(120), default="")
-    appointment_id: Mapped[str | None] = mapped_column(String(36), unique=True, default=None)
+    appointment_id: Mapped[str | None] = mapped_column(
+        ForeignKey("appointments.id", ondelete="SET NULL"), unique=True, default=None
+    )
     visit_completed: Mapped[bool] = mapped_column(Boolean, default=False)
     rating: Mapped[int] = mapped_column(SmallInteger)
     comment: Mapped[str] = mapped_column(Text, default="")

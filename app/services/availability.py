@@ -1,17 +1,16 @@
 """Availability: providers' weekly hours and time off, and the open slots the slot generator finds in them.
 
-Busy intervals come from `BUSY_SOURCES`: loaders registered at import time that return, for a set of
-providers and a time range, the intervals they are busy with visits (a travel buffer is kept around each).
-Booking registers the appointments loader there; until then nothing is busy but time off.
+Busy intervals are the providers' live appointments (booked, or held during someone's checkout and not
+expired); the slot generator keeps a travel buffer free around each. Time off simply blocks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -26,12 +25,9 @@ from app.services.slots import (
 )
 from app.settings import get_settings
 from models.account import AccountRead
+from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
 from models.provider import Provider, TimeOff, WeeklyHours, WeeklyHoursRead
-
-# (session, provider ids or a select of them, from, to) -> {provider_id: [busy intervals]}
-BusySource = Callable[[AsyncSession, Any, datetime, datetime], Awaitable[dict[str, list[Interval]]]]
-BUSY_SOURCES: list[BusySource] = []
 
 NOT_YOURS = "You can only change your own availability."
 NO_PROVIDER = "No provider has this id."
@@ -155,7 +151,7 @@ async def load_hours(session: AsyncSession, ids: Any) -> dict[str, tuple[Hours, 
 async def load_blocks(
     session: AsyncSession, ids: Any, start: datetime, end: datetime
 ) -> tuple[dict[str, list[Interval]], dict[str, list[Interval]]]:
-    """(busy, blocked) intervals overlapping [start, end): visits from BUSY_SOURCES, and time off."""
+    """(busy, blocked) intervals overlapping [start, end): live appointments, and time off."""
     blocked: dict[str, list[Interval]] = {}
     rows = await session.execute(
         select(TimeOff.provider_id, TimeOff.starts_at, TimeOff.ends_at).where(
@@ -165,10 +161,25 @@ async def load_blocks(
     for provider_id, starts_at, ends_at in rows:
         blocked.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     busy: dict[str, list[Interval]] = {}
-    for source in BUSY_SOURCES:
-        for provider_id, intervals in (await source(session, ids, start, end)).items():
-            busy.setdefault(provider_id, []).extend(intervals)
+    rows = await session.execute(
+        select(Appointment.provider_id, Appointment.starts_at, Appointment.ends_at).where(
+            _ids_clause(Appointment.provider_id, ids),
+            live_appointment(datetime.now(UTC)),
+            Appointment.busy_until > start,
+            Appointment.starts_at < end,
+        )
+    )
+    for provider_id, starts_at, ends_at in rows:
+        busy.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     return busy, blocked
+
+
+def live_appointment(now: datetime):  # noqa: ANN201 - a SQL condition
+    """Appointments that keep a provider busy: not cancelled, and holds only until they expire."""
+    return and_(
+        Appointment.status != AppointmentStatus.cancelled,
+        or_(Appointment.status != AppointmentStatus.held, Appointment.hold_expires_at > now),
+    )
 
 
 class SlotFinder:

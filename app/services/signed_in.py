@@ -80,3 +80,12 @@ async def require_identity(*, session: AsyncSession, actor: SignedIn | None) -> 
     if identity is None:
         raise PermissionDenied(SESSION_ENDED)
     return identity
+
+
+async def require_account(*, session: AsyncSession, actor: SignedIn | None) -> AccountRead:
+    """The signed-in account behind `actor` after `require_identity`'s re-check (role included)."""
+    identity = await require_identity(session=session, actor=actor)
+    account = await get_account(session=session, user_id=identity.user.id)
+    if account is None:
+        raise PermissionDenied(SESSION_ENDED)
+    return account

@@ -1,0 +1,76 @@
+"""The cart (SPEC §3 "Cart item", §4, §9): services a visitor means to book, persisted per owner.
+
+An owner is either a signed-in user or an anonymous visitor (the `mv_visitor` cookie); exactly one of
+`user_id` and `visitor_id` is set. Only the service (and, when added from a provider's profile, the
+provider) and the quantity are stored: the price is always computed by the server when the cart is read.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.base import Base, created_at_column, id_column
+
+
+class CartItem(Base):
+    __tablename__ = "cart_items"
+    __table_args__ = (
+        CheckConstraint("quantity >= 1", name="quantity_positive"),
+        CheckConstraint("(user_id IS NULL) <> (visitor_id IS NULL)", name="one_owner"),
+        Index("ix_cart_items_user_item", "user_id", "item_key", unique=True),
+        Index("ix_cart_items_visitor_item", "visitor_id", "item_key", unique=True),
+    )
+
+    id: Mapped[str] = id_column()
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("auth_users.id", ondelete="CASCADE"), default=None)
+    visitor_id: Mapped[str | None] = mapped_column(String(64), default=None)
+    # The SPEC's cart item id: the service slug, or "<service slug>@<provider id>" for a chosen provider.
+    item_key: Mapped[str] = mapped_column(String(120))
+    service_id: Mapped[str] = mapped_column(ForeignKey("services.id", ondelete="CASCADE"))
+    provider_id: Mapped[str | None] = mapped_column(
+        ForeignKey("providers.id", ondelete="CASCADE"), default=None
+    )
+    quantity: Mapped[int] = mapped_column(Integer, default=1)
+    added_at: Mapped[datetime] = created_at_column()
+
+
+# ---- read schemas ------------------------------------------------------------------------------
+class CartItemRead(BaseModel):
+    """SPEC §3 cart item (id, name, price, quantity) plus what the panel and checkout show."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    price: Decimal  # what one visit costs now (sale applied)
+    original_price: Decimal  # before any sale
+    quantity: int
+    service_id: str
+    service_slug: str
+    category_slug: str
+    duration_minutes: int
+    provider_id: str | None = None
+    provider_name: str | None = None
+
+
+class CartTotals(BaseModel):
+    """SPEC §3 cart totals: platform fee 5 % of the subtotal, total = subtotal + fee (SPEC §9)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subtotal: Decimal
+    platform_fee: Decimal
+    total: Decimal
+    item_count: int
+
+
+class CartRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    items: list[CartItemRead]
+    totals: CartTotals
