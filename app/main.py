@@ -53,6 +53,9 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <link rel="stylesheet" href="/static/css/app.css?v={version}">
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
     <link rel="stylesheet" href="/static/css/portal.css?v={version}">
+    <link rel="stylesheet" href="/static/css/cart.css?v={version}">
+    <link rel="stylesheet" href="/static/css/booking.css?v={version}">
+    <link rel="stylesheet" href="/static/css/provider.css?v={version}">
     <script type="module" src="/static/js/tz.js?v={version}"></script>
     <script type="module" src="/static/js/app.js?v={version}"></script>
     <script type="module" src="/static/js/auth.js?v={version}"></script>
