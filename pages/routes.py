@@ -25,6 +25,7 @@ PUBLIC = (
     Screen("/services", "pages.services:ServicesPage", "Services"),
     Screen("/services/{slug:slug}", "pages.service_detail:ServiceDetailPage", "Service"),
     Screen("/providers", "pages.providers:ProvidersPage", "Browse Providers"),
+    Screen("/providers/{provider_id:str}", "pages.provider_profile:ProviderProfilePage", "Provider"),
     Screen("/find-provider", "pages.find_provider:FindProviderPage", "Find a Provider"),
     Screen("/provider-of-month", "pages.featured_providers:FeaturedProvidersPage", "Featured Providers"),
     Screen("/become-provider", "pages.become_provider:BecomeProviderPage", "Join as Provider"),
@@ -42,6 +43,7 @@ PUBLIC = (
     Screen("/privacy-policy", "pages.legal:PrivacyPolicyPage", "Privacy Policy"),
     Screen("/terms-of-service", "pages.legal:TermsOfServicePage", "Terms of Service"),
     Screen("/appointments", "pages.appointments:AppointmentsPage", "My Appointments"),
+    Screen("/checkout", "pages.checkout:CheckoutPage", "Checkout"),
 )
 
 ACCOUNT = (
@@ -64,6 +66,10 @@ PORTALS = (
     ),
     Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
     # Built sections, ahead of the catch-all (first match wins).
+    Screen(
+        "/dashboard/appointments", "pages.dashboard.appointments:DashboardAppointmentsPage", "Appointments"
+    ),
+    Screen("/dashboard/services", "pages.dashboard.provider_services:ProviderServicesPage", "Services"),
     Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile"),
     Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings"),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),

@@ -38,8 +38,8 @@ GROUPS = ("Navigation", "Finance", "Contracting", "Community", "Administration")
 ADMIN_GROUP = "Administration"  # owner and admin only (SPEC §2)
 
 SECTIONS: tuple[Section, ...] = (
-    Section("appointments", "Appointments", "calendar", "Navigation"),
-    Section("services", "Services", "stethoscope", "Navigation"),
+    Section("appointments", "Appointments", "calendar", "Navigation", ready=True),
+    Section("services", "Services", "stethoscope", "Navigation", ready=True),
     Section("profile", "Profile", "user", "Navigation", ready=True),
     Section("notifications", "Notifications", "message", "Navigation"),
     Section("notification-settings", "Notification Settings", "mail", "Navigation"),
