@@ -1,5 +1,5 @@
-"""The only way components reach the domain: `use_query` to read, `use_action` to act, and `use_viewer`,
-the root's one read of who is signed in.
+"""The only way components reach the domain: `use_query` to read, `use_action` to act, `use_topic` to
+hear about changes made elsewhere (app/events.py), and `use_viewer`, the root's one read of who is signed in.
 
 Each call opens one unit of work (commit on success, roll back on error). A ServiceError becomes an
 error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a generic
@@ -13,8 +13,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from reactpy import use_effect, use_state
+from reactpy import use_effect, use_ref, use_state
 
+from app import events
 from app.db import unit_of_work
 from app.services.errors import ServiceError
 from app.services.signed_in import Viewer, resolve_viewer
@@ -91,6 +92,27 @@ def use_action(
         return result
 
     return Action(run, pending)
+
+
+def use_topic(*topics: str, on_event: Callable[[dict[str, Any]], None] | None = None) -> int:
+    """Subscribe while mounted; returns a counter that grows with each event (use it as a `use_query`
+    argument to refetch), and calls `on_event(payload)` first when given. No topics: nothing is subscribed."""
+    count, set_count = use_state(0)
+    handler = use_ref(on_event)
+    handler.current = on_event  # the latest callback, not the one of the render that subscribed
+
+    @use_effect(dependencies=list(topics))
+    async def listen() -> None:
+        if not topics:
+            return
+        async with events.subscribe(*topics) as queue:
+            while True:
+                payload = await queue.get()
+                if handler.current is not None:
+                    handler.current(payload)
+                set_count(lambda n: n + 1)
+
+    return count
 
 
 @dataclass(frozen=True)
