@@ -23,6 +23,8 @@ from models.identity import (
 from models.mail import OutboxMessage
 from models.not_found import NotFoundPath
 from models.provider import Provider, ProviderService, ProviderZip, Review, TimeOff, WeeklyHours
+from models.staff import StaffMember, StaffTask
+from models.support import CannedResponse, Ticket, TicketAttachment, TicketChange, TicketMessage
 from models.waitlist import WaitlistEntry
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "AuthSession",
     "Base",
     "BugReport",
+    "CannedResponse",
     "CartItem",
     "FlowState",
     "Identity",
@@ -48,6 +51,12 @@ __all__ = [
     "Review",
     "Service",
     "ServiceCategory",
+    "StaffMember",
+    "StaffTask",
+    "Ticket",
+    "TicketAttachment",
+    "TicketChange",
+    "TicketMessage",
     "TimeOff",
     "Transaction",
     "User",
