@@ -1,5 +1,6 @@
 """The audit log: an append-only record of security-relevant events (sign-ins, failed sign-ins, sign-outs,
-password and MFA changes, role changes, invitations).
+password and MFA changes, role changes, invitations) and of staff work (viewing a patient's records, ticket
+assignment and status changes, staff changes).
 
 Rows are only ever inserted. The migration adds database triggers that refuse UPDATE and DELETE, so not even
 a bug (or someone with the application's credentials) can quietly rewrite history. `actor_id` is a plain
@@ -32,6 +33,13 @@ class AuditAction(enum.StrEnum):
     account_create = "account_create"  # details.role
     role_change = "role_change"  # details.from, details.to
     waitlist_approve = "waitlist_approve"
+    # Staff portal (issue 5): who looked at or changed what.
+    patient_records_view = "patient_records_view"  # target: the patient's user id
+    ticket_assign = "ticket_assign"  # details.from, details.to (user ids)
+    ticket_status = "ticket_status"  # details.from, details.to
+    staff_add = "staff_add"  # details.role, details.permissions
+    staff_update = "staff_update"  # details: the changed fields
+    staff_remove = "staff_remove"
 
 
 class AuditEntry(Base):

@@ -73,7 +73,12 @@ PORTALS = (
     Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile"),
     Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings"),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support"),
     Screen("/staff", "staff.portal:StaffPortal", "Staff Portal"),
+    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk"),
+    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk"),
+    Screen("/staff/team", "staff.team:TeamPage", "Staff Management"),
+    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log"),
     Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal"),
     Screen("/admin", "pages.admin:AdminPage", "Admin"),
 )

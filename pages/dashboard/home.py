@@ -40,6 +40,7 @@ ADMIN_GROUP = "Administration"  # owner and admin only (SPEC §2)
 SECTIONS: tuple[Section, ...] = (
     Section("appointments", "Appointments", "calendar", "Navigation", ready=True),
     Section("services", "Services", "stethoscope", "Navigation", ready=True),
+    Section("support", "Support", "message", "Navigation", ready=True),
     Section("profile", "Profile", "user", "Navigation", ready=True),
     Section("notifications", "Notifications", "message", "Navigation"),
     Section("notification-settings", "Notification Settings", "mail", "Navigation"),
