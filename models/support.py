@@ -111,7 +111,8 @@ class TicketAttachment(Base):
     __table_args__ = (Index("ix_ticket_attachments_ticket", "ticket_id"),)
 
     id: Mapped[str] = id_column()
-    ticket_id: Mapped[str] = mapped_column(ForeignKey("tickets.id", ondelete="CASCADE"))
+    # Null while staged: uploaded over HTTP (/api/uploads) and not yet attached by its uploader.
+    ticket_id: Mapped[str | None] = mapped_column(ForeignKey("tickets.id", ondelete="CASCADE"), default=None)
     message_id: Mapped[str | None] = mapped_column(
         ForeignKey("ticket_messages.id", ondelete="CASCADE"), default=None
     )

@@ -133,7 +133,7 @@ def upgrade() -> None:
 
     op.create_table('ticket_attachments',
     sa.Column('id', sa.String(length=36), nullable=False),
-    sa.Column('ticket_id', sa.String(length=36), nullable=False),
+    sa.Column('ticket_id', sa.String(length=36), nullable=True),
     sa.Column('message_id', sa.String(length=36), nullable=True),
     sa.Column('uploaded_by', sa.String(length=36), nullable=True),
     sa.Column('filename', sa.String(length=200), nullable=False),
