@@ -1,4 +1,4 @@
-"""Command line: `python -m app serve|migrate|seed|users`.
+"""Command line: `python -m app serve|migrate|seed|users|reminders`.
 
 `users create` is how the first owner of a production install is made: the password is read from standard
 input (a hidden prompt on a terminal, one line when piped) and never printed or logged.
@@ -94,6 +94,22 @@ def _run_account_command(command, describe) -> int:  # noqa: ANN001 - (session) 
     return 0
 
 
+def _reminders(_args: argparse.Namespace) -> int:
+    """Send the due 24-hour visit reminders once (what the server's background task does every minute)."""
+    from app.db import get_database, unit_of_work
+    from app.services.appointments import send_due_reminders
+
+    async def run() -> int:
+        try:
+            async with unit_of_work() as session:
+                return await send_due_reminders(session=session)
+        finally:
+            await get_database().dispose()
+
+    print(f"Sent {asyncio.run(run())} visit reminder(s).")
+    return 0
+
+
 def _users_create(args: argparse.Namespace) -> int:
     from app.services.accounts import create_account
 
@@ -142,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     seed.add_argument("--random-seed", type=int, help="make the sample providers reproducible")
     seed.set_defaults(run=_seed)
+
+    commands.add_parser(
+        "reminders", help="e-mail the reminders of visits starting within 24 hours (once)"
+    ).set_defaults(run=_reminders)
 
     from models.account import Role
 

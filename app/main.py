@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -16,19 +18,22 @@ from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
 
 from app import reactpy_hook_stack
-from app.api import functions, health
+from app.api import functions, health, uploads
 from app.auth import api as auth_api
 from app.auth import browser as auth_browser
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database, unit_of_work
+from app.services.appointments import send_due_reminders
 from app.services.not_found import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from app.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
 logger = logging.getLogger("app.pages")
+reminder_logger = logging.getLogger("app.reminders")
 STATIC_DIR = Path(PROJECT_ROOT) / "static"
 VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
+REMINDER_INTERVAL_SECONDS = 60
 
 
 def asset_version() -> str:
@@ -56,9 +61,14 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <link rel="stylesheet" href="/static/css/cart.css?v={version}">
     <link rel="stylesheet" href="/static/css/booking.css?v={version}">
     <link rel="stylesheet" href="/static/css/provider.css?v={version}">
+    <link rel="stylesheet" href="/static/css/helpdesk.css?v={version}">
+    <link rel="stylesheet" href="/static/css/staff.css?v={version}">
     <script type="module" src="/static/js/tz.js?v={version}"></script>
     <script type="module" src="/static/js/app.js?v={version}"></script>
     <script type="module" src="/static/js/auth.js?v={version}"></script>
+    <script type="module" src="/static/js/uploads.js?v={version}"></script>
+    <script type="module" src="/static/js/presence.js?v={version}"></script>
+    <script type="module" src="/static/js/staff.js?v={version}"></script>
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
@@ -76,18 +86,38 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     )
 
 
+async def send_reminders_periodically() -> None:
+    """E-mail the due visit reminders now and every minute after. A failed run is logged and the next one
+    tries again; several workers may run this at once (the service claims each visit once)."""
+    while True:
+        try:
+            async with unit_of_work() as session:
+                sent = await send_due_reminders(session=session)
+            if sent:
+                reminder_logger.info("Sent %d visit reminder(s)", sent)
+        except Exception:
+            reminder_logger.exception("Sending visit reminders failed")
+        await asyncio.sleep(REMINDER_INTERVAL_SECONDS)
+
+
 def create_app() -> FastAPI:
     reactpy_hook_stack.install()
     settings = get_settings()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202
+        reminders = asyncio.create_task(send_reminders_periodically()) if settings.reminders_enabled else None
         yield
+        if reminders is not None:
+            reminders.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reminders
         await get_database().dispose()
 
     app = FastAPI(title=f"{settings.brand_name} API", lifespan=lifespan, docs_url="/docs", redoc_url=None)
     app.include_router(health.router)
     app.include_router(functions.router)
+    app.include_router(uploads.router)
     app.include_router(auth_api.router)
     app.include_router(auth_browser.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -91,3 +91,19 @@ async def _demo_provider_profile(session: AsyncSession) -> list[str]:
 
 SEEDERS.insert(0, ("Service catalog (reference data)", False, _reference_catalog))
 SEEDERS.append(("Demo provider profile (verified, New York City)", True, _demo_provider_profile))
+
+
+async def _demo_staff(session: AsyncSession) -> list[str]:
+    from app.auth.sessions import find_user_by_email
+    from app.services.accounts import demo_email
+    from app.services.staff import ensure_staff_rows
+    from models.account import Role
+
+    # SPEC §3: four staff members, one each for owner, management, hr and support (their demo accounts).
+    roles = (Role.owner, Role.management, Role.hr, Role.support)
+    found = [await find_user_by_email(session, demo_email(role)) for role in roles]
+    created = await ensure_staff_rows(session=session, user_ids=[user.id for user in found if user])
+    return [f"{created} staff members added" if created else "staff members already exist"]
+
+
+SEEDERS.append(("Demo staff (owner, management, hr, support)", True, _demo_staff))

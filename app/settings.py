@@ -94,6 +94,17 @@ class Settings(BaseSettings):
     slot_step_minutes: int = 30
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
     default_time_zone: str = "America/New_York"
+    # The server e-mails 24-hour visit reminders from a background task (every minute); tests may turn it
+    # off. `python -m app reminders` sends the due ones once (for a cron job instead).
+    reminders_enabled: bool = True
+    # How orders are paid (app/services/payments.py): "pay_at_visit", the patient pays the provider at the
+    # visit and the platform records it when the visit is completed.
+    payment_gateway: Literal["pay_at_visit"] = "pay_at_visit"
+
+    # ---- help-desk attachments (app/storage.py) ----
+    # Where uploaded files are kept; unset: <VAR_DIR>/uploads.
+    upload_dir: Path | None = None
+    upload_max_bytes: int = 5 * 1024 * 1024
 
     @model_validator(mode="after")
     def _environment_defaults(self) -> Settings:
@@ -104,6 +115,10 @@ class Settings(BaseSettings):
     @property
     def is_production(self) -> bool:
         return self.app_env == "production"
+
+    @property
+    def uploads_path(self) -> Path:
+        return self.upload_dir or self.var_dir / "uploads"
 
     @property
     def signups_closed(self) -> bool:

@@ -19,7 +19,16 @@ from reactpy_router import browser_router, route
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, FLASH_COOKIE, decode_flash, origin_allowed
 from app.settings import get_settings
 from components.account import flash_toast
-from components.context import Disclosure, FlashBox, SessionContext, Toaster, UiSession, use_session
+from components.cart import CartSync
+from components.context import (
+    CartHandle,
+    Disclosure,
+    FlashBox,
+    SessionContext,
+    Toaster,
+    UiSession,
+    use_session,
+)
 from components.frame.bug_report import BugReportDialog
 from components.frame.cart_panel import CartPanel
 from components.frame.toaster import Toaster as ToasterView
@@ -77,7 +86,7 @@ def Root():  # noqa: ANN201
     handles = use_memo(
         lambda: {
             "toaster": Toaster(),
-            "cart": Disclosure(),
+            "cart": CartHandle(),
             "bug_report": Disclosure(),
             "flash": FlashBox(decode_flash(cookies.get(FLASH_COOKIE))),
         },
@@ -114,6 +123,7 @@ def Root():  # noqa: ANN201
         )
     return SessionContext(
         browser_router(*routes),
+        CartSync(key="cart-sync"),
         CartPanel(key="cart"),
         BugReportDialog(key="bug-report"),
         ToasterView(key="toaster"),

@@ -1,4 +1,4 @@
-"""Per-connection UI context: who is signed in, and handles to the frame's toaster and cart panel.
+"""Per-connection UI context: who is signed in, and handles to the frame's toaster, cart and dialogs.
 
 The handles are plain objects created once per connection by the root component. The component that owns
 a piece of state (the Toaster, the cart panel) binds its setter to the handle, so anything in the tree can
@@ -18,6 +18,7 @@ from reactpy import create_context, use_context
 from app.auth.web import Flash
 from app.services.signed_in import SignedIn
 from models.account import AccountRead
+from models.cart import CartRead
 
 ToastVariant = Literal["default", "success", "error"]
 TOAST_LIMIT = 3
@@ -115,11 +116,64 @@ class FlashBox:
         return flash
 
 
+class CartHandle:
+    """The connection's cart: the last cart the server returned (or why it could not be loaded), and the
+    panel's open state.
+
+    Leaf components (the badges, the panel) subscribe, so a cart change re-renders only them; the panel
+    binds its open state like any `Disclosure`. `cart` is None until the first load.
+    """
+
+    def __init__(self) -> None:
+        self.panel = Disclosure()
+        self._cart: CartRead | None = None
+        self._error: str | None = None
+        self._listeners: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count(1)
+
+    @property
+    def cart(self) -> CartRead | None:
+        return self._cart
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def set(self, cart: CartRead) -> None:
+        if cart == self._cart and self._error is None:
+            return  # a reload after this tab's own change: nothing to re-render
+        self._cart, self._error = cart, None
+        self._notify()
+
+    def fail(self, message: str) -> None:
+        self._error = message
+        self._notify()
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call `listener` after every change until the returned function is called."""
+        key = next(self._ids)
+        self._listeners[key] = listener
+        return lambda: self._listeners.pop(key, None)
+
+    def _notify(self) -> None:
+        for listener in tuple(self._listeners.values()):
+            listener()
+
+    def open(self) -> None:
+        self.panel.open()
+
+    def close(self) -> None:
+        self.panel.close()
+
+    def toggle(self) -> None:
+        self.panel.toggle()
+
+
 @dataclass(frozen=True)
 class UiSession:
     user: CurrentUser | None
     toaster: Toaster
-    cart: Disclosure
+    cart: CartHandle
     bug_report: Disclosure
     visitor_id: str
     initial_path: str = "/"

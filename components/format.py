@@ -53,6 +53,14 @@ def format_slot(moment: datetime, time_zone: str) -> str:
     )
 
 
+def format_time(moment: datetime, time_zone: str) -> str:
+    """A clock time in the visitor's zone: '9:05 AM'."""
+    from zoneinfo import ZoneInfo
+
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
+
+
 def format_rating(average: Decimal | float) -> str:
     """A star average with one decimal: '4.8'."""
     return f"{Decimal(str(average)).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}"

@@ -1,6 +1,7 @@
 """Provider listings shared by Browse Providers, Find a Provider and Featured Providers: the result card,
 prices (struck through during the flash sale), ratings, sort links and pagination. Plain links only: the
-URL carries every filter, so a reload or a shared link shows the same page."""
+URL carries every filter, so a reload or a shared link shows the same page. When the search named one
+service, the cards carry an Add to cart button for that service with that provider."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from urllib.parse import urlencode
 
 from reactpy import html
 
+from components.cart import AddToCartButton
 from components.format import format_currency, format_minutes, format_rating, format_slot, initials
 from components.icons import icon
 from models.catalog import Price
@@ -23,6 +25,10 @@ from models.provider import (
 
 SORT_LABELS = {SearchSort.soonest: "Soonest", SearchSort.rating: "Rating", SearchSort.price: "Price"}
 MAX_SERVICES_SHOWN = 4
+
+
+def profile_href(provider_id: str) -> str:
+    return f"/providers/{provider_id}"
 
 
 def query_href(path: str, query: ProviderQuery, **changes: object) -> str:
@@ -95,7 +101,16 @@ def _services(names: Sequence[str]) -> dict:
     )
 
 
-def provider_card(card: ProviderCard, time_zone: str) -> dict:
+def chosen_service(page: ProviderPage) -> str | None:
+    """The service slug a search named, when it named one service (not a category): then each card can
+    add that service with its provider to the cart. Only a chosen service gives cards a visit length."""
+    if page.query.service and page.items and page.items[0].slot_minutes is not None:
+        return page.query.service
+    return None
+
+
+def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None = None) -> dict:
+    """A search result; with `add_service`, an Add to cart button books that service with this provider."""
     heading_id = f"provider-{card.id}"
     slot = (
         html.p(
@@ -116,6 +131,10 @@ def provider_card(card: ProviderCard, time_zone: str) -> dict:
             "No openings in the next 30 days",
         )
     )
+    if add_service:
+        slot = html.div(
+            {"class_name": "provider-card-foot"}, slot, AddToCartButton(add_service, provider_id=card.id)
+        )
     return html.article(
         {"class_name": "provider-card", "key": card.id, "aria-labelledby": heading_id},
         html.div(
@@ -123,7 +142,10 @@ def provider_card(card: ProviderCard, time_zone: str) -> dict:
             provider_avatar(card.name, card.photo_url),
             html.div(
                 {"class_name": "provider-who"},
-                html.h3({"id": heading_id, "class_name": "provider-name"}, card.name),
+                html.h3(
+                    {"id": heading_id, "class_name": "provider-name"},
+                    html.a({"href": profile_href(card.id)}, card.name),
+                ),
                 _credentials(card.provider_type.label, card.license_type, card.license_state),
                 rating_line(card.rating),
             ),
@@ -147,7 +169,10 @@ def featured_card(provider: FeaturedProvider) -> dict:
             provider_avatar(provider.name, provider.photo_url),
             html.div(
                 {"class_name": "provider-who"},
-                html.h3({"id": heading_id, "class_name": "provider-name"}, provider.name),
+                html.h3(
+                    {"id": heading_id, "class_name": "provider-name"},
+                    html.a({"href": profile_href(provider.id)}, provider.name),
+                ),
                 _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
                 rating_line(provider.rating),
             ),

@@ -1,5 +1,5 @@
 """Catalog pieces shared by the services overview and the category screens: a compact price list and the
-detailed service cards (price to pay now, length, places, preparation)."""
+detailed service cards (price to pay now, length, places, preparation), each with an Add to cart button."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from reactpy import html
 
+from components.cart import AddToCartButton
 from components.catalog_copy import LOCATIONS
 from components.format import format_minutes
 from components.icons import icon
@@ -41,7 +42,9 @@ def price_list(services: list[ServiceRead], *, loading: bool = False) -> dict:
                         f"{format_minutes(service.duration_minutes)} · {_places(service)}",
                     ),
                 ),
-                price_tag(service.price),
+                html.div(
+                    {"class_name": "service-row-buy"}, price_tag(service.price), AddToCartButton(service.slug)
+                ),
             )
             for service in services
         ),
@@ -71,6 +74,7 @@ def service_detail(service: ServiceRead) -> dict:
         else "",
         html.div(
             {"class_name": "button-row"},
+            AddToCartButton(service.slug),
             html.a({"class_name": "btn btn-outline", "href": find_href(service.slug)}, "Find a provider"),
         ),
     )

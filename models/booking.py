@@ -65,6 +65,13 @@ class TransactionStatus(enum.StrEnum):
     cancelled = "cancelled"
 
 
+def overlap_refused(error: Exception) -> bool:
+    """Whether the database refused a row for the no-overlap rule: SQLite's trigger message, or PostgreSQL's
+    exclusion violation (SQLSTATE 23P01)."""
+    original = getattr(error, "orig", error)
+    return getattr(original, "sqlstate", None) == "23P01" or "appointment_overlap" in str(original)
+
+
 def _enum(kind: type[enum.Enum]) -> Enum:
     return Enum(kind, native_enum=False, length=16)
 

@@ -387,3 +387,24 @@ class ReviewRead(BaseModel):
     rating: int
     comment: str
     created_at: datetime
+
+
+class TimeOffRead(BaseModel):
+    """A stretch of time off (UTC) a provider takes no visits in."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    provider_id: str
+    starts_at: datetime
+    ends_at: datetime
+    reason: str
+
+
+class DaySlots(BaseModel):
+    """The open start times (UTC) of a provider on one calendar day of the visitor's time zone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    day: date
+    starts: list[datetime]

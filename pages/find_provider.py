@@ -22,7 +22,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
-from components.provider_ui import pagination, provider_card, result_summary, sort_links
+from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
 from models.provider import ProviderPage, ProviderQuery, ProviderType, SearchSort
@@ -143,8 +143,9 @@ def _Results(search: str, time_zone: str) -> dict:
             {"class_name": "search-results", "aria-busy": "true"},
             html.p({"class_name": "results-status", "role": "status"}, "Searching providers…"),
         )
+    service = chosen_service(page)
     body = (
-        [provider_card(card, time_zone) for card in page.items]
+        [provider_card(card, time_zone, add_service=service) for card in page.items]
         if page.items
         else [
             html.div(

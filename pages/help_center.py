@@ -1,10 +1,13 @@
 """Help Center: answers to common patient questions grouped by topic (booking, visits, payment, accounts,
-providers) as native <details> disclosures, with a way to contact support."""
+providers) as native <details> disclosures, and 'Contact support': the support request form in the dashboard
+(/dashboard/support?new=1), through sign-in for a signed-out visitor."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 
+from app.auth.web import with_redirect
+from components.context import use_session
 from components.ui import button_link, faq_group, faq_item, faq_layout, page_header, section
 
 TOPICS = (
@@ -253,8 +256,17 @@ def _providers() -> dict:
     )
 
 
+SUPPORT_REQUEST = "/dashboard/support?new=1"
+
+
+def contact_support_href(signed_in: bool) -> str:
+    """The support request form, through sign-in for a signed-out visitor."""
+    return SUPPORT_REQUEST if signed_in else with_redirect("/login", SUPPORT_REQUEST)
+
+
 @component
 def HelpCenterPage() -> dict:
+    signed_in = use_session().user is not None
     return html._(
         page_header(
             "How can we help?",
@@ -270,10 +282,11 @@ def HelpCenterPage() -> dict:
                 html.div(
                     html.h2("Still need help?"),
                     html.p(
-                        "Our support team answers by email. For problems with the website, use Report Bug."
+                        "Send a support request and follow our team's answers in your dashboard. For problems "
+                        "with the website, use Report Bug."
                     ),
                 ),
-                button_link("Contact support", "/contact", icon_name="arrow-right"),
+                button_link("Contact support", contact_support_href(signed_in), icon_name="arrow-right"),
             ),
         ),
     )

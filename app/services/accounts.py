@@ -182,15 +182,22 @@ async def create_account(
 
 
 async def set_role(
-    *, session: AsyncSession, actor: AccountRead | None, email: str, role: Role | str
+    *,
+    session: AsyncSession,
+    actor: AccountRead | None,
+    email: str,
+    role: Role | str,
+    staff_manager: bool = False,
 ) -> AccountRead:
     """Give the account at `email` a role (written to app_metadata only).
 
     `actor=None` is the command line. Otherwise only an owner or admin may, never on their own account,
     and only an owner may grant owner or admin or change the role of an owner or admin.
+    `staff_manager=True` is staff management (app.services.staff), which has checked that the actor
+    holds manage_staff: that also lets them change roles, within the same limits.
     """
     role = _role(role)
-    if actor is not None and not is_admin(actor):
+    if actor is not None and not (staff_manager or is_admin(actor)):
         raise PermissionDenied(ROLE_DENIED)
     user = await _user_by_email(session, email)
     previous = account_of(user).role

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import PermissionDenied
@@ -83,12 +83,30 @@ async def list_audit(
     actor_query: str | None = None,
     limit: int = MAX_PAGE,
     before: datetime | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    older_than: str | None = None,
 ) -> list[AuditEntryRead]:
     """Newest first, at most 100. `actor_query` matches part of the actor's e-mail or the actor's id;
-    `before` pages on: pass the `created_at` of the last entry of the previous page."""
+    `since` (inclusive) and `until` (exclusive) bound the time. To page on, pass `older_than`, the id of
+    the last entry of the previous page (entries written in the same instant are not skipped), or
+    `before`, its `created_at`."""
     if not _is_owner(actor):
         raise PermissionDenied(AUDIT_DENIED)
     query = select(AuditEntry)
+    if since is not None:
+        query = query.where(AuditEntry.created_at >= as_utc(since).astimezone(UTC))
+    if until is not None:
+        query = query.where(AuditEntry.created_at < as_utc(until).astimezone(UTC))
+    if older_than:
+        last = await session.get(AuditEntry, older_than)
+        if last is not None:
+            query = query.where(
+                or_(
+                    AuditEntry.created_at < last.created_at,
+                    and_(AuditEntry.created_at == last.created_at, AuditEntry.id < last.id),
+                )
+            )
     if action:
         query = query.where(AuditEntry.action == str(action))
     needle = (actor_query or "").strip().lower()

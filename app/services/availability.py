@@ -2,6 +2,10 @@
 
 Busy intervals are the providers' live appointments (booked, or held during someone's checkout and not
 expired); the slot generator keeps a travel buffer free around each. Time off simply blocks.
+
+Commands take an `actor`: the provider's own account, an owner or admin, or None for the command line and
+seeders. The provider dashboard acts through the `*_own_*` commands instead, which take the browser's
+`SignedIn` session, re-check it, and act on that account's own provider profile (never on None's behalf).
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from typing import Any
 from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.accounts import is_admin
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.signed_in import SignedIn, require_account
 from app.services.slots import (
     Hours,
     Interval,
@@ -27,12 +33,20 @@ from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
-from models.provider import Provider, TimeOff, WeeklyHours, WeeklyHoursRead
+from models.provider import Provider, TimeOff, TimeOffRead, WeeklyHours, WeeklyHoursRead
 
 NOT_YOURS = "You can only change your own availability."
 NO_PROVIDER = "No provider has this id."
+NO_OWN_PROFILE = "Your account has no provider profile yet."
 BAD_HOURS = "Each day's hours need a start before the end, within the day, without overlaps."
+BAD_DAY_HOURS = "{day}: each range needs a start before its end, and ranges can't overlap."
+BAD_TIME = "{day}: enter a start and an end time for each range, like 09:00 and 17:00."
 BAD_TIME_OFF = "Time off needs a start before its end."
+BAD_MOMENT = "Enter the {what} date and time of your time off."
+PAST_TIME_OFF = "This time off is already over: choose an end in the future."
+NO_TIME_OFF = "This time off no longer exists."
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+TIME_OFF_LIMIT = 100
 
 
 def slot_rules(duration_minutes: int) -> SlotRules:
@@ -57,8 +71,6 @@ def day_bounds(day: date, time_zone: str) -> tuple[datetime, datetime]:
 # ---- permissions and writes ---------------------------------------------------------------------
 async def _owned_provider(session: AsyncSession, actor: AccountRead | None, provider_id: str) -> Provider:
     """The provider, if `actor` may change it: its own account, an owner or admin, or the CLI (None)."""
-    from app.services.accounts import is_admin
-
     provider = await session.get(Provider, provider_id)
     if provider is None:
         raise NotFound(NO_PROVIDER)
@@ -68,15 +80,43 @@ async def _owned_provider(session: AsyncSession, actor: AccountRead | None, prov
 
 
 def check_hours(hours: Sequence[Hours]) -> None:
+    """Refuse hours outside a day, ending before they start, or overlapping on one weekday (naming it)."""
     by_day: dict[int, list[Hours]] = {}
     for h in hours:
-        if not (0 <= h.weekday <= 6 and 0 <= h.start_minute < h.end_minute <= 1440):
+        if not 0 <= h.weekday <= 6:
             raise ValidationFailed(BAD_HOURS)
+        if not 0 <= h.start_minute < h.end_minute <= 1440:
+            raise ValidationFailed(BAD_DAY_HOURS.format(day=WEEKDAYS[h.weekday]))
         by_day.setdefault(h.weekday, []).append(h)
-    for day in by_day.values():
+    for weekday, day in by_day.items():
         day.sort(key=lambda h: h.start_minute)
         if any(a.end_minute > b.start_minute for a, b in zip(day, day[1:], strict=False)):
+            raise ValidationFailed(BAD_DAY_HOURS.format(day=WEEKDAYS[weekday]))
+
+
+def _minute_of(text: str) -> int | None:
+    try:
+        moment = time.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    return moment.hour * 60 + moment.minute
+
+
+def hours_from_text(ranges: Iterable[tuple[int, str, str]]) -> list[Hours]:
+    """(weekday, 'HH:MM', 'HH:MM') ranges as typed into the hours editor, checked by `check_hours`.
+
+    An end of 23:59 means midnight: a time field cannot show 24:00, and `hours_read` shows midnight so.
+    """
+    hours = []
+    for weekday, start, end in ranges:
+        if not 0 <= weekday <= 6:
             raise ValidationFailed(BAD_HOURS)
+        first, last = _minute_of(start), _minute_of(end)
+        if first is None or last is None:
+            raise ValidationFailed(BAD_TIME.format(day=WEEKDAYS[weekday]))
+        hours.append(Hours(weekday, first, 1440 if last == 1439 else last))
+    check_hours(hours)
+    return hours
 
 
 async def set_weekly_hours(
@@ -120,6 +160,113 @@ async def add_time_off(
     return row.id
 
 
+def time_off_read(row: TimeOff) -> TimeOffRead:
+    return TimeOffRead(
+        id=row.id,
+        provider_id=row.provider_id,
+        starts_at=as_utc(row.starts_at),
+        ends_at=as_utc(row.ends_at),
+        reason=row.reason,
+    )
+
+
+async def list_time_off(
+    *,
+    session: AsyncSession,
+    actor: AccountRead | None,
+    provider_id: str,
+    now: datetime | None = None,
+    limit: int = TIME_OFF_LIMIT,
+) -> list[TimeOffRead]:
+    """The provider's time off that has not ended yet, soonest first (for the provider or an admin)."""
+    await _owned_provider(session, actor, provider_id)
+    rows = await session.scalars(
+        select(TimeOff)
+        .where(TimeOff.provider_id == provider_id, TimeOff.ends_at > (now or datetime.now(UTC)))
+        .order_by(TimeOff.starts_at, TimeOff.id)
+        .limit(max(1, min(limit, TIME_OFF_LIMIT)))
+    )
+    return [time_off_read(row) for row in rows]
+
+
+async def remove_time_off(*, session: AsyncSession, actor: AccountRead | None, time_off_id: str) -> None:
+    """Delete a stretch of time off of a provider `actor` may change."""
+    row = await session.get(TimeOff, time_off_id)
+    if row is None:
+        raise NotFound(NO_TIME_OFF)
+    await _owned_provider(session, actor, row.provider_id)
+    await session.delete(row)
+    await session.flush()
+
+
+# ---- the signed-in provider's own availability (the provider dashboard) -------------------------
+async def own_provider(*, session: AsyncSession, actor: SignedIn | None) -> tuple[AccountRead, Provider]:
+    """The account behind a browser session (re-checked) and its provider profile."""
+    account = await require_account(session=session, actor=actor)
+    provider = await session.scalar(select(Provider).where(Provider.user_id == account.id))
+    if provider is None:
+        raise NotFound(NO_OWN_PROFILE)
+    return account, provider
+
+
+async def set_own_weekly_hours(
+    *, session: AsyncSession, actor: SignedIn | None, ranges: Iterable[tuple[int, str, str]]
+) -> list[WeeklyHoursRead]:
+    """Replace the signed-in provider's weekly hours with (weekday, 'HH:MM', 'HH:MM') ranges."""
+    hours = hours_from_text(ranges)
+    account, provider = await own_provider(session=session, actor=actor)
+    return await set_weekly_hours(session=session, actor=account, provider_id=provider.id, hours=hours)
+
+
+def _wall_clock(text: str, time_zone: str, what: str) -> datetime:
+    """'YYYY-MM-DDTHH:MM' as typed: a wall-clock time in `time_zone`."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValidationFailed(BAD_MOMENT.format(what=what)) from None
+    return moment.replace(tzinfo=zone(time_zone)) if moment.tzinfo is None else moment
+
+
+async def add_own_time_off(
+    *,
+    session: AsyncSession,
+    actor: SignedIn | None,
+    starts: str,
+    ends: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> TimeOffRead:
+    """Add time off to the signed-in provider: start and end as typed, in the provider's time zone."""
+    account, provider = await own_provider(session=session, actor=actor)
+    starts_at = _wall_clock(starts, provider.time_zone, "start")
+    ends_at = _wall_clock(ends, provider.time_zone, "end")
+    if starts_at < ends_at <= (now or datetime.now(UTC)):
+        raise ValidationFailed(PAST_TIME_OFF)
+    time_off_id = await add_time_off(
+        session=session,
+        actor=account,
+        provider_id=provider.id,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        reason=reason,
+    )
+    return time_off_read(await session.get(TimeOff, time_off_id))
+
+
+async def list_own_time_off(
+    *, session: AsyncSession, actor: SignedIn | None, now: datetime | None = None
+) -> list[TimeOffRead]:
+    """The signed-in provider's time off that has not ended yet, soonest first."""
+    account, provider = await own_provider(session=session, actor=actor)
+    return await list_time_off(session=session, actor=account, provider_id=provider.id, now=now)
+
+
+async def remove_own_time_off(*, session: AsyncSession, actor: SignedIn | None, time_off_id: str) -> None:
+    """Delete one of the signed-in provider's stretches of time off."""
+    account, _provider = await own_provider(session=session, actor=actor)
+    await remove_time_off(session=session, actor=account, time_off_id=time_off_id)
+
+
 def _minutes_to_time(minute: int) -> time:
     return time(23, 59, 59) if minute >= 1440 else time(minute // 60, minute % 60)
 
@@ -149,9 +296,9 @@ async def load_hours(session: AsyncSession, ids: Any) -> dict[str, tuple[Hours, 
 
 
 async def load_blocks(
-    session: AsyncSession, ids: Any, start: datetime, end: datetime
+    session: AsyncSession, ids: Any, start: datetime, end: datetime, now: datetime | None = None
 ) -> tuple[dict[str, list[Interval]], dict[str, list[Interval]]]:
-    """(busy, blocked) intervals overlapping [start, end): live appointments, and time off."""
+    """(busy, blocked) intervals overlapping [start, end): live appointments at `now`, and time off."""
     blocked: dict[str, list[Interval]] = {}
     rows = await session.execute(
         select(TimeOff.provider_id, TimeOff.starts_at, TimeOff.ends_at).where(
@@ -164,7 +311,7 @@ async def load_blocks(
     rows = await session.execute(
         select(Appointment.provider_id, Appointment.starts_at, Appointment.ends_at).where(
             _ids_clause(Appointment.provider_id, ids),
-            live_appointment(datetime.now(UTC)),
+            live_appointment(now or datetime.now(UTC)),
             Appointment.busy_until > start,
             Appointment.starts_at < end,
         )
@@ -240,7 +387,7 @@ class SlotFinder:
             self._loaded.update(ids)
         else:
             self._loaded_all = True  # a SELECT of every candidate: later loads are for some of them
-        busy, blocked = await load_blocks(session, ids, *self.window)
+        busy, blocked = await load_blocks(session, ids, *self.window, self.now)
         for target, found in ((self.busy, busy), (self.blocked, blocked)):
             for pid, intervals in found.items():
                 target.setdefault(pid, []).extend(intervals)
@@ -292,15 +439,36 @@ async def list_slots(
     provider = await session.get(Provider, provider_id)
     if provider is None:
         raise NotFound(NO_PROVIDER)
-    now = now or datetime.now(UTC)
     start, end = day_bounds(day, time_zone)
+    return await open_slots(
+        session,
+        provider_id=provider_id,
+        provider_zone=provider.time_zone,
+        duration_minutes=duration_minutes,
+        start=start,
+        end=end,
+        now=now or datetime.now(UTC),
+    )
+
+
+async def open_slots(
+    session: AsyncSession,
+    *,
+    provider_id: str,
+    provider_zone: str,
+    duration_minutes: int,
+    start: datetime,
+    end: datetime,
+    now: datetime,
+) -> list[datetime]:
+    """Open start times (UTC) of a provider in [start, end): three queries for a window of any length."""
     hours = await load_hours(session, [provider_id])
     buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
-    busy, blocked = await load_blocks(session, [provider_id], start - buffer, end + buffer)
+    busy, blocked = await load_blocks(session, [provider_id], start - buffer, end + buffer, now)
     return list(
         generate_slots(
             hours=hours.get(provider_id, ()),
-            time_zone=provider.time_zone,
+            time_zone=provider_zone,
             now=now,
             rules=slot_rules(duration_minutes),
             busy=busy.get(provider_id, ()),

@@ -1,9 +1,10 @@
 """Provider profiles: creating them, the services they offer at their own prices, their service area (ZIP
-codes), verification, reading a profile and the featured providers.
+codes), verification, reading a profile, its open times for the week and the featured providers.
 
 Public reads only ever return providers that are verified and active (`LISTED`). Writes take an `actor`:
 the provider's own account, an owner or admin, or None for the command line and seeders. Only an owner or
-admin (or the command line) can verify a provider.
+admin (or the command line) can verify a provider. The provider dashboard uses the `*_own_*` commands,
+which take the browser's `SignedIn` session and act on that account's own profile.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -19,13 +20,15 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.accounts import is_admin
-from app.services.availability import hours_read
+from app.services.availability import day_bounds, hours_read, open_slots, own_provider
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.pricing import configured_sale, price_at
+from app.services.signed_in import SignedIn, require_account
 from models.account import AccountRead, Role
 from models.catalog import Service, ServiceCategory, ServiceLocation, locations_mask, locations_of
 from models.provider import (
     DEFAULT_TIME_ZONE,
+    DaySlots,
     FeaturedProvider,
     Provider,
     ProviderRead,
@@ -46,21 +49,29 @@ NOT_YOURS = "You can only change your own provider profile."
 ONLY_ADMIN_VERIFIES = "Only an owner or admin can verify providers."
 ONLY_PROVIDERS = "Only provider accounts can have a provider profile."
 PROFILE_EXISTS = "This account already has a provider profile."
-BAD_ZIP = "ZIP codes are five digits."
+BAD_ZIP = "Not a ZIP code: {codes}. ZIP codes are five digits."
+TOO_MANY_ZIPS = "A service area can list at most {limit} ZIP codes."
 BAD_ZONE = "Unknown time zone."
 BAD_NAME = "A first and last name are required."
 UNKNOWN_SERVICE = "Unknown service: {slug}."
-BAD_PRICE = "A price is an amount in dollars of at least $0."
+BAD_PRICE = "{name}: the price must be an amount in dollars from $0 to $99,999."
 BAD_LOCATIONS = "{name} can't be offered at: {places}."
+NO_PLACES = "{name}: choose at least one place of visit."
+NOT_OFFERED = "This provider doesn't offer that service."
 ZIP_RE = re.compile(r"^\d{5}$")
+ZIP_SEPARATORS = re.compile(r"[\s,;]+")
+MAX_ZIPS = 200
+MAX_PRICE = Decimal("99999")
+OPENING_DAYS = 7
 
 
 @dataclass(frozen=True)
 class ServiceOffer:
-    """A service a provider offers: the catalog slug, their price, and where (default: everywhere allowed)."""
+    """A service a provider offers: the catalog slug, their price (a Decimal, or as typed), and where
+    (default: everywhere allowed)."""
 
     service_slug: str
-    price: Decimal
+    price: Decimal | str
     locations: tuple[ServiceLocation, ...] = ()
 
 
@@ -156,9 +167,18 @@ async def set_listing(
 
 
 async def set_services(
-    *, session: AsyncSession, actor: AccountRead | None, provider_id: str, offers: Iterable[ServiceOffer]
+    *,
+    session: AsyncSession,
+    actor: AccountRead | None,
+    provider_id: str,
+    offers: Iterable[ServiceOffer],
+    exact_locations: bool = False,
 ) -> ProviderRead:
-    """Replace the services a provider offers, each at the provider's price and allowed locations."""
+    """Replace the services a provider offers, each at the provider's price and allowed locations.
+
+    An offer without locations is offered wherever the service allows, unless `exact_locations` (the
+    provider's own editor, where no place ticked is a mistake to point out).
+    """
     provider = await _editable(session, actor, provider_id)
     offers = list(offers)
     services = {
@@ -175,9 +195,11 @@ async def set_services(
         try:
             price = Decimal(offer.price).quantize(Decimal("0.01"))
         except (InvalidOperation, TypeError, ValueError):
-            raise ValidationFailed(BAD_PRICE) from None
-        if not price.is_finite() or price < 0 or price > Decimal("99999"):
-            raise ValidationFailed(BAD_PRICE)
+            raise ValidationFailed(BAD_PRICE.format(name=service.name)) from None
+        if not price.is_finite() or price < 0 or price > MAX_PRICE:
+            raise ValidationFailed(BAD_PRICE.format(name=service.name))
+        if exact_locations and not offer.locations:
+            raise ValidationFailed(NO_PLACES.format(name=service.name))
         mask = locations_mask(offer.locations) if offer.locations else service.location_mask
         if mask & ~service.location_mask:
             places = ", ".join(loc.label for loc in locations_of(mask & ~service.location_mask))
@@ -198,12 +220,41 @@ async def set_service_area(
     """Replace the ZIP codes a provider travels to."""
     provider = await _editable(session, actor, provider_id)
     codes = sorted({code.strip() for code in zip_codes})
-    if any(not ZIP_RE.match(code) for code in codes):
-        raise ValidationFailed(BAD_ZIP)
+    bad = [code for code in codes if not ZIP_RE.match(code)]
+    if bad:
+        raise ValidationFailed(BAD_ZIP.format(codes=", ".join(bad)))
+    if len(codes) > MAX_ZIPS:
+        raise ValidationFailed(TOO_MANY_ZIPS.format(limit=MAX_ZIPS))
     await session.execute(delete(ProviderZip).where(ProviderZip.provider_id == provider.id))
     session.add_all(ProviderZip(provider_id=provider.id, zip_code=code) for code in codes)
     await session.flush()
     return await _read(session, provider)
+
+
+def split_zip_codes(text: str) -> list[str]:
+    """ZIP codes as typed: separated by commas, semicolons, spaces or new lines."""
+    return [code for code in ZIP_SEPARATORS.split(text) if code]
+
+
+# ---- the signed-in provider's own profile (the provider dashboard) ------------------------------
+async def set_own_services(
+    *, session: AsyncSession, actor: SignedIn | None, offers: Iterable[ServiceOffer]
+) -> ProviderRead:
+    """Replace the services the signed-in provider offers; every offer names its places of visit."""
+    account, provider = await own_provider(session=session, actor=actor)
+    return await set_services(
+        session=session, actor=account, provider_id=provider.id, offers=offers, exact_locations=True
+    )
+
+
+async def set_own_service_area(
+    *, session: AsyncSession, actor: SignedIn | None, zip_codes: str
+) -> ProviderRead:
+    """Replace the signed-in provider's service area with the ZIP codes typed (duplicates dropped)."""
+    account, provider = await own_provider(session=session, actor=actor)
+    return await set_service_area(
+        session=session, actor=account, provider_id=provider.id, zip_codes=split_zip_codes(zip_codes)
+    )
 
 
 # ---- reads --------------------------------------------------------------------------------------
@@ -294,12 +345,57 @@ async def get_provider(
     return await _read(session, provider, at)
 
 
-async def get_own_provider(*, session: AsyncSession, actor: AccountRead | None) -> ProviderRead | None:
-    """The signed-in provider's own profile, listed or not."""
-    if actor is None:
-        return None
-    provider = await session.scalar(select(Provider).where(Provider.user_id == actor.id))
+async def get_own_provider(*, session: AsyncSession, actor: SignedIn | None) -> ProviderRead | None:
+    """The signed-in account's own provider profile, listed or not (None when it has none)."""
+    account = await require_account(session=session, actor=actor)
+    provider = await session.scalar(select(Provider).where(Provider.user_id == account.id))
     return await _read(session, provider) if provider is not None else None
+
+
+async def list_openings(
+    *,
+    session: AsyncSession,
+    provider_id: str,
+    service_slug: str,
+    time_zone: str,
+    days: int = OPENING_DAYS,
+    now: datetime | None = None,
+) -> list[DaySlots]:
+    """A listed provider's open start times for one of their services, from today for `days` calendar
+    days of the visitor's `time_zone`, day by day (empty days included)."""
+    now = now or datetime.now(UTC)
+    found = (
+        await session.execute(
+            select(Provider.time_zone, Service.duration_minutes)
+            .join(ProviderService, ProviderService.provider_id == Provider.id)
+            .join(Service, Service.id == ProviderService.service_id)
+            .where(Provider.id == provider_id, *LISTED, Service.slug == service_slug)
+        )
+    ).first()
+    if found is None:
+        raise NotFound(NOT_OFFERED)
+    provider_zone, minutes = found
+    visitor_zone = ZoneInfo(_check_zone(time_zone))
+    first_day = now.astimezone(visitor_zone).date()
+    days = max(1, min(days, 14))
+    start, _ = day_bounds(first_day, time_zone)
+    _, end = day_bounds(first_day + timedelta(days=days - 1), time_zone)
+    starts = await open_slots(
+        session,
+        provider_id=provider_id,
+        provider_zone=provider_zone,
+        duration_minutes=minutes,
+        start=start,
+        end=end,
+        now=now,
+    )
+    by_day: dict[date, list[datetime]] = {}
+    for moment in starts:
+        by_day.setdefault(moment.astimezone(visitor_zone).date(), []).append(moment)
+    return [
+        DaySlots(day=day, starts=by_day.get(day, []))
+        for day in (first_day + timedelta(days=offset) for offset in range(days))
+    ]
 
 
 async def list_featured(

@@ -24,6 +24,7 @@ from app.services.errors import NotFound, PermissionDenied, ServiceError, Unavai
 from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction
+from models.identity import User
 from models.waitlist import WaitlistEntry, WaitlistEntryRead, WaitlistStatus
 
 INVALID_EMAIL = "Please enter a valid e-mail address."
@@ -87,6 +88,30 @@ def _invite_origin() -> RequestOrigin:
     return RequestOrigin(api_url=api_url.rstrip("/"))
 
 
+async def send_invitation(*, session: AsyncSession, email: str, name: str = "") -> User:
+    """E-mail an invitation to `email` (an invited identity user is created if there is none yet).
+
+    Also used by staff management to invite a new staff member. `email` must be normalized.
+    """
+    user = await find_user_by_email(session, email)
+    if user is None:
+        user = await create_email_user(session, email=email, password_hash=None, data=split_name(name))
+    settings = get_settings()
+    try:
+        await send_otp_email(
+            session=session,
+            user=user,
+            kind="invite",
+            origin=_invite_origin(),
+            redirect_to=settings.site_url.rstrip("/") + INVITE_PATH,
+        )
+    except AuthApiError as exc:
+        if exc.status == 429:
+            raise ServiceError("An invitation was sent moments ago. Please wait a minute.") from None
+        raise Unavailable("The invitation could not be sent. Please try again.") from None
+    return user
+
+
 async def approve_waitlist_entry(
     *, session: AsyncSession, actor: AccountRead | None, entry_id: str
 ) -> WaitlistEntryRead:
@@ -100,23 +125,7 @@ async def approve_waitlist_entry(
         if entry.status == WaitlistStatus.approved:
             raise ValidationFailed(ALREADY_JOINED)
     else:
-        if user is None:
-            user = await create_email_user(
-                session, email=entry.email, password_hash=None, data=split_name(entry.name)
-            )
-        settings = get_settings()
-        try:
-            await send_otp_email(
-                session=session,
-                user=user,
-                kind="invite",
-                origin=_invite_origin(),
-                redirect_to=settings.site_url.rstrip("/") + INVITE_PATH,
-            )
-        except AuthApiError as exc:
-            if exc.status == 429:
-                raise ServiceError("An invitation was sent moments ago. Please wait a minute.") from None
-            raise Unavailable("The invitation could not be sent. Please try again.") from None
+        user = await send_invitation(session=session, email=entry.email, name=entry.name)
     if entry.status != WaitlistStatus.approved:
         entry.status = WaitlistStatus.approved
         entry.approved_at = now()

@@ -1,26 +1,219 @@
-"""The cart panel, sliding in from the right; opened by the cart buttons through the session's handle."""
+"""The cart panel, sliding in from the right: the items with their prices (the original struck through
+during a sale), a quantity stepper and remove button per item, Clear cart, the totals with the 5 % platform
+fee, and the way on to checkout. Opened by the cart buttons through the session's cart handle; Escape and
+the backdrop close it (static/js/app.js handles data-modal)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reactpy import component, html, use_state
 
+from app.services.cart import MAX_QUANTITY, PLATFORM_FEE_PERCENT, clear_cart, remove_from_cart, set_quantity
+from components.cart import use_cart, use_cart_command
 from components.context import use_session
+from components.format import format_currency, format_minutes
 from components.icons import icon
+from components.ui import notice
+from models.cart import CartItemRead, CartRead
+
+CHECKOUT_HREF = "/checkout"
+CLOSE_ID = "cart-close"
+
+
+def _visits(count: int) -> str:
+    return f"{count} visit" if count == 1 else f"{count} visits"
+
+
+def _unit_price(item: CartItemRead) -> dict:
+    if item.price >= item.original_price:
+        return html.span({"class_name": "cart-price"}, html.strong(format_currency(item.price)))
+    return html.span(
+        {"class_name": "cart-price cart-price-sale"},
+        html.s(
+            {"class_name": "cart-price-original"},
+            html.span({"class_name": "sr-only"}, "Regular price "),
+            format_currency(item.original_price),
+        ),
+        html.strong(html.span({"class_name": "sr-only"}, "Sale price "), format_currency(item.price)),
+    )
+
+
+@component
+def _CartLine(item: CartItemRead) -> dict:
+    change_quantity, changing = use_cart_command(set_quantity)
+    remove, removing = use_cart_command(remove_from_cart)
+    busy = changing or removing
+    heading_id = f"cart-item-{item.id}"
+
+    async def step(by: int) -> None:
+        await change_quantity(item_id=item.id, quantity=item.quantity + by)
+
+    async def decrease(_event: dict) -> None:
+        await step(-1)
+
+    async def increase(_event: dict) -> None:
+        await step(1)
+
+    async def drop(_event: dict) -> None:
+        await remove(item_id=item.id)
+
+    details = [format_minutes(item.duration_minutes)]
+    if item.provider_name:
+        details.insert(0, f"with {item.provider_name}")
+    return html.li(
+        {"class_name": "cart-line", "aria-labelledby": heading_id, "aria-busy": "true" if busy else "false"},
+        html.div(
+            {"class_name": "cart-line-head"},
+            html.div(
+                {"class_name": "cart-line-title"},
+                html.h3({"id": heading_id, "class_name": "cart-line-name"}, item.name),
+                html.p({"class_name": "cart-line-meta"}, " · ".join(details)),
+            ),
+            _unit_price(item),
+        ),
+        html.div(
+            {"class_name": "cart-line-foot"},
+            html.div(
+                {"class_name": "stepper", "role": "group", "aria-label": f"Quantity of {item.name}"},
+                html.button(
+                    {
+                        "class_name": "stepper-button",
+                        "type": "button",
+                        "aria-label": f"Decrease quantity of {item.name}",
+                        "disabled": busy,
+                        "on_click": decrease,
+                    },
+                    "−",
+                ),
+                html.output({"class_name": "stepper-value", "aria-live": "polite"}, str(item.quantity)),
+                html.button(
+                    {
+                        "class_name": "stepper-button",
+                        "type": "button",
+                        "aria-label": f"Increase quantity of {item.name}",
+                        "disabled": busy or item.quantity >= MAX_QUANTITY,
+                        "on_click": increase,
+                    },
+                    "+",
+                ),
+            ),
+            html.span(
+                {"class_name": "cart-line-total"},
+                f"{format_currency(item.price * item.quantity)} for {_visits(item.quantity)}"
+                if item.quantity > 1
+                else "",
+            ),
+            html.button(
+                {
+                    "class_name": "cart-remove",
+                    "type": "button",
+                    "aria-label": f"Remove {item.name}",
+                    "disabled": busy,
+                    "on_click": drop,
+                },
+                icon("trash", size=16),
+                html.span({"aria-hidden": "true"}, "Remove"),
+            ),
+        ),
+    )
+
+
+def _totals(cart: CartRead) -> dict:
+    totals = cart.totals
+    return html.dl(
+        {"class_name": "cart-totals"},
+        html.div(html.dt("Subtotal"), html.dd(format_currency(totals.subtotal))),
+        html.div(
+            html.dt(f"Platform fee ({PLATFORM_FEE_PERCENT}%)"), html.dd(format_currency(totals.platform_fee))
+        ),
+        html.div({"class_name": "cart-total"}, html.dt("Total"), html.dd(format_currency(totals.total))),
+    )
+
+
+def _empty(close: Callable[[], None]) -> dict:
+    return html.div(
+        {"class_name": "empty-state"},
+        html.span({"class_name": "empty-icon"}, icon("cart", size=28)),
+        html.p({"class_name": "empty-title"}, "Your cart is empty"),
+        html.p("Add a service to book a visit at your home or office."),
+        html.a(
+            {"class_name": "btn btn-primary", "href": "/services", "on_click": lambda _e: close()},
+            "Browse services",
+        ),
+    )
+
+
+@component
+def _Contents() -> dict:
+    handle = use_cart()
+    clear, clearing = use_cart_command(clear_cart)
+    cart = handle.cart
+
+    async def clear_all(_event: dict) -> None:
+        await clear()
+
+    if cart is None:
+        if handle.error:
+            return html.div({"class_name": "cart-body"}, notice(handle.error, tone="warning"))
+        return html.p({"class_name": "cart-loading", "role": "status"}, "Loading your cart…")
+    if not cart.items:
+        return _empty(handle.close)
+    count = cart.totals.item_count
+    return html._(
+        html.div(
+            {"class_name": "cart-body"},
+            html.div(
+                {"class_name": "cart-summary"},
+                html.p({"class_name": "cart-count"}, f"{count} item" if count == 1 else f"{count} items"),
+                html.button(
+                    {
+                        "class_name": "cart-clear",
+                        "type": "button",
+                        "disabled": clearing,
+                        "on_click": clear_all,
+                    },
+                    "Clear cart",
+                ),
+            ),
+            html.ul(
+                {"class_name": "cart-lines", "aria-label": "Items in your cart"},
+                *(_CartLine(item, key=item.id) for item in cart.items),
+            ),
+        ),
+        html.div(
+            {"class_name": "cart-footer"},
+            _totals(cart),
+            html.a(
+                {
+                    "class_name": "btn btn-primary cart-checkout",
+                    "href": CHECKOUT_HREF,
+                    "on_click": lambda _e: handle.close(),
+                },
+                "Checkout",
+                icon("arrow-right", size=18),
+            ),
+        ),
+    )
 
 
 @component
 def CartPanel() -> dict:
-    session = use_session()
+    handle = use_session().cart
     is_open, set_open = use_state(False)
-    session.cart.bind(set_open)
+    handle.panel.bind(set_open)
     if not is_open:
         return html._()
-    close = session.cart.close
     return html.div(
-        {"class_name": "sheet-root", "data-modal": ""},
-        html.div({"class_name": "sheet-backdrop", "on_click": lambda _e: close()}),
+        {"class_name": "sheet-root cart-sheet-root", "data-modal": ""},
+        html.div({"class_name": "sheet-backdrop", "on_click": lambda _e: handle.close()}),
         html.aside(
-            {"class_name": "sheet", "role": "dialog", "aria-modal": "true", "aria-labelledby": "cart-title"},
+            {
+                "class_name": "sheet cart-sheet",
+                "role": "dialog",
+                "aria-modal": "true",
+                "aria-labelledby": "cart-title",
+            },
             html.div(
                 {"class_name": "sheet-header"},
                 html.h2({"id": "cart-title"}, "Your Cart"),
@@ -30,20 +223,14 @@ def CartPanel() -> dict:
                         "type": "button",
                         "aria-label": "Close cart",
                         "data-modal-close": "",
-                        "on_click": lambda _e: close(),
+                        "id": CLOSE_ID,
+                        "on_click": lambda _e: handle.close(),
                     },
                     icon("x", size=20),
                 ),
             ),
-            html.div(
-                {"class_name": "empty-state"},
-                html.span({"class_name": "empty-icon"}, icon("cart", size=28)),
-                html.p({"class_name": "empty-title"}, "Your cart is empty"),
-                html.p("Add a service to book a visit at your home or office."),
-                html.a(
-                    {"class_name": "btn btn-primary", "href": "/services", "on_click": lambda _e: close()},
-                    "Browse services",
-                ),
-            ),
+            _Contents(),
+            # A modal dialog takes the focus when it opens; ReactPy runs a script element once on mount.
+            html.script(f'document.getElementById("{CLOSE_ID}")?.focus()'),
         ),
     )

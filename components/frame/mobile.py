@@ -10,6 +10,7 @@ import asyncio
 
 from reactpy import component, html, use_location
 
+from components.cart import CartBadge
 from components.context import use_session
 from components.frame.links import (
     BECOME_PROVIDER,
@@ -23,7 +24,7 @@ from components.frame.links import (
     NavLink,
     is_active,
 )
-from components.frame.nav import cart_badge, logo
+from components.frame.nav import logo
 from components.icons import icon
 
 MENU_CART_DELAY_S = 0.1
@@ -46,7 +47,7 @@ def _close_button(label: str) -> dict:
 
 
 @component
-def MobileMenu(cart_count: int = 0) -> dict:
+def MobileMenu() -> dict:
     session = use_session()
     actions = MOBILE_SIGNED_IN if session.user else MOBILE_SIGNED_OUT
 
@@ -73,11 +74,12 @@ def MobileMenu(cart_count: int = 0) -> dict:
                     "class_name": "overlay-item",
                     "type": "button",
                     "data-close-overlay": "",
+                    "aria-haspopup": "dialog",
                     "on_click": open_cart,
                 },
                 icon("cart", size=20),
                 html.span("Cart"),
-                cart_badge(cart_count),
+                CartBadge(),
             ),
             html.div(
                 {"class_name": "overlay-actions"},
@@ -127,7 +129,7 @@ def SideDrawer() -> dict:
 
 
 @component
-def BottomBar(cart_count: int = 0) -> dict:
+def BottomBar() -> dict:
     session = use_session()
     pathname = use_location().pathname
     entries = [
@@ -147,10 +149,13 @@ def BottomBar(cart_count: int = 0) -> dict:
         {
             "class_name": "bottom-bar-item",
             "type": "button",
+            "aria-haspopup": "dialog",
             "on_click": lambda _e: session.cart.toggle(),
             "key": "cart",
         },
-        html.span({"class_name": "bottom-bar-icon"}, icon("cart", size=22), cart_badge(cart_count)),
+        html.span({"class_name": "bottom-bar-icon"}, icon("cart", size=22)),
         html.span("Cart"),
+        # After the label, so the button reads "Cart (2 items)"; cart.css puts it on the icon.
+        CartBadge(),
     )
     return html.nav({"class_name": "bottom-bar", "aria-label": "Quick navigation"}, *entries, cart)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from reactpy import component, html
 
 from components.account import logout_form
+from components.cart import CartBadge
 from components.context import CurrentUser, use_session
-from components.format import cart_badge_text, initials
+from components.format import initials
 from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
 from components.icons import icon
 
@@ -64,13 +65,6 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
     )
 
 
-def cart_badge(count: int) -> dict | str:
-    text = cart_badge_text(count)
-    return (
-        html.span({"class_name": "badge-count", "aria-label": f"{count} items in cart"}, text) if text else ""
-    )
-
-
 def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
     """The profile image, or the initials of the name (SPEC §2)."""
     # The initials stay underneath the image: if the image fails to load, the browser hides it (app.js).
@@ -111,7 +105,7 @@ def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
 
 
 @component
-def TopNav(cart_count: int = 0) -> dict:
+def TopNav() -> dict:
     session = use_session()
     user = session.user
     account = (
@@ -153,11 +147,12 @@ def TopNav(cart_count: int = 0) -> dict:
                     {
                         "class_name": "icon-button cart-button desktop-only",
                         "type": "button",
-                        "aria-label": "Cart",
+                        "aria-haspopup": "dialog",
                         "on_click": lambda _e: session.cart.toggle(),
                     },
                     icon("cart", size=20),
-                    cart_badge(cart_count),
+                    html.span({"class_name": "sr-only"}, "Cart"),
+                    CartBadge(),
                 ),
                 account,
                 html.button(

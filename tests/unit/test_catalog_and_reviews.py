@@ -4,12 +4,14 @@ permissions, and the rating: only reviews of completed visits count."""
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import select
 
 from app import db as app_db
+from app.services.accounts import create_account
 from app.services.catalog import ensure_reference_catalog, list_catalog
 from app.services.catalog_reference import CATALOG
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -23,7 +25,8 @@ from app.services.providers import (
 )
 from app.services.reviews import add_review, mark_visit_completed, rating_summary
 from models.account import AccountRead, Role
-from models.catalog import ServiceLocation
+from models.booking import Appointment, AppointmentStatus
+from models.catalog import Service, ServiceLocation
 from models.provider import RatingRead
 
 NOON = datetime(2030, 3, 14, 16, 0, tzinfo=UTC)
@@ -62,9 +65,36 @@ async def _provider(**kwargs) -> str:  # noqa: ANN003
     return profile.id
 
 
-async def test_rating_counts_only_completed_visits(configured) -> None:
+async def _visit(provider_id: str) -> str:
+    """A visit of a new patient with the provider, booked and not yet completed."""
+    async with app_db.unit_of_work() as session:
+        patient = await create_account(
+            session=session,
+            email=f"patient-{uuid.uuid4().hex[:10]}@medivisit.test",
+            password="correct-horse-1",
+            role=Role.patient,
+        )
+        service = await session.scalar(select(Service).where(Service.slug == "routine-blood-draw"))
+        visit = Appointment(
+            patient_id=patient.id,
+            provider_id=provider_id,
+            service_id=service.id,
+            status=AppointmentStatus.in_progress,
+            starts_at=NOON,
+            ends_at=NOON + timedelta(minutes=30),
+            busy_until=NOON + timedelta(minutes=60),
+            location=ServiceLocation.home,
+            price=service.price,
+            original_price=service.price,
+        )
+        session.add(visit)
+        await session.flush()
+        return visit.id
+
+
+async def test_rating_counts_only_completed_visits(identity) -> None:
     provider_id = await _provider(verified=True)
-    appointment = str(uuid.uuid4())
+    appointment = await _visit(provider_id)
     async with app_db.unit_of_work() as session:
         await add_review(session=session, provider_id=provider_id, rating=5, visit_completed=True)
         await add_review(session=session, provider_id=provider_id, rating=4, visit_completed=True)

@@ -1,0 +1,717 @@
+"""My Appointments, shared by /appointments and /dashboard/appointments: a patient's visits (cancel,
+reschedule, review once completed) or, for a provider, their schedule (confirm, start, complete, cancel with
+a reason). Every rule is the services' (app/services/appointments.py, reviews.py); a refusal shows their
+message as a toast and inside the dialog that asked.
+
+The tab (upcoming / past) and a provider's day filter live in the URL. The list refetches after each action
+and whenever one of the account's visits changes elsewhere (the `appointments:<user id>` topic), so a patient
+sees the provider's confirmation without reloading. Cards and dialogs are leaf components: a click or a
+keystroke in one never re-renders the whole list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+
+from reactpy import component, event, html, use_effect, use_state
+from reactpy_router import use_search_params
+
+from app.services.appointments import (
+    LIST_LIMIT,
+    POLICY,
+    appointments_topic,
+    cancel_appointment,
+    complete_appointment,
+    confirm_appointment,
+    list_my_appointments,
+    list_provider_schedule,
+    list_reschedule_slots,
+    reschedule_appointment,
+    start_appointment,
+)
+from app.services.reviews import MAX_COMMENT, review_visit
+from app.services.visit_emails import visit_where
+from components.context import CurrentUser, use_session
+from components.format import format_currency, format_date, format_minutes, format_slot
+from components.forms import use_form
+from components.guards import Denial
+from components.hooks import use_action, use_query, use_topic
+from components.icons import icon
+from components.ui import button_link, notice
+from models.account import Role
+from models.booking import AppointmentRead, AppointmentStatus
+
+APPOINTMENTS_LOGIN = "/login?redirect=/appointments"
+LOGIN_MESSAGE = "Please log in to see your appointments"
+TABS = (("upcoming", "Upcoming"), ("past", "Past"))
+STARS = (1, 2, 3, 4, 5)
+
+Open = Callable[[str, AppointmentRead], None]  # (dialog kind, visit)
+
+
+def appointments_rule(user: CurrentUser | None) -> Denial | None:
+    """My Appointments needs a signed-in user; signed-out visitors sign in and come back."""
+    return Denial(APPOINTMENTS_LOGIN, LOGIN_MESSAGE) if user is None else None
+
+
+def is_provider(user: CurrentUser) -> bool:
+    return user.role == Role.provider
+
+
+def _param(params: dict[str, list[str]], name: str) -> str:
+    return (params.get(name) or [""])[0].strip()
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _today(time_zone: str) -> date:
+    return datetime.now(UTC).astimezone(ZoneInfo(time_zone)).date()
+
+
+def _clock(moment: datetime, time_zone: str) -> str:
+    """'9:30 AM' in the visitor's zone."""
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
+
+
+# ---- the screen ---------------------------------------------------------------------------------
+@component
+def AppointmentsBoard(path: str) -> dict:
+    """Tabs and the visits of the signed-in user: their schedule for a provider, else their bookings."""
+    session = use_session()
+    params = use_search_params()
+    tab = "past" if _param(params, "tab") == "past" else "upcoming"
+    provider = is_provider(session.user)
+    day = _day(_param(params, "day")) if provider else None
+    return html.div(
+        {"class_name": "appts-board"},
+        html.div(
+            {"class_name": "appts-toolbar"},
+            _tabs(path, tab),
+            _day_filter(path, tab, day) if provider else "",
+        ),
+        _VisitList(path, tab, provider, day),
+        html.p(
+            {"class_name": "appts-footnote"},
+            f"Times are shown in your time zone ({session.time_zone.replace('_', ' ')}). ",
+            "Visits can be cancelled or rescheduled up to 24 hours before they start."
+            if not provider
+            else "Patients are e-mailed when you confirm or cancel a visit.",
+        ),
+    )
+
+
+def _tabs(path: str, current: str) -> dict:
+    def tab(value: str, label: str) -> dict:
+        attributes = {"key": value, "href": f"{path}?{urlencode({'tab': value})}", "class_name": "appts-tab"}
+        if value == current:
+            attributes |= {"class_name": "appts-tab is-active", "aria-current": "page"}
+        return html.a(attributes, label)
+
+    return html.nav(
+        {"class_name": "appts-tabs", "aria-label": "Visits"}, *(tab(v, label) for v, label in TABS)
+    )
+
+
+def _day_filter(path: str, tab: str, day: date | None) -> dict:
+    """A provider's day filter: a plain GET form, so the day lands in the URL."""
+    return html.form(
+        {
+            "class_name": "appts-day",
+            "method": "get",
+            "action": path,
+            "data-client-get": "",
+            "aria-label": "Show one day",
+            "key": f"day-{day}",
+        },
+        html.input({"type": "hidden", "name": "tab", "value": tab}),
+        html.label({"html_for": "appts-day", "class_name": "sr-only"}, "Day"),
+        html.input(
+            {
+                "type": "date",
+                "id": "appts-day",
+                "name": "day",
+                "class_name": "input",
+                "defaultValue": day.isoformat() if day else "",
+            }
+        ),
+        html.button({"class_name": "btn btn-sm btn-outline", "type": "submit"}, "Show day"),
+        html.a({"class_name": "btn btn-sm btn-ghost", "href": f"{path}?tab={tab}"}, "All days")
+        if day
+        else "",
+    )
+
+
+async def _visits(*, session, actor, when: str, provider: bool, day: date | None, time_zone: str):  # noqa: ANN001, ANN202
+    if provider:
+        return await list_provider_schedule(
+            session=session, actor=actor, when=when, day=day, time_zone=time_zone
+        )
+    return await list_my_appointments(session=session, actor=actor, when=when)
+
+
+@component
+def _VisitList(path: str, tab: str, provider: bool, day: date | None) -> dict:
+    session = use_session()
+    visits = use_query(
+        _visits, actor=session.actor, when=tab, provider=provider, day=day, time_zone=session.time_zone
+    )
+    use_topic(appointments_topic(session.user.id), on_event=lambda _payload: visits.refetch())
+    dialog, set_dialog = use_state(None)
+
+    def open_dialog(kind: str, visit: AppointmentRead) -> None:
+        set_dialog((kind, visit))
+
+    def close() -> None:
+        set_dialog(None)
+
+    def changed() -> None:
+        set_dialog(None)
+        visits.refetch()
+
+    if visits.error:
+        return _problem(visits.error, provider)
+    if visits.data is None:
+        return html.p({"class_name": "appt-note", "role": "status", "aria-busy": "true"}, "Loading visits…")
+    if not visits.data:
+        return _empty(tab, provider, day)
+    return html.div(
+        {"class_name": "appts", "data-tab": tab, "aria-busy": "true" if visits.loading else "false"},
+        html.div(
+            {"class_name": "appt-list"},
+            *(
+                _VisitCard(visit, provider, session.time_zone, open_dialog, changed, key=visit.id)
+                for visit in visits.data
+            ),
+        ),
+        html.p({"class_name": "appt-note"}, f"Showing the first {LIST_LIMIT} visits.")
+        if len(visits.data) >= LIST_LIMIT
+        else "",
+        _dialog(dialog, provider, session.time_zone, close, changed),
+    )
+
+
+def _dialog(dialog, provider: bool, time_zone: str, close, changed):  # noqa: ANN001, ANN202
+    if dialog is None:
+        return ""
+    kind, visit = dialog
+    key = f"{kind}-{visit.id}"
+    if kind == "cancel":
+        return _CancelDialog(visit, provider, time_zone, close, changed, key=key)
+    if kind == "reschedule":
+        return _RescheduleDialog(visit, time_zone, close, changed, key=key)
+    return _ReviewDialog(visit, time_zone, close, changed, key=key)
+
+
+def _problem(message: str, provider: bool) -> dict:
+    return html.div(
+        {"class_name": "appts-empty card"},
+        notice(message, tone="warning"),
+        button_link("Set up your provider profile", "/provider-enrollment", variant="outline")
+        if provider
+        else "",
+    )
+
+
+def _empty(tab: str, provider: bool, day: date | None) -> dict:
+    if provider:
+        title = f"No visits on {format_date(day)}" if day else f"No {tab} visits"
+        text = (
+            "New bookings appear here as soon as patients place them."
+            if tab == "upcoming"
+            else "Completed and cancelled visits appear here."
+        )
+        action = button_link("Your services and hours", "/dashboard/services", variant="outline")
+    else:
+        title = "No upcoming visits" if tab == "upcoming" else "No past visits yet"
+        text = (
+            "Book a licensed provider who comes to your home or office."
+            if tab == "upcoming"
+            else "Completed and cancelled visits appear here, so you can review your care."
+        )
+        action = button_link("Find a provider", "/find-provider", icon_name="arrow-right")
+    return html.div(
+        {"class_name": "empty-state card appts-empty"},
+        html.span({"class_name": "empty-icon"}, icon("calendar", size=28)),
+        html.p({"class_name": "empty-title"}, title),
+        html.p(text),
+        action,
+    )
+
+
+# ---- one visit ----------------------------------------------------------------------------------
+def _fact(icon_name: str, *content: object) -> dict:
+    return html.li(icon(icon_name, size=16), html.span(*content))
+
+
+def _summary(visit: AppointmentRead, time_zone: str) -> dict:
+    minutes = int((visit.ends_at - visit.starts_at).total_seconds() // 60)
+    return html.ul(
+        {"class_name": "appt-facts"},
+        _fact("clock", format_slot(visit.starts_at, time_zone), f" · {format_minutes(minutes)}"),
+        _fact("map-pin", visit_where(visit)),
+    )
+
+
+def _price(visit: AppointmentRead) -> dict:
+    struck = (
+        html.s({"class_name": "appt-price-original"}, format_currency(visit.original_price))
+        if visit.original_price > visit.price
+        else ""
+    )
+    return html.span({"class_name": "appt-price"}, struck, html.strong(format_currency(visit.price)))
+
+
+def _status(status: AppointmentStatus) -> dict:
+    return html.span({"class_name": f"appt-status appt-status-{status.value}"}, status.label)
+
+
+@component
+def _VisitCard(
+    visit: AppointmentRead,
+    provider: bool,
+    time_zone: str,
+    open_dialog: Open,
+    changed: Callable[[], None],
+) -> dict:
+    session = use_session()
+
+    def toast(title: str) -> Callable[[AppointmentRead], None]:
+        def succeeded(_read: AppointmentRead) -> None:
+            session.toaster.success(title, f"{visit.service_name} with {visit.patient_name}")
+            changed()
+
+        return succeeded
+
+    confirm = use_action(confirm_appointment, on_success=toast("Visit confirmed"))
+    start = use_action(start_appointment, on_success=toast("Visit started"))
+    complete = use_action(complete_appointment, on_success=toast("Visit completed"))
+    busy = confirm.pending or start.pending or complete.pending
+    local = visit.starts_at.astimezone(ZoneInfo(time_zone))
+    heading_id = f"appt-{visit.id}"
+
+    def step(action, label: str, busy_label: str) -> dict:  # noqa: ANN001 - an Action
+        async def run(_event: dict) -> None:
+            await action.run(actor=session.actor, appointment_id=visit.id)
+
+        return html.button(
+            {"class_name": "btn btn-sm btn-primary", "type": "button", "disabled": busy, "on_click": run},
+            busy_label if action.pending else label,
+        )
+
+    def opens(kind: str, label: str, variant: str) -> dict:
+        return html.button(
+            {
+                "class_name": f"btn btn-sm {variant}",
+                "type": "button",
+                "disabled": busy,
+                "on_click": lambda _e: open_dialog(kind, visit),
+            },
+            label,
+        )
+
+    actions: list[dict] = []
+    status = visit.status
+    if provider:
+        if status is AppointmentStatus.pending:
+            actions.append(step(confirm, "Confirm", "Confirming…"))
+        elif status is AppointmentStatus.confirmed:
+            actions.append(step(start, "Start visit", "Starting…"))
+        elif status is AppointmentStatus.in_progress:
+            actions.append(step(complete, "Complete visit", "Completing…"))
+        if status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
+            actions.append(opens("cancel", "Cancel", "appt-danger-outline"))
+    elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
+        actions += [
+            opens("reschedule", "Reschedule", "btn-outline"),
+            opens("cancel", "Cancel visit", "appt-danger-outline"),
+        ]
+    elif status is AppointmentStatus.completed:
+        actions.append(
+            html.span({"class_name": "appt-reviewed"}, icon("check", size=16), "Reviewed")
+            if visit.reviewed
+            else opens("review", "Leave a review", "btn-primary")
+        )
+
+    who = visit.patient_name if provider else f"with {visit.provider_name}"
+    return html.article(
+        {"class_name": f"appt-card appt-card-{status.value}", "aria-labelledby": heading_id},
+        html.div(
+            {"class_name": "appt-head"},
+            html.div(
+                {"class_name": "appt-date", "aria-hidden": "true"},
+                html.span({"class_name": "appt-date-month"}, f"{local:%b}"),
+                html.span({"class_name": "appt-date-day"}, str(local.day)),
+            ),
+            html.div(
+                {"class_name": "appt-title"},
+                html.h3({"id": heading_id}, visit.service_name),
+                html.p({"class_name": "appt-who"}, icon("user", size=15), who),
+            ),
+            _status(status),
+        ),
+        _summary(visit, time_zone),
+        html.div(
+            {"class_name": "appt-notes"},
+            html.strong("Intake notes"),
+            html.p(visit.notes),
+        )
+        if provider and visit.notes
+        else "",
+        html.p(
+            {"class_name": "appt-cancelled"},
+            f"Cancelled by the {visit.cancelled_by or 'team'}",
+            f": {visit.cancel_reason}" if visit.cancel_reason else ".",
+        )
+        if status is AppointmentStatus.cancelled
+        else "",
+        html.div(
+            {"class_name": "appt-foot"},
+            html.p(
+                {"class_name": "appt-order"},
+                _price(visit),
+                html.span(f"Order {visit.order_number}") if visit.order_number else "",
+            ),
+            html.div({"class_name": "appt-actions"}, *actions) if actions else "",
+        ),
+    )
+
+
+# ---- dialogs ------------------------------------------------------------------------------------
+def _modal(
+    title_id: str, title: str, lead: object, close: Callable[[], None], busy: bool, *body: object
+) -> dict:
+    return html.div(
+        {"class_name": "modal-backdrop", "data-modal": ""},
+        html.div(
+            {
+                "class_name": "modal appt-modal",
+                "role": "dialog",
+                "aria-modal": "true",
+                "aria-labelledby": title_id,
+            },
+            html.div(
+                {"class_name": "modal-header"},
+                html.h2({"id": title_id}, title),
+                html.button(
+                    {
+                        "class_name": "icon-button",
+                        "type": "button",
+                        "aria-label": "Close",
+                        "data-modal-close": "",
+                        "disabled": busy,
+                        "on_click": lambda _e: close(),
+                    },
+                    icon("x", size=18),
+                ),
+            ),
+            html.p({"class_name": "modal-lead"}, lead),
+            *body,
+        ),
+    )
+
+
+def _visit_line(visit: AppointmentRead, time_zone: str) -> str:
+    return f"{visit.service_name} with {visit.provider_name}, {format_slot(visit.starts_at, time_zone)}."
+
+
+def _error_line(message: str | None) -> dict | str:
+    """A refusal inside a dialog; the notice policy comes with the way to reach support."""
+    if not message:
+        return ""
+    return html._(
+        html.p({"class_name": "form-error", "role": "alert"}, message),
+        html.p(
+            {"class_name": "hint"},
+            "Need a change sooner? ",
+            html.a({"href": "/contact"}, "Contact support"),
+            " and we'll help.",
+        )
+        if message == POLICY
+        else "",
+    )
+
+
+def _use_refusal() -> tuple[str | None, Callable[[str], None]]:
+    """A dialog's refusal: the service's message inline and as an error toast."""
+    toaster = use_session().toaster
+    error, set_error = use_state(None)
+
+    def refused(message: str) -> None:
+        set_error(message)
+        toaster.error(message)
+
+    return error, refused
+
+
+@component
+def _CancelDialog(
+    visit: AppointmentRead,
+    provider: bool,
+    time_zone: str,
+    close: Callable[[], None],
+    changed: Callable[[], None],
+) -> dict:
+    session = use_session()
+    form = use_form(reason="")
+    error, refused = _use_refusal()
+    action = use_action(cancel_appointment, on_error=refused)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        result = await action.run(
+            actor=session.actor, appointment_id=visit.id, reason=form.values.get("reason", "")
+        )
+        if result is not None:
+            session.toaster.success(
+                "Visit cancelled", f"{visit.service_name}, {format_slot(visit.starts_at, time_zone)}"
+            )
+            changed()
+
+    busy = action.pending
+    who = visit.patient_name if provider else visit.provider_name
+    return _modal(
+        "cancel-appt-title",
+        "Cancel this visit?",
+        _visit_line(visit, time_zone),
+        close,
+        busy,
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.label(
+                {"html_for": "cancel-reason"},
+                "Reason for the patient" if provider else "Reason (optional)",
+            ),
+            html.textarea(
+                form.field(
+                    "reason",
+                    id="cancel-reason",
+                    rows=3,
+                    maxLength=500,
+                    required=provider,
+                    placeholder="e.g. I have to reschedule my day"
+                    if provider
+                    else "Let your provider know why",
+                )
+            ),
+            html.p(
+                {"class_name": "hint"},
+                f"{who} is e-mailed right away. Nothing is charged for a cancelled visit."
+                if provider
+                else f"{who} is e-mailed right away. Visits can be cancelled up to 24 hours before they start; "
+                "nothing is charged for a cancelled visit.",
+            ),
+            _error_line(error),
+            html.div(
+                {"class_name": "modal-actions"},
+                html.button(
+                    {
+                        "class_name": "btn btn-ghost",
+                        "type": "button",
+                        "disabled": busy,
+                        "on_click": lambda _e: close(),
+                    },
+                    "Keep visit",
+                ),
+                html.button(
+                    {"class_name": "btn appt-danger", "type": "submit", "disabled": busy},
+                    "Cancelling…" if busy else "Cancel visit",
+                ),
+            ),
+        ),
+    )
+
+
+@component
+def _RescheduleDialog(
+    visit: AppointmentRead, time_zone: str, close: Callable[[], None], changed: Callable[[], None]
+) -> dict:
+    session = use_session()
+    today = _today(time_zone)
+    day, set_day = use_state(lambda: max(today, visit.starts_at.astimezone(ZoneInfo(time_zone)).date()))
+    chosen, set_chosen = use_state(None)
+    slots = use_query(
+        list_reschedule_slots, actor=session.actor, appointment_id=visit.id, day=day, time_zone=time_zone
+    )
+    error, refused = _use_refusal()
+    action = use_action(reschedule_appointment, on_error=refused)
+
+    @use_effect(dependencies=[slots.error])
+    def announce() -> None:
+        if slots.error:
+            session.toaster.error(slots.error)
+
+    def pick_day(event: dict) -> None:
+        picked = _day(event["target"]["value"])
+        if picked is not None:
+            set_chosen(None)
+            set_day(picked)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        if chosen is None:
+            refused("Choose a new time first.")
+            return
+        result = await action.run(actor=session.actor, appointment_id=visit.id, starts_at=chosen)
+        if result is not None:
+            session.toaster.success("Visit rescheduled", f"{visit.provider_name} will confirm the new time.")
+            changed()
+
+    busy = action.pending
+    if slots.error:
+        times = ""
+    elif slots.data is None:
+        times = html.p({"class_name": "appt-note", "role": "status"}, "Finding open times…")
+    elif not slots.data:
+        times = html.p({"class_name": "appt-note"}, "No open times on this day. Try another day.")
+    else:
+        times = html.div(
+            {"class_name": "appt-slots", "role": "group", "aria-label": "Open times"},
+            *(
+                html.button(
+                    {
+                        "key": start.isoformat(),
+                        "type": "button",
+                        "class_name": "appt-slot" + (" is-chosen" if start == chosen else ""),
+                        "aria-pressed": "true" if start == chosen else "false",
+                        "on_click": lambda _e, start=start: set_chosen(start),
+                    },
+                    _clock(start, time_zone),
+                )
+                for start in slots.data
+            ),
+        )
+    return _modal(
+        "reschedule-appt-title",
+        "Reschedule visit",
+        f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
+        close,
+        busy,
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.label({"html_for": "reschedule-day"}, "Day"),
+            html.input(
+                {
+                    "type": "date",
+                    "id": "reschedule-day",
+                    "defaultValue": day.isoformat(),
+                    "min": today.isoformat(),
+                    "on_change": pick_day,
+                }
+            ),
+            html.p({"class_name": "hint"}, f"Times in your time zone ({time_zone.replace('_', ' ')})."),
+            times,
+            _error_line(error or slots.error),
+            html.div(
+                {"class_name": "modal-actions"},
+                html.button(
+                    {
+                        "class_name": "btn btn-ghost",
+                        "type": "button",
+                        "disabled": busy,
+                        "on_click": lambda _e: close(),
+                    },
+                    "Keep current time",
+                ),
+                html.button(
+                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy or chosen is None},
+                    "Moving…" if busy else "Move visit",
+                ),
+            ),
+        ),
+    )
+
+
+@component
+def _ReviewDialog(
+    visit: AppointmentRead, time_zone: str, close: Callable[[], None], changed: Callable[[], None]
+) -> dict:
+    session = use_session()
+    rating, set_rating = use_state(0)
+    form = use_form(comment="")
+    error, refused = _use_refusal()
+    action = use_action(review_visit, on_error=refused)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        if not rating:
+            refused("Choose from 1 to 5 stars.")
+            return
+        result = await action.run(
+            actor=session.actor,
+            appointment_id=visit.id,
+            rating=rating,
+            comment=form.values.get("comment", ""),
+        )
+        if result is not None:
+            session.toaster.success(
+                "Thanks for your review", f"It helps other patients choose {visit.provider_name}."
+            )
+            changed()
+
+    busy = action.pending
+    return _modal(
+        "review-appt-title",
+        "Review your visit",
+        _visit_line(visit, time_zone),
+        close,
+        busy,
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.span({"class_name": "appt-label", "id": "review-stars-label"}, "Your rating"),
+            html.div(
+                {"class_name": "appt-stars", "role": "radiogroup", "aria-labelledby": "review-stars-label"},
+                *(
+                    html.button(
+                        {
+                            "key": str(stars),
+                            "type": "button",
+                            "role": "radio",
+                            "aria-checked": "true" if stars == rating else "false",
+                            "aria-label": f"{stars} star{'s' if stars > 1 else ''}",
+                            "class_name": "appt-star" + (" is-on" if stars <= rating else ""),
+                            "on_click": lambda _e, stars=stars: set_rating(stars),
+                        },
+                        icon("star", size=28),
+                    )
+                    for stars in STARS
+                ),
+            ),
+            html.label({"html_for": "review-comment"}, "Your review (optional)"),
+            html.textarea(
+                form.field(
+                    "comment",
+                    id="review-comment",
+                    rows=4,
+                    maxLength=MAX_COMMENT,
+                    placeholder="What went well? What could be better?",
+                )
+            ),
+            html.p({"class_name": "hint"}, "Your first name and last initial are shown with your review."),
+            _error_line(error),
+            html.div(
+                {"class_name": "modal-actions"},
+                html.button(
+                    {
+                        "class_name": "btn btn-ghost",
+                        "type": "button",
+                        "disabled": busy,
+                        "on_click": lambda _e: close(),
+                    },
+                    "Not now",
+                ),
+                html.button(
+                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
+                    "Sending…" if busy else "Submit review",
+                ),
+            ),
+        ),
+    )

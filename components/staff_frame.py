@@ -1,0 +1,287 @@
+"""The staff portal layout shared by every /staff screen (staff/ and helpdesk/ both use it): a
+permissions-aware sidebar beside the screen.
+
+`StaffFrame(*children, active=slug)` loads the signed-in member's access once (`get_staff_access`) and
+provides it to the screen below (`use_staff_access()`). The sidebar lists the SPEC §6 sections the member
+may use; `visible_sections` is the one rule for that (the permission matrix tests it too).
+
+Collapsing the sidebar (16rem ↔ a 3rem icon rail) and the small-screen drawer are browser-only:
+static/js/staff.js keeps the open state in localStorage 'staff-sidebar-open', so a toggle costs no
+server render. `StaffSection` is the screen-level guard: without the section's permission it shows the
+'Access Denied' toast and goes back to /staff (the services refuse on their own anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from reactpy import component, create_context, html, use_context, use_effect
+from reactpy_router import navigate
+
+from app.services.staff import TOPIC as STAFF_TOPIC
+from app.services.staff import StaffAccessRead, get_staff_access
+from app.services.staff_access import HELP_DESK_DENIED
+from components.context import use_session
+from components.guards import ACCESS_DENIED
+from components.hooks import use_query, use_topic
+from components.icons import icon
+from models.account import Role
+from models.staff import Permission
+
+STAFF_HOME = "/staff"
+SIDEBAR_ID = "staff-sidebar"
+DRAWER = "staff-nav"  # the overlay name static/js/app.js closes on navigation and Escape
+
+
+@dataclass(frozen=True)
+class StaffSectionInfo:
+    """One sidebar entry: `slug` is the path under /staff ('' for the dashboard)."""
+
+    slug: str
+    label: str
+    icon: str
+    permission: Permission | None = None
+    owner_only: bool = False
+
+    @property
+    def href(self) -> str:
+        return f"{STAFF_HOME}/{self.slug}" if self.slug else STAFF_HOME
+
+    @property
+    def denied_description(self) -> str:
+        if self.permission == Permission.view_support_tickets:
+            return HELP_DESK_DENIED
+        return f"You don't have permission to access {self.label}."
+
+
+P = Permission
+# SPEC §6: the staff menu, each item hidden without its permission; the audit log is the owner's.
+STAFF_SECTIONS: tuple[StaffSectionInfo, ...] = (
+    StaffSectionInfo("", "Dashboard", "dashboard"),
+    StaffSectionInfo("analytics", "Analytics", "chart", P.view_analytics),
+    StaffSectionInfo("providers", "Provider Management", "briefcase", P.manage_providers),
+    StaffSectionInfo("verifications", "Verification Requests", "shield", P.manage_verification),
+    StaffSectionInfo("revenue", "Revenue Reports", "dollar", P.view_revenue),
+    StaffSectionInfo("ads", "Advertisement Management", "megaphone", P.manage_ads),
+    StaffSectionInfo("help-desk", "Help Desk", "message", P.view_support_tickets),
+    StaffSectionInfo("team", "Staff Management", "users", P.manage_staff),
+    StaffSectionInfo("onboarding", "Provider Onboarding", "user-plus", P.manage_onboarding),
+    StaffSectionInfo("moderation", "Content Moderation", "flag", P.moderate_content),
+    StaffSectionInfo("documents", "Document Approvals", "file-check", P.approve_documents),
+    StaffSectionInfo("appointments", "Appointments", "calendar", P.view_appointments),
+    StaffSectionInfo("documentation", "Documentation", "book"),
+    StaffSectionInfo("settings", "Settings", "settings"),
+    StaffSectionInfo("audit", "Audit Log", "lock", owner_only=True),
+)
+# Both spellings of the help desk path appear (SPEC §2).
+_ALIASES = {"helpdesk": "help-desk"}
+_BY_SLUG = {section.slug: section for section in STAFF_SECTIONS}
+
+
+def staff_section(slug: str) -> StaffSectionInfo | None:
+    """The sidebar section behind /staff/<slug>, if it is one."""
+    slug = slug.lower()
+    return _BY_SLUG.get(_ALIASES.get(slug, slug))
+
+
+def role_label(role: Role) -> str:
+    """'hr' → 'HR', 'management' → 'Management'."""
+    return "HR" if role == Role.hr else role.value.capitalize()
+
+
+def may_open(section: StaffSectionInfo, access: StaffAccessRead | None) -> bool:
+    """Whether `access` may open `section` (no access: only what needs no permission)."""
+    if section.owner_only:
+        return access is not None and access.is_owner
+    if section.permission is None:
+        return True
+    return access is not None and access.can(section.permission)
+
+
+def visible_sections(access: StaffAccessRead | None) -> tuple[StaffSectionInfo, ...]:
+    """The sidebar items `access` sees, in menu order."""
+    return tuple(section for section in STAFF_SECTIONS if may_open(section, access))
+
+
+# ---- the member's access, for the screens inside the frame ----------------------------------------
+
+
+@dataclass(frozen=True)
+class StaffAccessState:
+    access: StaffAccessRead | None
+    loading: bool
+    error: str | None
+
+
+StaffAccessContext = create_context(StaffAccessState(None, True, None))
+
+
+def use_staff_access() -> StaffAccessState:
+    """The signed-in member's access, as loaded by the enclosing StaffFrame."""
+    return use_context(StaffAccessContext)
+
+
+def use_staff_permissions() -> frozenset[Permission]:
+    """The member's permissions (empty while loading or when refused)."""
+    access = use_staff_access().access
+    return access.permissions if access is not None else frozenset()
+
+
+# ---- the layout ------------------------------------------------------------------------------------
+
+
+@component
+def StaffFrame(*children: Any, active: str = "") -> dict:
+    session = use_session()
+    query = use_query(get_staff_access, actor=session.actor)
+
+    def on_staff_change(payload: dict) -> None:
+        # A manager changed this member's role or permissions: show the new access at once.
+        if session.actor is not None and payload.get("user_id") == session.actor.user_id:
+            query.refetch()
+
+    use_topic(STAFF_TOPIC, on_event=on_staff_change)
+    state = StaffAccessState(query.data, query.loading and query.data is None, query.error)
+    body: Any = children
+    if state.error:
+        body = (access_problem(state.error),)
+    return StaffAccessContext(
+        html.div(
+            {"class_name": "staff-layout"},
+            sidebar(state.access, active),
+            html.div(
+                {
+                    "class_name": "staff-backdrop",
+                    "data-close-overlay": "",
+                    "aria-hidden": "true",
+                },
+            ),
+            html.div(
+                {"class_name": "staff-main"},
+                toolbar(state.access, active),
+                html.div({"class_name": "staff-content"}, *body),
+            ),
+        ),
+        value=state,
+    )
+
+
+def sidebar(access: StaffAccessRead | None, active: str) -> dict:
+    active_section = staff_section(active)
+    return html.aside(
+        {"id": SIDEBAR_ID, "class_name": "staff-sidebar", "aria-label": "Staff portal"},
+        html.div(
+            {"class_name": "staff-sidebar-inner"},
+            sidebar_head(),
+            sidebar_nav(access, active_section),
+        ),
+    )
+
+
+def sidebar_head() -> dict:
+    return html.div(
+        {"class_name": "staff-sidebar-head"},
+        html.span({"class_name": "staff-sidebar-mark"}, icon("shield", size=18)),
+        html.span({"class_name": "staff-nav-label staff-sidebar-title"}, "Staff Portal"),
+        html.button(
+            {
+                "type": "button",
+                "class_name": "icon-button staff-drawer-close",
+                "data-close-overlay": "",
+                "aria-label": "Close staff menu",
+            },
+            icon("x", size=20),
+        ),
+    )
+
+
+def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo | None) -> dict:
+    return html.nav(
+        {"class_name": "staff-nav", "aria-label": "Staff sections"},
+        html.ul(
+            {"class_name": "staff-nav-list"},
+            *(
+                html.li(
+                    {"key": section.slug or "dashboard"},
+                    html.a(
+                        {
+                            "class_name": "staff-nav-link",
+                            "href": section.href,
+                            "title": section.label,
+                            **({"aria-current": "page"} if section is active_section else {}),
+                        },
+                        icon(section.icon, size=18),
+                        html.span({"class_name": "staff-nav-label"}, section.label),
+                    ),
+                )
+                for section in visible_sections(access)
+            ),
+        ),
+    )
+
+
+def toolbar(access: StaffAccessRead | None, active: str) -> dict:
+    section = staff_section(active)
+    return html.div(
+        {"class_name": "staff-toolbar"},
+        html.button(
+            {
+                "type": "button",
+                "class_name": "icon-button staff-sidebar-toggle",
+                "data-staff-sidebar-toggle": "",
+                "aria-controls": SIDEBAR_ID,
+                "aria-label": "Toggle staff menu",
+                "title": "Toggle staff menu (Ctrl+B)",
+            },
+            icon("sidebar", size=20),
+        ),
+        html.span({"class_name": "staff-toolbar-title"}, section.label if section else "Staff Portal"),
+        html.span(
+            {"class_name": "staff-toolbar-who"},
+            html.span({"class_name": "staff-toolbar-name"}, access.name),
+            html.span({"class_name": "portal-pill"}, role_label(access.role)),
+        )
+        if access is not None
+        else "",
+    )
+
+
+def access_problem(message: str) -> dict:
+    return html.section(
+        {"class_name": "container staff-problem", "role": "alert"},
+        html.span({"class_name": "coming-soon-icon"}, icon("lock", size=28)),
+        html.h1(ACCESS_DENIED),
+        html.p(message),
+        html.a({"class_name": "btn btn-outline", "href": "/"}, "Back to Home"),
+    )
+
+
+def loading_notice(text: str = "Loading…") -> dict:
+    return html.div(
+        {"class_name": "staff-loading", "role": "status"},
+        html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),
+        html.span(text),
+    )
+
+
+@component
+def StaffSection(view: Callable[[], Any], slug: str) -> Any:
+    """Render `view()` when the member may open the section `slug`; otherwise toast 'Access Denied' and
+    go to /staff. Place it inside StaffFrame."""
+    state = use_staff_access()
+    toaster = use_session().toaster
+    section = staff_section(slug)
+    allowed = None if state.loading or state.error else (section is None or may_open(section, state.access))
+
+    @use_effect(dependencies=[allowed])
+    def announce() -> None:
+        if allowed is False and section is not None:
+            toaster.error(ACCESS_DENIED, section.denied_description)
+
+    if allowed is None:
+        return loading_notice() if state.loading else ""
+    if not allowed:
+        return navigate(STAFF_HOME, replace=True)
+    return view()

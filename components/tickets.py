@@ -1,0 +1,215 @@
+"""Ticket pieces shared by the staff help desk (helpdesk/) and the customer's Support screen
+(pages/dashboard/support.py): status, priority and category badges, ticket dates in the visitor's time
+zone, the message thread, attachment links and the Attach control.
+
+Attaching: the file input is read by static/js/uploads.js, which posts the file to /api/uploads (a
+websocket cannot carry files) and writes the answer ({id, filename, size, content_type}) into the hidden
+`data-upload-sink` input; `use_staged_files` collects those until the message is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from zoneinfo import ZoneInfo
+
+from pydantic import ValidationError
+from reactpy import html, use_state
+
+from app.settings import get_settings
+from app.storage import ACCEPT
+from components.format import format_date
+from components.icons import icon
+from models.support import AttachmentRead, TicketCategory, TicketMessageRead, TicketPriority, TicketStatus
+
+MAX_FILES = 5
+
+
+# ---- badges and dates --------------------------------------------------------------------------------
+def status_badge(status: TicketStatus) -> dict:
+    return html.span({"class_name": f"ticket-badge ticket-status ticket-status-{status.value}"}, status.label)
+
+
+def priority_badge(priority: TicketPriority) -> dict:
+    return html.span(
+        {"class_name": f"ticket-badge ticket-priority ticket-priority-{priority.value}"},
+        priority.value.title(),
+    )
+
+
+def category_badge(category: TicketCategory) -> dict:
+    return html.span({"class_name": "ticket-badge ticket-category"}, category.value.title())
+
+
+def enum_options(values: type[StrEnum]) -> list[dict]:
+    """<option>s for a select of a ticket enumeration: value 'in_progress', label 'In Progress'."""
+    return [
+        html.option({"key": v.value, "value": v.value}, v.value.replace("_", " ").title()) for v in values
+    ]
+
+
+def month_day(moment: datetime, time_zone: str) -> str:
+    """The list's created date: 'Nov 21'."""
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{local:%b} {local.day}"
+
+
+def when(moment: datetime, time_zone: str) -> str:
+    """A message's time: 'Nov 21, 2026, 9:05 AM'."""
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{format_date(local)}, {local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
+
+
+def time_tag(moment: datetime, text: str) -> dict:
+    return html.time({"dateTime": moment.isoformat()}, text)
+
+
+def file_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+# ---- thread ------------------------------------------------------------------------------------------
+def attachment_links(attachments: Sequence[AttachmentRead]) -> dict | str:
+    if not attachments:
+        return ""
+    return html.ul(
+        {"class_name": "ticket-files", "aria-label": "Attachments"},
+        *(
+            html.li(
+                {"key": a.id},
+                html.a(
+                    {"href": f"/api/attachments/{a.id}", "download": a.filename, "class_name": "ticket-file"},
+                    icon("file-check", size=16),
+                    html.span({"class_name": "ticket-file-name"}, a.filename),
+                    html.span({"class_name": "ticket-file-size"}, file_size(a.size)),
+                ),
+            )
+            for a in attachments
+        ),
+    )
+
+
+_MESSAGE_TONE = {"Customer": "customer", "Support Staff": "staff", "Internal Note": "internal"}
+
+
+def thread(messages: Sequence[TicketMessageRead], time_zone: str, *, empty: str) -> dict:
+    """The conversation, oldest first, each message labelled Customer, Support Staff or Internal Note."""
+    if not messages:
+        return html.p({"class_name": "ticket-thread-empty"}, empty)
+    return html.ol(
+        {"class_name": "ticket-thread", "aria-label": "Conversation"},
+        *(
+            html.li(
+                {
+                    "key": m.id,
+                    "class_name": f"ticket-message ticket-message-{_MESSAGE_TONE.get(m.author_label, 'staff')}",
+                },
+                html.div(
+                    {"class_name": "ticket-message-head"},
+                    html.span({"class_name": "ticket-message-label"}, m.author_label),
+                    html.span({"class_name": "ticket-message-author"}, m.sender_name),
+                    html.span(
+                        {"class_name": "ticket-message-time"},
+                        time_tag(m.created_at, when(m.created_at, time_zone)),
+                    ),
+                ),
+                html.p({"class_name": "ticket-message-body"}, m.content),
+                attachment_links(m.attachments),
+            )
+            for m in messages
+        ),
+    )
+
+
+# ---- attaching files -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StagedFiles:
+    """Files uploaded for the message being written (staged: not sent yet)."""
+
+    files: tuple[AttachmentRead, ...]
+    on_uploaded: Callable[[dict], None]
+    remove: Callable[[str], None]
+    clear: Callable[[], None]
+
+    @property
+    def ids(self) -> list[str]:
+        return [f.id for f in self.files]
+
+
+def use_staged_files() -> StagedFiles:
+    files, set_files = use_state(())
+
+    def on_uploaded(event: dict) -> None:
+        try:
+            uploaded = AttachmentRead.model_validate(json.loads(event["target"]["value"]))
+        except (ValueError, ValidationError, KeyError, TypeError):
+            return
+        set_files(
+            lambda current: (
+                current
+                if any(f.id == uploaded.id for f in current) or len(current) >= MAX_FILES
+                else (*current, uploaded)
+            )
+        )
+
+    def remove(file_id: str) -> None:
+        set_files(lambda current: tuple(f for f in current if f.id != file_id))
+
+    return StagedFiles(files, on_uploaded, remove, lambda: set_files(()))
+
+
+def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False) -> dict:
+    """The Attach button, the files attached so far (each removable) and the upload status line."""
+    full = len(staged.files) >= MAX_FILES
+    return html.div(
+        {"class_name": "attach", "data-upload-scope": ""},
+        html.input(
+            {
+                "type": "file",
+                "id": input_id,
+                "class_name": "attach-input",
+                "accept": ACCEPT,
+                "multiple": True,
+                "disabled": disabled or full,
+                "data-upload": "",
+                "data-max-bytes": get_settings().upload_max_bytes,
+                "data-max-files": MAX_FILES - len(staged.files),
+            }
+        ),
+        html.label(
+            {"class_name": "btn btn-sm btn-outline attach-button", "html_for": input_id},
+            icon("plus", size=16),
+            "Attach",
+        ),
+        html.input({"type": "hidden", "data-upload-sink": "", "on_change": staged.on_uploaded}),
+        html.span({"class_name": "attach-status", "data-upload-status": "", "role": "status"}),
+        html.ul(
+            {"class_name": "attach-list", "aria-label": "Files to send"},
+            *(
+                html.li(
+                    {"key": f.id, "class_name": "attach-chip"},
+                    html.span({"class_name": "attach-chip-name"}, f.filename),
+                    html.span({"class_name": "ticket-file-size"}, file_size(f.size)),
+                    html.button(
+                        {
+                            "type": "button",
+                            "class_name": "attach-remove",
+                            "aria-label": f"Remove {f.filename}",
+                            "on_click": lambda _e, file_id=f.id: staged.remove(file_id),
+                        },
+                        icon("x", size=14),
+                    ),
+                )
+                for f in staged.files
+            ),
+        )
+        if staged.files
+        else "",
+    )

@@ -1,0 +1,119 @@
+"""The 'Canned responses' dialog: the saved replies, a form to add one (with {customer} and {ticket}
+placeholders) and Delete (its author or a help-desk manager; the service decides)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html
+
+from app.services.support import create_canned_response, delete_canned_response, list_canned_responses
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_action, use_query
+from components.icons import icon
+
+
+@component
+def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -> dict:
+    session = use_session()
+    saved = use_query(list_canned_responses, actor=session.actor)
+    form = use_form(title="", body="")
+
+    def changed(_result: object = None) -> None:
+        saved.refetch()
+        on_changed()
+
+    create = use_action(create_canned_response, on_success=changed)
+    remove = use_action(delete_canned_response, on_success=changed)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        created = await create.run(
+            actor=session.actor, title=form.values.get("title", ""), body=form.values.get("body", "")
+        )
+        if created is not None:
+            session.toaster.success("Canned response saved")
+            form.reset(title="", body="")
+
+    def delete(canned_id: str) -> Callable[[dict], Any]:
+        async def click(_event: dict) -> None:
+            await remove.run(actor=session.actor, canned_id=canned_id)
+
+        return click
+
+    return html.div(
+        {"class_name": "modal-backdrop", "data-modal": ""},
+        html.div(
+            {
+                "class_name": "modal canned-dialog",
+                "role": "dialog",
+                "aria-modal": "true",
+                "aria-labelledby": "canned-title",
+            },
+            html.div(
+                {"class_name": "modal-header"},
+                html.h2({"id": "canned-title"}, "Canned responses"),
+                html.button(
+                    {
+                        "class_name": "icon-button",
+                        "type": "button",
+                        "aria-label": "Close",
+                        "data-modal-close": "",
+                        "on_click": lambda _e: on_close(),
+                    },
+                    icon("x", size=18),
+                ),
+            ),
+            html.ul(
+                {"class_name": "canned-list"},
+                *(
+                    html.li(
+                        {"key": c.id, "class_name": "canned-item"},
+                        html.div(
+                            {"class_name": "canned-text"},
+                            html.strong(c.title),
+                            html.span({"class_name": "canned-body"}, c.body),
+                        ),
+                        html.button(
+                            {
+                                "type": "button",
+                                "class_name": "icon-button",
+                                "aria-label": f"Delete {c.title}",
+                                "disabled": remove.pending,
+                                "on_click": delete(c.id),
+                            },
+                            icon("trash", size=16),
+                        ),
+                    )
+                    for c in saved.data or ()
+                ),
+            )
+            if saved.data
+            else html.p({"class_name": "modal-lead"}, "No canned responses yet."),
+            html.form(
+                {
+                    "class_name": "form",
+                    "on_submit": submit,
+                    "noValidate": True,
+                    "aria-label": "New canned response",
+                },
+                html.label({"html_for": "canned-new-title"}, "Title"),
+                html.input(form.field("title", id="canned-new-title", maxLength=120)),
+                html.label({"html_for": "canned-new-body"}, "Response"),
+                html.textarea(form.field("body", id="canned-new-body", rows=4, maxLength=10_000)),
+                html.p(
+                    {"class_name": "hint"},
+                    "{customer} becomes the customer's name and {ticket} the ticket number.",
+                ),
+                html.div(
+                    {"class_name": "modal-actions"},
+                    html.button(
+                        {"type": "submit", "class_name": "btn btn-primary", "disabled": create.pending},
+                        "Save response",
+                    ),
+                ),
+            ),
+        ),
+    )

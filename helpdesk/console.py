@@ -1,0 +1,67 @@
+"""Help Desk (/staff/help-desk and /staff/helpdesk; SPEC §2 "Help Desk"): the staff ticket console.
+
+Inside the staff portal frame, for members with view_support_tickets (others get 'Access Denied' and go
+back to /staff). The tickets list on the left (helpdesk/ticket_list.py), the selected ticket on the right
+(helpdesk/ticket_view.py); the tab, the search and the selected ticket live in the URL (desk_state.py).
+Both panes are live: they refetch on the services' events, never on a timer.
+"""
+
+from __future__ import annotations
+
+from reactpy import component, html, use_location, use_state
+from reactpy_router import use_search_params
+
+from components.guards import guarded, staff_rule
+from components.staff_frame import StaffFrame, StaffSection
+from helpdesk.desk_state import DeskState
+from helpdesk.new_ticket import NewTicketDialog
+from helpdesk.ticket_list import TicketList
+from helpdesk.ticket_view import TicketPane
+from models.support import TicketRead
+
+SECTION = "help-desk"
+SUBTITLE = "Manage customer support tickets and provider inquiries"
+
+
+@component
+def HelpDeskPage() -> dict:
+    return guarded(staff_rule, _Frame)
+
+
+@component
+def _Frame() -> dict:
+    return StaffFrame(StaffSection(_Desk, slug=SECTION), active=SECTION)
+
+
+@component
+def _Desk() -> dict:
+    state = DeskState.from_params(use_location().pathname, use_search_params())
+    creating, set_creating = use_state(False)
+    opened, set_opened = use_state(None)
+
+    def created(ticket: TicketRead) -> None:
+        set_creating(False)
+        set_opened(ticket.id)
+
+    # After New Ticket, open the new ticket: static/js/app.js follows this link at once (a query change
+    # within the page, which reactpy-router's navigate() does not do).
+    follow = (
+        html.a({"hidden": True, "href": state.href(ticket=opened), "data-navigate-after": "0", "key": opened})
+        if opened and opened != state.ticket
+        else ""
+    )
+    return html.div(
+        {"class_name": "desk" + (" desk-has-ticket" if state.ticket else "")},
+        html.div(
+            {"class_name": "desk-header"},
+            html.h1("Help Desk"),
+            html.p({"class_name": "desk-subtitle"}, SUBTITLE),
+        ),
+        html.div(
+            {"class_name": "desk-panels"},
+            TicketList(state, lambda: set_creating(True)),
+            TicketPane(state),
+        ),
+        NewTicketDialog(on_close=lambda: set_creating(False), on_created=created) if creating else "",
+        follow,
+    )

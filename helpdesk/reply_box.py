@@ -1,0 +1,126 @@
+"""The reply box under a ticket's thread: a 3-row message, the 'Internal Note' checkbox ('(Only visible to
+staff)'), Attach, the canned responses picker, and Send Reply / Add Note (the label follows the checkbox).
+
+The message field is uncontrolled (components/forms.py): typing re-renders nothing. Toasts per SPEC §8:
+'Reply sent to customer' or 'Internal note added'. A message that is empty after trimming is ignored
+(SPEC §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reactpy import component, event, html, use_state
+
+from app.services.support import list_canned_responses, render_canned_response, reply_to_ticket
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_action, use_query
+from components.tickets import attach_control, use_staged_files
+from helpdesk.canned import CannedDialog
+from helpdesk.presence import TypingSignal
+from models.support import TicketRead
+
+REPLY_SENT = "Reply sent to customer"
+NOTE_ADDED = "Internal note added"
+MANAGE = "__manage__"
+
+
+@component
+def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
+    session = use_session()
+    form = use_form(content="")
+    internal, set_internal = use_state(False)
+    managing, set_managing = use_state(False)
+    staged = use_staged_files()
+    canned = use_query(list_canned_responses, actor=session.actor)
+    send = use_action(reply_to_ticket)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        content = form.values.get("content", "")
+        if not content.strip() or send.pending:
+            return
+        sent = await send.run(
+            actor=session.actor,
+            ticket_id=ticket.id,
+            content=content,
+            internal=internal,
+            attachment_ids=staged.ids,
+        )
+        if sent is not None:
+            session.toaster.success(NOTE_ADDED if internal else REPLY_SENT)
+            form.reset(content="")
+            staged.clear()
+            on_sent()
+
+    def pick(event_: dict) -> None:
+        choice = event_["target"]["value"]
+        if choice == MANAGE:
+            set_managing(True)
+            return
+        found = next((c for c in canned.data or () if c.id == choice), None)
+        if found is None:
+            return
+        text = render_canned_response(found.body, ticket)
+        current = form.values.get("content", "").rstrip()
+        form.reset(content=f"{current}\n\n{text}" if current else text)
+
+    label = "Add Note" if internal else "Send Reply"
+    form_view = html.form(
+        {
+            "class_name": "reply-box" + (" reply-box-internal" if internal else ""),
+            "on_submit": submit,
+            "aria-label": "Reply",
+            "data-typing-scope": "",
+            "noValidate": True,
+        },
+        html.label({"class_name": "sr-only", "html_for": "reply-content"}, "Message"),
+        html.textarea(
+            form.field(
+                "content",
+                id="reply-content",
+                rows=3,
+                maxLength=10_000,
+                placeholder="Add an internal note for the team..." if internal else "Type your reply...",
+                **{"data-typing": ""},
+            )
+        ),
+        TypingSignal(ticket.id),
+        html.div(
+            {"class_name": "reply-tools"},
+            html.label(
+                {"class_name": "reply-internal", "html_for": "reply-internal"},
+                html.input(
+                    {
+                        "id": "reply-internal",
+                        "type": "checkbox",
+                        # Uncontrolled: the box flips at once in the browser; the server follows.
+                        "defaultChecked": False,
+                        "on_change": lambda e: set_internal(bool(e["target"].get("checked"))),
+                    }
+                ),
+                html.span("Internal Note"),
+                html.span({"class_name": "reply-hint"}, "(Only visible to staff)"),
+            ),
+            attach_control(staged, input_id=f"reply-files-{ticket.id}", disabled=send.pending),
+            html.select(
+                {
+                    "class_name": "input reply-canned",
+                    "aria-label": "Canned responses",
+                    "value": "",
+                    "on_change": pick,
+                },
+                html.option({"value": ""}, "Canned responses…"),
+                *(html.option({"key": c.id, "value": c.id}, c.title) for c in canned.data or ()),
+                html.option({"value": MANAGE}, "Manage canned responses…"),
+            ),
+            html.button(
+                {"type": "submit", "class_name": "btn btn-primary reply-send", "disabled": send.pending},
+                "Sending…" if send.pending else label,
+            ),
+        ),
+    )
+    # The dialog holds a form of its own, so it sits beside the reply form, not inside it.
+    dialog = CannedDialog(on_close=lambda: set_managing(False), on_changed=canned.refetch) if managing else ""
+    return html._(form_view, dialog)

@@ -1,0 +1,161 @@
+"""The help desk's left pane, 'Support Tickets': New Ticket, the search box, the tabs and the rows.
+
+The search box is a plain GET form (static/js/app.js turns its submit into an in-page navigation), so
+typing costs no server render; tabs and rows are links. The list refetches whenever any ticket changes
+("helpdesk" events), so a new ticket or another agent's change appears without a reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, html
+
+from app.services.signed_in import SignedIn
+from app.services.support import TicketFilter, list_tickets
+from app.services.support_common import HELPDESK_TOPIC, due_status
+from components.context import use_session
+from components.hooks import use_query, use_topic
+from components.icons import icon
+from components.staff_frame import loading_notice
+from components.tickets import category_badge, month_day, priority_badge, status_badge, time_tag
+from helpdesk.desk_state import TABS, DeskState
+from models.base import utcnow
+from models.support import TicketRead
+
+PREVIEW_LENGTH = 140
+
+
+async def _tickets(
+    *, session: Any, actor: SignedIn | None, tab: str, search: str, heard: int
+) -> list[TicketRead]:
+    return await list_tickets(session=session, actor=actor, filter=tab, search=search)
+
+
+def preview(text: str) -> str:
+    """The description, on one line and cut at a word near PREVIEW_LENGTH characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= PREVIEW_LENGTH:
+        return flat
+    return flat[:PREVIEW_LENGTH].rsplit(" ", 1)[0].rstrip(",.;:") + "…"
+
+
+@component
+def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
+    session = use_session()
+    heard = use_topic(HELPDESK_TOPIC)
+    query = use_query(_tickets, actor=session.actor, tab=state.tab.value, search=state.search, heard=heard)
+    if query.data is None:
+        body: Any = (
+            html.p({"class_name": "desk-problem", "role": "alert"}, query.error)
+            if query.error
+            else loading_notice("Loading tickets…")
+        )
+    elif not query.data:
+        body = html.div(
+            {"class_name": "desk-empty"},
+            html.p({"class_name": "desk-empty-title"}, "No tickets found"),
+            html.p("Try changing your search or filters"),
+        )
+    else:
+        now = utcnow()
+        body = html.ul(
+            {"class_name": "desk-rows", "aria-label": "Tickets"},
+            *(_row(t, state, session.time_zone, now) for t in query.data),
+        )
+    return html.section(
+        {"class_name": "desk-pane desk-list", "aria-labelledby": "desk-list-title"},
+        html.div(
+            {"class_name": "desk-list-head"},
+            html.h2({"id": "desk-list-title"}, "Support Tickets"),
+            html.button(
+                {"type": "button", "class_name": "btn btn-sm btn-primary", "on_click": lambda _e: on_new()},
+                icon("plus", size=16),
+                "New Ticket",
+            ),
+        ),
+        _search(state),
+        html.nav(
+            {"class_name": "desk-tabs", "aria-label": "Ticket filters"},
+            *(
+                html.a(
+                    {
+                        "key": tab.value,
+                        "class_name": "desk-tab",
+                        "href": state.href(tab=tab, ticket=None),
+                        **({"aria-current": "page"} if tab == state.tab else {}),
+                    },
+                    label,
+                )
+                for tab, label in TABS
+            ),
+        ),
+        html.div({"class_name": "desk-list-body"}, body),
+    )
+
+
+def _search(state: DeskState) -> dict:
+    return html.form(
+        {
+            "class_name": "desk-search",
+            "method": "get",
+            "action": state.path,
+            "role": "search",
+            "data-client-get": "",
+        },
+        html.input(
+            {
+                "type": "hidden",
+                "name": "tab",
+                "value": "" if state.tab == TicketFilter.all else state.tab.value,
+            }
+        ),
+        html.label({"class_name": "sr-only", "html_for": "desk-search"}, "Search tickets"),
+        icon("search", size=16),
+        html.input(
+            {
+                "id": "desk-search",
+                "type": "search",
+                "name": "q",
+                "class_name": "input",
+                "placeholder": "Search tickets...",
+                "defaultValue": state.search,
+                "maxLength": 200,
+                "autoComplete": "off",
+                "key": state.search,
+            }
+        ),
+    )
+
+
+def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> dict:
+    overdue = due_status(ticket, now).overdue
+    return html.li(
+        {"key": ticket.id},
+        html.a(
+            {
+                "class_name": "desk-row",
+                "href": state.href(ticket=ticket.id),
+                **({"aria-current": "true"} if ticket.id == state.ticket else {}),
+            },
+            html.span(
+                {"class_name": "desk-row-top"},
+                html.span({"class_name": "desk-row-subject"}, ticket.subject),
+                html.span(
+                    {"class_name": "desk-row-date"},
+                    time_tag(ticket.created_at, month_day(ticket.created_at, time_zone)),
+                ),
+            ),
+            html.span(
+                {"class_name": "desk-row-badges"},
+                status_badge(ticket.status),
+                priority_badge(ticket.priority),
+                category_badge(ticket.category),
+                html.span({"class_name": "ticket-badge ticket-overdue"}, icon("clock", size=12), "Overdue")
+                if overdue
+                else "",
+            ),
+            html.span({"class_name": "desk-row-desc"}, preview(ticket.description)),
+        ),
+    )

@@ -1,0 +1,316 @@
+"""The help desk's right pane: 'No ticket selected' until a ticket is chosen, then the ticket: subject, id,
+created date, Resolve and Waiting, Status, Priority, Category, Assigned To, due times, the description,
+the thread (internal notes included), the reply box and the history.
+
+It refetches on the ticket's events (`ticket:<id>`), so another agent's reply or status change shows
+without a reload; `PresenceBar` says who else has it open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from reactpy import component, html
+
+from app.services.signed_in import SignedIn
+from app.services.support import (
+    ASSIGN_OTHERS,
+    assign_ticket,
+    get_ticket,
+    list_assignable_staff,
+    set_ticket_category,
+    set_ticket_priority,
+    set_ticket_status,
+)
+from app.services.support_common import DueStatus, due_status, ticket_topic
+from components.context import use_session
+from components.hooks import use_action, use_query, use_topic
+from components.icons import icon
+from components.staff_frame import loading_notice, use_staff_permissions
+from components.tickets import (
+    attachment_links,
+    enum_options,
+    thread,
+    time_tag,
+    when,
+)
+from helpdesk.desk_state import DeskState
+from helpdesk.presence import PresenceBar
+from helpdesk.reply_box import ReplyBox
+from models.base import utcnow
+from models.support import (
+    TicketCategory,
+    TicketChangeRead,
+    TicketDetail,
+    TicketPriority,
+    TicketRead,
+    TicketStatus,
+)
+
+
+def status_changed(status: TicketStatus) -> str:
+    """SPEC §8 toast: 'Ticket status changed to {status}'."""
+    return f"Ticket status changed to {status.label.lower()}"
+
+
+async def _detail(*, session: Any, actor: SignedIn | None, ticket_id: str, heard: int) -> TicketDetail:
+    return await get_ticket(session=session, actor=actor, ticket_id=ticket_id)
+
+
+@component
+def TicketPane(state: DeskState) -> dict:
+    if state.ticket is None:
+        return html.section(
+            {"class_name": "desk-pane desk-detail desk-detail-empty", "aria-label": "Ticket"},
+            html.span({"class_name": "desk-empty-icon"}, icon("message", size=28)),
+            html.h2("No ticket selected"),
+            html.p("Select a ticket from the list to view details and respond"),
+        )
+    return TicketView(state.ticket, state.href(ticket=None), key=state.ticket)
+
+
+@component
+def TicketView(ticket_id: str, back_href: str) -> dict:
+    session = use_session()
+    heard = use_topic(ticket_topic(ticket_id))
+    detail = use_query(_detail, actor=session.actor, ticket_id=ticket_id, heard=heard)
+    back = html.a({"class_name": "desk-back", "href": back_href}, icon("arrow-left", size=16), "All tickets")
+    if detail.data is None:
+        problem = (
+            html.p({"class_name": "desk-problem", "role": "alert"}, detail.error) if detail.error else None
+        )
+        return html.section(
+            {"class_name": "desk-pane desk-detail", "aria-label": "Ticket"},
+            back,
+            problem or loading_notice("Loading ticket…"),
+        )
+    data = detail.data
+    ticket = data.ticket
+    return html.section(
+        {"class_name": "desk-pane desk-detail", "aria-labelledby": "ticket-subject"},
+        html.div(
+            {"class_name": "ticket-head"},
+            back,
+            html.div(
+                {"class_name": "ticket-title"},
+                html.h2({"id": "ticket-subject"}, ticket.subject),
+                html.p(
+                    {"class_name": "ticket-meta"},
+                    html.span({"class_name": "ticket-number"}, f"Ticket #{ticket.number}"),
+                    html.span(
+                        "Created ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))
+                    ),
+                    html.span(f"{ticket.customer_name} · {ticket.customer_email}"),
+                ),
+            ),
+            _StatusButtons(ticket, detail.refetch),
+        ),
+        PresenceBar(ticket_id),
+        html.div(
+            {"class_name": "ticket-body"},
+            _Fields(ticket, detail.refetch),
+            html.section(
+                {"class_name": "ticket-section", "aria-labelledby": "ticket-description"},
+                html.h3({"id": "ticket-description"}, "Description"),
+                html.p({"class_name": "ticket-description"}, ticket.description),
+                attachment_links(data.attachments),
+            ),
+            html.section(
+                {"class_name": "ticket-section", "aria-labelledby": "ticket-thread"},
+                html.h3({"id": "ticket-thread"}, "Conversation"),
+                thread(data.messages, session.time_zone, empty="No replies yet."),
+            ),
+            ReplyBox(ticket, detail.refetch),
+            _history(data.history, session.time_zone),
+        ),
+    )
+
+
+@component
+def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
+    session = use_session()
+
+    def changed(updated: TicketRead) -> None:
+        session.toaster.success(status_changed(updated.status))
+        refresh()
+
+    action = use_action(set_ticket_status, on_success=changed)
+
+    def set_status(status: TicketStatus) -> Callable[[dict], Any]:
+        async def click(_event: dict) -> None:
+            await action.run(actor=session.actor, ticket_id=ticket.id, status=status)
+
+        return click
+
+    return html.div(
+        {"class_name": "ticket-actions"},
+        *(
+            html.button(
+                {
+                    "key": status.value,
+                    "type": "button",
+                    "class_name": f"btn btn-sm {style}",
+                    "disabled": action.pending or ticket.status == status,
+                    "on_click": set_status(status),
+                },
+                icon(icon_name, size=16),
+                label,
+            )
+            for status, label, icon_name, style in (
+                (TicketStatus.resolved, "Resolve", "check", "btn-primary"),
+                (TicketStatus.waiting, "Waiting", "clock", "btn-outline"),
+            )
+        ),
+    )
+
+
+@component
+def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
+    session = use_session()
+    me = session.user.id if session.user else ""
+    can_assign_others = bool(ASSIGN_OTHERS & use_staff_permissions())
+
+    def status_done(updated: TicketRead) -> None:
+        session.toaster.success(status_changed(updated.status))
+        refresh()
+
+    status = use_action(set_ticket_status, on_success=status_done)
+    priority = use_action(set_ticket_priority, on_success=lambda _t: refresh())
+    category = use_action(set_ticket_category, on_success=lambda _t: refresh())
+    assign = use_action(assign_ticket, on_success=lambda _t: refresh())
+    staff = use_query(_assignable, actor=session.actor, wanted=can_assign_others)
+
+    async def assign_to(assignee_id: str | None) -> None:
+        await assign.run(actor=session.actor, ticket_id=ticket.id, assignee_id=assignee_id)
+
+    async def assign_to_me(_event: dict) -> None:
+        await assign_to(me)
+
+    def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> dict:
+        async def change(event: dict) -> None:
+            await action.run(actor=session.actor, ticket_id=ticket.id, **{name: event["target"]["value"]})
+
+        return html.div(
+            {"class_name": "ticket-field"},
+            html.label({"html_for": field_id}, label),
+            html.select(
+                {
+                    "id": field_id,
+                    "class_name": "input",
+                    "value": value,
+                    "disabled": action.pending,
+                    "on_change": change,
+                },
+                *enum_options(values),
+            ),
+        )
+
+    return html.div(
+        {"class_name": "ticket-fields"},
+        select("Status", "ticket-status", ticket.status.value, TicketStatus, status, "status"),
+        select("Priority", "ticket-priority", ticket.priority.value, TicketPriority, priority, "priority"),
+        select("Category", "ticket-category", ticket.category.value, TicketCategory, category, "category"),
+        html.div(
+            {"class_name": "ticket-field ticket-assignee"},
+            html.span({"class_name": "ticket-field-label", "id": "ticket-assignee-label"}, "Assigned To"),
+            html.div(
+                {"class_name": "ticket-assignee-row"},
+                html.span(
+                    {"class_name": "ticket-assignee-name", "aria-labelledby": "ticket-assignee-label"},
+                    ticket.assignee_name or "Unassigned",
+                ),
+                ""
+                if ticket.assigned_to == me
+                else html.button(
+                    {
+                        "type": "button",
+                        "class_name": "btn btn-sm btn-outline",
+                        "disabled": assign.pending,
+                        "on_click": assign_to_me,
+                    },
+                    "Assign to me",
+                ),
+            ),
+            _reassign(ticket, staff.data or [], assign_to, assign.pending) if can_assign_others else "",
+        ),
+        _due("First response", ticket.first_response_due_at, ticket, session.time_zone, first=True),
+        _due("Resolution", ticket.resolution_due_at, ticket, session.time_zone, first=False),
+    )
+
+
+async def _assignable(*, session: Any, actor: SignedIn | None, wanted: bool) -> list:
+    return await list_assignable_staff(session=session, actor=actor) if wanted else []
+
+
+def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool) -> dict:
+    async def change(event: dict) -> None:
+        await assign_to(event["target"]["value"] or None)
+
+    return html.select(
+        {
+            "class_name": "input ticket-reassign",
+            "aria-label": "Assign to another member",
+            "value": ticket.assigned_to or "",
+            "disabled": pending,
+            "on_change": change,
+        },
+        html.option({"value": ""}, "Unassigned"),
+        *(html.option({"key": member.id, "value": member.id}, member.name) for member in staff),
+    )
+
+
+def _due(label: str, due: datetime, ticket: TicketRead, time_zone: str, *, first: bool) -> dict:
+    state: DueStatus = due_status(ticket, utcnow())
+    overdue = state.first_response_overdue if first else state.resolution_overdue
+    if first and ticket.first_responded_at is not None:
+        text: Any = html._(
+            "Responded ", time_tag(ticket.first_responded_at, when(ticket.first_responded_at, time_zone))
+        )
+    elif ticket.status in (TicketStatus.resolved, TicketStatus.closed) and not first:
+        text = html._(ticket.status.label, " ", time_tag(ticket.closed_at, when(ticket.closed_at, time_zone)))
+    else:
+        text = html._("Due ", time_tag(due, when(due, time_zone)))
+    return html.div(
+        {"class_name": "ticket-field ticket-due" + (" is-overdue" if overdue else "")},
+        html.span({"class_name": "ticket-field-label"}, label),
+        html.span(
+            {"class_name": "ticket-due-text"},
+            html.span(text),
+            html.span({"class_name": "ticket-badge ticket-overdue"}, "Overdue") if overdue else "",
+            html.span({"class_name": "ticket-paused"}, "Paused while waiting") if ticket.paused_at else "",
+        ),
+    )
+
+
+def _change_text(change: TicketChangeRead) -> str:
+    if change.field == "created":
+        return f"{change.actor_name} opened the ticket"
+    if change.field == "assignee":
+        return (
+            f"{change.actor_name} assigned it to {change.new_value}"
+            if change.new_value != "Unassigned"
+            else (f"{change.actor_name} unassigned {change.old_value}")
+        )
+    return f"{change.actor_name} changed {change.field} from {change.old_value} to {change.new_value}"
+
+
+def _history(history: list[TicketChangeRead], time_zone: str) -> dict:
+    return html.details(
+        {"class_name": "ticket-history"},
+        html.summary(f"History ({len(history)})"),
+        html.ol(
+            *(
+                html.li(
+                    {"key": f"{index}-{change.created_at.isoformat()}"},
+                    html.span(_change_text(change)),
+                    html.span(
+                        {"class_name": "ticket-history-time"},
+                        time_tag(change.created_at, when(change.created_at, time_zone)),
+                    ),
+                )
+                for index, change in enumerate(history)
+            )
+        ),
+    )

@@ -1,0 +1,32 @@
+"""Appointments in the dashboard (/dashboard/appointments): the same visits as My Appointments — a patient's
+bookings or a provider's schedule — inside the dashboard's frame. Login required."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.appointment_ui import AppointmentsBoard, is_provider
+from components.context import use_session
+from components.guards import dashboard_rule, guarded
+from components.ui import portal_header
+
+PATH = "/dashboard/appointments"
+
+
+@component
+def DashboardAppointmentsPage() -> dict:
+    return guarded(dashboard_rule, _DashboardAppointmentsView)
+
+
+@component
+def _DashboardAppointmentsView() -> dict:
+    provider = is_provider(use_session().user)
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Appointments",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="Your schedule with patients." if provider else "Your visits, past and upcoming.",
+        ),
+        html.div({"class_name": "container portal-body"}, AppointmentsBoard(PATH)),
+    )

@@ -1,0 +1,634 @@
+"""Services & availability (/dashboard/services): the signed-in provider edits what patients book — the
+services they offer with their prices and places of visit, their service area (ZIP codes), their weekly
+hours and their time off, all in their own time zone.
+
+Each section saves on its own through the `*_own_*` commands (app/services/providers.py, availability.py),
+which re-check the browser session and act only on the account's own profile. Inputs are uncontrolled and
+report changes into refs, so nothing re-renders while typing and a refused save keeps everything typed;
+only the small row components that add or remove fields re-render.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, time
+from zoneinfo import ZoneInfo
+
+from reactpy import component, html, use_ref, use_state
+
+from app.services.availability import (
+    WEEKDAYS,
+    add_own_time_off,
+    list_own_time_off,
+    remove_own_time_off,
+    set_own_weekly_hours,
+)
+from app.services.catalog import list_catalog
+from app.services.providers import (
+    ServiceOffer,
+    get_own_provider,
+    set_own_service_area,
+    set_own_services,
+)
+from components.context import use_session
+from components.format import format_currency, format_minutes, format_slot
+from components.forms import use_form
+from components.guards import dashboard_rule, guarded
+from components.hooks import use_action, use_query
+from components.icons import icon
+from components.ui import notice, portal_header
+from models.account import Role
+from models.catalog import CategoryRead, ServiceLocation, ServiceRead
+from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, WeeklyHoursRead
+
+NEW_RANGE = ("09:00", "17:00")
+
+
+def _saving(pending: bool, label: str) -> str:
+    return "Saving…" if pending else label
+
+
+def _error_line(message: str | None) -> dict | str:
+    return html.p({"class_name": "form-error", "role": "alert"}, message) if message else ""
+
+
+def _use_save(fn: Callable, success: str) -> tuple[Callable, bool, str | None]:
+    """A section's save: toast on success, and on refusal the service's message as a toast and inline.
+    Returns (run, pending, error)."""
+    session = use_session()
+    error, set_error = use_state(None)
+
+    def failed(message: str) -> None:
+        set_error(message)
+        session.toaster.error(message)
+
+    def saved(_result: object) -> None:
+        set_error(None)
+        session.toaster.success(success)
+
+    action = use_action(fn, on_success=saved, on_error=failed)
+
+    async def run(**kwargs: object) -> object:
+        return await action.run(actor=session.actor, **kwargs)
+
+    return run, action.pending, error
+
+
+# ---- services and prices --------------------------------------------------------------------------
+@dataclass
+class _OfferDraft:
+    offered: bool
+    price: str
+    places: set[ServiceLocation] = field(default_factory=set)
+
+
+def _drafts(catalog: list[CategoryRead], offered: dict[str, ProviderServiceRead]) -> dict[str, _OfferDraft]:
+    drafts = {}
+    for category in catalog:
+        for service in category.services:
+            offer = offered.get(service.slug)
+            drafts[service.slug] = _OfferDraft(
+                offered=offer is not None,
+                price=f"{(offer.price.original if offer else service.price.original):f}",
+                places=set(offer.locations if offer else service.locations),
+            )
+    return drafts
+
+
+@component
+def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
+    # Only this row re-renders when the box is ticked: it dims the price and places it no longer offers.
+    offered, set_offered = use_state(draft.offered)
+    slug = service.slug
+
+    def toggle(event: dict) -> None:
+        draft.offered = bool(event["target"]["checked"])
+        set_offered(draft.offered)
+
+    def set_price(event: dict) -> None:
+        draft.price = event["target"]["value"]
+
+    def place_toggle(place: ServiceLocation) -> Callable[[dict], None]:
+        def change(event: dict) -> None:
+            (draft.places.add if event["target"]["checked"] else draft.places.discard)(place)
+
+        return change
+
+    return html.li(
+        {"class_name": "offer-row" + ("" if offered else " is-off")},
+        html.div(
+            {"class_name": "offer-main"},
+            html.input(
+                {
+                    "type": "checkbox",
+                    "id": f"offer-{slug}",
+                    "class_name": "offer-check",
+                    "defaultChecked": draft.offered,
+                    "on_change": toggle,
+                }
+            ),
+            html.label(
+                {"html_for": f"offer-{slug}", "class_name": "offer-name"},
+                html.span(service.name),
+                html.span(
+                    {"class_name": "offer-meta"},
+                    f"{format_minutes(service.duration_minutes)} · list price "
+                    f"{format_currency(service.price.original)}",
+                ),
+            ),
+            html.div(
+                {"class_name": "offer-price"},
+                html.label(
+                    {"html_for": f"price-{slug}", "class_name": "sr-only"}, f"Price for {service.name}"
+                ),
+                html.span({"class_name": "offer-currency", "aria-hidden": "true"}, "$"),
+                html.input(
+                    {
+                        "id": f"price-{slug}",
+                        "class_name": "input",
+                        "type": "number",
+                        "inputMode": "decimal",
+                        "min": 0,
+                        "max": 99999,
+                        "step": "0.01",
+                        "defaultValue": draft.price,
+                        "on_change": set_price,
+                    }
+                ),
+            ),
+        ),
+        html.fieldset(
+            {"class_name": "offer-places"},
+            html.legend({"class_name": "sr-only"}, f"Places of visit for {service.name}"),
+            *(
+                html.label(
+                    {"key": place.value, "class_name": "offer-place"},
+                    html.input(
+                        {
+                            "type": "checkbox",
+                            "defaultChecked": place in draft.places,
+                            "on_change": place_toggle(place),
+                            "aria-label": f"{service.name} at {place.label}",
+                        }
+                    ),
+                    html.span({"aria-hidden": "true"}, place.label),
+                )
+                for place in service.locations
+            ),
+        ),
+    )
+
+
+@component
+def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> dict:
+    drafts = use_ref(None)
+    if drafts.current is None:
+        drafts.current = _drafts(catalog, {o.service_slug: o for o in provider.services})
+    run, pending, error = _use_save(set_own_services, "Services and prices saved")
+
+    async def save(_event: dict) -> None:
+        offers = [
+            ServiceOffer(
+                slug, draft.price.strip(), tuple(place for place in ServiceLocation if place in draft.places)
+            )
+            for slug, draft in drafts.current.items()
+            if draft.offered
+        ]
+        await run(offers=offers)
+
+    return html.section(
+        {"class_name": "settings-card editor-card editor-wide", "aria-labelledby": "editor-services"},
+        html.h2({"id": "editor-services", "class_name": "settings-title"}, "Services & prices"),
+        html.p(
+            {"class_name": "settings-text"},
+            "Tick the services you offer, set your price for each and where you can do the visit. "
+            "During the IV-therapy flash sale patients pay 30% less than your price.",
+        ),
+        *(
+            html.div(
+                {"key": category.slug, "class_name": "offer-group"},
+                html.h3({"class_name": "offer-group-title"}, category.name),
+                html.ul(
+                    {"class_name": "offer-list"},
+                    *(_ServiceRow(s, drafts.current[s.slug], key=s.slug) for s in category.services),
+                ),
+            )
+            for category in catalog
+        ),
+        _error_line(error),
+        html.div(
+            {"class_name": "settings-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
+                _saving(pending, "Save services & prices"),
+            ),
+        ),
+    )
+
+
+# ---- service area ---------------------------------------------------------------------------------
+@component
+def _AreaCard(zip_codes: list[str]) -> dict:
+    form = use_form(zips=", ".join(zip_codes))
+    count, set_count = use_state(len(zip_codes))
+    run, pending, error = _use_save(set_own_service_area, "Service area saved")
+
+    async def save(_event: dict) -> None:
+        saved = await run(zip_codes=form.values.get("zips", ""))
+        if saved is not None:
+            set_count(len(saved.zip_codes))
+            form.reset(zips=", ".join(saved.zip_codes))  # shows the list as saved: sorted, no duplicates
+
+    noun = "ZIP code" if count == 1 else "ZIP codes"
+    return html.section(
+        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-area"},
+        html.h2({"id": "editor-area", "class_name": "settings-title"}, "Service area"),
+        html.p({"class_name": "settings-text"}, "Patients in these ZIP codes find you in search."),
+        html.div(
+            {"class_name": "form"},
+            html.label({"html_for": "area-zips"}, "ZIP codes"),
+            html.textarea(form.field("zips", id="area-zips", rows=4, spellCheck="false", autoComplete="off")),
+            html.p(
+                {"class_name": "hint"},
+                f"Five-digit ZIP codes separated by commas or spaces. {count} {noun} saved.",
+            ),
+        ),
+        _error_line(error),
+        html.div(
+            {"class_name": "settings-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
+                _saving(pending, "Save service area"),
+            ),
+        ),
+    )
+
+
+# ---- weekly hours ---------------------------------------------------------------------------------
+def _hhmm(value: time) -> str:
+    return f"{value:%H:%M}"
+
+
+@component
+def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[], str]) -> dict:
+    # The ranges of one day live in `ranges` (shared with the card's save); this row only re-renders when
+    # a range is added or removed.
+    keys, set_keys = use_state(lambda: list(ranges))
+    day = WEEKDAYS[weekday]
+
+    def add(_event: dict) -> None:
+        key = next_key()
+        ranges[key] = list(NEW_RANGE)
+        set_keys(lambda current: [*current, key])
+
+    def remove(key: str) -> Callable[[dict], None]:
+        def click(_event: dict) -> None:
+            ranges.pop(key, None)
+            set_keys(lambda current: [k for k in current if k != key])
+
+        return click
+
+    def setter(key: str, index: int) -> Callable[[dict], None]:
+        def change(event: dict) -> None:
+            ranges[key][index] = event["target"]["value"]
+
+        return change
+
+    rows = [
+        html.div(
+            {"key": key, "class_name": "hours-range"},
+            html.input(
+                {
+                    "type": "time",
+                    "class_name": "input",
+                    "aria-label": f"{day} start",
+                    "defaultValue": ranges[key][0],
+                    "on_change": setter(key, 0),
+                }
+            ),
+            html.span({"class_name": "hours-to"}, "to"),
+            html.input(
+                {
+                    "type": "time",
+                    "class_name": "input",
+                    "aria-label": f"{day} end",
+                    "defaultValue": ranges[key][1],
+                    "on_change": setter(key, 1),
+                }
+            ),
+            html.button(
+                {
+                    "type": "button",
+                    "class_name": "icon-button hours-remove",
+                    "aria-label": f"Remove {day} hours",
+                    "on_click": remove(key),
+                },
+                icon("x", size=16),
+            ),
+        )
+        for key in keys
+    ]
+    return html.li(
+        {"class_name": "hours-day" + ("" if rows else " is-closed")},
+        html.span({"class_name": "hours-day-name"}, day),
+        html.div(
+            {"class_name": "hours-ranges"},
+            *(rows or [html.span({"key": "closed", "class_name": "hours-closed"}, "Closed")]),
+        ),
+        html.button(
+            {
+                "type": "button",
+                "class_name": "btn btn-ghost btn-sm hours-add",
+                "aria-label": f"Add hours on {day}",
+                "on_click": add,
+            },
+            icon("plus", size=16),
+            "Add hours",
+        ),
+    )
+
+
+@component
+def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
+    counter = use_ref(itertools.count())
+    days = use_ref(None)
+    if days.current is None:
+        days.current = {weekday: {} for weekday in range(7)}
+        for h in hours:
+            days.current[h.weekday][f"saved-{next(counter.current)}"] = [_hhmm(h.start), _hhmm(h.end)]
+    run, pending, error = _use_save(set_own_weekly_hours, "Weekly hours saved")
+
+    async def save(_event: dict) -> None:
+        ranges = [
+            (weekday, start, end) for weekday, day in days.current.items() for start, end in day.values()
+        ]
+        await run(ranges=ranges)
+
+    return html.section(
+        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-hours"},
+        html.h2({"id": "editor-hours", "class_name": "settings-title"}, "Weekly hours"),
+        html.p(
+            {"class_name": "settings-text"},
+            f"When you take visits each week, in your time zone ({zone_label}). Add more than one range for a split day.",
+        ),
+        html.ul(
+            {"class_name": "hours-list"},
+            *(
+                _DayHours(
+                    weekday, days.current[weekday], lambda: f"new-{next(counter.current)}", key=str(weekday)
+                )
+                for weekday in range(7)
+            ),
+        ),
+        html.p({"class_name": "hint"}, "An end of 11:59 PM means until midnight."),
+        _error_line(error),
+        html.div(
+            {"class_name": "settings-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
+                _saving(pending, "Save weekly hours"),
+            ),
+        ),
+    )
+
+
+# ---- time off -------------------------------------------------------------------------------------
+def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[dict], None], busy: bool) -> dict:
+    span = f"{format_slot(item.starts_at, time_zone)} – {format_slot(item.ends_at, time_zone)}"
+    return html.li(
+        {"key": item.id, "class_name": "time-off-item"},
+        html.div(
+            {"class_name": "time-off-text"},
+            html.strong(span),
+            html.span({"class_name": "time-off-reason"}, item.reason) if item.reason else "",
+        ),
+        html.button(
+            {
+                "type": "button",
+                "class_name": "btn btn-outline btn-sm",
+                "disabled": busy,
+                "on_click": on_remove,
+                "aria-label": f"Remove time off {span}",
+            },
+            icon("trash", size=16),
+            "Remove",
+        ),
+    )
+
+
+@component
+def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
+    session = use_session()
+    listed = use_query(list_own_time_off, actor=session.actor)
+    form = use_form(starts="", ends="", reason="")
+    run_add, adding, error = _use_save(add_own_time_off, "Time off added")
+
+    def removed(_result: None) -> None:
+        session.toaster.success("Time off removed")
+        listed.refetch()
+
+    removal = use_action(remove_own_time_off, on_success=removed)
+
+    async def add(_event: dict) -> None:
+        added = await run_add(
+            starts=form.values.get("starts", ""),
+            ends=form.values.get("ends", ""),
+            reason=form.values.get("reason", ""),
+        )
+        if added is not None:
+            form.reset(starts="", ends="", reason="")
+            listed.refetch()
+
+    def remover(time_off_id: str) -> Callable[[dict], object]:
+        async def click(_event: dict) -> None:
+            await removal.run(actor=session.actor, time_off_id=time_off_id)
+
+        return click
+
+    if listed.data is None:
+        upcoming = (
+            notice(listed.error, tone="warning")
+            if listed.error
+            else html.p({"class_name": "text-muted", "role": "status"}, "Loading time off…")
+        )
+    elif not listed.data:
+        upcoming = html.p({"class_name": "time-off-empty"}, "No time off planned.")
+    else:
+        upcoming = html.ul(
+            {"class_name": "time-off-list", "aria-label": "Upcoming time off"},
+            *(_time_off_item(item, time_zone, remover(item.id), removal.pending) for item in listed.data),
+        )
+    today = datetime.now(UTC).astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%dT00:00")
+    return html.section(
+        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-time-off"},
+        html.h2({"id": "editor-time-off", "class_name": "settings-title"}, "Time off"),
+        html.p(
+            {"class_name": "settings-text"},
+            f"Days or hours you can't take visits: patients won't be offered them. Times are in {zone_label}.",
+        ),
+        upcoming,
+        html.div(
+            {"class_name": "form time-off-form"},
+            html.h3({"class_name": "time-off-form-title"}, "Add time off"),
+            html.div(
+                {"class_name": "time-off-fields"},
+                html.div(
+                    html.label({"html_for": "time-off-starts"}, "Starts"),
+                    html.input(form.field("starts", id="time-off-starts", type="datetime-local", min=today)),
+                ),
+                html.div(
+                    html.label({"html_for": "time-off-ends"}, "Ends"),
+                    html.input(form.field("ends", id="time-off-ends", type="datetime-local", min=today)),
+                ),
+            ),
+            html.label({"html_for": "time-off-reason"}, "Reason (optional)"),
+            html.input(
+                form.field(
+                    "reason", id="time-off-reason", type="text", maxLength=200, placeholder="e.g. Vacation"
+                )
+            ),
+        ),
+        _error_line(error),
+        html.div(
+            {"class_name": "settings-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "button", "disabled": adding, "on_click": add},
+                icon("plus", size=18),
+                "Adding…" if adding else "Add time off",
+            ),
+        ),
+    )
+
+
+# ---- the screen -------------------------------------------------------------------------------------
+def _zone_label(time_zone: str) -> str:
+    """'America/New_York (EST)'."""
+    abbreviation = datetime.now(UTC).astimezone(ZoneInfo(time_zone)).strftime("%Z")
+    return f"{time_zone.replace('_', ' ')} ({abbreviation})"
+
+
+def _header(lead: str, *extra: object) -> dict:
+    return portal_header(
+        "Services & availability", *extra, eyebrow=html.a({"href": "/dashboard"}, "Dashboard"), lead=lead
+    )
+
+
+def _note(title: str, text: str, label: str, href: str) -> dict:
+    return html.div(
+        {"class_name": "portal"},
+        _header("What patients can book with you, and when."),
+        html.div(
+            {"class_name": "container portal-body"},
+            html.div(
+                {"class_name": "portal-empty"},
+                html.div(html.h2({"class_name": "settings-title"}, title), html.p(text)),
+                html.a({"class_name": "btn btn-primary", "href": href}, label, icon("arrow-right", size=18)),
+            ),
+        ),
+    )
+
+
+def _status(provider: ProviderRead, zone_label: str) -> dict:
+    listed = provider.is_verified and provider.is_active
+    return html.div(
+        {"class_name": "editor-status"},
+        html.span(
+            {"class_name": "status-pill" + (" status-on" if listed else "")},
+            icon("shield" if listed else "clock", size=14),
+            "Listed" if listed else ("Awaiting verification" if not provider.is_verified else "Not listed"),
+        ),
+        html.span({"class_name": "editor-zone"}, icon("clock", size=14), f"Time zone: {zone_label}"),
+        html.a(
+            {"href": f"/providers/{provider.id}", "class_name": "editor-public-link"},
+            "View public profile",
+            icon("arrow-right", size=14),
+        )
+        if listed
+        else "",
+    )
+
+
+SECTIONS = (
+    ("editor-services", "Services & prices"),
+    ("editor-hours", "Weekly hours"),
+    ("editor-time-off", "Time off"),
+    ("editor-area", "Service area"),
+)
+
+
+def _jump_links() -> dict:
+    return html.nav(
+        {"class_name": "editor-jump", "aria-label": "Sections"},
+        *(html.a({"key": anchor, "href": f"#{anchor}"}, label) for anchor, label in SECTIONS),
+    )
+
+
+@component
+def _Editor() -> dict:
+    session = use_session()
+    own = use_query(get_own_provider, actor=session.actor)
+    catalog = use_query(list_catalog)
+    error = own.error or catalog.error
+    if error:
+        return html.div(
+            {"class_name": "portal"},
+            _header(""),
+            html.div({"class_name": "container portal-body"}, notice(error, tone="warning")),
+        )
+    if (own.loading and own.data is None) or catalog.data is None:
+        return html.div(
+            {"class_name": "portal"},
+            _header("What patients can book with you, and when."),
+            html.div(
+                {"class_name": "container portal-body", "aria-busy": "true"},
+                html.p({"role": "status"}, "Loading your profile…"),
+            ),
+        )
+    provider = own.data
+    if provider is None:
+        return _note(
+            "You don't have a provider profile yet",
+            "Enroll as a provider first: tell us about your license, the services you offer and where you travel. "
+            "Once your profile exists you can set your prices, hours and time off here.",
+            "Go to provider enrollment",
+            "/provider-enrollment",
+        )
+    zone_label = _zone_label(provider.time_zone)
+    if not provider.is_verified:
+        pending = notice(
+            "Our team is verifying your license. You can prepare everything now; patients see your profile once it is verified."
+        )
+    else:
+        pending = ""
+    return html.div(
+        {"class_name": "portal"},
+        _header("What patients can book with you, and when.", _status(provider, zone_label), _jump_links()),
+        html.div(
+            {"class_name": "container portal-body editor-grid"},
+            pending,
+            _ServicesCard(provider, catalog.data, key="services"),
+            _HoursCard(provider.weekly_hours, zone_label, key="hours"),
+            _TimeOffCard(provider.time_zone, zone_label, key="time-off"),
+            _AreaCard(provider.zip_codes, key="area"),
+        ),
+    )
+
+
+@component
+def _ProviderServicesView() -> dict:
+    if use_session().user.role != Role.provider:
+        return _note(
+            "This page is for providers",
+            "Providers set their services, prices, hours and service area here. Looking for care? "
+            "Browse our services and book a visit.",
+            "See our services",
+            "/services",
+        )
+    return _Editor()
+
+
+@component
+def ProviderServicesPage() -> dict:
+    return guarded(dashboard_rule, _ProviderServicesView)

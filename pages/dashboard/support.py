@@ -1,0 +1,290 @@
+"""Support (/dashboard/support): a signed-in user's help requests. Open one (category, subject,
+description, files), see their tickets with their status, read a ticket's conversation and reply.
+
+`?new=1` opens the request form (the Help Center's 'Contact support' links here), `?ticket=<id>` a ticket.
+Staff replies arrive live: the screen refetches on the user's `support:<id>` events, which never mention
+internal notes (nor do the reads this screen makes: app/services/support_customers.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html, use_state
+from reactpy_router import use_search_params
+
+from app.services.signed_in import SignedIn
+from app.services.support_common import support_topic
+from app.services.support_customers import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer
+from components.context import use_session
+from components.forms import use_form
+from components.guards import dashboard_rule, guarded
+from components.hooks import use_action, use_query, use_topic
+from components.icons import icon
+from components.tickets import (
+    attach_control,
+    attachment_links,
+    category_badge,
+    enum_options,
+    status_badge,
+    thread,
+    time_tag,
+    use_staged_files,
+    when,
+)
+from components.ui import portal_header
+from models.support import TicketCategory, TicketDetail, TicketRead, TicketStatus
+
+PATH = "/dashboard/support"
+REQUEST_SENT = "Your request was sent. We'll reply here."
+REPLY_SENT = "Reply sent"
+
+
+async def _my_tickets(*, session: Any, actor: SignedIn | None, heard: int) -> list[TicketRead]:
+    return await list_my_tickets(session=session, actor=actor)
+
+
+async def _my_ticket(*, session: Any, actor: SignedIn | None, ticket_id: str, heard: int) -> TicketDetail:
+    return await get_my_ticket(session=session, actor=actor, ticket_id=ticket_id)
+
+
+def _param(params: dict[str, list[str]], name: str) -> str:
+    return (params.get(name) or [""])[0].strip()
+
+
+@component
+def SupportPage() -> dict:
+    return guarded(dashboard_rule, _Support)
+
+
+@component
+def _Support() -> dict:
+    session = use_session()
+    params = use_search_params()
+    selected = _param(params, "ticket") or None
+    heard = use_topic(support_topic(session.user.id))
+    mine = use_query(_my_tickets, actor=session.actor, heard=heard)
+    opened, set_opened = use_state(None)
+    creating = _param(params, "new") == "1" or (mine.data == [] and selected is None)
+    if selected:
+        main: Any = _MyTicket(selected, heard, key=selected)
+    elif creating:
+        main = _NewRequest(on_created=set_opened, can_cancel=bool(mine.data))
+    else:
+        main = html.div(
+            {"class_name": "support-card desk-detail-empty"},
+            html.span({"class_name": "desk-empty-icon"}, icon("message", size=28)),
+            html.h2("Select a ticket"),
+            html.p("Choose one of your tickets to read the conversation and reply."),
+        )
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Support",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="Questions about a visit, a payment or your account? Ask us here and follow the answers.",
+        ),
+        html.div(
+            {"class_name": "container portal-body"},
+            html.div(
+                {"class_name": "support-layout" + (" support-has-ticket" if selected else "")},
+                _ticket_list(mine.data, mine.error, selected, session.time_zone),
+                main,
+            ),
+        ),
+        # After sending a request, open it: static/js/app.js follows this link at once.
+        html.a({"hidden": True, "href": f"{PATH}?ticket={opened}", "data-navigate-after": "0", "key": opened})
+        if opened and opened != selected
+        else "",
+    )
+
+
+def _ticket_list(
+    tickets: list[TicketRead] | None, error: str | None, selected: str | None, time_zone: str
+) -> dict:
+    if tickets is None:
+        body: Any = (
+            html.p({"class_name": "desk-problem", "role": "alert"}, error) if error else html.p("Loading…")
+        )
+    elif not tickets:
+        body = html.p({"class_name": "support-closed"}, "You have no support tickets yet.")
+    else:
+        body = html.ul(
+            {"class_name": "support-tickets", "aria-label": "My tickets"},
+            *(
+                html.li(
+                    {"key": t.id},
+                    html.a(
+                        {
+                            "class_name": "support-ticket",
+                            "href": f"{PATH}?ticket={t.id}",
+                            **({"aria-current": "true"} if t.id == selected else {}),
+                        },
+                        html.span({"class_name": "support-ticket-subject"}, t.subject),
+                        html.span(
+                            {"class_name": "support-ticket-meta"},
+                            status_badge(t.status),
+                            f"#{t.number}",
+                            html.span("Updated ", time_tag(t.updated_at, when(t.updated_at, time_zone))),
+                        ),
+                    ),
+                )
+                for t in tickets
+            ),
+        )
+    return html.section(
+        {"class_name": "support-card support-list", "aria-labelledby": "support-list-title"},
+        html.div(
+            {"class_name": "support-card-head"},
+            html.h2({"id": "support-list-title"}, "My tickets"),
+            html.a(
+                {"class_name": "btn btn-sm btn-primary", "href": f"{PATH}?new=1"},
+                icon("plus", size=16),
+                "New request",
+            ),
+        ),
+        body,
+    )
+
+
+@component
+def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
+    session = use_session()
+    form = use_form(category=TicketCategory.other.value, subject="", description="")
+    staged = use_staged_files()
+    send = use_action(open_ticket)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        created = await send.run(
+            actor=session.actor,
+            category=form.values.get("category", TicketCategory.other.value),
+            subject=form.values.get("subject", ""),
+            description=form.values.get("description", ""),
+            attachment_ids=staged.ids,
+        )
+        if created is not None:
+            session.toaster.success(REQUEST_SENT)
+            on_created(created.id)
+
+    busy = send.pending
+    return html.section(
+        {"class_name": "support-card", "aria-labelledby": "support-new-title"},
+        html.h2({"id": "support-new-title"}, "New support request"),
+        html.p(
+            {"class_name": "modal-lead"},
+            "Tell us what happened. Our support team answers here, usually within a few hours.",
+        ),
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.label({"html_for": "support-category"}, "Category"),
+            html.select(form.field("category", id="support-category"), *enum_options(TicketCategory)),
+            html.label({"html_for": "support-subject"}, "Subject"),
+            html.input(
+                form.field("subject", id="support-subject", maxLength=200, placeholder="Short summary")
+            ),
+            html.label({"html_for": "support-description"}, "Description"),
+            html.textarea(
+                form.field(
+                    "description",
+                    id="support-description",
+                    rows=6,
+                    maxLength=10_000,
+                    placeholder="What happened, and what would you like us to do?",
+                )
+            ),
+            attach_control(staged, input_id="support-files", disabled=busy),
+            html.div(
+                {"class_name": "modal-actions"},
+                html.a({"class_name": "btn btn-ghost", "href": PATH}, "Cancel") if can_cancel else "",
+                html.button(
+                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
+                    "Sending…" if busy else "Send request",
+                ),
+            ),
+        ),
+    )
+
+
+@component
+def _MyTicket(ticket_id: str, heard: int) -> dict:
+    session = use_session()
+    detail = use_query(_my_ticket, actor=session.actor, ticket_id=ticket_id, heard=heard)
+    back = html.a({"class_name": "desk-back", "href": PATH}, icon("arrow-left", size=16), "All tickets")
+    if detail.data is None:
+        return html.section(
+            {"class_name": "support-card"},
+            back,
+            html.p({"class_name": "desk-problem", "role": "alert"}, detail.error)
+            if detail.error
+            else html.p("Loading…"),
+        )
+    ticket = detail.data.ticket
+    return html.section(
+        {"class_name": "support-card support-detail", "aria-labelledby": "support-ticket-subject"},
+        html.div(
+            back,
+            html.h2({"id": "support-ticket-subject"}, ticket.subject),
+            html.p(
+                {"class_name": "ticket-meta"},
+                html.span({"class_name": "ticket-number"}, f"Ticket #{ticket.number}"),
+                status_badge(ticket.status),
+                category_badge(ticket.category),
+                html.span("Opened ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))),
+            ),
+        ),
+        html.section(
+            {"class_name": "ticket-section", "aria-labelledby": "support-description-title"},
+            html.h3({"id": "support-description-title"}, "Your request"),
+            html.p({"class_name": "ticket-description"}, ticket.description),
+            attachment_links(detail.data.attachments),
+        ),
+        html.section(
+            {"class_name": "ticket-section", "aria-labelledby": "support-thread-title"},
+            html.h3({"id": "support-thread-title"}, "Conversation"),
+            thread(detail.data.messages, session.time_zone, empty="No replies yet. We'll answer here soon."),
+        ),
+        html.p(
+            {"class_name": "support-closed"},
+            "This ticket is closed. Open a new request if you need more help.",
+        )
+        if ticket.status == TicketStatus.closed
+        else _CustomerReply(ticket, detail.refetch),
+    )
+
+
+@component
+def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
+    session = use_session()
+    form = use_form(content="")
+    staged = use_staged_files()
+    send = use_action(reply_as_customer)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        content = form.values.get("content", "")
+        if not content.strip() or send.pending:
+            return
+        sent = await send.run(
+            actor=session.actor, ticket_id=ticket.id, content=content, attachment_ids=staged.ids
+        )
+        if sent is not None:
+            session.toaster.success(REPLY_SENT)
+            form.reset(content="")
+            staged.clear()
+            on_sent()
+
+    return html.form(
+        {"class_name": "form support-reply", "on_submit": submit, "noValidate": True, "aria-label": "Reply"},
+        html.label({"html_for": "support-reply"}, "Your reply"),
+        html.textarea(form.field("content", id="support-reply", rows=3, maxLength=10_000)),
+        html.div(
+            {"class_name": "support-reply-actions"},
+            attach_control(staged, input_id=f"support-reply-files-{ticket.id}", disabled=send.pending),
+            html.button(
+                {"class_name": "btn btn-primary", "type": "submit", "disabled": send.pending},
+                "Sending…" if send.pending else "Send reply",
+            ),
+        ),
+    )

@@ -1,0 +1,406 @@
+"""Public provider profile (/providers/{provider_id}): who the provider is (photo, type, license, Verified
+badge, languages, bio), their rating and latest reviews of completed visits, the services they offer at
+their prices (flash sale struck through) with Add to cart, the ZIP codes they travel to, and their open
+times over the next 7 days in the visitor's time zone for one chosen service.
+
+Only verified and active providers have a profile; any other id shows 'This provider is not available'.
+`?service=<slug>` preselects the service whose open times show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from reactpy import component, html, use_state
+from reactpy_router import use_params, use_search_params
+
+from app.services.providers import NO_PROVIDER, get_provider, list_openings
+from app.services.reviews import LATEST_REVIEWS, list_reviews
+from components.cart import AddToCartButton
+from components.context import use_session
+from components.format import format_date, format_minutes, initials
+from components.hooks import use_query
+from components.icons import icon
+from components.provider_ui import price_tag, rating_line
+from components.service_ui import find_href
+from components.ui import button_link, notice, page_title
+from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
+
+FIND_PATH = "/find-provider"
+UNAVAILABLE = "This provider is not available"
+ZIPS_SHOWN = 12
+
+
+def _clock(moment: datetime, time_zone: str) -> str:
+    """'9:00 AM' in `time_zone`."""
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
+
+
+def _unavailable() -> dict:
+    return html.section(
+        {"class_name": "container not-found profile-unavailable"},
+        html.span({"class_name": "empty-icon"}, icon("user", size=30)),
+        html.h1(UNAVAILABLE),
+        html.p(
+            {"class_name": "lead"},
+            "This profile doesn't exist, or the provider isn't taking visits through us right now. "
+            "Other verified providers near you can help.",
+        ),
+        html.div(
+            {"class_name": "button-row"},
+            button_link("Find a provider", FIND_PATH, icon_name="arrow-right"),
+            button_link("Browse providers", "/providers", variant="outline"),
+        ),
+    )
+
+
+def _photo(provider: ProviderRead) -> dict:
+    if provider.photo_url:
+        return html.img({"class_name": "profile-photo", "src": provider.photo_url, "alt": provider.name})
+    return html.span(
+        {"class_name": "profile-photo profile-initials", "aria-hidden": "true"}, initials(provider.name)
+    )
+
+
+def _hero(provider: ProviderRead) -> dict:
+    license_text = ", ".join(part for part in (provider.license_type, provider.license_state) if part)
+    return html.section(
+        {"class_name": "page-header profile-hero"},
+        html.div(
+            {"class_name": "container"},
+            html.nav(
+                {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
+                html.a({"href": "/providers"}, "Providers"),
+                icon("chevron-right", size=14),
+                html.span({"aria-current": "page"}, provider.name),
+            ),
+            html.div(
+                {"class_name": "profile-hero-inner"},
+                _photo(provider),
+                html.div(
+                    {"class_name": "profile-who"},
+                    html.h1({"class_name": "profile-name"}, provider.name),
+                    html.p(
+                        {"class_name": "provider-meta profile-meta"},
+                        html.span({"class_name": "profile-type"}, provider.provider_type.label),
+                        html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·")
+                        if license_text
+                        else "",
+                        html.span(f"License: {license_text}") if license_text else "",
+                        html.span({"class_name": "verified-badge"}, icon("shield", size=14), "Verified"),
+                    ),
+                    rating_line(provider.rating),
+                    html.p(
+                        {"class_name": "profile-languages"},
+                        icon("message", size=16),
+                        "Speaks " + ", ".join(provider.languages),
+                    )
+                    if provider.languages
+                    else "",
+                ),
+                html.a(
+                    {"class_name": "btn btn-primary profile-hero-cta", "href": "#openings"},
+                    icon("calendar", size=18),
+                    "See open times",
+                )
+                if provider.services
+                else "",
+            ),
+        ),
+    )
+
+
+def _service_row(service: ProviderServiceRead, provider_id: str) -> dict:
+    heading_id = f"offer-{service.service_slug}"
+    places = ", ".join(location.label for location in service.locations)
+    return html.li(
+        {"key": service.service_slug, "class_name": "profile-service", "aria-labelledby": heading_id},
+        html.div(
+            {"class_name": "profile-service-text"},
+            html.h3({"id": heading_id, "class_name": "profile-service-name"}, service.service_name),
+            html.p(
+                {"class_name": "profile-service-meta"},
+                icon("clock", size=14),
+                format_minutes(service.duration_minutes),
+                html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·"),
+                places,
+            ),
+        ),
+        html.div(
+            {"class_name": "profile-service-buy"},
+            price_tag(service.price),
+            AddToCartButton(service.service_slug, provider_id, key=f"cart-{service.service_slug}"),
+        ),
+    )
+
+
+def _services(provider: ProviderRead) -> dict:
+    body = (
+        html.ul(
+            {"class_name": "profile-services"}, *(_service_row(s, provider.id) for s in provider.services)
+        )
+        if provider.services
+        else html.p({"class_name": "text-muted"}, "This provider has not listed any services yet.")
+    )
+    return html.section(
+        {"class_name": "card profile-card profile-offers", "aria-labelledby": "profile-services-heading"},
+        html.h2(
+            {"id": "profile-services-heading", "class_name": "profile-card-title"}, "Services and prices"
+        ),
+        body,
+    )
+
+
+def _stars(rating: int) -> dict:
+    return html.span(
+        {"class_name": "review-stars", "role": "img", "aria-label": f"{rating} out of 5 stars"},
+        *(
+            html.span(
+                {"key": str(n), "class_name": "review-star" + (" is-on" if n <= rating else "")},
+                icon("star", size=15),
+            )
+            for n in range(1, 6)
+        ),
+    )
+
+
+def _review(review: ReviewRead) -> dict:
+    return html.li(
+        {"key": review.id, "class_name": "review"},
+        html.div(
+            {"class_name": "review-head"},
+            _stars(review.rating),
+            html.strong({"class_name": "review-author"}, review.author_name or "Verified patient"),
+            html.span({"class_name": "review-date"}, format_date(review.created_at)),
+        ),
+        html.p({"class_name": "review-comment"}, review.comment) if review.comment else "",
+    )
+
+
+@component
+def _Reviews(provider_id: str, rating: RatingRead) -> dict:
+    reviews = use_query(list_reviews, provider_id=provider_id, limit=LATEST_REVIEWS)
+    if rating.count == 0:
+        body = html.p(
+            {"class_name": "text-muted"}, "No reviews yet. Reviews appear here after completed visits."
+        )
+    elif reviews.data is None:
+        body = (
+            notice(reviews.error, tone="warning")
+            if reviews.error
+            else html.p({"class_name": "text-muted", "role": "status"}, "Loading reviews…")
+        )
+    else:
+        shown = len(reviews.data)
+        summary = f"The latest {shown} of {rating.count} reviews." if rating.count > shown else ""
+        body = html._(
+            html.ul({"class_name": "reviews"}, *(_review(review) for review in reviews.data)),
+            html.p({"class_name": "hint"}, summary) if summary else "",
+        )
+    return html.section(
+        {"class_name": "card profile-card profile-reviews", "aria-labelledby": "profile-reviews-heading"},
+        html.div(
+            {"class_name": "profile-card-head"},
+            html.h2({"id": "profile-reviews-heading", "class_name": "profile-card-title"}, "Reviews"),
+            rating_line(rating),
+        ),
+        html.p({"class_name": "hint"}, "Only patients whose visit was completed can leave a review."),
+        body,
+    )
+
+
+def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None]) -> dict:
+    count = len(slots.starts)
+    times = f"{count} open {'time' if count == 1 else 'times'}" if count else "no open times"
+    return html.button(
+        {
+            "key": slots.day.isoformat(),
+            "type": "button",
+            "class_name": "day-pick" + (" is-selected" if selected else "") + ("" if count else " is-empty"),
+            "aria-pressed": "true" if selected else "false",
+            "aria-label": f"{slots.day:%A}, {slots.day:%B} {slots.day.day}: {times}",
+            "on_click": on_click,
+        },
+        html.span({"class_name": "day-pick-weekday"}, f"{slots.day:%a}"),
+        html.span({"class_name": "day-pick-date"}, str(slots.day.day)),
+        html.span({"class_name": "day-pick-dot"}),
+    )
+
+
+@component
+def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: str, preferred: str) -> dict:
+    slugs = [service.service_slug for service in services]
+    service_slug, set_service_slug = use_state(preferred if preferred in slugs else slugs[0])
+    chosen_day, set_chosen_day = use_state(None)
+    week = use_query(list_openings, provider_id=provider_id, service_slug=service_slug, time_zone=time_zone)
+
+    def choose_service(event: dict) -> None:
+        set_service_slug(event["target"]["value"])  # the chosen day stays, if it has times for this one
+
+    picker = html.div(
+        {"class_name": "form openings-service"},
+        html.label({"html_for": "openings-service"}, "Service"),
+        html.select(
+            {"id": "openings-service", "defaultValue": service_slug, "on_change": choose_service},
+            *(
+                html.option({"key": s.service_slug, "value": s.service_slug}, s.service_name)
+                for s in services
+            ),
+        ),
+    )
+    if week.data is None:
+        content = (
+            notice(week.error, tone="warning")
+            if week.error
+            else html.p({"class_name": "text-muted", "role": "status"}, "Loading open times…")
+        )
+    else:
+        content = _week(week.data, chosen_day, set_chosen_day, time_zone, service_slug, bool(week.loading))
+    return html.section(
+        {"class_name": "card profile-card openings", "id": "openings", "aria-labelledby": "openings-heading"},
+        html.h2({"id": "openings-heading", "class_name": "profile-card-title"}, "Next available times"),
+        picker,
+        content,
+        html.div(
+            {"class_name": "openings-actions"},
+            AddToCartButton(service_slug, provider_id, key=f"openings-cart-{service_slug}"),
+        ),
+        html.p(
+            {"class_name": "hint"},
+            f"Times are shown in your time zone ({time_zone.replace('_', ' ')}). "
+            "You choose your time at checkout.",
+        ),
+    )
+
+
+def _week(
+    week: list[DaySlots],
+    chosen: str | None,
+    choose: Callable[[str], None],
+    time_zone: str,
+    service_slug: str,
+    busy: bool,
+) -> dict:
+    if not any(day.starts for day in week):
+        return html.div(
+            {"class_name": "openings-none", "role": "status"},
+            html.p(f"No open times in the next {len(week)} days for this service."),
+            html.a({"href": find_href(service_slug)}, "Find another provider for this service"),
+        )
+    selected = next((d for d in week if d.day.isoformat() == chosen), None) or next(
+        d for d in week if d.starts
+    )
+    return html.div(
+        {"class_name": "openings-week", "aria-busy": "true" if busy else "false"},
+        html.div(
+            {"class_name": "day-picks", "role": "group", "aria-label": "Choose a day"},
+            *(
+                _day_button(day, day is selected, lambda _event, iso=day.day.isoformat(): choose(iso))
+                for day in week
+            ),
+        ),
+        html.h3({"class_name": "openings-day"}, f"{selected.day:%A}, {format_date(selected.day)}"),
+        html.ul(
+            {"class_name": "slot-list", "aria-label": f"Open times on {selected.day:%A}"},
+            *(
+                html.li(
+                    {"key": moment.isoformat(), "class_name": "slot", "data-slot": moment.isoformat()},
+                    _clock(moment, time_zone),
+                )
+                for moment in selected.starts
+            ),
+        )
+        if selected.starts
+        else html.p({"class_name": "text-muted"}, "No open times on this day."),
+    )
+
+
+def _service_area(zip_codes: list[str]) -> dict:
+    shown, rest = zip_codes[:ZIPS_SHOWN], zip_codes[ZIPS_SHOWN:]
+    chips = html.ul(
+        {"class_name": "chips zip-chips", "aria-label": "ZIP codes"},
+        *(html.li({"key": code, "class_name": "chip"}, code) for code in shown),
+    )
+    more = (
+        html.details(
+            {"class_name": "zip-more"},
+            html.summary(f"Show all {len(zip_codes)} ZIP codes"),
+            html.p({"class_name": "zip-all"}, ", ".join(zip_codes)),
+        )
+        if rest
+        else ""
+    )
+    body = (
+        html._(chips, more)
+        if zip_codes
+        else html.p({"class_name": "text-muted"}, "No service area listed yet.")
+    )
+    return html.section(
+        {"class_name": "card profile-card profile-area", "aria-labelledby": "profile-area-heading"},
+        html.h2(
+            {"id": "profile-area-heading", "class_name": "profile-card-title"},
+            icon("map-pin", size=18),
+            "Service area",
+        ),
+        html.p({"class_name": "hint"}, "Visits at home or at work in these ZIP codes."),
+        body,
+    )
+
+
+def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str) -> dict:
+    return html._(
+        page_title(f"{provider.name} | {brand}"),
+        _hero(provider),
+        html.section(
+            {"class_name": "section profile-section"},
+            html.div(
+                {"class_name": "container profile-layout"},
+                html.div(
+                    {"class_name": "profile-main"},
+                    html.section(
+                        {
+                            "class_name": "card profile-card profile-about",
+                            "aria-labelledby": "profile-about-heading",
+                        },
+                        html.h2({"id": "profile-about-heading", "class_name": "profile-card-title"}, "About"),
+                        html.p(
+                            {"class_name": "profile-bio"},
+                            provider.bio or f"{provider.name} is a verified {provider.provider_type.label}.",
+                        ),
+                    ),
+                    _services(provider),
+                    _Reviews(provider.id, provider.rating, key=f"reviews-{provider.id}"),
+                ),
+                html.aside(
+                    {"class_name": "profile-aside"},
+                    _Openings(
+                        provider.id, provider.services, time_zone, preferred, key=f"openings-{provider.id}"
+                    )
+                    if provider.services
+                    else "",
+                    _service_area(provider.zip_codes),
+                ),
+            ),
+        ),
+    )
+
+
+@component
+def ProviderProfilePage() -> dict:
+    session = use_session()
+    provider_id = use_params().get("provider_id", "")
+    preferred = (use_search_params().get("service") or [""])[0]
+    profile = use_query(get_provider, provider_id=provider_id)
+    if profile.error == NO_PROVIDER:
+        return html._(page_title(f"{UNAVAILABLE} | {session.brand_name}"), _unavailable())
+    if profile.error:
+        return html.section({"class_name": "container section"}, notice(profile.error, tone="warning"))
+    if profile.data is None:
+        return html.section(
+            {"class_name": "container section profile-loading", "aria-busy": "true"},
+            html.p({"role": "status"}, "Loading profile…"),
+        )
+    return _profile(profile.data, session.time_zone, preferred, session.brand_name)

@@ -1,0 +1,572 @@
+"""The Staff Dashboard (/staff, SPEC §2): today's date, four stat cards, today's visits, the member's own
+tasks and quick actions, all from the database (app/services/staff_dashboard.py, staff_tasks.py).
+
+A figure or list the member's permissions do not cover is left out rather than shown empty. 'Join' opens
+a confirmed visit's details (recorded in the audit log); 'Confirm' confirms a pending one
+(manage_appointments). Quick actions are only the ones that lead somewhere real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from reactpy import component, event, html, use_state
+
+from app.services.signed_in import SignedIn
+from app.services.staff_dashboard import (
+    StaffDashboardRead,
+    confirm_visit,
+    get_staff_dashboard,
+    list_todays_appointments,
+    open_visit,
+)
+from app.services.staff_tasks import add_task, delete_task, edit_task, list_tasks, set_task_done
+from components.context import use_session
+from components.format import format_currency, format_date, format_slot, format_time
+from components.forms import use_form
+from components.hooks import use_action, use_query
+from components.icons import icon
+from components.staff_frame import loading_notice, use_staff_access
+from components.ui import notice, portal_header
+from models.booking import AppointmentRead, AppointmentStatus
+from models.staff import Permission, StaffTaskRead, TaskPriority
+
+NO_APPOINTMENTS = "No appointments scheduled for today"
+NO_TASKS = "No pending tasks"
+NO_TASKS_AT_ALL = "No tasks yet"
+MINUS = "\u2212"
+JOINABLE = (AppointmentStatus.confirmed, AppointmentStatus.in_progress)
+
+
+# Module-level wrappers: `version` only makes use_query load again after a change elsewhere on the page.
+async def _figures(
+    *, session: Any, actor: SignedIn | None, time_zone: str, version: int
+) -> StaffDashboardRead:
+    return await get_staff_dashboard(session=session, actor=actor, time_zone=time_zone)
+
+
+async def _visits(
+    *, session: Any, actor: SignedIn | None, time_zone: str, version: int
+) -> list[AppointmentRead]:
+    return await list_todays_appointments(session=session, actor=actor, time_zone=time_zone)
+
+
+def change_text(change: int | None, rate: int | None) -> str:
+    """'+12% from last week', '−4% from last week' (a true minus sign), or why there is no comparison."""
+    if rate is None:
+        return "No visits due yet this week"
+    if change is None:
+        return "No visits last week to compare"
+    return f"{'+' if change >= 0 else MINUS}{abs(change)}% from last week"
+
+
+@component
+def StaffDashboard() -> dict:
+    session = use_session()
+    access = use_staff_access().access
+    version, set_version = use_state(0)
+    today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date()
+    permissions = access.permissions if access else frozenset()
+
+    def changed() -> None:
+        set_version(lambda v: v + 1)
+
+    return html._(
+        portal_header(
+            "Staff Dashboard",
+            html.p(
+                {"class_name": "portal-date"},
+                icon("calendar", size=18),
+                html.time({"dateTime": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
+            ),
+            eyebrow="Staff Portal",
+            lead=f"Welcome back, {access.name}." if access else None,
+        ),
+        html.div(
+            {"class_name": "container portal-body staff-dashboard"},
+            _StatCards(version, Permission.view_analytics in permissions),
+            html.div(
+                {"class_name": "staff-panels"},
+                _TodaysAppointments(version, changed, Permission.manage_appointments in permissions)
+                if Permission.view_appointments in permissions
+                else "",
+                _Tasks(changed),
+            ),
+            quick_actions(permissions),
+        ),
+    )
+
+
+# ---- the four stat cards ------------------------------------------------------------------------------
+
+
+@component
+def _StatCards(version: int, show_activity: bool) -> dict:
+    session = use_session()
+    query = use_query(_figures, actor=session.actor, time_zone=session.time_zone, version=version)
+    figures = query.data
+    if figures is None:
+        return notice(query.error, tone="warning") if query.error else loading_notice("Loading figures…")
+    cards = []
+    if figures.appointments is not None:
+        cards.append(
+            stat_card(
+                "Today's Appointments",
+                str(figures.appointments),
+                f"{figures.completed_appointments} completed",
+                "calendar",
+            )
+        )
+    if figures.active_patients is not None:
+        cards.append(
+            stat_card(
+                "Active Patients",
+                str(figures.active_patients),
+                f"+{figures.new_patients_today} new today",
+                "users",
+            )
+        )
+    cards.append(
+        stat_card(
+            "Completed Tasks", str(figures.tasks_completed), f"{figures.upcoming_tasks} remaining", "check"
+        )
+    )
+    if show_activity:
+        rate = figures.activity_rate
+        cards.append(
+            stat_card(
+                "Activity Rate",
+                f"{rate}%" if rate is not None else "—",
+                change_text(figures.activity_change, rate),
+                "chart",
+                trend=figures.activity_change,
+            )
+        )
+    return html.section({"class_name": "staff-stats", "aria-label": "Today at a glance"}, *cards)
+
+
+def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int | None = None) -> dict:
+    tone = "" if trend is None else (" stat-up" if trend >= 0 else " stat-down")
+    return html.article(
+        {"class_name": "stat-card", "key": label, "aria-label": label},
+        html.div(
+            {"class_name": "stat-head"},
+            html.h2({"class_name": "stat-label"}, label),
+            html.span({"class_name": "stat-icon"}, icon(icon_name, size=18)),
+        ),
+        html.p({"class_name": "stat-value"}, value),
+        html.p({"class_name": "stat-detail" + tone}, detail),
+    )
+
+
+# ---- today's appointments ----------------------------------------------------------------------------
+
+
+@component
+def _TodaysAppointments(version: int, on_change: Callable[[], None], can_confirm: bool) -> dict:
+    session = use_session()
+    query = use_query(_visits, actor=session.actor, time_zone=session.time_zone, version=version)
+    open_one, set_open_one = use_state(None)
+    viewing = use_action(open_visit)
+    confirming = use_action(confirm_visit)
+
+    async def join(visit: AppointmentRead) -> None:
+        details = await viewing.run(actor=session.actor, appointment_id=visit.id)
+        if details is not None:
+            set_open_one(details)
+
+    async def confirm(visit: AppointmentRead) -> None:
+        if await confirming.run(actor=session.actor, appointment_id=visit.id) is not None:
+            session.toaster.success("Appointment confirmed", f"{visit.patient_name} · {visit.service_name}")
+            on_change()
+
+    visits = query.data
+    if visits is None:
+        body: Any = notice(query.error, tone="warning") if query.error else loading_notice()
+    elif not visits:
+        body = html.p({"class_name": "staff-empty"}, NO_APPOINTMENTS)
+    else:
+        body = html.ul(
+            {"class_name": "staff-list"},
+            *(
+                appointment_row(
+                    visit,
+                    session.time_zone,
+                    join=join,
+                    confirm=confirm if can_confirm else None,
+                    busy=viewing.pending or confirming.pending,
+                )
+                for visit in visits
+            ),
+        )
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "staff-appointments-title"},
+        html.div(
+            {"class_name": "staff-card-head"},
+            html.h2({"id": "staff-appointments-title"}, "Today's Appointments"),
+            html.span({"class_name": "portal-pill"}, str(len(visits))) if visits else "",
+        ),
+        body,
+        visit_dialog(open_one, session.time_zone, lambda: set_open_one(None)) if open_one else "",
+    )
+
+
+def appointment_row(
+    visit: AppointmentRead,
+    time_zone: str,
+    *,
+    join: Callable[[AppointmentRead], Awaitable[None]],
+    confirm: Callable[[AppointmentRead], Awaitable[None]] | None,
+    busy: bool,
+) -> dict:
+    async def on_join(_event: dict) -> None:
+        await join(visit)
+
+    async def on_confirm(_event: dict) -> None:
+        if confirm is not None:
+            await confirm(visit)
+
+    if visit.status in JOINABLE:
+        action: Any = html.button(
+            {
+                "class_name": "btn btn-sm btn-primary",
+                "type": "button",
+                "disabled": busy,
+                "aria-label": f"Join the visit with {visit.patient_name}",
+                "on_click": on_join,
+            },
+            icon("video", size=16),
+            "Join",
+        )
+    elif visit.status == AppointmentStatus.pending and confirm is not None:
+        action = html.button(
+            {
+                "class_name": "btn btn-sm btn-outline",
+                "type": "button",
+                "disabled": busy,
+                "aria-label": f"Confirm the visit with {visit.patient_name}",
+                "on_click": on_confirm,
+            },
+            "Confirm",
+        )
+    else:
+        action = html.span({"class_name": f"visit-status visit-{visit.status.value}"}, visit.status.label)
+    return html.li(
+        {"class_name": "staff-row", "key": visit.id},
+        html.span({"class_name": "staff-row-time"}, format_time(visit.starts_at, time_zone)),
+        html.div(
+            {"class_name": "staff-row-main"},
+            html.span({"class_name": "staff-row-title"}, visit.patient_name),
+            html.span({"class_name": "staff-row-meta"}, f"{visit.service_name} · {visit.provider_name}"),
+        ),
+        action,
+    )
+
+
+def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], None]) -> dict:
+    place = ", ".join(
+        p for p in (visit.address_line, visit.city, f"{visit.state} {visit.zip_code}".strip()) if p
+    )
+    facts = (
+        ("Patient", visit.patient_name),
+        ("Service", visit.service_name),
+        ("Provider", visit.provider_name),
+        ("When", f"{format_slot(visit.starts_at, time_zone)} – {format_time(visit.ends_at, time_zone)}"),
+        ("Status", visit.status.label),
+        ("Where", f"{visit.location.label}{': ' + place if place else ''}"),
+        ("Order", visit.order_number or "—"),
+        ("Price", format_currency(visit.price)),
+        ("Intake notes", visit.notes or "None"),
+    )
+    return html.div(
+        {"class_name": "modal-backdrop", "data-modal": ""},
+        html.div(
+            {"class_name": "modal", "role": "dialog", "aria-modal": "true", "aria-labelledby": "visit-title"},
+            html.div(
+                {"class_name": "modal-header"},
+                html.h2({"id": "visit-title"}, "Visit details"),
+                html.button(
+                    {
+                        "class_name": "icon-button",
+                        "type": "button",
+                        "aria-label": "Close",
+                        "data-modal-close": "",
+                        "on_click": lambda _e: on_close(),
+                    },
+                    icon("x", size=18),
+                ),
+            ),
+            html.p(
+                {"class_name": "modal-lead"},
+                "Opening a visit's details is recorded in the audit log.",
+            ),
+            html.dl(
+                {"class_name": "settings-facts visit-facts"},
+                *(
+                    html._(html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
+                    for label, value in facts
+                ),
+            ),
+            html.div(
+                {"class_name": "modal-actions"},
+                html.button(
+                    {"class_name": "btn btn-primary", "type": "button", "on_click": lambda _e: on_close()},
+                    "Close",
+                ),
+            ),
+        ),
+    )
+
+
+# ---- tasks ---------------------------------------------------------------------------------------------
+
+PRIORITIES = (TaskPriority.high, TaskPriority.medium, TaskPriority.low)
+
+
+def priority_options() -> list[dict]:
+    return [html.option({"value": p.value, "key": p.value}, p.value.capitalize()) for p in PRIORITIES]
+
+
+def priority_badge(priority: TaskPriority) -> dict:
+    return html.span({"class_name": f"priority priority-{priority.value}"}, priority.value)
+
+
+@component
+def _Tasks(on_change: Callable[[], None]) -> dict:
+    session = use_session()
+    show_all, set_show_all = use_state(False)
+    version, set_version = use_state(0)
+    query = use_query(_task_list, actor=session.actor, include_done=show_all, version=version)
+
+    def changed() -> None:
+        set_version(lambda v: v + 1)
+        on_change()  # the Completed Tasks card counts them
+
+    tasks = query.data
+    if tasks is None:
+        body: Any = notice(query.error, tone="warning") if query.error else loading_notice()
+    elif not tasks:
+        body = html.p({"class_name": "staff-empty"}, NO_TASKS_AT_ALL if show_all else NO_TASKS)
+    else:
+        body = html.ul(
+            {"class_name": "staff-list task-list"}, *(_TaskRow(t, changed, key=t.id) for t in tasks)
+        )
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "staff-tasks-title"},
+        html.div(
+            {"class_name": "staff-card-head"},
+            html.h2({"id": "staff-tasks-title"}, "All Tasks" if show_all else "Tasks"),
+            html.button(
+                {
+                    "class_name": "btn btn-sm btn-ghost",
+                    "type": "button",
+                    "aria-pressed": "true" if show_all else "false",
+                    "on_click": lambda _e: set_show_all(not show_all),
+                },
+                "Show Pending Only" if show_all else "View All Tasks",
+            ),
+        ),
+        _NewTask(changed),
+        body,
+    )
+
+
+async def _task_list(
+    *, session: Any, actor: SignedIn | None, include_done: bool, version: int
+) -> list[StaffTaskRead]:
+    return await list_tasks(session=session, actor=actor, include_done=include_done)
+
+
+@component
+def _NewTask(on_added: Callable[[], None]) -> dict:
+    session = use_session()
+    form = use_form(description="", priority=TaskPriority.medium.value)
+    adding = use_action(add_task)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        task = await adding.run(
+            actor=session.actor,
+            description=form.values.get("description", ""),
+            priority=form.values.get("priority", TaskPriority.medium.value),
+        )
+        if task is not None:
+            session.toaster.success("Task added", task.description)
+            form.reset(description="", priority=TaskPriority.medium.value)
+            on_added()
+
+    return html.form(
+        {"class_name": "task-new", "on_submit": submit, "aria-label": "Add a task"},
+        html.label({"html_for": "task-new-description", "class_name": "sr-only"}, "New task"),
+        html.input(
+            form.field(
+                "description",
+                id="task-new-description",
+                class_name="input task-input",
+                type="text",
+                maxLength=300,
+                placeholder="Add a task…",
+                required=True,
+            )
+        ),
+        html.label({"html_for": "task-new-priority", "class_name": "sr-only"}, "Priority"),
+        html.select(form.field("priority", id="task-new-priority", class_name="input"), *priority_options()),
+        html.button(
+            {"class_name": "btn btn-sm btn-primary", "type": "submit", "disabled": adding.pending},
+            icon("plus", size=16),
+            "Add",
+        ),
+    )
+
+
+@component
+def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
+    session = use_session()
+    editing, set_editing = use_state(False)
+    toggling = use_action(set_task_done)
+    deleting = use_action(delete_task)
+
+    async def toggle(_event: dict) -> None:
+        done = not task.completed
+        if await toggling.run(actor=session.actor, task_id=task.id, done=done) is not None:
+            session.toaster.success("Task completed" if done else "Task reopened", task.description)
+            on_change()
+
+    async def remove(_event: dict) -> None:
+        if await deleting.run(actor=session.actor, task_id=task.id) is not None:
+            session.toaster.success("Task deleted", task.description)
+            on_change()
+
+    if editing:
+        return html.li(
+            {"class_name": "staff-row task-row task-editing"},
+            _TaskEditor(task, lambda: set_editing(False), on_change),
+        )
+    checkbox_id = f"task-{task.id}"
+    return html.li(
+        {"class_name": "staff-row task-row" + (" task-done" if task.completed else "")},
+        html.input(
+            {
+                "type": "checkbox",
+                "id": checkbox_id,
+                "class_name": "task-check",
+                # Uncontrolled, so the box ticks at once; a change of state remounts it (the key).
+                "defaultChecked": task.completed,
+                "key": f"{task.id}-{task.completed}",
+                "disabled": toggling.pending,
+                "on_change": toggle,
+            }
+        ),
+        html.label({"html_for": checkbox_id, "class_name": "task-text"}, task.description),
+        priority_badge(task.priority),
+        html.div(
+            {"class_name": "task-actions"},
+            html.button(
+                {
+                    "class_name": "btn btn-sm btn-ghost",
+                    "type": "button",
+                    "aria-label": f"Edit task: {task.description}",
+                    "on_click": lambda _e: set_editing(True),
+                },
+                icon("edit", size=15),
+                "Edit",
+            ),
+            html.button(
+                {
+                    "class_name": "icon-button task-delete",
+                    "type": "button",
+                    "aria-label": f"Delete task: {task.description}",
+                    "disabled": deleting.pending,
+                    "on_click": remove,
+                },
+                icon("trash", size=16),
+            ),
+        ),
+    )
+
+
+@component
+def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Callable[[], None]) -> dict:
+    session = use_session()
+    form = use_form(description=task.description, priority=task.priority.value)
+    saving = use_action(edit_task)
+    field_id = f"task-edit-{task.id}"
+
+    @event(prevent_default=True)
+    async def save(_event: dict) -> None:
+        saved = await saving.run(
+            actor=session.actor,
+            task_id=task.id,
+            description=form.values.get("description", ""),
+            priority=form.values.get("priority", task.priority.value),
+        )
+        if saved is not None:
+            session.toaster.success("Task updated", saved.description)
+            on_done()
+            on_change()
+
+    return html.form(
+        {"class_name": "task-edit", "on_submit": save, "aria-label": "Edit task"},
+        html.label({"html_for": field_id, "class_name": "sr-only"}, "Task"),
+        html.input(
+            form.field(
+                "description",
+                id=field_id,
+                class_name="input task-input",
+                type="text",
+                maxLength=300,
+                autoFocus=True,
+            )
+        ),
+        html.label({"html_for": f"{field_id}-priority", "class_name": "sr-only"}, "Priority"),
+        html.select(
+            form.field("priority", id=f"{field_id}-priority", class_name="input"), *priority_options()
+        ),
+        html.div(
+            {"class_name": "task-actions"},
+            html.button(
+                {"class_name": "btn btn-sm btn-primary", "type": "submit", "disabled": saving.pending}, "Save"
+            ),
+            html.button(
+                {"class_name": "btn btn-sm btn-ghost", "type": "button", "on_click": lambda _e: on_done()},
+                "Cancel",
+            ),
+        ),
+    )
+
+
+# ---- quick actions ----------------------------------------------------------------------------------
+
+
+def quick_actions(permissions: frozenset[Permission]) -> dict:
+    actions = [("New Appointment", "/find-provider", "calendar", "Book a visit with a provider")]
+    if Permission.view_support_tickets in permissions:
+        actions.append(
+            ("Message Patient", "/staff/help-desk?new=1", "message", "Open a help-desk ticket for a customer")
+        )
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "staff-quick-title"},
+        html.div({"class_name": "staff-card-head"}, html.h2({"id": "staff-quick-title"}, "Quick Actions")),
+        html.ul(
+            {"class_name": "portal-links"},
+            *(
+                html.li(
+                    {"key": href},
+                    html.a(
+                        {"class_name": "portal-link", "href": href},
+                        html.span({"class_name": "portal-link-icon"}, icon(icon_name, size=18)),
+                        html.span(
+                            {"class_name": "portal-link-text"},
+                            html.span({"class_name": "portal-link-label"}, label),
+                            html.span({"class_name": "portal-link-hint"}, hint),
+                        ),
+                        icon("chevron-right", size=18, class_name="icon portal-link-chevron"),
+                    ),
+                )
+                for label, href, icon_name, hint in actions
+            ),
+        ),
+    )

@@ -1,0 +1,373 @@
+"""The cart service (SPEC §3, §4, §8, §9): quantities, toasts, server-side prices (provider price, flash
+sale), the 5 % platform fee rounded half-up, owner isolation, the visitor-to-user merge, withdrawn items
+dropped on read, and a signed-out tab refused. Runs on SQLite and, with TEST_DATABASE_URL, PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import func, select
+
+from app import db as app_db
+from app.auth.common import RequestOrigin
+from app.auth.sessions import authenticate, sign_in_with_password, sign_out
+from app.services.accounts import create_account
+from app.services.cart import (
+    MAX_QUANTITY,
+    CartOwner,
+    add_to_cart,
+    cart_totals,
+    clear_cart,
+    get_cart,
+    load_cart,
+    merge_visitor_cart,
+    remove_from_cart,
+    remove_items,
+    set_quantity,
+    visit_totals,
+)
+from app.services.catalog import ensure_reference_catalog
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.providers import ServiceOffer, create_provider, set_listing, set_services
+from app.services.signed_in import SignedIn, resolve_viewer
+from models.account import Role
+from models.cart import CartItem, CartItemRead, CartTotals
+from models.catalog import Service, ServiceCategory
+
+PASSWORD = "correct-horse-1"
+DRAW = "Routine blood draw"  # $79, no sale
+HYDRATION = "Hydration IV (1 liter)"  # $149, 30 % off during the daily flash sale: $104.30
+
+
+def visitor() -> CartOwner:
+    return CartOwner(visitor_id=f"v-{uuid.uuid4().hex}")
+
+
+def line(price: str, quantity: int = 1, original: str | None = None) -> CartItemRead:
+    return CartItemRead(
+        id=f"item-{uuid.uuid4().hex[:6]}",
+        name="Visit",
+        price=Decimal(price),
+        original_price=Decimal(original or price),
+        quantity=quantity,
+        service_id="s",
+        service_slug="s",
+        category_slug="c",
+        duration_minutes=30,
+    )
+
+
+@pytest.fixture
+async def catalog(configured) -> None:
+    async with app_db.unit_of_work() as session:
+        await ensure_reference_catalog(session=session)
+
+
+async def listed_provider(*offers: ServiceOffer, name: str = "Nurse") -> str:
+    async with app_db.unit_of_work() as session:
+        await ensure_reference_catalog(session=session)
+        profile = await create_provider(
+            session=session,
+            actor=None,
+            first_name="Ada",
+            last_name=name,
+            provider_type="nurse",
+            verified=True,
+        )
+        await set_services(session=session, actor=None, provider_id=profile.id, offers=offers)
+    return profile.id
+
+
+async def signed_in_actor() -> tuple[SignedIn, str]:
+    """A fresh patient signed in: the actor a browser connection holds, and its access token."""
+    email = f"cart-{uuid.uuid4().hex[:10]}@medivisit.test"
+    async with app_db.unit_of_work() as session:
+        await create_account(
+            session=session, email=email, password=PASSWORD, role=Role.patient, name="Pat Lee"
+        )
+    async with app_db.unit_of_work() as session:
+        result = await sign_in_with_password(
+            session=session, origin=RequestOrigin(ip="127.0.0.1"), email=email, password=PASSWORD
+        )
+    async with app_db.unit_of_work() as session:
+        viewer = await resolve_viewer(session=session, access_token=result.access_token)
+    return viewer.actor, result.access_token
+
+
+# ---- cart math ----------------------------------------------------------------------------------
+def test_totals_of_an_empty_cart_are_zero() -> None:
+    assert cart_totals([]) == CartTotals(
+        subtotal=Decimal("0.00"), platform_fee=Decimal("0.00"), total=Decimal("0.00"), item_count=0
+    )
+
+
+@pytest.mark.parametrize(
+    ("lines", "subtotal", "fee", "total", "count"),
+    [
+        # 5 % of $10.10 is $0.505: half-up gives $0.51 (banker's rounding would give $0.50).
+        ([line("10.10")], "10.10", "0.51", "10.61", 1),
+        ([line("10.30")], "10.30", "0.52", "10.82", 1),  # $0.515
+        # Two draws and a hydration IV at its sale price: $262.30, fee $13.115 -> $13.12.
+        ([line("79.00", 2), line("104.30", original="149.00")], "262.30", "13.12", "275.42", 3),
+        ([line("49.00", 12)], "588.00", "29.40", "617.40", 12),
+    ],
+)
+def test_platform_fee_is_five_percent_rounded_half_up(lines, subtotal, fee, total, count) -> None:
+    totals = cart_totals(lines)
+    assert (totals.subtotal, totals.platform_fee, totals.total, totals.item_count) == (
+        Decimal(subtotal),
+        Decimal(fee),
+        Decimal(total),
+        count,
+    )
+
+
+def test_checkout_totals_of_single_visits_follow_the_same_rule() -> None:
+    prices = [Decimal("79.00"), Decimal("79.00"), Decimal("104.30")]
+    assert visit_totals(prices) == cart_totals([line("79.00", 2), line("104.30", original="149.00")])
+    assert visit_totals([]) == cart_totals([])
+
+
+# ---- state changes ------------------------------------------------------------------------------
+async def test_adding_an_item_twice_raises_its_quantity(session, catalog) -> None:
+    owner = visitor()
+    first = await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+    assert first.message == f"Added {DRAW} to cart" and first.added
+    assert [(i.id, i.name, i.quantity, i.price) for i in first.cart.items] == [
+        ("routine-blood-draw", DRAW, 1, Decimal("79.00"))
+    ]
+    again = await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+    assert again.message == f"Updated quantity of {DRAW} in cart" and not again.added
+    assert [i.quantity for i in again.cart.items] == [2]
+    assert again.cart.totals == CartTotals(
+        subtotal=Decimal("158.00"), platform_fee=Decimal("7.90"), total=Decimal("165.90"), item_count=2
+    )
+    assert await get_cart(session=session, owner=owner) == again.cart
+
+
+async def test_prices_come_from_the_server_with_the_sale_and_the_providers_own_price(catalog) -> None:
+    provider_id = await listed_provider(
+        ServiceOffer("iv-hydration", Decimal("160")), ServiceOffer("routine-blood-draw", Decimal("70.50"))
+    )
+    owner = visitor()
+    async with app_db.unit_of_work() as session:
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug="iv-hydration")
+        await add_to_cart(
+            session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+        )
+        change = await add_to_cart(
+            session=session,
+            owner=owner,
+            actor=None,
+            service_slug="routine-blood-draw",
+            provider_id=provider_id,
+        )
+    listed, chosen, draw = change.cart.items
+    assert (listed.id, listed.price, listed.original_price, listed.provider_name) == (
+        "iv-hydration",
+        Decimal("104.30"),
+        Decimal("149.00"),
+        None,
+    )
+    assert chosen.id == f"iv-hydration@{provider_id}" and chosen.provider_name == "Ada Nurse"
+    assert (chosen.price, chosen.original_price) == (Decimal("112.00"), Decimal("160.00"))
+    assert (draw.price, draw.original_price) == (Decimal("70.50"), Decimal("70.50"))
+    # 104.30 + 112.00 + 70.50 = 286.80; fee 14.34.
+    assert (change.cart.totals.subtotal, change.cart.totals.platform_fee, change.cart.totals.total) == (
+        Decimal("286.80"),
+        Decimal("14.34"),
+        Decimal("301.14"),
+    )
+
+
+async def test_set_quantity_and_below_one_removes(session, catalog) -> None:
+    owner = visitor()
+    await add_to_cart(session=session, owner=owner, actor=None, service_slug="iv-hydration")
+    three = await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=3)
+    assert three.message == f"Updated quantity of {HYDRATION} in cart" and three.cart.totals.item_count == 3
+    assert three.cart.totals.subtotal == Decimal("312.90")
+    with pytest.raises(ValidationFailed, match=f"at most {MAX_QUANTITY} visits"):
+        await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=11)
+    gone = await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=0)
+    assert gone.message == f"Removed {HYDRATION} from cart" and gone.cart.items == []
+    with pytest.raises(NotFound):
+        await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=2)
+
+
+async def test_remove_and_clear(session, catalog) -> None:
+    owner = visitor()
+    for slug in ("routine-blood-draw", "iv-hydration", "wound-care"):
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
+    removed = await remove_from_cart(session=session, owner=owner, actor=None, item_id="iv-hydration")
+    assert removed.message == f"Removed {HYDRATION} from cart"
+    assert [i.id for i in removed.cart.items] == ["routine-blood-draw", "wound-care"]
+    cleared = await clear_cart(session=session, owner=owner, actor=None)
+    assert (
+        cleared.message == "Cart cleared" and cleared.cart.items == [] and cleared.cart.totals.item_count == 0
+    )
+    assert (await get_cart(session=session, owner=owner)).items == []
+
+
+async def test_checkout_removes_only_the_booked_items(session, catalog) -> None:
+    owner = visitor()
+    for slug in ("routine-blood-draw", "iv-hydration"):
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
+    await remove_items(session=session, owner=owner, item_ids=["iv-hydration", "not-in-cart"])
+    assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
+
+
+async def test_a_quantity_is_capped(session, catalog) -> None:
+    owner = visitor()
+    for _ in range(MAX_QUANTITY):
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug="wound-care")
+    with pytest.raises(ValidationFailed, match="at most 10 visits of Wound care"):
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug="wound-care")
+    assert (await get_cart(session=session, owner=owner)).totals.item_count == MAX_QUANTITY
+
+
+async def test_only_bookable_services_and_providers_can_be_added(catalog) -> None:
+    provider_id = await listed_provider(ServiceOffer("iv-hydration", Decimal("150")))
+    owner = visitor()
+    async with app_db.unit_of_work() as session:
+        with pytest.raises(NotFound, match="can't be booked"):
+            await add_to_cart(session=session, owner=owner, actor=None, service_slug="no-such-service")
+        with pytest.raises(NotFound, match="doesn't offer this service"):
+            await add_to_cart(
+                session=session, owner=owner, actor=None, service_slug="wound-care", provider_id=provider_id
+            )
+        with pytest.raises(NotFound, match="doesn't offer this service"):
+            await add_to_cart(
+                session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id="nobody"
+            )
+        await set_listing(session=session, actor=None, provider_id=provider_id, verified=False, active=True)
+        with pytest.raises(NotFound):
+            await add_to_cart(
+                session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+            )
+        assert (await get_cart(session=session, owner=owner)).items == []
+
+
+async def test_withdrawn_items_are_dropped_on_read(catalog) -> None:
+    provider_id = await listed_provider(ServiceOffer("iv-hydration", Decimal("150")))
+    owner = visitor()
+    slug = f"pilot-{uuid.uuid4().hex[:8]}"
+    async with app_db.unit_of_work() as session:
+        category_id = await session.scalar(
+            select(ServiceCategory.id).where(ServiceCategory.slug == "nursing")
+        )
+        session.add(
+            Service(
+                category_id=category_id,
+                slug=slug,
+                name="Pilot visit",
+                duration_minutes=30,
+                price=Decimal("50"),
+                location_mask=1,
+            )
+        )
+    async with app_db.unit_of_work() as session:
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
+        await add_to_cart(
+            session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+        )
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+        assert (await get_cart(session=session, owner=owner)).totals.item_count == 3
+        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=False)
+        (await session.scalars(select(Service).where(Service.slug == slug))).one().is_active = False
+    async with app_db.unit_of_work() as session:
+        assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
+        # Dropped for good: listing the provider again does not bring the item back.
+        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=True)
+    async with app_db.unit_of_work() as session:
+        assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
+
+
+# ---- owners -------------------------------------------------------------------------------------
+async def test_owners_never_see_or_touch_each_others_items(session, catalog) -> None:
+    alice, bob = visitor(), visitor()
+    await add_to_cart(session=session, owner=alice, actor=None, service_slug="iv-hydration")
+    assert (await get_cart(session=session, owner=bob)).items == []
+    with pytest.raises(NotFound):
+        await set_quantity(session=session, owner=bob, actor=None, item_id="iv-hydration", quantity=5)
+    with pytest.raises(NotFound):
+        await remove_from_cart(session=session, owner=bob, actor=None, item_id="iv-hydration")
+    await clear_cart(session=session, owner=bob, actor=None)
+    await remove_items(session=session, owner=bob, item_ids=["iv-hydration"])
+    assert [(i.id, i.quantity) for i in (await get_cart(session=session, owner=alice)).items] == [
+        ("iv-hydration", 1)
+    ]
+
+
+async def test_a_connection_without_a_visitor_cookie_has_no_cart(session, catalog) -> None:
+    for nobody in (CartOwner(), CartOwner(visitor_id="x" * 65)):
+        assert (await get_cart(session=session, owner=nobody)).items == []
+        with pytest.raises(ValidationFailed, match="enable cookies"):
+            await add_to_cart(session=session, owner=nobody, actor=None, service_slug="iv-hydration")
+
+
+async def test_the_visitor_cart_merges_into_the_users_once(identity, catalog) -> None:
+    actor, _token = await signed_in_actor()
+    anonymous = visitor()
+    user = CartOwner(user_id=actor.user_id)
+    async with app_db.unit_of_work() as session:
+        await add_to_cart(session=session, owner=user, actor=actor, service_slug="routine-blood-draw")
+        for slug in ("routine-blood-draw", "routine-blood-draw", "iv-hydration"):
+            await add_to_cart(session=session, owner=anonymous, actor=None, service_slug=slug)
+    both = CartOwner(user_id=actor.user_id, visitor_id=anonymous.visitor_id)
+    async with app_db.unit_of_work() as session:
+        merged = await load_cart(session=session, owner=both, actor=actor)
+    assert [(i.id, i.quantity) for i in merged.items] == [("routine-blood-draw", 3), ("iv-hydration", 1)]
+    async with app_db.unit_of_work() as session:
+        assert await load_cart(session=session, owner=both, actor=actor) == merged  # nothing added twice
+        assert await merge_visitor_cart(session=session, owner=both, actor=actor) == merged
+        assert (await get_cart(session=session, owner=anonymous)).items == []
+        rows = await session.scalar(
+            select(func.count()).select_from(CartItem).where(CartItem.user_id == actor.user_id)
+        )
+    assert rows == 2
+
+
+async def test_merged_quantities_stay_capped(identity, catalog) -> None:
+    actor, _token = await signed_in_actor()
+    anonymous = visitor()
+    async with app_db.unit_of_work() as session:
+        user = CartOwner(user_id=actor.user_id)
+        await add_to_cart(session=session, owner=user, actor=actor, service_slug="wound-care")
+        await set_quantity(session=session, owner=user, actor=actor, item_id="wound-care", quantity=8)
+        await add_to_cart(session=session, owner=anonymous, actor=None, service_slug="wound-care")
+        await set_quantity(session=session, owner=anonymous, actor=None, item_id="wound-care", quantity=5)
+    async with app_db.unit_of_work() as session:
+        both = CartOwner(user_id=actor.user_id, visitor_id=anonymous.visitor_id)
+        merged = await load_cart(session=session, owner=both, actor=actor)
+    assert [(i.id, i.quantity) for i in merged.items] == [("wound-care", MAX_QUANTITY)]
+
+
+async def test_a_signed_out_tab_cannot_change_the_users_cart(identity, catalog) -> None:
+    actor, token = await signed_in_actor()
+    other, _ = await signed_in_actor()
+    user = CartOwner(user_id=actor.user_id, visitor_id=visitor().visitor_id)
+    async with app_db.unit_of_work() as session:
+        await add_to_cart(session=session, owner=user, actor=actor, service_slug="iv-hydration")
+    async with app_db.unit_of_work() as session:
+        with pytest.raises(PermissionDenied):  # no identity session at all
+            await add_to_cart(session=session, owner=user, actor=None, service_slug="iv-hydration")
+        with pytest.raises(PermissionDenied):  # someone else's session
+            await clear_cart(session=session, owner=user, actor=other)
+    async with app_db.unit_of_work() as session:
+        who = await authenticate(session=session, authorization=f"Bearer {token}")
+        await sign_out(session=session, actor=who, scope="local")
+    async with app_db.unit_of_work() as session:
+        for attempt in (
+            add_to_cart(session=session, owner=user, actor=actor, service_slug="iv-hydration"),
+            set_quantity(session=session, owner=user, actor=actor, item_id="iv-hydration", quantity=4),
+            remove_from_cart(session=session, owner=user, actor=actor, item_id="iv-hydration"),
+            clear_cart(session=session, owner=user, actor=actor),
+            load_cart(session=session, owner=user, actor=actor),
+        ):
+            with pytest.raises(PermissionDenied, match="session has ended"):
+                await attempt
+        assert [(i.id, i.quantity) for i in (await get_cart(session=session, owner=user)).items] == [
+            ("iv-hydration", 1)
+        ]

@@ -1,0 +1,163 @@
+"""The staff portal's permission matrix (SPEC §6), through the services, on SQLite and PostgreSQL.
+
+Every kind of account — patient, provider, owner, admin, management, hr, support, an inactive support
+member, and a support member given manage_staff as an extra — against every staff section (the sidebar is
+computed by `visible_sections`, the function the frame uses) and every staff service action: staff
+management, tasks, the dashboard's reads and confirm, the audit log and the help desk. An action is
+'allowed' when the service does not answer PermissionDenied.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.services.errors import PermissionDenied
+from app.services.staff import (
+    add_staff,
+    get_staff_access,
+    list_staff,
+    read_audit_log,
+    remove_staff,
+    update_staff,
+)
+from app.services.staff_dashboard import (
+    confirm_visit,
+    get_staff_dashboard,
+    list_todays_appointments,
+    open_visit,
+)
+from app.services.staff_tasks import add_task, list_tasks
+from app.services.support import assign_ticket, list_tickets, reply_to_ticket, set_ticket_status
+from app.services.support_customers import open_ticket
+from components.staff_frame import visible_sections
+from models.account import Role
+from models.booking import AppointmentStatus
+from models.staff import Permission
+from tests.unit.test_staff import clinic, person, run, visit
+
+NY = "America/New_York"
+
+ALWAYS = {"Dashboard", "Documentation", "Settings"}
+MANAGEMENT_MENU = ALWAYS | {
+    "Analytics",
+    "Provider Management",
+    "Verification Requests",
+    "Revenue Reports",
+    "Advertisement Management",
+    "Help Desk",
+    "Appointments",
+}
+HR_MENU = ALWAYS | {
+    "Analytics",
+    "Help Desk",
+    "Staff Management",
+    "Provider Onboarding",
+    "Content Moderation",
+    "Document Approvals",
+    "Appointments",
+}
+SUPPORT_MENU = ALWAYS | {"Help Desk", "Appointments"}
+OWNER_MENU = MANAGEMENT_MENU | HR_MENU | {"Audit Log"}
+
+# persona: (role, extra permissions, active)
+PERSONAS = {
+    "patient": (Role.patient, (), True),
+    "provider": (Role.provider, (), True),
+    "owner": (Role.owner, (), True),
+    "admin": (Role.admin, (), True),
+    "management": (Role.management, (), True),
+    "hr": (Role.hr, (), True),
+    "support": (Role.support, (), True),
+    "inactive support": (Role.support, (), False),
+    "support + manage_staff": (Role.support, (Permission.manage_staff,), True),
+}
+NOT_STAFF = {"patient", "provider", "admin", "inactive support"}
+STAFF = set(PERSONAS) - NOT_STAFF
+TEAM = {"owner", "hr", "support + manage_staff"}
+DESK = STAFF  # every active staff role holds view_support_tickets
+
+MENU = {
+    "owner": OWNER_MENU,
+    "management": MANAGEMENT_MENU,
+    "hr": HR_MENU,
+    "support": SUPPORT_MENU,
+    "support + manage_staff": SUPPORT_MENU | {"Staff Management"},
+}
+# action: who may
+EXPECTED = {
+    "list staff": TEAM,
+    "add staff": TEAM,
+    "update staff": TEAM,
+    "remove staff": TEAM,
+    "add task": STAFF,
+    "list tasks": STAFF,
+    "dashboard figures": STAFF,
+    "today's appointments": STAFF,
+    "open a visit": STAFF,
+    "confirm a visit": {"owner", "management"},
+    "read the audit log": {"owner"},
+    "list tickets": DESK,
+    "reply to a ticket": DESK,
+    "assign a ticket to oneself": DESK,
+    "set a ticket's status": DESK,
+}
+
+
+@pytest.mark.parametrize("name", list(PERSONAS))
+async def test_permission_matrix(identity, name) -> None:
+    role, extras, active = PERSONAS[name]
+    me = await person(role, name.title(), extras=extras, active=active)
+    patient, colleague, newcomer = (
+        await person(Role.patient),
+        await person(Role.support),
+        await person(Role.patient),
+    )
+    ticket = await run(
+        open_ticket, actor=patient.actor, category="billing", subject="Refund", description="Please."
+    )
+    place = await clinic()
+    start = datetime(2032, 1, 5, 15, tzinfo=UTC) + timedelta(days=7 * (uuid.uuid4().int % 500))
+    pending = await visit(place, patient, start, AppointmentStatus.pending)
+
+    actions = {
+        "list staff": lambda: run(list_staff, actor=me.actor),
+        "add staff": lambda: run(add_staff, actor=me.actor, email=newcomer.email, role="support"),
+        "update staff": lambda: run(update_staff, actor=me.actor, user_id=colleague.id, extra_permissions=[]),
+        "remove staff": lambda: run(remove_staff, actor=me.actor, user_id=colleague.id),
+        "add task": lambda: run(add_task, actor=me.actor, description="Check the fridge log"),
+        "list tasks": lambda: run(list_tasks, actor=me.actor),
+        "dashboard figures": lambda: run(get_staff_dashboard, actor=me.actor, time_zone=NY),
+        "today's appointments": lambda: run(list_todays_appointments, actor=me.actor, time_zone=NY),
+        "open a visit": lambda: run(open_visit, actor=me.actor, appointment_id=pending),
+        "confirm a visit": lambda: run(confirm_visit, actor=me.actor, appointment_id=pending),
+        "read the audit log": lambda: run(read_audit_log, actor=me.actor, time_zone=NY),
+        "list tickets": lambda: run(list_tickets, actor=me.actor),
+        "reply to a ticket": lambda: run(
+            reply_to_ticket, actor=me.actor, ticket_id=ticket.id, content="On it."
+        ),
+        "assign a ticket to oneself": lambda: run(
+            assign_ticket, actor=me.actor, ticket_id=ticket.id, assignee_id=me.id
+        ),
+        "set a ticket's status": lambda: run(
+            set_ticket_status, actor=me.actor, ticket_id=ticket.id, status="waiting"
+        ),
+    }
+    allowed = set()
+    for action, call in actions.items():
+        try:
+            await call()
+        except PermissionDenied:
+            continue
+        allowed.add(action)
+
+    assert allowed == {action for action, who in EXPECTED.items() if name in who}
+
+    try:
+        access = await run(get_staff_access, actor=me.actor)
+    except PermissionDenied:
+        assert name in NOT_STAFF
+    else:
+        assert {section.label for section in visible_sections(access)} == MENU[name]
