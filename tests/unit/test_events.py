@@ -14,8 +14,8 @@ from app import db as app_db
 from app import events
 
 
-async def _next(queue: asyncio.Queue, timeout: float = 5) -> dict:
-    return await asyncio.wait_for(queue.get(), timeout)
+async def _next(queue: asyncio.Queue, seconds: float = 5) -> dict:
+    return await asyncio.wait_for(queue.get(), seconds)
 
 
 async def test_delivered_after_commit_only(configured) -> None:
@@ -67,4 +67,4 @@ async def test_another_process_reaches_this_one(configured, database_url) -> Non
             timeout=60,
         )
         assert done.returncode == 0, done.stderr.decode()
-        assert (await _next(queue, timeout=10))["id"] == "from-worker-2"
+        assert (await _next(queue, seconds=10))["id"] == "from-worker-2"
