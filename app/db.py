@@ -56,6 +56,13 @@ def _create_engine(url: str) -> AsyncEngine:
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
 
+        @event.listens_for(engine.sync_engine, "savepoint")
+        def _begin_before_savepoint(conn, _name):  # noqa: ANN001
+            # pysqlite only opens a transaction before a write: a SAVEPOINT issued first would become the
+            # transaction itself and its RELEASE would commit. Opening one first keeps the savepoint nested.
+            if not conn.connection.driver_connection.in_transaction:
+                conn.exec_driver_sql("BEGIN")
+
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, hide_parameters=True)
 
