@@ -195,6 +195,30 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     raise RuntimeError(f"server did not become ready:\n{log_path.read_text()}")
 
 
+def seed_demo(database_url: str) -> None:
+    """`python -m app seed --demo` on a database: the catalog, demo providers and one account per role."""
+    import subprocess
+    import sys
+
+    seeded = subprocess.run(
+        [sys.executable, "-m", "app", "seed", "--demo"],
+        env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
+        cwd=Path(__file__).parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert seeded.returncode == 0, seeded.stderr
+
+
+def start_demo_server(tmp_dir: Path, **env: str) -> tuple[LiveServer, str]:
+    """`start_server` on a database seeded with the demo data; returns the server and its database URL."""
+    database_url = env.pop("DATABASE_URL", f"sqlite:///{tmp_dir / 'demo.db'}")
+    server = start_server(tmp_dir, DATABASE_URL=database_url, **env)
+    seed_demo(database_url)
+    return server, database_url
+
+
 def stop_server(server: LiveServer) -> None:
     server.process.terminate()
     try:

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.conftest import LiveServer, start_server, stop_server
+from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.helpers import log_out, sign_in
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -30,17 +26,7 @@ LANDING = {
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("demo")
-    database_url = f"sqlite:///{tmp / 'demo.db'}"
-    server = start_server(tmp, DATABASE_URL=database_url)
-    seeded = subprocess.run(
-        [sys.executable, "-m", "app", "seed", "--demo"],
-        env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert seeded.returncode == 0, seeded.stderr
+    server, _database_url = start_demo_server(tmp)
     yield server
     stop_server(server)
 

@@ -10,16 +10,12 @@ with a dozen reviews, an unverified one, and a provider account without a profil
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -32,7 +28,7 @@ from app.services.providers import ServiceOffer, create_provider, set_service_ar
 from app.services.reviews import add_review
 from app.services.slots import Hours
 from models.account import Role
-from tests.conftest import LiveServer, start_server, stop_server
+from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts, wait_for_screen
 
@@ -107,17 +103,7 @@ async def _populate(database_url: str) -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Iterator[Site]:
     tmp = tmp_path_factory.mktemp("provider-pages")
-    database_url = f"sqlite:///{tmp / 'site.db'}"
-    server = start_server(tmp, DATABASE_URL=database_url)
-    seeded = subprocess.run(
-        [sys.executable, "-m", "app", "seed", "--demo"],
-        env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert seeded.returncode == 0, seeded.stderr
+    server, database_url = start_demo_server(tmp)
     with ThreadPoolExecutor(max_workers=1) as pool:  # Playwright's thread already runs an event loop
         listed_id, hidden_id = pool.submit(asyncio.run, _populate(database_url)).result()
     yield Site(server, listed_id, hidden_id)
