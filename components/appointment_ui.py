@@ -40,7 +40,7 @@ from components.forms import use_form
 from components.guards import Denial
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.ui import button_link, notice
+from components.ui import button_link, modal, modal_actions, notice
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
 
@@ -386,39 +386,6 @@ def _VisitCard(
 
 
 # ---- dialogs ------------------------------------------------------------------------------------
-def _modal(
-    title_id: str, title: str, lead: object, close: Callable[[], None], busy: bool, *body: object
-) -> dict:
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": "modal appt-modal",
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": title_id,
-            },
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": title_id}, title),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "disabled": busy,
-                        "on_click": lambda _e: close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            html.p({"class_name": "modal-lead"}, lead),
-            *body,
-        ),
-    )
-
-
 def _visit_line(visit: AppointmentRead, time_zone: str) -> str:
     return f"{visit.service_name} with {visit.provider_name}, {format_slot(visit.starts_at, time_zone)}."
 
@@ -478,12 +445,9 @@ def _CancelDialog(
 
     busy = action.pending
     who = visit.patient_name if provider else visit.provider_name
-    return _modal(
+    return modal(
         "cancel-appt-title",
         "Cancel this visit?",
-        _visit_line(visit, time_zone),
-        close,
-        busy,
         html.form(
             {"class_name": "form", "on_submit": submit, "noValidate": True},
             html.label(
@@ -510,23 +474,18 @@ def _CancelDialog(
                 "nothing is charged for a cancelled visit.",
             ),
             _error_line(error),
-            html.div(
-                {"class_name": "modal-actions"},
-                html.button(
-                    {
-                        "class_name": "btn btn-ghost",
-                        "type": "button",
-                        "disabled": busy,
-                        "on_click": lambda _e: close(),
-                    },
-                    "Keep visit",
-                ),
-                html.button(
-                    {"class_name": "btn appt-danger", "type": "submit", "disabled": busy},
-                    "Cancelling…" if busy else "Cancel visit",
-                ),
+            modal_actions(
+                cancel="Keep visit",
+                submit="Cancelling…" if busy else "Cancel visit",
+                on_cancel=close,
+                busy=busy,
+                submit_class="appt-danger",
             ),
         ),
+        lead=_visit_line(visit, time_zone),
+        on_close=close,
+        busy=busy,
+        class_name="appt-modal",
     )
 
 
@@ -589,12 +548,9 @@ def _RescheduleDialog(
                 for start in slots.data
             ),
         )
-    return _modal(
+    return modal(
         "reschedule-appt-title",
         "Reschedule visit",
-        f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
-        close,
-        busy,
         html.form(
             {"class_name": "form", "on_submit": submit, "noValidate": True},
             html.label({"html_for": "reschedule-day"}, "Day"),
@@ -610,23 +566,18 @@ def _RescheduleDialog(
             html.p({"class_name": "hint"}, f"Times in your time zone ({time_zone.replace('_', ' ')})."),
             times,
             _error_line(error or slots.error),
-            html.div(
-                {"class_name": "modal-actions"},
-                html.button(
-                    {
-                        "class_name": "btn btn-ghost",
-                        "type": "button",
-                        "disabled": busy,
-                        "on_click": lambda _e: close(),
-                    },
-                    "Keep current time",
-                ),
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy or chosen is None},
-                    "Moving…" if busy else "Move visit",
-                ),
+            modal_actions(
+                cancel="Keep current time",
+                submit="Moving…" if busy else "Move visit",
+                on_cancel=close,
+                busy=busy,
+                can_submit=chosen is not None,
             ),
         ),
+        lead=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
+        on_close=close,
+        busy=busy,
+        class_name="appt-modal",
     )
 
 
@@ -658,12 +609,9 @@ def _ReviewDialog(
             changed()
 
     busy = action.pending
-    return _modal(
+    return modal(
         "review-appt-title",
         "Review your visit",
-        _visit_line(visit, time_zone),
-        close,
-        busy,
         html.form(
             {"class_name": "form", "on_submit": submit, "noValidate": True},
             html.span({"class_name": "appt-label", "id": "review-stars-label"}, "Your rating"),
@@ -697,21 +645,12 @@ def _ReviewDialog(
             ),
             html.p({"class_name": "hint"}, "Your first name and last initial are shown with your review."),
             _error_line(error),
-            html.div(
-                {"class_name": "modal-actions"},
-                html.button(
-                    {
-                        "class_name": "btn btn-ghost",
-                        "type": "button",
-                        "disabled": busy,
-                        "on_click": lambda _e: close(),
-                    },
-                    "Not now",
-                ),
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
-                    "Sending…" if busy else "Submit review",
-                ),
+            modal_actions(
+                cancel="Not now", submit="Sending…" if busy else "Submit review", on_cancel=close, busy=busy
             ),
         ),
+        lead=_visit_line(visit, time_zone),
+        on_close=close,
+        busy=busy,
+        class_name="appt-modal",
     )

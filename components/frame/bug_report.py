@@ -8,7 +8,7 @@ from app.services.bug_reports import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.icons import icon
+from components.ui import modal, modal_actions
 
 SUCCESS = "Bug report submitted successfully"
 
@@ -49,84 +49,51 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
             on_close()
 
     busy = action.pending
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": "modal",
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": "bug-report-title",
-            },
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": "bug-report-title"}, "Report a Bug"),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "disabled": busy,
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
+    return modal(
+        "bug-report-title",
+        "Report a Bug",
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.label({"html_for": "bug-email"}, "Your email"),
+            html.input(
+                form.field(
+                    "email",
+                    id="bug-email",
+                    type="email",
+                    autoComplete="email",
+                    maxLength=320,
+                    placeholder="you@example.com",
+                )
             ),
-            html.p(
-                {"class_name": "modal-lead"},
-                "Tell us what went wrong and what you expected. Our team reads every report.",
+            html.label({"html_for": "bug-title"}, "Issue title"),
+            html.input(
+                form.field(
+                    "title",
+                    id="bug-title",
+                    type="text",
+                    maxLength=200,
+                    placeholder="Short summary of the problem",
+                )
             ),
-            html.form(
-                {"class_name": "form", "on_submit": submit, "noValidate": True},
-                html.label({"html_for": "bug-email"}, "Your email"),
-                html.input(
-                    form.field(
-                        "email",
-                        id="bug-email",
-                        type="email",
-                        autoComplete="email",
-                        maxLength=320,
-                        placeholder="you@example.com",
-                    )
-                ),
-                html.label({"html_for": "bug-title"}, "Issue title"),
-                html.input(
-                    form.field(
-                        "title",
-                        id="bug-title",
-                        type="text",
-                        maxLength=200,
-                        placeholder="Short summary of the problem",
-                    )
-                ),
-                html.label({"html_for": "bug-description"}, "Detailed description"),
-                html.textarea(
-                    form.field(
-                        "description",
-                        id="bug-description",
-                        rows=5,
-                        maxLength=5000,
-                        placeholder="What happened? Steps to reproduce it help a lot.",
-                    )
-                ),
-                html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
-                html.div(
-                    {"class_name": "modal-actions"},
-                    html.button(
-                        {
-                            "class_name": "btn btn-ghost",
-                            "type": "button",
-                            "disabled": busy,
-                            "on_click": lambda _e: on_close(),
-                        },
-                        "Cancel",
-                    ),
-                    html.button(
-                        {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
-                        "Submitting..." if busy else "Submit Report",
-                    ),
-                ),
+            html.label({"html_for": "bug-description"}, "Detailed description"),
+            html.textarea(
+                form.field(
+                    "description",
+                    id="bug-description",
+                    rows=5,
+                    maxLength=5000,
+                    placeholder="What happened? Steps to reproduce it help a lot.",
+                )
+            ),
+            html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
+            modal_actions(
+                cancel="Cancel",
+                submit="Submitting..." if busy else "Submit Report",
+                on_cancel=on_close,
+                busy=busy,
             ),
         ),
+        on_close=on_close,
+        busy=busy,
+        lead="Tell us what went wrong and what you expected. Our team reads every report.",
     )
