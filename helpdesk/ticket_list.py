@@ -1,8 +1,9 @@
 """The help desk's left pane, 'Support Tickets': New Ticket, the search box, the tabs and the rows.
 
-The search box is a plain GET form (static/js/app.js turns its submit into an in-page navigation), so
-typing costs no server render; tabs and rows are links. The list refetches whenever any ticket changes
-("helpdesk" events), so a new ticket or another agent's change appears without a reload.
+The search box is a GET form (static/js/app.js turns its submit into an in-page navigation) and tabs and
+rows are links, so typing costs no server render and the URL holds the view; the selected ticket stays
+open while the list is filtered. The list refetches whenever any ticket changes ("helpdesk" events), so a
+new ticket or another agent's change appears without a reload.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from app.services.signed_in import SignedIn
 from app.services.support import TicketFilter, list_tickets
 from app.services.support_common import HELPDESK_TOPIC, due_status
 from components.context import use_session
+from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
 from components.staff_frame import loading_notice
@@ -75,7 +77,7 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
                 "New Ticket",
             ),
         ),
-        _search(state),
+        _SearchBox(state, key=f"{state.tab.value}:{state.search}"),
         html.nav(
             {"class_name": "desk-tabs", "aria-label": "Ticket filters"},
             *(
@@ -83,7 +85,7 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
                     {
                         "key": tab.value,
                         "class_name": "desk-tab",
-                        "href": state.href(tab=tab, ticket=None),
+                        "href": state.href(tab=tab),
                         **({"aria-current": "page"} if tab == state.tab else {}),
                     },
                     label,
@@ -95,7 +97,11 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
     )
 
 
-def _search(state: DeskState) -> dict:
+@component
+def _SearchBox(state: DeskState) -> dict:
+    # Typing is kept on the server (components/forms.py) so a live refresh of the list cannot wipe it;
+    # submitting navigates (a new key, so a fresh box, whenever the URL's search changes).
+    form = use_form(q=state.search)
     return html.form(
         {
             "class_name": "desk-search",
@@ -111,20 +117,19 @@ def _search(state: DeskState) -> dict:
                 "value": "" if state.tab == TicketFilter.all else state.tab.value,
             }
         ),
+        html.input({"type": "hidden", "name": "ticket", "value": state.ticket or ""}),
         html.label({"class_name": "sr-only", "html_for": "desk-search"}, "Search tickets"),
         icon("search", size=16),
         html.input(
-            {
-                "id": "desk-search",
-                "type": "search",
-                "name": "q",
-                "class_name": "input",
-                "placeholder": "Search tickets...",
-                "defaultValue": state.search,
-                "maxLength": 200,
-                "autoComplete": "off",
-                "key": state.search,
-            }
+            form.field(
+                "q",
+                id="desk-search",
+                type="search",
+                class_name="input",
+                placeholder="Search tickets...",
+                maxLength=200,
+                autoComplete="off",
+            )
         ),
     )
 

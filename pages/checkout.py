@@ -2,9 +2,10 @@
 
 One visit per unit of each cart item. For each, the patient picks where it happens, a day, a provider (or
 "First available") and one of the open times, which holds that time for them for 10 minutes
-(app/services/booking.hold_slot). The shared visit address and each visit's intake notes are typed into
-uncontrolled inputs (no render per keystroke). Place order books every held time as one order, paid at the
-visit (app/services/booking.place_order); every price and total shown comes from the server.
+(app/services/booking.hold_slot); choosing another time replaces the hold. The shared visit address and
+each visit's intake notes are typed into uncontrolled inputs (no render per keystroke). Place order books
+every held time as one order, paid at the visit (app/services/booking.place_order); every price and total
+shown comes from the server.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from reactpy import component, html, use_ref, use_state
 from app.services.booking import HOLD_MINUTES, CheckoutLine, checkout_options, hold_slot, place_order
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
+from app.services.visit_emails import visit_where
 from components.cart import use_cart
-from components.context import CurrentUser, use_session
+from components.context import CurrentUser, UiSession, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot, format_time
+from components.forms import Form, use_form
 from components.guards import Denial, guarded
-from components.hooks import use_action, use_query
+from components.hooks import Query, use_action, use_query
 from components.icons import icon
 from components.provider_ui import profile_href, rating_line
 from components.ui import button_link, page_header, page_title
@@ -35,7 +38,7 @@ LOGIN = f"/login?redirect={PATH}"
 SIGN_IN_MESSAGE = "Please sign in to book your visits"
 DAYS_SHOWN = 14
 FIRST_AVAILABLE = ""  # the provider choice that lets the server pick
-IN_PERSON = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
+ADDRESSED = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
 
 Holds = dict[str, AppointmentRead]
 
@@ -61,7 +64,7 @@ def _CheckoutView() -> dict:
         return html._(
             page_title("Checkout"),
             _header(),
-            html.p({"class_name": "container", "role": "status"}, "Loading…"),
+            html.p({"class_name": "container checkout-loading", "role": "status"}, "Loading your cart…"),
         )
     if not cart.items:
         return html._(page_title("Checkout"), _header(), _empty())
@@ -92,36 +95,52 @@ def _empty() -> dict:
     )
 
 
+def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]:
+    """The address fields a place of visit needs: none for a virtual visit, the ZIP code for a clinic
+    (it decides who can come), the whole address for a visit at home, the office or a venue."""
+    if location in ADDRESSED:
+        return {name: address.get(name, "") for name in ("address_line", "city", "state", "zip_code")}
+    if location == ServiceLocation.virtual:
+        return {}
+    return {"zip_code": address.get("zip_code", "")}
+
+
 @component
 def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> dict:
     session = use_session()
-    address = use_ref({"address_line": "", "city": "", "state": "", "zip_code": ""})
+    address = use_form()
     notes = use_ref({})
     zip_code, set_zip = use_state("")
     holds, set_holds = use_state({})
-    order = use_action(place_order, on_success=on_placed)
+    problem, set_problem = use_state(None)
+
+    def refused(message: str) -> None:
+        set_problem(message)
+        session.toaster.error(message)
+
+    order = use_action(place_order, on_success=on_placed, on_error=refused)
     visits = [(f"{item.id}#{n}", item) for item in items for n in range(item.quantity)]
 
-    def on_hold(key: str, hold: AppointmentRead | None) -> None:
-        set_holds(
-            lambda current: {k: v for k, v in current.items() if k != key} | ({key: hold} if hold else {})
-        )
+    def on_hold(key: str, hold: AppointmentRead) -> None:
+        set_problem(None)
+        set_holds(lambda current: {**current, key: hold})
 
     def zip_changed(event: dict) -> None:
         value = event["target"]["value"].strip()
-        address.current["zip_code"] = value
+        address.values["zip_code"] = value
         typed = value if len(value) == 5 and value.isdigit() else ""
         if typed != zip_code:
             set_zip(typed)
 
     async def submit(_event: dict) -> None:
+        set_problem(None)
         lines = [
             CheckoutLine(
                 hold_id=holds[key].id,
                 cart_item_id=item.id,
                 location=holds[key].location,
                 notes=notes.current.get(key, ""),
-                **(address.current if holds[key].location in IN_PERSON else {}),
+                **_where(holds[key].location, address.values),
             )
             for key, item in visits
             if key in holds
@@ -134,7 +153,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
             {"class_name": "container checkout-grid"},
             html.div(
                 {"class_name": "checkout-main"},
-                _AddressCard(address.current, zip_changed),
+                _address_card(address, zip_changed),
                 *[
                     _VisitLine(
                         key,
@@ -150,51 +169,37 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
                     for index, (key, item) in enumerate(visits)
                 ],
             ),
-            _Summary(visits, holds, order.pending, submit),
+            _Summary(visits, holds, order.pending, problem, submit),
         ),
     )
 
 
-@component
-def _AddressCard(values: dict[str, str], zip_changed: Any) -> dict:
-    def keep(name: str) -> Any:
-        def on_change(event: dict) -> None:
-            values[name] = event["target"]["value"]
-
-        return on_change
-
+def _address_card(form: Form, zip_changed: Any) -> dict:
     def field(name: str, label: str, **attributes: Any) -> dict:
         return html.div(
             {"class_name": f"field field-{name}"},
             html.label({"html_for": f"checkout-{name}"}, label),
-            html.input(
-                {
-                    "id": f"checkout-{name}",
-                    "name": name,
-                    "defaultValue": values.get(name, ""),
-                    "on_change": zip_changed if name == "zip_code" else keep(name),
-                    **attributes,
-                }
-            ),
+            html.input(form.field(name, id=f"checkout-{name}", class_name="input", **attributes)),
         )
 
-    return html.div(
-        {"class_name": "checkout-card form", "aria-labelledby": "checkout-address-title"},
+    return html.section(
+        {"class_name": "checkout-card", "aria-labelledby": "checkout-address-title"},
         html.h2(
             {"id": "checkout-address-title", "class_name": "checkout-card-title"},
-            icon("home", size=20),
+            html.span({"class_name": "checkout-card-icon"}, icon("map-pin", size=18)),
             "Where we'll meet you",
         ),
         html.p(
             {"class_name": "hint"},
-            "For visits at home, at the office or at a corporate venue. Enter the ZIP code first: we show the "
-            "providers who travel there.",
+            "Enter your ZIP code first: we show the providers who travel there. The street address is for "
+            "visits at home, at the office or at a corporate venue.",
         ),
         html.div(
             {"class_name": "checkout-address"},
             field(
                 "zip_code",
                 "ZIP code",
+                on_change=zip_changed,
                 inputMode="numeric",
                 autoComplete="postal-code",
                 maxLength=5,
@@ -212,12 +217,20 @@ def _day_choices(time_zone: str) -> list[date]:
     return [today + timedelta(days=n) for n in range(DAYS_SHOWN)]
 
 
-def _day_label(day: date, today: date) -> str:
-    if day == today:
-        return "Today"
-    if day == today + timedelta(days=1):
-        return "Tomorrow"
-    return f"{day:%a} {day.day}"
+def _day_chip(day: date, today: date, chosen: bool, choose: Any) -> dict:
+    names = {today: "Today", today + timedelta(days=1): "Tomorrow"}
+    return html.button(
+        {
+            "type": "button",
+            "key": day.isoformat(),
+            "class_name": "day-chip" + (" is-selected" if chosen else ""),
+            "aria-pressed": "true" if chosen else "false",
+            "aria-label": f"{names.get(day, f'{day:%A}')}, {format_date(day)}",
+            "on_click": lambda _event: choose(day),
+        },
+        html.span({"class_name": "day-chip-week"}, names.get(day, f"{day:%a}")),
+        html.span({"class_name": "day-chip-date"}, f"{day:%b} {day.day}"),
+    )
 
 
 @component
@@ -234,10 +247,13 @@ def _VisitLine(
     session = use_session()
     time_zone = session.time_zone
     days = _day_choices(time_zone)
-    default_place = next((p for p in service.locations if p == ServiceLocation.home), service.locations[0])
+    default_place = (
+        ServiceLocation.home if ServiceLocation.home in service.locations else service.locations[0]
+    )
     place, set_place = use_state(hold.location if hold else default_place)
     day, set_day = use_state(days[0])
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
+    problem, set_problem = use_state(None)
     needs_zip = place != ServiceLocation.virtual
     options = use_query(
         _options_or_none,
@@ -248,71 +264,114 @@ def _VisitLine(
         time_zone=time_zone,
         wanted=not needs_zip or bool(zip_code),
     )
-    holding = use_action(
-        hold_slot, on_success=lambda result: on_hold(line_key, result), on_error=_refetching(session, options)
-    )
-    title_id = f"visit-{number}-title"
 
-    async def take(moment: datetime) -> None:
-        await holding.run(
-            actor=session.actor,
-            service_slug=service.slug,
-            provider_id=provider or None,
-            starts_at=moment,
-            zip_code=zip_code,
-            location=place,
-            replaces=hold.id if hold else None,
-        )
+    def held(result: AppointmentRead) -> None:
+        set_problem(None)
+        on_hold(line_key, result)
 
-    def choose_place(event: dict) -> None:
-        set_place(ServiceLocation(event["target"]["value"]))
+    def refused(message: str) -> None:
+        # Someone else may have taken the time: say so here and show the times that are still open.
+        set_problem(message)
+        session.toaster.error(message)
+        options.refetch()
 
-    def choose_provider(event: dict) -> None:
-        set_provider(event["target"]["value"])
+    holding = use_action(hold_slot, on_success=held, on_error=refused)
+    prefix = f"visit-{number}"
+
+    def take(moment: datetime) -> Any:
+        """The click handler that holds `moment` (a coroutine function, so ReactPy awaits it)."""
+
+        async def hold_it(_event: dict) -> None:
+            await holding.run(
+                actor=session.actor,
+                service_slug=service.slug,
+                provider_id=provider or None,
+                starts_at=moment,
+                zip_code=zip_code,
+                location=place,
+                replaces=hold.id if hold else None,
+            )
+
+        return hold_it
+
+    def choose(setter: Any, parse: Any = str) -> Any:
+        def changed(event: dict) -> None:
+            set_problem(None)
+            setter(parse(event["target"]["value"]))
+
+        return changed
 
     def keep_notes(event: dict) -> None:
         notes[line_key] = event["target"]["value"]
 
+    def choose_day(chosen: date) -> None:
+        set_problem(None)
+        set_day(chosen)
+
     data = options.data
+    # Until the times of a new day or place arrive, the previous ones stay on screen, not to be chosen.
+    loading = options.loading or (
+        data is not None
+        and (data.day, data.location, data.zip_code) != (day, place, zip_code if needs_zip else "")
+    )
     listed = data.providers if data else []
+    chosen = next((p for p in listed if p.provider_id == provider), None)
     if provider:
-        chosen = next((p for p in listed if p.provider_id == provider), None)
         times = chosen.times if chosen else []
+    elif data:
+        times = data.first_available
     else:
-        times = data.first_available if data else []
+        times = []
+    if hold and _shows_hold(hold, day, place, provider, time_zone):
+        times = sorted({*times, hold.starts_at})  # a held time is busy for everyone else, not for its holder
 
     return html.article(
         {
             "class_name": "checkout-card visit-line" + (" is-held" if hold else ""),
-            "aria-labelledby": title_id,
+            "aria-labelledby": f"{prefix}-title",
         },
         html.header(
             {"class_name": "visit-line-header"},
-            html.span({"class_name": "visit-line-number"}, str(number)),
+            html.span({"class_name": "visit-line-number", "aria-hidden": "true"}, str(number)),
             html.div(
-                html.h2({"id": title_id, "class_name": "checkout-card-title"}, service.name),
-                html.p({"class_name": "hint"}, f"{format_minutes(service.duration_minutes)} visit"),
+                {"class_name": "visit-line-title"},
+                html.h2({"id": f"{prefix}-title", "class_name": "checkout-card-title"}, service.name),
+                html.p(
+                    {"class_name": "hint"},
+                    f"{format_minutes(service.duration_minutes)} visit",
+                    f" · with {item.provider_name}" if item.provider_name else "",
+                ),
             ),
             _held_badge(hold, time_zone),
         ),
-        html.p({"class_name": "visit-prep"}, icon("alert", size=16), service.preparation)
+        html.p({"class_name": "visit-prep"}, icon("alert", size=16), html.span(service.preparation))
         if service.preparation
         else "",
         html.div(
             {"class_name": "visit-choices"},
             html.div(
                 {"class_name": "field"},
-                html.label({"html_for": f"{line_key}-place"}, "Place of visit"),
+                html.label({"html_for": f"{prefix}-place"}, "Place of visit"),
                 html.select(
-                    {"id": f"{line_key}-place", "value": place.value, "on_change": choose_place},
+                    {
+                        "id": f"{prefix}-place",
+                        "class_name": "input",
+                        "value": place.value,
+                        "on_change": choose(set_place, ServiceLocation),
+                    },
                     *[html.option({"value": p.value, "key": p.value}, p.label) for p in service.locations],
                 ),
             ),
             html.div(
                 {"class_name": "field"},
-                html.label({"html_for": f"{line_key}-provider"}, "Provider"),
+                html.label({"html_for": f"{prefix}-provider"}, "Provider"),
                 html.select(
-                    {"id": f"{line_key}-provider", "value": provider, "on_change": choose_provider},
+                    {
+                        "id": f"{prefix}-provider",
+                        "class_name": "input",
+                        "value": provider,
+                        "on_change": choose(set_provider),
+                    },
                     html.option({"value": FIRST_AVAILABLE, "key": "first"}, "First available"),
                     *[
                         html.option(
@@ -324,49 +383,49 @@ def _VisitLine(
                     *(
                         [
                             html.option(
-                                {"value": provider, "key": provider}, item.provider_name or "Chosen provider"
+                                {"value": provider, "key": provider}, item.provider_name or "Your provider"
                             )
                         ]
-                        if provider and not any(p.provider_id == provider for p in listed)
+                        if provider and chosen is None
                         else []
                     ),
                 ),
             ),
         ),
         html.div(
-            {"class_name": "day-picker", "role": "group", "aria-label": f"Day for {service.name}"},
-            *[
-                html.button(
-                    {
-                        "type": "button",
-                        "key": d.isoformat(),
-                        "class_name": "day-chip" + (" is-selected" if d == day else ""),
-                        "aria-pressed": "true" if d == day else "false",
-                        "on_click": lambda _e, d=d: set_day(d),
-                    },
-                    _day_label(d, days[0]),
-                )
-                for d in days
-            ],
+            {"class_name": "visit-when"},
+            html.p({"class_name": "visit-label", "id": f"{prefix}-day"}, "Day"),
+            html.div(
+                {"class_name": "day-picker", "role": "group", "aria-labelledby": f"{prefix}-day"},
+                *[_day_chip(d, days[0], d == day, choose_day) for d in days],
+            ),
+            html.p(
+                {"class_name": "visit-label", "id": f"{prefix}-times"},
+                "Time",
+                html.span({"class_name": "visit-zone"}, f" · your time zone ({time_zone.replace('_', ' ')})"),
+            ),
+            html.p({"class_name": "times-note is-error", "role": "alert"}, icon("alert", size=16), problem)
+            if problem
+            else "",
+            _times(
+                prefix,
+                options,
+                needs_zip and not zip_code,
+                times,
+                hold,
+                loading or holding.pending,
+                take,
+                time_zone,
+            ),
         ),
-        _times(
-            line_key,
-            service.name,
-            options,
-            needs_zip and not zip_code,
-            times,
-            hold,
-            holding.pending,
-            take,
-            time_zone,
-        ),
-        _chosen_provider(listed, provider),
+        _chosen_provider(chosen),
         html.div(
             {"class_name": "field"},
-            html.label({"html_for": f"{line_key}-notes"}, "Intake notes (optional)"),
+            html.label({"html_for": f"{prefix}-notes"}, "Intake notes (optional)"),
             html.textarea(
                 {
-                    "id": f"{line_key}-notes",
+                    "id": f"{prefix}-notes",
+                    "class_name": "input",
                     "rows": 2,
                     "maxLength": 2000,
                     "defaultValue": notes.get(line_key, ""),
@@ -383,31 +442,31 @@ async def _options_or_none(*, session: Any, wanted: bool, **kwargs: Any) -> Any:
     return await checkout_options(session=session, **kwargs) if wanted else None
 
 
-def _refetching(session: Any, options: Any) -> Any:
-    """A failed hold shows its message and refreshes the times (someone else may have taken one)."""
+def _shows_hold(
+    hold: AppointmentRead, day: date, place: ServiceLocation, provider: str, time_zone: str
+) -> bool:
+    """Whether the times on screen are those the hold was taken from (same day, place and provider)."""
+    return (
+        hold.location == place
+        and provider in (FIRST_AVAILABLE, hold.provider_id)
+        and hold.starts_at.astimezone(ZoneInfo(time_zone)).date() == day
+    )
 
-    def failed(message: str) -> None:
-        session.toaster.error(message)
-        options.refetch()
 
-    return failed
-
-
-def _held_badge(hold: AppointmentRead | None, time_zone: str) -> Any:
+def _held_badge(hold: AppointmentRead | None, time_zone: str) -> dict:
     if hold is None:
-        return html.span({"class_name": "visit-status"}, "Choose a time")
+        return html.span({"class_name": "visit-hold"}, icon("clock", size=15), "Choose a time")
     until = format_time(hold.hold_expires_at, time_zone) if hold.hold_expires_at else ""
     return html.span(
-        {"class_name": "visit-status is-held", "role": "status"},
-        icon("check", size=16),
+        {"class_name": "visit-hold is-held", "role": "status"},
+        icon("check", size=15),
         f"Held until {until}" if until else "Held",
     )
 
 
 def _times(
-    key: str,
-    service_name: str,
-    options: Any,
+    prefix: str,
+    options: Query,
     waiting_for_zip: bool,
     times: list[datetime],
     hold: AppointmentRead | None,
@@ -422,19 +481,27 @@ def _times(
     if options.data is None:
         return html.p({"class_name": "times-note", "role": "status"}, "Finding open times…")
     if not times:
-        return html.p({"class_name": "times-note"}, "No open times on this day. Try another day or provider.")
+        return html.p(
+            {"class_name": "times-note", "aria-busy": "true" if busy else "false"},
+            "No open times on this day. Try another day or provider.",
+        )
     held_at = hold.starts_at if hold else None
     return html.div(
-        {"class_name": "time-grid", "role": "group", "aria-label": f"Open times for {service_name}"},
+        {
+            "class_name": "time-grid",
+            "role": "group",
+            "aria-labelledby": f"{prefix}-times",
+            "aria-busy": "true" if busy else "false",
+        },
         *[
             html.button(
                 {
                     "type": "button",
-                    "key": f"{key}-{moment.isoformat()}",
+                    "key": moment.isoformat(),
                     "class_name": "time-chip" + (" is-selected" if moment == held_at else ""),
                     "aria-pressed": "true" if moment == held_at else "false",
                     "disabled": busy,
-                    "on_click": lambda _e, moment=moment: take(moment),
+                    "on_click": take(moment),
                 },
                 format_time(moment, time_zone),
             )
@@ -443,23 +510,56 @@ def _times(
     )
 
 
-def _chosen_provider(listed: list[Any], provider: str) -> Any:
-    chosen = next((p for p in listed if p.provider_id == provider), None)
+def _chosen_provider(chosen: Any) -> Any:
     if chosen is None:
         return ""
     return html.div(
         {"class_name": "visit-provider"},
+        icon("user", size=16),
         html.a({"href": profile_href(chosen.provider_id)}, chosen.name),
         rating_line(chosen.rating),
     )
 
 
+def _price(visit: AppointmentRead) -> dict:
+    was = (
+        html.s({"class_name": "summary-was"}, format_currency(visit.original_price))
+        if visit.original_price > visit.price
+        else ""
+    )
+    return html.span({"class_name": "summary-price"}, was, html.strong(format_currency(visit.price)))
+
+
+def _totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> dict:
+    return html.dl(
+        {"class_name": "summary-totals"},
+        html.div(html.dt("Subtotal"), html.dd(format_currency(subtotal))),
+        html.div(html.dt("Platform fee (5%)"), html.dd(format_currency(fee))),
+        html.div({"class_name": "summary-total"}, html.dt(total_label), html.dd(format_currency(total))),
+    )
+
+
+def _visit_when(visit: AppointmentRead, session: UiSession) -> str:
+    return f"{visit.provider_name} · {format_slot(visit.starts_at, session.time_zone)}"
+
+
 @component
-def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> dict:
+def _Summary(
+    visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, problem: str | None, submit: Any
+) -> dict:
     session = use_session()
     held = [holds[key] for key, _item in visits if key in holds]
     totals = visit_totals([hold.price for hold in held])
     missing = len(visits) - len(held)
+    if not held:
+        waiting = "Choose a time for each visit to place your order."
+    elif missing:
+        waiting = (
+            f"{missing} visit{'s' if missing != 1 else ''} still need{'s' if missing == 1 else ''} a time; "
+            "only visits with a time are booked."
+        )
+    else:
+        waiting = ""
     return html.aside(
         {"class_name": "checkout-summary", "aria-labelledby": "summary-title"},
         html.h2({"id": "summary-title", "class_name": "checkout-card-title"}, "Order summary"),
@@ -467,47 +567,34 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
             {"class_name": "summary-lines"},
             *[
                 html.li(
-                    {"key": key},
+                    {"key": key, "class_name": "" if key in holds else "is-open"},
                     html.div(
+                        {"class_name": "summary-line-text"},
                         html.strong(item.name),
                         html.span(
                             {"class_name": "hint"},
-                            f"{holds[key].provider_name} · {format_slot(holds[key].starts_at, session.time_zone)}"
-                            if key in holds
-                            else "Choose a time",
+                            _visit_when(holds[key], session) if key in holds else "Choose a time",
                         ),
                     ),
-                    html.span(format_currency(holds[key].price))
-                    if key in holds
-                    else html.span({"class_name": "hint"}, "—"),
+                    _price(holds[key]) if key in holds else html.span({"class_name": "hint"}, "—"),
                 )
                 for key, item in visits
             ],
         ),
-        html.dl(
-            {"class_name": "summary-totals"},
-            html.div(html.dt("Subtotal"), html.dd(format_currency(totals.subtotal))),
-            html.div(html.dt("Platform fee (5%)"), html.dd(format_currency(totals.platform_fee))),
-            html.div(
-                {"class_name": "summary-total"}, html.dt("Total"), html.dd(format_currency(totals.total))
-            ),
-        ),
+        _totals(totals.subtotal, totals.platform_fee, totals.total, "Total"),
         html.p(
             {"class_name": "summary-pay"},
-            icon("shield", size=16),
-            "Pay at your visit. Nothing is charged now.",
+            icon("shield", size=18),
+            html.span(html.strong("Pay at your visit."), " Nothing is charged now."),
         ),
-        html.p(
-            {"class_name": "hint"},
-            f"{missing} visit{'s' if missing != 1 else ''} still need{'s' if missing == 1 else ''} a time; only visits with a time are booked.",
-        )
-        if missing and held
-        else "",
+        html.p({"class_name": "hint summary-waiting"}, waiting) if waiting else "",
+        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
         html.button(
             {
                 "class_name": "btn btn-primary btn-block",
                 "type": "button",
                 "disabled": placing or not held,
+                "aria-busy": "true" if placing else "false",
                 "on_click": submit,
             },
             "Placing order…"
@@ -522,49 +609,58 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
 @component
 def _Confirmation(order: OrderRead) -> dict:
     session = use_session()
+    booked_on = order.created_at.astimezone(ZoneInfo(session.time_zone))
     return html._(
         page_title("Booking confirmed"),
-        page_header(
-            "You're booked!",
-            f"Order {order.number}. We've e-mailed your confirmation; your providers confirm each visit.",
-            eyebrow="Booking confirmed",
-        ),
         html.section(
-            {"class_name": "section"},
+            {"class_name": "section checkout-done"},
             html.div(
-                {"class_name": "container checkout-done"},
-                html.ul(
-                    {"class_name": "summary-lines"},
-                    *[
-                        html.li(
-                            {"key": visit.id},
-                            html.div(
-                                html.strong(visit.service_name),
-                                html.span(
-                                    {"class_name": "hint"},
-                                    f"{visit.provider_name} · {format_slot(visit.starts_at, session.time_zone)}",
-                                ),
-                            ),
-                            html.span({"class_name": "status-pill"}, visit.status.label),
-                        )
-                        for visit in order.appointments
-                    ],
-                ),
-                html.dl(
-                    {"class_name": "summary-totals"},
-                    html.div(html.dt("Subtotal"), html.dd(format_currency(order.subtotal))),
-                    html.div(html.dt("Platform fee (5%)"), html.dd(format_currency(order.platform_fee))),
-                    html.div(
-                        {"class_name": "summary-total"},
-                        html.dt("Total, paid at the visit"),
-                        html.dd(format_currency(order.total)),
-                    ),
-                ),
-                html.p({"class_name": "hint"}, f"Booked {format_date(order.created_at)}."),
+                {"class_name": "container"},
                 html.div(
-                    {"class_name": "button-row"},
-                    button_link("View My Appointments", "/appointments", icon_name="calendar"),
-                    button_link("Browse more services", "/services", variant="outline"),
+                    {"class_name": "checkout-done-card"},
+                    html.span({"class_name": "checkout-done-icon"}, icon("check", size=32)),
+                    html.p({"class_name": "eyebrow"}, "Booking confirmed"),
+                    html.h1("You're booked!"),
+                    html.p(
+                        {"class_name": "checkout-done-number"},
+                        "Order ",
+                        html.strong({"data-order-number": order.number}, order.number),
+                        f" · placed {format_date(booked_on)}",
+                    ),
+                    html.p(
+                        {"class_name": "lead"},
+                        "We've e-mailed your confirmation. Each provider now confirms their visit; you can "
+                        "follow it under My Appointments.",
+                    ),
+                    html.ul(
+                        {"class_name": "summary-lines"},
+                        *[
+                            html.li(
+                                {"key": visit.id},
+                                html.div(
+                                    {"class_name": "summary-line-text"},
+                                    html.strong(visit.service_name),
+                                    html.span({"class_name": "hint"}, _visit_when(visit, session)),
+                                    html.span({"class_name": "hint"}, visit_where(visit)),
+                                ),
+                                html.div(
+                                    {"class_name": "summary-line-end"},
+                                    html.span(
+                                        {"class_name": f"status-pill status-{visit.status.value}"},
+                                        visit.status.label,
+                                    ),
+                                    _price(visit),
+                                ),
+                            )
+                            for visit in order.appointments
+                        ],
+                    ),
+                    _totals(order.subtotal, order.platform_fee, order.total, "Total, paid at the visit"),
+                    html.div(
+                        {"class_name": "button-row"},
+                        button_link("View My Appointments", "/appointments", icon_name="calendar"),
+                        button_link("Browse more services", "/services", variant="outline"),
+                    ),
                 ),
             ),
         ),

@@ -30,7 +30,7 @@ from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
 from components.staff_frame import loading_notice, use_staff_access
-from components.ui import notice, portal_header
+from components.ui import modal, notice, portal_header
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
 
@@ -41,17 +41,11 @@ MINUS = "\u2212"
 JOINABLE = (AppointmentStatus.confirmed, AppointmentStatus.in_progress)
 
 
-# Module-level wrappers: `version` only makes use_query load again after a change elsewhere on the page.
+# A module-level wrapper: `version` only makes use_query load the figures again after a change below them.
 async def _figures(
     *, session: Any, actor: SignedIn | None, time_zone: str, version: int
 ) -> StaffDashboardRead:
     return await get_staff_dashboard(session=session, actor=actor, time_zone=time_zone)
-
-
-async def _visits(
-    *, session: Any, actor: SignedIn | None, time_zone: str, version: int
-) -> list[AppointmentRead]:
-    return await list_todays_appointments(session=session, actor=actor, time_zone=time_zone)
 
 
 def change_text(change: int | None, rate: int | None) -> str:
@@ -90,7 +84,7 @@ def StaffDashboard() -> dict:
             _StatCards(version, Permission.view_analytics in permissions),
             html.div(
                 {"class_name": "staff-panels"},
-                _TodaysAppointments(version, changed, Permission.manage_appointments in permissions)
+                _TodaysAppointments(changed, Permission.manage_appointments in permissions)
                 if Permission.view_appointments in permissions
                 else "",
                 _Tasks(changed),
@@ -166,9 +160,9 @@ def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int
 
 
 @component
-def _TodaysAppointments(version: int, on_change: Callable[[], None], can_confirm: bool) -> dict:
+def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dict:
     session = use_session()
-    query = use_query(_visits, actor=session.actor, time_zone=session.time_zone, version=version)
+    query = use_query(list_todays_appointments, actor=session.actor, time_zone=session.time_zone)
     open_one, set_open_one = use_state(None)
     viewing = use_action(open_visit)
     confirming = use_action(confirm_visit)
@@ -181,7 +175,8 @@ def _TodaysAppointments(version: int, on_change: Callable[[], None], can_confirm
     async def confirm(visit: AppointmentRead) -> None:
         if await confirming.run(actor=session.actor, appointment_id=visit.id) is not None:
             session.toaster.success("Appointment confirmed", f"{visit.patient_name} · {visit.service_name}")
-            on_change()
+            query.refetch()
+            on_change()  # the Today's Appointments card
 
     visits = query.data
     if visits is None:
@@ -281,43 +276,27 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
         ("Price", format_currency(visit.price)),
         ("Intake notes", visit.notes or "None"),
     )
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {"class_name": "modal", "role": "dialog", "aria-modal": "true", "aria-labelledby": "visit-title"},
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": "visit-title"}, "Visit details"),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            html.p(
-                {"class_name": "modal-lead"},
-                "Opening a visit's details is recorded in the audit log.",
-            ),
-            html.dl(
-                {"class_name": "settings-facts visit-facts"},
-                *(
-                    html._(html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
-                    for label, value in facts
-                ),
-            ),
-            html.div(
-                {"class_name": "modal-actions"},
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "button", "on_click": lambda _e: on_close()},
-                    "Close",
-                ),
+    return modal(
+        "visit-title",
+        "Visit details",
+        html.dl(
+            {"class_name": "settings-facts visit-facts"},
+            *(
+                element
+                for label, value in facts
+                for element in (html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
             ),
         ),
+        html.div(
+            {"class_name": "modal-actions"},
+            html.button(
+                {"class_name": "btn btn-primary", "type": "button", "on_click": lambda _e: on_close()},
+                "Close",
+            ),
+        ),
+        on_close=on_close,
+        lead="Opening a visit's details is recorded in the audit log.",
+        class_name="staff-modal",
     )
 
 

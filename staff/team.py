@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reactpy import component, event, html, use_state
+from reactpy import component, event, html, use_ref, use_state
 from reactpy_router import use_search_params
 
 from app.services.signed_in import SignedIn
@@ -30,8 +30,14 @@ from components.forms import use_form
 from components.guards import guarded, staff_rule
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.staff_frame import StaffFrame, StaffSection, loading_notice, role_label, use_staff_access
-from components.ui import notice, portal_header
+from components.staff_frame import (
+    StaffFrame,
+    StaffSection,
+    loading_notice,
+    role_label,
+    use_staff_access,
+)
+from components.ui import modal, modal_actions, notice, portal_header
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
 
@@ -309,36 +315,6 @@ def member_actions(member: StaffMemberRead, open_dialog: Callable[[str], None]) 
     )
 
 
-def dialog_frame(title: str, title_id: str, on_close: Callable[[], None], busy: bool, *children: Any) -> dict:
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": "modal team-modal",
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": title_id,
-            },
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": title_id}, title),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "disabled": busy,
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            *children,
-        ),
-    )
-
-
 @component
 def _EditMember(
     member: StaffMemberRead,
@@ -347,9 +323,10 @@ def _EditMember(
     on_change: Callable[[], None],
 ) -> dict:
     session = use_session()
-    role, set_role = use_state(member.role)
-    extras, set_extras = use_state(frozenset(member.extra_permissions))
-    active, set_active = use_state(member.active)
+    role, set_role = use_state(member.role)  # re-renders: the role decides which boxes it grants
+    # The boxes are uncontrolled (they tick at once, no render per click); their state is kept here.
+    extras = use_ref(set(member.extra_permissions)).current
+    active = use_ref({"on": member.active}).current
     saving = use_action(update_staff)
     is_owner_role = role == Role.owner
     granted = effective_permissions(role)
@@ -359,15 +336,15 @@ def _EditMember(
     async def save(_event: dict) -> None:
         changes: dict[str, Any] = {"role": role}
         if not is_owner_role:
-            changes |= {"extra_permissions": sorted(extras - granted), "active": active}
+            changes |= {"extra_permissions": sorted(extras - granted), "active": active["on"]}
         updated = await saving.run(actor=session.actor, user_id=member.user_id, **changes)
         if updated is not None:
             session.toaster.success(UPDATED, f"{updated.name}: {role_label(updated.role)}, {updated.status}.")
             on_close()
             on_change()
 
-    def toggle(permission: Permission) -> None:
-        set_extras(lambda chosen: chosen - {permission} if permission in chosen else chosen | {permission})
+    def toggle(permission: Permission, event: dict) -> None:
+        (extras.add if event["target"]["checked"] else extras.discard)(permission)
 
     def permission_box(permission: Permission) -> dict:
         from_role = permission in granted
@@ -378,10 +355,11 @@ def _EditMember(
                 {
                     "type": "checkbox",
                     "id": box_id,
-                    "checked": from_role or permission in extras,
+                    "defaultChecked": from_role or permission in extras,
+                    "key": f"{permission.value}-{role.value}",
                     # Granted by the role, or one the manager does not hold: not theirs to change.
                     "disabled": from_role or (permission not in held and permission not in extras),
-                    "on_change": lambda _e: toggle(permission),
+                    "on_change": lambda e: toggle(permission, e),
                 }
             ),
             html.label(
@@ -391,18 +369,16 @@ def _EditMember(
             ),
         )
 
-    return dialog_frame(
-        f"Edit {member.name}",
+    return modal(
         f"edit-{member.user_id}",
-        on_close,
-        saving.pending,
+        f"Edit {member.name}",
         html.form(
             {"class_name": "form", "on_submit": save},
             html.label({"html_for": f"role-{member.user_id}"}, "Role"),
             html.select(
                 {
                     "id": f"role-{member.user_id}",
-                    "value": role.value,
+                    "defaultValue": member.role.value,
                     "on_change": lambda e: set_role(Role(e["target"]["value"])),
                 },
                 *(html.option({"value": r.value, "key": r.value}, role_label(r)) for r in roles_for(access)),
@@ -416,8 +392,8 @@ def _EditMember(
                         {
                             "type": "checkbox",
                             "id": f"active-{member.user_id}",
-                            "checked": active,
-                            "on_change": lambda _e: set_active(not active),
+                            "defaultChecked": active["on"],
+                            "on_change": lambda e: active.update(on=e["target"]["checked"]),
                         }
                     ),
                     html.label(
@@ -427,26 +403,24 @@ def _EditMember(
                 html.fieldset(
                     {"class_name": "perm-set"},
                     html.legend("Permissions"),
+                    html.p(
+                        {"class_name": "hint perm-hint"},
+                        "Those marked (role) come with the role; tick any extra ones. You can hand out only "
+                        "permissions you hold yourself.",
+                    ),
                     html.ul({"class_name": "perm-list"}, *(permission_box(p) for p in Permission)),
                 ),
             ),
-            html.div(
-                {"class_name": "modal-actions"},
-                html.button(
-                    {
-                        "class_name": "btn btn-ghost",
-                        "type": "button",
-                        "disabled": saving.pending,
-                        "on_click": lambda _e: on_close(),
-                    },
-                    "Cancel",
-                ),
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "submit", "disabled": saving.pending},
-                    "Saving…" if saving.pending else "Save changes",
-                ),
+            modal_actions(
+                cancel="Cancel",
+                submit="Saving…" if saving.pending else "Save changes",
+                on_cancel=on_close,
+                busy=saving.pending,
             ),
         ),
+        on_close=on_close,
+        busy=saving.pending,
+        class_name="staff-modal",
     )
 
 
@@ -457,6 +431,7 @@ def _RemoveMember(
     session = use_session()
     removing = use_action(remove_staff)
 
+    @event(prevent_default=True)
     async def confirm(_event: dict) -> None:
         removed = await removing.run(actor=session.actor, user_id=member.user_id)
         if removed is not None:
@@ -464,34 +439,20 @@ def _RemoveMember(
             on_close()
             on_change()
 
-    return dialog_frame(
-        f"Remove {member.name}?",
+    return modal(
         f"remove-{member.user_id}",
-        on_close,
-        removing.pending,
-        html.p(
-            {"class_name": "modal-lead"},
-            f"{member.email} loses access to the staff portal; their account becomes a patient account.",
-        ),
-        html.div(
-            {"class_name": "modal-actions"},
-            html.button(
-                {
-                    "class_name": "btn btn-ghost",
-                    "type": "button",
-                    "disabled": removing.pending,
-                    "on_click": lambda _e: on_close(),
-                },
-                "Cancel",
-            ),
-            html.button(
-                {
-                    "class_name": "btn btn-danger",
-                    "type": "button",
-                    "disabled": removing.pending,
-                    "on_click": confirm,
-                },
-                "Removing…" if removing.pending else "Remove",
+        f"Remove {member.name}?",
+        html.form(
+            {"on_submit": confirm},
+            modal_actions(
+                cancel="Cancel",
+                submit="Removing…" if removing.pending else "Remove",
+                on_cancel=on_close,
+                busy=removing.pending,
+                submit_class="btn-danger",
             ),
         ),
+        on_close=on_close,
+        busy=removing.pending,
+        lead=f"{member.email} loses access to the staff portal; their account becomes a patient account.",
     )

@@ -35,6 +35,7 @@ from app.services.payments import get_gateway
 from app.services.reviews import mark_visit_completed
 from app.services.signed_in import SignedIn, require_account
 from app.services.slots import Interval, generate_slots, zone
+from app.services.staff_access import permissions_of
 from app.services.visit_emails import send_visit_update
 from app.settings import get_settings
 from models.account import AccountRead
@@ -51,6 +52,7 @@ from models.booking import (
 )
 from models.identity import User, as_utc
 from models.provider import Provider
+from models.staff import Permission
 
 CANCEL_NOTICE_HOURS = 24
 START_EARLY = timedelta(hours=1)  # a visit can be started this long before its start time
@@ -133,12 +135,16 @@ async def _visit(session: AsyncSession, appointment_id: str) -> tuple[Appointmen
     return row, provider
 
 
-def _party(account: AccountRead, row: Appointment, provider: Provider) -> Party:
+async def _party(session: AsyncSession, account: AccountRead, row: Appointment, provider: Provider) -> Party:
+    """Who `account` is to this visit: its patient, its provider, or staff (owners, admins and staff members
+    holding manage_appointments)."""
     if row.patient_id == account.id:
         return Party.patient
     if provider.user_id == account.id:
         return Party.provider
-    if is_admin(account):
+    if is_admin(account) or Permission.manage_appointments in await permissions_of(
+        session=session, account=account
+    ):
         return Party.staff
     raise PermissionDenied(NOT_YOURS)
 
@@ -148,7 +154,7 @@ async def _acting(
 ) -> tuple[Party, Appointment, Provider]:
     account = await require_account(session=session, actor=actor)
     row, provider = await _visit(session, appointment_id)
-    return _party(account, row, provider), row, provider
+    return await _party(session, account, row, provider), row, provider
 
 
 async def _as_provider(
@@ -450,7 +456,7 @@ async def reschedule_appointment(
 async def confirm_appointment(
     *, session: AsyncSession, actor: SignedIn | None, appointment_id: str, now: datetime | None = None
 ) -> AppointmentRead:
-    """The provider confirms a pending visit; the patient is e-mailed."""
+    """The provider (or staff with manage_appointments) confirms a pending visit; the patient is e-mailed."""
     now = _moment(now)
     row, provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.pending)

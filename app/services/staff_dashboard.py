@@ -25,27 +25,23 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import events
 from app.services import audit
-from app.services.accounts import get_account, owner_emails
+from app.services.accounts import owner_emails
 from app.services.appointment_reads import appointment_read, appointment_reads
-from app.services.appointments import appointments_topic
+from app.services.appointments import confirm_appointment
 from app.services.availability import day_bounds
 from app.services.errors import NotFound, ValidationFailed
 from app.services.signed_in import SignedIn
 from app.services.staff_access import require_permission, require_staff
 from app.services.staff_tasks import count_tasks
-from app.services.visit_emails import send_visit_update
 from models.audit import AuditAction
 from models.booking import Appointment, AppointmentRead, AppointmentStatus
 from models.identity import User
-from models.provider import Provider
 from models.staff import Permission
 
 ACTIVE_WINDOW = timedelta(days=90)
 LIST_LIMIT = 100
 NO_VISIT = "This visit no longer exists."
-NOT_PENDING = "Only a pending visit can be confirmed."
 UNKNOWN_ZONE = "Unknown time zone."
 _NOT_LIVE = (AppointmentStatus.held, AppointmentStatus.cancelled)
 
@@ -197,30 +193,7 @@ async def open_visit(
 async def confirm_visit(
     *, session: AsyncSession, actor: SignedIn | None, appointment_id: str, now: datetime | None = None
 ) -> AppointmentRead:
-    """Confirm a pending visit on the provider's behalf (manage_appointments); the patient is e-mailed
-    and both sides' screens are told, as when the provider confirms."""
+    """Confirm a pending visit on the provider's behalf (manage_appointments): the same intention as the
+    provider's, with its e-mail and live updates."""
     await require_permission(session=session, actor=actor, permission=Permission.manage_appointments)
-    row = await session.scalar(select(Appointment).where(Appointment.id == appointment_id).with_for_update())
-    if row is None or row.status == AppointmentStatus.held:
-        raise NotFound(NO_VISIT)
-    if row.status != AppointmentStatus.pending:
-        raise ValidationFailed(NOT_PENDING)
-    row.status, row.confirmed_at = AppointmentStatus.confirmed, _moment(now)
-    await session.flush()
-    read = await appointment_read(session, row)
-    for user_id in {read.patient_id, read.provider_user_id} - {None}:
-        await events.publish_on_commit(
-            session, appointments_topic(user_id), {"appointment_id": read.id, "status": read.status.value}
-        )
-    patient = await get_account(session=session, user_id=read.patient_id)
-    provider = await session.get(Provider, read.provider_id)
-    if patient is not None and patient.email and provider is not None:
-        await send_visit_update(
-            session=session,
-            to=patient.email,
-            kind="confirmed",
-            audience="patient",
-            appointment=read,
-            time_zone=provider.time_zone,
-        )
-    return read
+    return await confirm_appointment(session=session, actor=actor, appointment_id=appointment_id, now=now)

@@ -114,7 +114,7 @@ async def list_tickets(
         query = query.where(Ticket.assigned_to == account.id)
     elif tab != TicketFilter.all:
         query = query.where(Ticket.status == TicketStatus(tab.value))
-    needle = " ".join(search.split()).lower()[:200]
+    needle = search.strip().lower()[:200]
     if needle:
         escaped = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         query = query.where(Ticket.search_text.like(f"%{escaped}%", escape="\\"))
@@ -152,7 +152,7 @@ async def reply_to_ticket(
     public reply marks the ticket as responded to."""
     account = await _agent(session, actor)
     content = clean_text(content, required=MESSAGE_REQUIRED, limit=TEXT_MAX, name="message")
-    ticket = await load_ticket(session, ticket_id)
+    ticket = await load_ticket(session, ticket_id, for_update=True)
     now = utcnow()
     message = TicketMessage(
         ticket_id=ticket.id,
@@ -206,7 +206,7 @@ async def set_ticket_status(
     waiting pauses the due clock."""
     account = await _agent(session, actor)
     status = as_status(status)
-    ticket = await load_ticket(session, ticket_id)
+    ticket = await load_ticket(session, ticket_id, for_update=True)
     if await change_status(session, ticket, account, status):
         await announce(session, ticket, "status", customer=True)
     return await _read(session, ticket)
@@ -218,7 +218,7 @@ async def set_ticket_priority(
     """A new priority; the due times move by the difference between the two priorities' allowances."""
     account = await _agent(session, actor)
     priority = as_priority(priority)
-    ticket = await load_ticket(session, ticket_id)
+    ticket = await load_ticket(session, ticket_id, for_update=True)
     if ticket.priority != priority:
         record_change(session, ticket, account.id, "priority", ticket.priority.value, priority.value)
         shift_for_priority(ticket, ticket.priority, priority)
@@ -233,7 +233,7 @@ async def set_ticket_category(
 ) -> TicketRead:
     account = await _agent(session, actor)
     category = as_category(category)
-    ticket = await load_ticket(session, ticket_id)
+    ticket = await load_ticket(session, ticket_id, for_update=True)
     if ticket.category != category:
         record_change(session, ticket, account.id, "category", ticket.category.value, category.value)
         ticket.category = category
@@ -251,7 +251,7 @@ async def assign_ticket(
 ) -> TicketRead:
     """Assign the ticket (None: unassign). See the module's docstring for who may assign whom."""
     account = await _agent(session, actor)
-    ticket = await load_ticket(session, ticket_id)
+    ticket = await load_ticket(session, ticket_id, for_update=True)
     assignee_id = assignee_id or None
     if assignee_id == ticket.assigned_to:
         return await _read(session, ticket)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -37,6 +37,8 @@ from models.support import (
 SUBJECT_MAX = 200
 TEXT_MAX = 10_000
 FIRST_TICKET_NUMBER = 1001
+TICKET_NUMBER_LOCK = 0x7469636B  # pg_advisory_xact_lock key of ticket numbering ("tick")
+NUMBER_ATTEMPTS = 10
 
 HELPDESK_TOPIC = "helpdesk"
 E = TypeVar("E", bound=StrEnum)
@@ -74,12 +76,12 @@ def presence_topic(ticket_id: str) -> str:
 
 def clean_text(value: str | None, *, required: str, limit: int, name: str) -> str:
     """`value` trimmed; ValidationFailed when empty or longer than `limit` characters."""
-    text = (value or "").strip()
-    if not text:
+    cleaned = (value or "").strip()
+    if not cleaned:
         raise ValidationFailed(required)
-    if len(text) > limit:
+    if len(cleaned) > limit:
         raise ValidationFailed(f"The {name} can be at most {limit:,} characters.")
-    return text
+    return cleaned
 
 
 def _choice(kind: type[E], value: E | str, message: str) -> E:
@@ -213,17 +215,22 @@ async def announce(session: AsyncSession, ticket: Ticket, kind: str, *, customer
         await publish_on_commit(session, support_topic(ticket.user_id), payload)
 
 
-async def load_ticket(session: AsyncSession, ticket_id: str) -> Ticket:
-    ticket = await session.get(Ticket, ticket_id, populate_existing=True)
+async def load_ticket(session: AsyncSession, ticket_id: str, *, for_update: bool = False) -> Ticket:
+    """The ticket; `for_update` locks its row until commit (PostgreSQL), so two agents' changes queue up
+    instead of overwriting each other."""
+    ticket = await session.get(Ticket, ticket_id, populate_existing=True, with_for_update=for_update)
     if ticket is None:
         raise NotFound(TICKET_NOT_FOUND)
     return ticket
 
 
 async def insert_ticket(session: AsyncSession, ticket: Ticket) -> Ticket:
-    """Add `ticket` with the next free number (#1001, #1002, ...); a number taken by a concurrent insert
-    is retried with the next one."""
-    for _attempt in range(5):
+    """Add `ticket` with the next number (#1001, #1002, ...). On PostgreSQL a transaction-scoped advisory
+    lock makes concurrent openings take turns; on SQLite a number taken meanwhile (its reads see other
+    commits) is retried with the next one."""
+    if session.bind is not None and session.bind.dialect.name == "postgresql":
+        await session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": TICKET_NUMBER_LOCK})
+    for _attempt in range(NUMBER_ATTEMPTS):
         highest = await session.scalar(select(func.max(Ticket.number)))
         ticket.number = (highest or FIRST_TICKET_NUMBER - 1) + 1
         try:
@@ -232,4 +239,4 @@ async def insert_ticket(session: AsyncSession, ticket: Ticket) -> Ticket:
         except IntegrityError:  # the savepoint's rollback took `ticket` out of the session again
             continue
         return ticket
-    raise ValidationFailed("The help desk is busy. Please try again.")
+    raise ValidationFailed("Many requests are being opened right now. Please try again.")

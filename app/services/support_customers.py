@@ -112,8 +112,10 @@ async def open_ticket(
     return (await ticket_reads(session, [ticket], for_customer=not on_behalf))[0]
 
 
-async def _own_ticket(session: AsyncSession, user_id: str, ticket_id: str) -> Ticket:
-    ticket = await session.get(Ticket, ticket_id, populate_existing=True)
+async def _own_ticket(
+    session: AsyncSession, user_id: str, ticket_id: str, *, for_update: bool = False
+) -> Ticket:
+    ticket = await session.get(Ticket, ticket_id, populate_existing=True, with_for_update=for_update)
     if ticket is None or ticket.user_id != user_id:
         raise NotFound(TICKET_NOT_FOUND)
     return ticket
@@ -153,7 +155,7 @@ async def reply_as_customer(
     """The customer's reply on their own ticket; on a waiting or resolved ticket it reopens it (open)."""
     account = await require_account(session=session, actor=actor)
     content = clean_text(content, required=MESSAGE_REQUIRED, limit=TEXT_MAX, name="message")
-    ticket = await _own_ticket(session, account.id, ticket_id)
+    ticket = await _own_ticket(session, account.id, ticket_id, for_update=True)
     if ticket.status == TicketStatus.closed:
         raise ValidationFailed(TICKET_CLOSED)
     now = utcnow()

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import LiveServer, start_server, stop_server
-from tests.e2e.conftest import DESKTOP, MOBILE, screenshot
+from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -184,6 +184,7 @@ def test_a_ticket_travels_live_between_the_patient_and_two_agents(person, demo_s
     support.get_by_role("link", name="Waiting", exact=True).click()
     expect(ticket_row(support, subject)).to_have_count(0)
     support.get_by_role("link", name="All", exact=True).click()
+    expect(support.get_by_role("link", name="All", exact=True)).to_have_attribute("aria-current", "page")
     support.get_by_label("Search tickets").fill(f"CHARGED TWICE {mark.upper()}")
     support.get_by_label("Search tickets").press("Enter")
     expect(support).to_have_url(re.compile(rf"q=CHARGED\+TWICE\+{mark.upper()}"))
@@ -246,4 +247,36 @@ def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer)
     expect(support.locator(".ticket-assignee-name")).to_have_text("Sam Rivera")
     support.get_by_role("link", name="My Tickets").click()
     expect(ticket_row(support, subject)).to_be_visible()
+
+    # A canned response, saved once and filled in for this ticket's customer.
+    title = f"Greeting {uuid.uuid4().hex[:6]}"
+    support.get_by_role("combobox", name="Canned responses").select_option(label="Manage canned responses…")
+    canned = support.get_by_role("dialog", name="Canned responses")
+    canned.get_by_label("Title", exact=True).fill(title)
+    canned.get_by_label("Response", exact=True).fill(
+        "Hi {customer}, thanks for contacting us about {ticket}."
+    )
+    canned.get_by_role("button", name="Save response").click()
+    expect(toasts(support, "Canned response saved")).to_be_visible()
+    expect(canned.get_by_text(title)).to_be_visible()
+    canned.get_by_role("button", name="Close").click()
+    expect(canned).to_be_hidden()
+    support.get_by_role("combobox", name="Canned responses").select_option(label=title)
+    expect(support.get_by_label("Message")).to_have_value(
+        re.compile(r"^Hi Jordan Lee, thanks for contacting us about #\d+\.$")
+    )
     assert support.errors == []
+
+
+def test_contact_support_takes_a_signed_out_visitor_through_sign_in(
+    page: Page, demo_site: LiveServer
+) -> None:
+    open_page(page, demo_site.url("/help-center"))
+    page.get_by_role("link", name="Contact support").click()
+    expect(page).to_have_url(re.compile(r"/login\?redirect=%2Fdashboard%2Fsupport%3Fnew%3D1$"))
+    page.get_by_label("Email").fill("patient@demo.medivisit.test")
+    page.get_by_label("Password", exact=True).fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/dashboard/support\?new=1$"))
+    expect(page.get_by_role("heading", name="New support request")).to_be_visible()
+    assert page.errors == []

@@ -525,3 +525,10 @@ async def test_presence_reaches_agents_only_and_carries_no_text(desk) -> None:
             "topic": presence_topic(ticket.id),
         }
     ]
+
+
+async def test_tickets_opened_at_the_same_moment_get_distinct_numbers(desk) -> None:
+    patient, *_ = desk
+    opened = await asyncio.gather(*(new_ticket(patient, f"Concurrent {n}") for n in range(6)))
+    numbers = [t.number for t in opened]
+    assert len(set(numbers)) == len(numbers)

@@ -1,0 +1,386 @@
+"""Issue 4, done when: a signed-out visitor finds a provider by ZIP code and service, fills the cart (one
+visit from a search result card, one from a service page), signs in at checkout with the cart kept, books
+two visits (a chosen provider and "First available", times held and replaced, the address entered) and gets
+the confirmation on screen and by e-mail; the provider confirms one visit, the patient cancels the other and
+finds it under Past. Also: a time another patient takes first shows the service's message and the times
+refresh.
+
+The site gets its own database (SQLite, and PostgreSQL when TEST_DATABASE_URL is set): the demo seed (the
+patient Jordan Lee and the provider Priya Shah, who travels to ZIP 10001), Priya open every day from 7 AM to
+7 PM, a second, better rated IV nurse for "First available", and two more patients. Browsers live in New
+York, like the providers, so the times on screen are the providers' own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+from sqlalchemy import select
+
+from app.auth.sessions import find_user_by_email
+from app.db import Database
+from app.services.accounts import DEMO_PASSWORD, create_account
+from app.services.availability import set_weekly_hours
+from app.services.providers import ServiceOffer, create_provider, set_service_area, set_services
+from app.services.reviews import add_review
+from app.services.slots import Hours
+from models.provider import Provider
+from tests.conftest import (
+    LiveServer,
+    _create_postgres_database,
+    html_part,
+    seed_demo,
+    start_server,
+    stop_server,
+)
+from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
+from tests.e2e.helpers import sign_in, toasts
+
+ZIP = "10001"
+ZONE = "America/New_York"
+PATIENT = "patient@demo.medivisit.test"
+PROVIDER = "provider@demo.medivisit.test"
+OTHER_PASSWORD = "Booking-Flow-1"
+RIVALS = ("taylor@patients.medivisit.test", "sam@patients.medivisit.test")
+DRAW = "Routine blood draw"  # Priya Shah's price: $85
+INJECTION = "Injection or medication visit"  # Priya Shah's price: $89
+HYDRATION = "Hydration IV (1 liter)"  # list $149; Elena Torres $150, both 30 % off in the daily flash sale
+POLICY_WINDOW_DAYS = 2  # every visit booked here starts more than 24 hours ahead
+ORDER_NUMBER = re.compile(r"MV-[2-9A-HJ-NP-Z]{6}")
+
+
+# ---- the site ---------------------------------------------------------------------------------------
+async def _populate(database_url: str) -> None:
+    database = Database(database_url)
+    every_day = [Hours(day, 7 * 60, 19 * 60) for day in range(7)]
+    try:
+        async with database.unit_of_work() as session:
+            priya_user = await find_user_by_email(session, PROVIDER)
+            priya = await session.scalar(select(Provider).where(Provider.user_id == priya_user.id))
+            await set_weekly_hours(session=session, actor=None, provider_id=priya.id, hours=every_day)
+            elena = await create_provider(
+                session=session,
+                actor=None,
+                first_name="Elena",
+                last_name="Torres",
+                provider_type="nurse",
+                license_type="RN",
+                license_state="NY",
+                bio="Registered nurse for home infusions in Manhattan.",
+                time_zone=ZONE,
+                verified=True,
+            )
+            await set_services(
+                session=session,
+                actor=None,
+                provider_id=elena.id,
+                offers=[ServiceOffer("iv-hydration", Decimal("150"))],
+            )
+            await set_service_area(session=session, actor=None, provider_id=elena.id, zip_codes=[ZIP])
+            await set_weekly_hours(session=session, actor=None, provider_id=elena.id, hours=every_day)
+            for _ in range(4):
+                await add_review(session=session, provider_id=elena.id, rating=5, visit_completed=True)
+            for email, name in zip(RIVALS, ("Taylor Kim", "Sam Ortiz"), strict=True):
+                await create_account(
+                    session=session, email=email, password=OTHER_PASSWORD, role="patient", name=name
+                )
+    finally:
+        await database.dispose()
+
+
+def _databases() -> list[str]:
+    return ["sqlite", "postgresql"] if os.environ.get("TEST_DATABASE_URL") else ["sqlite"]
+
+
+@pytest.fixture(scope="module", params=_databases())
+def site(request, tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
+    tmp = tmp_path_factory.mktemp("booking")
+    _inbox, smtp_url = smtp_server
+    drop = None
+    if request.param == "postgresql":
+        database_url, drop = _create_postgres_database(os.environ["TEST_DATABASE_URL"])
+    else:
+        database_url = f"sqlite:///{tmp / 'booking.db'}"
+    server = start_server(tmp, DATABASE_URL=database_url, SMTP_URL=smtp_url, REMINDERS_ENABLED="false")
+    try:
+        seed_demo(database_url)
+        with ThreadPoolExecutor(max_workers=1) as pool:  # Playwright's thread already runs an event loop
+            pool.submit(asyncio.run, _populate(database_url)).result()
+        yield server
+    finally:
+        stop_server(server)
+        if drop is not None:
+            drop()
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Pages of separate browsers (contexts) in New York: one per person in the test."""
+    contexts = []
+
+    def make(viewport: dict = DESKTOP) -> Page:
+        context = browser.new_context(viewport=viewport, service_workers="block", timezone_id=ZONE)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+# ---- locators -----------------------------------------------------------------------------------------
+def header_cart(page: Page) -> Locator:
+    return page.get_by_role("banner").get_by_role("button", name=re.compile(r"^Cart"))
+
+
+def cart_panel(page: Page) -> Locator:
+    return page.get_by_role("dialog", name="Your Cart")
+
+
+def visit(page: Page, service: str) -> Locator:
+    """A visit line of the checkout, or a visit card of My Appointments."""
+    return page.get_by_role("article", name=service)
+
+
+def day_chips(line: Locator) -> Locator:
+    return line.get_by_role("group", name="Day").get_by_role("button")
+
+
+def times(line: Locator) -> Locator:
+    """The open times of a visit line, once they are loaded for the chosen day."""
+    grid = line.get_by_role("group", name=re.compile(r"^Time"))
+    expect(grid).to_have_attribute("aria-busy", "false")
+    return grid.get_by_role("button")
+
+
+def time_chip(line: Locator, label: str) -> Locator:
+    return times(line).filter(has_text=re.compile(rf"^{re.escape(label)}$"))
+
+
+def summary(page: Page) -> Locator:
+    return page.get_by_role("complementary", name="Order summary")
+
+
+def summary_totals(scope: Locator) -> list[str]:
+    return [
+        re.sub(r"\s+", " ", row).strip() for row in scope.locator(".summary-totals > div").all_inner_texts()
+    ]
+
+
+def choose_day(line: Locator, days_ahead: int) -> None:
+    chip = day_chips(line).nth(days_ahead)
+    chip.click()
+    expect(chip).to_have_attribute("aria-pressed", "true")
+
+
+def held(line: Locator) -> Locator:
+    return line.get_by_role("status").filter(has_text="Held until")
+
+
+def hold(line: Locator, days_ahead: int, label: str | None = None) -> str:
+    """Choose the day `days_ahead` days from today and a time (the first one if no `label`); returns the
+    time chosen once the line says it is held."""
+    choose_day(line, days_ahead)
+    chip = time_chip(line, label) if label else times(line).first
+    label = chip.inner_text()
+    chip.click()
+    expect(held(line)).to_be_visible()
+    expect(time_chip(line, label)).to_have_attribute("aria-pressed", "true")
+    return label
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
+
+
+# ---- issue 4 -------------------------------------------------------------------------------------------
+def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
+    page = new_page()
+
+    # A signed-out visitor searches by ZIP code and service and adds Priya's blood draw from her card.
+    open_page(page, site.url("/find-provider"))
+    search = page.get_by_role("search", name="Find a provider")
+    search.get_by_label("ZIP code").fill(ZIP)
+    search.get_by_label("Service", exact=True).select_option("routine-blood-draw")
+    search.get_by_role("button", name="Search").click()
+    expect(page.locator(f'.search-results[data-results-for*="zip={ZIP}"][aria-busy="false"]')).to_be_visible()
+    visit(page, "Priya Shah").get_by_role("button", name="Add to cart").click()
+    expect(toasts(page, f"Added {DRAW} to cart")).to_be_visible()
+    expect(cart_panel(page).get_by_text("with Priya Shah")).to_be_visible()
+    page.keyboard.press("Escape")
+
+    # ... and an IV from the IV-therapy page, at the list price while no provider is chosen.
+    open_page(page, site.url("/services/iv-therapy"))
+    visit(page, HYDRATION).get_by_role("button", name="Add to cart").click()
+    expect(toasts(page, f"Added {HYDRATION} to cart")).to_be_visible()
+    panel = cart_panel(page)
+    expect(panel).to_be_visible()
+    expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
+    expect(header_cart(page).locator(".badge-count > [aria-hidden=true]")).to_have_text("2")
+    # $85 + $104.30 (30 % off $149); 5 % of $189.30 is $9.465, rounded half-up.
+    assert [
+        re.sub(r"\s+", " ", t).strip() for t in panel.locator(".cart-totals > div").all_inner_texts()
+    ] == [
+        "Subtotal $189.3",
+        "Platform fee (5%) $9.47",
+        "Total $198.77",
+    ]
+
+    # Checkout asks for an account, then comes back to the same cart.
+    panel.get_by_role("link", name="Checkout").click()
+    expect(page).to_have_url(re.compile(r"/login\?redirect=(/|%2F)checkout$"))
+    expect(toasts(page, "Please sign in to book your visits")).to_be_visible()
+    page.get_by_label("Email").fill(PATIENT)
+    page.get_by_label("Password", exact=True).fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/checkout$"))
+    expect(page.get_by_role("heading", name="Checkout", level=1)).to_be_visible()
+    expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
+    draw, iv = visit(page, DRAW), visit(page, HYDRATION)
+    expect(draw.get_by_label("Provider").locator("option:checked")).to_have_text("Priya Shah")
+    expect(iv.get_by_label("Provider").locator("option:checked")).to_have_text("First available")
+    expect(draw.get_by_text("Enter your ZIP code above to see open times.")).to_be_visible()
+    expect(summary(page).get_by_role("button", name="Place order")).to_be_disabled()
+
+    # The ZIP code shows the times; another time replaces the hold (the first one is open again).
+    page.get_by_label("ZIP code").fill(ZIP)
+    expect(draw.get_by_label("Provider").locator("option:checked")).to_have_text("Priya Shah · $85")
+    first = hold(draw, POLICY_WINDOW_DAYS + 1)
+    last = times(draw).last.inner_text()
+    time_chip(draw, last).click()
+    expect(time_chip(draw, last)).to_have_attribute("aria-pressed", "true")
+    expect(summary(page).get_by_role("listitem").filter(has_text=DRAW)).to_contain_text(last)
+    choose_day(draw, POLICY_WINDOW_DAYS)
+    choose_day(draw, POLICY_WINDOW_DAYS + 1)
+    expect(time_chip(draw, first)).to_have_attribute("aria-pressed", "false")
+    expect(time_chip(draw, last)).to_have_attribute("aria-pressed", "true")
+
+    # "First available" holds the best rated provider free then, at their price.
+    hold(iv, POLICY_WINDOW_DAYS, "10:00 AM")
+    iv_line = summary(page).get_by_role("listitem").filter(has_text=HYDRATION)
+    expect(iv_line).to_contain_text("Elena Torres")
+    expect(iv_line.locator("s")).to_have_text("$150")
+    expect(iv_line.locator("strong").last).to_have_text("$105")
+    assert summary_totals(summary(page)) == ["Subtotal $190", "Platform fee (5%) $9.5", "Total $199.5"]
+
+    # The street address is needed for a visit at home.
+    place = summary(page).get_by_role("button", name="Place order · $199.5")
+    place.click()
+    expect(summary(page).get_by_role("alert")).to_have_text(
+        f"Enter the street address for {DRAW} (up to 200 characters)."
+    )
+    page.get_by_label("Street address").fill("350 W 31st St, Apt 12C")
+    page.get_by_label("City").fill("New York")
+    page.get_by_label("State").fill("ny")
+    draw.get_by_label("Intake notes (optional)").fill("Doorman building: ask for Jordan.")
+    screenshot(page, "checkout-desktop", full_page=True)
+    page.set_viewport_size(MOBILE)
+    no_horizontal_overflow(page)
+    assert summary(page).bounding_box()["y"] > iv.bounding_box()["y"] + iv.bounding_box()["height"]
+    screenshot(page, "checkout-mobile", full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+    place.click()
+    expect(page.get_by_role("heading", name="You're booked!")).to_be_visible()
+    number = page.locator("[data-order-number]").inner_text()
+    assert ORDER_NUMBER.fullmatch(number), number
+    done = page.get_by_role("main")
+    expect(done).to_contain_text(f"Order {number}")
+    expect(done).to_contain_text("Home: 350 W 31st St, Apt 12C, New York, NY 10001")
+    expect(done.locator(".status-pill")).to_have_text(["Pending", "Pending"])
+    assert summary_totals(done) == [
+        "Subtotal $190",
+        "Platform fee (5%) $9.5",
+        "Total, paid at the visit $199.5",
+    ]
+    expect(header_cart(page)).to_have_accessible_name("Cart")  # the booked items left the cart
+    screenshot(page, "checkout-confirmation-desktop", full_page=True)
+    page.set_viewport_size(MOBILE)
+    no_horizontal_overflow(page)
+    screenshot(page, "checkout-confirmation-mobile", full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+    # The confirmation e-mail reached the patient's inbox.
+    subject = f"Booking confirmation {number}"
+    messages = smtp.wait_for(2)
+    confirmation = next(m for m in messages if m["Subject"] == subject)
+    assert confirmation["To"] == PATIENT
+    body = html_part(confirmation)
+    for text in (DRAW, HYDRATION, "Priya Shah", "Elena Torres", "$199.50"):
+        assert text in body, text
+
+    # Both visits are under My Appointments.
+    done.get_by_role("link", name="View My Appointments").click()
+    expect(page).to_have_url(re.compile(r"/appointments$"))
+    for service in (DRAW, HYDRATION):
+        expect(visit(page, service).locator(".appt-status")).to_have_text("Pending")
+    expect(visit(page, DRAW)).to_contain_text(f"Order {number}")
+
+    # Priya, in her own browser, confirms her visit.
+    provider = new_page()
+    sign_in(provider, site, PROVIDER, DEMO_PASSWORD, path="/login?redirect=/dashboard/appointments")
+    expect(provider).to_have_url(re.compile(r"/dashboard/appointments$"))
+    request = visit(provider, DRAW)
+    expect(request).to_contain_text("Jordan Lee")
+    expect(request).to_contain_text("Doorman building: ask for Jordan.")
+    expect(visit(provider, HYDRATION)).to_have_count(0)  # Elena's visit
+    request.get_by_role("button", name="Confirm").click()
+    expect(toasts(provider, "Visit confirmed").first).to_be_visible()
+    expect(request.locator(".appt-status")).to_have_text("Confirmed")
+
+    # The patient sees it confirmed, cancels the IV (more than 24 hours ahead) and finds it under Past.
+    expect(visit(page, DRAW).locator(".appt-status")).to_have_text("Confirmed")
+    visit(page, HYDRATION).get_by_role("button", name="Cancel visit").click()
+    dialog = page.get_by_role("dialog", name="Cancel this visit?")
+    dialog.get_by_role("button", name="Cancel visit").click()
+    expect(toasts(page, "Visit cancelled")).to_be_visible()
+    expect(visit(page, HYDRATION)).to_have_count(0)
+    page.get_by_role("link", name="Past").click()
+    expect(visit(page, HYDRATION).locator(".appt-status")).to_have_text("Cancelled")
+    assert page.errors == []
+    assert provider.errors == []
+
+
+def test_a_time_taken_first_by_someone_else(site: LiveServer, new_page) -> None:
+    rivals = []
+    for email in RIVALS:
+        page = new_page()
+        sign_in(page, site, email, OTHER_PASSWORD, path="/login?redirect=/services")
+        expect(page).to_have_url(re.compile(r"/services$"))
+        page.locator("#nursing").get_by_role("listitem").filter(has_text=INJECTION).get_by_role(
+            "button", name="Add to cart"
+        ).click()
+        expect(toasts(page, f"Added {INJECTION} to cart")).to_be_visible()
+        open_page(page, site.url("/checkout"))
+        page.get_by_label("ZIP code").fill(ZIP)
+        line = visit(page, INJECTION)
+        line.get_by_label("Provider").select_option(label="Priya Shah · $89")
+        choose_day(line, POLICY_WINDOW_DAYS + 2)
+        expect(time_chip(line, "9:00 AM")).to_be_enabled()
+        rivals.append((page, line))
+
+    (slow, slow_line), (quick, quick_line) = rivals
+    time_chip(quick_line, "9:00 AM").click()
+    expect(held(quick_line)).to_be_visible()
+
+    time_chip(slow_line, "9:00 AM").click()
+    message = "That time was just booked by someone else. Please choose another time."
+    expect(slow_line.get_by_role("alert")).to_have_text(message)
+    expect(toasts(slow, message)).to_be_visible()
+    expect(time_chip(slow_line, "9:00 AM")).to_have_count(0)  # the times were refreshed
+    hold(slow_line, POLICY_WINDOW_DAYS + 2, "1:00 PM")
+    expect(slow_line.get_by_role("alert")).to_have_count(0)
+    assert slow.errors == [] and quick.errors == []
