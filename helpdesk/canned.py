@@ -13,6 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.ui import modal, modal_actions
 
 
 @component
@@ -43,77 +44,52 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
 
         return click
 
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": "modal canned-dialog",
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": "canned-title",
-            },
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": "canned-title"}, "Canned responses"),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            html.ul(
-                {"class_name": "canned-list"},
-                *(
-                    html.li(
-                        {"key": c.id, "class_name": "canned-item"},
-                        html.div(
-                            {"class_name": "canned-text"},
-                            html.strong(c.title),
-                            html.span({"class_name": "canned-body"}, c.body),
-                        ),
-                        html.button(
-                            {
-                                "type": "button",
-                                "class_name": "icon-button",
-                                "aria-label": f"Delete {c.title}",
-                                "disabled": remove.pending,
-                                "on_click": delete(c.id),
-                            },
-                            icon("trash", size=16),
-                        ),
-                    )
-                    for c in saved.data or ()
-                ),
-            )
-            if saved.data
-            else html.p({"class_name": "modal-lead"}, "No canned responses yet."),
-            html.form(
-                {
-                    "class_name": "form",
-                    "on_submit": submit,
-                    "noValidate": True,
-                    "aria-label": "New canned response",
-                },
-                html.label({"html_for": "canned-new-title"}, "Title"),
-                html.input(form.field("title", id="canned-new-title", maxLength=120)),
-                html.label({"html_for": "canned-new-body"}, "Response"),
-                html.textarea(form.field("body", id="canned-new-body", rows=4, maxLength=10_000)),
-                html.p(
-                    {"class_name": "hint"},
-                    "{customer} becomes the customer's name and {ticket} the ticket number.",
-                ),
-                html.div(
-                    {"class_name": "modal-actions"},
-                    html.button(
-                        {"type": "submit", "class_name": "btn btn-primary", "disabled": create.pending},
-                        "Save response",
+    return modal(
+        "canned-title",
+        "Canned responses",
+        html.ul(
+            {"class_name": "canned-list"},
+            *(
+                html.li(
+                    {"key": c.id, "class_name": "canned-item"},
+                    html.div(
+                        {"class_name": "canned-text"},
+                        html.strong(c.title),
+                        html.span({"class_name": "canned-body"}, c.body),
                     ),
-                ),
+                    html.button(
+                        {
+                            "type": "button",
+                            "class_name": "icon-button",
+                            "aria-label": f"Delete {c.title}",
+                            "disabled": remove.pending,
+                            "on_click": delete(c.id),
+                        },
+                        icon("trash", size=16),
+                    ),
+                )
+                for c in saved.data or ()
             ),
+        )
+        if saved.data
+        else html.p({"class_name": "modal-lead"}, "No canned responses yet."),
+        html.form(
+            {
+                "class_name": "form",
+                "on_submit": submit,
+                "noValidate": True,
+                "aria-label": "New canned response",
+            },
+            html.label({"html_for": "canned-new-title"}, "Title"),
+            html.input(form.field("title", id="canned-new-title", maxLength=120)),
+            html.label({"html_for": "canned-new-body"}, "Response"),
+            html.textarea(form.field("body", id="canned-new-body", rows=4, maxLength=10_000)),
+            html.p(
+                {"class_name": "hint"},
+                "{customer} becomes the customer's name and {ticket} the ticket number.",
+            ),
+            modal_actions(cancel="Done", submit="Save response", on_cancel=on_close, busy=create.pending),
         ),
+        on_close=on_close,
+        class_name="canned-dialog",
     )

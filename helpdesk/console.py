@@ -35,8 +35,10 @@ def _Frame() -> dict:
 
 @component
 def _Desk() -> dict:
-    state = DeskState.from_params(use_location().pathname, use_search_params())
-    creating, set_creating = use_state(False)
+    params = use_search_params()
+    state = DeskState.from_params(use_location().pathname, params)
+    # ?new=1 (the staff dashboard's Message Patient) opens New Ticket on arrival.
+    creating, set_creating = use_state(lambda: params.get("new") == ["1"])
     opened, set_opened = use_state(None)
 
     def created(ticket: TicketRead) -> None:

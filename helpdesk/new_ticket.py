@@ -11,8 +11,8 @@ from app.services.support_customers import open_ticket
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.icons import icon
 from components.tickets import attach_control, enum_options, use_staged_files
+from components.ui import modal, modal_actions
 from models.support import TicketCategory, TicketPriority, TicketRead
 
 TITLE = "Submit New Help Request"
@@ -42,85 +42,51 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
             on_created(created)
 
     busy = submit_action.pending
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": "modal new-ticket-dialog",
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": "new-ticket-title",
-            },
+    return modal(
+        "new-ticket-title",
+        TITLE,
+        html.form(
+            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            html.label({"html_for": "new-ticket-email"}, "Customer email"),
+            html.input(
+                form.field(
+                    "email",
+                    id="new-ticket-email",
+                    type="email",
+                    autoComplete="off",
+                    maxLength=320,
+                    placeholder="patient@example.com",
+                )
+            ),
             html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": "new-ticket-title"}, TITLE),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "disabled": busy,
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            html.p(
-                {"class_name": "modal-lead"},
-                "Open a ticket on behalf of a customer. They see it in their Support page.",
-            ),
-            html.form(
-                {"class_name": "form", "on_submit": submit, "noValidate": True},
-                html.label({"html_for": "new-ticket-email"}, "Customer email"),
-                html.input(
-                    form.field(
-                        "email",
-                        id="new-ticket-email",
-                        type="email",
-                        autoComplete="off",
-                        maxLength=320,
-                        placeholder="patient@example.com",
-                    )
+                {"class_name": "form-row"},
+                html.div(
+                    html.label({"html_for": "new-ticket-category"}, "Category"),
+                    html.select(
+                        form.field("category", id="new-ticket-category"), *enum_options(TicketCategory)
+                    ),
                 ),
                 html.div(
-                    {"class_name": "form-row"},
-                    html.div(
-                        html.label({"html_for": "new-ticket-category"}, "Category"),
-                        html.select(
-                            form.field("category", id="new-ticket-category"), *enum_options(TicketCategory)
-                        ),
-                    ),
-                    html.div(
-                        html.label({"html_for": "new-ticket-priority"}, "Priority"),
-                        html.select(
-                            form.field("priority", id="new-ticket-priority"), *enum_options(TicketPriority)
-                        ),
+                    html.label({"html_for": "new-ticket-priority"}, "Priority"),
+                    html.select(
+                        form.field("priority", id="new-ticket-priority"), *enum_options(TicketPriority)
                     ),
                 ),
-                html.label({"html_for": "new-ticket-subject"}, "Subject"),
-                html.input(form.field("subject", id="new-ticket-subject", maxLength=200)),
-                html.label({"html_for": "new-ticket-description"}, "Description"),
-                html.textarea(
-                    form.field("description", id="new-ticket-description", rows=5, maxLength=10_000)
-                ),
-                attach_control(staged, input_id="new-ticket-files", disabled=busy),
-                html.div(
-                    {"class_name": "modal-actions"},
-                    html.button(
-                        {
-                            "class_name": "btn btn-ghost",
-                            "type": "button",
-                            "disabled": busy,
-                            "on_click": lambda _e: on_close(),
-                        },
-                        "Cancel",
-                    ),
-                    html.button(
-                        {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
-                        "Submitting..." if busy else "Submit Request",
-                    ),
-                ),
+            ),
+            html.label({"html_for": "new-ticket-subject"}, "Subject"),
+            html.input(form.field("subject", id="new-ticket-subject", maxLength=200)),
+            html.label({"html_for": "new-ticket-description"}, "Description"),
+            html.textarea(form.field("description", id="new-ticket-description", rows=5, maxLength=10_000)),
+            attach_control(staged, input_id="new-ticket-files", disabled=busy),
+            modal_actions(
+                cancel="Cancel",
+                submit="Submitting..." if busy else "Submit Request",
+                on_cancel=on_close,
+                busy=busy,
             ),
         ),
+        on_close=on_close,
+        busy=busy,
+        lead="Open a ticket on behalf of a customer. They see it in their Support page.",
+        class_name="new-ticket-dialog",
     )

@@ -114,11 +114,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     holds, set_holds = use_state({})
     problem, set_problem = use_state(None)
 
-    def refused(message: str) -> None:
-        set_problem(message)
-        session.toaster.error(message)
-
-    order = use_action(place_order, on_success=on_placed, on_error=refused)
+    order = use_action(place_order, on_success=on_placed, on_error=set_problem)
     visits = [(f"{item.id}#{n}", item) for item in items for n in range(item.quantity)]
 
     def on_hold(key: str, hold: AppointmentRead) -> None:
@@ -272,7 +268,6 @@ def _VisitLine(
     def refused(message: str) -> None:
         # Someone else may have taken the time: say so here and show the times that are still open.
         set_problem(message)
-        session.toaster.error(message)
         options.refetch()
 
     holding = use_action(hold_slot, on_success=held, on_error=refused)

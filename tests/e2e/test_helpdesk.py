@@ -8,18 +8,14 @@ the list and live in the URL. Screenshots of the console and the customer's scre
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import LiveServer, start_server, stop_server
+from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
 
@@ -30,17 +26,7 @@ DESK = "/staff/help-desk"
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("helpdesk")
-    database_url = f"sqlite:///{tmp / 'demo.db'}"
-    server = start_server(tmp, DATABASE_URL=database_url, VAR_DIR=str(tmp))
-    seeded = subprocess.run(
-        [sys.executable, "-m", "app", "seed", "--demo"],
-        env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert seeded.returncode == 0, seeded.stderr
+    server, _database_url = start_demo_server(tmp, VAR_DIR=str(tmp))
     yield server
     stop_server(server)
 
@@ -259,7 +245,7 @@ def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer)
     canned.get_by_role("button", name="Save response").click()
     expect(toasts(support, "Canned response saved")).to_be_visible()
     expect(canned.get_by_text(title)).to_be_visible()
-    canned.get_by_role("button", name="Close").click()
+    canned.get_by_role("button", name="Done").click()
     expect(canned).to_be_hidden()
     support.get_by_role("combobox", name="Canned responses").select_option(label=title)
     expect(support.get_by_label("Message")).to_have_value(

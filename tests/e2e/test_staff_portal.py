@@ -341,3 +341,10 @@ def test_screenshots_of_the_dashboard_and_the_team_page(server, page: Page) -> N
     expect(page.get_by_role("dialog", name="Edit Harper Quinn")).to_be_visible()
     screenshot(page, "staff-team-edit", animations="disabled")
     assert page.errors == []
+
+
+def test_message_patient_opens_a_new_help_desk_ticket(server, page: Page) -> None:
+    staff_sign_in(page, server, "support")
+    page.get_by_role("link", name=re.compile("Message Patient")).click()
+    expect(page).to_have_url(re.compile(r"/staff/help-desk\?new=1$"))
+    expect(page.get_by_role("dialog", name="Submit New Help Request")).to_be_visible()
