@@ -26,7 +26,7 @@ from app.services.accounts import account_of, get_account, owner_emails
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.signed_in import SignedIn
 from app.services.staff_access import permissions_of, require_permission
-from app.services.support_attachments import claim_attachments
+from app.services.support_attachments import add_message
 from app.services.support_common import (
     MESSAGE_REQUIRED,
     TEXT_MAX,
@@ -55,7 +55,6 @@ from models.support import (
     Ticket,
     TicketCategory,
     TicketDetail,
-    TicketMessage,
     TicketMessageRead,
     TicketPriority,
     TicketRead,
@@ -154,22 +153,15 @@ async def reply_to_ticket(
     content = clean_text(content, required=MESSAGE_REQUIRED, limit=TEXT_MAX, name="message")
     ticket = await load_ticket(session, ticket_id, for_update=True)
     now = utcnow()
-    message = TicketMessage(
-        ticket_id=ticket.id,
-        sender_id=account.id,
-        from_staff=True,
-        content=content,
-        is_internal=internal,
-        created_at=now,
-    )
-    session.add(message)
-    await session.flush()
-    attachments = await claim_attachments(
+    message, attachments = await add_message(
         session,
-        uploader_id=account.id,
+        ticket,
+        sender_id=account.id,
+        content=content,
+        from_staff=True,
+        internal=internal,
         attachment_ids=attachment_ids,
-        ticket_id=ticket.id,
-        message_id=message.id,
+        now=now,
     )
     moved = ticket.status in (TicketStatus.new, TicketStatus.open) and await change_status(
         session, ticket, account, TicketStatus.in_progress

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import delete, func, select
@@ -139,3 +139,35 @@ async def open_attachment(
     if row is None or not await _may_download(session, account, row):
         raise NotFound(ATTACHMENT_NOT_FOUND)
     return AttachmentFile(attachment_read(row), storage.path_of(row.storage_key))
+
+
+async def add_message(
+    session: AsyncSession,
+    ticket: Ticket,
+    *,
+    sender_id: str,
+    content: str,
+    from_staff: bool,
+    internal: bool,
+    attachment_ids: Sequence[str],
+    now: datetime,
+) -> tuple[TicketMessage, list[TicketAttachment]]:
+    """Append a message to the ticket's thread with the sender's staged files attached to it."""
+    message = TicketMessage(
+        ticket_id=ticket.id,
+        sender_id=sender_id,
+        from_staff=from_staff,
+        content=content,
+        is_internal=internal,
+        created_at=now,
+    )
+    session.add(message)
+    await session.flush()
+    attachments = await claim_attachments(
+        session,
+        uploader_id=sender_id,
+        attachment_ids=attachment_ids,
+        ticket_id=ticket.id,
+        message_id=message.id,
+    )
+    return message, attachments

@@ -17,7 +17,7 @@ from app.services.accounts import account_of
 from app.services.errors import NotFound, ValidationFailed
 from app.services.signed_in import SignedIn, require_account
 from app.services.staff_access import require_permission
-from app.services.support_attachments import claim_attachments
+from app.services.support_attachments import add_message, claim_attachments
 from app.services.support_common import (
     DESCRIPTION_REQUIRED,
     MESSAGE_REQUIRED,
@@ -42,7 +42,6 @@ from models.support import (
     Ticket,
     TicketCategory,
     TicketDetail,
-    TicketMessage,
     TicketMessageRead,
     TicketPriority,
     TicketRead,
@@ -159,22 +158,15 @@ async def reply_as_customer(
     if ticket.status == TicketStatus.closed:
         raise ValidationFailed(TICKET_CLOSED)
     now = utcnow()
-    message = TicketMessage(
-        ticket_id=ticket.id,
-        sender_id=account.id,
-        from_staff=False,
-        content=content,
-        is_internal=False,
-        created_at=now,
-    )
-    session.add(message)
-    await session.flush()
-    attachments = await claim_attachments(
+    message, attachments = await add_message(
         session,
-        uploader_id=account.id,
+        ticket,
+        sender_id=account.id,
+        content=content,
+        from_staff=False,
+        internal=False,
         attachment_ids=attachment_ids,
-        ticket_id=ticket.id,
-        message_id=message.id,
+        now=now,
     )
     if ticket.status in REOPENED_BY_REPLY:
         await change_status(session, ticket, account, TicketStatus.open)
