@@ -16,7 +16,14 @@ from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_ref, use_state
 
-from app.services.booking import HOLD_MINUTES, CheckoutLine, checkout_options, hold_slot, place_order
+from app.services.booking import (
+    ADDRESSED,
+    HOLD_MINUTES,
+    CheckoutLine,
+    checkout_options,
+    hold_slot,
+    place_order,
+)
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
 from app.services.visit_emails import visit_where
@@ -38,7 +45,6 @@ LOGIN = f"/login?redirect={PATH}"
 SIGN_IN_MESSAGE = "Please sign in to book your visits"
 DAYS_SHOWN = 14
 FIRST_AVAILABLE = ""  # the provider choice that lets the server pick
-ADDRESSED = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
 
 Holds = dict[str, AppointmentRead]
 

@@ -89,7 +89,7 @@ def _database_urls() -> list[str]:
     return urls
 
 
-def _create_postgres_database(base_url: str) -> tuple[str, callable]:
+def create_postgres_database(base_url: str) -> tuple[str, callable]:
     """A fresh database on the test server for this run, dropped afterwards."""
     import asyncpg
 
@@ -116,7 +116,7 @@ def database_url(request, tmp_path_factory) -> Iterator[str]:
         upgrade(url)
         yield url
         return
-    url, drop = _create_postgres_database(os.environ["TEST_DATABASE_URL"])
+    url, drop = create_postgres_database(os.environ["TEST_DATABASE_URL"])
     upgrade(url)
     yield url
     drop()

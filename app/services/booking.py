@@ -777,7 +777,7 @@ async def place_order(
     )
     await session.flush()
 
-    booked_items = sorted({line.cart_item_id for line in lines if line.cart_item_id})
+    booked_items = [line.cart_item_id for line in lines if line.cart_item_id]  # one per booked visit
     await remove_items(session=session, owner=CartOwner(user_id=account.id), item_ids=booked_items)
     if visitor_id:
         await remove_items(session=session, owner=CartOwner(visitor_id=visitor_id), item_ids=booked_items)

@@ -13,6 +13,7 @@ listed are dropped on read. Every change is announced on the owner's topic so th
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -314,10 +315,18 @@ async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: SignedIn
 
 
 async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Sequence[str]) -> None:
-    """Take booked items out of the owner's cart (after checkout placed the order; no toast)."""
-    if not item_ids or _key(owner) is None:
+    """Take booked visits out of the owner's cart (after checkout placed the order; no toast): each id
+    listed lowers that item's quantity by one, and an item with none left is removed."""
+    booked = Counter(item_ids)
+    if not booked or _key(owner) is None:
         return
-    await session.execute(delete(CartItem).where(_owned(owner), CartItem.item_key.in_(list(item_ids))))
+    rows = await session.scalars(select(CartItem).where(_owned(owner), CartItem.item_key.in_(list(booked))))
+    for row in rows:
+        if row.quantity > booked[row.item_key]:
+            row.quantity -= booked[row.item_key]
+        else:
+            await session.delete(row)
+    await session.flush()
     await _announce(session, owner)
 
 

@@ -34,7 +34,7 @@ from app.services.slots import Hours
 from models.provider import Provider
 from tests.conftest import (
     LiveServer,
-    _create_postgres_database,
+    create_postgres_database,
     html_part,
     seed_demo,
     start_server,
@@ -108,7 +108,7 @@ def site(request, tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
         drop = None
         if request.param == "postgresql":
             database_url, drop = pool.submit(
-                _create_postgres_database, os.environ["TEST_DATABASE_URL"]
+                create_postgres_database, os.environ["TEST_DATABASE_URL"]
             ).result()
         else:
             database_url = f"sqlite:///{tmp / 'booking.db'}"

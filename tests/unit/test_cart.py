@@ -218,6 +218,15 @@ async def test_checkout_removes_only_the_booked_items(session, catalog) -> None:
     assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
 
 
+async def test_checkout_takes_out_only_the_visits_it_booked(session, catalog) -> None:
+    owner = visitor()
+    for _ in range(3):
+        await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+    await remove_items(session=session, owner=owner, item_ids=["routine-blood-draw"] * 2)
+    (left,) = (await get_cart(session=session, owner=owner)).items
+    assert (left.id, left.quantity) == ("routine-blood-draw", 1)
+
+
 async def test_a_quantity_is_capped(session, catalog) -> None:
     owner = visitor()
     for _ in range(MAX_QUANTITY):
