@@ -4,8 +4,8 @@ dashboard stats), in the member's own time zone.
 The figures, and who sees them:
 - Today's Appointments (view_appointments): live visits (not held, not cancelled) starting today, and how
   many of them are completed.
-- Active Patients (view_appointments): distinct patients with a live visit starting from 90 days ago on
-  (upcoming ones included); '+N new today' counts patient accounts created today.
+- Active Patients (view_appointments): distinct patients with a live visit starting in the 90 days before
+  now or booked within the booking horizon after it; '+N new today' counts patient accounts created today.
 - Completed Tasks (everyone): the member's own tasks done, and those remaining.
 - Activity Rate (view_analytics): the share of this week's due visits that were completed — visits
   starting between Monday 00:00 and now, not held or cancelled — as a whole percent; the change is this
@@ -34,6 +34,7 @@ from app.services.errors import NotFound, ValidationFailed
 from app.services.signed_in import SignedIn
 from app.services.staff_access import require_permission, require_staff
 from app.services.staff_tasks import count_tasks
+from app.settings import get_settings
 from models.audit import AuditAction
 from models.booking import Appointment, AppointmentRead, AppointmentStatus
 from models.identity import User
@@ -121,7 +122,9 @@ async def get_staff_dashboard(
         completed, due = await _completion(session, day_start, day_end)
         active = await session.scalar(
             select(func.count(func.distinct(Appointment.patient_id))).where(
-                _live(), Appointment.starts_at >= now - ACTIVE_WINDOW
+                _live(),
+                Appointment.starts_at >= now - ACTIVE_WINDOW,
+                Appointment.starts_at < now + timedelta(days=get_settings().slot_horizon_days + 1),
             )
         )
         figures |= {

@@ -4,6 +4,7 @@ triggers and PostgreSQL's exclusion constraint, is checked by tests/unit/test_bo
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
@@ -16,7 +17,9 @@ from app.migrate import upgrade
 
 def test_the_models_match_the_migrations(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'head.db'}"
-    upgrade(url)
+    # Migrations start their own event loop: on a worker thread, in case this one already runs one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade, url).result()
     engine = create_engine(url)
     try:
         with engine.connect() as connection:

@@ -119,7 +119,8 @@ async def test_permission_matrix(identity, name) -> None:
         open_ticket, actor=patient.actor, category="billing", subject="Refund", description="Please."
     )
     place = await clinic()
-    start = datetime(2032, 1, 5, 15, tzinfo=UTC) + timedelta(days=7 * (uuid.uuid4().int % 500))
+    # A Monday of the 2040s: clear of the week the dashboard test pins.
+    start = datetime(2040, 1, 2, 15, tzinfo=UTC) + timedelta(days=7 * (uuid.uuid4().int % 500))
     pending = await visit(place, patient, start, AppointmentStatus.pending)
 
     actions = {
