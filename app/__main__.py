@@ -11,6 +11,7 @@ import asyncio
 import logging
 import sys
 
+from app.principal import SYSTEM
 from app.settings import get_settings
 
 
@@ -43,7 +44,7 @@ def _seed(args: argparse.Namespace) -> int:
     if (args.demo or args.providers) and settings.is_production:
         print("Refusing to create demo data with APP_ENV=production.", file=sys.stderr)
         return 2
-    from app.services.provider_seed import progress_bar
+    from app.services.providers import progress_bar
 
     report = asyncio.run(
         seed(
@@ -131,7 +132,7 @@ def _users_set_role(args: argparse.Namespace) -> int:
     from app.services.accounts import set_role
 
     return _run_account_command(
-        lambda session: set_role(session=session, actor=None, email=args.email, role=args.role),
+        lambda session: set_role(session=session, actor=SYSTEM, email=args.email, role=args.role),
         lambda account: f"{account.email} now has the {account.role.value} role.",
     )
 

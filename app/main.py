@@ -24,7 +24,7 @@ from app.auth import browser as auth_browser
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database, unit_of_work
 from app.services.appointments import send_due_reminders
-from app.services.not_found import record_unknown_path
+from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from app.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen

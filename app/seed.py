@@ -43,7 +43,7 @@ async def seed(
     if providers > 0:
         import random
 
-        from app.services.provider_seed import seed_providers
+        from app.services.providers import seed_providers
 
         async with unit_of_work() as session:
             created = await seed_providers(
@@ -78,7 +78,7 @@ async def _reference_catalog(session: AsyncSession) -> list[str]:
 async def _demo_provider_profile(session: AsyncSession) -> list[str]:
     from app.auth.sessions import find_user_by_email
     from app.services.accounts import DEMO_PEOPLE, demo_email
-    from app.services.provider_seed import seed_demo_provider
+    from app.services.providers import seed_demo_provider
     from models.account import Role
 
     user = await find_user_by_email(session, demo_email(Role.provider))

@@ -17,6 +17,7 @@ from reactpy import component, html, use_connection, use_effect, use_memo
 from reactpy_router import browser_router, route
 
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, FLASH_COOKIE, decode_flash, origin_allowed
+from app.principal import Principal
 from app.settings import get_settings
 from components.account import flash_toast
 from components.cart import CartSync
@@ -97,7 +98,7 @@ def Root():  # noqa: ANN201
         viewer = signed_in.viewer
         return UiSession(
             user=viewer.account if viewer else None,
-            actor=viewer.actor if viewer else None,
+            actor=viewer.actor if viewer else Principal.visitor(cookies.get(VISITOR_COOKIE, "")),
             toaster=handles["toaster"],
             cart=handles["cart"],
             bug_report=handles["bug_report"],

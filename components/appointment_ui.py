@@ -21,6 +21,7 @@ from reactpy_router import use_search_params
 
 from app.services.appointments import (
     LIST_LIMIT,
+    MAX_COMMENT,
     POLICY,
     appointments_topic,
     cancel_appointment,
@@ -30,10 +31,10 @@ from app.services.appointments import (
     list_provider_schedule,
     list_reschedule_slots,
     reschedule_appointment,
+    review_visit,
     start_appointment,
+    visit_where,
 )
-from app.services.reviews import MAX_COMMENT, review_visit
-from app.services.visit_emails import visit_where
 from components.context import CurrentUser, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot
 from components.forms import use_form

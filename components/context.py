@@ -16,7 +16,7 @@ from typing import Literal
 from reactpy import create_context, use_context
 
 from app.auth.web import Flash
-from app.services.signed_in import SignedIn
+from app.principal import Principal
 from models.account import AccountRead
 from models.cart import CartRead
 
@@ -179,8 +179,9 @@ class UiSession:
     initial_path: str = "/"
     user_agent: str = ""
     brand_name: str = "MediVisit"
-    # The identity session services re-check on every action (never a token); None when signed out.
-    actor: SignedIn | None = None
+    # Who the connection acts for: the identity session services re-check on every command (never a token),
+    # or the anonymous visitor. Never SYSTEM, never an account snapshot.
+    actor: Principal = field(default_factory=lambda: Principal.visitor(""))
     # Echoed by the /auth/* form posts (the mv_csrf cookie's value).
     csrf_token: str = ""
     flash: FlashBox = field(default_factory=FlashBox)

@@ -17,8 +17,8 @@ from reactpy import use_effect, use_ref, use_state
 
 from app import events
 from app.db import unit_of_work
+from app.services.accounts import Viewer, resolve_viewer
 from app.services.errors import ServiceError
-from app.services.signed_in import Viewer, resolve_viewer
 from components.context import use_toaster
 
 T = TypeVar("T")

@@ -20,9 +20,8 @@ from typing import Any
 from reactpy import component, create_context, html, use_context, use_effect
 from reactpy_router import navigate
 
+from app.services.staff import HELP_DESK_DENIED, StaffAccessRead, get_staff_access
 from app.services.staff import TOPIC as STAFF_TOPIC
-from app.services.staff import StaffAccessRead, get_staff_access
-from app.services.staff_access import HELP_DESK_DENIED
 from components.context import use_session
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic

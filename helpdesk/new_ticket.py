@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from reactpy import component, event, html
 
-from app.services.support_customers import open_ticket
+from app.services.support import open_ticket
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action

@@ -15,8 +15,7 @@ from typing import Any
 
 from reactpy import component, html, use_effect, use_ref, use_state
 
-from app.services.support import announce_presence
-from app.services.support_common import presence_topic
+from app.services.support import announce_presence, presence_topic
 from components.context import use_session
 from components.hooks import use_action, use_topic
 

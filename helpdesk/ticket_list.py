@@ -13,9 +13,8 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services.signed_in import SignedIn
-from app.services.support import TicketFilter, list_tickets
-from app.services.support_common import HELPDESK_TOPIC, due_status
+from app.principal import Principal
+from app.services.support import HELPDESK_TOPIC, TicketFilter, due_status, list_tickets
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
@@ -29,9 +28,7 @@ from models.support import TicketRead
 PREVIEW_LENGTH = 140
 
 
-async def _tickets(
-    *, session: Any, actor: SignedIn | None, tab: str, search: str, heard: int
-) -> list[TicketRead]:
+async def _tickets(*, session: Any, actor: Principal, tab: str, search: str, heard: int) -> list[TicketRead]:
     return await list_tickets(session=session, actor=actor, filter=tab, search=search)
 
 

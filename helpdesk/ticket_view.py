@@ -14,17 +14,19 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.services.signed_in import SignedIn
+from app.principal import Principal
 from app.services.support import (
     ASSIGN_OTHERS,
+    DueStatus,
     assign_ticket,
+    due_status,
     get_ticket,
     list_assignable_staff,
     set_ticket_category,
     set_ticket_priority,
     set_ticket_status,
+    ticket_topic,
 )
-from app.services.support_common import DueStatus, due_status, ticket_topic
 from components.context import use_session
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
@@ -55,7 +57,7 @@ def status_changed(status: TicketStatus) -> str:
     return f"Ticket status changed to {status.label.lower()}"
 
 
-async def _detail(*, session: Any, actor: SignedIn | None, ticket_id: str, heard: int) -> TicketDetail:
+async def _detail(*, session: Any, actor: Principal, ticket_id: str, heard: int) -> TicketDetail:
     return await get_ticket(session=session, actor=actor, ticket_id=ticket_id)
 
 
@@ -240,7 +242,7 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
     )
 
 
-async def _assignable(*, session: Any, actor: SignedIn | None, wanted: bool) -> list:
+async def _assignable(*, session: Any, actor: Principal, wanted: bool) -> list:
     return await list_assignable_staff(session=session, actor=actor) if wanted else []
 
 

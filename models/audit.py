@@ -5,7 +5,7 @@ assignment and status changes, staff changes).
 Rows are only ever inserted. The migration adds database triggers that refuse UPDATE and DELETE, so not even
 a bug (or someone with the application's credentials) can quietly rewrite history. `actor_id` is a plain
 column, not a foreign key: the record outlives the account it mentions. `details` never holds secrets
-(passwords, tokens, codes, links); `app.services.audit.record` drops such keys.
+(passwords, tokens, codes, links); `app.audit.record` drops such keys.
 """
 
 from __future__ import annotations

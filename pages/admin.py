@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from app.services.waitlist import approve_waitlist_entry, list_waitlist
+from app.services.accounts import approve_waitlist_entry, list_waitlist
 from app.settings import get_settings
 from components.context import use_session
 from components.guards import admin_rule, guarded
@@ -58,7 +58,7 @@ def _admin_view() -> dict:
 @component
 def WaitlistSection() -> dict:
     session = use_session()
-    entries = use_query(list_waitlist, actor=session.user)
+    entries = use_query(list_waitlist, actor=session.actor)
 
     def approved(entry: WaitlistEntryRead) -> None:
         session.toaster.success("Invitation sent", f"{entry.email} can now finish signing up.")
@@ -81,7 +81,7 @@ def WaitlistSection() -> dict:
     else:
         body = html.ul(
             {"class_name": "waitlist", "aria_label": "Pending sign-ups"},
-            [_waitlist_row(entry, approve, session.user) for entry in entries.data],
+            [_waitlist_row(entry, approve, session.actor) for entry in entries.data],
         )
     return html.section(
         {"class_name": "waitlist-section", "aria_labelledby": "waitlist-title"},

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_ref, use_state
 
+from app.services.appointments import visit_where
 from app.services.booking import (
     ADDRESSED,
     HOLD_MINUTES,
@@ -26,7 +27,6 @@ from app.services.booking import (
 )
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
-from app.services.visit_emails import visit_where
 from components.cart import use_cart
 from components.context import CurrentUser, UiSession, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot, format_time

@@ -17,7 +17,7 @@ from reactpy.core.vdom import make_vdom_constructor
 from reactpy_router import use_search_params
 
 from app.services.catalog import list_catalog
-from app.services.provider_search import search_providers
+from app.services.providers import search_providers
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query

@@ -6,7 +6,7 @@ import logging
 
 from reactpy import component, html, use_effect, use_location
 
-from app.services.not_found import record_unknown_path, suggest_page
+from app.services.feedback import record_unknown_path, suggest_page
 from components.context import use_session
 from components.hooks import use_action
 

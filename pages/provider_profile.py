@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo
 from reactpy import component, html, use_state
 from reactpy_router import use_params, use_search_params
 
+from app.services.appointments import LATEST_REVIEWS, list_reviews
 from app.services.providers import NO_PROVIDER, get_provider, list_openings
-from app.services.reviews import LATEST_REVIEWS, list_reviews
 from components.cart import AddToCartButton
 from components.context import use_session
 from components.format import format_date, format_minutes, initials

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 
 from reactpy import component, html, use_location
 
-from app.services.provider_search import search_providers
+from app.services.providers import search_providers
 from components.context import use_session
 from components.hooks import use_query
 from components.provider_ui import pagination, provider_card, result_summary, sort_links

@@ -15,15 +15,19 @@ from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_state
 
-from app.services.signed_in import SignedIn
-from app.services.staff_dashboard import (
+from app.principal import Principal
+from app.services.staff import (
     StaffDashboardRead,
+    add_task,
     confirm_visit,
+    delete_task,
+    edit_task,
     get_staff_dashboard,
+    list_tasks,
     list_todays_appointments,
     open_visit,
+    set_task_done,
 )
-from app.services.staff_tasks import add_task, delete_task, edit_task, list_tasks, set_task_done
 from components.context import use_session
 from components.format import format_currency, format_date, format_slot, format_time
 from components.forms import use_form
@@ -42,9 +46,7 @@ JOINABLE = (AppointmentStatus.confirmed, AppointmentStatus.in_progress)
 
 
 # A module-level wrapper: `version` only makes use_query load the figures again after a change below them.
-async def _figures(
-    *, session: Any, actor: SignedIn | None, time_zone: str, version: int
-) -> StaffDashboardRead:
+async def _figures(*, session: Any, actor: Principal, time_zone: str, version: int) -> StaffDashboardRead:
     return await get_staff_dashboard(session=session, actor=actor, time_zone=time_zone)
 
 
@@ -354,7 +356,7 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
 
 
 async def _task_list(
-    *, session: Any, actor: SignedIn | None, include_done: bool, version: int
+    *, session: Any, actor: Principal, include_done: bool, version: int
 ) -> list[StaffTaskRead]:
     return await list_tasks(session=session, actor=actor, include_done=include_done)
 

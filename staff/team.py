@@ -11,7 +11,7 @@ from typing import Any
 from reactpy import component, event, html, use_ref, use_state
 from reactpy_router import use_search_params
 
-from app.services.signed_in import SignedIn
+from app.principal import Principal
 from app.services.staff import (
     ASSIGNABLE_ROLES,
     STAFF_ROLES,
@@ -19,11 +19,11 @@ from app.services.staff import (
     StaffAccessRead,
     StaffPageRead,
     add_staff,
+    effective_permissions,
     list_staff,
     remove_staff,
     update_staff,
 )
-from app.services.staff_access import effective_permissions
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
@@ -70,7 +70,7 @@ def _TeamView() -> dict:
     return StaffFrame(StaffSection(_Team, slug="team"), active="team")
 
 
-async def _staff_page(*, session: Any, actor: SignedIn | None, page: int, version: int) -> StaffPageRead:
+async def _staff_page(*, session: Any, actor: Principal, page: int, version: int) -> StaffPageRead:
     return await list_staff(session=session, actor=actor, page=page)
 
 

@@ -50,8 +50,7 @@ def query_mix(rng: random.Random, zips: list[str], services: list[str], categori
 async def run(args: argparse.Namespace) -> None:
     from app import db as app_db
     from app.migrate import upgrade_async
-    from app.services.provider_search import search_providers
-    from app.services.provider_seed import METROS, progress_bar, seed_providers
+    from app.services.providers import METROS, progress_bar, search_providers, seed_providers
     from models.provider import ProviderQuery
 
     url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp(prefix='medivisit-bench-')) / 'bench.db'}"
@@ -69,7 +68,7 @@ async def run(args: argparse.Namespace) -> None:
 
             await session.execute(text("ANALYZE"))
 
-    from app.services.catalog_reference import CATALOG
+    from app.services.catalog import CATALOG
 
     rng = random.Random(11)
     zips = [z for _m, _s, _tz, codes in METROS for z in codes]

@@ -18,9 +18,10 @@ from starlette.datastructures import UploadFile
 
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
 from app.db import SessionDep
+from app.principal import Principal
+from app.services.accounts import resolve_viewer
 from app.services.errors import ServiceError
-from app.services.signed_in import SignedIn, resolve_viewer
-from app.services.support_attachments import open_attachment, stage_attachment
+from app.services.support import open_attachment, stage_attachment
 from app.settings import get_settings
 
 router = APIRouter(prefix="/api", tags=["help desk files"])
@@ -40,7 +41,7 @@ def _refusal(exc: ServiceError) -> JSONResponse:
     return _error(_STATUS.get(exc.code, exc.status_code), exc.code, exc.message)
 
 
-async def _signed_in(session: SessionDep, request: Request) -> SignedIn | None:
+async def _signed_in(session: SessionDep, request: Request) -> Principal | None:
     viewer = await resolve_viewer(session=session, access_token=request.cookies.get(ACCESS_COOKIE, ""))
     return viewer.actor if viewer is not None else None
 

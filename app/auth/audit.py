@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.audit import record
 from app.auth.common import RequestOrigin
-from app.services.audit import record
 from models.audit import AuditAction
 
 

@@ -54,10 +54,8 @@ from app.auth.web import (
     unverified_expiry,
     with_redirect,
 )
-from app.services.accounts import split_name
+from app.services.accounts import fully_authenticated, join_waitlist, split_name
 from app.services.errors import ServiceError
-from app.services.signed_in import fully_authenticated
-from app.services.waitlist import join_waitlist
 from app.settings import get_settings
 from models.identity import AuthSessionRead
 

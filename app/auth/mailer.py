@@ -1,7 +1,7 @@
 """The e-mails of the identity service: a 6-digit code and, except for reauthentication, a link to
 `GET /auth/v1/verify?token=<token_hash>&type=<type>&redirect_to=<url>`.
 
-Sends go through `app.services.email.send_email` (outbox + SMTP). One kind of e-mail reaches one user
+Sends go through `app.outbox.send_email` (outbox + SMTP). One kind of e-mail reaches one user
 at most once per SMTP_MAX_FREQUENCY seconds, and the instance sends at most RATE_LIMIT_EMAIL_SENT an hour.
 """
 
@@ -19,7 +19,7 @@ from app.auth.common import RequestOrigin, now, older_than, safe_redirect
 from app.auth.errors import too_many_requests, unexpected
 from app.auth.ratelimit import enforce
 from app.auth.tokens import email_token_hash, otp_code
-from app.services.email import send_email
+from app.outbox import send_email
 from app.settings import get_settings
 from models.identity import OneTimeToken, User, as_utc
 from models.mail import OutboxStatus

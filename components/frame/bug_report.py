@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reactpy import component, event, html, use_state
 
-from app.services.bug_reports import FIELDS_REQUIRED, submit_bug_report
+from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
@@ -39,7 +39,7 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
             return
         set_error(None)
         result = await action.run(
-            actor_id=session.user.id if session.user else None,
+            actor=session.actor,
             user_agent=session.user_agent,
             **values,
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from reactpy import component, event, html
 
-from app.services.profile import update_profile
+from app.services.accounts import update_profile
 from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar

@@ -18,19 +18,17 @@ from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_ref, use_state
 
-from app.services.availability import (
-    WEEKDAYS,
-    add_own_time_off,
-    list_own_time_off,
-    remove_own_time_off,
-    set_own_weekly_hours,
-)
 from app.services.catalog import list_catalog
 from app.services.providers import (
+    WEEKDAYS,
     ServiceOffer,
+    add_own_time_off,
     get_own_provider,
+    list_own_time_off,
+    remove_own_time_off,
     set_own_service_area,
     set_own_services,
+    set_own_weekly_hours,
 )
 from components.context import use_session
 from components.format import format_currency, format_minutes, format_slot

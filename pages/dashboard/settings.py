@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from reactpy import component, html, use_state
 
-from app.services.two_factor import TotpSetup, get_two_factor, start_totp_setup
+from app.services.accounts import TotpSetup, get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.guards import dashboard_rule, guarded

@@ -14,9 +14,8 @@ from typing import Any
 from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
-from app.services.signed_in import SignedIn
-from app.services.support_common import support_topic
-from app.services.support_customers import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer
+from app.principal import Principal
+from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
 from components.context import use_session
 from components.forms import use_form
 from components.guards import dashboard_rule, guarded
@@ -41,11 +40,11 @@ REQUEST_SENT = "Your request was sent. We'll reply here."
 REPLY_SENT = "Reply sent"
 
 
-async def _my_tickets(*, session: Any, actor: SignedIn | None, heard: int) -> list[TicketRead]:
+async def _my_tickets(*, session: Any, actor: Principal, heard: int) -> list[TicketRead]:
     return await list_my_tickets(session=session, actor=actor)
 
 
-async def _my_ticket(*, session: Any, actor: SignedIn | None, ticket_id: str, heard: int) -> TicketDetail:
+async def _my_ticket(*, session: Any, actor: Principal, ticket_id: str, heard: int) -> TicketDetail:
     return await get_my_ticket(session=session, actor=actor, ticket_id=ticket_id)
 
 

@@ -14,10 +14,9 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.main import create_app
+from app.principal import Principal
 from app.services.accounts import create_account
-from app.services.signed_in import SignedIn
-from app.services.support import reply_to_ticket
-from app.services.support_customers import open_ticket
+from app.services.support import open_ticket, reply_to_ticket
 from models.account import Role
 
 PASSWORD = "correct-horse-1"
@@ -31,7 +30,7 @@ class Browser:
     """A browser of one signed-in person: its session cookies on an httpx client, and the same session
     as the services' actor."""
 
-    def __init__(self, client: httpx.AsyncClient, actor: SignedIn | None) -> None:
+    def __init__(self, client: httpx.AsyncClient, actor: Principal) -> None:
         self.client, self.actor = client, actor
 
     async def upload(
@@ -73,7 +72,7 @@ async def browser(identity_env) -> AsyncIterator[Callable]:
                 session=session, origin=RequestOrigin(), email=email, password=PASSWORD
             )
         client.cookies.set("mv_access", signed_in.access_token)
-        return Browser(client, SignedIn(user_id=signed_in.user.id, session_id=signed_in.session_id))
+        return Browser(client, Principal.user(user_id=signed_in.user.id, session_id=signed_in.session_id))
 
     yield open_browser
     for client in clients:

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from app import db as app_db
-from app.services.waitlist import approve_waitlist_entry, join_waitlist
+from app.services.accounts import approve_waitlist_entry, join_waitlist
 from app.settings import get_settings
 from models.account import AccountRead, Role
 from tests.api.conftest import mail_link, mail_to, unique_email

@@ -22,11 +22,10 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from app.db import Database
+from app.principal import SYSTEM
 from app.services.accounts import create_account, mark_enrollment_complete
-from app.services.availability import set_weekly_hours
 from app.services.catalog import ensure_reference_catalog
-from app.services.providers import create_provider
-from app.services.slots import Hours
+from app.services.providers import Hours, create_provider, set_weekly_hours
 from models.booking import Appointment, AppointmentStatus, Order, Transaction, TransactionType
 from models.catalog import Service, ServiceLocation
 from tests.conftest import LiveServer, start_server, stop_server
@@ -75,7 +74,7 @@ async def _seed(database_url: str) -> None:
             await mark_enrollment_complete(session=session, user_id=provider_account.id)
             provider = await create_provider(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 user_id=provider_account.id,
                 first_name="Ada",
                 last_name="Nurse",
@@ -85,7 +84,7 @@ async def _seed(database_url: str) -> None:
             )
             await set_weekly_hours(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=provider.id,
                 hours=[Hours(d, 0, 1440) for d in range(7)],
             )

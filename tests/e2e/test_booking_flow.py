@@ -26,11 +26,17 @@ from sqlalchemy import select
 
 from app.auth.sessions import find_user_by_email
 from app.db import Database
+from app.principal import SYSTEM
 from app.services.accounts import DEMO_PASSWORD, create_account
-from app.services.availability import set_weekly_hours
-from app.services.providers import ServiceOffer, create_provider, set_service_area, set_services
-from app.services.reviews import add_review
-from app.services.slots import Hours
+from app.services.appointments import add_review
+from app.services.providers import (
+    Hours,
+    ServiceOffer,
+    create_provider,
+    set_service_area,
+    set_services,
+    set_weekly_hours,
+)
 from models.provider import Provider
 from tests.conftest import (
     LiveServer,
@@ -64,10 +70,10 @@ async def _populate(database_url: str) -> None:
         async with database.unit_of_work() as session:
             priya_user = await find_user_by_email(session, PROVIDER)
             priya = await session.scalar(select(Provider).where(Provider.user_id == priya_user.id))
-            await set_weekly_hours(session=session, actor=None, provider_id=priya.id, hours=every_day)
+            await set_weekly_hours(session=session, actor=SYSTEM, provider_id=priya.id, hours=every_day)
             elena = await create_provider(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 first_name="Elena",
                 last_name="Torres",
                 provider_type="nurse",
@@ -79,12 +85,12 @@ async def _populate(database_url: str) -> None:
             )
             await set_services(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=elena.id,
                 offers=[ServiceOffer("iv-hydration", Decimal("150"))],
             )
-            await set_service_area(session=session, actor=None, provider_id=elena.id, zip_codes=[ZIP])
-            await set_weekly_hours(session=session, actor=None, provider_id=elena.id, hours=every_day)
+            await set_service_area(session=session, actor=SYSTEM, provider_id=elena.id, zip_codes=[ZIP])
+            await set_weekly_hours(session=session, actor=SYSTEM, provider_id=elena.id, hours=every_day)
             for _ in range(4):
                 await add_review(session=session, provider_id=elena.id, rating=5, visit_completed=True)
             for email, name in zip(RIVALS, ("Taylor Kim", "Sam Ortiz"), strict=True):

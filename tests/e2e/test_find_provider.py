@@ -15,11 +15,17 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.db import Database
-from app.services.availability import set_weekly_hours
+from app.principal import SYSTEM
+from app.services.appointments import add_review
 from app.services.catalog import ensure_reference_catalog
-from app.services.providers import ServiceOffer, create_provider, set_service_area, set_services
-from app.services.reviews import add_review
-from app.services.slots import Hours
+from app.services.providers import (
+    Hours,
+    ServiceOffer,
+    create_provider,
+    set_service_area,
+    set_services,
+    set_weekly_hours,
+)
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import screenshot
 from tests.e2e.helpers import wait_for_screen
@@ -37,7 +43,7 @@ async def _populate(database_url: str) -> None:
             for index in range(25):
                 profile = await create_provider(
                     session=session,
-                    actor=None,
+                    actor=SYSTEM,
                     first_name=f"Nurse{index:02d}",
                     last_name="Example",
                     provider_type="nurse",
@@ -48,33 +54,33 @@ async def _populate(database_url: str) -> None:
                 )
                 await set_services(
                     session=session,
-                    actor=None,
+                    actor=SYSTEM,
                     provider_id=profile.id,
                     offers=[
                         ServiceOffer("iv-hydration", Decimal(200 - index)),
                         ServiceOffer("routine-blood-draw", Decimal(80)),
                     ],
                 )
-                await set_service_area(session=session, actor=None, provider_id=profile.id, zip_codes=[ZIP])
-                await set_weekly_hours(session=session, actor=None, provider_id=profile.id, hours=ALL_WEEK)
+                await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=[ZIP])
+                await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=ALL_WEEK)
                 for _ in range(index % 5 + 1):
                     await add_review(
                         session=session, provider_id=profile.id, rating=5 - index % 3, visit_completed=True
                     )
             hidden = await create_provider(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 first_name="Hidden",
                 last_name="Unverified",
                 provider_type="nurse",
             )
             await set_services(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=hidden.id,
                 offers=[ServiceOffer("iv-hydration", Decimal(1))],
             )
-            await set_service_area(session=session, actor=None, provider_id=hidden.id, zip_codes=[ZIP])
+            await set_service_area(session=session, actor=SYSTEM, provider_id=hidden.id, zip_codes=[ZIP])
     finally:
         await database.dispose()
 

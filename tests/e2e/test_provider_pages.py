@@ -22,11 +22,17 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.db import Database
+from app.principal import SYSTEM
 from app.services.accounts import create_account
-from app.services.availability import set_weekly_hours
-from app.services.providers import ServiceOffer, create_provider, set_service_area, set_services
-from app.services.reviews import add_review
-from app.services.slots import Hours
+from app.services.appointments import add_review
+from app.services.providers import (
+    Hours,
+    ServiceOffer,
+    create_provider,
+    set_service_area,
+    set_services,
+    set_weekly_hours,
+)
 from models.account import Role
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
@@ -52,7 +58,7 @@ async def _populate(database_url: str) -> tuple[str, str]:
         async with database.unit_of_work() as session:
             listed = await create_provider(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 first_name="Grace",
                 last_name="Okafor",
                 provider_type="nurse",
@@ -64,7 +70,7 @@ async def _populate(database_url: str) -> tuple[str, str]:
             )
             await set_services(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=listed.id,
                 offers=[
                     ServiceOffer("routine-blood-draw", Decimal("80")),
@@ -72,9 +78,9 @@ async def _populate(database_url: str) -> tuple[str, str]:
                 ],
             )
             await set_service_area(
-                session=session, actor=None, provider_id=listed.id, zip_codes=["10001", "10002"]
+                session=session, actor=SYSTEM, provider_id=listed.id, zip_codes=["10001", "10002"]
             )
-            await set_weekly_hours(session=session, actor=None, provider_id=listed.id, hours=ALL_DAY)
+            await set_weekly_hours(session=session, actor=SYSTEM, provider_id=listed.id, hours=ALL_DAY)
             for index in range(12):
                 await add_review(
                     session=session,
@@ -87,7 +93,7 @@ async def _populate(database_url: str) -> tuple[str, str]:
             await add_review(session=session, provider_id=listed.id, rating=1, comment="Never happened.")
             hidden = await create_provider(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 first_name="Hidden",
                 last_name="Unverified",
                 provider_type="nurse",

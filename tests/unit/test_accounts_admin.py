@@ -11,6 +11,7 @@ from sqlalchemy import select
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
+from app.principal import SYSTEM
 from app.services.accounts import (
     DEMO_PASSWORD,
     DEMO_PEOPLE,
@@ -127,7 +128,7 @@ async def test_create_account_refuses_a_taken_address(fast_hashing) -> None:
 async def test_set_role_from_the_command_line_and_its_audit_entry(fast_hashing) -> None:
     account = await make()
     async with app_db.unit_of_work() as session:
-        changed = await set_role(session=session, actor=None, email=account.email.upper(), role=Role.owner)
+        changed = await set_role(session=session, actor=SYSTEM, email=account.email.upper(), role=Role.owner)
     assert changed.role == Role.owner
     row = await user_row(account.id)
     assert row.raw_app_meta_data["role"] == "owner" and row.raw_app_meta_data["provider"] == "email"
@@ -194,10 +195,10 @@ async def test_nobody_changes_their_own_role_and_unknown_addresses_are_reported(
             await set_role(session=session, actor=me_as_actor, email=me.email, role=Role.support)
     with pytest.raises(NotFound):
         async with app_db.unit_of_work() as session:
-            await set_role(session=session, actor=None, email=email("nobody"), role=Role.support)
+            await set_role(session=session, actor=SYSTEM, email=email("nobody"), role=Role.support)
     with pytest.raises(ValidationFailed, match="Unknown role"):
         async with app_db.unit_of_work() as session:
-            await set_role(session=session, actor=None, email=me.email, role="root")
+            await set_role(session=session, actor=SYSTEM, email=me.email, role="root")
 
 
 async def test_mark_enrollment_complete(fast_hashing) -> None:

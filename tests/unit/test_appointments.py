@@ -32,15 +32,13 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.main import create_app
-from app.services import appointments as visits
-from app.services.accounts import create_account
-from app.services.availability import set_weekly_hours
+from app.principal import SYSTEM, Principal
+from app.services.accounts import SESSION_ENDED, create_account
+from app.services.appointments import _lifecycle as visits
+from app.services.appointments import add_review, review_visit
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import create_provider, get_provider
-from app.services.reviews import add_review, review_visit
-from app.services.signed_in import SESSION_ENDED, SignedIn
-from app.services.slots import Hours
+from app.services.providers import Hours, create_provider, get_provider, set_weekly_hours
 from models.account import Role
 from models.booking import (
     Appointment,
@@ -64,7 +62,7 @@ Status = AppointmentStatus
 
 @dataclass(frozen=True)
 class Person:
-    actor: SignedIn
+    actor: Principal
     id: str
     email: str
 
@@ -93,21 +91,21 @@ async def person(role: Role, name: str) -> Person:
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(), email=email, password=PASSWORD
         )
-    return Person(SignedIn(user_id=result.user.id, session_id=result.session_id), account.id, email)
+    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account.id, email)
 
 
 async def provider_profile(owner: Person, first_name: str) -> str:
     async with app_db.unit_of_work() as session:
         profile = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             user_id=owner.id,
             first_name=first_name,
             last_name="Nurse",
             provider_type="nurse",
             verified=True,
         )
-        await set_weekly_hours(session=session, actor=None, provider_id=profile.id, hours=ALL_WEEK)
+        await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=ALL_WEEK)
     return profile.id
 
 
@@ -264,7 +262,7 @@ async def test_lists_show_each_party_their_own_visits(world: World) -> None:
     with pytest.raises(NotFound, match="no provider profile"):
         await run(visits.list_provider_schedule, actor=world.patient.actor, when="upcoming")
     with pytest.raises(PermissionDenied, match=SESSION_ENDED):
-        await run(visits.list_my_appointments, actor=None, when="upcoming")
+        await run(visits.list_my_appointments, actor=SYSTEM, when="upcoming")
     with pytest.raises(ValidationFailed):
         await run(visits.list_my_appointments, actor=world.patient.actor, when="someday")
 
@@ -528,7 +526,7 @@ async def test_who_may_do_what(world: World) -> None:
         with pytest.raises(PermissionDenied):
             await run(fn, actor=who.actor, appointment_id=visit_id, now=now, **extra)
     with pytest.raises(PermissionDenied, match=SESSION_ENDED):
-        await run(visits.cancel_appointment, actor=None, appointment_id=visit_id, now=now)
+        await run(visits.cancel_appointment, actor=SYSTEM, appointment_id=visit_id, now=now)
     with pytest.raises(PermissionDenied):
         await run(
             review_visit, actor=world.other_patient.actor, appointment_id=visit_id, rating=5, comment=""

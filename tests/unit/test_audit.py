@@ -12,8 +12,9 @@ from sqlalchemy import delete, text, update
 from sqlalchemy.exc import DBAPIError
 
 from app import db as app_db
-from app.services.audit import list_audit, record, scrub
+from app.audit import record, scrub
 from app.services.errors import PermissionDenied
+from app.services.staff import list_audit
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 

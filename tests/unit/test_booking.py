@@ -21,8 +21,9 @@ from sqlalchemy import event, func, select
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
+from app.principal import SYSTEM, Principal
 from app.services.accounts import create_account
-from app.services.availability import add_time_off, list_slots, set_weekly_hours
+from app.services.appointments import add_review
 from app.services.booking import (
     EXPIRED,
     HOLD_MINUTES,
@@ -40,10 +41,16 @@ from app.services.booking import (
 from app.services.cart import CartOwner, add_to_cart, get_cart
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import ServiceOffer, create_provider, set_service_area, set_services
-from app.services.reviews import add_review
-from app.services.signed_in import SignedIn
-from app.services.slots import Hours
+from app.services.providers import (
+    Hours,
+    ServiceOffer,
+    add_time_off,
+    create_provider,
+    list_slots,
+    set_service_area,
+    set_services,
+    set_weekly_hours,
+)
 from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType
@@ -71,7 +78,7 @@ def new_zip() -> str:
 
 
 # ---- data ---------------------------------------------------------------------------------------
-async def person(name: str, role: Role = Role.patient) -> tuple[SignedIn, AccountRead]:
+async def person(name: str, role: Role = Role.patient) -> tuple[Principal, AccountRead]:
     """A new account, signed in."""
     email = f"booking-{uuid.uuid4().hex[:10]}@medivisit.test"
     async with app_db.unit_of_work() as session:
@@ -80,7 +87,7 @@ async def person(name: str, role: Role = Role.patient) -> tuple[SignedIn, Accoun
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(), email=email, password=PASSWORD
         )
-    return SignedIn(user_id=result.user.id, session_id=result.session_id), account
+    return Principal.user(user_id=result.user.id, session_id=result.session_id), account
 
 
 async def make_provider(
@@ -97,7 +104,7 @@ async def make_provider(
         first, _, last = name.partition(" ")
         profile = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             first_name=first,
             last_name=last,
             provider_type="nurse",
@@ -107,19 +114,19 @@ async def make_provider(
         )
         await set_services(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=profile.id,
             offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
         )
-        await set_service_area(session=session, actor=None, provider_id=profile.id, zip_codes=zip_codes)
-        await set_weekly_hours(session=session, actor=None, provider_id=profile.id, hours=hours)
+        await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=zip_codes)
+        await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=hours)
         for rating in ratings:
             await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
     return profile.id
 
 
 async def hold(
-    actor: SignedIn | None,
+    actor: Principal,
     service_slug: str,
     provider_id: str | None,
     starts_at: datetime = NINE,
@@ -156,12 +163,12 @@ def line(held, zip_code: str, **changes: str) -> CheckoutLine:  # noqa: ANN001 -
     return CheckoutLine(**(values | changes))
 
 
-async def place(actor: SignedIn | None, *lines: CheckoutLine, now: datetime = NOW):  # noqa: ANN201 - OrderRead
+async def place(actor: Principal, *lines: CheckoutLine, now: datetime = NOW):  # noqa: ANN201 - OrderRead
     async with app_db.unit_of_work() as session:
         return await place_order(session=session, actor=actor, lines=lines, now=now)
 
 
-async def add(actor: SignedIn, service_slug: str, provider_id: str | None = None) -> str:
+async def add(actor: Principal, service_slug: str, provider_id: str | None = None) -> str:
     """Put a service in the patient's cart; returns the item's id."""
     async with app_db.unit_of_work() as session:
         change = await add_to_cart(
@@ -174,7 +181,7 @@ async def add(actor: SignedIn, service_slug: str, provider_id: str | None = None
     return next(item.id for item in change.cart.items if item.service_slug == service_slug)
 
 
-async def cart_ids(actor: SignedIn) -> list[str]:
+async def cart_ids(actor: Principal) -> list[str]:
     async with app_db.unit_of_work() as session:
         cart = await get_cart(session=session, owner=CartOwner(user_id=actor.user_id))
     return [item.id for item in cart.items]
@@ -413,7 +420,7 @@ async def test_only_open_times_can_be_held(identity) -> None:
     async with app_db.unit_of_work() as session:
         await add_time_off(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=ana,
             starts_at=NINE + timedelta(hours=5),
             ends_at=NINE + timedelta(hours=6),
@@ -550,7 +557,7 @@ async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
     zip_code = new_zip()
     ana = await make_provider([zip_code], "Ana Guard", {"iv-hydration": ("150", (HOME,))})
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
-    ended = SignedIn(user_id=actor.user_id, session_id=str(uuid.uuid4()))
+    ended = Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4()))
     for who in (None, ended):
         await refused(
             hold(who, "iv-hydration", ana, NINE + timedelta(hours=2), zip_code=zip_code), PermissionDenied

@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from app import db as app_db
+from app.principal import Principal
 from app.services.booking import TAKEN, CheckoutLine, hold_slot, place_order
 from app.services.errors import ValidationFailed
-from app.services.signed_in import SignedIn
 from models.booking import Appointment, AppointmentStatus
 from models.catalog import Service
 from tests.unit.test_booking import (
@@ -35,7 +35,7 @@ from tests.unit.test_booking import (
 IV = {"iv-hydration": ("150", (HOME,))}
 
 
-async def book(actor: SignedIn, provider_id: str | None, zip_code: str, item: str) -> str:
+async def book(actor: Principal, provider_id: str | None, zip_code: str, item: str) -> str:
     """Hold 9:00 and place the order in one unit of work: the order number, or the refusal."""
     try:
         async with app_db.unit_of_work() as session:

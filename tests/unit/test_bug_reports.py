@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import func, select
 
 from app import db as app_db
-from app.services.bug_reports import FIELDS_REQUIRED, SEND_FAILED, submit_bug_report
 from app.services.errors import Unavailable, ValidationFailed
+from app.services.feedback import FIELDS_REQUIRED, SEND_FAILED, submit_bug_report
 from app.settings import get_settings
 from models import BugReport, OutboxMessage
 from models.mail import OutboxStatus

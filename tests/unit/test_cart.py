@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
-from app.services.accounts import create_account
+from app.principal import SYSTEM, Principal
+from app.services.accounts import create_account, resolve_viewer
 from app.services.cart import (
     MAX_QUANTITY,
     CartOwner,
@@ -31,7 +32,6 @@ from app.services.cart import (
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import ServiceOffer, create_provider, set_listing, set_services
-from app.services.signed_in import SignedIn, resolve_viewer
 from models.account import Role
 from models.cart import CartItem, CartItemRead, CartTotals
 from models.catalog import Service, ServiceCategory
@@ -70,17 +70,17 @@ async def listed_provider(*offers: ServiceOffer, name: str = "Nurse") -> str:
         await ensure_reference_catalog(session=session)
         profile = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             first_name="Ada",
             last_name=name,
             provider_type="nurse",
             verified=True,
         )
-        await set_services(session=session, actor=None, provider_id=profile.id, offers=offers)
+        await set_services(session=session, actor=SYSTEM, provider_id=profile.id, offers=offers)
     return profile.id
 
 
-async def signed_in_actor() -> tuple[SignedIn, str]:
+async def signed_in_actor() -> tuple[Principal, str]:
     """A fresh patient signed in: the actor a browser connection holds, and its access token."""
     email = f"cart-{uuid.uuid4().hex[:10]}@medivisit.test"
     async with app_db.unit_of_work() as session:
@@ -133,12 +133,12 @@ def test_checkout_totals_of_single_visits_follow_the_same_rule() -> None:
 # ---- state changes ------------------------------------------------------------------------------
 async def test_adding_an_item_twice_raises_its_quantity(session, catalog) -> None:
     owner = visitor()
-    first = await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+    first = await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw")
     assert first.message == f"Added {DRAW} to cart" and first.added
     assert [(i.id, i.name, i.quantity, i.price) for i in first.cart.items] == [
         ("routine-blood-draw", DRAW, 1, Decimal("79.00"))
     ]
-    again = await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+    again = await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw")
     assert again.message == f"Updated quantity of {DRAW} in cart" and not again.added
     assert [i.quantity for i in again.cart.items] == [2]
     assert again.cart.totals == CartTotals(
@@ -153,14 +153,14 @@ async def test_prices_come_from_the_server_with_the_sale_and_the_providers_own_p
     )
     owner = visitor()
     async with app_db.unit_of_work() as session:
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug="iv-hydration")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="iv-hydration")
         await add_to_cart(
-            session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+            session=session, owner=owner, actor=SYSTEM, service_slug="iv-hydration", provider_id=provider_id
         )
         change = await add_to_cart(
             session=session,
             owner=owner,
-            actor=None,
+            actor=SYSTEM,
             service_slug="routine-blood-draw",
             provider_id=provider_id,
         )
@@ -184,26 +184,26 @@ async def test_prices_come_from_the_server_with_the_sale_and_the_providers_own_p
 
 async def test_set_quantity_and_below_one_removes(session, catalog) -> None:
     owner = visitor()
-    await add_to_cart(session=session, owner=owner, actor=None, service_slug="iv-hydration")
-    three = await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=3)
+    await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="iv-hydration")
+    three = await set_quantity(session=session, owner=owner, actor=SYSTEM, item_id="iv-hydration", quantity=3)
     assert three.message == f"Updated quantity of {HYDRATION} in cart" and three.cart.totals.item_count == 3
     assert three.cart.totals.subtotal == Decimal("312.90")
     with pytest.raises(ValidationFailed, match=f"at most {MAX_QUANTITY} visits"):
-        await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=11)
-    gone = await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=0)
+        await set_quantity(session=session, owner=owner, actor=SYSTEM, item_id="iv-hydration", quantity=11)
+    gone = await set_quantity(session=session, owner=owner, actor=SYSTEM, item_id="iv-hydration", quantity=0)
     assert gone.message == f"Removed {HYDRATION} from cart" and gone.cart.items == []
     with pytest.raises(NotFound):
-        await set_quantity(session=session, owner=owner, actor=None, item_id="iv-hydration", quantity=2)
+        await set_quantity(session=session, owner=owner, actor=SYSTEM, item_id="iv-hydration", quantity=2)
 
 
 async def test_remove_and_clear(session, catalog) -> None:
     owner = visitor()
     for slug in ("routine-blood-draw", "iv-hydration", "wound-care"):
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
-    removed = await remove_from_cart(session=session, owner=owner, actor=None, item_id="iv-hydration")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug=slug)
+    removed = await remove_from_cart(session=session, owner=owner, actor=SYSTEM, item_id="iv-hydration")
     assert removed.message == f"Removed {HYDRATION} from cart"
     assert [i.id for i in removed.cart.items] == ["routine-blood-draw", "wound-care"]
-    cleared = await clear_cart(session=session, owner=owner, actor=None)
+    cleared = await clear_cart(session=session, owner=owner, actor=SYSTEM)
     assert (
         cleared.message == "Cart cleared" and cleared.cart.items == [] and cleared.cart.totals.item_count == 0
     )
@@ -213,7 +213,7 @@ async def test_remove_and_clear(session, catalog) -> None:
 async def test_checkout_removes_only_the_booked_items(session, catalog) -> None:
     owner = visitor()
     for slug in ("routine-blood-draw", "iv-hydration"):
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug=slug)
     await remove_items(session=session, owner=owner, item_ids=["iv-hydration", "not-in-cart"])
     assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
 
@@ -221,7 +221,7 @@ async def test_checkout_removes_only_the_booked_items(session, catalog) -> None:
 async def test_checkout_takes_out_only_the_visits_it_booked(session, catalog) -> None:
     owner = visitor()
     for _ in range(3):
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw")
     await remove_items(session=session, owner=owner, item_ids=["routine-blood-draw"] * 2)
     (left,) = (await get_cart(session=session, owner=owner)).items
     assert (left.id, left.quantity) == ("routine-blood-draw", 1)
@@ -230,9 +230,9 @@ async def test_checkout_takes_out_only_the_visits_it_booked(session, catalog) ->
 async def test_a_quantity_is_capped(session, catalog) -> None:
     owner = visitor()
     for _ in range(MAX_QUANTITY):
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug="wound-care")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="wound-care")
     with pytest.raises(ValidationFailed, match="at most 10 visits of Wound care"):
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug="wound-care")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="wound-care")
     assert (await get_cart(session=session, owner=owner)).totals.item_count == MAX_QUANTITY
 
 
@@ -241,19 +241,23 @@ async def test_only_bookable_services_and_providers_can_be_added(catalog) -> Non
     owner = visitor()
     async with app_db.unit_of_work() as session:
         with pytest.raises(NotFound, match="can't be booked"):
-            await add_to_cart(session=session, owner=owner, actor=None, service_slug="no-such-service")
+            await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="no-such-service")
         with pytest.raises(NotFound, match="doesn't offer this service"):
             await add_to_cart(
-                session=session, owner=owner, actor=None, service_slug="wound-care", provider_id=provider_id
+                session=session, owner=owner, actor=SYSTEM, service_slug="wound-care", provider_id=provider_id
             )
         with pytest.raises(NotFound, match="doesn't offer this service"):
             await add_to_cart(
-                session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id="nobody"
+                session=session, owner=owner, actor=SYSTEM, service_slug="iv-hydration", provider_id="nobody"
             )
-        await set_listing(session=session, actor=None, provider_id=provider_id, verified=False, active=True)
+        await set_listing(session=session, actor=SYSTEM, provider_id=provider_id, verified=False, active=True)
         with pytest.raises(NotFound):
             await add_to_cart(
-                session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+                session=session,
+                owner=owner,
+                actor=SYSTEM,
+                service_slug="iv-hydration",
+                provider_id=provider_id,
             )
         assert (await get_cart(session=session, owner=owner)).items == []
 
@@ -277,18 +281,18 @@ async def test_withdrawn_items_are_dropped_on_read(catalog) -> None:
             )
         )
     async with app_db.unit_of_work() as session:
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug=slug)
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug=slug)
         await add_to_cart(
-            session=session, owner=owner, actor=None, service_slug="iv-hydration", provider_id=provider_id
+            session=session, owner=owner, actor=SYSTEM, service_slug="iv-hydration", provider_id=provider_id
         )
-        await add_to_cart(session=session, owner=owner, actor=None, service_slug="routine-blood-draw")
+        await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw")
         assert (await get_cart(session=session, owner=owner)).totals.item_count == 3
-        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=False)
+        await set_listing(session=session, actor=SYSTEM, provider_id=provider_id, verified=True, active=False)
         (await session.scalars(select(Service).where(Service.slug == slug))).one().is_active = False
     async with app_db.unit_of_work() as session:
         assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
         # Dropped for good: listing the provider again does not bring the item back.
-        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=True)
+        await set_listing(session=session, actor=SYSTEM, provider_id=provider_id, verified=True, active=True)
     async with app_db.unit_of_work() as session:
         assert [i.id for i in (await get_cart(session=session, owner=owner)).items] == ["routine-blood-draw"]
 
@@ -296,13 +300,13 @@ async def test_withdrawn_items_are_dropped_on_read(catalog) -> None:
 # ---- owners -------------------------------------------------------------------------------------
 async def test_owners_never_see_or_touch_each_others_items(session, catalog) -> None:
     alice, bob = visitor(), visitor()
-    await add_to_cart(session=session, owner=alice, actor=None, service_slug="iv-hydration")
+    await add_to_cart(session=session, owner=alice, actor=SYSTEM, service_slug="iv-hydration")
     assert (await get_cart(session=session, owner=bob)).items == []
     with pytest.raises(NotFound):
-        await set_quantity(session=session, owner=bob, actor=None, item_id="iv-hydration", quantity=5)
+        await set_quantity(session=session, owner=bob, actor=SYSTEM, item_id="iv-hydration", quantity=5)
     with pytest.raises(NotFound):
-        await remove_from_cart(session=session, owner=bob, actor=None, item_id="iv-hydration")
-    await clear_cart(session=session, owner=bob, actor=None)
+        await remove_from_cart(session=session, owner=bob, actor=SYSTEM, item_id="iv-hydration")
+    await clear_cart(session=session, owner=bob, actor=SYSTEM)
     await remove_items(session=session, owner=bob, item_ids=["iv-hydration"])
     assert [(i.id, i.quantity) for i in (await get_cart(session=session, owner=alice)).items] == [
         ("iv-hydration", 1)
@@ -313,7 +317,7 @@ async def test_a_connection_without_a_visitor_cookie_has_no_cart(session, catalo
     for nobody in (CartOwner(), CartOwner(visitor_id="x" * 65)):
         assert (await get_cart(session=session, owner=nobody)).items == []
         with pytest.raises(ValidationFailed, match="enable cookies"):
-            await add_to_cart(session=session, owner=nobody, actor=None, service_slug="iv-hydration")
+            await add_to_cart(session=session, owner=nobody, actor=SYSTEM, service_slug="iv-hydration")
 
 
 async def test_the_visitor_cart_merges_into_the_users_once(identity, catalog) -> None:
@@ -323,7 +327,7 @@ async def test_the_visitor_cart_merges_into_the_users_once(identity, catalog) ->
     async with app_db.unit_of_work() as session:
         await add_to_cart(session=session, owner=user, actor=actor, service_slug="routine-blood-draw")
         for slug in ("routine-blood-draw", "routine-blood-draw", "iv-hydration"):
-            await add_to_cart(session=session, owner=anonymous, actor=None, service_slug=slug)
+            await add_to_cart(session=session, owner=anonymous, actor=SYSTEM, service_slug=slug)
     both = CartOwner(user_id=actor.user_id, visitor_id=anonymous.visitor_id)
     async with app_db.unit_of_work() as session:
         merged = await load_cart(session=session, owner=both, actor=actor)
@@ -345,8 +349,8 @@ async def test_merged_quantities_stay_capped(identity, catalog) -> None:
         user = CartOwner(user_id=actor.user_id)
         await add_to_cart(session=session, owner=user, actor=actor, service_slug="wound-care")
         await set_quantity(session=session, owner=user, actor=actor, item_id="wound-care", quantity=8)
-        await add_to_cart(session=session, owner=anonymous, actor=None, service_slug="wound-care")
-        await set_quantity(session=session, owner=anonymous, actor=None, item_id="wound-care", quantity=5)
+        await add_to_cart(session=session, owner=anonymous, actor=SYSTEM, service_slug="wound-care")
+        await set_quantity(session=session, owner=anonymous, actor=SYSTEM, item_id="wound-care", quantity=5)
     async with app_db.unit_of_work() as session:
         both = CartOwner(user_id=actor.user_id, visitor_id=anonymous.visitor_id)
         merged = await load_cart(session=session, owner=both, actor=actor)
@@ -361,7 +365,7 @@ async def test_a_signed_out_tab_cannot_change_the_users_cart(identity, catalog) 
         await add_to_cart(session=session, owner=user, actor=actor, service_slug="iv-hydration")
     async with app_db.unit_of_work() as session:
         with pytest.raises(PermissionDenied):  # no identity session at all
-            await add_to_cart(session=session, owner=user, actor=None, service_slug="iv-hydration")
+            await add_to_cart(session=session, owner=user, actor=SYSTEM, service_slug="iv-hydration")
         with pytest.raises(PermissionDenied):  # someone else's session
             await clear_cart(session=session, owner=user, actor=other)
     async with app_db.unit_of_work() as session:

@@ -11,9 +11,10 @@ import pytest
 from sqlalchemy import select
 
 from app import db as app_db
+from app.principal import SYSTEM
 from app.services.accounts import create_account
-from app.services.catalog import ensure_reference_catalog, list_catalog
-from app.services.catalog_reference import CATALOG
+from app.services.appointments import add_review, mark_visit_completed, rating_summary
+from app.services.catalog import CATALOG, ensure_reference_catalog, list_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     ServiceOffer,
@@ -23,7 +24,6 @@ from app.services.providers import (
     set_service_area,
     set_services,
 )
-from app.services.reviews import add_review, mark_visit_completed, rating_summary
 from models.account import AccountRead, Role
 from models.booking import Appointment, AppointmentStatus
 from models.catalog import Service, ServiceLocation
@@ -60,7 +60,12 @@ async def _provider(**kwargs) -> str:  # noqa: ANN003
     async with app_db.unit_of_work() as session:
         await ensure_reference_catalog(session=session)
         profile = await create_provider(
-            session=session, actor=None, first_name="Ada", last_name="Nurse", provider_type="nurse", **kwargs
+            session=session,
+            actor=SYSTEM,
+            first_name="Ada",
+            last_name="Nurse",
+            provider_type="nurse",
+            **kwargs,
         )
     return profile.id
 
@@ -124,10 +129,10 @@ async def test_only_verified_active_profiles_are_public(configured) -> None:
         async with app_db.unit_of_work() as session:
             await get_provider(session=session, provider_id=provider_id)
     async with app_db.unit_of_work() as session:
-        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=True)
+        await set_listing(session=session, actor=SYSTEM, provider_id=provider_id, verified=True, active=True)
     async with app_db.unit_of_work() as session:
         assert (await get_provider(session=session, provider_id=provider_id)).is_verified
-        await set_listing(session=session, actor=None, provider_id=provider_id, verified=True, active=False)
+        await set_listing(session=session, actor=SYSTEM, provider_id=provider_id, verified=True, active=False)
     with pytest.raises(NotFound):
         async with app_db.unit_of_work() as session:
             await get_provider(session=session, provider_id=provider_id)
@@ -138,7 +143,7 @@ async def test_profile_services_and_area(configured) -> None:
     async with app_db.unit_of_work() as session:
         await set_services(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=provider_id,
             offers=[
                 ServiceOffer("iv-hydration", Decimal("160"), (ServiceLocation.home,)),
@@ -146,7 +151,7 @@ async def test_profile_services_and_area(configured) -> None:
             ],
         )
         await set_service_area(
-            session=session, actor=None, provider_id=provider_id, zip_codes=["10002", "10001"]
+            session=session, actor=SYSTEM, provider_id=provider_id, zip_codes=["10002", "10001"]
         )
     async with app_db.unit_of_work() as session:
         profile = await get_provider(session=session, provider_id=provider_id, at=NOON)
@@ -160,13 +165,13 @@ async def test_profile_services_and_area(configured) -> None:
         async with app_db.unit_of_work() as session:
             await set_services(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=provider_id,
                 offers=[ServiceOffer("wound-care", Decimal("100"), (ServiceLocation.virtual,))],
             )
     with pytest.raises(ValidationFailed):
         async with app_db.unit_of_work() as session:
-            await set_service_area(session=session, actor=None, provider_id=provider_id, zip_codes=["1234"])
+            await set_service_area(session=session, actor=SYSTEM, provider_id=provider_id, zip_codes=["1234"])
 
 
 async def test_who_may_change_a_profile(configured) -> None:

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from app.services.not_found import suggest_page
+from app.services.feedback import suggest_page
 from components.format import cart_badge_text, format_currency, format_date, initials
 from components.frame.links import is_active
 

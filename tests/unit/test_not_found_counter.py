@@ -6,7 +6,7 @@ import asyncio
 import secrets
 
 from app import db as app_db
-from app.services.not_found import record_unknown_path
+from app.services.feedback import record_unknown_path
 from models import NotFoundPath
 
 

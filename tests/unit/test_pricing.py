@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from app.services import pricing
-from app.services.pricing import flash_sale_on, price_at, price_for
+from app.services.catalog import _pricing as pricing
+from app.services.catalog import flash_sale_on, price_at, price_for
 from app.settings import get_settings
 
 SALE_DAY = date(2030, 3, 14)

@@ -11,17 +11,16 @@ import pytest
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
-from app.services.accounts import create_account, get_account
-from app.services.profile import update_profile
-from app.services.signed_in import SignedIn
+from app.principal import Principal
+from app.services.accounts import create_account, get_account, update_profile
 from models.account import AccountRead, Role
 from models.identity import User
 
 PASSWORD = "correct-horse-1"
 
 
-async def signed_in(name: str = "Pat Lee") -> tuple[SignedIn, str]:
-    """A new account, signed in: its SignedIn reference and access token."""
+async def signed_in(name: str = "Pat Lee") -> tuple[Principal, str]:
+    """A new account, signed in: its Principal reference and access token."""
     email = f"profile-{uuid.uuid4().hex[:10]}@medivisit.test"
     async with app_db.unit_of_work() as session:
         await create_account(session=session, email=email, password=PASSWORD, role=Role.patient, name=name)
@@ -29,11 +28,11 @@ async def signed_in(name: str = "Pat Lee") -> tuple[SignedIn, str]:
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(), email=email, password=PASSWORD
         )
-    return SignedIn(user_id=result.user.id, session_id=result.session_id), result.access_token
+    return Principal.user(user_id=result.user.id, session_id=result.session_id), result.access_token
 
 
 async def update(
-    actor: SignedIn | None, name: str, image: str = "", organization: str = "", phone: str = ""
+    actor: Principal, name: str, image: str = "", organization: str = "", phone: str = ""
 ) -> bool:
     async with app_db.unit_of_work() as session:
         return await update_profile(
@@ -46,7 +45,7 @@ async def update(
         )
 
 
-async def account(actor: SignedIn) -> AccountRead:
+async def account(actor: Principal) -> AccountRead:
     async with app_db.unit_of_work() as session:
         found = await get_account(session=session, user_id=actor.user_id)
     assert found is not None
@@ -59,7 +58,10 @@ async def test_refused_without_a_signed_in_user(identity) -> None:
 
 async def test_refused_for_an_unknown_or_ended_session(identity) -> None:
     actor, access = await signed_in("Pat Lee")
-    assert await update(SignedIn(user_id=actor.user_id, session_id=str(uuid.uuid4())), "Eve Mallory") is False
+    assert (
+        await update(Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4())), "Eve Mallory")
+        is False
+    )
     async with app_db.unit_of_work() as session:
         who = await authenticate(session=session, authorization=f"Bearer {access}")
         await sign_out(session=session, actor=who, scope="local")

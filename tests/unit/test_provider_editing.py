@@ -17,35 +17,33 @@ from sqlalchemy import event
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
-from app.services.availability import (
-    BAD_TIME_OFF,
-    NO_OWN_PROFILE,
-    PAST_TIME_OFF,
-    add_own_time_off,
-    add_time_off,
-    list_own_time_off,
-    list_time_off,
-    remove_own_time_off,
-    remove_time_off,
-    set_own_weekly_hours,
-    set_weekly_hours,
-)
+from app.principal import SYSTEM, Principal
+from app.services.appointments import add_review, list_reviews
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
+    BAD_TIME_OFF,
     MAX_ZIPS,
+    NO_OWN_PROFILE,
+    PAST_TIME_OFF,
+    Hours,
     ServiceOffer,
+    add_own_time_off,
+    add_time_off,
     create_provider,
     get_own_provider,
     get_provider,
     list_openings,
+    list_own_time_off,
+    list_time_off,
+    remove_own_time_off,
+    remove_time_off,
     set_own_service_area,
     set_own_services,
+    set_own_weekly_hours,
     set_services,
+    set_weekly_hours,
 )
-from app.services.reviews import add_review, list_reviews
-from app.services.signed_in import SignedIn
-from app.services.slots import Hours
 from models.account import AccountRead, Role
 from models.catalog import ServiceLocation
 from models.provider import WeeklyHoursRead
@@ -56,8 +54,8 @@ CHICAGO = "America/Chicago"
 NOW = datetime(2031, 3, 10, 12, 0, tzinfo=UTC)  # Monday 08:00 in New York (daylight time), 07:00 in Chicago
 
 
-async def _account(role: Role) -> tuple[SignedIn, AccountRead, str]:
-    """A new account of `role`, signed in: its SignedIn reference, account and access token."""
+async def _account(role: Role) -> tuple[Principal, AccountRead, str]:
+    """A new account of `role`, signed in: its Principal reference, account and access token."""
     from app.services.accounts import create_account
 
     email = f"editor-{uuid.uuid4().hex[:10]}@medivisit.test"
@@ -69,7 +67,7 @@ async def _account(role: Role) -> tuple[SignedIn, AccountRead, str]:
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(), email=email, password=PASSWORD
         )
-    return SignedIn(user_id=result.user.id, session_id=result.session_id), account, result.access_token
+    return Principal.user(user_id=result.user.id, session_id=result.session_id), account, result.access_token
 
 
 async def _provider(user_id: str | None = None, *, verified: bool = True, hours: bool = True) -> str:
@@ -77,7 +75,7 @@ async def _provider(user_id: str | None = None, *, verified: bool = True, hours:
         await ensure_reference_catalog(session=session)
         profile = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             user_id=user_id,
             first_name="Nia",
             last_name="Okafor",
@@ -87,7 +85,7 @@ async def _provider(user_id: str | None = None, *, verified: bool = True, hours:
         )
         await set_services(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=profile.id,
             offers=[
                 ServiceOffer("routine-blood-draw", Decimal("80")),
@@ -97,19 +95,19 @@ async def _provider(user_id: str | None = None, *, verified: bool = True, hours:
         if hours:
             await set_weekly_hours(
                 session=session,
-                actor=None,
+                actor=SYSTEM,
                 provider_id=profile.id,
                 hours=[Hours(day, 9 * 60, 17 * 60) for day in range(7)],
             )
     return profile.id
 
 
-async def _signed_in_provider() -> tuple[SignedIn, AccountRead, str]:
+async def _signed_in_provider() -> tuple[Principal, AccountRead, str]:
     actor, account, _token = await _account(Role.provider)
     return actor, account, await _provider(account.id)
 
 
-async def _own(actor: SignedIn | None):  # noqa: ANN202 - ProviderRead | None
+async def _own(actor: Principal):  # noqa: ANN202 - ProviderRead | None
     async with app_db.unit_of_work() as session:
         return await get_own_provider(session=session, actor=actor)
 
@@ -220,7 +218,7 @@ async def test_time_off_is_added_in_the_providers_zone_listed_and_removed(identi
         # already over at NOW: kept, but not listed as upcoming
         await add_time_off(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=provider_id,
             starts_at=NOW - timedelta(days=3),
             ends_at=NOW - timedelta(days=2),
@@ -292,7 +290,7 @@ async def test_time_off_of_another_provider_is_off_limits(identity) -> None:
     async with app_db.unit_of_work() as session:
         await remove_time_off(session=session, actor=admin, time_off_id=item.id)
     async with app_db.unit_of_work() as session:
-        assert await list_time_off(session=session, actor=None, provider_id=provider_id, now=NOW) == []
+        assert await list_time_off(session=session, actor=SYSTEM, provider_id=provider_id, now=NOW) == []
 
 
 # ---- who may use the editor -------------------------------------------------------------------------
@@ -380,7 +378,7 @@ async def test_a_week_of_open_times_in_the_visitors_zone(configured) -> None:
     async with app_db.unit_of_work() as session:
         await add_time_off(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=provider_id,
             starts_at=datetime(2031, 3, 12, 4, 0, tzinfo=UTC),  # all of Wednesday in New York
             ends_at=datetime(2031, 3, 13, 4, 0, tzinfo=UTC),

@@ -16,18 +16,20 @@ import pytest
 from sqlalchemy import event
 
 from app import db as app_db
-from app.services.availability import add_time_off, set_weekly_hours
+from app.principal import SYSTEM
+from app.services.appointments import add_review
 from app.services.catalog import ensure_reference_catalog
-from app.services.provider_search import search_providers
 from app.services.providers import (
+    Hours,
     ServiceOffer,
+    add_time_off,
     create_provider,
     list_featured,
+    search_providers,
     set_service_area,
     set_services,
+    set_weekly_hours,
 )
-from app.services.reviews import add_review
-from app.services.slots import Hours
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, SearchSort
 
@@ -61,7 +63,7 @@ async def make_provider(
         first, _, last = name.partition(" ")
         profile = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             first_name=first,
             last_name=last or "Test",
             provider_type=kind,
@@ -71,14 +73,14 @@ async def make_provider(
         )
         await set_services(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=profile.id,
             offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
         )
-        await set_service_area(session=session, actor=None, provider_id=profile.id, zip_codes=[zip_code])
+        await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=[zip_code])
         await set_weekly_hours(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=profile.id,
             hours=hours if hours is not None else EVERY_WEEKDAY,
         )
@@ -207,7 +209,7 @@ async def test_time_off_and_the_date_filter(configured) -> None:
     async with app_db.unit_of_work() as session:
         await add_time_off(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             provider_id=away,
             starts_at=datetime(2030, 1, 7, 5, 0, tzinfo=UTC),
             ends_at=datetime(2030, 1, 8, 5, 0, tzinfo=UTC),
@@ -302,7 +304,7 @@ async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> No
 
 
 async def test_a_providers_slots_on_a_day_in_the_visitors_zone(configured) -> None:
-    from app.services.availability import list_slots, next_slots
+    from app.services.providers import list_slots, next_slots
 
     provider_id = await make_provider(new_zip(), "Day Planner", hours=[Hours(0, 9 * 60, 11 * 60)])
     async with app_db.unit_of_work() as session:
@@ -319,7 +321,7 @@ async def test_a_providers_slots_on_a_day_in_the_visitors_zone(configured) -> No
 
 async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
     """Small pages force the ranking to look further; the order must equal computing every slot."""
-    from app.services.slots import Interval, SlotRules, next_slot
+    from app.services.providers import Interval, SlotRules, next_slot
 
     rng = random.Random(42)
     zip_code = new_zip()
@@ -341,7 +343,7 @@ async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
             blocked = [Interval(start, start + timedelta(hours=rng.randint(1, 30)))]
             async with app_db.unit_of_work() as session:
                 await add_time_off(
-                    session=session, actor=None, provider_id=provider_id, starts_at=blocked[0].start,
+                    session=session, actor=SYSTEM, provider_id=provider_id, starts_at=blocked[0].start,
                     ends_at=blocked[0].end,
                 )  # fmt: skip
         slot = next_slot(

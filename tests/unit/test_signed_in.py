@@ -12,10 +12,15 @@ from app import db as app_db
 from app.auth import mfa
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
-from app.services.accounts import create_account
+from app.services.accounts import (
+    create_account,
+    get_two_factor,
+    identity_of,
+    require_identity,
+    resolve_viewer,
+    start_totp_setup,
+)
 from app.services.errors import PermissionDenied
-from app.services.signed_in import identity_of, require_identity, resolve_viewer
-from app.services.two_factor import get_two_factor, start_totp_setup
 from models.account import Role
 
 PASSWORD = "correct-horse-1"

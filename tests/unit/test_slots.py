@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.services.availability import check_hours, day_bounds
 from app.services.errors import ValidationFailed
-from app.services.slots import (
+from app.services.providers import (
     Hours,
     Interval,
     SlotRules,
+    check_hours,
+    day_bounds,
     generate_slots,
     next_slot,
     parse_schedule,

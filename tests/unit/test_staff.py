@@ -20,40 +20,37 @@ from sqlalchemy import select, update
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
+from app.principal import SYSTEM, Principal
 from app.seed import seed
 from app.services.accounts import create_account, demo_email, get_account
-from app.services.audit import list_audit
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import create_provider
-from app.services.signed_in import SignedIn
 from app.services.staff import (
     ALREADY_STAFF,
+    EMPTY_DESCRIPTION,
+    INACTIVE,
     OWN_ACCESS,
     OWNER_ROLE_DENIED,
+    PORTAL_DENIED,
     REMOVE_SELF,
     add_staff,
-    get_staff_access,
-    list_staff,
-    read_audit_log,
-    remove_staff,
-    update_staff,
-)
-from app.services.staff_access import INACTIVE, PORTAL_DENIED
-from app.services.staff_dashboard import (
-    confirm_visit,
-    get_staff_dashboard,
-    list_todays_appointments,
-    open_visit,
-)
-from app.services.staff_tasks import (
-    EMPTY_DESCRIPTION,
     add_task,
+    confirm_visit,
     count_tasks,
     delete_task,
     edit_task,
+    get_staff_access,
+    get_staff_dashboard,
+    list_audit,
+    list_staff,
     list_tasks,
+    list_todays_appointments,
+    open_visit,
+    read_audit_log,
+    remove_staff,
     set_task_done,
+    update_staff,
 )
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
@@ -70,7 +67,7 @@ PRICE = Decimal("80")
 
 @dataclass(frozen=True)
 class Person:
-    actor: SignedIn
+    actor: Principal
     account: AccountRead
 
     @property
@@ -102,7 +99,7 @@ async def person(
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(ip="127.0.0.1"), email=email, password=PASSWORD
         )
-    return Person(SignedIn(user_id=result.user.id, session_id=result.session_id), account)
+    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account)
 
 
 async def run(fn, **kwargs):  # noqa: ANN001, ANN201 - one unit of work per call, like a screen's action
@@ -351,7 +348,7 @@ async def clinic() -> Clinic:
         await ensure_reference_catalog(session=session)
         provider = await create_provider(
             session=session,
-            actor=None,
+            actor=SYSTEM,
             first_name="Priya",
             last_name="Shah",
             provider_type="nurse",

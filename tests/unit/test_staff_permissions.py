@@ -17,21 +17,19 @@ import pytest
 from app.services.errors import PermissionDenied
 from app.services.staff import (
     add_staff,
+    add_task,
+    confirm_visit,
     get_staff_access,
+    get_staff_dashboard,
     list_staff,
+    list_tasks,
+    list_todays_appointments,
+    open_visit,
     read_audit_log,
     remove_staff,
     update_staff,
 )
-from app.services.staff_dashboard import (
-    confirm_visit,
-    get_staff_dashboard,
-    list_todays_appointments,
-    open_visit,
-)
-from app.services.staff_tasks import add_task, list_tasks
-from app.services.support import assign_ticket, list_tickets, reply_to_ticket, set_ticket_status
-from app.services.support_customers import open_ticket
+from app.services.support import assign_ticket, list_tickets, open_ticket, reply_to_ticket, set_ticket_status
 from components.staff_frame import visible_sections
 from models.account import Role
 from models.booking import AppointmentStatus

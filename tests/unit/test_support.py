@@ -16,32 +16,34 @@ from app import db as app_db
 from app import events
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
+from app.principal import Principal
 from app.services.accounts import create_account
-from app.services.audit import list_audit
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.signed_in import SignedIn
+from app.services.staff import list_audit
 from app.services.support import (
     announce_presence,
     assign_ticket,
     create_canned_response,
     delete_canned_response,
+    due_status,
+    get_my_ticket,
     get_ticket,
     list_assignable_staff,
     list_canned_responses,
+    list_my_tickets,
     list_tickets,
+    open_attachment,
+    open_ticket,
+    presence_topic,
     render_canned_response,
+    reply_as_customer,
     reply_to_ticket,
     set_ticket_category,
     set_ticket_priority,
     set_ticket_status,
-)
-from app.services.support_attachments import open_attachment, stage_attachment
-from app.services.support_common import due_status, presence_topic, support_topic, ticket_topic
-from app.services.support_customers import (
-    get_my_ticket,
-    list_my_tickets,
-    open_ticket,
-    reply_as_customer,
+    stage_attachment,
+    support_topic,
+    ticket_topic,
 )
 from models.account import AccountRead, Role
 from models.audit import AuditAction
@@ -55,7 +57,7 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
 
 class Person:
-    def __init__(self, actor: SignedIn, account: AccountRead) -> None:
+    def __init__(self, actor: Principal, account: AccountRead) -> None:
         self.actor, self.account = actor, account
 
     @property
@@ -74,7 +76,7 @@ async def person(role: Role, name: str, extra_permissions: tuple[str, ...] = ())
         result = await sign_in_with_password(
             session=session, origin=RequestOrigin(ip="127.0.0.1"), email=email, password=PASSWORD
         )
-    return Person(SignedIn(user_id=result.user.id, session_id=result.session_id), account)
+    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account)
 
 
 async def run(fn, **kwargs):  # noqa: ANN001, ANN201 - one unit of work per call, like a screen's action
@@ -169,7 +171,7 @@ async def test_opening_is_validated_and_only_staff_choose_a_priority_or_a_custom
     with pytest.raises(NotFound, match="No account"):
         await new_ticket(support, "Nobody", customer_email="nobody@medivisit.test")
     with pytest.raises(PermissionDenied):
-        await run(open_ticket, actor=None, category="other", subject="S", description="D")
+        await run(open_ticket, actor=Principal.visitor("v-1"), category="other", subject="S", description="D")
 
 
 # ---- the list: tabs and search -----------------------------------------------------------------------
@@ -380,7 +382,7 @@ async def test_a_patient_cannot_use_the_desk_nor_see_other_peoples_tickets(desk)
         await run(reply_as_customer, actor=patient.actor, ticket_id=theirs.id, content="Me too")
     assert theirs.id not in {t.id for t in await run(list_my_tickets, actor=patient.actor)}
     with pytest.raises(PermissionDenied):
-        await run(list_my_tickets, actor=None)
+        await run(list_my_tickets, actor=Principal.visitor("v-1"))
     assert (
         await run(reply_to_ticket, actor=support.actor, ticket_id=theirs.id, content="Hi")
     ).content == "Hi"

@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.auth.sessions import find_user_by_email
+from app.services.accounts import approve_waitlist_entry, join_waitlist, list_waitlist
 from app.services.errors import NotFound, PermissionDenied, ServiceError, ValidationFailed
-from app.services.waitlist import approve_waitlist_entry, join_waitlist, list_waitlist
 from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.audit import AuditEntry

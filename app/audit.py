@@ -1,0 +1,66 @@
+"""The audit log (append-only): `record` adds an entry with the caller's unit of work.
+
+Reading it back is a staff concern (`app.services.staff.read_audit_log`, owners only).
+
+There is deliberately no function that changes or removes an entry, and the database refuses UPDATE and
+DELETE on the table (triggers in migration 0003). Secrets never enter the log: keys of `details` that name
+a password, token, code, secret, nonce or link are dropped before the row is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from models.audit import AuditAction, AuditEntry, AuditEntryRead
+from models.base import new_id, utcnow
+
+# Substrings of `details` keys whose values are never stored.
+_SECRET_KEYS = ("password", "token", "secret", "code", "nonce", "link", "otp", "hash", "key", "jwt")
+_MAX_TEXT = 500
+
+
+def _is_secret(key: str) -> bool:
+    key = key.lower()
+    return any(part in key for part in _SECRET_KEYS)
+
+
+def scrub(value: Any) -> Any:
+    """`details` without secret-named keys, with long strings shortened (JSON-safe values only)."""
+    if isinstance(value, dict):
+        return {str(k): scrub(v) for k, v in value.items() if not _is_secret(str(k))}
+    if isinstance(value, list | tuple):
+        return [scrub(v) for v in value]
+    if isinstance(value, str):
+        return value[:_MAX_TEXT]
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value)[:_MAX_TEXT]
+
+
+async def record(
+    *,
+    session: AsyncSession,
+    actor_id: str | None,
+    actor_email: str | None,
+    action: AuditAction | str,
+    target: str | None,
+    ip: str | None,
+    user_agent: str | None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntryRead:
+    """Append one entry; it is written with the caller's unit of work."""
+    row = AuditEntry(
+        id=new_id(),
+        actor_id=actor_id or None,
+        actor_email=(actor_email or "")[:320],
+        action=str(action)[:64],
+        target=(target or "")[:320],
+        ip=(ip or "")[:64],
+        user_agent=(user_agent or "")[:512],
+        details=scrub(details or {}),
+        created_at=utcnow(),
+    )
+    session.add(row)
+    return AuditEntryRead.of(row)

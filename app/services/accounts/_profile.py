@@ -1,0 +1,75 @@
+"""The signed-in user's own profile (SPEC §5): name, profile image, organization and phone number.
+
+Written through the identity service (`app.auth.users.update_user`) into the user's `user_metadata` only;
+nothing here can touch a role or a flag (those live in app_metadata). Like the hosted client it replaces,
+a refused or failed update returns False and is only logged (SPEC §8).
+"""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.auth.common import RequestOrigin
+from app.auth.errors import AuthApiError
+from app.auth.users import update_user
+from app.principal import Principal
+from app.services.accounts._admin import split_name
+from app.services.accounts._principals import identity_of
+
+logger = logging.getLogger(__name__)
+
+MAX_NAME = 200
+MAX_IMAGE_URL = 2048
+MAX_FIELD = 200
+
+
+def _image_ok(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in {"http", "https"} and bool(parts.netloc)
+
+
+async def update_profile(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    name: str,
+    profile_image: str = "",
+    organization: str = "",
+    phone_number: str = "",
+) -> bool:
+    """Update the profile of the signed-in user. False when nobody is signed in (or the session ended)
+    or a value is unacceptable.
+
+    The name is split on the first space: the first word is the first name, the rest the last name.
+    An empty profile image, organization or phone number keeps the value already stored.
+    """
+    identity = await identity_of(session=session, actor=actor)
+    if identity is None:
+        logger.info("Profile update refused: no signed-in user")
+        return False
+    name = (name or "").strip()
+    kept = {
+        "profile_image": (profile_image or "").strip(),
+        "organization": (organization or "").strip(),
+        "phone_number": (phone_number or "").strip(),
+    }
+    if (
+        len(name) > MAX_NAME
+        or len(kept["profile_image"]) > MAX_IMAGE_URL
+        or len(kept["organization"]) > MAX_FIELD
+        or len(kept["phone_number"]) > MAX_FIELD
+        or (kept["profile_image"] and not _image_ok(kept["profile_image"]))
+    ):
+        logger.info("Profile update refused: a value is too long or the image is not an http(s) URL")
+        return False
+    data = {"first_name": "", "last_name": "", **split_name(name)}
+    data.update({key: value for key, value in kept.items() if value})
+    try:
+        await update_user(session=session, actor=identity, origin=RequestOrigin(), data=data)
+    except AuthApiError as exc:
+        logger.warning("Profile update failed: %s", exc.code)
+        return False
+    return True

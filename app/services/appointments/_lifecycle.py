@@ -1,0 +1,558 @@
+"""The visit lifecycle after checkout: patients' and providers' lists of visits, and the commands that move a
+visit along — confirm, start, complete (settling its money), cancel and reschedule under the 24-hour notice
+policy — plus the 24-hour reminders.
+
+Who may do what (checked here, on every call, after re-checking the browser session):
+- the visit's patient: see it; cancel or reschedule it up to CANCEL_NOTICE_HOURS before it starts;
+- its provider (the account linked to the provider profile): see it; confirm, start and complete it; cancel
+  it, with a reason, at any time before it starts;
+- owners and admins: what the provider may, on any visit, and cancel at any time.
+Held slots (a checkout in progress) are not visits yet: nobody sees or changes them here.
+
+Money: each visit has a `booking` transaction and each order one `fee`, all pending until the visit is done
+("pay at visit"). Completing a visit settles its booking; once every visit of the order that was not
+cancelled is completed, the fee settles and the order is paid. Cancelling a visit cancels its booking;
+once every visit of the order is cancelled, the fee and the order are cancelled too.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Literal
+
+from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import events
+from app.principal import Principal
+from app.services.accounts._admin import is_admin, require_account
+from app.services.accounts._mapping import get_account
+from app.services.appointments._emails import send_visit_update
+from app.services.appointments._reads import appointment_read, appointment_reads
+from app.services.appointments._reviews import mark_visit_completed
+from app.services.booking._orders import get_gateway
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.providers._availability import load_blocks, load_hours, slot_rules
+from app.services.providers._profiles import day_bounds
+from app.services.providers._slots import Interval, generate_slots, zone
+from app.services.staff._members import permissions_of
+from app.settings import get_settings
+from models.account import AccountRead
+from models.booking import (
+    Appointment,
+    AppointmentRead,
+    AppointmentStatus,
+    Order,
+    OrderStatus,
+    Transaction,
+    TransactionStatus,
+    TransactionType,
+    overlap_refused,
+)
+from models.identity import User, as_utc
+from models.provider import Provider
+from models.staff import Permission
+
+CANCEL_NOTICE_HOURS = 24
+START_EARLY = timedelta(hours=1)  # a visit can be started this long before its start time
+REMINDER_AHEAD = timedelta(hours=24)
+LIST_LIMIT = 100
+REMINDER_BATCH = 500
+MAX_REASON = 500
+
+When = Literal["upcoming", "past"]
+OPEN = (AppointmentStatus.pending, AppointmentStatus.confirmed, AppointmentStatus.in_progress)
+CLOSED = (AppointmentStatus.completed, AppointmentStatus.cancelled)
+CHANGEABLE = (AppointmentStatus.pending, AppointmentStatus.confirmed)
+
+NO_VISIT = "No visit has this id."
+NOT_YOURS = "You can only see and change your own visits."
+PROVIDER_ONLY = "Only the visit's provider can do this."
+PATIENT_ONLY = "Only the patient who booked this visit can reschedule it."
+NO_PROFILE = "Your account has no provider profile yet."
+NO_PROVIDER = "No provider has this id."
+NOT_YOUR_SCHEDULE = "You can only see your own schedule."
+BAD_WHEN = "Choose upcoming or past visits."
+POLICY = (
+    "Visits can be cancelled or rescheduled up to 24 hours before they start. "
+    "For a change inside 24 hours, please contact support."
+)
+REASON_REQUIRED = "Please tell the patient why you are cancelling."
+ALREADY_STARTED = "This visit has already started; it can no longer be cancelled."
+TOO_EARLY = "A visit can be started from 1 hour before its start time."
+BAD_TIME = "Choose one of the open times."
+SAME_TIME = "The visit is already at this time. Choose another time."
+NOT_OPEN = "This time is not open. Choose another of the provider's open times."
+TAKEN = "Someone has just booked this time. Choose another time."
+
+_POSSIBLE = {
+    AppointmentStatus.pending: "it can be confirmed, rescheduled or cancelled",
+    AppointmentStatus.confirmed: "it can be started from 1 hour before its start, rescheduled or cancelled",
+    AppointmentStatus.in_progress: "it can only be completed",
+    AppointmentStatus.completed: "it can no longer be changed",
+    AppointmentStatus.cancelled: "it can no longer be changed",
+}
+
+
+class Party(enum.StrEnum):
+    """How the actor relates to a visit (also what `cancelled_by` records)."""
+
+    patient = "patient"
+    provider = "provider"
+    staff = "staff"
+
+
+def appointments_topic(user_id: str) -> str:
+    """The event topic of one account's visits (as patient or as provider): screens refetch on it."""
+    return f"appointments:{user_id}"
+
+
+def _moment(now: datetime | None) -> datetime:
+    return (now or datetime.now(UTC)).astimezone(UTC)
+
+
+def _wrong_step(status: AppointmentStatus) -> ValidationFailed:
+    return ValidationFailed(f"This visit is {status.label.lower()}; {_POSSIBLE[status]}.")
+
+
+def _expect(row: Appointment, *allowed: AppointmentStatus) -> None:
+    if row.status not in allowed:
+        raise _wrong_step(row.status)
+
+
+# ---- who is acting, on which visit ------------------------------------------------------------------
+async def _visit(session: AsyncSession, appointment_id: str) -> tuple[Appointment, Provider]:
+    """The visit (row-locked on PostgreSQL until the unit of work ends) and its provider."""
+    row = await session.scalar(
+        select(Appointment)
+        .where(Appointment.id == appointment_id, Appointment.status != AppointmentStatus.held)
+        .with_for_update()
+    )
+    if row is None:
+        raise NotFound(NO_VISIT)
+    provider = await session.get(Provider, row.provider_id)
+    return row, provider
+
+
+async def _party(session: AsyncSession, account: AccountRead, row: Appointment, provider: Provider) -> Party:
+    """Who `account` is to this visit: its patient, its provider, or staff (owners, admins and staff members
+    holding manage_appointments)."""
+    if row.patient_id == account.id:
+        return Party.patient
+    if provider.user_id == account.id:
+        return Party.provider
+    if is_admin(account) or Permission.manage_appointments in await permissions_of(
+        session=session, account=account
+    ):
+        return Party.staff
+    raise PermissionDenied(NOT_YOURS)
+
+
+async def _acting(
+    session: AsyncSession, actor: Principal, appointment_id: str
+) -> tuple[Party, Appointment, Provider]:
+    account = await require_account(session=session, actor=actor)
+    row, provider = await _visit(session, appointment_id)
+    return await _party(session, account, row, provider), row, provider
+
+
+async def _as_provider(
+    session: AsyncSession, actor: Principal, appointment_id: str
+) -> tuple[Appointment, Provider]:
+    party, row, provider = await _acting(session, actor, appointment_id)
+    if party is Party.patient:
+        raise PermissionDenied(PROVIDER_ONLY)
+    return row, provider
+
+
+def _check_notice(row: Appointment, now: datetime) -> None:
+    if as_utc(row.starts_at) - now < timedelta(hours=CANCEL_NOTICE_HOURS):
+        raise ValidationFailed(POLICY)
+
+
+# ---- reads --------------------------------------------------------------------------------------
+def _when(when: When) -> tuple[object, object]:
+    """Upcoming: open visits (pending, confirmed, in progress), soonest first. Past: completed and
+    cancelled ones, newest first."""
+    if when == "upcoming":
+        return Appointment.status.in_(OPEN), Appointment.starts_at.asc()
+    if when == "past":
+        return Appointment.status.in_(CLOSED), Appointment.starts_at.desc()
+    raise ValidationFailed(BAD_WHEN)
+
+
+async def list_my_appointments(
+    *, session: AsyncSession, actor: Principal, when: When
+) -> list[AppointmentRead]:
+    """The signed-in patient's own visits (at most LIST_LIMIT)."""
+    account = await require_account(session=session, actor=actor)
+    condition, order = _when(when)
+    rows = await session.scalars(
+        select(Appointment)
+        .where(Appointment.patient_id == account.id, condition)
+        .order_by(order, Appointment.id)
+        .limit(LIST_LIMIT)
+    )
+    return await appointment_reads(session, rows.all())
+
+
+async def list_provider_schedule(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    when: When,
+    day: date | None = None,
+    time_zone: str | None = None,
+    provider_id: str | None = None,
+) -> list[AppointmentRead]:
+    """The visits of the signed-in provider's own profile (admins may name any `provider_id`), at most
+    LIST_LIMIT; `day` narrows them to one calendar day of `time_zone` (default: the provider's)."""
+    account = await require_account(session=session, actor=actor)
+    if provider_id is None:
+        provider = await session.scalar(select(Provider).where(Provider.user_id == account.id))
+        if provider is None:
+            raise NotFound(NO_PROFILE)
+    else:
+        provider = await session.get(Provider, provider_id)
+        if provider is None:
+            raise NotFound(NO_PROVIDER)
+        if provider.user_id != account.id and not is_admin(account):
+            raise PermissionDenied(NOT_YOUR_SCHEDULE)
+    condition, order = _when(when)
+    query = select(Appointment).where(Appointment.provider_id == provider.id, condition)
+    if day is not None:
+        start, end = day_bounds(day, time_zone or provider.time_zone)
+        query = query.where(Appointment.starts_at >= start, Appointment.starts_at < end)
+    rows = await session.scalars(query.order_by(order, Appointment.id).limit(LIST_LIMIT))
+    return await appointment_reads(session, rows.all())
+
+
+async def _open_starts(
+    session: AsyncSession, row: Appointment, provider: Provider, day: date, time_zone: str, now: datetime
+) -> list[datetime]:
+    """Open start times (UTC) for this visit on a calendar day of `time_zone`: the provider's hours, time
+    off and other visits, the booking notice and horizon — the visit's own time does not count as busy."""
+    minutes = int((as_utc(row.ends_at) - as_utc(row.starts_at)).total_seconds() // 60)
+    start, end = day_bounds(day, time_zone)
+    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    hours = await load_hours(session, [provider.id])
+    busy, blocked = await load_blocks(session, [provider.id], start - buffer, end + buffer, now)
+    itself = Interval(as_utc(row.starts_at), as_utc(row.ends_at))
+    return list(
+        generate_slots(
+            hours=hours.get(provider.id, ()),
+            time_zone=provider.time_zone,
+            now=now,
+            rules=slot_rules(minutes),
+            busy=[interval for interval in busy.get(provider.id, ()) if interval != itself],
+            blocked=blocked.get(provider.id, ()),
+            not_before=start,
+            before=end,
+        )
+    )
+
+
+async def _reschedulable(
+    session: AsyncSession, actor: Principal, appointment_id: str, now: datetime
+) -> tuple[Appointment, Provider]:
+    party, row, provider = await _acting(session, actor, appointment_id)
+    if party is not Party.patient:
+        raise PermissionDenied(PATIENT_ONLY)
+    _expect(row, *CHANGEABLE)
+    _check_notice(row, now)
+    return row, provider
+
+
+async def list_reschedule_slots(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    appointment_id: str,
+    day: date,
+    time_zone: str,
+    now: datetime | None = None,
+) -> list[datetime]:
+    """The times the patient may move this visit to on a calendar day of `time_zone` (their zone)."""
+    now = _moment(now)
+    row, provider = await _reschedulable(session, actor, appointment_id, now)
+    current = as_utc(row.starts_at)
+    return [
+        start for start in await _open_starts(session, row, provider, day, time_zone, now) if start != current
+    ]
+
+
+# ---- e-mails and events ---------------------------------------------------------------------------
+async def _email_of(session: AsyncSession, user_id: str | None) -> str | None:
+    account = await get_account(session=session, user_id=user_id) if user_id else None
+    return account.email if account is not None and account.email else None
+
+
+async def _tell(
+    session: AsyncSession, read: AppointmentRead, provider: Provider, kind: str, *audiences: str
+) -> None:
+    for audience in audiences:
+        user_id = read.patient_id if audience == "patient" else read.provider_user_id
+        to = await _email_of(session, user_id)
+        if to is not None:
+            await send_visit_update(
+                session=session,
+                to=to,
+                kind=kind,
+                audience=audience,
+                appointment=read,
+                time_zone=provider.time_zone,
+            )
+
+
+async def _announce(session: AsyncSession, read: AppointmentRead) -> None:
+    for user_id in {read.patient_id, read.provider_user_id} - {None}:
+        await events.publish_on_commit(
+            session, appointments_topic(user_id), {"appointment_id": read.id, "status": read.status.value}
+        )
+
+
+async def _changed(session: AsyncSession, row: Appointment) -> AppointmentRead:
+    await session.flush()
+    read = await appointment_read(session, row)
+    await _announce(session, read)
+    return read
+
+
+# ---- money --------------------------------------------------------------------------------------
+async def _pending(
+    session: AsyncSession, kind: TransactionType, condition: ColumnElement[bool]
+) -> Sequence[Transaction]:
+    found = await session.scalars(
+        select(Transaction).where(
+            condition, Transaction.type == kind, Transaction.status == TransactionStatus.pending
+        )
+    )
+    return found.all()
+
+
+async def _order_visits_left(session: AsyncSession, order_id: str, *finished: AppointmentStatus) -> int:
+    """How many visits of the order are in none of the `finished` states."""
+    await session.flush()
+    return (
+        await session.scalar(
+            select(func.count())
+            .select_from(Appointment)
+            .where(Appointment.order_id == order_id, Appointment.status.not_in(finished))
+        )
+        or 0
+    )
+
+
+async def _settle_visit(session: AsyncSession, row: Appointment, now: datetime) -> None:
+    gateway = get_gateway()
+    for transaction in await _pending(session, TransactionType.booking, Transaction.appointment_id == row.id):
+        await gateway.settle(transaction, at=now)
+    if row.order_id is None:
+        return
+    if await _order_visits_left(session, row.order_id, *CLOSED) == 0:
+        for transaction in await _pending(session, TransactionType.fee, Transaction.order_id == row.order_id):
+            await gateway.settle(transaction, at=now)
+        await session.execute(update(Order).where(Order.id == row.order_id).values(status=OrderStatus.paid))
+
+
+async def _cancel_money(session: AsyncSession, row: Appointment) -> None:
+    gateway = get_gateway()
+    for transaction in await _pending(session, TransactionType.booking, Transaction.appointment_id == row.id):
+        await gateway.void(transaction)
+    if row.order_id is None:
+        return
+    if await _order_visits_left(session, row.order_id, AppointmentStatus.cancelled) == 0:
+        for transaction in await _pending(session, TransactionType.fee, Transaction.order_id == row.order_id):
+            await gateway.void(transaction)
+        await session.execute(
+            update(Order).where(Order.id == row.order_id).values(status=OrderStatus.cancelled)
+        )
+
+
+# ---- commands -----------------------------------------------------------------------------------
+async def cancel_appointment(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    appointment_id: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> AppointmentRead:
+    """Cancel a pending or confirmed visit: the patient outside the notice window, the provider (with a
+    reason) before it starts, an owner or admin at any time. E-mails the patient, and the provider when
+    someone else cancelled."""
+    now = _moment(now)
+    party, row, provider = await _acting(session, actor, appointment_id)
+    _expect(row, *CHANGEABLE)
+    reason = (reason or "").strip()[:MAX_REASON]
+    if party is Party.patient:
+        _check_notice(row, now)
+    elif party is Party.provider:
+        if now >= as_utc(row.starts_at):
+            raise ValidationFailed(ALREADY_STARTED)
+        if not reason:
+            raise ValidationFailed(REASON_REQUIRED)
+    row.status = AppointmentStatus.cancelled
+    row.cancelled_at, row.cancelled_by, row.cancel_reason = now, party.value, reason
+    await _cancel_money(session, row)
+    read = await _changed(session, row)
+    # The patient always hears of it; the provider unless they cancelled themselves.
+    audiences = ("patient",) if party is Party.provider else ("patient", "provider")
+    await _tell(session, read, provider, "cancelled", *audiences)
+    return read
+
+
+async def reschedule_appointment(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    appointment_id: str,
+    starts_at: datetime,
+    now: datetime | None = None,
+) -> AppointmentRead:
+    """Move the patient's pending or confirmed visit, outside the notice window, to another open time of the
+    same provider. A confirmed visit goes back to pending: the provider confirms the new time."""
+    now = _moment(now)
+    row, provider = await _reschedulable(session, actor, appointment_id, now)
+    if starts_at.tzinfo is None:
+        raise ValidationFailed(BAD_TIME)
+    new_start = starts_at.astimezone(UTC)
+    if new_start == as_utc(row.starts_at):
+        raise ValidationFailed(SAME_TIME)
+    day = new_start.astimezone(zone(provider.time_zone)).date()
+    if new_start not in await _open_starts(session, row, provider, day, provider.time_zone, now):
+        raise ValidationFailed(NOT_OPEN)
+    length = as_utc(row.ends_at) - as_utc(row.starts_at)
+    travel = as_utc(row.busy_until) - as_utc(row.ends_at)
+    # Expired holds no longer count, but the no-overlap rule still sees their rows.
+    await session.execute(
+        delete(Appointment).where(
+            Appointment.provider_id == provider.id,
+            Appointment.status == AppointmentStatus.held,
+            Appointment.hold_expires_at <= now,
+        )
+    )
+    try:
+        # Another booking may take the time between the check above and this write: the database's
+        # no-overlap rule then refuses it, and only this savepoint is rolled back.
+        async with session.begin_nested():
+            row.starts_at = new_start
+            row.ends_at = new_start + length
+            row.busy_until = new_start + length + travel
+            if row.status is AppointmentStatus.confirmed:
+                row.status, row.confirmed_at = AppointmentStatus.pending, None
+            row.reminder_sent_at = None  # the reminder is due again, before the new time
+            await session.flush()
+    except IntegrityError as exc:
+        if not overlap_refused(exc):
+            raise
+        raise ValidationFailed(TAKEN) from None
+    read = await _changed(session, row)
+    await _tell(session, read, provider, "rescheduled", "patient", "provider")
+    return read
+
+
+async def confirm_appointment(
+    *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
+) -> AppointmentRead:
+    """The provider (or staff with manage_appointments) confirms a pending visit; the patient is e-mailed."""
+    now = _moment(now)
+    row, provider = await _as_provider(session, actor, appointment_id)
+    _expect(row, AppointmentStatus.pending)
+    row.status, row.confirmed_at = AppointmentStatus.confirmed, now
+    read = await _changed(session, row)
+    await _tell(session, read, provider, "confirmed", "patient")
+    return read
+
+
+async def start_appointment(
+    *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
+) -> AppointmentRead:
+    """The provider starts a confirmed visit, from 1 hour before its start time."""
+    now = _moment(now)
+    row, _provider = await _as_provider(session, actor, appointment_id)
+    _expect(row, AppointmentStatus.confirmed)
+    if now < as_utc(row.starts_at) - START_EARLY:
+        raise ValidationFailed(TOO_EARLY)
+    row.status, row.started_at = AppointmentStatus.in_progress, now
+    return await _changed(session, row)
+
+
+async def complete_appointment(
+    *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
+) -> AppointmentRead:
+    """The provider completes a visit in progress: its payment settles (and the order's fee and the order
+    once all its visits are done), and the patient's review of it counts."""
+    now = _moment(now)
+    row, _provider = await _as_provider(session, actor, appointment_id)
+    _expect(row, AppointmentStatus.in_progress)
+    row.status, row.completed_at = AppointmentStatus.completed, now
+    await _settle_visit(session, row, now)
+    await mark_visit_completed(session=session, appointment_id=row.id)
+    return await _changed(session, row)
+
+
+# ---- reminders ----------------------------------------------------------------------------------
+async def send_due_reminders(*, session: AsyncSession, now: datetime | None = None) -> int:
+    """E-mail one reminder for each pending or confirmed visit starting within the next 24 hours that has not
+    had one; returns how many were sent. Safe to run from several workers at once: each visit is claimed
+    with a conditional UPDATE, and only the run whose UPDATE changed the row sends its e-mail."""
+    now = _moment(now)
+    due = (
+        await session.scalars(
+            select(Appointment.id)
+            .where(
+                Appointment.status.in_(CHANGEABLE),
+                Appointment.reminder_sent_at.is_(None),
+                Appointment.starts_at > now,
+                Appointment.starts_at <= now + REMINDER_AHEAD,
+            )
+            .order_by(Appointment.starts_at, Appointment.id)
+            .limit(REMINDER_BATCH)
+        )
+    ).all()
+    claimed: list[str] = []
+    for appointment_id in due:
+        result = await session.execute(
+            update(Appointment)
+            .where(
+                Appointment.id == appointment_id,
+                Appointment.reminder_sent_at.is_(None),
+                Appointment.status.in_(CHANGEABLE),
+            )
+            .values(reminder_sent_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount == 1:
+            claimed.append(appointment_id)
+    if not claimed:
+        return 0
+    rows = (await session.scalars(select(Appointment).where(Appointment.id.in_(claimed)))).all()
+    zones = dict(
+        (
+            await session.execute(
+                select(Provider.id, Provider.time_zone).where(Provider.id.in_({r.provider_id for r in rows}))
+            )
+        ).all()
+    )
+    emails = dict(
+        (
+            await session.execute(
+                select(User.id, User.email).where(User.id.in_({r.patient_id for r in rows}))
+            )
+        ).all()
+    )
+    for read in await appointment_reads(session, rows):
+        if emails.get(read.patient_id):
+            await send_visit_update(
+                session=session,
+                to=emails[read.patient_id],
+                kind="reminder",
+                audience="patient",
+                appointment=read,
+                time_zone=zones[read.provider_id],
+            )
+    return len(claimed)

@@ -1,0 +1,367 @@
+"""The cart (SPEC §3 "Cart item"/"Cart totals", §4 "Cart", §8 cart toasts, §9 platform fee).
+
+A cart belongs to an owner: the signed-in user, else the anonymous visitor (the `mv_visitor` cookie). The
+caller derives the owner from its connection, never from what a browser typed; items are only ever looked
+up among that owner's rows, and a signed-in owner is re-checked against the connection's identity session
+(`actor`) on every command, so a tab whose user signed out elsewhere can no longer change the user's cart.
+
+Prices are computed here when the cart is read (the provider's own price when the item names a provider,
+else the list price; flash sale included). Items whose service was withdrawn or whose provider is no longer
+listed are dropped on read. Every change is announced on the owner's topic so the owner's other tabs follow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import and_, case, delete, select
+from sqlalchemy.dialects.postgresql import insert as postgres_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import events
+from app.principal import Principal
+from app.services.accounts._admin import require_account
+from app.services.accounts._principals import SESSION_ENDED
+from app.services.catalog._catalog import configured_sale, price_at
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.providers._profiles import LISTED, display_name
+from models.cart import CartItem, CartItemRead, CartRead, CartTotals
+from models.catalog import Service, ServiceCategory
+from models.provider import Provider, ProviderService
+
+PLATFORM_FEE_PERCENT = 5
+MAX_QUANTITY = 10  # visits of one item per checkout; the badge still counts past 9 as "9+"
+VISITOR_ID_MAX = 64  # the column's width; a longer cookie was not issued by this site
+CENT = Decimal("0.01")
+
+ADDED = "Added {item} to cart"
+UPDATED = "Updated quantity of {item} in cart"
+REMOVED = "Removed {item} from cart"
+CLEARED = "Cart cleared"
+
+NO_OWNER = "Your browser did not send the cookie the cart needs. Please enable cookies and reload the page."
+NOT_OFFERED = "This service can't be booked right now."
+PROVIDER_NOT_OFFERING = "This provider doesn't offer this service right now."
+NOT_IN_CART = "This item is no longer in your cart."
+TOO_MANY = "You can book at most {limit} visits of {item} at once."
+
+
+@dataclass(frozen=True)
+class CartOwner:
+    """Whose cart: the signed-in user's when `user_id` is set (a visitor cart then merges into it), else the
+    anonymous visitor's."""
+
+    user_id: str | None = None
+    visitor_id: str | None = None
+
+
+class CartChange(BaseModel):
+    """What a command did: the cart afterwards, the toast to show, and whether a new item was added (the
+    panel opens then, SPEC §4)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cart: CartRead
+    message: str
+    added: bool = False
+
+
+# ---- pure rules ---------------------------------------------------------------------------------
+def platform_fee(subtotal: Decimal) -> Decimal:
+    """5 % of a subtotal, rounded half-up to the cent (SPEC §9)."""
+    return (subtotal * PLATFORM_FEE_PERCENT / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _totals(subtotal: Decimal, count: int) -> CartTotals:
+    subtotal = subtotal.quantize(CENT)
+    fee = platform_fee(subtotal)
+    return CartTotals(subtotal=subtotal, platform_fee=fee, total=subtotal + fee, item_count=count)
+
+
+def cart_totals(items: Sequence[CartItemRead]) -> CartTotals:
+    """Subtotal, the platform fee, total and the number of visits of a cart."""
+    return _totals(
+        sum((item.price * item.quantity for item in items), Decimal("0")),
+        sum(item.quantity for item in items),
+    )
+
+
+def visit_totals(prices: Sequence[Decimal]) -> CartTotals:
+    """The same totals for single visits (checkout prices each held visit on its own)."""
+    return _totals(sum(prices, Decimal("0")), len(prices))
+
+
+def item_key(service_slug: str, provider_id: str | None = None) -> str:
+    """The SPEC's cart item id: the service slug, or '<slug>@<provider id>' for a chosen provider."""
+    return f"{service_slug}@{provider_id}" if provider_id else service_slug
+
+
+def cart_topic(owner: CartOwner) -> str | None:
+    """The event topic of an owner's cart (a digest: topics travel through PostgreSQL, cookies must not)."""
+    key = _key(owner)
+    if key is None:
+        return None
+    kind, value = key
+    return "cart." + hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()[:32]
+
+
+def _visitor(owner: CartOwner) -> str | None:
+    visitor = owner.visitor_id
+    return visitor if visitor and len(visitor) <= VISITOR_ID_MAX else None
+
+
+def _key(owner: CartOwner) -> tuple[str, str] | None:
+    if owner.user_id:
+        return "user_id", owner.user_id
+    visitor = _visitor(owner)
+    return ("visitor_id", visitor) if visitor else None
+
+
+def _required_key(owner: CartOwner) -> tuple[str, str]:
+    key = _key(owner)
+    if key is None:
+        raise ValidationFailed(NO_OWNER)
+    return key
+
+
+def _owned(owner: CartOwner):  # noqa: ANN202 - a SQL condition
+    column, value = _required_key(owner)
+    return getattr(CartItem, column) == value
+
+
+# ---- the owner check ----------------------------------------------------------------------------
+async def _check(session: AsyncSession, owner: CartOwner, actor: Principal) -> None:
+    """A user's cart only for that user's still-valid session; a visitor's cart for its cookie."""
+    if owner.user_id:
+        account = await require_account(session=session, actor=actor)
+        if account.id != owner.user_id:
+            raise PermissionDenied(SESSION_ENDED)
+    elif _visitor(owner) is None:
+        raise ValidationFailed(NO_OWNER)
+
+
+async def _announce(session: AsyncSession, owner: CartOwner) -> None:
+    topic = cart_topic(owner)
+    if topic is not None:
+        await events.publish_on_commit(session, topic)
+
+
+# ---- reads --------------------------------------------------------------------------------------
+async def get_cart(*, session: AsyncSession, owner: CartOwner) -> CartRead:
+    """The owner's cart priced now. Items that can no longer be booked are deleted from it."""
+    if _key(owner) is None:
+        return CartRead(items=[], totals=cart_totals([]))
+    offer = and_(
+        ProviderService.provider_id == CartItem.provider_id,
+        ProviderService.service_id == CartItem.service_id,
+    )
+    rows = (
+        await session.execute(
+            select(CartItem, Service, ServiceCategory.slug, Provider, ProviderService.price)
+            .join(Service, Service.id == CartItem.service_id)
+            .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+            .outerjoin(Provider, and_(Provider.id == CartItem.provider_id, *LISTED))
+            .outerjoin(ProviderService, offer)
+            .where(_owned(owner))
+            .order_by(CartItem.added_at, CartItem.id)
+        )
+    ).all()
+    at = datetime.now(UTC)
+    sale = configured_sale(at)
+    items: list[CartItemRead] = []
+    gone: list[str] = []
+    for row, service, category_slug, provider, provider_price in rows:
+        if not service.is_active or (row.provider_id and (provider is None or provider_price is None)):
+            gone.append(row.id)
+            continue
+        base = provider_price if row.provider_id else service.price
+        price = price_at(category_slug=category_slug, price=base, at=at, sale=sale)
+        items.append(
+            CartItemRead(
+                id=row.item_key,
+                name=service.name,
+                price=price.charge,
+                original_price=price.original,
+                quantity=row.quantity,
+                service_id=service.id,
+                service_slug=service.slug,
+                category_slug=category_slug,
+                duration_minutes=service.duration_minutes,
+                provider_id=row.provider_id,
+                provider_name=display_name(provider.first_name, provider.last_name) if provider else None,
+            )
+        )
+    if gone:
+        await session.execute(delete(CartItem).where(CartItem.id.in_(gone)))
+        await _announce(session, owner)
+    return CartRead(items=items, totals=cart_totals(items))
+
+
+async def load_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartRead:
+    """The cart a connection shows: for a signed-in user, the visitor's cart is merged into theirs first."""
+    if _key(owner) is None:
+        return await get_cart(session=session, owner=owner)
+    return await merge_visitor_cart(session=session, owner=owner, actor=actor)
+
+
+# ---- commands -----------------------------------------------------------------------------------
+def _upsert(session: AsyncSession, owner: CartOwner, rows: list[dict]):  # noqa: ANN202 - an INSERT
+    """Insert items, or add their quantities to the owner's existing ones (capped at MAX_QUANTITY). One
+    statement, so two tabs adding the same item at once both count."""
+    column, value = _required_key(owner)
+    other = "visitor_id" if column == "user_id" else "user_id"
+    dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
+    insert = postgres_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(CartItem).values([{**row, column: value, other: None} for row in rows])
+    added = CartItem.quantity + statement.excluded.quantity
+    return statement.on_conflict_do_update(
+        index_elements=[getattr(CartItem, column), CartItem.item_key],
+        set_={"quantity": case((added > MAX_QUANTITY, MAX_QUANTITY), else_=added)},
+    )
+
+
+async def add_to_cart(
+    *,
+    session: AsyncSession,
+    owner: CartOwner,
+    actor: Principal,
+    service_slug: str,
+    provider_id: str | None = None,
+) -> CartChange:
+    """Add one visit of a service (with a provider when one was chosen): a new item starts at 1, an item
+    already in the cart gets one more."""
+    await _check(session, owner, actor)
+    service = await session.scalar(
+        select(Service).where(Service.slug == service_slug, Service.is_active.is_(True))
+    )
+    if service is None:
+        raise NotFound(NOT_OFFERED)
+    if provider_id:
+        offered = await session.scalar(
+            select(ProviderService.provider_id)
+            .join(Provider, Provider.id == ProviderService.provider_id)
+            .where(ProviderService.provider_id == provider_id, ProviderService.service_id == service.id)
+            .where(*LISTED)
+        )
+        if offered is None:
+            raise NotFound(PROVIDER_NOT_OFFERING)
+    key = item_key(service.slug, provider_id)
+    held = await session.scalar(select(CartItem.quantity).where(_owned(owner), CartItem.item_key == key))
+    if held is not None and held >= MAX_QUANTITY:
+        raise ValidationFailed(TOO_MANY.format(limit=MAX_QUANTITY, item=service.name))
+    row = {"item_key": key, "service_id": service.id, "provider_id": provider_id or None, "quantity": 1}
+    quantity = await session.scalar(_upsert(session, owner, [row]).returning(CartItem.quantity))
+    await _announce(session, owner)
+    cart = await get_cart(session=session, owner=owner)
+    is_new = quantity == 1
+    return CartChange(
+        cart=cart, message=(ADDED if is_new else UPDATED).format(item=service.name), added=is_new
+    )
+
+
+async def _owned_item(session: AsyncSession, owner: CartOwner, item_id: str) -> tuple[CartItem, str]:
+    found = (
+        await session.execute(
+            select(CartItem, Service.name)
+            .join(Service, Service.id == CartItem.service_id)
+            .where(_owned(owner), CartItem.item_key == item_id)
+        )
+    ).first()
+    if found is None:
+        raise NotFound(NOT_IN_CART)
+    return found[0], found[1]
+
+
+async def set_quantity(
+    *, session: AsyncSession, owner: CartOwner, actor: Principal, item_id: str, quantity: int
+) -> CartChange:
+    """Set how many visits of an item to book; below 1 removes it (SPEC §4)."""
+    await _check(session, owner, actor)
+    row, name = await _owned_item(session, owner, item_id)
+    if quantity < 1:
+        await session.delete(row)
+        message = REMOVED
+    elif quantity > MAX_QUANTITY:
+        raise ValidationFailed(TOO_MANY.format(limit=MAX_QUANTITY, item=name))
+    else:
+        row.quantity = quantity
+        message = UPDATED
+    await session.flush()
+    await _announce(session, owner)
+    return CartChange(cart=await get_cart(session=session, owner=owner), message=message.format(item=name))
+
+
+async def remove_from_cart(
+    *, session: AsyncSession, owner: CartOwner, actor: Principal, item_id: str
+) -> CartChange:
+    await _check(session, owner, actor)
+    row, name = await _owned_item(session, owner, item_id)
+    await session.delete(row)
+    await session.flush()
+    await _announce(session, owner)
+    return CartChange(cart=await get_cart(session=session, owner=owner), message=REMOVED.format(item=name))
+
+
+async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartChange:
+    await _check(session, owner, actor)
+    await session.execute(delete(CartItem).where(_owned(owner)))
+    await _announce(session, owner)
+    return CartChange(cart=CartRead(items=[], totals=cart_totals([])), message=CLEARED)
+
+
+async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Sequence[str]) -> None:
+    """Take booked visits out of the owner's cart (after checkout placed the order; no toast): each id
+    listed lowers that item's quantity by one, and an item with none left is removed."""
+    booked = Counter(item_ids)
+    if not booked or _key(owner) is None:
+        return
+    rows = await session.scalars(select(CartItem).where(_owned(owner), CartItem.item_key.in_(list(booked))))
+    for row in rows:
+        if row.quantity > booked[row.item_key]:
+            row.quantity -= booked[row.item_key]
+        else:
+            await session.delete(row)
+    await session.flush()
+    await _announce(session, owner)
+
+
+async def merge_visitor_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartRead:
+    """Move the visitor's items into the signed-in user's cart (quantities add up, capped) and return the
+    owner's cart. Without both a user and a visitor there is nothing to merge."""
+    await _check(session, owner, actor)
+    if owner.user_id and _visitor(owner):
+        await _merge(session, owner)
+    return await get_cart(session=session, owner=owner)
+
+
+async def _merge(session: AsyncSession, owner: CartOwner) -> None:
+    visitor = CartOwner(visitor_id=owner.visitor_id)
+    # Locked (PostgreSQL), so two tabs signing in at once cannot both add the same visitor items.
+    rows = (
+        await session.scalars(
+            select(CartItem).where(_owned(visitor)).order_by(CartItem.added_at).with_for_update()
+        )
+    ).all()
+    if not rows:
+        return
+    moved = [
+        {
+            "item_key": row.item_key,
+            "service_id": row.service_id,
+            "provider_id": row.provider_id,
+            "quantity": row.quantity,
+            "added_at": row.added_at,
+        }
+        for row in rows
+    ]
+    await session.execute(delete(CartItem).where(CartItem.id.in_([row.id for row in rows])))
+    await session.execute(_upsert(session, owner, moved))
+    await _announce(session, owner)
+    await _announce(session, visitor)

@@ -1,0 +1,105 @@
+"""Providers: verified profiles, the provider's own services, hours, time off and service area, open slots,
+search and featured providers, and sample providers for demos and benchmarks.
+
+The public surface of the domain: screens, HTTP routes and the assembly import from here only; the
+`_*` modules are private (other domains may import them directly to avoid import cycles)."""
+
+from __future__ import annotations
+
+from app.services.providers._availability import (
+    BAD_TIME_OFF,
+    NO_OWN_PROFILE,
+    PAST_TIME_OFF,
+    WEEKDAYS,
+    add_own_time_off,
+    add_time_off,
+    check_hours,
+    list_own_time_off,
+    list_slots,
+    list_time_off,
+    next_slots,
+    remove_own_time_off,
+    remove_time_off,
+    set_own_weekly_hours,
+    set_weekly_hours,
+)
+from app.services.providers._profiles import (
+    FEATURED_MIN_REVIEWS,
+    MAX_ZIPS,
+    NO_PROVIDER,
+    ServiceOffer,
+    create_provider,
+    day_bounds,
+    get_own_provider,
+    get_provider,
+    list_featured,
+    list_openings,
+    set_listing,
+    set_own_service_area,
+    set_own_services,
+    set_service_area,
+    set_services,
+)
+from app.services.providers._samples import (
+    METROS,
+    progress_bar,
+    seed_demo_provider,
+    seed_providers,
+)
+from app.services.providers._search import (
+    search_providers,
+)
+from app.services.providers._slots import (
+    Hours,
+    Interval,
+    SlotRules,
+    generate_slots,
+    next_slot,
+    parse_schedule,
+    schedule_key,
+)
+
+__all__ = [
+    "BAD_TIME_OFF",
+    "FEATURED_MIN_REVIEWS",
+    "Hours",
+    "Interval",
+    "MAX_ZIPS",
+    "METROS",
+    "NO_OWN_PROFILE",
+    "NO_PROVIDER",
+    "PAST_TIME_OFF",
+    "ServiceOffer",
+    "SlotRules",
+    "WEEKDAYS",
+    "add_own_time_off",
+    "add_time_off",
+    "check_hours",
+    "create_provider",
+    "day_bounds",
+    "generate_slots",
+    "get_own_provider",
+    "get_provider",
+    "list_featured",
+    "list_openings",
+    "list_own_time_off",
+    "list_slots",
+    "list_time_off",
+    "next_slot",
+    "next_slots",
+    "parse_schedule",
+    "progress_bar",
+    "remove_own_time_off",
+    "remove_time_off",
+    "schedule_key",
+    "search_providers",
+    "seed_demo_provider",
+    "seed_providers",
+    "set_listing",
+    "set_own_service_area",
+    "set_own_services",
+    "set_own_weekly_hours",
+    "set_service_area",
+    "set_services",
+    "set_weekly_hours",
+]

@@ -1,0 +1,374 @@
+"""Provider search (/find-provider) and browsing (/providers): verified, active providers filtered by service
+or category, provider type, ZIP coverage, place of visit and date; sorted by soonest opening, rating or
+price; 20 per page, each with its next open slot.
+
+How it stays fast: every filter is an indexed lookup (ZIP → provider_zip_codes primary key, service →
+provider_services keys, listing flags and rating → ix_providers_listing, type → ix_providers_type). Rating
+and price order and paginate in SQL; only soonest-first and a date filter need every candidate's next slot,
+which `availability.next_slots` computes in two queries, once per distinct schedule. The page itself is
+loaded in a fixed number of queries, whatever its size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import Float, and_, case, exists, false, func, select, tuple_, type_coerce
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.providers._availability import SlotFinder, day_bounds
+from app.services.providers._profiles import LISTED, display_name, load_offers
+from app.settings import get_settings
+from models.catalog import Service, ServiceCategory
+from models.provider import (
+    MAX_PAGE_SIZE,
+    Provider,
+    ProviderCard,
+    ProviderPage,
+    ProviderQuery,
+    ProviderService,
+    ProviderServiceRead,
+    ProviderZip,
+    RatingRead,
+    SearchSort,
+)
+
+UNKNOWN_SERVICE = 'We don\'t offer a service called "{slug}", so all services are shown.'
+
+
+@dataclass(frozen=True)
+class _CatalogEntry:
+    id: str
+    slug: str
+    category_slug: str
+    duration_minutes: int
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What the service filter resolved to: one service, a category's services, or any service (None)."""
+
+    service_ids: tuple[str, ...] | None
+    chosen: _CatalogEntry | None
+    default_minutes: int
+
+
+def visitor_zone(name: str | None) -> str:
+    try:
+        ZoneInfo(name or "")
+    except (ZoneInfoNotFoundError, ValueError):
+        return get_settings().default_time_zone
+    return name or get_settings().default_time_zone
+
+
+async def _scope(session: AsyncSession, service: str | None) -> tuple[_Scope, str | None]:
+    rows = await session.execute(
+        select(Service.id, Service.slug, ServiceCategory.slug, Service.duration_minutes)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .where(Service.is_active.is_(True))
+    )
+    entries = [_CatalogEntry(*row) for row in rows]
+    # Without one chosen service, a slot must fit the longest visit in scope: then any visit fits it.
+    longest = max((e.duration_minutes for e in entries), default=60)
+    if not service:
+        return _Scope(None, None, longest), None
+    chosen = next((e for e in entries if e.slug == service), None)
+    if chosen is not None:
+        return _Scope((chosen.id,), chosen, chosen.duration_minutes), None
+    in_category = [e for e in entries if e.category_slug == service]
+    if in_category:
+        minutes = max(e.duration_minutes for e in in_category)
+        return _Scope(tuple(e.id for e in in_category), None, minutes), None
+    return _Scope(None, None, longest), UNKNOWN_SERVICE.format(slug=service[:40])
+
+
+def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
+    conditions = []
+    if scope.service_ids is not None:
+        if len(scope.service_ids) == 1:
+            conditions.append(ProviderService.service_id == scope.service_ids[0])
+        else:
+            conditions.append(ProviderService.service_id.in_(scope.service_ids))
+    if query.location is not None:
+        conditions.append(ProviderService.location_mask.op("&")(query.location.bit) != 0)
+    return conditions
+
+
+def _filters(scope: _Scope, query: ProviderQuery) -> list:
+    conditions = [*LISTED]
+    if query.provider_type is not None:
+        conditions.append(Provider.provider_type == query.provider_type)
+    if query.zip_code is not None:
+        conditions.append(
+            Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == query.zip_code))
+        )
+    offer_conditions = _offer_conditions(scope, query)
+    if offer_conditions:
+        if query.zip_code is not None or query.provider_type is not None:
+            # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
+            offers = exists().where(ProviderService.provider_id == Provider.id, *offer_conditions)
+            conditions.append(offers)
+        else:
+            # Otherwise the service index is the narrowest way in.
+            conditions.append(Provider.id.in_(select(ProviderService.provider_id).where(*offer_conditions)))
+    return conditions
+
+
+def _price(scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
+    """The price a provider is sorted by: the lowest of the services in scope (list prices)."""
+    offer_conditions = _offer_conditions(scope, query)
+    if not offer_conditions:
+        return Provider.lowest_price
+    return (
+        select(func.min(ProviderService.price))
+        .where(ProviderService.provider_id == Provider.id, *offer_conditions)
+        .scalar_subquery()
+    )
+
+
+def _by_rating(row) -> tuple:  # noqa: ANN001 - a row with id, rating_average and review_count
+    return (-(row.rating_average or 0), -row.review_count, row.id)
+
+
+RATING = type_coerce(Provider.rating_average, Float).label("rating_average")
+NEVER = datetime.max.replace(tzinfo=UTC)
+
+
+def _slot_order(slot: datetime | None) -> tuple[bool, datetime]:
+    return (slot is None, slot or NEVER)
+
+
+async def search_providers(
+    *,
+    session: AsyncSession,
+    query: ProviderQuery,
+    time_zone: str | None = None,
+    now: datetime | None = None,
+) -> ProviderPage:
+    """One page of listed providers matching `query`; `time_zone` is the visitor's (for the date filter)."""
+    now = now or datetime.now(UTC)
+    per_page = max(1, min(query.per_page, MAX_PAGE_SIZE))
+    scope, note = await _scope(session, query.service)
+    if note:
+        query = query.model_copy(update={"service": None})
+    conditions = _filters(scope, query)
+    not_before = before = None
+    if query.day is not None:
+        not_before, before = day_bounds(query.day, visitor_zone(time_zone))
+    finder = SlotFinder(now=now, minutes=scope.default_minutes, not_before=not_before, before=before)
+
+    if query.sort == SearchSort.soonest or query.day is not None:
+        groups = await _schedule_groups(session, conditions, finder)
+        if query.day is not None:
+            groups, conditions = await _with_slot_on_day(session, conditions, groups, finder)
+        total = sum(group.count for group in groups)
+        page = _clamp(query.page, total, per_page)
+        if query.sort == SearchSort.soonest:
+            page_ids = await _soonest(session, conditions, groups, finder, page * per_page)
+            page_ids = page_ids[(page - 1) * per_page :]
+        else:
+            page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+    else:
+        total = await session.scalar(select(func.count()).select_from(Provider).where(*conditions)) or 0
+        page = _clamp(query.page, total, per_page)
+        page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+
+    items = await _cards(session, page_ids, scope, query, now, finder)
+    return ProviderPage(
+        items=items,
+        total=total,
+        page=page,
+        per_page=per_page,
+        query=query.model_copy(update={"page": page}),
+        notes=[note] if note else [],
+    )
+
+
+ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
+
+
+async def _ordered_page(
+    session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
+) -> list[str]:
+    """A page of ids ordered by rating (or by price, then rating) in SQL."""
+    if query.sort == SearchSort.price:
+        order = (_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
+    else:
+        order = ORDER_BY_RATING
+    statement = select(Provider.id).where(*conditions).order_by(*order)
+    return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Candidates sharing a time zone and weekly hours: without busy time they share a first slot."""
+
+    time_zone: str
+    schedule: str
+    count: int
+    first: datetime | None
+
+
+async def _schedule_groups(session: AsyncSession, conditions: list, finder: SlotFinder) -> list[_Group]:
+    rows = await session.execute(
+        select(Provider.time_zone, Provider.schedule_key, func.count())
+        .where(*conditions)
+        .group_by(Provider.time_zone, Provider.schedule_key)
+    )
+    groups = [_Group(tz, schedule, n, finder.unblocked(tz, schedule)) for tz, schedule, n in rows]
+    return sorted(groups, key=lambda g: (*_slot_order(g.first), g.time_zone, g.schedule))
+
+
+def _in_groups(groups: list[_Group]):  # noqa: ANN202 - a SQL condition
+    return tuple_(Provider.time_zone, Provider.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
+
+
+async def _with_slot_on_day(
+    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder
+) -> tuple[list[_Group], list]:
+    """Keep the candidates with a slot on the chosen day: whole groups without one go, and so do the
+    providers whose busy time leaves them none. Returns the groups (counts adjusted) and the conditions."""
+    groups = [g for g in groups if g.first is not None]
+    if not groups:
+        return [], [*conditions, false()]
+    conditions = [*conditions, _in_groups(groups)]
+    await finder.load(session, select(Provider.id).where(*conditions))
+    constrained = list(finder.busy.keys() | finder.blocked.keys())
+    excluded: dict[tuple[str, str], int] = {}
+    gone: list[str] = []
+    if constrained:
+        rows = await session.execute(
+            select(Provider.id, Provider.time_zone, Provider.schedule_key).where(Provider.id.in_(constrained))
+        )
+        for pid, tz, schedule in rows:
+            if finder.exact(pid, tz, schedule) is None:
+                gone.append(pid)
+                excluded[(tz, schedule)] = excluded.get((tz, schedule), 0) + 1
+    if gone:
+        conditions.append(Provider.id.not_in(gone))
+    kept = [
+        _Group(g.time_zone, g.schedule, g.count - excluded.get((g.time_zone, g.schedule), 0), g.first)
+        for g in groups
+    ]
+    return [g for g in kept if g.count > 0], conditions
+
+
+async def _soonest(
+    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder, need: int
+) -> list[str]:
+    """The first `need` candidates by first open slot (ties: rating, reviews, id).
+
+    A group's shared first slot is a lower bound for each member. Groups are taken in that order until they
+    hold enough candidates; SQL orders their members by (group's first slot, rating) and returns the top
+    rows, whose busy time is then checked. More rows or more groups are taken until `need` rows are
+    certainly ahead of every row not looked at yet.
+    """
+    if need <= 0 or not groups:
+        return []
+    taken, target, limit = 0, need, need + 10
+    while True:
+        seen = sum(g.count for g in groups[:taken])
+        while taken < len(groups) and (
+            seen < target or (taken and groups[taken].first == groups[taken - 1].first)
+        ):
+            seen += groups[taken].count
+            taken += 1
+        chosen = groups[:taken]
+        firsts = sorted({_slot_order(g.first) for g in chosen})
+        rank_of = {first: index for index, first in enumerate(firsts)}
+        rank = case(
+            *(
+                (
+                    and_(Provider.time_zone == g.time_zone, Provider.schedule_key == g.schedule),
+                    rank_of[_slot_order(g.first)],
+                )
+                for g in chosen
+            ),
+            else_=len(firsts),
+        )
+        columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+        statement = (
+            select(*columns, rank.label("rank"))
+            .where(*conditions, _in_groups(chosen))
+            .order_by(rank, *ORDER_BY_RATING)
+            .limit(limit)
+        )
+        rows = (await session.execute(statement)).all()
+        await finder.load(session, [r.id for r in rows])
+
+        def key(row) -> tuple:  # noqa: ANN001
+            return (*_slot_order(finder.exact(row.id, row.time_zone, row.schedule_key)), *_by_rating(row))
+
+        ranked = sorted(rows, key=key)
+        beyond = _slot_order(groups[taken].first) if taken < len(groups) else None
+        full = len(rows) >= limit
+        if not full and beyond is None:
+            return [r.id for r in ranked[:need]]  # every candidate has been looked at
+        # Rows not fetched from the chosen groups come after the last fetched one in (first slot, rating)
+        # order; members of the groups not taken cannot start before those groups' first slot.
+        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1])) if full else None
+        certain = 0
+        for row in ranked:
+            row_key = key(row)
+            if (last is not None and row_key >= last) or (beyond is not None and row_key[:2] >= beyond):
+                break
+            certain += 1
+        if certain >= need:
+            return [r.id for r in ranked[:need]]
+        if full:
+            limit *= 2
+        else:
+            target = seen + need - certain
+
+
+def _clamp(page: int, total: int, per_page: int) -> int:
+    return max(1, min(page, -(-total // per_page)))
+
+
+def _in_scope(offer: ProviderServiceRead, scope: _Scope, query: ProviderQuery) -> bool:
+    if scope.service_ids is not None and offer.service_id not in scope.service_ids:
+        return False
+    return query.location is None or query.location in offer.locations
+
+
+async def _cards(
+    session: AsyncSession,
+    ids: list[str],
+    scope: _Scope,
+    query: ProviderQuery,
+    now: datetime,
+    finder: SlotFinder,
+) -> list[ProviderCard]:
+    """Cards for one page of providers, in the order of `ids` (a fixed number of queries)."""
+    if not ids:
+        return []
+    providers = {p.id: p for p in (await session.scalars(select(Provider).where(Provider.id.in_(ids)))).all()}
+    offers = await load_offers(session, ids, now)
+    await finder.load(session, ids)
+    cards = []
+    for pid in ids:
+        p = providers[pid]
+        matching = [o for o in offers.get(pid, []) if _in_scope(o, scope, query)]
+        cheapest = min(matching, key=lambda o: o.price.charge, default=None)
+        cards.append(
+            ProviderCard(
+                id=p.id,
+                name=display_name(p.first_name, p.last_name),
+                provider_type=p.provider_type,
+                license_type=p.license_type,
+                license_state=p.license_state,
+                photo_url=p.photo_url,
+                bio=p.bio,
+                languages=list(p.languages or []),
+                rating=RatingRead(average=Decimal(p.rating_average or 0), count=p.review_count),
+                services=[o.service_name for o in matching],
+                price=cheapest.price if cheapest else None,
+                price_is_from=scope.chosen is None and len(matching) > 1,
+                next_slot=finder.exact(pid, p.time_zone, p.schedule_key),
+                slot_minutes=scope.chosen.duration_minutes if scope.chosen else None,
+            )
+        )
+    return cards
