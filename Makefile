@@ -23,12 +23,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(PY) -m app migrate
-	$(PY) -m app seed --demo --if-empty || $(PY) -m app seed --if-empty
-	$(PY) -m app serve --host $(HOST) --port $(PORT)
+	$(PY) -m medivisit migrate
+	$(PY) -m medivisit seed --demo --if-empty || $(PY) -m medivisit seed --if-empty
+	$(PY) -m medivisit serve --host $(HOST) --port $(PORT)
 
 migrate: install
-	$(PY) -m app migrate
+	$(PY) -m medivisit migrate
 
 # Playwright cannot download browsers here: the tests drive Debian's Chromium.
 chromium:

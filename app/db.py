@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated
 
-from fastapi import Depends
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -118,13 +116,3 @@ def use_database(url: str) -> Database:
 
 def unit_of_work():  # noqa: ANN201 - an async context manager of AsyncSession
     return get_database().unit_of_work()
-
-
-async def get_session() -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one unit of work per request."""
-    async with unit_of_work() as session:
-        yield session
-
-
-# scope="function" commits before the response is sent, so a client's next request sees the write.
-SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
     default_time_zone: str = "America/New_York"
     # The server e-mails 24-hour visit reminders from a background task (every minute); tests may turn it
-    # off. `python -m app reminders` sends the due ones once (for a cron job instead).
+    # off. `python -m medivisit reminders` sends the due ones once (for a cron job instead).
     reminders_enabled: bool = True
     # How orders are paid (app/services/payments.py): "pay_at_visit", the patient pays the provider at the
     # visit and the platform records it when the visit is completed.

@@ -34,5 +34,5 @@ async def _run_async() -> None:
 
 
 if context.is_offline_mode():
-    raise SystemExit("Offline migrations are not supported; run `python -m app migrate`.")
+    raise SystemExit("Offline migrations are not supported; run `python -m medivisit migrate`.")
 asyncio.run(_run_async())

@@ -158,7 +158,7 @@ class LiveServer:
 
 
 def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveServer:
-    """`python -m app serve` on a free port with a fresh, migrated SQLite database."""
+    """`python -m medivisit serve` on a free port with a fresh, migrated SQLite database."""
     import subprocess
     import sys
     import time
@@ -174,7 +174,7 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
     process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}
     process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port), "--log-level", "warning"],
+        [sys.executable, "-m", "medivisit", "serve", "--port", str(port), "--log-level", "warning"],
         env=process_env,
         stdout=log_path.open("w"),
         stderr=subprocess.STDOUT,
@@ -196,12 +196,12 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
 
 
 def seed_demo(database_url: str) -> None:
-    """`python -m app seed --demo` on a database: the catalog, demo providers and one account per role."""
+    """`python -m medivisit seed --demo` on a database: the catalog, demo providers and one account per role."""
     import subprocess
     import sys
 
     seeded = subprocess.run(
-        [sys.executable, "-m", "app", "seed", "--demo"],
+        [sys.executable, "-m", "medivisit", "seed", "--demo"],
         env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
         cwd=Path(__file__).parent.parent,
         capture_output=True,

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.db import SessionDep
+from app.api.deps import SessionDep
 from app.outbox import send_email
 from app.settings import get_settings
 from models.mail import OutboxStatus

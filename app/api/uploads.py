@@ -16,8 +16,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.datastructures import UploadFile
 
+from app.api.deps import SessionDep
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
-from app.db import SessionDep
 from app.principal import Principal
 from app.services.accounts import resolve_viewer
 from app.services.errors import ServiceError

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.responses import JSONResponse
-
 API_VERSION_HEADER = "X-Supabase-Api-Version"
 API_VERSION = "2024-01-01"
 
@@ -38,7 +36,8 @@ class AuthApiError(Exception):
         self.headers = headers or {}
         self.commit = commit
 
-    def response(self) -> JSONResponse:
+    def answer(self) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """The HTTP answer: status, JSON body and headers (sent by app/api/auth_v1.py)."""
         body: dict[str, Any] = {
             "code": self.code,
             "error_code": self.code,
@@ -47,7 +46,7 @@ class AuthApiError(Exception):
             **self.extra,
         }
         headers = {API_VERSION_HEADER: API_VERSION, "x-sb-error-code": self.code, **self.headers}
-        return JSONResponse(body, status_code=self.status, headers=headers)
+        return self.status, body, headers
 
 
 class OAuthError(AuthApiError):
@@ -56,12 +55,8 @@ class OAuthError(AuthApiError):
     def __init__(self, error: str, description: str) -> None:
         super().__init__(400, error, description)
 
-    def response(self) -> JSONResponse:
-        return JSONResponse(
-            {"error": self.code, "error_description": self.message},
-            status_code=400,
-            headers={API_VERSION_HEADER: API_VERSION},
-        )
+    def answer(self) -> tuple[int, dict[str, Any], dict[str, str]]:
+        return 400, {"error": self.code, "error_description": self.message}, {API_VERSION_HEADER: API_VERSION}
 
 
 def bad_request(code: str, message: str, **kw: Any) -> AuthApiError:

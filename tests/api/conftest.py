@@ -12,8 +12,8 @@ from email.message import Message
 import httpx
 import pytest
 
-from app.main import create_app
 from app.settings import get_settings
+from medivisit.main import create_app
 from tests.conftest import LiveServer, SmtpInbox, html_part, start_server, stop_server
 
 

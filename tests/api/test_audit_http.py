@@ -42,7 +42,7 @@ async def sign_in(client, email: str, password: str):  # noqa: ANN001, ANN201
 
 async def test_identity_events_are_audited_without_secrets(auth_client, smtp, caplog) -> None:
     # Everything at the level the server runs at, and the application's own loggers at DEBUG. (The SQLite
-    # driver's DEBUG output echoes SQL parameters; `python -m app` never enables it.)
+    # driver's DEBUG output echoes SQL parameters; `python -m medivisit` never enables it.)
     caplog.set_level(logging.INFO)
     caplog.set_level(logging.DEBUG, logger="app")
     email = unique_email("audited")

@@ -1,4 +1,4 @@
-"""`python -m app seed` adds the reference catalog once; `seed --providers N` adds N sample providers with a
+"""`python -m medivisit seed` adds the reference catalog once; `seed --providers N` adds N sample providers with a
 progress bar on standard error (never in production); `seed --demo` gives the demo provider a profile."""
 
 from __future__ import annotations

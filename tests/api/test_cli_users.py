@@ -1,4 +1,4 @@
-"""`python -m app users create|set-role` and `seed --demo`, run as real subprocesses against the test database,
+"""`python -m medivisit users create|set-role` and `seed --demo`, run as real subprocesses against the test database,
 then signing in through /auth/v1/token. The password comes from standard input and is never printed."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def cli(database_url: str, *args: str, stdin: str = "", **env: str) -> subproces
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "APP_ENV"}}
     process_env |= {"DATABASE_URL": database_url, **FAST, **env}
     return subprocess.run(
-        [sys.executable, "-m", "app", *args],
+        [sys.executable, "-m", "medivisit", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -99,7 +99,7 @@ def test_create_prompts_without_echo_on_a_terminal(database_url, tmp_path) -> No
     env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "APP_ENV"}}
     env |= {"DATABASE_URL": database_url, **FAST}
     process = subprocess.Popen(
-        [sys.executable, "-m", "app", "users", "create", "--email", email, "--role", "support"],
+        [sys.executable, "-m", "medivisit", "users", "create", "--email", email, "--role", "support"],
         stdin=replica,
         stdout=replica,
         stderr=replica,

@@ -3,7 +3,7 @@ rating and latest reviews, prices with the flash sale struck through, open times
 zone), unverified or unknown providers are 'not available', and the demo provider edits their weekly hours,
 time off, a price and their service area on /dashboard/services and sees the change on their profile.
 
-The site gets its own database with the demo data (`python -m app seed --demo`) plus one verified provider
+The site gets its own database with the demo data (`python -m medivisit seed --demo`) plus one verified provider
 with a dozen reviews, an unverified one, and a provider account without a profile.
 """
 

@@ -31,7 +31,6 @@ from sqlalchemy import select
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
-from app.main import create_app
 from app.principal import SYSTEM, Principal
 from app.services.accounts import SESSION_ENDED, create_account
 from app.services.appointments import _lifecycle as visits
@@ -39,6 +38,7 @@ from app.services.appointments import add_review, review_visit
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import Hours, create_provider, get_provider, set_weekly_hours
+from medivisit.main import create_app
 from models.account import Role
 from models.booking import (
     Appointment,
@@ -706,7 +706,7 @@ async def test_reminders_command(world: World, smtp) -> None:
     await book(world, datetime.now(UTC) + timedelta(hours=5))
     result = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "app", "reminders"],
+        [sys.executable, "-m", "medivisit", "reminders"],
         env=os.environ.copy(),
         cwd=ROOT,
         capture_output=True,

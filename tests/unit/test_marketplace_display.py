@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from app.ui import visitor_time_zone
 from components.format import format_minutes, format_rating, format_slot
+from medivisit.ui import visitor_time_zone
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
 

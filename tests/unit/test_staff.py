@@ -21,7 +21,6 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.principal import SYSTEM, Principal
-from app.seed import seed
 from app.services.accounts import create_account, demo_email, get_account
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -52,6 +51,7 @@ from app.services.staff import (
     set_task_done,
     update_staff,
 )
+from medivisit.seed import seed
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from models.booking import Appointment, AppointmentStatus

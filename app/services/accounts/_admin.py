@@ -76,7 +76,7 @@ async def create_account(
     name: str | None = None,
     confirmed: bool = True,
 ) -> AccountRead:
-    """A password account with a role, made by the operator (`python -m app users create`, demo seeding).
+    """A password account with a role, made by the operator (`python -m medivisit users create`, demo seeding).
 
     No actor: this is for the command line and seeders only, never for a screen. The identity service's
     own rules apply (e-mail format, password strength, argon2id hashing).
@@ -159,7 +159,7 @@ async def mark_enrollment_complete(*, session: AsyncSession, user_id: str) -> Ac
     return account_of(user)
 
 
-# ---- demo accounts (`python -m app seed --demo`; never in production) --------------------------
+# ---- demo accounts (`python -m medivisit seed --demo`; never in production) --------------------------
 DEMO_PASSWORD = "Demo-MediVisit-1"
 DEMO_DOMAIN = "demo.medivisit.test"
 DEMO_PEOPLE = {

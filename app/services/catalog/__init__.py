@@ -1,28 +1,26 @@
 """The service catalog: categories, services, server-side prices (flash sale) and the reference data.
 
-The public surface of the domain: screens, HTTP routes and the assembly import from here only; the
-`_*` modules are private (other domains may import them directly to avoid import cycles)."""
+The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
+the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
+confirmed from the staff dashboard, a hold checked against appointments) never meet a half-imported package.
+"""
 
 from __future__ import annotations
 
-from app.services.catalog._catalog import (
-    CATALOG,
-    ensure_reference_catalog,
-    get_category,
-    list_catalog,
-    price_at,
-)
-from app.services.catalog._pricing import (
-    flash_sale_on,
-    price_for,
-)
+from app.services._surface import public_surface
 
-__all__ = [
-    "CATALOG",
-    "ensure_reference_catalog",
-    "flash_sale_on",
-    "get_category",
-    "list_catalog",
-    "price_at",
-    "price_for",
-]
+PUBLIC = {
+    "_catalog": (
+        "CATALOG",
+        "ensure_reference_catalog",
+        "get_category",
+        "list_catalog",
+        "price_at",
+    ),
+    "_pricing": (
+        "flash_sale_on",
+        "price_for",
+    ),
+}
+
+__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

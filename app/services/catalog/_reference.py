@@ -1,5 +1,5 @@
 """The reference catalog: the four categories of SPEC §2 and the services offered in them, with list prices
-(USD), visit lengths, preparation and where each can happen. `python -m app seed` adds whatever is missing.
+(USD), visit lengths, preparation and where each can happen. `python -m medivisit seed` adds whatever is missing.
 
 Prices are list prices; each provider sets their own price for the services they offer.
 """

@@ -1,105 +1,66 @@
 """Providers: verified profiles, the provider's own services, hours, time off and service area, open slots,
 search and featured providers, and sample providers for demos and benchmarks.
 
-The public surface of the domain: screens, HTTP routes and the assembly import from here only; the
-`_*` modules are private (other domains may import them directly to avoid import cycles)."""
+The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
+the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
+confirmed from the staff dashboard, a hold checked against appointments) never meet a half-imported package.
+"""
 
 from __future__ import annotations
 
-from app.services.providers._availability import (
-    BAD_TIME_OFF,
-    NO_OWN_PROFILE,
-    PAST_TIME_OFF,
-    WEEKDAYS,
-    add_own_time_off,
-    add_time_off,
-    check_hours,
-    list_own_time_off,
-    list_slots,
-    list_time_off,
-    next_slots,
-    remove_own_time_off,
-    remove_time_off,
-    set_own_weekly_hours,
-    set_weekly_hours,
-)
-from app.services.providers._profiles import (
-    FEATURED_MIN_REVIEWS,
-    MAX_ZIPS,
-    NO_PROVIDER,
-    ServiceOffer,
-    create_provider,
-    day_bounds,
-    get_own_provider,
-    get_provider,
-    list_featured,
-    list_openings,
-    set_listing,
-    set_own_service_area,
-    set_own_services,
-    set_service_area,
-    set_services,
-)
-from app.services.providers._samples import (
-    METROS,
-    progress_bar,
-    seed_demo_provider,
-    seed_providers,
-)
-from app.services.providers._search import (
-    search_providers,
-)
-from app.services.providers._slots import (
-    Hours,
-    Interval,
-    SlotRules,
-    generate_slots,
-    next_slot,
-    parse_schedule,
-    schedule_key,
-)
+from app.services._surface import public_surface
 
-__all__ = [
-    "BAD_TIME_OFF",
-    "FEATURED_MIN_REVIEWS",
-    "Hours",
-    "Interval",
-    "MAX_ZIPS",
-    "METROS",
-    "NO_OWN_PROFILE",
-    "NO_PROVIDER",
-    "PAST_TIME_OFF",
-    "ServiceOffer",
-    "SlotRules",
-    "WEEKDAYS",
-    "add_own_time_off",
-    "add_time_off",
-    "check_hours",
-    "create_provider",
-    "day_bounds",
-    "generate_slots",
-    "get_own_provider",
-    "get_provider",
-    "list_featured",
-    "list_openings",
-    "list_own_time_off",
-    "list_slots",
-    "list_time_off",
-    "next_slot",
-    "next_slots",
-    "parse_schedule",
-    "progress_bar",
-    "remove_own_time_off",
-    "remove_time_off",
-    "schedule_key",
-    "search_providers",
-    "seed_demo_provider",
-    "seed_providers",
-    "set_listing",
-    "set_own_service_area",
-    "set_own_services",
-    "set_own_weekly_hours",
-    "set_service_area",
-    "set_services",
-    "set_weekly_hours",
-]
+PUBLIC = {
+    "_availability": (
+        "BAD_TIME_OFF",
+        "NO_OWN_PROFILE",
+        "PAST_TIME_OFF",
+        "WEEKDAYS",
+        "add_own_time_off",
+        "add_time_off",
+        "check_hours",
+        "list_own_time_off",
+        "list_slots",
+        "list_time_off",
+        "next_slots",
+        "remove_own_time_off",
+        "remove_time_off",
+        "set_own_weekly_hours",
+        "set_weekly_hours",
+    ),
+    "_profiles": (
+        "FEATURED_MIN_REVIEWS",
+        "MAX_ZIPS",
+        "NO_PROVIDER",
+        "ServiceOffer",
+        "create_provider",
+        "day_bounds",
+        "get_own_provider",
+        "get_provider",
+        "list_featured",
+        "list_openings",
+        "set_listing",
+        "set_own_service_area",
+        "set_own_services",
+        "set_service_area",
+        "set_services",
+    ),
+    "_samples": (
+        "METROS",
+        "progress_bar",
+        "seed_demo_provider",
+        "seed_providers",
+    ),
+    "_search": ("search_providers",),
+    "_slots": (
+        "Hours",
+        "Interval",
+        "SlotRules",
+        "generate_slots",
+        "next_slot",
+        "parse_schedule",
+        "schedule_key",
+    ),
+}
+
+__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

@@ -1,4 +1,4 @@
-"""Sample providers for development, demos and the search benchmark (`python -m app seed --providers N`),
+"""Sample providers for development, demos and the search benchmark (`python -m medivisit seed --providers N`),
 and the demo provider account's profile.
 
 Names, metro areas, ZIP codes, hours and review texts come from small built-in lists; everything is

@@ -1,85 +1,57 @@
 """The staff portal: members and their permissions (the one `require_permission` gate), the staff
 dashboard, task lists and the owners' audit log.
 
-The public surface of the domain: screens, HTTP routes and the assembly import from here only; the
-`_*` modules are private (other domains may import them directly to avoid import cycles)."""
+The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
+the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
+confirmed from the staff dashboard, a hold checked against appointments) never meet a half-imported package.
+"""
 
 from __future__ import annotations
 
-from app.services.staff._access import (
-    HELP_DESK_DENIED,
-    INACTIVE,
-    PORTAL_DENIED,
-)
-from app.services.staff._dashboard import (
-    StaffDashboardRead,
-    confirm_visit,
-    get_staff_dashboard,
-    list_todays_appointments,
-    open_visit,
-)
-from app.services.staff._members import (
-    ALREADY_STAFF,
-    ASSIGNABLE_ROLES,
-    OWN_ACCESS,
-    OWNER_ROLE_DENIED,
-    REMOVE_SELF,
-    STAFF_ROLES,
-    TOPIC,
-    StaffAccessRead,
-    StaffPageRead,
-    add_staff,
-    effective_permissions,
-    ensure_staff_rows,
-    get_staff_access,
-    list_audit,
-    list_staff,
-    read_audit_log,
-    remove_staff,
-    update_staff,
-)
-from app.services.staff._tasks import (
-    EMPTY_DESCRIPTION,
-    add_task,
-    count_tasks,
-    delete_task,
-    edit_task,
-    list_tasks,
-    set_task_done,
-)
+from app.services._surface import public_surface
 
-__all__ = [
-    "ALREADY_STAFF",
-    "ASSIGNABLE_ROLES",
-    "EMPTY_DESCRIPTION",
-    "HELP_DESK_DENIED",
-    "INACTIVE",
-    "OWNER_ROLE_DENIED",
-    "OWN_ACCESS",
-    "PORTAL_DENIED",
-    "REMOVE_SELF",
-    "STAFF_ROLES",
-    "StaffAccessRead",
-    "StaffDashboardRead",
-    "StaffPageRead",
-    "TOPIC",
-    "add_staff",
-    "add_task",
-    "confirm_visit",
-    "count_tasks",
-    "delete_task",
-    "edit_task",
-    "effective_permissions",
-    "ensure_staff_rows",
-    "get_staff_access",
-    "get_staff_dashboard",
-    "list_audit",
-    "list_staff",
-    "list_tasks",
-    "list_todays_appointments",
-    "open_visit",
-    "read_audit_log",
-    "remove_staff",
-    "set_task_done",
-    "update_staff",
-]
+PUBLIC = {
+    "_access": (
+        "HELP_DESK_DENIED",
+        "INACTIVE",
+        "PORTAL_DENIED",
+    ),
+    "_dashboard": (
+        "StaffDashboardRead",
+        "confirm_visit",
+        "get_staff_dashboard",
+        "list_todays_appointments",
+        "open_visit",
+    ),
+    "_members": (
+        "ALREADY_STAFF",
+        "ASSIGNABLE_ROLES",
+        "OWNER_ROLE_DENIED",
+        "OWN_ACCESS",
+        "REMOVE_SELF",
+        "STAFF_ROLES",
+        "StaffAccessRead",
+        "StaffPageRead",
+        "TOPIC",
+        "add_staff",
+        "effective_permissions",
+        "ensure_staff_rows",
+        "get_staff_access",
+        "list_audit",
+        "list_staff",
+        "read_audit_log",
+        "remove_staff",
+        "update_staff",
+    ),
+    "_tasks": (
+        "EMPTY_DESCRIPTION",
+        "add_task",
+        "count_tasks",
+        "delete_task",
+        "edit_task",
+        "list_tasks",
+        "set_task_done",
+    ),
+}
+
+__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

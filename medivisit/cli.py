@@ -1,4 +1,4 @@
-"""Command line: `python -m app serve|migrate|seed|users|reminders`.
+"""Command line: `python -m medivisit serve|migrate|seed|users|reminders`.
 
 `users create` is how the first owner of a production install is made: the password is read from standard
 input (a hidden prompt on a terminal, one line when piped) and never printed or logged.
@@ -19,7 +19,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     uvicorn.run(
-        "app.main:create_app",
+        "medivisit.main:create_app",
         factory=True,
         host=args.host,
         port=args.port,
@@ -38,7 +38,7 @@ def _migrate(_args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    from app.seed import seed
+    from medivisit.seed import seed
 
     settings = get_settings()
     if (args.demo or args.providers) and settings.is_production:
@@ -139,7 +139,7 @@ def _users_set_role(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m app", description="MediVisit server and maintenance commands"
+        prog="python -m medivisit", description="MediVisit server and maintenance commands"
     )
     commands = parser.add_subparsers(dest="command", required=True)
 

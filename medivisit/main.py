@@ -17,16 +17,16 @@ from fastapi.staticfiles import StaticFiles
 from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
 
-from app import reactpy_hook_stack
+from app.api import auth_v1 as auth_api
+from app.api import browser_auth as auth_browser
 from app.api import functions, health, uploads
-from app.auth import api as auth_api
-from app.auth import browser as auth_browser
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database, unit_of_work
 from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
-from app.ui import VISITOR_COOKIE, Root
+from medivisit import reactpy_hook_stack
+from medivisit.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
 logger = logging.getLogger("app.pages")

@@ -29,8 +29,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.auth_v1 import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth import mfa, oidc, otp, users
-from app.auth.api import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth.errors import AuthApiError
 from app.auth.sessions import Actor, authenticate, refresh, sign_in_with_password, sign_out
 from app.auth.web import (

@@ -48,6 +48,14 @@ EXPOSED_HEADERS = "X-Supabase-Api-Version, x-sb-error-code, Retry-After"
 
 
 # ---- plumbing ----------------------------------------------------------------------------------
+
+
+def error_response(exc: AuthApiError) -> JSONResponse:
+    """An identity-service error as GoTrue answers it."""
+    status, body, headers = exc.answer()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
 class _RedactAuthQueries(logging.Filter):
     """Access logs must not carry e-mail link tokens or codes: drop /auth/v1 query strings."""
 
@@ -84,12 +92,12 @@ class AuthRoute(APIRoute):
             try:
                 response = await handler(request)
             except AuthApiError as exc:
-                response = exc.response()
+                response = error_response(exc)
             except IntegrityError:
                 # Two requests raced to create the same row (e.g. one address signing up twice at once).
-                response = AuthApiError(
-                    409, "conflict", "Concurrent requests conflicted, please retry"
-                ).response()
+                response = error_response(
+                    AuthApiError(409, "conflict", "Concurrent requests conflicted, please retry")
+                )
             except Exception as exc:
                 # No `logger.exception`: a database error's message carries the statement's parameters
                 # (password hashes, token hashes, addresses). Log the frames and the error class only.
@@ -100,7 +108,7 @@ class AuthRoute(APIRoute):
                 logger.error(
                     "Identity API failure on %s %s: %s\n%s", request.method, request.url.path, detail, frames
                 )
-                response = unexpected().response()
+                response = error_response(unexpected())
             return _finish(request, response)
 
         return route

@@ -1,0 +1,5 @@
+"""`python -m medivisit …`: the command line (medivisit/cli.py)."""
+
+from medivisit.cli import main
+
+raise SystemExit(main())
