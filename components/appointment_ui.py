@@ -38,24 +38,16 @@ from app.services.appointments import (
 from components.context import CurrentUser, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot
 from components.forms import use_form
-from components.guards import Denial
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.ui import button_link, modal, modal_actions, notice
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
 
-APPOINTMENTS_LOGIN = "/login?redirect=/appointments"
-LOGIN_MESSAGE = "Please log in to see your appointments"
 TABS = (("upcoming", "Upcoming"), ("past", "Past"))
 STARS = (1, 2, 3, 4, 5)
 
 Open = Callable[[str, AppointmentRead], None]  # (dialog kind, visit)
-
-
-def appointments_rule(user: CurrentUser | None) -> Denial | None:
-    """My Appointments needs a signed-in user; signed-out visitors sign in and come back."""
-    return Denial(APPOINTMENTS_LOGIN, LOGIN_MESSAGE) if user is None else None
 
 
 def is_provider(user: CurrentUser) -> bool:

@@ -1,8 +1,10 @@
 """Screen-level access guards for the dashboard, staff portal and admin, and where to land after sign-in.
 
-The rules are pure functions of the signed-in user (`CurrentUser | None`) so they can be unit-tested;
-`use_guard` is the hook a screen calls to apply one: when the rule denies, it shows the rule's error toast
-once (from an effect, never on every render) and hands back the redirect to render instead of the screen.
+The rules are pure functions of the signed-in user (`CurrentUser | None`) so they can be unit-tested. The
+route table (pages/routes.py) names each screen's rule and the screen view applies it once, through
+`use_guard`, before the screen loads: when the rule denies, it shows the rule's error toast once (from an
+effect, never on every render) and renders the redirect instead of the screen. Screens never guard
+themselves.
 
 These guards only decide what a screen shows. Permission checks on actions belong to the services
 (`app/services`), which check the actor themselves: hiding a screen is not security.
@@ -13,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import unquote
 
 from reactpy import use_effect
@@ -35,6 +36,10 @@ DASHBOARD_LOGIN_MESSAGE = "Please log in to access the dashboard"
 ACCESS_DENIED = "Access Denied"
 STAFF_DENIED_DESCRIPTION = "You don't have permission to access the staff portal."
 ADMIN_DENIED_DESCRIPTION = "You don't have permission to access the admin portal."
+CHECKOUT_LOGIN = "/login?redirect=/checkout"
+CHECKOUT_LOGIN_MESSAGE = "Please sign in to book your visits"
+APPOINTMENTS_LOGIN = "/login?redirect=/appointments"
+APPOINTMENTS_LOGIN_MESSAGE = "Please log in to see your appointments"
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,16 @@ def dashboard_rule(user: CurrentUser | None) -> Denial | None:
     return None
 
 
+def checkout_rule(user: CurrentUser | None) -> Denial | None:
+    """Booking needs an account (the cart is kept while the visitor signs in)."""
+    return Denial(CHECKOUT_LOGIN, CHECKOUT_LOGIN_MESSAGE) if user is None else None
+
+
+def appointments_rule(user: CurrentUser | None) -> Denial | None:
+    """My Appointments needs a signed-in user; signed-out visitors sign in and come back."""
+    return Denial(APPOINTMENTS_LOGIN, APPOINTMENTS_LOGIN_MESSAGE) if user is None else None
+
+
 def staff_rule(user: CurrentUser | None) -> Denial | None:
     """The staff portal: management, hr, support and owner; signed-out visitors go to /login (SPEC §6)."""
     if user is None:
@@ -74,17 +89,12 @@ def admin_rule(user: CurrentUser | None) -> Denial | None:
     return None
 
 
-def use_guard(rule: Rule) -> object | None:
+def use_guard(rule: Rule | None) -> object | None:
     """Apply `rule` to the signed-in user. Returns None when allowed, else the redirect element to render.
-
-    Call it at the top of a screen, before any other hook, and render the allowed content in a separate
-    component so the screen's hooks never depend on the outcome:
-
-        redirect = use_guard(dashboard_rule)
-        return redirect if redirect is not None else DashboardView()
-    """
+    The screen view calls it before rendering the screen as a separate component, so the screen's hooks
+    never depend on the outcome."""
     session = use_session()
-    denial = rule(session.user)
+    denial = rule(session.user) if rule is not None else None
 
     @use_effect(dependencies=[])
     def announce() -> None:
@@ -134,12 +144,3 @@ def feature_name(segment: str) -> str:
     if len(name) > _MAX_NAME_LENGTH:
         name = name[: _MAX_NAME_LENGTH - 1].rstrip() + "…"
     return name or "This feature"
-
-
-def guarded(rule: Rule, view: Callable[[], Any]) -> Any:
-    """The screen body of a guarded screen: the redirect when `rule` denies, else `view()`.
-
-    `view` should be a component (its hooks then never depend on the outcome of the guard).
-    """
-    redirect = use_guard(rule)
-    return redirect if redirect is not None else view()

@@ -1,8 +1,9 @@
 """Loads a screen on first visit and keeps a failing screen from taking the app down with it.
 
-`ScreenView` imports the screen named in the route table ("module:attribute") when it is first shown,
-renders it inside the site frame, and shows 'Unexpected Application Error!' with the message if the
-screen raises while rendering. Navigating elsewhere clears the error.
+`ScreenView` applies the route's access rule (components/guards.py) once, then imports the screen named in
+the route table ("module:attribute") when it is first shown, renders it inside the site frame, and shows
+'Unexpected Application Error!' with the message if the screen raises while rendering. Navigating
+elsewhere clears the error.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from reactpy import component, html, use_location, use_state
 
 from components.context import use_session
 from components.frame.layout import SiteFrame
+from components.guards import Rule, use_guard
 from components.icons import icon
 from components.ui import page_title
 
@@ -28,22 +30,25 @@ def load_screen(target: str) -> Callable:
 
 
 @component
-def ScreenView(target: str, title: str, framed: bool = True) -> dict:
+def ScreenView(target: str, title: str, rule: Rule | None = None, framed: bool = True) -> dict:
     session = use_session()
+    redirect = use_guard(rule)
     pathname = use_location().pathname
     failure, set_failure = use_state(None)  # (pathname, message)
     failed_here = failure is not None and failure[0] == pathname
     body = (
-        error_screen(failure[1])
+        redirect
+        if redirect is not None
+        else error_screen(failure[1])
         if failed_here
-        else _Guarded(target, lambda message: set_failure((pathname, message)), key=pathname)
+        else _LoadedScreen(target, lambda message: set_failure((pathname, message)), key=pathname)
     )
     content = [page_title(f"{title} | {session.brand_name}"), body]
     return SiteFrame(*content) if framed else html.div({"class_name": "app-shell"}, *content)
 
 
 @component
-def _Guarded(target: str, on_error: Callable[[str], None]) -> dict | None:
+def _LoadedScreen(target: str, on_error: Callable[[str], None]) -> dict | None:
     try:
         # Called as a plain function so its hooks live on this component: when it raises,
         # the parent swaps this whole component out and no half-run hook state survives.

@@ -11,7 +11,6 @@ from __future__ import annotations
 from reactpy import component, html, use_location, use_state
 from reactpy_router import use_search_params
 
-from components.guards import guarded, staff_rule
 from components.staff_frame import StaffFrame, StaffSection
 from helpdesk.desk_state import DeskState
 from helpdesk.new_ticket import NewTicketDialog
@@ -25,11 +24,6 @@ SUBTITLE = "Manage customer support tickets and provider inquiries"
 
 @component
 def HelpDeskPage() -> dict:
-    return guarded(staff_rule, _Frame)
-
-
-@component
-def _Frame() -> dict:
     return StaffFrame(StaffSection(_Desk, slug=SECTION), active=SECTION)
 
 

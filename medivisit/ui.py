@@ -74,7 +74,8 @@ def _same_origin(scope: dict) -> bool:
 def _routes() -> tuple:
     known = screens(with_test_screens=get_settings().medivisit_test_broken_screen)
     return tuple(
-        route(screen.path, ScreenView(screen.target, screen.title)) for screen in (*known, NOT_FOUND)
+        route(screen.path, ScreenView(screen.target, screen.title, screen.rule))
+        for screen in (*known, NOT_FOUND)
     )
 
 

@@ -11,7 +11,6 @@ from reactpy import component, html
 from app.services.accounts import approve_waitlist_entry, list_waitlist
 from app.settings import get_settings
 from components.context import use_session
-from components.guards import admin_rule, guarded
 from components.hooks import use_action, use_query
 from components.icons import icon
 from components.ui import portal_header
@@ -20,10 +19,6 @@ from models.waitlist import WaitlistEntryRead
 
 @component
 def AdminPage() -> dict:
-    return guarded(admin_rule, _admin_view)
-
-
-def _admin_view() -> dict:
     return html.div(
         {"class_name": "portal"},
         portal_header("Admin", eyebrow="Administration"),

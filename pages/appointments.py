@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.appointment_ui import AppointmentsBoard, appointments_rule, is_provider
+from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.guards import guarded
 from components.ui import page_header
 
 PATH = "/appointments"
@@ -15,11 +14,6 @@ PATH = "/appointments"
 
 @component
 def AppointmentsPage() -> dict:
-    return guarded(appointments_rule, _AppointmentsView)
-
-
-@component
-def _AppointmentsView() -> dict:
     provider = is_provider(use_session().user)
     return html._(
         page_header(

@@ -1,7 +1,10 @@
 """The route table: every path the site answers, the screen behind it and its title.
 
 Screens are named as "module:attribute" strings and imported on first visit (loaded on demand), so this
-module imports no screen and the HTTP layer can use `is_known_path` to answer 404 for anything else.
+module imports no screen and the HTTP layer can use `match_screen` to answer 404 for anything else.
+
+Access rules live here too: `rule` is applied once, by the screen view, before the screen loads (a denied
+visitor never runs a screen's hooks). Every /dashboard, /staff and /admin route has one (a test checks).
 """
 
 from __future__ import annotations
@@ -11,12 +14,22 @@ from dataclasses import dataclass
 from reactpy_router.resolvers import ReactPyResolver
 from reactpy_router.types import Route
 
+from components.guards import (
+    Rule,
+    admin_rule,
+    appointments_rule,
+    checkout_rule,
+    dashboard_rule,
+    staff_rule,
+)
+
 
 @dataclass(frozen=True)
 class Screen:
     path: str  # reactpy-router syntax: "/services/{slug:slug}", "/dashboard/{rest:path}"
     target: str  # "pages.home:HomePage"
     title: str
+    rule: Rule | None = None  # who may see it (components/guards.py); None = everyone
 
 
 PUBLIC = (
@@ -42,8 +55,8 @@ PUBLIC = (
     Screen("/ad-purchase", "pages.ad_purchase:AdPurchasePage", "Purchase Ad Space"),
     Screen("/privacy-policy", "pages.legal:PrivacyPolicyPage", "Privacy Policy"),
     Screen("/terms-of-service", "pages.legal:TermsOfServicePage", "Terms of Service"),
-    Screen("/appointments", "pages.appointments:AppointmentsPage", "My Appointments"),
-    Screen("/checkout", "pages.checkout:CheckoutPage", "Checkout"),
+    Screen("/appointments", "pages.appointments:AppointmentsPage", "My Appointments", rule=appointments_rule),
+    Screen("/checkout", "pages.checkout:CheckoutPage", "Checkout", rule=checkout_rule),
 )
 
 ACCOUNT = (
@@ -64,23 +77,31 @@ PORTALS = (
         "pages.provider_enrollment:ProviderEnrollmentPage",
         "Provider Enrollment",
     ),
-    Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
     # Built sections, ahead of the catch-all (first match wins).
     Screen(
-        "/dashboard/appointments", "pages.dashboard.appointments:DashboardAppointmentsPage", "Appointments"
+        "/dashboard/appointments",
+        "pages.dashboard.appointments:DashboardAppointmentsPage",
+        "Appointments",
+        rule=dashboard_rule,
     ),
-    Screen("/dashboard/services", "pages.dashboard.provider_services:ProviderServicesPage", "Services"),
-    Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile"),
-    Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings"),
-    Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support"),
-    Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
-    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal"),
-    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk"),
-    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk"),
-    Screen("/staff/team", "staff.team:TeamPage", "Staff Management"),
-    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log"),
-    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal"),
-    Screen("/admin", "pages.admin:AdminPage", "Admin"),
+    Screen(
+        "/dashboard/services",
+        "pages.dashboard.provider_services:ProviderServicesPage",
+        "Services",
+        rule=dashboard_rule,
+    ),
+    Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile", rule=dashboard_rule),
+    Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings", rule=dashboard_rule),
+    Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support", rule=dashboard_rule),
+    Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
+    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
+    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
+    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
+    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule),
+    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule),
+    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
+    Screen("/admin", "pages.admin:AdminPage", "Admin", rule=admin_rule),
 )
 
 # Matched only by paths nothing else matches; rendered with HTTP status 404.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from reactpy import component, use_location
 
-from components.guards import feature_name, feature_segment, guarded, staff_rule
+from components.guards import feature_name, feature_segment
 from components.staff_frame import STAFF_HOME, StaffFrame, StaffSection, staff_section
 from components.ui import coming_soon
 from staff.dashboard import StaffDashboard
@@ -26,11 +26,6 @@ def staff_feature_name(slug: str) -> str:
 
 @component
 def StaffPortal() -> dict:
-    return guarded(staff_rule, _StaffView)
-
-
-@component
-def _StaffView() -> dict:
     slug = feature_segment(use_location().pathname, STAFF_HOME)
     if not slug:
         return StaffFrame(StaffDashboard(), active="")

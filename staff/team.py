@@ -27,7 +27,6 @@ from app.services.staff import (
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
-from components.guards import guarded, staff_rule
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.staff_frame import (
@@ -62,11 +61,6 @@ def roles_for(access: StaffAccessRead | None) -> tuple[Role, ...]:
 
 @component
 def TeamPage() -> dict:
-    return guarded(staff_rule, _TeamView)
-
-
-@component
-def _TeamView() -> dict:
     return StaffFrame(StaffSection(_Team, slug="team"), active="team")
 
 

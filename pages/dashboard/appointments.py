@@ -7,7 +7,6 @@ from reactpy import component, html
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.guards import dashboard_rule, guarded
 from components.ui import portal_header
 
 PATH = "/dashboard/appointments"
@@ -15,11 +14,6 @@ PATH = "/dashboard/appointments"
 
 @component
 def DashboardAppointmentsPage() -> dict:
-    return guarded(dashboard_rule, _DashboardAppointmentsView)
-
-
-@component
-def _DashboardAppointmentsView() -> dict:
     provider = is_provider(use_session().user)
     return html.div(
         {"class_name": "portal"},

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from reactpy import component, html, use_location
 
 from components.context import CurrentUser, use_session
-from components.guards import ADMIN_ROLES, dashboard_rule, feature_name, feature_segment, guarded
+from components.guards import ADMIN_ROLES, feature_name, feature_segment
 from components.icons import icon
 from components.ui import coming_soon, portal_header
 
@@ -69,11 +69,6 @@ def section_title(slug: str) -> str:
 
 @component
 def DashboardPage() -> dict:
-    return guarded(dashboard_rule, _DashboardView)
-
-
-@component
-def _DashboardView() -> dict:
     user = use_session().user
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:

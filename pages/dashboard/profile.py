@@ -12,7 +12,6 @@ from app.services.accounts import update_profile
 from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
-from components.guards import dashboard_rule, guarded
 from components.hooks import use_action
 from components.ui import portal_header
 
@@ -23,11 +22,6 @@ FIELDS = ("name", "profile_image", "organization", "phone_number")
 
 @component
 def ProfilePage() -> dict:
-    return guarded(dashboard_rule, _ProfileView)
-
-
-@component
-def _ProfileView() -> dict:
     session = use_session()
     user = session.user
     form = use_form(

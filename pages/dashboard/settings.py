@@ -15,7 +15,6 @@ from reactpy import component, html, use_state
 from app.services.accounts import TotpSetup, get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
-from components.guards import dashboard_rule, guarded
 from components.hooks import use_action, use_query
 from components.icons import icon
 from components.ui import portal_header
@@ -23,11 +22,6 @@ from components.ui import portal_header
 
 @component
 def SettingsPage() -> dict:
-    return guarded(dashboard_rule, _SettingsView)
-
-
-@component
-def _SettingsView() -> dict:
     session = use_session()
     user = session.user
     return html.div(

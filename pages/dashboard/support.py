@@ -18,7 +18,6 @@ from app.principal import Principal
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
 from components.context import use_session
 from components.forms import use_form
-from components.guards import dashboard_rule, guarded
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.tickets import (
@@ -54,11 +53,6 @@ def _param(params: dict[str, list[str]], name: str) -> str:
 
 @component
 def SupportPage() -> dict:
-    return guarded(dashboard_rule, _Support)
-
-
-@component
-def _Support() -> dict:
     session = use_session()
     params = use_search_params()
     selected = _param(params, "ticket") or None
