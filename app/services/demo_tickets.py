@@ -27,11 +27,11 @@ from models.support import Ticket, TicketCategory, TicketPriority, TicketStatus
 TICKETS = (
     (
         Role.patient, 50, TicketCategory.booking, TicketPriority.medium,
-        "Can my IV visit move to the morning?",
-        "My vitamin infusion is booked for the afternoon, but I have a meeting that day. Is there a morning "
-        "slot with the same nurse?",
+        "Can my IV visit move to another day?",
+        "I have a work trip the week of my vitamin infusion. Is there a slot with the same nurse the week "
+        "after?",
         "Hi Jordan, you can move the visit yourself under My Appointments → Reschedule up to 24 hours "
-        "before it starts. Priya has mornings open that week; let us know if anything gets in the way.",
+        "before it starts. Priya has times open the week after; let us know if anything gets in the way.",
     ),
     (
         Role.patient, 20, TicketCategory.billing, TicketPriority.low,

@@ -22,6 +22,7 @@ from app.services.payments import get_gateway
 from app.services.pricing import price_for
 from app.services.reviews import public_author_name
 from app.services.slots import Hours
+from app.settings import get_settings
 from models.account import AccountRead
 from models.base import new_id
 from models.booking import (
@@ -87,14 +88,18 @@ class Plan:
     rows: list = field(default_factory=list)
     reviews: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # provider id → ratings
     counts: dict[str, int] = field(default_factory=dict)
+    patients_busy: dict[str, list[tuple[datetime, datetime]]] = field(default_factory=dict)
     _numbers: set[str] = field(default_factory=set)
 
     def count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
 
 
-def _start(rng: random.Random, seat: Seat, day: date, minutes: int, buffer: timedelta) -> datetime | None:
-    """A free start time (UTC) on the provider's local `day` inside their hours, or None."""
+def _start(
+    rng: random.Random, seat: Seat, day: date, minutes: int, buffer: timedelta, mine: list
+) -> datetime | None:
+    """A start time (UTC) on the provider's local `day` inside their hours, free for both the provider and
+    the patient (whose visits are `mine`), or None."""
     spans = [h for h in seat.hours if h.weekday == day.weekday() and h.end_minute - h.start_minute >= minutes]
     if not spans:
         return None
@@ -106,8 +111,9 @@ def _start(rng: random.Random, seat: Seat, day: date, minutes: int, buffer: time
         local = datetime.combine(day, time(minute // 60, minute % 60), zone)
         start = local.astimezone(UTC)
         end = start + timedelta(minutes=minutes) + buffer
-        if all(end <= s or start >= e for s, e in seat.busy):
+        if all(end <= s or start >= e for s, e in (*seat.busy, *mine)):
             seat.busy.append((start, end))
+            mine.append((start, end))
             return start
     return None
 
@@ -146,13 +152,14 @@ def book(
         return False
     service, own_price, mask = rng.choice(offers)
     past = status in (AppointmentStatus.completed, AppointmentStatus.cancelled)
-    buffer = timedelta(minutes=30)
+    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
     today = now.astimezone(ZoneInfo(seat.time_zone)).date()
     starts_at = None
     for _attempt in range(12):
         offset = rng.randint(*PAST) if past else rng.randint(*UPCOMING)
         day = today + timedelta(days=-offset if past else offset)
-        starts_at = _start(rng, seat, day, service.duration_minutes, buffer)
+        mine = plan.patients_busy.setdefault(patient.account.id, [])
+        starts_at = _start(rng, seat, day, service.duration_minutes, buffer, mine)
         if starts_at is not None:
             break
     if starts_at is None:
