@@ -110,8 +110,13 @@ async def _priya(session: AsyncSession, services: dict[str, Service]) -> tuple[S
         city="New York",
         state="NY",
         zips=sorted(zips),
-        hours=list((await load_hours(session, [provider.id])).get(provider.id, ())),
-        offers=[(services[o.service_id], o.price, o.location_mask) for o in offers],
+        hours=sorted(
+            (await load_hours(session, [provider.id])).get(provider.id, ()),
+            key=lambda h: (h.weekday, h.start_minute),
+        ),
+        offers=sorted(
+            ((services[o.service_id], o.price, o.location_mask) for o in offers), key=lambda o: o[0].slug
+        ),
     )
     return seat, Patient(account_of(patient_user), *JORDAN_HOME)
 

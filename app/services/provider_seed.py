@@ -127,7 +127,9 @@ async def load_catalog(session: AsyncSession) -> dict[str, list[Service]]:
     """The reference catalog's services by category slug (added first if missing)."""
     await ensure_reference_catalog(session=session)
     rows = await session.execute(
-        select(Service, ServiceCategory.slug).join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        select(Service, ServiceCategory.slug)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .order_by(ServiceCategory.slug, Service.slug)  # a fixed order: a random seed reproduces the data
     )
     by_category: dict[str, list[Service]] = {}
     for service, slug in rows:
