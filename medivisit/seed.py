@@ -107,3 +107,25 @@ async def _demo_staff(session: AsyncSession) -> list[str]:
 
 
 SEEDERS.append(("Demo staff (owner, management, hr, support)", True, _demo_staff))
+
+
+async def _demo_marketplace(session: AsyncSession) -> list[str]:
+    from app.services.demo import seed_demo_marketplace
+
+    return await seed_demo_marketplace(session=session)
+
+
+async def _demo_tickets(session: AsyncSession) -> list[str]:
+    from app.services.demo import seed_demo_tickets
+
+    return await seed_demo_tickets(session=session)
+
+
+SEEDERS.append(
+    (
+        "Demo marketplace (providers in New York, Chicago and Los Angeles; visits; reviews)",
+        True,
+        _demo_marketplace,
+    )
+)
+SEEDERS.append(("Demo help-desk tickets", True, _demo_tickets))

@@ -174,7 +174,7 @@ class Review(Base):
     """A patient's review of a provider. Only reviews of completed visits count towards the rating.
 
     `appointment_id` is the visit reviewed (one review per visit); `visit_completed` is set when that visit
-    is marked completed. Seeded demo reviews have no appointment.
+    is marked completed. Sample providers' reviews (`seed --providers`) have no appointment.
     """
 
     __tablename__ = "provider_reviews"

@@ -153,7 +153,8 @@ def test_the_cart_survives_a_reload_and_shows_in_a_second_tab(site, page: Page) 
 
 
 def test_a_provider_from_the_search_is_booked_at_their_price(site, page: Page) -> None:
-    open_page(page, site.url("/find-provider?service=iv-hydration&sort=soonest"))
+    # In Priya's ZIP code: the demo marketplace lists dozens of IV nurses nationwide.
+    open_page(page, site.url("/find-provider?service=iv-hydration&zip=10001&sort=soonest"))
     card = page.get_by_role("article", name="Priya Shah")
     card.get_by_role("button", name="Add to cart").click()
     item = line(page, HYDRATION)
@@ -162,7 +163,7 @@ def test_a_provider_from_the_search_is_booked_at_their_price(site, page: Page) -
     expect(item.get_by_text("$111.3")).to_be_visible()
     # A search by category names no single service: the cards stay as they are.
     close_panel(page)
-    open_page(page, site.url("/find-provider?service=iv-therapy"))
+    open_page(page, site.url("/find-provider?service=iv-therapy&zip=10001"))
     expect(page.get_by_role("article", name="Priya Shah")).to_be_visible()
     expect(
         page.get_by_role("article", name="Priya Shah").get_by_role("button", name="Add to cart")

@@ -194,3 +194,25 @@ async def create_demo_accounts(*, session: AsyncSession) -> list[AccountRead]:
             account = await mark_enrollment_complete(session=session, user_id=account.id)
         accounts.append(account)
     return accounts
+
+
+# Patients of the demo marketplace who book and review visits; nobody signs in as them (no password).
+DEMO_PATIENT_DOMAIN = f"patients.{DEMO_DOMAIN}"
+
+
+async def create_demo_patients(*, session: AsyncSession, names: list[str]) -> list[AccountRead]:
+    """A confirmed patient account without a password for each name (first.last@DEMO_PATIENT_DOMAIN);
+    existing ones are left as they are. Never in production."""
+    if get_settings().is_production:
+        raise PermissionDenied("Demo accounts are never created with APP_ENV=production.")
+    accounts: list[AccountRead] = []
+    for name in names:
+        email = f"{name.lower().replace(' ', '.')}@{DEMO_PATIENT_DOMAIN}"
+        user = await find_user_by_email(session, email)
+        if user is None:
+            user = await create_email_user(session, email=email, password_hash=None, data=split_name(name))
+            user.raw_app_meta_data = {**(user.raw_app_meta_data or {}), "role": Role.patient.value}
+            await mark_email_verified(session, user)
+        accounts.append(account_of(user))
+    await session.flush()
+    return accounts

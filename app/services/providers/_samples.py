@@ -124,10 +124,13 @@ def _bio(rng: random.Random, kind: ProviderType, metro: str) -> str:
     )
 
 
-async def _catalog(session: AsyncSession) -> dict[str, list[Service]]:
+async def load_catalog(session: AsyncSession) -> dict[str, list[Service]]:
+    """The reference catalog's services by category slug (added first if missing)."""
     await ensure_reference_catalog(session=session)
     rows = await session.execute(
-        select(Service, ServiceCategory.slug).join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        select(Service, ServiceCategory.slug)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .order_by(ServiceCategory.slug, Service.slug)  # a fixed order: a random seed reproduces the data
     )
     by_category: dict[str, list[Service]] = {}
     for service, slug in rows:
@@ -135,10 +138,21 @@ async def _catalog(session: AsyncSession) -> dict[str, list[Service]]:
     return by_category
 
 
-def _provider_rows(rng: random.Random, catalog: dict[str, list[Service]], now: datetime) -> dict[str, list]:
-    """Rows of every table for one random provider."""
+def provider_rows(
+    rng: random.Random,
+    catalog: dict[str, list[Service]],
+    now: datetime,
+    *,
+    metro: str | None = None,
+    name: tuple[str, str] | None = None,
+    listed: bool = False,
+    extras: bool = True,
+) -> dict[str, list]:
+    """Rows of every table (TABLES) for one random provider: in `metro` (default: any of METROS), named
+    `name` (default: random), verified and active if `listed` (default: about 8% unverified, 4% inactive),
+    with random time off and reviews unless `extras` is false (the demo books real visits instead)."""
     pid = new_id()
-    metro, state, tz, zips = rng.choice(METROS)
+    metro, state, tz, zips = rng.choice(METROS) if metro is None else next(m for m in METROS if m[0] == metro)
     kind = _weighted(rng, TYPES)
     _weight, license_type, categories, _title = TYPES[kind]
     languages = ["English"] + (["Spanish"] if rng.random() < 0.3 else [])
@@ -160,7 +174,7 @@ def _provider_rows(rng: random.Random, catalog: dict[str, list[Service]], now: d
         for s, e in spans
     ]
     time_off = []
-    if rng.random() < 0.15:
+    if extras and rng.random() < 0.15:
         start = (now + timedelta(days=rng.randint(0, 21))).replace(hour=0, minute=0, second=0, microsecond=0)
         time_off.append(
             {
@@ -172,7 +186,7 @@ def _provider_rows(rng: random.Random, catalog: dict[str, list[Service]], now: d
             }
         )
     reviews = []
-    for _ in range(max(0, min(40, int(rng.paretovariate(1.1) * 3) - 2))):
+    for _ in range(max(0, min(40, int(rng.paretovariate(1.1) * 3) - 2)) if extras else 0):
         rating = rng.choices((5, 4, 3, 2), weights=(60, 30, 7, 3))[0]
         reviews.append(
             {
@@ -189,14 +203,14 @@ def _provider_rows(rng: random.Random, catalog: dict[str, list[Service]], now: d
     provider = {
         "id": pid,
         "user_id": None,
-        "first_name": rng.choice(FIRST_NAMES),
-        "last_name": rng.choice(LAST_NAMES),
+        "first_name": name[0] if name else rng.choice(FIRST_NAMES),
+        "last_name": name[1] if name else rng.choice(LAST_NAMES),
         "provider_type": kind,
         "license_type": license_type,
         "license_number": f"{license_type}-{rng.randint(100000, 999999)}",
         "license_state": state,
-        "is_verified": rng.random() < 0.92,
-        "is_active": rng.random() < 0.96,
+        "is_verified": listed or rng.random() < 0.92,
+        "is_active": listed or rng.random() < 0.96,
         "bio": _bio(rng, kind, metro),
         "photo_url": "",
         "languages": languages,
@@ -242,13 +256,13 @@ async def seed_providers(
     hours, some time off and reviews. Returns how many were created."""
     rng = rng or random.Random()
     now = now or utcnow()
-    catalog = await _catalog(session)
+    catalog = await load_catalog(session)
     done = 0
     while done < count:
         size = min(BATCH, count - done)
         batch: dict[str, list] = {name: [] for name in TABLES}
         for _ in range(size):
-            for name, rows in _provider_rows(rng, catalog, now).items():
+            for name, rows in provider_rows(rng, catalog, now).items():
                 batch[name].extend(rows)
         for name, model in TABLES.items():
             if batch[name]:
@@ -277,8 +291,8 @@ DEMO_ZIPS = ("10001", "10003", "10010", "10011", "10014", "10016", "10019", "112
 
 
 async def seed_demo_provider(*, session: AsyncSession, user_id: str, name: str) -> str | None:
-    """A verified profile for the demo provider account, unless it has one. Returns its id or None."""
-    from app.services.appointments._reviews import add_review
+    """A verified profile for the demo provider account, unless it has one. Returns its id or None.
+    Its reviews come from real visits (the demo marketplace seeding)."""
     from app.services.providers._availability import set_weekly_hours
     from app.services.providers._profiles import ServiceOffer, create_provider, set_service_area, set_services
 
@@ -320,13 +334,4 @@ async def seed_demo_provider(*, session: AsyncSession, user_id: str, name: str) 
         provider_id=profile.id,
         hours=[Hours(day, 8 * 60, 17 * 60) for day in range(5)],
     )
-    for rating, comment in ((5, "Gentle and on time."), (5, "Explained the IV visit clearly."), (4, "")):
-        await add_review(
-            session=session,
-            provider_id=profile.id,
-            rating=rating,
-            comment=comment,
-            author_name="Demo patient",
-            visit_completed=True,
-        )
     return profile.id

@@ -1,0 +1,163 @@
+"""The demo marketplace (`seed --demo`): enough verified providers in three metro areas to search by ZIP code,
+ratings from reviews of real completed visits, featured providers, the demo patient's past and upcoming
+visits (several with the demo provider), help-desk tickets; seeding twice adds nothing; never in
+production; fast enough for the browser tests that seed it.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+import pytest
+from medivisit.seed import seed
+from sqlalchemy import func, select
+
+from app import db as app_db
+from app.services.accounts import demo_email
+from app.services.demo import seed_demo_marketplace
+from app.services.errors import PermissionDenied
+from app.services.providers import FEATURED_MIN_REVIEWS, list_featured, search_providers
+from app.settings import get_settings
+from models import Base
+from models.account import Role
+from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction
+from models.identity import User, as_utc
+from models.provider import Provider, ProviderQuery, Review
+from models.support import Ticket
+
+TABLES = ("providers", "appointments", "orders", "transactions", "provider_reviews", "tickets", "auth_users")
+
+
+async def _counts() -> dict[str, int]:
+    async with app_db.unit_of_work() as session:
+        return {
+            name: await session.scalar(select(func.count()).select_from(Base.metadata.tables[name]))
+            for name in TABLES
+        }
+
+
+@pytest.fixture
+async def demo(identity) -> None:
+    """The demo data on the shared test database (seeding is idempotent, so other tests may have too)."""
+    started = time.perf_counter()
+    await seed(demo=True)
+    return time.perf_counter() - started
+
+
+async def test_seeding_twice_adds_nothing(demo) -> None:
+    before = await _counts()
+    started = time.perf_counter()
+    report = await seed(demo=True)
+    assert time.perf_counter() - started < 2
+    assert await _counts() == before
+    assert report.count("already present") == 2
+
+
+async def test_verified_providers_in_three_metros_found_by_zip(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        zones = dict(
+            (
+                await session.execute(
+                    select(Provider.time_zone, func.count())
+                    .where(Provider.is_verified.is_(True), Provider.is_active.is_(True))
+                    .group_by(Provider.time_zone)
+                )
+            ).all()
+        )
+        found = {
+            zip_code: await search_providers(session=session, query=ProviderQuery(zip_code=zip_code))
+            for zip_code in ("60614", "90026", "10011")  # Lincoln Park, Echo Park, Chelsea
+        }
+    assert sum(zones.values()) >= 60
+    for zone in ("America/New_York", "America/Chicago", "America/Los_Angeles"):
+        assert zones.get(zone, 0) >= 20, zones
+    for zip_code, page in found.items():
+        assert page.total >= 2, zip_code
+
+
+async def test_ratings_come_from_reviews_of_completed_visits(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        unlinked = await session.scalar(
+            select(func.count())
+            .select_from(Review)
+            .join(Appointment, Appointment.id == Review.appointment_id, isouter=True)
+            .where(
+                Review.author_id.is_not(None),
+                Appointment.status.is_distinct_from(AppointmentStatus.completed),
+            )
+        )
+        counted = dict(
+            (
+                await session.execute(
+                    select(Review.provider_id, func.count())
+                    .where(Review.visit_completed.is_(True))
+                    .group_by(Review.provider_id)
+                )
+            ).all()
+        )
+        cached = dict(
+            (
+                await session.execute(
+                    select(Provider.id, Provider.review_count).where(Provider.review_count > 0)
+                )
+            ).all()
+        )
+        featured = await list_featured(session=session)
+    assert unlinked == 0
+    assert all(counted.get(pid) == count for pid, count in cached.items())
+    assert len(featured) >= 6 and all(f.rating.count >= FEATURED_MIN_REVIEWS for f in featured)
+
+
+async def test_the_demo_patient_and_provider_have_history_and_schedule(demo) -> None:
+    now = datetime.now(UTC)
+    async with app_db.unit_of_work() as session:
+        patient = await session.scalar(select(User.id).where(User.email == demo_email(Role.patient)))
+        provider_user = await session.scalar(select(User.id).where(User.email == demo_email(Role.provider)))
+        priya = await session.scalar(select(Provider.id).where(Provider.user_id == provider_user))
+        visits = (await session.scalars(select(Appointment).where(Appointment.patient_id == patient))).all()
+        orders = {o.id: o for o in (await session.scalars(select(Order).where(Order.patient_id == patient)))}
+        money = (await session.scalars(select(Transaction).where(Transaction.user_id == patient))).all()
+        reviewed = set(
+            (await session.scalars(select(Review.appointment_id).where(Review.author_id == patient))).all()
+        )
+        schedule = await session.scalar(
+            select(func.count())
+            .select_from(Appointment)
+            .where(
+                Appointment.provider_id == priya,
+                Appointment.status.in_((AppointmentStatus.pending, AppointmentStatus.confirmed)),
+                Appointment.starts_at > now,
+            )
+        )
+        tickets = (await session.scalars(select(Ticket).where(Ticket.user_id == patient))).all()
+    by_status: dict[AppointmentStatus, list[Appointment]] = {}
+    for visit in visits:
+        by_status.setdefault(visit.status, []).append(visit)
+    past = by_status[AppointmentStatus.completed] + by_status[AppointmentStatus.cancelled]
+    upcoming = by_status[AppointmentStatus.pending] + by_status[AppointmentStatus.confirmed]
+    assert len(by_status[AppointmentStatus.cancelled]) >= 1
+    assert all(as_utc(v.ends_at) < now for v in past) and all(as_utc(v.starts_at) > now for v in upcoming)
+    assert {v.id for v in by_status[AppointmentStatus.completed]} > reviewed and reviewed
+    assert sum(v.provider_id == priya for v in upcoming) >= 2 and schedule >= 4
+    # Orders and transactions as checkout and the visit lifecycle write them.
+    for visit in visits:
+        order = orders[visit.order_id]
+        assert order.subtotal == visit.price and order.total == order.subtotal + order.platform_fee
+        expected = {
+            AppointmentStatus.completed: OrderStatus.paid,
+            AppointmentStatus.cancelled: OrderStatus.cancelled,
+        }.get(visit.status, OrderStatus.pending)
+        assert order.status == expected
+    assert len(money) == 2 * len(visits)
+    assert len(tickets) >= 3 and any(t.first_responded_at for t in tickets)
+
+
+async def test_never_in_production(identity, monkeypatch) -> None:
+    monkeypatch.setenv("APP_ENV", "production")
+    get_settings.cache_clear()
+    with pytest.raises(PermissionDenied, match="production"):
+        await seed(demo=True)
+    with pytest.raises(PermissionDenied, match="production"):
+        async with app_db.unit_of_work() as session:
+            await seed_demo_marketplace(session=session)
