@@ -17,6 +17,7 @@ from reactpy.config import REACTPY_ASYNC_RENDERING
 from reactpy.core.layout import Layout
 
 Element = dict[str, Any]
+RENDER_TIMEOUT = 2.0  # seconds; a render that never comes fails the test instead of hanging it
 
 
 class Mounted:
@@ -42,9 +43,10 @@ class Mounted:
                 node[last] = update["model"]
         self.renders += 1
 
-    async def render(self, timeout: float = 2.0) -> Element:
-        """Wait for the next update and apply it."""
-        self._apply(await asyncio.wait_for(self.layout.render(), timeout))
+    async def render(self) -> Element:
+        """Wait for the next update (at most RENDER_TIMEOUT seconds) and apply it."""
+        async with asyncio.timeout(RENDER_TIMEOUT):
+            self._apply(await self.layout.render())
         return self.model
 
     def _pending(self) -> bool:
