@@ -1,4 +1,4 @@
-"""The UI kit: the pieces every screen is built from (docs/DESIGN.md, "Screens are built from the kit").
+"""The UI kit: the pieces every screen is built from (DESIGN.md: "Screens are built from the kit").
 
 Fields keep what was typed without a render per keystroke; buttons show a pending state; `QueryView`
 gives one look to loading / error / empty / data; `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is
