@@ -5,7 +5,7 @@ const ASSET_VERSION = "__ASSET_VERSION__";
 const VERSION = `medivisit-static-${ASSET_VERSION}`;
 const PRECACHE = [
   "/static/css/app.css", "/static/css/pages.css", "/static/css/portal.css", "/static/js/app.js", "/static/js/auth.js",
-  "/static/js/theme.js", "/static/js/countdown.js", "/static/img/favicon.svg",
+  "/static/js/theme.js", "/static/js/countdown.js", "/static/js/kit.js", "/static/img/favicon.svg",
 ].map((path) => `${path}?v=${ASSET_VERSION}`);
 
 self.addEventListener("install", (event) => {

@@ -2,6 +2,7 @@
 // navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
 // page titles, keyboard shortcuts, client toasts and the service worker.
 import { countdownText, msUntilEndOfDay } from "./countdown.js";  // unversioned: the service worker cache is per deploy
+import "./kit.js";  // the UI kit's tabs keys and dialog focus (components/kit/)
 
 const root = document.documentElement;
 const MENU_OPEN_DELAY = 200;

@@ -1,0 +1,43 @@
+"""The UI kit: the pieces every screen is built from (DESIGN.md: "Screens are built from the kit").
+
+Fields keep what was typed without a render per keystroke; buttons show a pending state; `QueryView`
+gives one look to loading / error / empty / data; `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is
+the one modal; `DataTable` sorts and pages (≤ 100 rows); `Chart` embeds a pygal SVG. Browser-side
+behaviour (tab arrow keys, the dialog's focus trap) is in static/js/kit.js.
+"""
+
+from components.kit.buttons import Button
+from components.kit.chart import Chart
+from components.kit.dialog import Dialog, dialog_actions
+from components.kit.display import Badge, StatCard
+from components.kit.fields import Checkbox, Field, Select, TextArea, field_ids
+from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
+from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
+from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
+
+__all__ = [
+    "MAX_PAGE_SIZE",
+    "Badge",
+    "Button",
+    "Chart",
+    "Checkbox",
+    "Column",
+    "DataTable",
+    "Dialog",
+    "Field",
+    "QueryLike",
+    "QueryView",
+    "Select",
+    "StatCard",
+    "TabPanel",
+    "Tabs",
+    "TextArea",
+    "clamp_page_size",
+    "dialog_actions",
+    "empty_state",
+    "error_state",
+    "field_ids",
+    "loading_state",
+    "param_href",
+    "tab_ids",
+]

@@ -1,0 +1,312 @@
+"""Form fields: `Field` (an <input>), `TextArea`, `Select` and `Checkbox`.
+
+Each renders the label, the control, an optional hint and an optional error inside `div.field`, wired for
+assistive technology: the label's `html_for` is the control's id, `aria-describedby` names the hint and the
+error, `aria-invalid` is set while there is an error, `required` is passed through.
+
+Ids come from the name: `{id_prefix}-{name}` (prefix "field", as in components/forms.py), the hint
+`…-hint`, the error `…-error`; give each form its own `id_prefix` when two forms share a page.
+
+Typing costs no render. The controls are uncontrolled; each change is written on the server (to the
+`form` when one is given — components/forms.py's `use_form()` — otherwise to the field's own ref) and the
+written value is what the next render hands back as `default_value`. Preact re-applies `defaultValue` on
+every render, so that is what keeps the typed text when the screen re-renders (an error appears, a
+query reloads). `form.reset()` remounts the controls with the reset values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from reactpy import component, html, use_ref
+
+from components.forms import Form
+from components.kit._util import Handler, call, classes
+
+Option = tuple[str, str] | str
+"""A <select> option: (value, label), or one string used as both."""
+
+
+def field_ids(name: str, *, id_prefix: str = "field", id: str | None = None) -> tuple[str, str, str]:
+    """(control id, hint id, error id) of the field `name`."""
+    control = id or f"{id_prefix}-{name}"
+    return control, f"{control}-hint", f"{control}-error"
+
+
+class _Value:
+    """Where a field's typed value lives between renders: the form's values or the field's own ref."""
+
+    def __init__(self, name: str, form: Form | None, default: Any) -> None:
+        self.name = name
+        self.form = form
+        self.ref = use_ref(default)
+        if form is not None and name not in form.values:
+            form.values[name] = default
+
+    @property
+    def current(self) -> Any:
+        return self.form.values.get(self.name) if self.form is not None else self.ref.current
+
+    def set(self, value: Any) -> None:
+        if self.form is not None:
+            self.form.values[self.name] = value
+        else:
+            self.ref.current = value
+
+    @property
+    def key(self) -> str:
+        """The control's key: a new one after `form.reset()` remounts it with the reset value."""
+        return f"{self.name}-{self.form.version if self.form is not None else 0}"
+
+
+def _frame(
+    *,
+    name: str,
+    label: Any,
+    control: dict,
+    ids: tuple[str, str, str],
+    hint: Any,
+    error: Any,
+    check: bool = False,
+    class_name: str | None = None,
+) -> dict:
+    control_id, hint_id, error_id = ids
+    label_element = html.label({"html_for": control_id}, label)
+    return html.div(
+        {
+            "class_name": classes(
+                "field", f"field-{name}", check and "field-check", error and "is-invalid", class_name
+            )
+        },
+        html.div({"class_name": "field-check-row"}, control, label_element) if check else label_element,
+        "" if check else control,
+        html.p({"class_name": "hint", "id": hint_id}, hint) if hint else "",
+        html.p({"class_name": "form-error field-error", "id": error_id}, error) if error else "",
+    )
+
+
+def _aria(ids: tuple[str, str, str], hint: Any, error: Any, required: bool) -> dict[str, Any]:
+    _control_id, hint_id, error_id = ids
+    described = " ".join(i for i, shown in ((hint_id, hint), (error_id, error)) if shown)
+    attributes: dict[str, Any] = {}
+    if described:
+        attributes["aria-describedby"] = described
+    if error:
+        attributes["aria-invalid"] = "true"
+    if required:
+        attributes["required"] = True
+    return attributes
+
+
+def _text_change(value: _Value, on_change: Handler | None) -> Any:
+    async def changed(event: dict) -> None:
+        text = event["target"]["value"]
+        value.set(text)
+        await call(on_change, text)
+
+    return changed
+
+
+@component
+def Field(
+    label: Any,
+    name: str,
+    *,
+    default: str = "",
+    form: Form | None = None,
+    type: str = "text",
+    hint: Any = None,
+    error: Any = None,
+    required: bool = False,
+    max_length: int | None = 200,
+    autocomplete: str | None = None,
+    placeholder: str | None = None,
+    input_mode: str | None = None,
+    disabled: bool = False,
+    on_change: Handler | None = None,
+    id_prefix: str = "field",
+    id: str | None = None,
+    class_name: str | None = None,
+) -> dict:
+    """A labelled <input>. `default` is the first value (the form's value wins when `form` is given);
+    `on_change(text)` hears every change (sync or async) without a render of its own."""
+    value = _Value(name, form, default)
+    ids = field_ids(name, id_prefix=id_prefix, id=id)
+    attributes: dict[str, Any] = {
+        "id": ids[0],
+        "name": name,
+        "type": type,
+        "class_name": "input",
+        "key": value.key,
+        "default_value": value.current or "",
+        "disabled": disabled,
+        "on_change": _text_change(value, on_change),
+        **_aria(ids, hint, error, required),
+    }
+    if max_length is not None:
+        attributes["max_length"] = max_length
+    if autocomplete is not None:
+        attributes["auto_complete"] = autocomplete
+    if placeholder is not None:
+        attributes["placeholder"] = placeholder
+    if input_mode is not None:
+        attributes["input_mode"] = input_mode
+    return _frame(
+        name=name,
+        label=label,
+        control=html.input(attributes),
+        ids=ids,
+        hint=hint,
+        error=error,
+        class_name=class_name,
+    )
+
+
+@component
+def TextArea(
+    label: Any,
+    name: str,
+    *,
+    default: str = "",
+    form: Form | None = None,
+    rows: int = 5,
+    hint: Any = None,
+    error: Any = None,
+    required: bool = False,
+    max_length: int | None = 5000,
+    placeholder: str | None = None,
+    disabled: bool = False,
+    on_change: Handler | None = None,
+    id_prefix: str = "field",
+    id: str | None = None,
+    class_name: str | None = None,
+) -> dict:
+    """A labelled <textarea>; the same contract as `Field`."""
+    value = _Value(name, form, default)
+    ids = field_ids(name, id_prefix=id_prefix, id=id)
+    attributes: dict[str, Any] = {
+        "id": ids[0],
+        "name": name,
+        "rows": rows,
+        "class_name": "input",
+        "key": value.key,
+        "default_value": value.current or "",
+        "disabled": disabled,
+        "on_change": _text_change(value, on_change),
+        **_aria(ids, hint, error, required),
+    }
+    if max_length is not None:
+        attributes["max_length"] = max_length
+    if placeholder is not None:
+        attributes["placeholder"] = placeholder
+    return _frame(
+        name=name,
+        label=label,
+        control=html.textarea(attributes),
+        ids=ids,
+        hint=hint,
+        error=error,
+        class_name=class_name,
+    )
+
+
+def _options(options: Iterable[Option]) -> list[tuple[str, str]]:
+    return [(o, o) if isinstance(o, str) else (str(o[0]), str(o[1])) for o in options]
+
+
+@component
+def Select(
+    label: Any,
+    name: str,
+    *,
+    options: Sequence[Option],
+    default: str | None = None,
+    form: Form | None = None,
+    placeholder: str | None = None,
+    hint: Any = None,
+    error: Any = None,
+    required: bool = False,
+    disabled: bool = False,
+    on_change: Handler | None = None,
+    id_prefix: str = "field",
+    id: str | None = None,
+    class_name: str | None = None,
+) -> dict:
+    """A labelled <select>. `options` are (value, label) pairs or strings; `placeholder` adds a first,
+    empty option. Without a `default` the first option is selected (as the browser would)."""
+    pairs = _options(options)
+    first = "" if placeholder is not None else (pairs[0][0] if pairs else "")
+    value = _Value(name, form, first if default is None else default)
+    ids = field_ids(name, id_prefix=id_prefix, id=id)
+    return _frame(
+        name=name,
+        label=label,
+        control=html.select(
+            {
+                "id": ids[0],
+                "name": name,
+                "class_name": "input",
+                "key": value.key,
+                "default_value": value.current or "",
+                "disabled": disabled,
+                "on_change": _text_change(value, on_change),
+                **_aria(ids, hint, error, required),
+            },
+            html.option({"value": "", "key": ""}, placeholder) if placeholder is not None else "",
+            *(html.option({"value": v, "key": v}, text) for v, text in pairs),
+        ),
+        ids=ids,
+        hint=hint,
+        error=error,
+        class_name=class_name,
+    )
+
+
+@component
+def Checkbox(
+    label: Any,
+    name: str,
+    *,
+    default: bool = False,
+    form: Form | None = None,
+    hint: Any = None,
+    error: Any = None,
+    required: bool = False,
+    disabled: bool = False,
+    on_change: Handler | None = None,
+    id_prefix: str = "field",
+    id: str | None = None,
+    class_name: str | None = None,
+) -> dict:
+    """A checkbox with its label beside it; `on_change(checked: bool)`. With a `form`, the value is kept
+    in `form.values[name]` as a bool."""
+    value = _Value(name, form, default)
+    ids = field_ids(name, id_prefix=id_prefix, id=id)
+
+    async def changed(event: dict) -> None:
+        checked = bool(event["target"].get("checked"))
+        value.set(checked)
+        await call(on_change, checked)
+
+    return _frame(
+        name=name,
+        label=label,
+        control=html.input(
+            {
+                "id": ids[0],
+                "name": name,
+                "type": "checkbox",
+                "key": value.key,
+                "default_checked": bool(value.current),
+                "disabled": disabled,
+                "on_change": changed,
+                **_aria(ids, hint, error, required),
+            }
+        ),
+        ids=ids,
+        hint=hint,
+        error=error,
+        check=True,
+        class_name=class_name,
+    )

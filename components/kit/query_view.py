@@ -1,0 +1,99 @@
+"""`QueryView`: one look for a query's four states — loading, error (with Retry), empty and data.
+
+The markup is the one most screens already use:
+- loading: `div.staff-loading[role=status]` with the `portal-spinner` (components/staff_frame.py's
+  `loading_notice`, used by the staff and help-desk screens);
+- error: `div.notice.notice-warning[role=alert]` (components/ui.py's `notice`, as staff/team.py,
+  staff/audit.py and staff/dashboard.py show errors) plus a Retry button that calls `query.refetch()`;
+- empty: `div.empty-state` with an optional `empty-icon` and the `empty-title` (checkout, the cart panel,
+  the provider list, My Appointments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sized
+from typing import Any, Protocol
+
+from reactpy import html
+
+from components.icons import icon
+from components.kit._util import call
+from components.kit.buttons import Button
+
+
+class QueryLike(Protocol):
+    """What QueryView needs of a query (components/hooks.py's `Query` has it)."""
+
+    data: Any
+    loading: bool
+    error: str | None
+    refetch: Callable[[], Any]
+
+
+def loading_state(label: str = "Loading…") -> dict:
+    """The loading look on its own (a spinner and a polite status)."""
+    return html.div(
+        {"class_name": "staff-loading", "role": "status"},
+        html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),
+        html.span(label),
+    )
+
+
+def error_state(message: str, retry: Callable[[], Any] | None = None, *, retry_label: str = "Retry") -> dict:
+    """The error look on its own: the message and, when `retry` is given, a Retry button."""
+
+    async def again() -> None:
+        await call(retry)
+
+    return html.div(
+        {"class_name": "notice notice-warning query-error", "role": "alert"},
+        icon("alert", size=18),
+        html.p(message),
+        Button(retry_label, on_click=again, variant="outline", size="sm", class_name="query-retry")
+        if retry is not None
+        else "",
+    )
+
+
+def empty_state(title: Any, text: Any = None, *, icon_name: str | None = None, action: Any = None) -> dict:
+    """The empty look on its own: an optional icon, a title, an optional line and an optional action."""
+    return html.div(
+        {"class_name": "empty-state"},
+        html.span({"class_name": "empty-icon"}, icon(icon_name, size=28)) if icon_name else "",
+        html.p({"class_name": "empty-title"}, title),
+        html.p(text) if text else "",
+        action or "",
+    )
+
+
+def _is_empty(data: Any) -> bool:
+    if data is None:
+        return True
+    if isinstance(data, Sized) and not isinstance(data, str | bytes):
+        return len(data) == 0
+    return False
+
+
+def QueryView(  # noqa: N802 - a kit element, named like the components
+    query: QueryLike,
+    render: Callable[[Any], Any],
+    *,
+    empty: Any = "Nothing here yet.",
+    is_empty: Callable[[Any], bool] | None = None,
+    loading_label: str = "Loading…",
+    retry_label: str = "Retry",
+) -> Any:
+    """Render `query` in one of four looks.
+
+    - no data yet and loading → the spinner with `loading_label`;
+    - an error → the message with a Retry button (calls `query.refetch()`), also when stale data is kept;
+    - data that `is_empty(data)` says is empty (default: None or a zero-length collection) → `empty`: a
+      string becomes the empty-state title, anything else (a VDOM dict, `empty_state(...)`) is shown as is;
+    - otherwise `render(data)`. A reload keeps showing the old data (no flash of the spinner)."""
+    if query.error:
+        return error_state(query.error, query.refetch, retry_label=retry_label)
+    if query.data is None and query.loading:
+        return loading_state(loading_label)
+    if (is_empty or _is_empty)(query.data):
+        return empty_state(empty) if isinstance(empty, str) else empty
+    return render(query.data)
