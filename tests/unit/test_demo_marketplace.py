@@ -10,7 +10,6 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-from medivisit.seed import seed
 from sqlalchemy import func, select
 
 from app import db as app_db
@@ -19,6 +18,7 @@ from app.services.demo import seed_demo_marketplace
 from app.services.errors import PermissionDenied
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured, search_providers
 from app.settings import get_settings
+from medivisit.seed import seed
 from models import Base
 from models.account import Role
 from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction

@@ -33,7 +33,7 @@ from app.services.accounts._mapping import get_account
 from app.services.appointments._emails import send_visit_update
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
-from app.services.booking._orders import get_gateway
+from app.services.booking._payments import get_gateway
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._availability import load_blocks, load_hours, slot_rules
 from app.services.providers._profiles import day_bounds
