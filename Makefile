@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint format chromium migrate clean bench
+.PHONY: run test check install lint format chromium migrate clean bench
 
 # The tests start a real OpenID Connect provider (panva/oidc-provider) with Node.
 OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
@@ -45,9 +45,18 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# The fast lane: lint, the import contracts, and the unit, headless-UI and API tests (no browser).
+check: install $(OIDC_PROVIDER)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(PY) -m pytest tests/unit tests/ui tests/api
+
+# Everything, as CI runs it.
 test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 # Not part of `make test`: seeds 10,000 sample providers into a temporary SQLite database and prints the
