@@ -1,5 +1,5 @@
-"""Booking: checkout options (places, days, providers, open times), 10-minute holds, and orders placed
-through the payment gateway.
+"""Booking: checkout options (places, days, providers, open times: `_options`), 10-minute holds (`_holds`),
+orders placed through the payment gateway (`_orders`, `_payments`), and the rules they share (`_rules`).
 
 The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
 the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
@@ -11,7 +11,16 @@ from __future__ import annotations
 from app.services._surface import public_surface
 
 PUBLIC = {
+    "_holds": (
+        "hold_slot",
+        "release_hold",
+    ),
+    "_options": ("checkout_options",),
     "_orders": (
+        "get_order",
+        "place_order",
+    ),
+    "_rules": (
         "ADDRESSED",
         "CheckoutLine",
         "EXPIRED",
@@ -20,11 +29,6 @@ PUBLIC = {
         "NOT_OPEN",
         "SAME_TIME",
         "TAKEN",
-        "checkout_options",
-        "get_order",
-        "hold_slot",
-        "place_order",
-        "release_hold",
     ),
 }
 

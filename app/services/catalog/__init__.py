@@ -11,16 +11,16 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_catalog": (
-        "CATALOG",
         "ensure_reference_catalog",
         "get_category",
         "list_catalog",
-        "price_at",
     ),
     "_pricing": (
         "flash_sale_on",
+        "price_at",
         "price_for",
     ),
+    "_reference": ("CATALOG",),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

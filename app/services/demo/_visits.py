@@ -17,8 +17,8 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from app.services.appointments._reviews import public_author_name
-from app.services.booking._orders import ORDER_ALPHABET
 from app.services.booking._payments import get_gateway
+from app.services.booking._rules import ORDER_ALPHABET
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, platform_fee
 from app.services.catalog._pricing import price_for
 from app.services.providers._slots import Hours

@@ -19,6 +19,8 @@ PUBLIC = {
         "DueStatus",
         "HELPDESK_TOPIC",
         "due_status",
+        "presence_topic",
+        "support_topic",
         "ticket_topic",
     ),
     "_customers": (
@@ -38,13 +40,11 @@ PUBLIC = {
         "list_assignable_staff",
         "list_canned_responses",
         "list_tickets",
-        "presence_topic",
         "render_canned_response",
         "reply_to_ticket",
         "set_ticket_category",
         "set_ticket_priority",
         "set_ticket_status",
-        "support_topic",
     ),
 }
 

@@ -1,0 +1,156 @@
+"""Holds: `hold_slot` reserves one start time for the signed-in patient (an appointment in status `held`
+that expires after HOLD_MINUTES; the database's no-overlap rule decides between two patients taking the same
+time at once), and `release_hold` gives it back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.principal import Principal
+from app.services.accounts._admin import require_account
+from app.services.appointments._lifecycle import appointment_read
+from app.services.booking._rules import (
+    HOLD_GONE,
+    HOLD_MINUTES,
+    NO_PROVIDER,
+    NOBODY,
+    NOT_OPEN,
+    SAME_TIME,
+    TAKEN,
+    WITH_YOURSELF,
+    bookable_service,
+    current_time,
+    eligible_providers,
+    open_providers_at,
+    place_zip,
+)
+from app.services.catalog._pricing import price_for
+from app.services.errors import NotFound, ValidationFailed
+from app.services.providers._availability import live_appointment
+from app.settings import get_settings
+from models.booking import (
+    Appointment,
+    AppointmentRead,
+    AppointmentStatus,
+    overlap_refused,
+)
+from models.catalog import ServiceLocation
+from models.provider import Provider
+
+
+# ---- holds --------------------------------------------------------------------------------------
+async def hold_slot(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    service_slug: str,
+    provider_id: str | None,
+    starts_at: datetime,
+    zip_code: str,
+    location: ServiceLocation,
+    replaces: str | None = None,
+    now: datetime | None = None,
+) -> AppointmentRead:
+    """Hold `starts_at` for the signed-in patient for HOLD_MINUTES: with `provider_id`, or with the best
+    rated eligible provider free then ("first available"). `replaces` is the patient's earlier hold for the
+    same checkout line, released in the same unit of work."""
+    account = await require_account(session=session, actor=actor)
+    now = current_time(now)
+    location = ServiceLocation(location)
+    service, category_slug = await bookable_service(session, service_slug)
+    zip_code = place_zip(service, location, zip_code)
+    if starts_at.tzinfo is None:
+        raise ValidationFailed(NOT_OPEN)
+    starts_at = starts_at.astimezone(UTC)
+    ends_at = starts_at + timedelta(minutes=service.duration_minutes)
+
+    candidates = await eligible_providers(session, service, location, zip_code, provider_id)
+    if provider_id is not None and candidates and candidates[0].provider.user_id == account.id:
+        raise ValidationFailed(WITH_YOURSELF)
+    candidates = [c for c in candidates if c.provider.user_id != account.id]
+    if not candidates:
+        where = f"{location.label} visits" + (f" in ZIP code {zip_code}" if zip_code else "")
+        message = NO_PROVIDER if provider_id is not None else NOBODY
+        raise ValidationFailed(message.format(service=service.name, where=where))
+
+    if replaces:
+        await session.execute(
+            delete(Appointment).where(
+                Appointment.id == replaces,
+                Appointment.patient_id == account.id,
+                Appointment.status == AppointmentStatus.held,
+            )
+        )
+    clash = await session.scalar(
+        select(Appointment.id)
+        .where(
+            Appointment.patient_id == account.id,
+            live_appointment(now),
+            Appointment.starts_at < ends_at,
+            Appointment.ends_at > starts_at,
+        )
+        .limit(1)
+    )
+    if clash is not None:
+        raise ValidationFailed(SAME_TIME)
+    free = await open_providers_at(session, candidates, service.duration_minutes, starts_at, now)
+    # Expired holds no longer count, but the no-overlap rule still sees their rows. Being a write, this also
+    # opens the transaction on SQLite (pysqlite begins one only before a write): a savepoint opened first
+    # would itself be the transaction, and releasing it would commit.
+    await session.execute(
+        delete(Appointment).where(
+            Appointment.provider_id.in_([c.provider.id for c in free]),
+            Appointment.status == AppointmentStatus.held,
+            Appointment.hold_expires_at <= now,
+        )
+    )
+    busy_until = ends_at + timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    for candidate in free:
+        # Writers of one provider's time queue here (PostgreSQL). Without it, a second insert waiting on the
+        # exclusion constraint deadlocks with the first transaction's next write of its own row (place_order
+        # in the same unit of work); with it, the second insert fails at once when the first commits.
+        await session.execute(
+            select(Provider.id).where(Provider.id == candidate.provider.id).with_for_update(key_share=True)
+        )
+        price = price_for(category_slug=category_slug, price=candidate.base_price, at=now)
+        row = Appointment(
+            patient_id=account.id,
+            provider_id=candidate.provider.id,
+            service_id=service.id,
+            status=AppointmentStatus.held,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            busy_until=busy_until,
+            hold_expires_at=now + timedelta(minutes=HOLD_MINUTES),
+            location=location,
+            zip_code=zip_code,
+            price=price.charge,
+            original_price=price.original,
+        )
+        try:
+            async with session.begin_nested():
+                session.add(row)
+        except IntegrityError as error:
+            if not overlap_refused(error):
+                raise
+            continue  # someone took this provider's time a moment ago: try the next one, if any
+        return await appointment_read(session, row)
+    raise ValidationFailed(TAKEN)
+
+
+async def release_hold(*, session: AsyncSession, actor: Principal, hold_id: str) -> None:
+    """Give back a time the signed-in patient holds."""
+    account = await require_account(session=session, actor=actor)
+    result = await session.execute(
+        delete(Appointment).where(
+            Appointment.id == hold_id,
+            Appointment.patient_id == account.id,
+            Appointment.status == AppointmentStatus.held,
+        )
+    )
+    if result.rowcount != 1:
+        raise NotFound(HOLD_GONE)

@@ -1,0 +1,73 @@
+"""`checkout_options`: for a service, a place of visit and a ZIP code, the open start times of every
+eligible provider on one calendar day of the visitor, and their union ("first available")."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.booking._rules import (
+    MAX_LISTED,
+    CheckoutOptions,
+    ProviderTimes,
+    bookable_service,
+    current_time,
+    eligible_providers,
+    place_zip,
+    provider_calendars,
+)
+from app.services.catalog._pricing import price_for
+from app.services.providers._availability import slot_rules
+from app.services.providers._profiles import day_bounds, display_name
+from app.services.providers._search import visitor_zone
+from models.catalog import ServiceLocation
+from models.provider import RatingRead
+
+
+# ---- reads --------------------------------------------------------------------------------------
+async def checkout_options(
+    *,
+    session: AsyncSession,
+    service_slug: str,
+    zip_code: str,
+    location: ServiceLocation,
+    day: date,
+    time_zone: str,
+    provider_id: str | None = None,
+    now: datetime | None = None,
+) -> CheckoutOptions:
+    """Open start times on `day` (a calendar day in the visitor's `time_zone`) of every provider who can do
+    the visit, or of `provider_id` only, in a fixed number of queries."""
+    now = current_time(now)
+    time_zone = visitor_zone(time_zone)
+    location = ServiceLocation(location)
+    service, category_slug = await bookable_service(session, service_slug)
+    zip_code = place_zip(service, location, zip_code)
+    candidates = await eligible_providers(session, service, location, zip_code, provider_id)
+    start, end = day_bounds(day, time_zone)
+    calendars = await provider_calendars(
+        session, [c.provider for c in candidates], slot_rules(service.duration_minutes), start, end, now
+    )
+    times = {c.provider.id: calendars.starts(c.provider) for c in candidates}
+    return CheckoutOptions(
+        service_slug=service.slug,
+        service_name=service.name,
+        duration_minutes=service.duration_minutes,
+        location=location,
+        zip_code=zip_code,
+        day=day,
+        time_zone=time_zone,
+        providers=[
+            ProviderTimes(
+                provider_id=c.provider.id,
+                name=display_name(c.provider.first_name, c.provider.last_name),
+                rating=RatingRead(average=Decimal(c.provider.rating_average), count=c.provider.review_count),
+                price=price_for(category_slug=category_slug, price=c.base_price, at=now),
+                times=times[c.provider.id],
+            )
+            for c in candidates[:MAX_LISTED]
+        ],
+        first_available=sorted({moment for found in times.values() for moment in found}),
+    )

@@ -1,0 +1,232 @@
+"""Checkout's shared rules: limits, the messages a patient reads, the schemas of a checkout line, and the
+checks every step repeats (a bookable service, the place and ZIP of a visit, the eligible providers and
+their calendars, whether a start time is open)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.errors import NotFound, ValidationFailed
+from app.services.providers._availability import load_blocks, load_hours, slot_rules
+from app.services.providers._profiles import LISTED
+from app.services.providers._search import ORDER_BY_RATING
+from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
+from models.catalog import Price, Service, ServiceCategory, ServiceLocation
+from models.provider import Provider, ProviderService, ProviderZip, RatingRead
+
+HOLD_MINUTES = 10
+NOTES_MAX = 2000
+MAX_LINES = 20  # visits in one order
+MAX_LISTED = 20  # providers listed by checkout_options
+ORDER_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I to misread on the phone
+ZIP_RE = re.compile(r"^\d{5}$")
+STATE_RE = re.compile(r"^[A-Z]{2}$")
+ADDRESSED = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
+
+TAKEN = "That time was just booked by someone else. Please choose another time."
+NOT_OPEN = "That time isn't open for booking. Please choose one of the times offered."
+SAME_TIME = "You already have a visit at that time."
+WITH_YOURSELF = "You can't book a visit with yourself."
+NO_SERVICE = "This service can't be booked right now."
+BAD_PLACE = "{service} isn't offered for this place of visit ({place})."
+BAD_ZIP = "Enter a 5-digit ZIP code."
+NO_PROVIDER = "This provider doesn't offer {service} for {where}."
+NOBODY = "No provider offers {service} for {where}."
+HOLD_GONE = "This time is no longer held for you."
+NOTHING_TO_BOOK = "Choose a time for at least one visit."
+TOO_MANY = f"You can book at most {MAX_LINES} visits at once."
+TWICE = "Each held time can be booked only once."
+UNKNOWN_HOLD = "A time you chose is no longer held. Please choose the times again."
+NOT_HELD = "The time for {service} is no longer held for you. Please choose a time again."
+EXPIRED = "The time held for {service} has expired. Please choose a time again."
+WITHDRAWN = "{provider} no longer offers {service}. Please choose another provider."
+PROVIDER_PLACE = "{provider} doesn't offer {service} for this place of visit ({place})."
+NEED_ZIP = "Enter a 5-digit ZIP code for {service}."
+NOT_COVERED = "{provider} doesn't travel to ZIP code {zip}. Please choose another provider for {service}."
+NEED_STREET = "Enter the street address for {service} (up to 200 characters)."
+NEED_CITY = "Enter the city for {service} (up to 100 characters)."
+NEED_STATE = "Enter the 2-letter state for {service}, such as NY."
+LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} characters."
+NO_ORDER = "No order has this id."
+
+
+class CheckoutLine(BaseModel):
+    """One visit to book: the hold taken for it, the cart item it came from (its SPEC id, empty when the
+    visit was not in the cart), and where it happens."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hold_id: str
+    cart_item_id: str = ""
+    location: ServiceLocation
+    address_line: str = ""
+    city: str = ""
+    state: str = ""
+    zip_code: str = ""
+    notes: str = ""
+
+
+class ProviderTimes(BaseModel):
+    """A provider who can do the visit, what it costs with them and when they can start it that day."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider_id: str
+    name: str
+    rating: RatingRead
+    price: Price
+    times: list[datetime]  # UTC, ascending
+
+
+class CheckoutOptions(BaseModel):
+    """What a checkout screen offers for one visit on one day of the visitor's calendar."""
+
+    model_config = ConfigDict(frozen=True)
+
+    service_slug: str
+    service_name: str
+    duration_minutes: int
+    location: ServiceLocation
+    zip_code: str
+    day: date
+    time_zone: str
+    providers: list[ProviderTimes]  # best rated first, at most MAX_LISTED
+    first_available: list[datetime]  # every time at least one eligible provider can start
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    provider: Provider
+    base_price: Decimal  # the provider's own price, before any sale
+
+
+# ---- shared checks ------------------------------------------------------------------------------
+def current_time(now: datetime | None) -> datetime:
+    return (now or datetime.now(UTC)).astimezone(UTC)
+
+
+async def bookable_service(session: AsyncSession, slug: str) -> tuple[Service, str]:
+    """The active service with this slug and its category slug."""
+    found = (
+        await session.execute(
+            select(Service, ServiceCategory.slug)
+            .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+            .where(Service.slug == slug, Service.is_active.is_(True))
+        )
+    ).first()
+    if found is None:
+        raise NotFound(NO_SERVICE)
+    return found[0], found[1]
+
+
+def place_zip(service: Service, location: ServiceLocation, zip_code: str) -> str:
+    """The ZIP code that decides who can come ('' for a virtual visit), once the place is allowed."""
+    if not service.location_mask & location.bit:
+        raise ValidationFailed(BAD_PLACE.format(service=service.name, place=location.label))
+    if location == ServiceLocation.virtual:
+        return ""
+    zip_code = zip_code.strip()
+    if not ZIP_RE.match(zip_code):
+        raise ValidationFailed(BAD_ZIP)
+    return zip_code
+
+
+async def eligible_providers(
+    session: AsyncSession,
+    service: Service,
+    location: ServiceLocation,
+    zip_code: str,
+    provider_id: str | None,
+) -> list[_Candidate]:
+    """Listed providers who offer the service at this place and (unless virtual) travel to the ZIP code,
+    best rated first."""
+    statement = (
+        select(Provider, ProviderService.price)
+        .join(ProviderService, ProviderService.provider_id == Provider.id)
+        .where(
+            *LISTED,
+            ProviderService.service_id == service.id,
+            ProviderService.location_mask.op("&")(location.bit) != 0,
+        )
+        .order_by(*ORDER_BY_RATING)
+    )
+    if zip_code:
+        statement = statement.where(
+            Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == zip_code))
+        )
+    if provider_id is not None:
+        statement = statement.where(Provider.id == provider_id)
+    return [_Candidate(provider, price) for provider, price in (await session.execute(statement)).all()]
+
+
+@dataclass(frozen=True)
+class _Calendars:
+    """Weekly hours, busy time and time off of some providers around [not_before, before)."""
+
+    rules: SlotRules
+    now: datetime
+    not_before: datetime
+    before: datetime
+    hours: dict[str, tuple[Hours, ...]]
+    busy: dict[str, list[Interval]]
+    blocked: dict[str, list[Interval]]
+
+    def starts(self, provider: Provider, *, with_busy: bool = True) -> list[datetime]:
+        """The provider's open start times in the window (ignoring booked and held time if not `with_busy`)."""
+        return list(
+            generate_slots(
+                hours=self.hours.get(provider.id, ()),
+                time_zone=provider.time_zone,
+                now=self.now,
+                rules=self.rules,
+                busy=self.busy.get(provider.id, ()) if with_busy else (),
+                blocked=self.blocked.get(provider.id, ()),
+                not_before=self.not_before,
+                before=self.before,
+            )
+        )
+
+
+async def provider_calendars(
+    session: AsyncSession,
+    providers: list[Provider],
+    rules: SlotRules,
+    not_before: datetime,
+    before: datetime,
+    now: datetime,
+) -> _Calendars:
+    """The calendars of all `providers` in three queries (none for no provider)."""
+    hours: dict[str, tuple[Hours, ...]] = {}
+    busy: dict[str, list[Interval]] = {}
+    blocked: dict[str, list[Interval]] = {}
+    if providers:
+        ids = [p.id for p in providers]
+        # Room for a visit starting at the end of the window, and the travel buffer on both sides.
+        buffer = timedelta(minutes=rules.buffer_minutes)
+        reach = before + timedelta(minutes=rules.duration_minutes) + buffer
+        hours = await load_hours(session, ids)
+        busy, blocked = await load_blocks(session, ids, not_before - buffer, reach, now)
+    return _Calendars(rules, now, not_before, before, hours, busy, blocked)
+
+
+async def open_providers_at(
+    session: AsyncSession, candidates: list[_Candidate], minutes: int, start: datetime, now: datetime
+) -> list[_Candidate]:
+    """The candidates who can start the visit at `start` (notice, horizon, hours, time off, busy time and
+    its travel buffer), in the same order. None: TAKEN when busy time alone is in the way, else NOT_OPEN."""
+    providers = [c.provider for c in candidates]
+    calendars = await provider_calendars(
+        session, providers, slot_rules(minutes), start, start + timedelta(minutes=1), now
+    )
+    free = [c for c in candidates if calendars.starts(c.provider) == [start]]
+    if not free:
+        taken = any(calendars.starts(p, with_busy=False) == [start] for p in providers)
+        raise ValidationFailed(TAKEN if taken else NOT_OPEN)
+    return free
