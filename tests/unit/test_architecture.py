@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -126,3 +127,20 @@ def test_the_contracts_fail_on_a_screen_that_reaches_the_database_and_a_service_
         "app.services._probe_ui -> reactpy",
     ):
         assert needle in report, needle
+
+
+def test_screens_and_shared_ui_import_no_orm_class() -> None:
+    """models/ holds tables and schemas side by side; screens may use the schemas and enums only."""
+    from models.base import Base
+
+    offenders = []
+    for package in UI_PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("models"):
+                    module = importlib.import_module(node.module)
+                    for alias in node.names:
+                        value = getattr(module, alias.name, None)
+                        if inspect.isclass(value) and issubclass(value, Base):
+                            offenders.append(f"{path.relative_to(ROOT)}: {node.module}.{alias.name}")
+    assert offenders == []
