@@ -157,7 +157,7 @@ def _VisitList(path: str, tab: str, provider: bool, day: date | None) -> dict:
     visits = use_query(
         _visits, actor=session.actor, when=tab, provider=provider, day=day, time_zone=session.time_zone
     )
-    use_topic(appointments_topic(session.user.id), on_event=lambda _payload: visits.refetch())
+    use_topic(appointments_topic(session.user.id), refetch=[visits])
     dialog, set_dialog = use_state(None)
 
     def open_dialog(kind: str, visit: AppointmentRead) -> None:

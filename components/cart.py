@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from reactpy import component, html, use_effect, use_memo, use_ref, use_state
+from reactpy import component, html, use_effect, use_memo, use_state
 
 from app.services.cart import CartChange, CartOwner, add_to_cart, cart_topic, load_cart
 from components.context import CartHandle, use_session
@@ -47,7 +47,6 @@ def use_cart_command(
     flight (a double click) is ignored."""
     session = use_session()
     owner = use_cart_owner()
-    running = use_ref(False)
 
     def done(change: CartChange) -> None:
         session.cart.set(change.cart)
@@ -55,16 +54,10 @@ def use_cart_command(
         if change.added:
             session.cart.open()
 
-    action = use_action(fn, on_success=done)
+    action = use_action(fn, on_success=done)  # exclusive: a run while one is in flight is refused
 
     async def run(**kwargs: Any) -> CartChange | None:
-        if running.current:
-            return None
-        running.current = True
-        try:
-            return await action.run(owner=owner, actor=session.actor, **kwargs)
-        finally:
-            running.current = False
+        return await action.run(owner=owner, actor=session.actor, **kwargs)
 
     return run, action.pending
 
@@ -77,7 +70,7 @@ def CartSync() -> dict:
     owner = use_cart_owner()
     loaded = use_query(load_cart, owner=owner, actor=session.actor)
     topic = cart_topic(owner)
-    use_topic(*([topic] if topic else []), on_event=lambda _payload: loaded.refetch())
+    use_topic(*([topic] if topic else []), refetch=[loaded])
 
     @use_effect(dependencies=[loaded.data, loaded.error])
     def publish() -> None:

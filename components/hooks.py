@@ -1,15 +1,26 @@
 """The only way components reach the domain: `use_query` to read, `use_action` to act, `use_topic` to
 hear about changes made elsewhere (app/events.py), and `use_viewer`, the root's one read of who is signed in.
 
-Each call opens one unit of work (commit on success, roll back on error). A ServiceError becomes an
-error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a generic
-failure, never a traceback.
+reactpy-django's `use_query` / `use_mutation` are the model:
+
+    tickets = use_query(list_tickets, actor=session.actor, tab=tab, enabled=can_read)
+    close = use_action(set_ticket_status, refetch=[tickets])
+    use_topic(HELPDESK_TOPIC, refetch=[tickets])
+
+Each query or command opens one unit of work (commit on success, roll back on error). A ServiceError
+becomes an error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a
+generic failure, never a traceback.
+
+ReactPy compares hook dependencies by identity (only numbers, strings and bytes by value), so a dict,
+Decimal or dataclass built during render would re-run an effect on every render. `use_query` therefore
+compares its arguments by equality itself and hands ReactPy only an integer generation.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -28,33 +39,106 @@ GENERIC_FAILURE = "Something went wrong. Please try again."
 
 @dataclass(frozen=True)
 class Query(Generic[T]):
+    """What a query shows: `data` stays the last good result while a reload runs (`loading`)."""
+
     data: T | None
     loading: bool
     error: str | None
     refetch: Callable[[], None]
 
 
-def use_query(fn: Callable[..., Awaitable[T]], **kwargs: Any) -> Query[T]:
-    """Run `fn(session=..., **kwargs)` after render, again whenever kwargs change or on refetch()."""
-    version, set_version = use_state(0)
-    state, set_state = use_state((None, True, None))
+@dataclass(frozen=True)
+class _Result:
+    data: Any
+    loading: bool
+    error: str | None
 
-    @use_effect(dependencies=[fn, version, *kwargs.values()])
-    async def load() -> None:
-        set_state(lambda old: (old[0], True, None))
+
+class _QueryCell:
+    """One query's bookkeeping across renders (held in a ref, never rendered)."""
+
+    __slots__ = ("arguments", "generation", "tasks")
+
+    def __init__(self) -> None:
+        self.arguments: Any = _UNSET
+        self.generation = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def cancel_all(self) -> None:
+        for task in tuple(self.tasks):
+            task.cancel()
+
+
+_UNSET = object()
+_IDLE = _Result(None, False, None)
+
+
+def _unchanged(old: Any, new: Any) -> bool:
+    if old is _UNSET:
+        return False
+    try:
+        return bool(old == new)
+    except Exception:  # noqa: BLE001 - a value without a usable ==: treat it as changed
+        return False
+
+
+def use_query(
+    fn: Callable[..., Awaitable[T]],
+    *,
+    deps: Iterable[Any] = (),
+    enabled: bool = True,
+    **kwargs: Any,
+) -> Query[T]:
+    """Run `fn(session=<unit of work>, **kwargs)` after render.
+
+    It runs again only when `kwargs` or `deps` change by equality (a new but equal dict, Decimal or
+    dataclass does not count), or on `refetch()`. With `enabled=False` nothing runs (data None, loading
+    False). The previous data stays while a reload runs; a result that arrives after newer arguments took
+    over is dropped. `fn` itself must be a stable function (module level), not a lambda made per render.
+    """
+    cell: _QueryCell = use_state(_QueryCell)[0]  # made once, kept for the component's lifetime
+    refetches, set_refetches = use_state(0)
+    result, set_result = use_state(lambda: _Result(None, enabled, None))
+
+    arguments = (fn, tuple(deps), kwargs, enabled, refetches)
+    if not _unchanged(cell.arguments, arguments):
+        cell.arguments = arguments
+        cell.generation += 1
+
+    generation = cell.generation
+
+    @use_effect(dependencies=[generation])
+    def start() -> None:
+        if generation != cell.generation:
+            return  # re-rendered with newer arguments before this effect ran: that render's effect loads
+        if not enabled:
+            set_result(lambda old: old if old == _IDLE else _IDLE)
+            return
+        set_result(lambda old: old if old.loading and old.error is None else _Result(old.data, True, None))
+        task = asyncio.create_task(load(generation))
+        cell.tasks.add(task)
+        task.add_done_callback(cell.tasks.discard)
+
+    async def load(generation: int) -> None:
         try:
             async with unit_of_work() as session:
                 data = await fn(session=session, **kwargs)
         except ServiceError as exc:
-            set_state((None, False, exc.message))
+            outcome = _Result(None, False, exc.message)
         except Exception:
             logger.exception("Query %s failed", getattr(fn, "__name__", fn))
-            set_state((None, False, GENERIC_FAILURE))
+            outcome = _Result(None, False, GENERIC_FAILURE)
         else:
-            set_state((data, False, None))
+            outcome = _Result(data, False, None)
+        if generation == cell.generation:  # else newer arguments (or a refetch) took over: drop it
+            set_result(outcome)
 
-    data, loading, error = state
-    return Query(data, loading, error, lambda: set_version(lambda v: v + 1))
+    @use_effect(dependencies=[])
+    def unmount() -> Callable[[], None]:
+        return cell.cancel_all
+
+    refetch = use_ref(lambda: set_refetches(lambda n: n + 1)).current
+    return Query(result.data, result.loading, result.error, refetch)
 
 
 @dataclass(frozen=True)
@@ -66,14 +150,27 @@ class Action(Generic[T]):
 def use_action(
     fn: Callable[..., Awaitable[T]],
     *,
+    refetch: Iterable[Query[Any]] = (),
+    exclusive: bool = True,
     on_success: Callable[[T], None] | None = None,
     on_error: Callable[[str], None] | None = None,
 ) -> Action[T]:
-    """Wrap a service command: `await action.run(**kwargs)` returns its result, or None after a failure."""
+    """Wrap a service command: `await action.run(**kwargs)` runs `fn(session=<unit of work>, **kwargs)`
+    and returns its result, or None after a failure.
+
+    On success every query in `refetch` reloads, then `on_success(result)` is called. With `exclusive`
+    (the default) a run while another is in flight (a double click, a flood of events) is refused here on
+    the server and returns None at once.
+    """
     toaster = use_toaster()
     pending, set_pending = use_state(False)
+    running = use_ref(0)  # runs in flight, counted synchronously before the first await
+    dependants = tuple(refetch)
 
     async def run(**kwargs: Any) -> T | None:
+        if exclusive and running.current:
+            return None
+        running.current += 1
         set_pending(True)
         try:
             async with unit_of_work() as session:
@@ -86,7 +183,11 @@ def use_action(
             (on_error or toaster.error)(GENERIC_FAILURE)
             return None
         finally:
-            set_pending(False)
+            running.current -= 1
+            if not running.current:
+                set_pending(False)
+        for query in dependants:
+            query.refetch()
         if on_success is not None:
             on_success(result)
         return result
@@ -94,12 +195,17 @@ def use_action(
     return Action(run, pending)
 
 
-def use_topic(*topics: str, on_event: Callable[[dict[str, Any]], None] | None = None) -> int:
-    """Subscribe while mounted; returns a counter that grows with each event (use it as a `use_query`
-    argument to refetch), and calls `on_event(payload)` first when given. No topics: nothing is subscribed."""
-    count, set_count = use_state(0)
-    handler = use_ref(on_event)
-    handler.current = on_event  # the latest callback, not the one of the render that subscribed
+def use_topic(
+    *topics: str,
+    refetch: Iterable[Query[Any]] = (),
+    on_event: Callable[[dict[str, Any]], bool | None] | None = None,
+) -> None:
+    """Subscribe to `topics` while mounted (none: nothing is subscribed). Each event first goes to
+    `on_event(payload)`; unless it returns False ("ignored"), the queries in `refetch` reload.
+
+    Holds no state of its own: an ignored event re-renders nothing."""
+    latest = use_ref((on_event, ()))
+    latest.current = (on_event, tuple(refetch))  # the latest callbacks, not the subscribing render's
 
     @use_effect(dependencies=list(topics))
     async def listen() -> None:
@@ -108,11 +214,15 @@ def use_topic(*topics: str, on_event: Callable[[dict[str, Any]], None] | None = 
         async with events.subscribe(*topics) as queue:
             while True:
                 payload = await queue.get()
-                if handler.current is not None:
-                    handler.current(payload)
-                set_count(lambda n: n + 1)
-
-    return count
+                handler, dependants = latest.current
+                try:
+                    if handler is not None and handler(payload) is False:
+                        continue
+                except Exception:
+                    logger.exception("Handling an event on %s failed", payload.get("topic"))
+                    continue
+                for query in dependants:
+                    query.refetch()
 
 
 @dataclass(frozen=True)

@@ -136,12 +136,11 @@ def StaffFrame(*children: Any, active: str = "") -> dict:
     session = use_session()
     query = use_query(get_staff_access, actor=session.actor)
 
-    def on_staff_change(payload: dict) -> None:
+    def about_me(payload: dict) -> bool:
         # A manager changed this member's role or permissions: show the new access at once.
-        if session.actor is not None and payload.get("user_id") == session.actor.user_id:
-            query.refetch()
+        return session.actor is not None and payload.get("user_id") == session.actor.user_id
 
-    use_topic(STAFF_TOPIC, on_event=on_staff_change)
+    use_topic(STAFF_TOPIC, refetch=[query], on_event=about_me)
     state = StaffAccessState(query.data, query.loading and query.data is None, query.error)
     body: Any = children
     if state.error:

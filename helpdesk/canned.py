@@ -23,11 +23,10 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
     form = use_form(title="", body="")
 
     def changed(_result: object = None) -> None:
-        saved.refetch()
-        on_changed()
+        on_changed()  # the reply box's list
 
-    create = use_action(create_canned_response, on_success=changed)
-    remove = use_action(delete_canned_response, on_success=changed)
+    create = use_action(create_canned_response, refetch=[saved], on_success=changed)
+    remove = use_action(delete_canned_response, refetch=[saved], on_success=changed)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:

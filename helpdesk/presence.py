@@ -73,10 +73,10 @@ def PresenceBar(ticket_id: str) -> dict:
 
     beat = use_action(announce_presence, on_error=stop)
 
-    def on_event(payload: dict[str, Any]) -> None:
+    def on_event(payload: dict[str, Any]) -> bool:
         user_id = payload.get("user_id")
         if not user_id or user_id == me or payload.get("ticket_id") != ticket_id:
-            return
+            return False  # our own heartbeat: nothing to show, no render
         now = time.monotonic()
         replying = payload.get("state") == "replying"
         set_seen(

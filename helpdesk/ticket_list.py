@@ -13,7 +13,6 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.principal import Principal
 from app.services.support import HELPDESK_TOPIC, TicketFilter, due_status, list_tickets
 from components.context import use_session
 from components.forms import use_form
@@ -28,10 +27,6 @@ from models.support import TicketRead
 PREVIEW_LENGTH = 140
 
 
-async def _tickets(*, session: Any, actor: Principal, tab: str, search: str, heard: int) -> list[TicketRead]:
-    return await list_tickets(session=session, actor=actor, filter=tab, search=search)
-
-
 def preview(text: str) -> str:
     """The description, on one line and cut at a word near PREVIEW_LENGTH characters."""
     flat = " ".join(text.split())
@@ -43,8 +38,8 @@ def preview(text: str) -> str:
 @component
 def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
     session = use_session()
-    heard = use_topic(HELPDESK_TOPIC)
-    query = use_query(_tickets, actor=session.actor, tab=state.tab.value, search=state.search, heard=heard)
+    query = use_query(list_tickets, actor=session.actor, filter=state.tab.value, search=state.search)
+    use_topic(HELPDESK_TOPIC, refetch=[query])
     if query.data is None:
         body: Any = (
             html.p({"class_name": "desk-problem", "role": "alert"}, query.error)

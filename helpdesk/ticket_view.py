@@ -14,7 +14,6 @@ from typing import Any
 
 from reactpy import component, html
 
-from app.principal import Principal
 from app.services.support import (
     ASSIGN_OTHERS,
     DueStatus,
@@ -45,7 +44,6 @@ from models.base import utcnow
 from models.support import (
     TicketCategory,
     TicketChangeRead,
-    TicketDetail,
     TicketPriority,
     TicketRead,
     TicketStatus,
@@ -55,10 +53,6 @@ from models.support import (
 def status_changed(status: TicketStatus) -> str:
     """SPEC §8 toast: 'Ticket status changed to {status}'."""
     return f"Ticket status changed to {status.label.lower()}"
-
-
-async def _detail(*, session: Any, actor: Principal, ticket_id: str, heard: int) -> TicketDetail:
-    return await get_ticket(session=session, actor=actor, ticket_id=ticket_id)
 
 
 @component
@@ -76,8 +70,8 @@ def TicketPane(state: DeskState) -> dict:
 @component
 def TicketView(ticket_id: str, back_href: str) -> dict:
     session = use_session()
-    heard = use_topic(ticket_topic(ticket_id))
-    detail = use_query(_detail, actor=session.actor, ticket_id=ticket_id, heard=heard)
+    detail = use_query(get_ticket, actor=session.actor, ticket_id=ticket_id)
+    use_topic(ticket_topic(ticket_id), refetch=[detail])
     back = html.a({"class_name": "desk-back", "href": back_href}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:
         problem = (
@@ -182,7 +176,7 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
     priority = use_action(set_ticket_priority, on_success=lambda _t: refresh())
     category = use_action(set_ticket_category, on_success=lambda _t: refresh())
     assign = use_action(assign_ticket, on_success=lambda _t: refresh())
-    staff = use_query(_assignable, actor=session.actor, wanted=can_assign_others)
+    staff = use_query(list_assignable_staff, actor=session.actor, enabled=can_assign_others)
 
     async def assign_to(assignee_id: str | None) -> None:
         await assign.run(actor=session.actor, ticket_id=ticket.id, assignee_id=assignee_id)
@@ -240,10 +234,6 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
         _due("First response", ticket.first_response_due_at, ticket, session.time_zone, first=True),
         _due("Resolution", ticket.resolution_due_at, ticket, session.time_zone, first=False),
     )
-
-
-async def _assignable(*, session: Any, actor: Principal, wanted: bool) -> list:
-    return await list_assignable_staff(session=session, actor=actor) if wanted else []
 
 
 def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool) -> dict:

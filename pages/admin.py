@@ -57,9 +57,8 @@ def WaitlistSection() -> dict:
 
     def approved(entry: WaitlistEntryRead) -> None:
         session.toaster.success("Invitation sent", f"{entry.email} can now finish signing up.")
-        entries.refetch()
 
-    approve = use_action(approve_waitlist_entry, on_success=approved)
+    approve = use_action(approve_waitlist_entry, refetch=[entries], on_success=approved)
     waitlist_on = get_settings().signups == "waitlist"
     intro = (
         "Sign-ups go through the waitlist. Approving someone e-mails them a link to choose a password."

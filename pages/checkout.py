@@ -244,14 +244,15 @@ def _VisitLine(
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
     problem, set_problem = use_state(None)
     needs_zip = place != ServiceLocation.virtual
+    # Once the visit can be placed (a ZIP code for in-person visits); until then data is None.
     options = use_query(
-        _options_or_none,
+        checkout_options,
         service_slug=service.slug,
         zip_code=zip_code if needs_zip else "",
         location=place,
         day=day,
         time_zone=time_zone,
-        wanted=not needs_zip or bool(zip_code),
+        enabled=not needs_zip or bool(zip_code),
     )
 
     def held(result: AppointmentRead) -> None:
@@ -423,11 +424,6 @@ def _VisitLine(
             ),
         ),
     )
-
-
-async def _options_or_none(*, session: Any, wanted: bool, **kwargs: Any) -> Any:
-    """checkout_options once the visit can be placed (a ZIP code for in-person visits), else None."""
-    return await checkout_options(session=session, **kwargs) if wanted else None
 
 
 def _shows_hold(

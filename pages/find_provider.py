@@ -25,18 +25,13 @@ from components.icons import icon
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
-from models.provider import ProviderPage, ProviderQuery, ProviderType, SearchSort
+from models.provider import ProviderQuery, ProviderType, SearchSort
 
 PATH = "/find-provider"
 optgroup = make_vdom_constructor("optgroup")  # not among reactpy.html's elements
 DEFAULT_SORT = SearchSort.soonest
 # Provider types most patients look for first; the rest follow in SPEC order.
 COMMON_TYPES = (ProviderType.nurse, ProviderType.np, ProviderType.technician, ProviderType.lvn)
-
-
-async def _search(*, session, search: str, time_zone: str) -> ProviderPage:  # noqa: ANN001
-    query = ProviderQuery.from_params(parse_qs(search.lstrip("?")), default_sort=DEFAULT_SORT)
-    return await search_providers(session=session, query=query, time_zone=time_zone)
 
 
 def _label(name: str, text: str) -> dict:
@@ -134,7 +129,8 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
 
 @component
 def _Results(search: str, time_zone: str) -> dict:
-    results = use_query(_search, search=search, time_zone=time_zone)
+    query = ProviderQuery.from_params(parse_qs(search.lstrip("?")), default_sort=DEFAULT_SORT)
+    results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
     page = results.data
     if results.error:
         return html.div({"class_name": "search-results"}, notice(results.error, tone="warning"))

@@ -12,15 +12,9 @@ from components.context import use_session
 from components.hooks import use_query
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, card, chips, grid, notice, page_header, section, steps
-from models.provider import ProviderPage, ProviderQuery
+from models.provider import ProviderQuery
 
 PATH = "/providers"
-
-
-async def _browse(*, session, search: str, time_zone: str) -> ProviderPage:  # noqa: ANN001
-    params = parse_qs(search.lstrip("?"))
-    query = ProviderQuery.from_params({k: v for k, v in params.items() if k in ("sort", "page")})
-    return await search_providers(session=session, query=query, time_zone=time_zone)
 
 
 VERIFICATION = (
@@ -70,7 +64,9 @@ PROFILE = (
 
 @component
 def _Directory(search: str, time_zone: str) -> dict:
-    results = use_query(_browse, search=search, time_zone=time_zone)
+    params = parse_qs(search.lstrip("?"))
+    query = ProviderQuery.from_params({k: v for k, v in params.items() if k in ("sort", "page")})
+    results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
     page = results.data
     if results.error:
         return notice(results.error, tone="warning")

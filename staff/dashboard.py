@@ -13,11 +13,10 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, event, html, use_state
+from reactpy import component, event, html, use_ref, use_state
+from reactpy.utils import Ref
 
-from app.principal import Principal
 from app.services.staff import (
-    StaffDashboardRead,
     add_task,
     confirm_visit,
     delete_task,
@@ -45,9 +44,8 @@ MINUS = "\u2212"
 JOINABLE = (AppointmentStatus.confirmed, AppointmentStatus.in_progress)
 
 
-# A module-level wrapper: `version` only makes use_query load the figures again after a change below them.
-async def _figures(*, session: Any, actor: Principal, time_zone: str, version: int) -> StaffDashboardRead:
-    return await get_staff_dashboard(session=session, actor=actor, time_zone=time_zone)
+def _nothing() -> None:
+    pass
 
 
 def change_text(change: int | None, rate: int | None) -> str:
@@ -63,12 +61,13 @@ def change_text(change: int | None, rate: int | None) -> str:
 def StaffDashboard() -> dict:
     session = use_session()
     access = use_staff_access().access
-    version, set_version = use_state(0)
+    # The stat cards bind their query's refetch here: a change below reloads the figures, not this page.
+    reload_figures = use_ref(_nothing)
     today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date()
     permissions = access.permissions if access else frozenset()
 
     def changed() -> None:
-        set_version(lambda v: v + 1)
+        reload_figures.current()
 
     return html._(
         portal_header(
@@ -83,7 +82,7 @@ def StaffDashboard() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body staff-dashboard"},
-            _StatCards(version, Permission.view_analytics in permissions),
+            _StatCards(reload_figures, Permission.view_analytics in permissions),
             html.div(
                 {"class_name": "staff-panels"},
                 _TodaysAppointments(changed, Permission.manage_appointments in permissions)
@@ -100,9 +99,10 @@ def StaffDashboard() -> dict:
 
 
 @component
-def _StatCards(version: int, show_activity: bool) -> dict:
+def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
     session = use_session()
-    query = use_query(_figures, actor=session.actor, time_zone=session.time_zone, version=version)
+    query = use_query(get_staff_dashboard, actor=session.actor, time_zone=session.time_zone)
+    reload.current = query.refetch
     figures = query.data
     if figures is None:
         return notice(query.error, tone="warning") if query.error else loading_notice("Loading figures…")
@@ -167,7 +167,7 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
     query = use_query(list_todays_appointments, actor=session.actor, time_zone=session.time_zone)
     open_one, set_open_one = use_state(None)
     viewing = use_action(open_visit)
-    confirming = use_action(confirm_visit)
+    confirming = use_action(confirm_visit, refetch=[query])
 
     async def join(visit: AppointmentRead) -> None:
         details = await viewing.run(actor=session.actor, appointment_id=visit.id)
@@ -177,7 +177,6 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
     async def confirm(visit: AppointmentRead) -> None:
         if await confirming.run(actor=session.actor, appointment_id=visit.id) is not None:
             session.toaster.success("Appointment confirmed", f"{visit.patient_name} · {visit.service_name}")
-            query.refetch()
             on_change()  # the Today's Appointments card
 
     visits = query.data
@@ -319,11 +318,10 @@ def priority_badge(priority: TaskPriority) -> dict:
 def _Tasks(on_change: Callable[[], None]) -> dict:
     session = use_session()
     show_all, set_show_all = use_state(False)
-    version, set_version = use_state(0)
-    query = use_query(_task_list, actor=session.actor, include_done=show_all, version=version)
+    query = use_query(list_tasks, actor=session.actor, include_done=show_all)
 
     def changed() -> None:
-        set_version(lambda v: v + 1)
+        query.refetch()
         on_change()  # the Completed Tasks card counts them
 
     tasks = query.data
@@ -353,12 +351,6 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
         _NewTask(changed),
         body,
     )
-
-
-async def _task_list(
-    *, session: Any, actor: Principal, include_done: bool, version: int
-) -> list[StaffTaskRead]:
-    return await list_tasks(session=session, actor=actor, include_done=include_done)
 
 
 @component

@@ -11,7 +11,6 @@ from typing import Any
 from reactpy import component, event, html, use_ref, use_state
 from reactpy_router import use_search_params
 
-from app.principal import Principal
 from app.services.staff import (
     ASSIGNABLE_ROLES,
     STAFF_ROLES,
@@ -64,21 +63,14 @@ def TeamPage() -> dict:
     return StaffFrame(StaffSection(_Team, slug="team"), active="team")
 
 
-async def _staff_page(*, session: Any, actor: Principal, page: int, version: int) -> StaffPageRead:
-    return await list_staff(session=session, actor=actor, page=page)
-
-
 @component
 def _Team() -> dict:
     session = use_session()
     access = use_staff_access().access
     page = page_number(use_search_params())
-    version, set_version = use_state(0)
-    heard = use_topic(TOPIC)  # changes made in other tabs and by other managers
-    query = use_query(_staff_page, actor=session.actor, page=page, version=version + heard)
-
-    def changed() -> None:
-        set_version(lambda v: v + 1)
+    query = use_query(list_staff, actor=session.actor, page=page)
+    use_topic(TOPIC, refetch=[query])  # changes made in other tabs and by other managers
+    changed = query.refetch
 
     data = query.data
     if data is None:

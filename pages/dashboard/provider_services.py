@@ -424,9 +424,8 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
 
     def removed(_result: None) -> None:
         session.toaster.success("Time off removed")
-        listed.refetch()
 
-    removal = use_action(remove_own_time_off, on_success=removed)
+    removal = use_action(remove_own_time_off, refetch=[listed], on_success=removed)
 
     async def add(_event: dict) -> None:
         added = await run_add(

@@ -14,7 +14,6 @@ from typing import Any
 from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
-from app.principal import Principal
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
 from components.context import use_session
 from components.forms import use_form
@@ -32,19 +31,11 @@ from components.tickets import (
     when,
 )
 from components.ui import portal_header
-from models.support import TicketCategory, TicketDetail, TicketRead, TicketStatus
+from models.support import TicketCategory, TicketRead, TicketStatus
 
 PATH = "/dashboard/support"
 REQUEST_SENT = "Your request was sent. We'll reply here."
 REPLY_SENT = "Reply sent"
-
-
-async def _my_tickets(*, session: Any, actor: Principal, heard: int) -> list[TicketRead]:
-    return await list_my_tickets(session=session, actor=actor)
-
-
-async def _my_ticket(*, session: Any, actor: Principal, ticket_id: str, heard: int) -> TicketDetail:
-    return await get_my_ticket(session=session, actor=actor, ticket_id=ticket_id)
 
 
 def _param(params: dict[str, list[str]], name: str) -> str:
@@ -56,12 +47,12 @@ def SupportPage() -> dict:
     session = use_session()
     params = use_search_params()
     selected = _param(params, "ticket") or None
-    heard = use_topic(support_topic(session.user.id))
-    mine = use_query(_my_tickets, actor=session.actor, heard=heard)
+    mine = use_query(list_my_tickets, actor=session.actor)
+    use_topic(support_topic(session.user.id), refetch=[mine])
     opened, set_opened = use_state(None)
     creating = _param(params, "new") == "1" or (mine.data == [] and selected is None)
     if selected:
-        main: Any = _MyTicket(selected, heard, key=selected)
+        main: Any = _MyTicket(selected, key=selected)
     elif creating:
         main = _NewRequest(on_created=set_opened, can_cancel=bool(mine.data))
     else:
@@ -201,9 +192,10 @@ def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
 
 
 @component
-def _MyTicket(ticket_id: str, heard: int) -> dict:
+def _MyTicket(ticket_id: str) -> dict:
     session = use_session()
-    detail = use_query(_my_ticket, actor=session.actor, ticket_id=ticket_id, heard=heard)
+    detail = use_query(get_my_ticket, actor=session.actor, ticket_id=ticket_id)
+    use_topic(support_topic(session.user.id), refetch=[detail])
     back = html.a({"class_name": "desk-back", "href": PATH}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:
         return html.section(
