@@ -38,6 +38,7 @@ from app.services.staff._access import (
     require_permission,
     require_staff,
 )
+from app.services.staff._audit import MAX_PAGE as AUDIT_PAGE
 from app.services.staff._audit import list_audit
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntryRead
@@ -389,7 +390,7 @@ async def read_audit_log(
         "until": day_bounds(until, time_zone)[1] if until else None,
     }
     entries = await list_audit(session=session, reader=account, older_than=older_than, **filters)
-    has_more = len(entries) == audit.MAX_PAGE and bool(
+    has_more = len(entries) == AUDIT_PAGE and bool(
         await list_audit(session=session, reader=account, limit=1, older_than=entries[-1].id, **filters)
     )
     return AuditPageRead(entries=entries, has_more=has_more)
