@@ -1,0 +1,178 @@
+"""The Python ↔ browser contract: every attribute that asks static/js/ for behaviour, under a name.
+
+Screens never spell a `data-*` attribute that carries behaviour themselves; they call one of these helpers
+and merge the result into an element's attributes: `html.a({"href": "/", **nav_delay(300)}, "Home")`.
+The same list, from the browser's side, heads static/js/app.js. Attributes that only label things for
+CSS or tests (e.g. `data-label` on table cells) are not behaviour and stay where they are.
+
+Who reads what:
+- app.js: client navigation (`native_link`, `nav_delay`, `navigate_after`, `client_get_form`), hover
+  menus (`menu`), overlays and drawers (`overlay`, `open_overlay`, `close_overlay`), `history_back`,
+  `theme_toggle`, `banner_close`, `countdown`, `page_title`, `modal` / `modal_close` (Escape), the
+  toaster (`toaster`, `client_toasts`);
+- kit.js: tab keys (`tabs`) and dialog focus (`modal`);
+- auth.js: form posts with a busy label (`auth_form`, `busy_label`);
+- presence.js: typing presence (`typing_scope`, `typing_field`, `typing_sink`);
+- uploads.js: file uploads (`upload_scope`, `upload_input`, `upload_sink`, `upload_status`);
+- staff.js: the staff sidebar toggle (`staff_sidebar_toggle`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import html
+
+Attributes = dict[str, Any]
+
+
+# ---- navigation (app.js) ------------------------------------------------------------------------
+def native_link() -> Attributes:
+    """A same-site link the browser follows with a full page load (not the client-side router)."""
+    return {"data-native": ""}
+
+
+def nav_delay(ms: int) -> Attributes:
+    """A link that closes the open menus and overlays, then navigates after `ms` milliseconds."""
+    return {"data-nav-delay": str(ms)}
+
+
+def navigate_after(ms: int) -> Attributes:
+    """A hidden link the browser follows by itself `ms` milliseconds after it appears (a timed redirect)."""
+    return {"data-navigate-after": str(ms)}
+
+
+def follow(href: str) -> dict:
+    """A hidden link the browser follows at once: opens `href` within the page after a command (what
+    reactpy-router's navigate() cannot do for a change of query string). Key it by `href`."""
+    return html.a({"hidden": True, "href": href, "key": href, **navigate_after(0)})
+
+
+def client_get_form() -> Attributes:
+    """A GET form (search filters) that navigates in the page: its fields land in the URL, empty ones left out."""
+    return {"data-client-get": ""}
+
+
+def history_back() -> Attributes:
+    """A button that goes back one step in the browser's history."""
+    return {"data-history-back": ""}
+
+
+def page_title(title: str) -> Attributes:
+    """A marker whose value becomes the document's title (the last one on the page wins)."""
+    return {"data-page-title": title}
+
+
+# ---- menus, overlays, dialogs (app.js, kit.js) ----------------------------------------------------
+def menu() -> Attributes:
+    """A hover menu: its first button opens it (200 ms hover delay, 150 ms close delay, click toggles)."""
+    return {"data-menu": ""}
+
+
+def overlay(name: str) -> Attributes:
+    """A panel shown while `<html data-overlay-open=name>` (mobile menu, side drawer); locks scrolling."""
+    return {"data-overlay": name}
+
+
+def open_overlay(name: str) -> Attributes:
+    """A button that opens the overlay `name` without a server round trip."""
+    return {"data-open-overlay": name}
+
+
+def close_overlay() -> Attributes:
+    """A button or backdrop that closes the open overlay."""
+    return {"data-close-overlay": ""}
+
+
+def modal() -> Attributes:
+    """An open modal dialog: focus moves in, stays inside, and returns to the opener when it closes."""
+    return {"data-modal": ""}
+
+
+def modal_close() -> Attributes:
+    """The button Escape clicks to close the topmost modal."""
+    return {"data-modal-close": ""}
+
+
+def tabs(*, activation: str = "manual") -> Attributes:
+    """A tab list whose arrow, Home and End keys move the focus; `auto` also selects on arrow keys."""
+    return {"data-tabs": activation}
+
+
+# ---- frame (app.js, staff.js) ---------------------------------------------------------------------
+def theme_toggle() -> Attributes:
+    """A button that cycles light → dark → system (Alt+T does the same)."""
+    return {"data-theme-toggle": ""}
+
+
+def banner_close() -> Attributes:
+    """A button that hides the promotion banner for the rest of the day."""
+    return {"data-banner-close": ""}
+
+
+def countdown(until: str = "end-of-day") -> Attributes:
+    """Text the browser keeps counting down (HH:MM:SS) without a server render per second."""
+    return {"data-countdown": until}
+
+
+def toaster() -> Attributes:
+    """The server's toast list (the browser hides toasts on time and answers Alt+T)."""
+    return {"data-toaster": ""}
+
+
+def client_toasts() -> Attributes:
+    """The list where the browser shows its own toasts (e.g. 'Connection lost')."""
+    return {"data-client-toasts": ""}
+
+
+def staff_sidebar_toggle() -> Attributes:
+    """A button that collapses or opens the staff sidebar (a drawer on small screens); kept in localStorage."""
+    return {"data-staff-sidebar-toggle": ""}
+
+
+# ---- forms that post to the server (auth.js) -------------------------------------------------------
+def auth_form() -> Attributes:
+    """A form posted to /auth/*: the browser shows the busy label while it is on its way."""
+    return {"data-auth-form": ""}
+
+
+def busy_label(label: str) -> Attributes:
+    """The text a submit button shows while its auth form is posting."""
+    return {"data-busy-label": label}
+
+
+# ---- help-desk typing presence (presence.js) --------------------------------------------------------
+def typing_scope() -> Attributes:
+    """The element holding a typing field and its sink."""
+    return {"data-typing-scope": ""}
+
+
+def typing_field() -> Attributes:
+    """A field whose keystrokes tell the other agents 'replying' (at most once every few seconds)."""
+    return {"data-typing": ""}
+
+
+def typing_sink() -> Attributes:
+    """The hidden button the browser clicks to report typing; the screen then announces it."""
+    return {"data-typing-sink": "", "hidden": True, "tab_index": -1}
+
+
+# ---- uploads (uploads.js) ----------------------------------------------------------------------------
+def upload_scope() -> Attributes:
+    """The element holding a file input, its sink and its status line."""
+    return {"data-upload-scope": ""}
+
+
+def upload_input(*, max_bytes: int, max_files: int) -> Attributes:
+    """A file input whose files the browser posts to /api/uploads (cookie session + CSRF header)."""
+    return {"data-upload": "", "data-max-bytes": str(max_bytes), "data-max-files": str(max_files)}
+
+
+def upload_sink() -> Attributes:
+    """The hidden input the browser fills with the staged files' JSON and fires `input` on."""
+    return {"data-upload-sink": ""}
+
+
+def upload_status() -> Attributes:
+    """Where the browser writes the upload's progress and errors (a live region)."""
+    return {"data-upload-status": ""}
