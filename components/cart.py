@@ -12,12 +12,12 @@ from typing import Any
 
 from reactpy import component, html, use_effect, use_memo, use_state
 
-from app.services.cart import CartChange, CartOwner, add_to_cart, cart_topic, load_cart
+from app.services.cart import CartOwner, add_to_cart, cart_topic, load_cart
 from components.context import CartHandle, use_session
 from components.format import cart_badge_text
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from models.cart import CartRead
+from models.cart import CartChange, CartRead
 
 
 def use_cart_owner() -> CartOwner:

@@ -20,14 +20,14 @@ from typing import Any
 from reactpy import component, create_context, html, use_context, use_effect
 from reactpy_router import navigate
 
-from app.services.staff import HELP_DESK_DENIED, StaffAccessRead, get_staff_access
+from app.services.staff import HELP_DESK_DENIED, get_staff_access
 from app.services.staff import TOPIC as STAFF_TOPIC
 from components.context import use_session
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
 from models.account import Role
-from models.staff import Permission
+from models.staff import Permission, StaffAccessRead
 
 STAFF_HOME = "/staff"
 SIDEBAR_ID = "staff-sidebar"

@@ -16,7 +16,6 @@ from reactpy import component, html
 
 from app.services.support import (
     ASSIGN_OTHERS,
-    DueStatus,
     assign_ticket,
     due_status,
     get_ticket,
@@ -42,6 +41,7 @@ from helpdesk.presence import PresenceBar
 from helpdesk.reply_box import ReplyBox
 from models.base import utcnow
 from models.support import (
+    DueStatus,
     TicketCategory,
     TicketChangeRead,
     TicketPriority,

@@ -42,3 +42,15 @@ class AccountRead(BaseModel):
     exclusive_services: list[str] = Field(default_factory=list)
     public_metadata: dict = Field(default_factory=dict)
     enrollment_complete: bool = False
+
+
+class TwoFactorStatus(BaseModel):
+    enabled: bool
+    factor_id: str | None = None
+
+
+class TotpSetup(BaseModel):
+    factor_id: str
+    qr_code: str  # raw SVG
+    secret: str
+    uri: str

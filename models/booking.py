@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 
 from pydantic import BaseModel, ConfigDict
@@ -23,7 +23,8 @@ from sqlalchemy import CheckConstraint, Enum, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, created_at_column, id_column, utcnow
-from models.catalog import MONEY, ServiceLocation
+from models.catalog import MONEY, Price, ServiceLocation
+from models.provider import RatingRead
 
 
 class OrderStatus(enum.StrEnum):
@@ -222,3 +223,47 @@ class OrderRead(BaseModel):
     created_at: datetime
     appointments: list[AppointmentRead]
     transactions: list[TransactionRead]
+
+
+class CheckoutLine(BaseModel):
+    """One visit to book: the hold taken for it, the cart item it came from (its SPEC id, empty when the
+    visit was not in the cart), and where it happens."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hold_id: str
+    cart_item_id: str = ""
+    location: ServiceLocation
+    address_line: str = ""
+    city: str = ""
+    state: str = ""
+    zip_code: str = ""
+    notes: str = ""
+
+
+class ProviderTimes(BaseModel):
+    """A provider who can do the visit, what it costs with them and when they can start it that day."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider_id: str
+    name: str
+    rating: RatingRead
+    price: Price
+    times: list[datetime]  # UTC, ascending
+
+
+class CheckoutOptions(BaseModel):
+    """What a checkout screen offers for one visit on one day of the visitor's calendar."""
+
+    model_config = ConfigDict(frozen=True)
+
+    service_slug: str
+    service_name: str
+    duration_minutes: int
+    location: ServiceLocation
+    zip_code: str
+    day: date
+    time_zone: str
+    providers: list[ProviderTimes]  # best rated first, at most MAX_LISTED
+    first_available: list[datetime]  # every time at least one eligible provider can start

@@ -74,3 +74,14 @@ class CartRead(BaseModel):
 
     items: list[CartItemRead]
     totals: CartTotals
+
+
+class CartChange(BaseModel):
+    """What a command did: the cart afterwards, the toast to show, and whether a new item was added (the
+    panel opens then, SPEC §4)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cart: CartRead
+    message: str
+    added: bool = False

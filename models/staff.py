@@ -9,13 +9,14 @@ inactive member has none.
 from __future__ import annotations
 
 import enum
-from datetime import datetime
+from datetime import date, datetime
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import JSON, Boolean, CheckConstraint, Enum, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.account import Role
+from models.audit import AuditEntryRead
 from models.base import Base, created_at_column, id_column, utcnow
 
 
@@ -138,3 +139,57 @@ class StaffTaskRead(BaseModel):
     priority: TaskPriority
     completed: bool
     created_at: datetime
+
+
+class StaffAccessRead(BaseModel):
+    """The signed-in member as the portal sees them: who, which role, and what they may do now."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user_id: str
+    name: str
+    email: str
+    role: Role
+    is_owner: bool  # an owner or a master admin: reads the audit log, grants the owner role
+    permissions: frozenset[Permission]
+
+    def can(self, permission: Permission) -> bool:
+        return permission in self.permissions
+
+
+class StaffPageRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    members: list[StaffMemberRead]
+    page: int
+    has_more: bool
+
+
+class AuditPageRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    entries: list[AuditEntryRead]
+    has_more: bool
+
+
+class TaskCountsRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    completed: int
+    remaining: int
+
+
+class StaffDashboardRead(BaseModel):
+    """SPEC §3 dashboard stats; a figure the member may not see is None."""
+
+    model_config = ConfigDict(frozen=True)
+
+    today: date
+    appointments: int | None
+    completed_appointments: int | None
+    active_patients: int | None
+    new_patients_today: int | None
+    tasks_completed: int
+    upcoming_tasks: int
+    activity_rate: int | None  # percent
+    activity_change: int | None  # percentage points against last week

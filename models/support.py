@@ -227,3 +227,16 @@ class CannedResponseRead(BaseModel):
     id: str
     title: str
     body: str
+
+
+class DueStatus(BaseModel):
+    """Whether a ticket missed its first-response or resolution due time (the clock stops while waiting)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    first_response_overdue: bool
+    resolution_overdue: bool
+
+    @property
+    def overdue(self) -> bool:
+        return self.first_response_overdue or self.resolution_overdue

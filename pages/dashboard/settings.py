@@ -12,12 +12,13 @@ from urllib.parse import quote
 
 from reactpy import component, html, use_state
 
-from app.services.accounts import TotpSetup, get_two_factor, start_totp_setup
+from app.services.accounts import get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.hooks import use_action, use_query
 from components.icons import icon
 from components.ui import portal_header
+from models.account import TotpSetup
 
 
 @component

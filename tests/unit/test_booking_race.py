@@ -17,9 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from app import db as app_db
 from app.principal import Principal
-from app.services.booking import TAKEN, CheckoutLine, hold_slot, place_order
+from app.services.booking import TAKEN, hold_slot, place_order
 from app.services.errors import ValidationFailed
-from models.booking import Appointment, AppointmentStatus
+from models.booking import Appointment, AppointmentStatus, CheckoutLine
 from models.catalog import Service
 from tests.unit.test_booking import (
     HOME,

@@ -36,7 +36,6 @@ PUBLIC = {
     ),
     "_profile": ("update_profile",),
     "_two_factor": (
-        "TotpSetup",
         "get_two_factor",
         "start_totp_setup",
     ),

@@ -8,7 +8,6 @@ answer can hand back to the browser's cookies.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth import mfa
@@ -16,21 +15,10 @@ from app.auth.common import RequestOrigin
 from app.principal import Principal
 from app.services.accounts._principals import require_identity
 from app.services.errors import ValidationFailed
+from models.account import TotpSetup, TwoFactorStatus
 
 ALREADY_ON = "Two-factor authentication is already on."
 FRIENDLY_NAME = "Authenticator app"
-
-
-class TwoFactorStatus(BaseModel):
-    enabled: bool
-    factor_id: str | None = None
-
-
-class TotpSetup(BaseModel):
-    factor_id: str
-    qr_code: str  # raw SVG
-    secret: str
-    uri: str
 
 
 async def get_two_factor(*, session: AsyncSession, actor: Principal) -> TwoFactorStatus:

@@ -17,12 +17,12 @@ PUBLIC = {
     ),
     "_options": ("checkout_options",),
     "_orders": (
+        "CheckoutLine",
         "get_order",
         "place_order",
     ),
     "_rules": (
         "ADDRESSED",
-        "CheckoutLine",
         "EXPIRED",
         "HOLD_MINUTES",
         "NOT_HELD",

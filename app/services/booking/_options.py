@@ -10,8 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.booking._rules import (
     MAX_LISTED,
-    CheckoutOptions,
-    ProviderTimes,
     bookable_service,
     current_time,
     eligible_providers,
@@ -22,6 +20,7 @@ from app.services.catalog._pricing import price_for
 from app.services.providers._availability import slot_rules
 from app.services.providers._profiles import day_bounds, display_name
 from app.services.providers._search import visitor_zone
+from models.booking import CheckoutOptions, ProviderTimes
 from models.catalog import ServiceLocation
 from models.provider import RatingRead
 

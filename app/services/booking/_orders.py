@@ -46,7 +46,6 @@ from app.services.booking._rules import (
     UNKNOWN_HOLD,
     WITHDRAWN,
     ZIP_RE,
-    CheckoutLine,
     current_time,
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
@@ -59,6 +58,7 @@ from models.booking import (
     Appointment,
     AppointmentRead,
     AppointmentStatus,
+    CheckoutLine,
     Order,
     OrderRead,
     OrderStatus,

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -18,8 +17,8 @@ from app.services.providers._availability import load_blocks, load_hours, slot_r
 from app.services.providers._profiles import LISTED
 from app.services.providers._search import ORDER_BY_RATING
 from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
-from models.catalog import Price, Service, ServiceCategory, ServiceLocation
-from models.provider import Provider, ProviderService, ProviderZip, RatingRead
+from models.catalog import Service, ServiceCategory, ServiceLocation
+from models.provider import Provider, ProviderService, ProviderZip
 
 HOLD_MINUTES = 10
 NOTES_MAX = 2000
@@ -55,50 +54,6 @@ NEED_CITY = "Enter the city for {service} (up to 100 characters)."
 NEED_STATE = "Enter the 2-letter state for {service}, such as NY."
 LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} characters."
 NO_ORDER = "No order has this id."
-
-
-class CheckoutLine(BaseModel):
-    """One visit to book: the hold taken for it, the cart item it came from (its SPEC id, empty when the
-    visit was not in the cart), and where it happens."""
-
-    model_config = ConfigDict(frozen=True)
-
-    hold_id: str
-    cart_item_id: str = ""
-    location: ServiceLocation
-    address_line: str = ""
-    city: str = ""
-    state: str = ""
-    zip_code: str = ""
-    notes: str = ""
-
-
-class ProviderTimes(BaseModel):
-    """A provider who can do the visit, what it costs with them and when they can start it that day."""
-
-    model_config = ConfigDict(frozen=True)
-
-    provider_id: str
-    name: str
-    rating: RatingRead
-    price: Price
-    times: list[datetime]  # UTC, ascending
-
-
-class CheckoutOptions(BaseModel):
-    """What a checkout screen offers for one visit on one day of the visitor's calendar."""
-
-    model_config = ConfigDict(frozen=True)
-
-    service_slug: str
-    service_name: str
-    duration_minutes: int
-    location: ServiceLocation
-    zip_code: str
-    day: date
-    time_zone: str
-    providers: list[ProviderTimes]  # best rated first, at most MAX_LISTED
-    first_available: list[datetime]  # every time at least one eligible provider can start
 
 
 @dataclass(frozen=True)

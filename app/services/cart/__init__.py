@@ -11,7 +11,6 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_cart": (
-        "CartChange",
         "CartOwner",
         "MAX_QUANTITY",
         "PLATFORM_FEE_PERCENT",

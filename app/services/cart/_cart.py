@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, case, delete, select
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -32,7 +31,7 @@ from app.services.accounts._principals import SESSION_ENDED
 from app.services.catalog._catalog import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._profiles import LISTED, display_name
-from models.cart import CartItem, CartItemRead, CartRead, CartTotals
+from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals
 from models.catalog import Service, ServiceCategory
 from models.provider import Provider, ProviderService
 
@@ -60,17 +59,6 @@ class CartOwner:
 
     user_id: str | None = None
     visitor_id: str | None = None
-
-
-class CartChange(BaseModel):
-    """What a command did: the cart afterwards, the toast to show, and whether a new item was added (the
-    panel opens then, SPEC §4)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    cart: CartRead
-    message: str
-    added: bool = False
 
 
 # ---- pure rules ---------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ PUBLIC = {
     ),
     "_audit": ("list_audit",),
     "_dashboard": (
-        "StaffDashboardRead",
         "confirm_visit",
         "get_staff_dashboard",
         "list_todays_appointments",

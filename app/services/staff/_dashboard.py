@@ -21,7 +21,6 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -37,29 +36,13 @@ from app.settings import get_settings
 from models.audit import AuditAction
 from models.booking import Appointment, AppointmentRead, AppointmentStatus
 from models.identity import User
-from models.staff import Permission
+from models.staff import Permission, StaffDashboardRead
 
 ACTIVE_WINDOW = timedelta(days=90)
 LIST_LIMIT = 100
 NO_VISIT = "This visit no longer exists."
 UNKNOWN_ZONE = "Unknown time zone."
 _NOT_LIVE = (AppointmentStatus.held, AppointmentStatus.cancelled)
-
-
-class StaffDashboardRead(BaseModel):
-    """SPEC §3 dashboard stats; a figure the member may not see is None."""
-
-    model_config = ConfigDict(frozen=True)
-
-    today: date
-    appointments: int | None
-    completed_appointments: int | None
-    active_patients: int | None
-    new_patients_today: int | None
-    tasks_completed: int
-    upcoming_tasks: int
-    activity_rate: int | None  # percent
-    activity_change: int | None  # percentage points against last week
 
 
 def _moment(now: datetime | None) -> datetime:

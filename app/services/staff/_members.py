@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,9 +40,17 @@ from app.services.staff._access import (
 from app.services.staff._audit import MAX_PAGE as AUDIT_PAGE
 from app.services.staff._audit import list_audit
 from models.account import AccountRead, Role
-from models.audit import AuditAction, AuditEntryRead
+from models.audit import AuditAction
 from models.identity import User, as_utc
-from models.staff import PORTAL_ROLES, Permission, StaffMember, StaffMemberRead
+from models.staff import (
+    PORTAL_ROLES,
+    AuditPageRead,
+    Permission,
+    StaffAccessRead,
+    StaffMember,
+    StaffMemberRead,
+    StaffPageRead,
+)
 
 TOPIC = "staff"  # published after every team change: open team lists and staff frames reload
 PAGE_SIZE = 100
@@ -60,30 +67,6 @@ MEMBER_NOT_FOUND = "This staff member no longer exists."
 OWN_ACCESS = "You cannot change your own staff access."
 REMOVE_SELF = "You cannot remove yourself from the staff."
 OWNER_ALWAYS_ACTIVE = "An owner is always active."
-
-
-class StaffAccessRead(BaseModel):
-    """The signed-in member as the portal sees them: who, which role, and what they may do now."""
-
-    model_config = ConfigDict(frozen=True)
-
-    user_id: str
-    name: str
-    email: str
-    role: Role
-    is_owner: bool  # an owner or a master admin: reads the audit log, grants the owner role
-    permissions: frozenset[Permission]
-
-    def can(self, permission: Permission) -> bool:
-        return permission in self.permissions
-
-
-class StaffPageRead(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    members: list[StaffMemberRead]
-    page: int
-    has_more: bool
 
 
 async def get_staff_access(*, session: AsyncSession, actor: Principal) -> StaffAccessRead:
@@ -360,13 +343,6 @@ async def ensure_staff_rows(*, session: AsyncSession, user_ids: Iterable[str]) -
 
 
 # ---- the audit log screen ------------------------------------------------------------------------------
-
-
-class AuditPageRead(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    entries: list[AuditEntryRead]
-    has_more: bool
 
 
 async def read_audit_log(

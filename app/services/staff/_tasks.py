@@ -6,7 +6,6 @@ tasks, so a task of someone else reads as not found. Open tasks come first, the 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,7 +14,7 @@ from app.services.errors import NotFound, ValidationFailed
 from app.services.staff._access import require_staff
 from models.base import utcnow
 from models.identity import as_utc
-from models.staff import StaffTask, StaffTaskRead, TaskPriority
+from models.staff import StaffTask, StaffTaskRead, TaskCountsRead, TaskPriority
 
 MAX_TASKS = 100
 MAX_DESCRIPTION = 300
@@ -27,13 +26,6 @@ TASK_NOT_FOUND = "This task no longer exists."
 _URGENCY = case(
     (StaffTask.priority == TaskPriority.high, 0), (StaffTask.priority == TaskPriority.medium, 1), else_=2
 )
-
-
-class TaskCountsRead(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    completed: int
-    remaining: int
 
 
 def _read(row: StaffTask) -> StaffTaskRead:

@@ -16,7 +16,6 @@ PUBLIC = {
         "stage_attachment",
     ),
     "_common": (
-        "DueStatus",
         "HELPDESK_TOPIC",
         "due_status",
         "presence_topic",

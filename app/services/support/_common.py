@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -26,6 +25,7 @@ from models.audit import AuditAction
 from models.base import utcnow
 from models.identity import as_utc
 from models.support import (
+    DueStatus,
     Ticket,
     TicketCategory,
     TicketChange,
@@ -123,19 +123,6 @@ def shift_for_priority(ticket: Ticket, old: TicketPriority, new: TicketPriority)
     ticket.resolution_due_at = as_utc(ticket.resolution_due_at) + timedelta(
         hours=new_resolution - old_resolution
     )
-
-
-class DueStatus(BaseModel):
-    """Whether a ticket missed its first-response or resolution due time (the clock stops while waiting)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    first_response_overdue: bool
-    resolution_overdue: bool
-
-    @property
-    def overdue(self) -> bool:
-        return self.first_response_overdue or self.resolution_overdue
 
 
 def due_status(ticket: TicketRead, now: datetime) -> DueStatus:
