@@ -3,7 +3,6 @@ an approved person's invitation link signs them in on /reset-password, where the
 
 from __future__ import annotations
 
-import uuid
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -11,10 +10,9 @@ import pytest
 from app import db as app_db
 from app.services.accounts import approve_waitlist_entry, join_waitlist
 from app.settings import get_settings
-from models.account import AccountRead, Role
+from models.account import Role
 from tests.api.conftest import mail_link, mail_to, unique_email
-
-OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
+from tests.factories import person
 
 
 @pytest.fixture
@@ -49,12 +47,13 @@ async def test_signups_are_open_by_default(auth_client) -> None:
 
 
 async def test_invitation_link_signs_in_on_reset_password_to_choose_a_password(waitlist_mode, smtp) -> None:
+    owner = await person(Role.owner, "Olive Owner")
     client = waitlist_mode
     email = unique_email("invited")
     async with app_db.unit_of_work() as session:
         entry = await join_waitlist(session=session, email=email, name="Grace Hopper")
     async with app_db.unit_of_work() as session:
-        await approve_waitlist_entry(session=session, actor=OWNER, entry_id=entry.id)
+        await approve_waitlist_entry(session=session, actor=owner.actor, entry_id=entry.id)
 
     link = urlsplit(mail_link(mail_to(smtp, email)[0]))
     answer = await client.get(f"{link.path}?{link.query}", follow_redirects=False)

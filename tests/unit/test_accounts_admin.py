@@ -11,7 +11,7 @@ from sqlalchemy import select
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
-from app.principal import SYSTEM
+from app.principal import SYSTEM, Principal
 from app.services.accounts import (
     DEMO_PASSWORD,
     DEMO_PEOPLE,
@@ -27,6 +27,7 @@ from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from models.identity import User
+from tests.factories import person
 
 PASSWORD = "correct-horse-1"
 
@@ -45,8 +46,14 @@ def email(prefix: str = "acct") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}@medivisit.test"
 
 
-def actor(role: Role, **flags) -> AccountRead:
-    return AccountRead(id=str(uuid.uuid4()), email=email(role.value), role=role, **flags)
+async def signed_in(role: Role, **flags: bool) -> Principal:
+    """A signed-in account of `role`, with server-side flags (e.g. is_master_admin) in its app_metadata."""
+    someone = await person(role)
+    if flags:
+        async with app_db.unit_of_work() as session:
+            user = await session.get(User, someone.id)
+            user.raw_app_meta_data = {**(user.raw_app_meta_data or {}), **flags}
+    return someone.actor
 
 
 async def make(role: Role = Role.patient, **kw) -> AccountRead:
@@ -151,7 +158,9 @@ async def test_patient_and_staff_cannot_change_roles(fast_hashing) -> None:
     for role in (Role.patient, Role.provider, Role.management, Role.hr, Role.support):
         with pytest.raises(PermissionDenied):
             async with app_db.unit_of_work() as session:
-                await set_role(session=session, actor=actor(role), email=target.email, role=Role.support)
+                await set_role(
+                    session=session, actor=await signed_in(role), email=target.email, role=Role.support
+                )
     assert (await get_account_of(target.id)).role == Role.patient
 
 
@@ -162,7 +171,7 @@ async def get_account_of(user_id: str) -> AccountRead:
 
 async def test_admin_grants_ordinary_roles_only_the_owner_grants_owner_and_admin(fast_hashing) -> None:
     target = await make()
-    admin = actor(Role.admin)
+    admin = await signed_in(Role.admin)
     async with app_db.unit_of_work() as session:
         assert (
             await set_role(session=session, actor=admin, email=target.email, role="provider")
@@ -172,7 +181,7 @@ async def test_admin_grants_ordinary_roles_only_the_owner_grants_owner_and_admin
             async with app_db.unit_of_work() as session:
                 await set_role(session=session, actor=admin, email=target.email, role=role)
 
-    owner = actor(Role.owner)
+    owner = await signed_in(Role.owner)
     async with app_db.unit_of_work() as session:
         assert (
             await set_role(session=session, actor=owner, email=target.email, role="admin")
@@ -182,17 +191,16 @@ async def test_admin_grants_ordinary_roles_only_the_owner_grants_owner_and_admin
         async with app_db.unit_of_work() as session:
             await set_role(session=session, actor=admin, email=target.email, role=Role.patient)
     # A master admin (OWNER_EMAILS) counts as an owner.
-    master = actor(Role.patient, is_master_admin=True)
+    master = await signed_in(Role.patient, is_master_admin=True)
     async with app_db.unit_of_work() as session:
         assert (await set_role(session=session, actor=master, email=target.email, role="hr")).role == "hr"
 
 
 async def test_nobody_changes_their_own_role_and_unknown_addresses_are_reported(fast_hashing) -> None:
-    me = await make(Role.admin)
-    me_as_actor = await get_account_of(me.id)
+    me = await person(Role.admin)
     with pytest.raises(PermissionDenied, match="your own role"):
         async with app_db.unit_of_work() as session:
-            await set_role(session=session, actor=me_as_actor, email=me.email, role=Role.support)
+            await set_role(session=session, actor=me.actor, email=me.email, role=Role.support)
     with pytest.raises(NotFound):
         async with app_db.unit_of_work() as session:
             await set_role(session=session, actor=SYSTEM, email=email("nobody"), role=Role.support)

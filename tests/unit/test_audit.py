@@ -41,7 +41,7 @@ async def test_record_and_read_back_newest_first(configured) -> None:
     await asyncio.sleep(0.01)
     second = await add(AuditAction.sign_out, actor_email=marker, details={"scope": "local"})
     async with app_db.unit_of_work() as session:
-        entries = await list_audit(session=session, actor=OWNER, actor_query=marker.upper())
+        entries = await list_audit(session=session, reader=OWNER, actor_query=marker.upper())
     assert [e.id for e in entries] == [second, first]
     newest = entries[0]
     assert (newest.action, newest.ip, newest.user_agent, newest.details) == (
@@ -61,18 +61,18 @@ async def test_filters_and_paging(configured) -> None:
         await asyncio.sleep(0.01)
     await add(AuditAction.sign_in, actor_id=actor_id, actor_email="pager@medivisit.test")
     async with app_db.unit_of_work() as session:
-        by_action = await list_audit(session=session, actor=OWNER, action="mfa_enroll", actor_query=actor_id)
+        by_action = await list_audit(session=session, reader=OWNER, action="mfa_enroll", actor_query=actor_id)
         page = await list_audit(
-            session=session, actor=OWNER, action=AuditAction.mfa_enroll, actor_query=actor_id, limit=2
+            session=session, reader=OWNER, action=AuditAction.mfa_enroll, actor_query=actor_id, limit=2
         )
         rest = await list_audit(
             session=session,
-            actor=OWNER,
+            reader=OWNER,
             action="mfa_enroll",
             actor_query=actor_id,
             before=page[-1].created_at,
         )
-        capped = await list_audit(session=session, actor=OWNER, limit=10_000)
+        capped = await list_audit(session=session, reader=OWNER, limit=10_000)
     assert [e.id for e in by_action] == ids[::-1]
     assert [e.id for e in page + rest] == ids[::-1]
     assert len(capped) <= 100
@@ -81,15 +81,14 @@ async def test_filters_and_paging(configured) -> None:
 async def test_actor_query_treats_wildcards_literally(configured) -> None:
     await add(actor_email="percent-user@medivisit.test")
     async with app_db.unit_of_work() as session:
-        assert await list_audit(session=session, actor=OWNER, actor_query="percent%user") == []
-        assert await list_audit(session=session, actor=OWNER, actor_query="percent_user") == []
-        assert await list_audit(session=session, actor=OWNER, actor_query="percent-user")
+        assert await list_audit(session=session, reader=OWNER, actor_query="percent%user") == []
+        assert await list_audit(session=session, reader=OWNER, actor_query="percent_user") == []
+        assert await list_audit(session=session, reader=OWNER, actor_query="percent-user")
 
 
 @pytest.mark.parametrize(
     "reader",
     [
-        None,
         AccountRead(id="a", email="admin@medivisit.test", role=Role.admin),
         AccountRead(id="p", email="patient@medivisit.test", role=Role.patient),
         AccountRead(id="s", email="support@medivisit.test", role=Role.support),
@@ -98,13 +97,13 @@ async def test_actor_query_treats_wildcards_literally(configured) -> None:
 async def test_only_an_owner_reads_the_log(configured, reader) -> None:
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
-            await list_audit(session=session, actor=reader)
+            await list_audit(session=session, reader=reader)
 
 
 async def test_a_master_admin_reads_the_log(configured) -> None:
     master = AccountRead(id="m", email="boss@medivisit.test", role=Role.patient, is_master_admin=True)
     async with app_db.unit_of_work() as session:
-        assert isinstance(await list_audit(session=session, actor=master, limit=1), list)
+        assert isinstance(await list_audit(session=session, reader=master, limit=1), list)
 
 
 def test_details_never_keep_secrets() -> None:

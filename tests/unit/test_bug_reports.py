@@ -6,12 +6,17 @@ import pytest
 from sqlalchemy import func, select
 
 from app import db as app_db
+from app.principal import Principal
 from app.services.errors import Unavailable, ValidationFailed
 from app.services.feedback import FIELDS_REQUIRED, SEND_FAILED, submit_bug_report
+from app.services.feedback._bug_reports import NOT_LOGGED_IN
 from app.settings import get_settings
 from models import BugReport, OutboxMessage
 from models.mail import OutboxStatus
 from tests.conftest import html_part
+from tests.factories import person
+
+VISITOR = Principal.visitor("visitor-1")
 
 
 async def _count(model) -> int:  # noqa: ANN001
@@ -31,7 +36,7 @@ async def test_blank_fields_are_refused_and_nothing_is_sent(configured, smtp, fi
     before = await _count(BugReport)
     with pytest.raises(ValidationFailed, match=FIELDS_REQUIRED):
         async with app_db.unit_of_work() as session:
-            await submit_bug_report(session=session, actor_id=None, **fields)
+            await submit_bug_report(session=session, actor=VISITOR, **fields)
     assert await _count(BugReport) == before
     assert smtp.messages == []
 
@@ -40,7 +45,7 @@ async def test_report_is_stored_and_mailed_to_support_with_user_input_escaped(co
     async with app_db.unit_of_work() as session:
         report = await submit_bug_report(
             session=session,
-            actor_id=None,
+            actor=VISITOR,
             email="  pat@example.com ",
             title='<script>alert("x")</script> & more',
             description="Step 1: <img src=x onerror=alert(1)>\nStep 2",
@@ -68,12 +73,23 @@ async def test_report_is_stored_and_mailed_to_support_with_user_input_escaped(co
 
 
 async def test_signed_in_reporter_is_recorded_by_id(configured, smtp) -> None:
+    reporter = await person()
     async with app_db.unit_of_work() as session:
         report = await submit_bug_report(
-            session=session, actor_id="user-123", email="a@b.co", title="Slow page", description="It is slow"
+            session=session, actor=reporter.actor, email="a@b.co", title="Slow page", description="It is slow"
         )
-    assert report.user_id == "user-123"
-    assert "user-123" in html_part(smtp.wait_for(1)[0])
+    assert report.user_id == reporter.id
+    assert reporter.id in html_part(smtp.wait_for(1)[0])
+
+
+async def test_a_reporter_whose_session_ended_is_not_named(configured, smtp) -> None:
+    reporter = await person()
+    ended = Principal.user(user_id=reporter.id, session_id="ended-session")
+    async with app_db.unit_of_work() as session:
+        report = await submit_bug_report(
+            session=session, actor=ended, email="a@b.co", title="Slow page", description="It is slow"
+        )
+    assert report.user_id == NOT_LOGGED_IN
 
 
 async def test_failed_delivery_keeps_nothing_and_says_so(configured, smtp, monkeypatch) -> None:
@@ -86,7 +102,7 @@ async def test_failed_delivery_keeps_nothing_and_says_so(configured, smtp, monke
         with pytest.raises(Unavailable, match=SEND_FAILED):
             async with app_db.unit_of_work() as session:
                 await submit_bug_report(
-                    session=session, actor_id=None, email="a@b.co", title="t", description="d"
+                    session=session, actor=VISITOR, email="a@b.co", title="t", description="d"
                 )
     finally:
         monkeypatch.undo()

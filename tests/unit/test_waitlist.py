@@ -13,16 +13,25 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.auth.sessions import find_user_by_email
+from app.principal import Principal
 from app.services.accounts import approve_waitlist_entry, join_waitlist, list_waitlist
 from app.services.errors import NotFound, PermissionDenied, ServiceError, ValidationFailed
 from app.settings import get_settings
-from models.account import AccountRead, Role
+from models.account import Role
 from models.audit import AuditEntry
 from models.waitlist import WaitlistStatus
 from tests.conftest import html_part
+from tests.factories import Person, person
 
-OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
-ADMIN = AccountRead(id=str(uuid.uuid4()), email="admin@medivisit.test", role=Role.admin)
+
+@pytest.fixture
+async def owner(configured) -> Person:
+    return await person(Role.owner, "Olive Owner")
+
+
+@pytest.fixture
+async def admin(configured) -> Person:
+    return await person(Role.admin, "Adam Admin")
 
 
 @pytest.fixture
@@ -69,10 +78,10 @@ async def test_joining_needs_a_valid_address(configured, bad) -> None:
 
 
 @pytest.mark.parametrize("role", [Role.patient, Role.provider, Role.management, Role.hr, Role.support])
-async def test_only_owner_and_admin_list_and_approve(configured, role) -> None:
+async def test_only_owner_and_admin_list_and_approve(configured, role, admin) -> None:
     entry = await join(address())
-    someone = AccountRead(id=str(uuid.uuid4()), email="x@medivisit.test", role=role)
-    for actor in (someone, None):
+    someone = (await person(role)).actor
+    for actor in (someone, Principal.visitor("visitor-1")):
         with pytest.raises(PermissionDenied):
             async with app_db.unit_of_work() as session:
                 await list_waitlist(session=session, actor=actor)
@@ -80,15 +89,15 @@ async def test_only_owner_and_admin_list_and_approve(configured, role) -> None:
             async with app_db.unit_of_work() as session:
                 await approve_waitlist_entry(session=session, actor=actor, entry_id=entry.id)
     async with app_db.unit_of_work() as session:
-        pending = await list_waitlist(session=session, actor=ADMIN)
+        pending = await list_waitlist(session=session, actor=admin.actor)
     assert entry.id in [e.id for e in pending]
 
 
-async def test_owner_approval_invites_by_email(mail_env, smtp) -> None:
+async def test_owner_approval_invites_by_email(mail_env, smtp, owner) -> None:
     entry = await join(address("invitee"), "Ada Lovelace")
     async with app_db.unit_of_work() as session:
-        approved = await approve_waitlist_entry(session=session, actor=OWNER, entry_id=entry.id)
-    assert approved.status == WaitlistStatus.approved and approved.approved_by == OWNER.id
+        approved = await approve_waitlist_entry(session=session, actor=owner.actor, entry_id=entry.id)
+    assert approved.status == WaitlistStatus.approved and approved.approved_by == owner.id
     assert approved.approved_at is not None
 
     [message] = smtp.wait_for(1)
@@ -103,8 +112,10 @@ async def test_owner_approval_invites_by_email(mail_env, smtp) -> None:
 
     async with app_db.unit_of_work() as session:
         user = await find_user_by_email(session, entry.email)
-        pending = await list_waitlist(session=session, actor=OWNER)
-        approved_list = await list_waitlist(session=session, actor=OWNER, status=WaitlistStatus.approved)
+        pending = await list_waitlist(session=session, actor=owner.actor)
+        approved_list = await list_waitlist(
+            session=session, actor=owner.actor, status=WaitlistStatus.approved
+        )
         audit = await session.scalar(
             select(AuditEntry).where(
                 AuditEntry.action == "waitlist_approve", AuditEntry.target == entry.email
@@ -118,15 +129,15 @@ async def test_owner_approval_invites_by_email(mail_env, smtp) -> None:
     )
     assert "role" not in user.raw_user_meta_data
     assert entry.id not in [e.id for e in pending] and entry.id in [e.id for e in approved_list]
-    assert audit.actor_id == OWNER.id and audit.details == {"entry_id": entry.id, "invited": True}
+    assert audit.actor_id == owner.id and audit.details == {"entry_id": entry.id, "invited": True}
 
     # A second approval re-sends the invitation, but not within a minute of the last one.
     with pytest.raises(ServiceError, match="moments ago"):
         async with app_db.unit_of_work() as session:
-            await approve_waitlist_entry(session=session, actor=OWNER, entry_id=entry.id)
+            await approve_waitlist_entry(session=session, actor=owner.actor, entry_id=entry.id)
 
 
-async def test_approving_someone_who_already_has_an_account_sends_nothing(mail_env, smtp) -> None:
+async def test_approving_someone_who_already_has_an_account_sends_nothing(mail_env, smtp, admin) -> None:
     from app.services.accounts import create_account
 
     email = address("member")
@@ -134,15 +145,15 @@ async def test_approving_someone_who_already_has_an_account_sends_nothing(mail_e
         await create_account(session=session, email=email, password="member-pass-1", role="patient")
     entry = await join(email)
     async with app_db.unit_of_work() as session:
-        approved = await approve_waitlist_entry(session=session, actor=ADMIN, entry_id=entry.id)
+        approved = await approve_waitlist_entry(session=session, actor=admin.actor, entry_id=entry.id)
     assert approved.status == WaitlistStatus.approved
     with pytest.raises(ValidationFailed, match="already joined"):
         async with app_db.unit_of_work() as session:
-            await approve_waitlist_entry(session=session, actor=ADMIN, entry_id=entry.id)
+            await approve_waitlist_entry(session=session, actor=admin.actor, entry_id=entry.id)
     assert [m for m in smtp.messages if email in (m["To"] or "")] == []
 
 
-async def test_approving_a_missing_entry(configured) -> None:
+async def test_approving_a_missing_entry(configured, owner) -> None:
     with pytest.raises(NotFound):
         async with app_db.unit_of_work() as session:
-            await approve_waitlist_entry(session=session, actor=OWNER, entry_id=str(uuid.uuid4()))
+            await approve_waitlist_entry(session=session, actor=owner.actor, entry_id=str(uuid.uuid4()))
