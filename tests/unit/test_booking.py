@@ -558,7 +558,7 @@ async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
     ana = await make_provider([zip_code], "Ana Guard", {"iv-hydration": ("150", (HOME,))})
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     ended = Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4()))
-    for who in (None, ended):
+    for who in (Principal.visitor("visitor-1"), ended):
         await refused(
             hold(who, "iv-hydration", ana, NINE + timedelta(hours=2), zip_code=zip_code), PermissionDenied
         )

@@ -24,10 +24,11 @@ from app.services.providers import (
     set_service_area,
     set_services,
 )
-from models.account import AccountRead, Role
+from models.account import Role
 from models.booking import Appointment, AppointmentStatus
 from models.catalog import Service, ServiceLocation
 from models.provider import RatingRead
+from tests.factories import person
 
 NOON = datetime(2030, 3, 14, 16, 0, tzinfo=UTC)
 
@@ -175,9 +176,9 @@ async def test_profile_services_and_area(configured) -> None:
 
 
 async def test_who_may_change_a_profile(configured) -> None:
-    owner_account = AccountRead(id=str(uuid.uuid4()), email="p@medivisit.test", role=Role.provider)
-    stranger = AccountRead(id=str(uuid.uuid4()), email="s@medivisit.test", role=Role.provider)
-    patient = AccountRead(id=str(uuid.uuid4()), email="x@medivisit.test", role=Role.patient)
+    a_provider = (await person(Role.provider)).actor
+    stranger = (await person(Role.provider)).actor
+    patient = (await person(Role.patient)).actor
     provider_id = await _provider()
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
@@ -187,7 +188,7 @@ async def test_who_may_change_a_profile(configured) -> None:
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
             await set_listing(
-                session=session, actor=owner_account, provider_id=provider_id, verified=True, active=True
+                session=session, actor=a_provider, provider_id=provider_id, verified=True, active=True
             )
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:

@@ -53,7 +53,7 @@ async def account(actor: Principal) -> AccountRead:
 
 
 async def test_refused_without_a_signed_in_user(identity) -> None:
-    assert await update(None, "Pat Lee") is False
+    assert await update(Principal.visitor("visitor-1"), "Pat Lee") is False
 
 
 async def test_refused_for_an_unknown_or_ended_session(identity) -> None:

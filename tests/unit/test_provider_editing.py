@@ -47,6 +47,7 @@ from app.services.providers import (
 from models.account import AccountRead, Role
 from models.catalog import ServiceLocation
 from models.provider import WeeklyHoursRead
+from tests.factories import person
 
 PASSWORD = "correct-horse-1"
 NY = "America/New_York"
@@ -263,7 +264,7 @@ async def test_bad_time_off_is_refused(identity, starts, ends, message) -> None:
 async def test_time_off_of_another_provider_is_off_limits(identity) -> None:
     owner_actor, owner, provider_id = await _signed_in_provider()
     stranger_actor, stranger, _other_id = await _signed_in_provider()
-    admin = AccountRead(id=str(uuid.uuid4()), email="admin@medivisit.test", role=Role.admin)
+    admin = (await person(Role.admin)).actor
     async with app_db.unit_of_work() as session:
         item = await add_own_time_off(
             session=session, actor=owner_actor, starts="2031-04-01T09:00", ends="2031-04-01T12:00"
@@ -271,18 +272,19 @@ async def test_time_off_of_another_provider_is_off_limits(identity) -> None:
 
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
-            await list_time_off(session=session, actor=stranger, provider_id=provider_id, now=NOW)
+            await list_time_off(session=session, actor=stranger_actor, provider_id=provider_id, now=NOW)
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
             await remove_own_time_off(session=session, actor=stranger_actor, time_off_id=item.id)
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
-            await remove_time_off(session=session, actor=stranger, time_off_id=item.id)
+            await remove_time_off(session=session, actor=stranger_actor, time_off_id=item.id)
     async with app_db.unit_of_work() as session:
         # the stranger's own list never shows it
         assert await list_own_time_off(session=session, actor=stranger_actor, now=NOW) == []
         assert [
-            t.id for t in await list_time_off(session=session, actor=owner, provider_id=provider_id, now=NOW)
+            t.id
+            for t in await list_time_off(session=session, actor=owner_actor, provider_id=provider_id, now=NOW)
         ] == [item.id]
         assert [
             t.id for t in await list_time_off(session=session, actor=admin, provider_id=provider_id, now=NOW)
@@ -310,7 +312,7 @@ async def test_signed_out_and_ended_sessions_change_nothing(identity) -> None:
     async with app_db.unit_of_work() as session:
         who = await authenticate(session=session, authorization=f"Bearer {access}")
         await sign_out(session=session, actor=who, scope="local")
-    for signed_out in (None, actor):
+    for signed_out in (Principal.visitor("visitor-1"), actor):
         for command, arguments in commands:
             with pytest.raises(PermissionDenied, match="Your session has ended"):
                 async with app_db.unit_of_work() as session:

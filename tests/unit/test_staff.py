@@ -126,7 +126,7 @@ async def all_staff(manager: Person) -> dict[str, object]:
 
 async def audit_of(action: AuditAction, target: str) -> list:
     owner = AccountRead(id=str(uuid.uuid4()), email="auditor@medivisit.test", role=Role.owner)
-    entries = await run(list_audit, actor=owner, action=action)
+    entries = await run(list_audit, reader=owner, action=action)
     return [e for e in entries if e.target == target]
 
 
@@ -511,7 +511,7 @@ async def test_the_audit_log_is_the_owners_with_filters_and_pages(identity) -> N
         auditor = await get_account(session=session, user_id=owner.id)
         while True:
             page = await list_audit(
-                session=session, actor=auditor, actor_query=marker, limit=1, older_than=cursor
+                session=session, reader=auditor, actor_query=marker, limit=1, older_than=cursor
             )
             if not page:
                 break

@@ -323,8 +323,8 @@ async def test_priority_moves_the_due_times_and_every_change_is_in_the_history_a
     ]
     assert detail.ticket.assignee_name == "Sam Rivera"
     async with app_db.unit_of_work() as session:
-        statuses = await list_audit(session=session, actor=OWNER, action=AuditAction.ticket_status)
-        assignments = await list_audit(session=session, actor=OWNER, action=AuditAction.ticket_assign)
+        statuses = await list_audit(session=session, reader=OWNER, action=AuditAction.ticket_status)
+        assignments = await list_audit(session=session, reader=OWNER, action=AuditAction.ticket_assign)
     status_entry = next(e for e in statuses if e.details.get("ticket_id") == ticket.id)
     assert (status_entry.actor_id, status_entry.details["from"], status_entry.details["to"]) == (
         support.id,
