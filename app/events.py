@@ -150,6 +150,8 @@ async def _ensure_listener() -> None:
         or _listener.task.get_loop() is not loop
         or _listener.task.done()
     ):
+        if _listener is not None and _listener.task.get_loop() is loop:
+            _listener.task.cancel()  # it listens on another database (tests switch databases)
         _listener = _PostgresListener(url)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(_listener.ready.wait(), timeout=5)
