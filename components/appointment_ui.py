@@ -35,6 +35,7 @@ from app.services.appointments import (
     start_appointment,
     visit_where,
 )
+from components import browser
 from components.context import CurrentUser, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot
 from components.forms import use_form
@@ -121,7 +122,7 @@ def _day_filter(path: str, tab: str, day: date | None) -> dict:
             "class_name": "appts-day",
             "method": "get",
             "action": path,
-            "data-client-get": "",
+            **browser.client_get_form(),
             "aria-label": "Show one day",
             "key": f"day-{day}",
         },

@@ -18,6 +18,7 @@ from reactpy_router import use_search_params
 
 from app.services.catalog import list_catalog
 from app.services.providers import search_providers
+from components import browser
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
@@ -84,7 +85,7 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
             "action": PATH,
             "role": "search",
             "aria-label": "Find a provider",
-            "data-client-get": "",
+            **browser.client_get_form(),
         },
         _label("service", "Service"),
         html.select(form.field("service", id="search-service"), *_service_options(categories)),

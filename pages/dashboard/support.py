@@ -15,6 +15,7 @@ from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
+from components import browser
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
@@ -78,9 +79,7 @@ def SupportPage() -> dict:
             ),
         ),
         # After sending a request, open it: static/js/app.js follows this link at once.
-        html.a({"hidden": True, "href": f"{PATH}?ticket={opened}", "data-navigate-after": "0", "key": opened})
-        if opened and opened != selected
-        else "",
+        browser.follow(f"{PATH}?ticket={opened}") if opened and opened != selected else "",
     )
 
 
