@@ -253,7 +253,9 @@ def Select(
                 "on_change": _text_change(value, on_change),
                 **_aria(ids, hint, error, required),
             },
-            html.option({"value": "", "key": ""}, placeholder) if placeholder is not None else "",
+            # Options only: preact/compat reads `props.value` of every child of a select with a
+            # defaultValue, so an empty-string child (no placeholder) breaks the page in the browser.
+            *([html.option({"value": "", "key": ""}, placeholder)] if placeholder is not None else []),
             *(html.option({"value": v, "key": v}, text) for v, text in pairs),
         ),
         ids=ids,
