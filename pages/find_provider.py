@@ -23,6 +23,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
+from components.kit import error_state, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
@@ -61,7 +62,7 @@ def _SearchForm(query: ProviderQuery, today: str) -> dict:
     catalog = use_query(list_catalog)
     if catalog.data is None and catalog.error is None:
         # Wait for the services, so the service list is complete when the fields mount.
-        return html.p({"class_name": "results-status", "role": "status"}, "Loading search…")
+        return loading_state("Loading search…")
     # A new set of fields whenever the URL changes, so they show the filters in force.
     return _Fields(query, today, catalog.data or [], key=urlencode(query.to_params()))
 
@@ -134,11 +135,11 @@ def _Results(search: str, time_zone: str) -> dict:
     results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
     page = results.data
     if results.error:
-        return html.div({"class_name": "search-results"}, notice(results.error, tone="warning"))
+        return html.div({"class_name": "search-results"}, error_state(results.error, results.refetch))
     if page is None:
         return html.div(
             {"class_name": "search-results", "aria-busy": "true"},
-            html.p({"class_name": "results-status", "role": "status"}, "Searching providers…"),
+            loading_state("Searching providers…"),
         )
     service = chosen_service(page)
     body = (

@@ -15,7 +15,7 @@ from components.cart import use_cart, use_cart_command
 from components.context import use_session
 from components.format import format_currency, format_minutes
 from components.icons import icon
-from components.ui import notice
+from components.kit import error_state, loading_state
 from models.cart import CartItemRead, CartRead
 
 CHECKOUT_HREF = "/checkout"
@@ -156,8 +156,8 @@ def _Contents() -> dict:
 
     if cart is None:
         if handle.error:
-            return html.div({"class_name": "cart-body"}, notice(handle.error, tone="warning"))
-        return html.p({"class_name": "cart-loading", "role": "status"}, "Loading your cart…")
+            return html.div({"class_name": "cart-body"}, error_state(handle.error))
+        return loading_state("Loading your cart…")
     if not cart.items:
         return _empty(handle.close)
     count = cart.totals.item_count
