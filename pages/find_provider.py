@@ -96,10 +96,10 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
                 "zip",
                 id="search-zip",
                 type="text",
-                inputMode="numeric",
-                autoComplete="postal-code",
+                input_mode="numeric",
+                auto_complete="postal-code",
                 pattern="[0-9]{5}",
-                maxLength=5,
+                max_length=5,
                 placeholder="e.g. 10001",
                 title="Five digits",
             )

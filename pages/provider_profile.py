@@ -245,7 +245,7 @@ def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: 
         {"class_name": "form openings-service"},
         html.label({"html_for": "openings-service"}, "Service"),
         html.select(
-            {"id": "openings-service", "defaultValue": service_slug, "on_change": choose_service},
+            {"id": "openings-service", "default_value": service_slug, "on_change": choose_service},
             *(
                 html.option({"key": s.service_slug, "value": s.service_slug}, s.service_name)
                 for s in services
