@@ -15,6 +15,7 @@ from reactpy import html, use_state
 
 from app.auth.web import CSRF_FIELD, Flash, safe_redirect_path, with_redirect
 from app.settings import get_settings
+from components import browser
 from components.context import ToastVariant, use_session
 from components.icons import icon
 
@@ -166,7 +167,7 @@ def auth_form(
             "class_name": "form auth-form",
             "method": "post",
             "action": action,
-            "data-auth-form": "",
+            **browser.auth_form(),
             **attributes,
         },
         csrf_input(csrf_token),
@@ -209,7 +210,7 @@ def form_notice(message: str | None) -> dict | str:
 def submit_button(label: str, busy_label: str, *, variant: str = "primary") -> dict:
     """static/js/auth.js disables it and shows `busy_label` while the browser posts the form."""
     return html.button(
-        {"class_name": f"btn btn-{variant} auth-submit", "type": "submit", "data-busy-label": busy_label},
+        {"class_name": f"btn btn-{variant} auth-submit", "type": "submit", **browser.busy_label(busy_label)},
         label,
     )
 
@@ -222,7 +223,7 @@ def logout_form(
     if role:
         button["role"] = role
     return html.form(
-        {"method": "post", "action": "/auth/logout", "class_name": "logout-form", "data-auth-form": ""},
+        {"method": "post", "action": "/auth/logout", "class_name": "logout-form", **browser.auth_form()},
         csrf_input(csrf_token),
         html.button(button, "Log out"),
     )

@@ -35,16 +35,32 @@ from app.services.appointments import (
     start_appointment,
     visit_where,
 )
+from components import browser
 from components.context import CurrentUser, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.ui import button_link, modal, modal_actions, notice
+from components.kit import (
+    Badge,
+    Button,
+    Dialog,
+    Field,
+    TabPanel,
+    Tabs,
+    TextArea,
+    dialog_actions,
+    empty_state,
+    error_state,
+    loading_state,
+)
+from components.kit.buttons import Variant
+from components.ui import button_link
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
 
 TABS = (("upcoming", "Upcoming"), ("past", "Past"))
+TABS_ID = "appts"
 STARS = (1, 2, 3, 4, 5)
 
 Open = Callable[[str, AppointmentRead], None]  # (dialog kind, visit)
@@ -91,7 +107,7 @@ def AppointmentsBoard(path: str) -> dict:
             _tabs(path, tab),
             _day_filter(path, tab, day) if provider else "",
         ),
-        _VisitList(path, tab, provider, day),
+        TabPanel(tab, _VisitList(path, tab, provider, day), id=TABS_ID),
         html.p(
             {"class_name": "appts-footnote"},
             f"Times are shown in your time zone ({session.time_zone.replace('_', ' ')}). ",
@@ -103,14 +119,14 @@ def AppointmentsBoard(path: str) -> dict:
 
 
 def _tabs(path: str, current: str) -> dict:
-    def tab(value: str, label: str) -> dict:
-        attributes = {"key": value, "href": f"{path}?{urlencode({'tab': value})}", "class_name": "appts-tab"}
-        if value == current:
-            attributes |= {"class_name": "appts-tab is-active", "aria-current": "page"}
-        return html.a(attributes, label)
-
-    return html.nav(
-        {"class_name": "appts-tabs", "aria-label": "Visits"}, *(tab(v, label) for v, label in TABS)
+    return Tabs(
+        TABS,
+        current,
+        label="Visits",
+        href=lambda value: f"{path}?{urlencode({'tab': value})}",
+        id=TABS_ID,
+        class_name="appts-tabs",
+        tab_class="appts-tab",
     )
 
 
@@ -121,7 +137,7 @@ def _day_filter(path: str, tab: str, day: date | None) -> dict:
             "class_name": "appts-day",
             "method": "get",
             "action": path,
-            "data-client-get": "",
+            **browser.client_get_form(),
             "aria-label": "Show one day",
             "key": f"day-{day}",
         },
@@ -133,7 +149,7 @@ def _day_filter(path: str, tab: str, day: date | None) -> dict:
                 "id": "appts-day",
                 "name": "day",
                 "class_name": "input",
-                "defaultValue": day.isoformat() if day else "",
+                "default_value": day.isoformat() if day else "",
             }
         ),
         html.button({"class_name": "btn btn-sm btn-outline", "type": "submit"}, "Show day"),
@@ -171,9 +187,9 @@ def _VisitList(path: str, tab: str, provider: bool, day: date | None) -> dict:
         visits.refetch()
 
     if visits.error:
-        return _problem(visits.error, provider)
+        return _problem(visits.error, visits.refetch, provider)
     if visits.data is None:
-        return html.p({"class_name": "appt-note", "role": "status", "aria-busy": "true"}, "Loading visits…")
+        return loading_state("Loading visits…")
     if not visits.data:
         return _empty(tab, provider, day)
     return html.div(
@@ -204,10 +220,10 @@ def _dialog(dialog, provider: bool, time_zone: str, close, changed):  # noqa: AN
     return _ReviewDialog(visit, time_zone, close, changed, key=key)
 
 
-def _problem(message: str, provider: bool) -> dict:
+def _problem(message: str, retry: Callable[[], object], provider: bool) -> dict:
     return html.div(
         {"class_name": "appts-empty card"},
-        notice(message, tone="warning"),
+        error_state(message, retry),
         button_link("Set up your provider profile", "/provider-enrollment", variant="outline")
         if provider
         else "",
@@ -231,13 +247,7 @@ def _empty(tab: str, provider: bool, day: date | None) -> dict:
             else "Completed and cancelled visits appear here, so you can review your care."
         )
         action = button_link("Find a provider", "/find-provider", icon_name="arrow-right")
-    return html.div(
-        {"class_name": "empty-state card appts-empty"},
-        html.span({"class_name": "empty-icon"}, icon("calendar", size=28)),
-        html.p({"class_name": "empty-title"}, title),
-        html.p(text),
-        action,
-    )
+    return empty_state(title, text, icon_name="calendar", action=action, class_name="card appts-empty")
 
 
 # ---- one visit ----------------------------------------------------------------------------------
@@ -264,7 +274,8 @@ def _price(visit: AppointmentRead) -> dict:
 
 
 def _status(status: AppointmentStatus) -> dict:
-    return html.span({"class_name": f"appt-status appt-status-{status.value}"}, status.label)
+    # The badge keeps the card's own colours per status (booking.css) and says the status in words.
+    return Badge(status.label, class_name=f"appt-status appt-status-{status.value}")
 
 
 @component
@@ -292,23 +303,28 @@ def _VisitCard(
     heading_id = f"appt-{visit.id}"
 
     def step(action, label: str, busy_label: str) -> dict:  # noqa: ANN001 - an Action
-        async def run(_event: dict) -> None:
+        async def run() -> None:
             await action.run(actor=session.actor, appointment_id=visit.id)
 
-        return html.button(
-            {"class_name": "btn btn-sm btn-primary", "type": "button", "disabled": busy, "on_click": run},
-            busy_label if action.pending else label,
+        return Button(
+            label,
+            on_click=run,
+            size="sm",
+            pending=action.pending,
+            pending_label=busy_label,
+            disabled=busy,
+            key=label,
         )
 
-    def opens(kind: str, label: str, variant: str) -> dict:
-        return html.button(
-            {
-                "class_name": f"btn btn-sm {variant}",
-                "type": "button",
-                "disabled": busy,
-                "on_click": lambda _e: open_dialog(kind, visit),
-            },
+    def opens(kind: str, label: str, variant: Variant, class_name: str | None = None) -> dict:
+        return Button(
             label,
+            on_click=lambda: open_dialog(kind, visit),
+            variant=variant,
+            size="sm",
+            disabled=busy,
+            class_name=class_name,
+            key=label,
         )
 
     actions: list[dict] = []
@@ -321,17 +337,17 @@ def _VisitCard(
         elif status is AppointmentStatus.in_progress:
             actions.append(step(complete, "Complete visit", "Completing…"))
         if status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
-            actions.append(opens("cancel", "Cancel", "appt-danger-outline"))
+            actions.append(opens("cancel", "Cancel", "outline", "appt-danger-outline"))
     elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
         actions += [
-            opens("reschedule", "Reschedule", "btn-outline"),
-            opens("cancel", "Cancel visit", "appt-danger-outline"),
+            opens("reschedule", "Reschedule", "outline"),
+            opens("cancel", "Cancel visit", "outline", "appt-danger-outline"),
         ]
     elif status is AppointmentStatus.completed:
         actions.append(
             html.span({"class_name": "appt-reviewed"}, icon("check", size=16), "Reviewed")
             if visit.reviewed
-            else opens("review", "Leave a review", "btn-primary")
+            else opens("review", "Leave a review", "primary")
         )
 
     who = visit.patient_name if provider else f"with {visit.provider_name}"
@@ -438,46 +454,42 @@ def _CancelDialog(
 
     busy = action.pending
     who = visit.patient_name if provider else visit.provider_name
-    return modal(
-        "cancel-appt-title",
+    return Dialog(
         "Cancel this visit?",
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
-            html.label(
-                {"html_for": "cancel-reason"},
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
+            TextArea(
                 "Reason for the patient" if provider else "Reason (optional)",
-            ),
-            html.textarea(
-                form.field(
-                    "reason",
-                    id="cancel-reason",
-                    rows=3,
-                    maxLength=500,
-                    required=provider,
-                    placeholder="e.g. I have to reschedule my day"
-                    if provider
-                    else "Let your provider know why",
-                )
-            ),
-            html.p(
-                {"class_name": "hint"},
-                f"{who} is e-mailed right away. Nothing is charged for a cancelled visit."
+                "reason",
+                form=form,
+                id="cancel-reason",
+                rows=3,
+                max_length=500,
+                required=provider,
+                placeholder="e.g. I have to reschedule my day" if provider else "Let your provider know why",
+                hint=f"{who} is e-mailed right away. Nothing is charged for a cancelled visit."
                 if provider
                 else f"{who} is e-mailed right away. Visits can be cancelled up to 24 hours before they start; "
                 "nothing is charged for a cancelled visit.",
             ),
             _error_line(error),
-            modal_actions(
-                cancel="Keep visit",
-                submit="Cancelling…" if busy else "Cancel visit",
-                on_cancel=close,
-                busy=busy,
-                submit_class="appt-danger",
+            dialog_actions(
+                Button("Keep visit", on_click=close, variant="ghost", disabled=busy),
+                Button(
+                    "Cancel visit",
+                    type="submit",
+                    variant="danger",
+                    pending=busy,
+                    pending_label="Cancelling…",
+                    class_name="appt-danger",
+                ),
             ),
         ),
-        lead=_visit_line(visit, time_zone),
+        open=True,
+        description=_visit_line(visit, time_zone),
         on_close=close,
         busy=busy,
+        id="cancel-appt",
         class_name="appt-modal",
     )
 
@@ -501,8 +513,8 @@ def _RescheduleDialog(
         if slots.error:
             session.toaster.error(slots.error)
 
-    def pick_day(event: dict) -> None:
-        picked = _day(event["target"]["value"])
+    def pick_day(text: str) -> None:
+        picked = _day(text)
         if picked is not None:
             set_chosen(None)
             set_day(picked)
@@ -521,7 +533,7 @@ def _RescheduleDialog(
     if slots.error:
         times = ""
     elif slots.data is None:
-        times = html.p({"class_name": "appt-note", "role": "status"}, "Finding open times…")
+        times = loading_state("Finding open times…")
     elif not slots.data:
         times = html.p({"class_name": "appt-note"}, "No open times on this day. Try another day.")
     else:
@@ -541,35 +553,39 @@ def _RescheduleDialog(
                 for start in slots.data
             ),
         )
-    return modal(
-        "reschedule-appt-title",
+    return Dialog(
         "Reschedule visit",
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
-            html.label({"html_for": "reschedule-day"}, "Day"),
-            html.input(
-                {
-                    "type": "date",
-                    "id": "reschedule-day",
-                    "defaultValue": day.isoformat(),
-                    "min": today.isoformat(),
-                    "on_change": pick_day,
-                }
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
+            Field(
+                "Day",
+                "day",
+                id="reschedule-day",
+                type="date",
+                default=day.isoformat(),
+                min=today.isoformat(),
+                max_length=None,
+                on_change=pick_day,
+                hint=f"Times in your time zone ({time_zone.replace('_', ' ')}).",
             ),
-            html.p({"class_name": "hint"}, f"Times in your time zone ({time_zone.replace('_', ' ')})."),
             times,
             _error_line(error or slots.error),
-            modal_actions(
-                cancel="Keep current time",
-                submit="Moving…" if busy else "Move visit",
-                on_cancel=close,
-                busy=busy,
-                can_submit=chosen is not None,
+            dialog_actions(
+                Button("Keep current time", on_click=close, variant="ghost", disabled=busy),
+                Button(
+                    "Move visit",
+                    type="submit",
+                    pending=busy,
+                    pending_label="Moving…",
+                    disabled=chosen is None,
+                ),
             ),
         ),
-        lead=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
+        open=True,
+        description=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
         on_close=close,
         busy=busy,
+        id="reschedule-appt",
         class_name="appt-modal",
     )
 
@@ -602,11 +618,10 @@ def _ReviewDialog(
             changed()
 
     busy = action.pending
-    return modal(
-        "review-appt-title",
+    return Dialog(
         "Review your visit",
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
             html.span({"class_name": "appt-label", "id": "review-stars-label"}, "Your rating"),
             html.div(
                 {"class_name": "appt-stars", "role": "radiogroup", "aria-labelledby": "review-stars-label"},
@@ -626,24 +641,26 @@ def _ReviewDialog(
                     for stars in STARS
                 ),
             ),
-            html.label({"html_for": "review-comment"}, "Your review (optional)"),
-            html.textarea(
-                form.field(
-                    "comment",
-                    id="review-comment",
-                    rows=4,
-                    maxLength=MAX_COMMENT,
-                    placeholder="What went well? What could be better?",
-                )
+            TextArea(
+                "Your review (optional)",
+                "comment",
+                form=form,
+                id="review-comment",
+                rows=4,
+                max_length=MAX_COMMENT,
+                placeholder="What went well? What could be better?",
+                hint="Your first name and last initial are shown with your review.",
             ),
-            html.p({"class_name": "hint"}, "Your first name and last initial are shown with your review."),
             _error_line(error),
-            modal_actions(
-                cancel="Not now", submit="Sending…" if busy else "Submit review", on_cancel=close, busy=busy
+            dialog_actions(
+                Button("Not now", on_click=close, variant="ghost", disabled=busy),
+                Button("Submit review", type="submit", pending=busy, pending_label="Sending…"),
             ),
         ),
-        lead=_visit_line(visit, time_zone),
+        open=True,
+        description=_visit_line(visit, time_zone),
         on_close=close,
         busy=busy,
+        id="review-appt",
         class_name="appt-modal",
     )

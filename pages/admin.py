@@ -13,6 +13,7 @@ from app.settings import get_settings
 from components.context import use_session
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.kit import empty_state, error_state, loading_state
 from components.ui import portal_header
 from models.waitlist import WaitlistEntryRead
 
@@ -66,12 +67,12 @@ def WaitlistSection() -> dict:
         else "Sign-ups are open (SIGNUPS=open), so nobody new joins the waitlist."
     )
 
-    if entries.loading and entries.data is None:
-        body = html.p({"class_name": "waitlist-status", "role": "status"}, "Loading the waitlist…")
-    elif entries.error:
-        body = html.div({"class_name": "portal-empty", "role": "alert"}, html.p(entries.error))
+    if entries.error:
+        body = error_state(entries.error, entries.refetch)
+    elif entries.data is None:
+        body = loading_state("Loading the waitlist…")
     elif not entries.data:
-        body = html.div({"class_name": "portal-empty"}, html.p("Nobody is waiting."))
+        body = empty_state("Nobody is waiting.")
     else:
         body = html.ul(
             {"class_name": "waitlist", "aria_label": "Pending sign-ups"},

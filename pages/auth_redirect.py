@@ -12,6 +12,7 @@ from reactpy import component, html, use_effect
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
+from components import browser
 from components.context import use_session
 from components.guards import auth_redirect_target
 
@@ -42,7 +43,7 @@ def AuthRedirectPage() -> dict:
                 html.p({"class_name": "auth-lead"}, AUTH_FAILED),
                 html.p(
                     {"class_name": "hint"},
-                    html.a({"href": login, "data-navigate-after": str(FAILURE_DELAY_MS)}, "Back to sign in"),
+                    html.a({"href": login, **browser.navigate_after(FAILURE_DELAY_MS)}, "Back to sign in"),
                 ),
             ),
         )

@@ -33,6 +33,7 @@ from components.format import format_currency, format_date, format_minutes, form
 from components.forms import Form, use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
+from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
 from components.provider_ui import profile_href, rating_line
 from components.ui import button_link, page_header, page_title
 from models.booking import AppointmentRead, OrderRead
@@ -57,7 +58,7 @@ def CheckoutPage() -> dict:
         return html._(
             page_title("Checkout"),
             _header(),
-            html.p({"class_name": "container checkout-loading", "role": "status"}, "Loading your cart…"),
+            html.div({"class_name": "container checkout-loading"}, loading_state("Loading your cart…")),
         )
     if not cart.items:
         return html._(page_title("Checkout"), _header(), _empty())
@@ -79,11 +80,13 @@ def _empty() -> dict:
     return html.section(
         {"class_name": "section"},
         html.div(
-            {"class_name": "container empty-state"},
-            html.span({"class_name": "empty-icon"}, icon("cart", size=28)),
-            html.p({"class_name": "empty-title"}, "Your cart is empty"),
-            html.p("Add a service to book a visit at your home or office."),
-            button_link("Browse services", "/services"),
+            {"class_name": "container"},
+            empty_state(
+                "Your cart is empty",
+                "Add a service to book a visit at your home or office.",
+                icon_name="cart",
+                action=button_link("Browse services", "/services"),
+            ),
         ),
     )
 
@@ -114,14 +117,14 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
         set_problem(None)
         set_holds(lambda current: {**current, key: hold})
 
-    def zip_changed(event: dict) -> None:
-        value = event["target"]["value"].strip()
+    def zip_changed(text: str) -> None:
+        value = text.strip()
         address.values["zip_code"] = value
         typed = value if len(value) == 5 and value.isdigit() else ""
         if typed != zip_code:
             set_zip(typed)
 
-    async def submit(_event: dict) -> None:
+    async def submit() -> None:
         set_problem(None)
         lines = [
             CheckoutLine(
@@ -164,12 +167,8 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
 
 
 def _address_card(form: Form, zip_changed: Any) -> dict:
-    def field(name: str, label: str, **attributes: Any) -> dict:
-        return html.div(
-            {"class_name": f"field field-{name}"},
-            html.label({"html_for": f"checkout-{name}"}, label),
-            html.input(form.field(name, id=f"checkout-{name}", class_name="input", **attributes)),
-        )
+    def field(name: str, label: str, **options: Any) -> Any:
+        return Field(label, name, form=form, id_prefix="checkout", id=f"checkout-{name}", **options)
 
     return html.section(
         {"class_name": "checkout-card", "aria-labelledby": "checkout-address-title"},
@@ -189,14 +188,14 @@ def _address_card(form: Form, zip_changed: Any) -> dict:
                 "zip_code",
                 "ZIP code",
                 on_change=zip_changed,
-                inputMode="numeric",
-                autoComplete="postal-code",
-                maxLength=5,
+                input_mode="numeric",
+                autocomplete="postal-code",
+                max_length=5,
                 placeholder="10001",
             ),
-            field("address_line", "Street address", autoComplete="street-address", maxLength=200),
-            field("city", "City", autoComplete="address-level2", maxLength=100),
-            field("state", "State", autoComplete="address-level1", maxLength=2, placeholder="NY"),
+            field("address_line", "Street address", autocomplete="street-address", max_length=200),
+            field("city", "City", autocomplete="address-level2", max_length=100),
+            field("state", "State", autocomplete="address-level1", max_length=2, placeholder="NY"),
         ),
     )
 
@@ -284,14 +283,14 @@ def _VisitLine(
         return hold_it
 
     def choose(setter: Any, parse: Any = str) -> Any:
-        def changed(event: dict) -> None:
+        def changed(value: str) -> None:
             set_problem(None)
-            setter(parse(event["target"]["value"]))
+            setter(parse(value))
 
         return changed
 
-    def keep_notes(event: dict) -> None:
-        notes[line_key] = event["target"]["value"]
+    def keep_notes(text: str) -> None:
+        notes[line_key] = text
 
     def choose_day(chosen: date) -> None:
         set_problem(None)
@@ -338,47 +337,29 @@ def _VisitLine(
         else "",
         html.div(
             {"class_name": "visit-choices"},
-            html.div(
-                {"class_name": "field"},
-                html.label({"html_for": f"{prefix}-place"}, "Place of visit"),
-                html.select(
-                    {
-                        "id": f"{prefix}-place",
-                        "class_name": "input",
-                        "value": place.value,
-                        "on_change": choose(set_place, ServiceLocation),
-                    },
-                    *[html.option({"value": p.value, "key": p.value}, p.label) for p in service.locations],
-                ),
+            Select(
+                "Place of visit",
+                "place",
+                id=f"{prefix}-place",
+                options=[(p.value, p.label) for p in service.locations],
+                default=place.value,
+                on_change=choose(set_place, ServiceLocation),
             ),
-            html.div(
-                {"class_name": "field"},
-                html.label({"html_for": f"{prefix}-provider"}, "Provider"),
-                html.select(
-                    {
-                        "id": f"{prefix}-provider",
-                        "class_name": "input",
-                        "value": provider,
-                        "on_change": choose(set_provider),
-                    },
-                    html.option({"value": FIRST_AVAILABLE, "key": "first"}, "First available"),
-                    *[
-                        html.option(
-                            {"value": p.provider_id, "key": p.provider_id},
-                            f"{p.name} · {format_currency(p.price.charge)}",
-                        )
-                        for p in listed
-                    ],
+            Select(
+                "Provider",
+                "provider",
+                id=f"{prefix}-provider",
+                options=[
+                    (FIRST_AVAILABLE, "First available"),
+                    *[(p.provider_id, f"{p.name} · {format_currency(p.price.charge)}") for p in listed],
                     *(
-                        [
-                            html.option(
-                                {"value": provider, "key": provider}, item.provider_name or "Your provider"
-                            )
-                        ]
+                        [(provider, item.provider_name or "Your provider")]
                         if provider and chosen is None
                         else []
                     ),
-                ),
+                ],
+                default=provider,
+                on_change=choose(set_provider),
             ),
         ),
         html.div(
@@ -408,20 +389,15 @@ def _VisitLine(
             ),
         ),
         _chosen_provider(chosen),
-        html.div(
-            {"class_name": "field"},
-            html.label({"html_for": f"{prefix}-notes"}, "Intake notes (optional)"),
-            html.textarea(
-                {
-                    "id": f"{prefix}-notes",
-                    "class_name": "input",
-                    "rows": 2,
-                    "maxLength": 2000,
-                    "defaultValue": notes.get(line_key, ""),
-                    "on_change": keep_notes,
-                    "placeholder": "Symptoms, allergies, access instructions, anything your provider should know.",
-                }
-            ),
+        TextArea(
+            "Intake notes (optional)",
+            "notes",
+            id=f"{prefix}-notes",
+            rows=2,
+            max_length=2000,
+            default=notes.get(line_key, ""),
+            on_change=keep_notes,
+            placeholder="Symptoms, allergies, access instructions, anything your provider should know.",
         ),
     )
 
@@ -461,7 +437,7 @@ def _times(
     if waiting_for_zip:
         return html.p({"class_name": "times-note"}, "Enter your ZIP code above to see open times.")
     if options.error:
-        return html.p({"class_name": "times-note is-error", "role": "alert"}, options.error)
+        return error_state(options.error, options.refetch)
     if options.data is None:
         return html.p({"class_name": "times-note", "role": "status"}, "Finding open times…")
     if not times:
@@ -573,19 +549,13 @@ def _Summary(
         ),
         html.p({"class_name": "hint summary-waiting"}, waiting) if waiting else "",
         html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
-        html.button(
-            {
-                "class_name": "btn btn-primary btn-block",
-                "type": "button",
-                "disabled": placing or not held,
-                "aria-busy": "true" if placing else "false",
-                "on_click": submit,
-            },
-            "Placing order…"
-            if placing
-            else f"Place order · {format_currency(totals.total)}"
-            if held
-            else "Place order",
+        Button(
+            f"Place order · {format_currency(totals.total)}" if held else "Place order",
+            on_click=submit,
+            pending=placing,
+            pending_label="Placing order…",
+            disabled=not held,
+            class_name="btn-block",
         ),
     )
 

@@ -7,6 +7,7 @@ from reactpy import component, html
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
+from components.kit import QueryView
 from components.provider_ui import featured_card
 from components.ui import button_link, card, grid, notice, page_header, section
 
@@ -28,18 +29,16 @@ CRITERIA = (
 @component
 def _Featured() -> dict:
     featured = use_query(list_featured)
-    if featured.error:
-        return notice(featured.error, tone="warning")
-    if featured.data is None:
-        return html.p({"class_name": "results-status", "role": "status"}, "Loading featured providers…")
-    if not featured.data:
-        return notice(
+    return QueryView(
+        featured,
+        lambda providers: html.div(
+            {"class_name": "featured-grid"}, *(featured_card(provider) for provider in providers)
+        ),
+        loading_label="Loading featured providers…",
+        empty=notice(
             "No provider has enough reviews from completed visits to be featured yet. Every provider you can "
             "book on MediVisit is verified, featured or not."
-        )
-    return html.div(
-        {"class_name": "featured-grid"},
-        *(featured_card(provider) for provider in featured.data),
+        ),
     )
 
 

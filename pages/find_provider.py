@@ -18,10 +18,12 @@ from reactpy_router import use_search_params
 
 from app.services.catalog import list_catalog
 from app.services.providers import search_providers
+from components import browser
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
+from components.kit import error_state, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
@@ -60,7 +62,7 @@ def _SearchForm(query: ProviderQuery, today: str) -> dict:
     catalog = use_query(list_catalog)
     if catalog.data is None and catalog.error is None:
         # Wait for the services, so the service list is complete when the fields mount.
-        return html.p({"class_name": "results-status", "role": "status"}, "Loading search…")
+        return loading_state("Loading search…")
     # A new set of fields whenever the URL changes, so they show the filters in force.
     return _Fields(query, today, catalog.data or [], key=urlencode(query.to_params()))
 
@@ -84,7 +86,7 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
             "action": PATH,
             "role": "search",
             "aria-label": "Find a provider",
-            "data-client-get": "",
+            **browser.client_get_form(),
         },
         _label("service", "Service"),
         html.select(form.field("service", id="search-service"), *_service_options(categories)),
@@ -94,10 +96,10 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
                 "zip",
                 id="search-zip",
                 type="text",
-                inputMode="numeric",
-                autoComplete="postal-code",
+                input_mode="numeric",
+                auto_complete="postal-code",
                 pattern="[0-9]{5}",
-                maxLength=5,
+                max_length=5,
                 placeholder="e.g. 10001",
                 title="Five digits",
             )
@@ -133,11 +135,11 @@ def _Results(search: str, time_zone: str) -> dict:
     results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
     page = results.data
     if results.error:
-        return html.div({"class_name": "search-results"}, notice(results.error, tone="warning"))
+        return html.div({"class_name": "search-results"}, error_state(results.error, results.refetch))
     if page is None:
         return html.div(
             {"class_name": "search-results", "aria-busy": "true"},
-            html.p({"class_name": "results-status", "role": "status"}, "Searching providers…"),
+            loading_state("Searching providers…"),
         )
     service = chosen_service(page)
     body = (

@@ -7,6 +7,7 @@ import logging
 from reactpy import component, html, use_effect, use_location
 
 from app.services.feedback import record_unknown_path, suggest_page
+from components import browser
 from components.context import use_session
 from components.hooks import use_action
 
@@ -45,7 +46,7 @@ def NotFoundPage() -> dict:
             {"class_name": "button-row"},
             html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
             html.button(
-                {"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"
+                {"class_name": "btn btn-outline", "type": "button", **browser.history_back()}, "Go Back"
             ),
         ),
         html.p(

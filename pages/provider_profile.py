@@ -23,9 +23,10 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
+from components.kit import error_state, loading_state
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
-from components.ui import button_link, notice, page_title
+from components.ui import button_link, page_title
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
 
 FIND_PATH = "/find-provider"
@@ -189,9 +190,9 @@ def _Reviews(provider_id: str, rating: RatingRead) -> dict:
         )
     elif reviews.data is None:
         body = (
-            notice(reviews.error, tone="warning")
+            error_state(reviews.error, reviews.refetch)
             if reviews.error
-            else html.p({"class_name": "text-muted", "role": "status"}, "Loading reviews…")
+            else loading_state("Loading reviews…")
         )
     else:
         shown = len(reviews.data)
@@ -244,7 +245,7 @@ def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: 
         {"class_name": "form openings-service"},
         html.label({"html_for": "openings-service"}, "Service"),
         html.select(
-            {"id": "openings-service", "defaultValue": service_slug, "on_change": choose_service},
+            {"id": "openings-service", "default_value": service_slug, "on_change": choose_service},
             *(
                 html.option({"key": s.service_slug, "value": s.service_slug}, s.service_name)
                 for s in services
@@ -253,9 +254,7 @@ def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: 
     )
     if week.data is None:
         content = (
-            notice(week.error, tone="warning")
-            if week.error
-            else html.p({"class_name": "text-muted", "role": "status"}, "Loading open times…")
+            error_state(week.error, week.refetch) if week.error else loading_state("Loading open times…")
         )
     else:
         content = _week(week.data, chosen_day, set_chosen_day, time_zone, service_slug, bool(week.loading))
@@ -397,10 +396,10 @@ def ProviderProfilePage() -> dict:
     if profile.error == NO_PROVIDER:
         return html._(page_title(f"{UNAVAILABLE} | {session.brand_name}"), _unavailable())
     if profile.error:
-        return html.section({"class_name": "container section"}, notice(profile.error, tone="warning"))
+        return html.section({"class_name": "container section"}, error_state(profile.error, profile.refetch))
     if profile.data is None:
         return html.section(
             {"class_name": "container section profile-loading", "aria-busy": "true"},
-            html.p({"role": "status"}, "Loading profile…"),
+            loading_state("Loading profile…"),
         )
     return _profile(profile.data, session.time_zone, preferred, session.brand_name)

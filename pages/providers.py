@@ -10,8 +10,9 @@ from reactpy import component, html, use_location
 from app.services.providers import search_providers
 from components.context import use_session
 from components.hooks import use_query
+from components.kit import empty_state, error_state, loading_state
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
-from components.ui import button_link, card, chips, grid, notice, page_header, section, steps
+from components.ui import button_link, card, chips, grid, page_header, section, steps
 from models.provider import ProviderQuery
 
 PATH = "/providers"
@@ -69,15 +70,14 @@ def _Directory(search: str, time_zone: str) -> dict:
     results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
     page = results.data
     if results.error:
-        return notice(results.error, tone="warning")
+        return error_state(results.error, results.refetch)
     if page is None:
-        return html.p({"class_name": "results-status", "role": "status"}, "Loading providers…")
+        return loading_state("Loading providers…")
     if page.total == 0:
-        return html.div(
-            {"class_name": "empty-state"},
-            html.h3("No providers are listed yet"),
-            html.p("Providers appear here once their license and identity checks are complete."),
-            button_link("Join as Provider", "/become-provider", variant="outline"),
+        return empty_state(
+            "No providers are listed yet",
+            "Providers appear here once their license and identity checks are complete.",
+            action=button_link("Join as Provider", "/become-provider", variant="outline"),
         )
     return html.div(
         {"class_name": "search-results", "aria-busy": "true" if results.loading else "false"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reactpy import html
 
+from components import browser
 from components.icons import icon
 
 SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
@@ -20,7 +21,7 @@ def flash_sale_banner() -> dict:
             html.span(
                 {"class_name": "flash-countdown", "aria-label": "Time left today"},
                 html.span({"class_name": "sr-only"}, "Ends in "),
-                html.time({"data-countdown": "end-of-day", "class_name": "countdown"}),
+                html.time({**browser.countdown("end-of-day"), "class_name": "countdown"}),
             ),
             html.a({"class_name": "btn btn-light btn-sm", "href": SALE_HREF}, "Book Now"),
             html.button(
@@ -28,7 +29,7 @@ def flash_sale_banner() -> dict:
                     "class_name": "icon-button flash-close",
                     "type": "button",
                     "aria-label": "Close flash sale banner",
-                    "data-banner-close": "",
+                    **browser.banner_close(),
                 },
                 icon("x", size=18),
             ),

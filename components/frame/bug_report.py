@@ -8,7 +8,7 @@ from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.ui import modal, modal_actions
+from components.kit import Button, Dialog, Field, TextArea, dialog_actions
 
 SUCCESS = "Bug report submitted successfully"
 
@@ -49,51 +49,46 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
             on_close()
 
     busy = action.pending
-    return modal(
-        "bug-report-title",
+    return Dialog(
         "Report a Bug",
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
-            html.label({"html_for": "bug-email"}, "Your email"),
-            html.input(
-                form.field(
-                    "email",
-                    id="bug-email",
-                    type="email",
-                    autoComplete="email",
-                    maxLength=320,
-                    placeholder="you@example.com",
-                )
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
+            Field(
+                "Your email",
+                "email",
+                form=form,
+                id="bug-email",
+                type="email",
+                autocomplete="email",
+                max_length=320,
+                placeholder="you@example.com",
             ),
-            html.label({"html_for": "bug-title"}, "Issue title"),
-            html.input(
-                form.field(
-                    "title",
-                    id="bug-title",
-                    type="text",
-                    maxLength=200,
-                    placeholder="Short summary of the problem",
-                )
+            Field(
+                "Issue title",
+                "title",
+                form=form,
+                id="bug-title",
+                max_length=200,
+                placeholder="Short summary of the problem",
             ),
-            html.label({"html_for": "bug-description"}, "Detailed description"),
-            html.textarea(
-                form.field(
-                    "description",
-                    id="bug-description",
-                    rows=5,
-                    maxLength=5000,
-                    placeholder="What happened? Steps to reproduce it help a lot.",
-                )
+            TextArea(
+                "Detailed description",
+                "description",
+                form=form,
+                id="bug-description",
+                rows=5,
+                max_length=5000,
+                placeholder="What happened? Steps to reproduce it help a lot.",
             ),
             html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
-            modal_actions(
-                cancel="Cancel",
-                submit="Submitting..." if busy else "Submit Report",
-                on_cancel=on_close,
-                busy=busy,
+            dialog_actions(
+                Button("Cancel", on_click=on_close, variant="ghost", disabled=busy),
+                Button("Submit Report", type="submit", pending=busy, pending_label="Submitting..."),
             ),
         ),
+        open=True,
         on_close=on_close,
         busy=busy,
-        lead="Tell us what went wrong and what you expected. Our team reads every report.",
+        id="bug-report",
+        description="Tell us what went wrong and what you expected. Our team reads every report.",
     )

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from reactpy import component, html, use_state
 
 from app.services.cart import MAX_QUANTITY, PLATFORM_FEE_PERCENT, clear_cart, remove_from_cart, set_quantity
+from components import browser
 from components.cart import use_cart, use_cart_command
 from components.context import use_session
 from components.format import format_currency, format_minutes
 from components.icons import icon
-from components.ui import notice
+from components.kit import error_state, loading_state
 from models.cart import CartItemRead, CartRead
 
 CHECKOUT_HREF = "/checkout"
@@ -155,8 +156,8 @@ def _Contents() -> dict:
 
     if cart is None:
         if handle.error:
-            return html.div({"class_name": "cart-body"}, notice(handle.error, tone="warning"))
-        return html.p({"class_name": "cart-loading", "role": "status"}, "Loading your cart…")
+            return html.div({"class_name": "cart-body"}, error_state(handle.error))
+        return loading_state("Loading your cart…")
     if not cart.items:
         return _empty(handle.close)
     count = cart.totals.item_count
@@ -205,7 +206,7 @@ def CartPanel() -> dict:
     if not is_open:
         return html._()
     return html.div(
-        {"class_name": "sheet-root cart-sheet-root", "data-modal": ""},
+        {"class_name": "sheet-root cart-sheet-root", **browser.modal()},
         html.div({"class_name": "sheet-backdrop", "on_click": lambda _e: handle.close()}),
         html.aside(
             {
@@ -222,7 +223,7 @@ def CartPanel() -> dict:
                         "class_name": "icon-button",
                         "type": "button",
                         "aria-label": "Close cart",
-                        "data-modal-close": "",
+                        **browser.modal_close(),
                         "id": CLOSE_ID,
                         "on_click": lambda _e: handle.close(),
                     },

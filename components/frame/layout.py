@@ -21,7 +21,7 @@ def SiteFrame(*children: Any) -> dict:
         html.a({"class_name": "skip-link", "href": "#main"}, "Skip to content"),
         flash_sale_banner(),
         TopNav(),
-        html.main({"id": "main", "class_name": "site-main", "tabIndex": -1}, *children),
+        html.main({"id": "main", "class_name": "site-main", "tab_index": -1}, *children),
         footer(session.brand_name, lambda _e: session.bug_report.open()),
         BottomBar(),
         MobileMenu(),

@@ -10,6 +10,7 @@ import asyncio
 
 from reactpy import component, html, use_location
 
+from components import browser
 from components.cart import CartBadge
 from components.context import use_session
 from components.frame.links import (
@@ -32,7 +33,7 @@ MENU_CART_DELAY_S = 0.1
 
 def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
     return html.a(
-        {"class_name": class_name, "href": link.href, "data-nav-delay": str(delay_ms), "key": link.label},
+        {"class_name": class_name, "href": link.href, **browser.nav_delay(delay_ms), "key": link.label},
         icon(link.icon, size=20) if link.icon else "",
         html.span(link.label),
         icon("chevron-right", size=18, class_name="icon overlay-chevron"),
@@ -41,7 +42,7 @@ def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
 
 def _close_button(label: str) -> dict:
     return html.button(
-        {"class_name": "icon-button", "type": "button", "aria-label": label, "data-close-overlay": ""},
+        {"class_name": "icon-button", "type": "button", "aria-label": label, **browser.close_overlay()},
         icon("x", size=22),
     )
 
@@ -60,7 +61,7 @@ def MobileMenu() -> dict:
         {
             "class_name": "overlay mobile-menu",
             "id": "mobile-menu",
-            "data-overlay": "menu",
+            **browser.overlay("menu"),
             "role": "dialog",
             "aria-modal": "true",
             "aria-label": "Menu",
@@ -73,7 +74,7 @@ def MobileMenu() -> dict:
                 {
                     "class_name": "overlay-item",
                     "type": "button",
-                    "data-close-overlay": "",
+                    **browser.close_overlay(),
                     "aria-haspopup": "dialog",
                     "on_click": open_cart,
                 },
@@ -88,7 +89,7 @@ def MobileMenu() -> dict:
                         {
                             "class_name": "btn btn-primary" if i else "btn btn-outline",
                             "href": link.href,
-                            "data-nav-delay": "300",
+                            **browser.nav_delay(300),
                             "key": link.label,
                         },
                         link.label,
@@ -96,7 +97,7 @@ def MobileMenu() -> dict:
                     for i, link in enumerate(actions)
                 ),
                 html.a(
-                    {"class_name": "btn btn-ghost", "href": BECOME_PROVIDER.href, "data-nav-delay": "300"},
+                    {"class_name": "btn btn-ghost", "href": BECOME_PROVIDER.href, **browser.nav_delay(300)},
                     BECOME_PROVIDER.label,
                 ),
             ),
@@ -111,12 +112,12 @@ def SideDrawer() -> dict:
     return html.div(
         {
             "class_name": "overlay drawer",
-            "data-overlay": "drawer",
+            **browser.overlay("drawer"),
             "role": "dialog",
             "aria-modal": "true",
             "aria-label": "Side menu",
         },
-        html.div({"class_name": "drawer-backdrop", "data-close-overlay": ""}),
+        html.div({"class_name": "drawer-backdrop", **browser.close_overlay()}),
         html.div(
             {"class_name": "drawer-panel"},
             html.div({"class_name": "overlay-header"}, html.strong("Menu"), _close_button("Close side menu")),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
+from components import browser
 from components.account import logout_form
 from components.cart import CartBadge
 from components.context import CurrentUser, use_session
@@ -32,7 +33,7 @@ def logo(brand: str) -> dict:
 
 def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
     return html.div(
-        {"class_name": "nav-menu", "data-menu": menu_id},
+        {"class_name": "nav-menu", **browser.menu()},
         html.button(
             {
                 "class_name": "nav-trigger",
@@ -78,7 +79,7 @@ def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
 
 def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
     return html.div(
-        {"class_name": "nav-menu avatar-menu", "data-menu": "account-menu"},
+        {"class_name": "nav-menu avatar-menu", **browser.menu()},
         html.button(
             {
                 "class_name": "avatar-button",
@@ -136,7 +137,7 @@ def TopNav() -> dict:
                     {
                         "class_name": "icon-button",
                         "type": "button",
-                        "data-theme-toggle": "",
+                        **browser.theme_toggle(),
                         "aria-label": "Change theme",
                     },
                     icon("sun", size=20, class_name="icon theme-icon-light"),
@@ -160,7 +161,7 @@ def TopNav() -> dict:
                         "class_name": "icon-button mobile-only",
                         "type": "button",
                         "aria-label": "Open side menu",
-                        "data-open-overlay": "drawer",
+                        **browser.open_overlay("drawer"),
                     },
                     icon("user", size=22),
                 ),
@@ -169,7 +170,7 @@ def TopNav() -> dict:
                         "class_name": "icon-button mobile-only",
                         "type": "button",
                         "aria-label": "Open menu",
-                        "data-open-overlay": "menu",
+                        **browser.open_overlay("menu"),
                     },
                     icon("menu", size=22),
                 ),

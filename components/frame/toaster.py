@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reactpy import component, html, use_state
 
+from components import browser
 from components.context import TOAST_LIMIT, Toast, use_toaster
 from components.icons import icon
 
@@ -17,7 +18,7 @@ def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
             "key": toast.id,
             "role": "alert" if toast.variant == "error" else "status",
             "style": {"animation_delay": f"0ms, {toast.duration_ms}ms"},
-            "tabIndex": 0,
+            "tab_index": 0,
         },
         html.span({"class_name": "toast-icon"}, icon(_ICONS[toast.variant], size=18)),
         html.div(
@@ -50,7 +51,7 @@ def Toaster() -> dict:
         set_toasts(lambda current: tuple(t for t in current if t.id != toast_id))
 
     return html.section(
-        {"class_name": "toaster", "aria-label": "Notifications alt+T", "tabIndex": -1, "data-toaster": ""},
+        {"class_name": "toaster", "aria-label": "Notifications alt+T", "tab_index": -1, **browser.toaster()},
         html.ol(
             {"class_name": "toast-list", "data-limit": TOAST_LIMIT},
             *(_toast(toast, dismiss) for toast in toasts),

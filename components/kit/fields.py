@@ -123,6 +123,8 @@ def Field(
     autocomplete: str | None = None,
     placeholder: str | None = None,
     input_mode: str | None = None,
+    min: str | None = None,
+    max: str | None = None,
     disabled: bool = False,
     on_change: Handler | None = None,
     id_prefix: str = "field",
@@ -130,7 +132,8 @@ def Field(
     class_name: str | None = None,
 ) -> dict:
     """A labelled <input>. `default` is the first value (the form's value wins when `form` is given);
-    `on_change(text)` hears every change (sync or async) without a render of its own."""
+    `on_change(text)` hears every change (sync or async) without a render of its own. `min`/`max` bound
+    date, time and number inputs."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
     attributes: dict[str, Any] = {
@@ -152,6 +155,10 @@ def Field(
         attributes["placeholder"] = placeholder
     if input_mode is not None:
         attributes["input_mode"] = input_mode
+    if min is not None:
+        attributes["min"] = min
+    if max is not None:
+        attributes["max"] = max
     return _frame(
         name=name,
         label=label,
@@ -253,7 +260,9 @@ def Select(
                 "on_change": _text_change(value, on_change),
                 **_aria(ids, hint, error, required),
             },
-            html.option({"value": "", "key": ""}, placeholder) if placeholder is not None else "",
+            # Options only: preact/compat reads `props.value` of every child of a select with a
+            # defaultValue, so an empty-string child (no placeholder) breaks the page in the browser.
+            *([html.option({"value": "", "key": ""}, placeholder)] if placeholder is not None else []),
             *(html.option({"value": v, "key": v}, text) for v, text in pairs),
         ),
         ids=ids,

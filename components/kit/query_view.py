@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from reactpy import html
 
 from components.icons import icon
-from components.kit._util import call
+from components.kit._util import call, classes
 from components.kit.buttons import Button
 
 
@@ -55,10 +55,18 @@ def error_state(message: str, retry: Callable[[], Any] | None = None, *, retry_l
     )
 
 
-def empty_state(title: Any, text: Any = None, *, icon_name: str | None = None, action: Any = None) -> dict:
-    """The empty look on its own: an optional icon, a title, an optional line and an optional action."""
+def empty_state(
+    title: Any,
+    text: Any = None,
+    *,
+    icon_name: str | None = None,
+    action: Any = None,
+    class_name: str | None = None,
+) -> dict:
+    """The empty look on its own: an optional icon, a title, an optional line and an optional action;
+    `class_name` adds a screen's own classes (e.g. "card appts-empty")."""
     return html.div(
-        {"class_name": "empty-state"},
+        {"class_name": classes("empty-state", class_name)},
         html.span({"class_name": "empty-icon"}, icon(icon_name, size=28)) if icon_name else "",
         html.p({"class_name": "empty-title"}, title),
         html.p(text) if text else "",

@@ -13,6 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
 from components.hooks import use_action
+from components.kit import Button, Field
 from components.ui import portal_header
 
 SAVED = "Profile updated"
@@ -63,43 +64,38 @@ def ProfilePage() -> dict:
                 ),
                 html.form(
                     {"class_name": "form settings-form", "on_submit": submit, "aria-label": "Profile"},
-                    html.label({"html_for": "profile-name"}, "Full name"),
-                    html.input(
-                        form.field(
-                            "name", id="profile-name", type="text", auto_complete="name", max_length=200
-                        )
+                    Field(
+                        "Full name",
+                        "name",
+                        form=form,
+                        id="profile-name",
+                        autocomplete="name",
+                        hint="Your first name, a space, then your last name.",
                     ),
-                    html.p({"class_name": "hint"}, "Your first name, a space, then your last name."),
-                    html.label({"html_for": "profile-image"}, "Profile image URL"),
-                    html.input(
-                        form.field(
-                            "profile_image",
-                            id="profile-image",
-                            type="url",
-                            auto_complete="photo",
-                            placeholder="https://…",
-                            max_length=2048,
-                        )
+                    Field(
+                        "Profile image URL",
+                        "profile_image",
+                        form=form,
+                        id="profile-image",
+                        type="url",
+                        autocomplete="photo",
+                        placeholder="https://…",
+                        max_length=2048,
                     ),
-                    html.label({"html_for": "profile-organization"}, "Organization"),
-                    html.input(
-                        form.field(
-                            "organization",
-                            id="profile-organization",
-                            type="text",
-                            auto_complete="organization",
-                            max_length=200,
-                        )
+                    Field(
+                        "Organization",
+                        "organization",
+                        form=form,
+                        id="profile-organization",
+                        autocomplete="organization",
                     ),
-                    html.label({"html_for": "profile-phone"}, "Phone number"),
-                    html.input(
-                        form.field(
-                            "phone_number",
-                            id="profile-phone",
-                            type="tel",
-                            auto_complete="tel",
-                            max_length=200,
-                        )
+                    Field(
+                        "Phone number",
+                        "phone_number",
+                        form=form,
+                        id="profile-phone",
+                        type="tel",
+                        autocomplete="tel",
                     ),
                     html.p(
                         {"class_name": "hint"},
@@ -107,10 +103,7 @@ def ProfilePage() -> dict:
                     ),
                     html.div(
                         {"class_name": "settings-actions"},
-                        html.button(
-                            {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
-                            "Saving…" if busy else "Save profile",
-                        ),
+                        Button("Save profile", type="submit", pending=busy, pending_label="Saving…"),
                         html.a(
                             {"class_name": "btn btn-ghost", "href": "/dashboard/settings"}, "Account settings"
                         ),

@@ -146,11 +146,11 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
                         "id": f"price-{slug}",
                         "class_name": "input",
                         "type": "number",
-                        "inputMode": "decimal",
+                        "input_mode": "decimal",
                         "min": 0,
                         "max": 99999,
                         "step": "0.01",
-                        "defaultValue": draft.price,
+                        "default_value": draft.price,
                         "on_change": set_price,
                     }
                 ),
@@ -246,7 +246,9 @@ def _AreaCard(zip_codes: list[str]) -> dict:
         html.div(
             {"class_name": "form"},
             html.label({"html_for": "area-zips"}, "ZIP codes"),
-            html.textarea(form.field("zips", id="area-zips", rows=4, spellCheck="false", autoComplete="off")),
+            html.textarea(
+                form.field("zips", id="area-zips", rows=4, spell_check="false", auto_complete="off")
+            ),
             html.p(
                 {"class_name": "hint"},
                 f"Five-digit ZIP codes separated by commas or spaces. {count} {noun} saved.",
@@ -301,7 +303,7 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
                     "type": "time",
                     "class_name": "input",
                     "aria-label": f"{day} start",
-                    "defaultValue": ranges[key][0],
+                    "default_value": ranges[key][0],
                     "on_change": setter(key, 0),
                 }
             ),
@@ -311,7 +313,7 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
                     "type": "time",
                     "class_name": "input",
                     "aria-label": f"{day} end",
-                    "defaultValue": ranges[key][1],
+                    "default_value": ranges[key][1],
                     "on_change": setter(key, 1),
                 }
             ),
@@ -482,7 +484,7 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
             html.label({"html_for": "time-off-reason"}, "Reason (optional)"),
             html.input(
                 form.field(
-                    "reason", id="time-off-reason", type="text", maxLength=200, placeholder="e.g. Vacation"
+                    "reason", id="time-off-reason", type="text", max_length=200, placeholder="e.g. Vacation"
                 )
             ),
         ),

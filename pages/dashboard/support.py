@@ -15,15 +15,16 @@ from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
+from components import browser
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
+from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
 from components.tickets import (
     attach_control,
     attachment_links,
     category_badge,
-    enum_options,
     status_badge,
     thread,
     time_tag,
@@ -36,6 +37,7 @@ from models.support import TicketCategory, TicketRead, TicketStatus
 PATH = "/dashboard/support"
 REQUEST_SENT = "Your request was sent. We'll reply here."
 REPLY_SENT = "Reply sent"
+_CATEGORIES = [(c.value, c.value.replace("_", " ").title()) for c in TicketCategory]
 
 
 def _param(params: dict[str, list[str]], name: str) -> str:
@@ -73,26 +75,26 @@ def SupportPage() -> dict:
             {"class_name": "container portal-body"},
             html.div(
                 {"class_name": "support-layout" + (" support-has-ticket" if selected else "")},
-                _ticket_list(mine.data, mine.error, selected, session.time_zone),
+                _ticket_list(mine.data, mine.error, mine.refetch, selected, session.time_zone),
                 main,
             ),
         ),
         # After sending a request, open it: static/js/app.js follows this link at once.
-        html.a({"hidden": True, "href": f"{PATH}?ticket={opened}", "data-navigate-after": "0", "key": opened})
-        if opened and opened != selected
-        else "",
+        browser.follow(f"{PATH}?ticket={opened}") if opened and opened != selected else "",
     )
 
 
 def _ticket_list(
-    tickets: list[TicketRead] | None, error: str | None, selected: str | None, time_zone: str
+    tickets: list[TicketRead] | None,
+    error: str | None,
+    retry: Callable[[], Any],
+    selected: str | None,
+    time_zone: str,
 ) -> dict:
     if tickets is None:
-        body: Any = (
-            html.p({"class_name": "desk-problem", "role": "alert"}, error) if error else html.p("Loading…")
-        )
+        body: Any = error_state(error, retry) if error else loading_state()
     elif not tickets:
-        body = html.p({"class_name": "support-closed"}, "You have no support tickets yet.")
+        body = empty_state("You have no support tickets yet.")
     else:
         body = html.ul(
             {"class_name": "support-tickets", "aria-label": "My tickets"},
@@ -161,31 +163,23 @@ def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
             "Tell us what happened. Our support team answers here, usually within a few hours.",
         ),
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
-            html.label({"html_for": "support-category"}, "Category"),
-            html.select(form.field("category", id="support-category"), *enum_options(TicketCategory)),
-            html.label({"html_for": "support-subject"}, "Subject"),
-            html.input(
-                form.field("subject", id="support-subject", maxLength=200, placeholder="Short summary")
-            ),
-            html.label({"html_for": "support-description"}, "Description"),
-            html.textarea(
-                form.field(
-                    "description",
-                    id="support-description",
-                    rows=6,
-                    maxLength=10_000,
-                    placeholder="What happened, and what would you like us to do?",
-                )
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
+            Select("Category", "category", form=form, id="support-category", options=_CATEGORIES),
+            Field("Subject", "subject", form=form, id="support-subject", placeholder="Short summary"),
+            TextArea(
+                "Description",
+                "description",
+                form=form,
+                id="support-description",
+                rows=6,
+                max_length=10_000,
+                placeholder="What happened, and what would you like us to do?",
             ),
             attach_control(staged, input_id="support-files", disabled=busy),
             html.div(
                 {"class_name": "modal-actions"},
                 html.a({"class_name": "btn btn-ghost", "href": PATH}, "Cancel") if can_cancel else "",
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "submit", "disabled": busy},
-                    "Sending…" if busy else "Send request",
-                ),
+                Button("Send request", type="submit", pending=busy, pending_label="Sending…"),
             ),
         ),
     )
@@ -201,9 +195,7 @@ def _MyTicket(ticket_id: str) -> dict:
         return html.section(
             {"class_name": "support-card"},
             back,
-            html.p({"class_name": "desk-problem", "role": "alert"}, detail.error)
-            if detail.error
-            else html.p("Loading…"),
+            error_state(detail.error, detail.refetch) if detail.error else loading_state(),
         )
     ticket = detail.data.ticket
     return html.section(
@@ -261,15 +253,11 @@ def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
             on_sent()
 
     return html.form(
-        {"class_name": "form support-reply", "on_submit": submit, "noValidate": True, "aria-label": "Reply"},
-        html.label({"html_for": "support-reply"}, "Your reply"),
-        html.textarea(form.field("content", id="support-reply", rows=3, maxLength=10_000)),
+        {"class_name": "form support-reply", "on_submit": submit, "no_validate": True, "aria-label": "Reply"},
+        TextArea("Your reply", "content", form=form, id="support-reply", rows=3, max_length=10_000),
         html.div(
             {"class_name": "support-reply-actions"},
             attach_control(staged, input_id=f"support-reply-files-{ticket.id}", disabled=send.pending),
-            html.button(
-                {"class_name": "btn btn-primary", "type": "submit", "disabled": send.pending},
-                "Sending…" if send.pending else "Send reply",
-            ),
+            Button("Send reply", type="submit", pending=send.pending, pending_label="Sending…"),
         ),
     )

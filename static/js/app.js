@@ -1,6 +1,34 @@
 // Browser-side behaviour of the frame, so no server render is ever spent on it: client-side link
 // navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
 // page titles, keyboard shortcuts, client toasts and the service worker.
+//
+// The data-* contract. Screens never spell these attributes: components/browser.py is the Python side,
+// one named helper per attribute (tests/ui/test_browser_contract.py fails on a hand-spelled one).
+//   attribute               what the browser does                                             read by
+//   data-native             a same-site link followed with a full page load                    app.js
+//   data-nav-delay="ms"     close menus and overlays, then navigate in the page after ms       app.js
+//   data-navigate-after="ms" a hidden link followed by itself ms after it appears (replace)    app.js
+//   data-client-get         a GET form navigates in the page; its non-empty fields in the URL  app.js
+//   data-history-back       a button that goes one step back in history                        app.js
+//   data-page-title="…"     the last marker on the page sets document.title                    app.js
+//   data-menu               hover menu: 200 ms open, 150 ms close, 300 ms skip; click toggles  app.js
+//   data-overlay="name"     a panel shown while <html data-overlay-open=name>; locks scroll    app.js
+//   data-open-overlay="name" a button that opens that overlay                                  app.js
+//   data-close-overlay      a button or backdrop that closes the open overlay                  app.js
+//   data-modal              an open dialog: Escape clicks its data-modal-close; focus trap     app.js, kit.js
+//   data-modal-close        the button Escape clicks                                           app.js
+//   data-tabs="manual|auto" a tab list: arrows/Home/End move focus (auto also selects)        kit.js
+//   data-theme-toggle       cycle the theme light → dark → system (Alt+T too)                  app.js
+//   data-banner-close       hide the flash-sale banner for the rest of the day                 app.js
+//   data-countdown="end-of-day" text counted down HH:MM:SS every second, no server render     app.js
+//   data-toaster            the server's toasts (Alt+T focuses the newest)                     app.js
+//   data-client-toasts      the list where the browser shows its own toasts                    app.js
+//   data-auth-form          a form posted to /auth/*: its submit shows the busy label          auth.js
+//   data-busy-label="…"     the text a submit button shows while its auth form posts           auth.js
+//   data-typing-scope, data-typing, data-typing-sink  help-desk "replying" presence            presence.js
+//   data-upload-scope, data-upload (+ data-max-bytes, data-max-files), data-upload-sink,
+//     data-upload-status    file uploads posted to /api/uploads                                uploads.js
+//   data-staff-sidebar-toggle  collapse or open the staff sidebar (kept in localStorage)       staff.js
 import { countdownText, msUntilEndOfDay } from "./countdown.js";  // unversioned: the service worker cache is per deploy
 import "./kit.js";  // the UI kit's tabs keys and dialog focus (components/kit/)
 

@@ -208,7 +208,7 @@ def test_visit_lifecycle(site: LiveServer, page: Page) -> None:
     expect(dialog).to_be_hidden()
     expect(visit_card(page, WOUNDS).locator(".appt-status")).to_have_text("Confirmed")
 
-    page.get_by_role("link", name="Past").click()
+    page.get_by_role("tab", name="Past").click()
     expect(page).to_have_url(re.compile(r"/appointments\?tab=past$"))
     cancelled = visit_card(page, DRAW)
     expect(cancelled.locator(".appt-status")).to_have_text("Cancelled")
@@ -231,7 +231,7 @@ def test_visit_lifecycle(site: LiveServer, page: Page) -> None:
         if status:
             expect(hydration.locator(".appt-status")).to_have_text(status)
     expect(hydration).to_have_count(0)  # done: now among the past visits
-    page.get_by_role("link", name="Past").click()
+    page.get_by_role("tab", name="Past").click()
     expect(visit_card(page, HYDRATION).locator(".appt-status")).to_have_text("Completed")
     log_out(page)
 

@@ -358,7 +358,7 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     dialog.get_by_role("button", name="Cancel visit").click()
     expect(toasts(page, "Visit cancelled")).to_be_visible()
     expect(visit(page, HYDRATION)).to_have_count(0)
-    page.get_by_role("link", name="Past").click()
+    page.get_by_role("tab", name="Past").click()
     expect(visit(page, HYDRATION).locator(".appt-status")).to_have_text("Cancelled")
     assert page.errors == []
     assert provider.errors == []

@@ -39,7 +39,7 @@ PLAIN_LINKS = {
 # Records, in page time, the pointer entering/leaving each hover menu and the menu opening/closing.
 _MENU_TIMELINE = """() => {
   const log = window.__menuTimeline = [];
-  const note = (kind, menu) => log.push({kind, menu: menu.dataset.menu, t: performance.now()});
+  const note = (kind, menu) => log.push({kind, menu: menu.querySelector("[role=menu]").id, t: performance.now()});
   for (const [type, kind] of [["pointerover", "enter"], ["pointerout", "leave"]]) {
     document.addEventListener(type, (event) => {
       const menu = event.target.closest("[data-menu]");

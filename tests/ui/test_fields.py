@@ -126,6 +126,9 @@ async def test_select_lists_options_and_keeps_the_choice(mount):
     ) as ui:
         select = ui.find("select")
         assert [text(o) for o in ui.find_all("option")] == ["Support", "Admin"]
+        # Nothing but <option>s: preact/compat reads props.value of each child of a select with a
+        # defaultValue, and a text child ("") crashed the page in the browser.
+        assert all(isinstance(c, dict) and c.get("tagName") == "option" for c in select["children"])
         assert attrs(select)["default_value"] == "support"
         assert attrs(ui.find("label"))["html_for"] == attrs(select)["id"]
         await ui.type(select, "admin")
