@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from reactpy import component, html, use_location, use_state
 
+from components import browser
 from components.context import use_session
 from components.frame.layout import SiteFrame
 from components.guards import Rule, use_guard
@@ -69,7 +70,7 @@ def error_screen(message: str) -> dict:
             {"class_name": "button-row"},
             html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
             html.button(
-                {"class_name": "btn btn-outline", "type": "button", "data-history-back": ""}, "Go Back"
+                {"class_name": "btn btn-outline", "type": "button", **browser.history_back()}, "Go Back"
             ),
         ),
     )

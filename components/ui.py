@@ -7,12 +7,13 @@ from typing import Any
 
 from reactpy import html
 
+from components import browser
 from components.icons import icon
 
 
 def page_title(title: str) -> dict:
     """Sets document.title (the browser module reads this marker); renders nothing visible."""
-    return html.span({"hidden": True, "data-page-title": title})
+    return html.span({"hidden": True, **browser.page_title(title)})
 
 
 def page_header(title: str, lead: str | None = None, *, eyebrow: str | None = None) -> dict:
