@@ -144,3 +144,27 @@ def test_screens_and_shared_ui_import_no_orm_class() -> None:
                         if inspect.isclass(value) and issubclass(value, Base):
                             offenders.append(f"{path.relative_to(ROOT)}: {node.module}.{alias.name}")
     assert offenders == []
+
+
+def test_every_private_domain_module_imports_first() -> None:
+    """Domains call each other (staff confirms visits, booking reads appointments): whichever module a
+    process happens to import first must not meet a half-imported one (an import cycle)."""
+    probe = (
+        "import importlib, pkgutil, sys\n"
+        "import app.services\n"
+        "names = [i.name for i in pkgutil.walk_packages(app.services.__path__, 'app.services.')]\n"
+        "failed = []\n"
+        "for name in names:\n"
+        "    for loaded in [m for m in sys.modules if m.startswith('app.services.')]:\n"
+        "        del sys.modules[loaded]\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError as exc:\n"
+        "        failed.append(f'{name}: {exc}')\n"
+        "print(len(names)); print('\\n'.join(failed))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    count, *failed = result.stdout.strip().splitlines()
+    assert int(count) > 40 and failed == [], result.stderr or failed

@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import require_account
-from app.services.appointments._lifecycle import appointment_read
+from app.services.accounts._principals import require_account
+from app.services.appointments._reads import appointment_read
 from app.services.booking._rules import (
     HOLD_GONE,
     HOLD_MINUTES,

@@ -17,8 +17,8 @@ from app.services.booking._rules import (
     provider_calendars,
 )
 from app.services.catalog._pricing import price_for
-from app.services.providers._availability import slot_rules
-from app.services.providers._profiles import day_bounds, display_name
+from app.services.providers._availability import day_bounds, slot_rules
+from app.services.providers._profiles import display_name
 from app.services.providers._search import visitor_zone
 from models.booking import CheckoutOptions, ProviderTimes
 from models.catalog import ServiceLocation

@@ -20,9 +20,10 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin, require_account
+from app.services.accounts._admin import is_admin
+from app.services.accounts._principals import require_account
 from app.services.appointments._emails import send_visit_email
-from app.services.appointments._lifecycle import appointment_reads
+from app.services.appointments._reads import appointment_reads
 from app.services.booking._payments import PaymentGateway, get_gateway
 from app.services.booking._rules import (
     ADDRESSED,

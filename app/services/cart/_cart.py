@@ -26,9 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
 from app.principal import Principal
-from app.services.accounts._admin import require_account
-from app.services.accounts._principals import SESSION_ENDED
-from app.services.catalog._catalog import configured_sale, price_at
+from app.services.accounts._principals import SESSION_ENDED, require_account
+from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._profiles import LISTED, display_name
 from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals

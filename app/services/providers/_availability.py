@@ -18,8 +18,8 @@ from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin, require_account
-from app.services.accounts._principals import acting_account
+from app.services.accounts._admin import is_admin
+from app.services.accounts._principals import acting_account, require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._slots import (
     Hours,

@@ -20,9 +20,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin, require_account
-from app.services.accounts._principals import acting_account
-from app.services.catalog._catalog import configured_sale, price_at
+from app.services.accounts._admin import is_admin
+from app.services.accounts._principals import acting_account, require_account
+from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._availability import day_bounds, hours_read, open_slots, own_provider
 from models.account import AccountRead, Role

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import require_account
+from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead, Role
 from models.staff import PORTAL_ROLES, ROLE_GRANTS, Permission, StaffMember

@@ -26,11 +26,12 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services.accounts._admin import apply_role, is_owner, require_account
+from app.services.accounts._admin import apply_role, is_owner
 from app.services.accounts._mapping import account_of, owner_emails
+from app.services.accounts._principals import require_account
 from app.services.accounts._waitlist import send_invitation
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers._profiles import day_bounds
+from app.services.providers._availability import day_bounds
 from app.services.staff._access import (
     effective_permissions,
     permissions_of,

@@ -20,9 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import storage
 from app.principal import Principal
-from app.services.accounts._admin import require_account
+from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._members import permissions_of
+from app.services.staff._access import permissions_of
 from app.services.support._reads import attachment_read
 from models.account import AccountRead
 from models.base import utcnow

@@ -14,10 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services.accounts._admin import require_account
 from app.services.accounts._mapping import account_of
+from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._members import require_permission
+from app.services.staff._access import require_permission
 from app.services.support._attachments import add_message, claim_attachments
 from app.services.support._common import (
     DESCRIPTION_REQUIRED,

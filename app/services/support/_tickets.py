@@ -25,7 +25,7 @@ from app.events import publish_on_commit
 from app.principal import Principal
 from app.services.accounts._mapping import account_of, get_account, owner_emails
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.staff._members import permissions_of, require_permission
+from app.services.staff._access import permissions_of, require_permission
 from app.services.support._attachments import add_message
 from app.services.support._common import (
     MESSAGE_REQUIRED,
