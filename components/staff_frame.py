@@ -22,10 +22,12 @@ from reactpy_router import navigate
 
 from app.services.staff import HELP_DESK_DENIED, get_staff_access
 from app.services.staff import TOPIC as STAFF_TOPIC
+from components.browser import close_overlay, staff_sidebar_toggle
 from components.context import use_session
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
+from components.kit import loading_state
 from models.account import Role
 from models.staff import Permission, StaffAccessRead
 
@@ -150,11 +152,7 @@ def StaffFrame(*children: Any, active: str = "") -> dict:
             {"class_name": "staff-layout"},
             sidebar(state.access, active),
             html.div(
-                {
-                    "class_name": "staff-backdrop",
-                    "data-close-overlay": "",
-                    "aria-hidden": "true",
-                },
+                {"class_name": "staff-backdrop", **close_overlay(), "aria-hidden": "true"},
             ),
             html.div(
                 {"class_name": "staff-main"},
@@ -187,7 +185,7 @@ def sidebar_head() -> dict:
             {
                 "type": "button",
                 "class_name": "icon-button staff-drawer-close",
-                "data-close-overlay": "",
+                **close_overlay(),
                 "aria-label": "Close staff menu",
             },
             icon("x", size=20),
@@ -228,7 +226,7 @@ def toolbar(access: StaffAccessRead | None, active: str) -> dict:
             {
                 "type": "button",
                 "class_name": "icon-button staff-sidebar-toggle",
-                "data-staff-sidebar-toggle": "",
+                **staff_sidebar_toggle(),
                 "aria-controls": SIDEBAR_ID,
                 "aria-label": "Toggle staff menu",
                 "title": "Toggle staff menu (Ctrl+B)",
@@ -257,11 +255,8 @@ def access_problem(message: str) -> dict:
 
 
 def loading_notice(text: str = "Loading…") -> dict:
-    return html.div(
-        {"class_name": "staff-loading", "role": "status"},
-        html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),
-        html.span(text),
-    )
+    """Kept for callers outside the staff portal: the kit's `loading_state` (the same markup)."""
+    return loading_state(text)
 
 
 @component
@@ -279,7 +274,7 @@ def StaffSection(view: Callable[[], Any], slug: str) -> Any:
             toaster.error(ACCESS_DENIED, section.denied_description)
 
     if allowed is None:
-        return loading_notice() if state.loading else ""
+        return loading_state() if state.loading else ""
     if not allowed:
         return navigate(STAFF_HOME, replace=True)
     return view()

@@ -4,7 +4,7 @@ zone, the message thread, attachment links and the Attach control.
 
 Attaching: the file input is read by static/js/uploads.js, which posts the file to /api/uploads (a
 websocket cannot carry files) and writes the answer ({id, filename, size, content_type}) into the hidden
-`data-upload-sink` input; `use_staged_files` collects those until the message is sent.
+upload sink (`components.browser.upload_sink()`); `use_staged_files` collects those until the message is sent.
 """
 
 from __future__ import annotations
@@ -21,27 +21,44 @@ from reactpy import html, use_state
 
 from app.settings import get_settings
 from app.storage import ACCEPT
+from components import browser
 from components.format import format_date
 from components.icons import icon
+from components.kit import Badge
 from models.support import AttachmentRead, TicketCategory, TicketMessageRead, TicketPriority, TicketStatus
 
 MAX_FILES = 5
 
 
 # ---- badges and dates --------------------------------------------------------------------------------
+# The kit's Badge without a tone class: the ticket-* classes (static/css/helpdesk.css) give the colours.
 def status_badge(status: TicketStatus) -> dict:
-    return html.span({"class_name": f"ticket-badge ticket-status ticket-status-{status.value}"}, status.label)
+    return Badge(
+        status.label, tone=None, class_name=f"ticket-badge ticket-status ticket-status-{status.value}"
+    )
 
 
 def priority_badge(priority: TicketPriority) -> dict:
-    return html.span(
-        {"class_name": f"ticket-badge ticket-priority ticket-priority-{priority.value}"},
+    return Badge(
         priority.value.title(),
+        tone=None,
+        class_name=f"ticket-badge ticket-priority ticket-priority-{priority.value}",
     )
 
 
 def category_badge(category: TicketCategory) -> dict:
-    return html.span({"class_name": "ticket-badge ticket-category"}, category.value.title())
+    return Badge(category.value.title(), tone=None, class_name="ticket-badge ticket-category")
+
+
+def overdue_badge(*, with_icon: bool = False) -> dict:
+    return Badge(
+        "Overdue", tone=None, icon="clock" if with_icon else None, class_name="ticket-badge ticket-overdue"
+    )
+
+
+def enum_choices(values: type[StrEnum]) -> list[tuple[str, str]]:
+    """(value, label) pairs for the kit's Select: value 'in_progress', label 'In Progress'."""
+    return [(v.value, v.value.replace("_", " ").title()) for v in values]
 
 
 def enum_options(values: type[StrEnum]) -> list[dict]:
@@ -64,7 +81,7 @@ def when(moment: datetime, time_zone: str) -> str:
 
 
 def time_tag(moment: datetime, text: str) -> dict:
-    return html.time({"dateTime": moment.isoformat()}, text)
+    return html.time({"date_time": moment.isoformat()}, text)
 
 
 def file_size(size: int) -> str:
@@ -169,7 +186,7 @@ def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False
     """The Attach button, the files attached so far (each removable) and the upload status line."""
     full = len(staged.files) >= MAX_FILES
     return html.div(
-        {"class_name": "attach", "data-upload-scope": ""},
+        {"class_name": "attach", **browser.upload_scope()},
         html.input(
             {
                 "type": "file",
@@ -178,9 +195,9 @@ def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False
                 "accept": ACCEPT,
                 "multiple": True,
                 "disabled": disabled or full,
-                "data-upload": "",
-                "data-max-bytes": get_settings().upload_max_bytes,
-                "data-max-files": MAX_FILES - len(staged.files),
+                **browser.upload_input(
+                    max_bytes=get_settings().upload_max_bytes, max_files=MAX_FILES - len(staged.files)
+                ),
             }
         ),
         html.label(
@@ -188,8 +205,8 @@ def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False
             icon("plus", size=16),
             "Attach",
         ),
-        html.input({"type": "hidden", "data-upload-sink": "", "on_change": staged.on_uploaded}),
-        html.span({"class_name": "attach-status", "data-upload-status": "", "role": "status"}),
+        html.input({"type": "hidden", **browser.upload_sink(), "on_change": staged.on_uploaded}),
+        html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
         html.ul(
             {"class_name": "attach-list", "aria-label": "Files to send"},
             *(

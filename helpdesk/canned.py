@@ -13,7 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.ui import modal, modal_actions
+from components.kit import Button, Dialog, Field, TextArea, dialog_actions
 
 
 @component
@@ -43,8 +43,7 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
 
         return click
 
-    return modal(
-        "canned-title",
+    return Dialog(
         "Canned responses",
         html.ul(
             {"class_name": "canned-list"},
@@ -76,19 +75,26 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
             {
                 "class_name": "form",
                 "on_submit": submit,
-                "noValidate": True,
+                "no_validate": True,
                 "aria-label": "New canned response",
             },
-            html.label({"html_for": "canned-new-title"}, "Title"),
-            html.input(form.field("title", id="canned-new-title", maxLength=120)),
-            html.label({"html_for": "canned-new-body"}, "Response"),
-            html.textarea(form.field("body", id="canned-new-body", rows=4, maxLength=10_000)),
-            html.p(
-                {"class_name": "hint"},
-                "{customer} becomes the customer's name and {ticket} the ticket number.",
+            Field("Title", "title", form=form, id="canned-new-title", max_length=120),
+            TextArea(
+                "Response",
+                "body",
+                form=form,
+                id="canned-new-body",
+                rows=4,
+                max_length=10_000,
+                hint="{customer} becomes the customer's name and {ticket} the ticket number.",
             ),
-            modal_actions(cancel="Done", submit="Save response", on_cancel=on_close, busy=create.pending),
+            dialog_actions(
+                Button("Done", variant="ghost", on_click=on_close, disabled=create.pending),
+                Button("Save response", type="submit", pending=create.pending),
+            ),
         ),
+        open=True,
         on_close=on_close,
+        id="canned",
         class_name="canned-dialog",
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from reactpy import component, html, use_location, use_state
 from reactpy_router import use_search_params
 
+from components import browser
 from components.staff_frame import StaffFrame, StaffSection
 from helpdesk.desk_state import DeskState
 from helpdesk.new_ticket import NewTicketDialog
@@ -41,11 +42,7 @@ def _Desk() -> dict:
 
     # After New Ticket, open the new ticket: static/js/app.js follows this link at once (a query change
     # within the page, which reactpy-router's navigate() does not do).
-    follow = (
-        html.a({"hidden": True, "href": state.href(ticket=opened), "data-navigate-after": "0", "key": opened})
-        if opened and opened != state.ticket
-        else ""
-    )
+    follow = browser.follow(state.href(ticket=opened)) if opened and opened != state.ticket else ""
     return html.div(
         {"class_name": "desk" + (" desk-has-ticket" if state.ticket else "")},
         html.div(

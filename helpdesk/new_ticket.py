@@ -11,8 +11,8 @@ from app.services.support import open_ticket
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
+from components.kit import Button, Dialog, Field, TextArea, dialog_actions
 from components.tickets import attach_control, enum_options, use_staged_files
-from components.ui import modal, modal_actions
 from models.support import TicketCategory, TicketPriority, TicketRead
 
 TITLE = "Submit New Help Request"
@@ -42,21 +42,19 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
             on_created(created)
 
     busy = submit_action.pending
-    return modal(
-        "new-ticket-title",
+    return Dialog(
         TITLE,
         html.form(
-            {"class_name": "form", "on_submit": submit, "noValidate": True},
-            html.label({"html_for": "new-ticket-email"}, "Customer email"),
-            html.input(
-                form.field(
-                    "email",
-                    id="new-ticket-email",
-                    type="email",
-                    autoComplete="off",
-                    maxLength=320,
-                    placeholder="patient@example.com",
-                )
+            {"class_name": "form", "on_submit": submit, "no_validate": True},
+            Field(
+                "Customer email",
+                "email",
+                form=form,
+                id="new-ticket-email",
+                type="email",
+                autocomplete="off",
+                max_length=320,
+                placeholder="patient@example.com",
             ),
             html.div(
                 {"class_name": "form-row"},
@@ -73,20 +71,25 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
                     ),
                 ),
             ),
-            html.label({"html_for": "new-ticket-subject"}, "Subject"),
-            html.input(form.field("subject", id="new-ticket-subject", maxLength=200)),
-            html.label({"html_for": "new-ticket-description"}, "Description"),
-            html.textarea(form.field("description", id="new-ticket-description", rows=5, maxLength=10_000)),
+            Field("Subject", "subject", form=form, id="new-ticket-subject", max_length=200),
+            TextArea(
+                "Description",
+                "description",
+                form=form,
+                id="new-ticket-description",
+                rows=5,
+                max_length=10_000,
+            ),
             attach_control(staged, input_id="new-ticket-files", disabled=busy),
-            modal_actions(
-                cancel="Cancel",
-                submit="Submitting..." if busy else "Submit Request",
-                on_cancel=on_close,
-                busy=busy,
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close, disabled=busy),
+                Button("Submit Request", type="submit", pending=busy, pending_label="Submitting..."),
             ),
         ),
+        open=True,
         on_close=on_close,
         busy=busy,
-        lead="Open a ticket on behalf of a customer. They see it in their Support page.",
+        description="Open a ticket on behalf of a customer. They see it in their Support page.",
+        id="new-ticket-dialog",
         class_name="new-ticket-dialog",
     )

@@ -16,6 +16,7 @@ from typing import Any
 from reactpy import component, html, use_effect, use_ref, use_state
 
 from app.services.support import announce_presence, presence_topic
+from components.browser import typing_sink
 from components.context import use_session
 from components.hooks import use_action, use_topic
 
@@ -136,6 +137,6 @@ def TypingSignal(ticket_id: str) -> dict:
         await signal.run(actor=session.actor, ticket_id=ticket_id, state="replying")
 
     return html.button(
-        {"type": "button", "hidden": True, "tabIndex": -1, "data-typing-sink": "", "on_click": typing},
+        {"type": "button", **typing_sink(), "on_click": typing},
         "Typing",
     )

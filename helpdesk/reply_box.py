@@ -1,7 +1,7 @@
 """The reply box under a ticket's thread: a 3-row message, the 'Internal Note' checkbox ('(Only visible to
 staff)'), Attach, the canned responses picker, and Send Reply / Add Note (the label follows the checkbox).
 
-The message field is uncontrolled (components/forms.py): typing re-renders nothing. Toasts per SPEC §8:
+The message field is the kit's TextArea on a `use_form()` form: typing re-renders nothing. Toasts per SPEC §8:
 'Reply sent to customer' or 'Internal note added'. A message that is empty after trimming is ignored
 (SPEC §5).
 """
@@ -13,9 +13,11 @@ from collections.abc import Callable
 from reactpy import component, event, html, use_state
 
 from app.services.support import list_canned_responses, render_canned_response, reply_to_ticket
+from components.browser import typing_field, typing_scope
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
+from components.kit import Button, Checkbox, TextArea
 from components.tickets import attach_control, use_staged_files
 from helpdesk.canned import CannedDialog
 from helpdesk.presence import TypingSignal
@@ -72,36 +74,34 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
             "class_name": "reply-box" + (" reply-box-internal" if internal else ""),
             "on_submit": submit,
             "aria-label": "Reply",
-            "data-typing-scope": "",
-            "noValidate": True,
+            **typing_scope(),
+            "no_validate": True,
         },
-        html.label({"class_name": "sr-only", "html_for": "reply-content"}, "Message"),
-        html.textarea(
-            form.field(
-                "content",
-                id="reply-content",
-                rows=3,
-                maxLength=10_000,
-                placeholder="Add an internal note for the team..." if internal else "Type your reply...",
-                **{"data-typing": ""},
-            )
+        TextArea(
+            "Message",
+            "content",
+            form=form,
+            id="reply-content",
+            rows=3,
+            max_length=10_000,
+            label_class="sr-only",
+            placeholder="Add an internal note for the team..." if internal else "Type your reply...",
+            control_attributes=typing_field(),
         ),
         TypingSignal(ticket.id),
         html.div(
             {"class_name": "reply-tools"},
-            html.label(
-                {"class_name": "reply-internal", "html_for": "reply-internal"},
-                html.input(
-                    {
-                        "id": "reply-internal",
-                        "type": "checkbox",
-                        # Uncontrolled: the box flips at once in the browser; the server follows.
-                        "defaultChecked": False,
-                        "on_change": lambda e: set_internal(bool(e["target"].get("checked"))),
-                    }
+            # Uncontrolled: the box flips at once in the browser; the server follows.
+            Checkbox(
+                html._(
+                    html.span("Internal Note"),
+                    " ",
+                    html.span({"class_name": "reply-hint"}, "(Only visible to staff)"),
                 ),
-                html.span("Internal Note"),
-                html.span({"class_name": "reply-hint"}, "(Only visible to staff)"),
+                "internal",
+                id="reply-internal",
+                on_change=set_internal,
+                class_name="reply-internal",
             ),
             attach_control(staged, input_id=f"reply-files-{ticket.id}", disabled=send.pending),
             html.select(
@@ -115,9 +115,8 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
                 *(html.option({"key": c.id, "value": c.id}, c.title) for c in canned.data or ()),
                 html.option({"value": MANAGE}, "Manage canned responses…"),
             ),
-            html.button(
-                {"type": "submit", "class_name": "btn btn-primary reply-send", "disabled": send.pending},
-                "Sending…" if send.pending else label,
+            Button(
+                label, type="submit", pending=send.pending, pending_label="Sending…", class_name="reply-send"
             ),
         ),
     )

@@ -14,17 +14,31 @@ from typing import Any
 from reactpy import component, html
 
 from app.services.support import HELPDESK_TOPIC, TicketFilter, due_status, list_tickets
+from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.staff_frame import loading_notice
-from components.tickets import category_badge, month_day, priority_badge, status_badge, time_tag
+from components.kit import Field, QueryView, TabPanel, Tabs
+from components.tickets import (
+    category_badge,
+    month_day,
+    overdue_badge,
+    priority_badge,
+    status_badge,
+    time_tag,
+)
 from helpdesk.desk_state import TABS, DeskState
 from models.base import utcnow
 from models.support import TicketRead
 
 PREVIEW_LENGTH = 140
+TABS_ID = "desk-tabs"
+NO_TICKETS = html.div(
+    {"class_name": "desk-empty"},
+    html.p({"class_name": "desk-empty-title"}, "No tickets found"),
+    html.p("Try changing your search or filters"),
+)
 
 
 def preview(text: str) -> str:
@@ -40,24 +54,15 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
     session = use_session()
     query = use_query(list_tickets, actor=session.actor, filter=state.tab.value, search=state.search)
     use_topic(HELPDESK_TOPIC, refetch=[query])
-    if query.data is None:
-        body: Any = (
-            html.p({"class_name": "desk-problem", "role": "alert"}, query.error)
-            if query.error
-            else loading_notice("Loading tickets…")
-        )
-    elif not query.data:
-        body = html.div(
-            {"class_name": "desk-empty"},
-            html.p({"class_name": "desk-empty-title"}, "No tickets found"),
-            html.p("Try changing your search or filters"),
-        )
-    else:
+
+    def rows(tickets: list[TicketRead]) -> dict:
         now = utcnow()
-        body = html.ul(
+        return html.ul(
             {"class_name": "desk-rows", "aria-label": "Tickets"},
-            *(_row(t, state, session.time_zone, now) for t in query.data),
+            *(_row(t, state, session.time_zone, now) for t in tickets),
         )
+
+    body = QueryView(query, rows, empty=NO_TICKETS, loading_label="Loading tickets…")
     return html.section(
         {"class_name": "desk-pane desk-list", "aria-labelledby": "desk-list-title"},
         html.div(
@@ -70,22 +75,16 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
             ),
         ),
         _SearchBox(state, key=f"{state.tab.value}:{state.search}"),
-        html.nav(
-            {"class_name": "desk-tabs", "aria-label": "Ticket filters"},
-            *(
-                html.a(
-                    {
-                        "key": tab.value,
-                        "class_name": "desk-tab",
-                        "href": state.href(tab=tab),
-                        **({"aria-current": "page"} if tab == state.tab else {}),
-                    },
-                    label,
-                )
-                for tab, label in TABS
-            ),
+        Tabs(
+            [(tab.value, label) for tab, label in TABS],
+            state.tab.value,
+            label="Ticket filters",
+            href=lambda key: state.href(tab=TicketFilter(key)),
+            id=TABS_ID,
+            class_name="desk-tabs",
+            tab_class="desk-tab",
         ),
-        html.div({"class_name": "desk-list-body"}, body),
+        TabPanel(state.tab.value, body, id=TABS_ID, class_name="desk-list-body"),
     )
 
 
@@ -100,7 +99,7 @@ def _SearchBox(state: DeskState) -> dict:
             "method": "get",
             "action": state.path,
             "role": "search",
-            "data-client-get": "",
+            **client_get_form(),
         },
         html.input(
             {
@@ -110,18 +109,17 @@ def _SearchBox(state: DeskState) -> dict:
             }
         ),
         html.input({"type": "hidden", "name": "ticket", "value": state.ticket or ""}),
-        html.label({"class_name": "sr-only", "html_for": "desk-search"}, "Search tickets"),
         icon("search", size=16),
-        html.input(
-            form.field(
-                "q",
-                id="desk-search",
-                type="search",
-                class_name="input",
-                placeholder="Search tickets...",
-                maxLength=200,
-                autoComplete="off",
-            )
+        Field(
+            "Search tickets",
+            "q",
+            form=form,
+            id="desk-search",
+            type="search",
+            label_class="sr-only",
+            placeholder="Search tickets...",
+            max_length=200,
+            autocomplete="off",
         ),
     )
 
@@ -149,9 +147,7 @@ def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> dict
                 status_badge(ticket.status),
                 priority_badge(ticket.priority),
                 category_badge(ticket.category),
-                html.span({"class_name": "ticket-badge ticket-overdue"}, icon("clock", size=12), "Overdue")
-                if overdue
-                else "",
+                overdue_badge(with_icon=True) if overdue else "",
             ),
             html.span({"class_name": "desk-row-desc"}, preview(ticket.description)),
         ),

@@ -28,10 +28,12 @@ from app.services.support import (
 from components.context import use_session
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.staff_frame import loading_notice, use_staff_permissions
+from components.kit import QueryView
+from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
     enum_options,
+    overdue_badge,
     thread,
     time_tag,
     when,
@@ -73,14 +75,11 @@ def TicketView(ticket_id: str, back_href: str) -> dict:
     detail = use_query(get_ticket, actor=session.actor, ticket_id=ticket_id)
     use_topic(ticket_topic(ticket_id), refetch=[detail])
     back = html.a({"class_name": "desk-back", "href": back_href}, icon("arrow-left", size=16), "All tickets")
-    if detail.data is None:
-        problem = (
-            html.p({"class_name": "desk-problem", "role": "alert"}, detail.error) if detail.error else None
-        )
+    if detail.data is None:  # loading, or refused / not found: the kit's looks (error with Retry)
         return html.section(
             {"class_name": "desk-pane desk-detail", "aria-label": "Ticket"},
             back,
-            problem or loading_notice("Loading ticket…"),
+            QueryView(detail, lambda _data: "", loading_label="Loading ticket…"),
         )
     data = detail.data
     ticket = data.ticket
@@ -270,7 +269,7 @@ def _due(label: str, due: datetime, ticket: TicketRead, time_zone: str, *, first
         html.span(
             {"class_name": "ticket-due-text"},
             html.span(text),
-            html.span({"class_name": "ticket-badge ticket-overdue"}, "Overdue") if overdue else "",
+            overdue_badge() if overdue else "",
             html.span({"class_name": "ticket-paused"}, "Paused while waiting") if ticket.paused_at else "",
         ),
     )

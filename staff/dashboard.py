@@ -29,11 +29,12 @@ from app.services.staff import (
 )
 from components.context import use_session
 from components.format import format_currency, format_date, format_slot, format_time
-from components.forms import use_form
+from components.forms import Form, use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.staff_frame import loading_notice, use_staff_access
-from components.ui import modal, notice, portal_header
+from components.kit import Badge, Button, Dialog, Field, QueryView, StatCard, dialog_actions
+from components.staff_frame import use_staff_access
+from components.ui import portal_header
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
 
@@ -75,7 +76,7 @@ def StaffDashboard() -> dict:
             html.p(
                 {"class_name": "portal-date"},
                 icon("calendar", size=18),
-                html.time({"dateTime": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
+                html.time({"date_time": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
             ),
             eyebrow="Staff Portal",
             lead=f"Welcome back, {access.name}." if access else None,
@@ -103,9 +104,12 @@ def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
     session = use_session()
     query = use_query(get_staff_dashboard, actor=session.actor, time_zone=session.time_zone)
     reload.current = query.refetch
-    figures = query.data
-    if figures is None:
-        return notice(query.error, tone="warning") if query.error else loading_notice("Loading figures…")
+    return QueryView(
+        query, lambda figures: stat_cards(figures, show_activity), loading_label="Loading figures…"
+    )
+
+
+def stat_cards(figures: Any, show_activity: bool) -> dict:
     cards = []
     if figures.appointments is not None:
         cards.append(
@@ -145,17 +149,7 @@ def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
 
 
 def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int | None = None) -> dict:
-    tone = "" if trend is None else (" stat-up" if trend >= 0 else " stat-down")
-    return html.article(
-        {"class_name": "stat-card", "key": label, "aria-label": label},
-        html.div(
-            {"class_name": "stat-head"},
-            html.h2({"class_name": "stat-label"}, label),
-            html.span({"class_name": "stat-icon"}, icon(icon_name, size=18)),
-        ),
-        html.p({"class_name": "stat-value"}, value),
-        html.p({"class_name": "stat-detail" + tone}, detail),
-    )
+    return StatCard(label, value, hint=detail, icon=icon_name, trend=trend)
 
 
 # ---- today's appointments ----------------------------------------------------------------------------
@@ -180,12 +174,9 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
             on_change()  # the Today's Appointments card
 
     visits = query.data
-    if visits is None:
-        body: Any = notice(query.error, tone="warning") if query.error else loading_notice()
-    elif not visits:
-        body = html.p({"class_name": "staff-empty"}, NO_APPOINTMENTS)
-    else:
-        body = html.ul(
+    body = QueryView(
+        query,
+        lambda visits: html.ul(
             {"class_name": "staff-list"},
             *(
                 appointment_row(
@@ -197,7 +188,9 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
                 )
                 for visit in visits
             ),
-        )
+        ),
+        empty=html.p({"class_name": "staff-empty"}, NO_APPOINTMENTS),
+    )
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "staff-appointments-title"},
         html.div(
@@ -218,38 +211,33 @@ def appointment_row(
     confirm: Callable[[AppointmentRead], Awaitable[None]] | None,
     busy: bool,
 ) -> dict:
-    async def on_join(_event: dict) -> None:
+    async def on_join() -> None:
         await join(visit)
 
-    async def on_confirm(_event: dict) -> None:
+    async def on_confirm() -> None:
         if confirm is not None:
             await confirm(visit)
 
     if visit.status in JOINABLE:
-        action: Any = html.button(
-            {
-                "class_name": "btn btn-sm btn-primary",
-                "type": "button",
-                "disabled": busy,
-                "aria-label": f"Join the visit with {visit.patient_name}",
-                "on_click": on_join,
-            },
-            icon("video", size=16),
+        action: Any = Button(
             "Join",
+            size="sm",
+            icon="video",
+            disabled=busy,
+            aria_label=f"Join the visit with {visit.patient_name}",
+            on_click=on_join,
         )
     elif visit.status == AppointmentStatus.pending and confirm is not None:
-        action = html.button(
-            {
-                "class_name": "btn btn-sm btn-outline",
-                "type": "button",
-                "disabled": busy,
-                "aria-label": f"Confirm the visit with {visit.patient_name}",
-                "on_click": on_confirm,
-            },
+        action = Button(
             "Confirm",
+            variant="outline",
+            size="sm",
+            disabled=busy,
+            aria_label=f"Confirm the visit with {visit.patient_name}",
+            on_click=on_confirm,
         )
     else:
-        action = html.span({"class_name": f"visit-status visit-{visit.status.value}"}, visit.status.label)
+        action = Badge(visit.status.label, tone=None, class_name=f"visit-status visit-{visit.status.value}")
     return html.li(
         {"class_name": "staff-row", "key": visit.id},
         html.span({"class_name": "staff-row-time"}, format_time(visit.starts_at, time_zone)),
@@ -277,8 +265,7 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
         ("Price", format_currency(visit.price)),
         ("Intake notes", visit.notes or "None"),
     )
-    return modal(
-        "visit-title",
+    return Dialog(
         "Visit details",
         html.dl(
             {"class_name": "settings-facts visit-facts"},
@@ -288,15 +275,11 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
                 for element in (html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
             ),
         ),
-        html.div(
-            {"class_name": "modal-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "button", "on_click": lambda _e: on_close()},
-                "Close",
-            ),
-        ),
+        footer=dialog_actions(Button("Close", on_click=on_close)),
+        open=True,
         on_close=on_close,
-        lead="Opening a visit's details is recorded in the audit log.",
+        description="Opening a visit's details is recorded in the audit log.",
+        id="visit",
         class_name="staff-modal",
     )
 
@@ -306,12 +289,31 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
 PRIORITIES = (TaskPriority.high, TaskPriority.medium, TaskPriority.low)
 
 
-def priority_options() -> list[dict]:
-    return [html.option({"value": p.value, "key": p.value}, p.value.capitalize()) for p in PRIORITIES]
+def priority_select(form: Form, control_id: str) -> dict:
+    """The priority <select>, hand-written: the kit's Select breaks the browser's event handling when
+    `form.reset()` remounts it ("Cannot read properties of undefined (reading 'value')")."""
+
+    def changed(event: dict) -> None:
+        form.values["priority"] = event["target"]["value"]
+
+    return html._(
+        html.label({"html_for": control_id, "class_name": "sr-only"}, "Priority"),
+        html.select(
+            {
+                "id": control_id,
+                "name": "priority",
+                "class_name": "input",
+                "key": f"priority-{form.version}",
+                "default_value": form.values.get("priority", TaskPriority.medium.value),
+                "on_change": changed,
+            },
+            *(html.option({"value": p.value, "key": p.value}, p.value.capitalize()) for p in PRIORITIES),
+        ),
+    )
 
 
 def priority_badge(priority: TaskPriority) -> dict:
-    return html.span({"class_name": f"priority priority-{priority.value}"}, priority.value)
+    return Badge(priority.value, tone=None, class_name=f"priority priority-{priority.value}")
 
 
 @component
@@ -324,15 +326,13 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
         query.refetch()
         on_change()  # the Completed Tasks card counts them
 
-    tasks = query.data
-    if tasks is None:
-        body: Any = notice(query.error, tone="warning") if query.error else loading_notice()
-    elif not tasks:
-        body = html.p({"class_name": "staff-empty"}, NO_TASKS_AT_ALL if show_all else NO_TASKS)
-    else:
-        body = html.ul(
+    body = QueryView(
+        query,
+        lambda tasks: html.ul(
             {"class_name": "staff-list task-list"}, *(_TaskRow(t, changed, key=t.id) for t in tasks)
-        )
+        ),
+        empty=html.p({"class_name": "staff-empty"}, NO_TASKS_AT_ALL if show_all else NO_TASKS),
+    )
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "staff-tasks-title"},
         html.div(
@@ -373,25 +373,18 @@ def _NewTask(on_added: Callable[[], None]) -> dict:
 
     return html.form(
         {"class_name": "task-new", "on_submit": submit, "aria-label": "Add a task"},
-        html.label({"html_for": "task-new-description", "class_name": "sr-only"}, "New task"),
-        html.input(
-            form.field(
-                "description",
-                id="task-new-description",
-                class_name="input task-input",
-                type="text",
-                maxLength=300,
-                placeholder="Add a task…",
-                required=True,
-            )
+        Field(
+            "New task",
+            "description",
+            form=form,
+            id="task-new-description",
+            label_class="sr-only",
+            max_length=300,
+            placeholder="Add a task…",
+            required=True,
         ),
-        html.label({"html_for": "task-new-priority", "class_name": "sr-only"}, "Priority"),
-        html.select(form.field("priority", id="task-new-priority", class_name="input"), *priority_options()),
-        html.button(
-            {"class_name": "btn btn-sm btn-primary", "type": "submit", "disabled": adding.pending},
-            icon("plus", size=16),
-            "Add",
-        ),
+        priority_select(form, "task-new-priority"),
+        Button("Add", type="submit", size="sm", icon="plus", pending=adding.pending),
     )
 
 
@@ -427,7 +420,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
                 "id": checkbox_id,
                 "class_name": "task-check",
                 # Uncontrolled, so the box ticks at once; a change of state remounts it (the key).
-                "defaultChecked": task.completed,
+                "default_checked": task.completed,
                 "key": f"{task.id}-{task.completed}",
                 "disabled": toggling.pending,
                 "on_change": toggle,
@@ -483,30 +476,20 @@ def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Cal
 
     return html.form(
         {"class_name": "task-edit", "on_submit": save, "aria-label": "Edit task"},
-        html.label({"html_for": field_id, "class_name": "sr-only"}, "Task"),
-        html.input(
-            form.field(
-                "description",
-                id=field_id,
-                class_name="input task-input",
-                type="text",
-                maxLength=300,
-                autoFocus=True,
-            )
+        Field(
+            "Task",
+            "description",
+            form=form,
+            id=field_id,
+            label_class="sr-only",
+            max_length=300,
+            control_attributes={"auto_focus": True},
         ),
-        html.label({"html_for": f"{field_id}-priority", "class_name": "sr-only"}, "Priority"),
-        html.select(
-            form.field("priority", id=f"{field_id}-priority", class_name="input"), *priority_options()
-        ),
+        priority_select(form, f"{field_id}-priority"),
         html.div(
             {"class_name": "task-actions"},
-            html.button(
-                {"class_name": "btn btn-sm btn-primary", "type": "submit", "disabled": saving.pending}, "Save"
-            ),
-            html.button(
-                {"class_name": "btn btn-sm btn-ghost", "type": "button", "on_click": lambda _e: on_done()},
-                "Cancel",
-            ),
+            Button("Save", type="submit", size="sm", pending=saving.pending),
+            Button("Cancel", variant="ghost", size="sm", on_click=on_done),
         ),
     )
 

@@ -27,15 +27,19 @@ from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
-from components.icons import icon
-from components.staff_frame import (
-    StaffFrame,
-    StaffSection,
-    loading_notice,
-    role_label,
-    use_staff_access,
+from components.kit import (
+    MAX_PAGE_SIZE,
+    Badge,
+    Button,
+    Column,
+    DataTable,
+    Dialog,
+    Field,
+    QueryView,
+    dialog_actions,
 )
-from components.ui import modal, modal_actions, notice, portal_header
+from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
+from components.ui import portal_header
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
 
@@ -73,14 +77,6 @@ def _Team() -> dict:
     changed = query.refetch
 
     data = query.data
-    if data is None:
-        listing: Any = (
-            notice(query.error, tone="warning") if query.error else loading_notice("Loading staff…")
-        )
-    elif not data.members:
-        listing = html.p({"class_name": "staff-empty"}, "No staff members on this page.")
-    else:
-        listing = staff_table(data.members, access, changed)
     return html._(
         portal_header(
             "Staff Management",
@@ -97,7 +93,11 @@ def _Team() -> dict:
                     html.h2({"id": "team-list-title"}, "Staff members"),
                     html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",
                 ),
-                listing,
+                QueryView(
+                    query,
+                    lambda page_data: staff_table(page_data.members, access, changed),
+                    loading_label="Loading staff…",
+                ),
                 pager(data) if data is not None and (data.page > 1 or data.has_more) else "",
             ),
         ),
@@ -105,6 +105,7 @@ def _Team() -> dict:
 
 
 def pager(data: StaffPageRead) -> dict:
+    """Previous / Next by `has_more` (the service does not count the staff, so no 'Page 2 of 5')."""
     return html.nav(
         {"class_name": "staff-pager", "aria-label": "Staff pages"},
         html.a(
@@ -150,47 +151,53 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
         ),
         html.form(
             {"class_name": "form team-add", "on_submit": submit},
-            html.div(
-                {"class_name": "team-field"},
-                html.label({"html_for": "team-email"}, "E-mail"),
-                html.input(
-                    form.field(
-                        "email",
-                        id="team-email",
-                        type="email",
-                        autoComplete="off",
-                        maxLength=255,
-                        required=True,
-                        placeholder="name@example.com",
-                    )
-                ),
+            Field(
+                "E-mail",
+                "email",
+                form=form,
+                id="team-email",
+                type="email",
+                autocomplete="off",
+                max_length=255,
+                required=True,
+                placeholder="name@example.com",
+                class_name="team-field",
             ),
-            html.div(
-                {"class_name": "team-field"},
-                html.label({"html_for": "team-name"}, "Name (for an invitation)"),
-                html.input(
-                    form.field("name", id="team-name", type="text", maxLength=200, placeholder="Optional")
-                ),
+            Field(
+                "Name (for an invitation)",
+                "name",
+                form=form,
+                id="team-name",
+                max_length=200,
+                placeholder="Optional",
+                class_name="team-field",
             ),
+            # Hand-written: the kit's Select breaks the browser's event handling when form.reset() remounts
+            # it ("Cannot read properties of undefined (reading 'value')").
             html.div(
                 {"class_name": "team-field"},
                 html.label({"html_for": "team-role"}, "Role"),
                 html.select(
-                    form.field("role", id="team-role"),
+                    {
+                        "id": "team-role",
+                        "name": "role",
+                        "key": f"role-{form.version}",
+                        "default_value": form.values.get("role", Role.support.value),
+                        "on_change": lambda e: form.values.update(role=e["target"]["value"]),
+                    },
                     *(
                         html.option({"value": r.value, "key": r.value}, role_label(r))
                         for r in roles_for(access)
                     ),
                 ),
             ),
-            html.button(
-                {
-                    "class_name": "btn btn-primary team-add-submit",
-                    "type": "submit",
-                    "disabled": adding.pending,
-                },
-                icon("user-plus", size=18),
-                "Adding…" if adding.pending else "Add staff",
+            Button(
+                "Add staff",
+                type="submit",
+                icon="user-plus",
+                pending=adding.pending,
+                pending_label="Adding…",
+                class_name="team-add-submit",
             ),
         ),
     )
@@ -202,17 +209,57 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
 def staff_table(
     members: list[StaffMemberRead], access: StaffAccessRead | None, on_change: Callable[[], None]
 ) -> dict:
-    return html.table(
-        {"class_name": "staff-table"},
-        html.thead(
-            html.tr(
-                *(
-                    html.th({"scope": "col", "key": h}, h)
-                    for h in ("Name", "Role", "Status", "Permissions", "Since", "Actions")
-                )
-            )
+    def who(member: StaffMemberRead) -> dict:
+        is_me = access is not None and member.user_id == access.user_id
+        return html.div(
+            {"class_name": "team-who"},
+            html.span(
+                {"class_name": "team-name"},
+                member.name,
+                html.span({"class_name": "portal-pill"}, "You") if is_me else "",
+            ),
+            html.span({"class_name": "team-email"}, member.email),
+        )
+
+    def permissions(member: StaffMemberRead) -> str:
+        extras = len(member.extra_permissions)
+        return f"{len(member.permissions)}" + (f" ({extras} extra)" if extras else "")
+
+    columns = (
+        Column("name", "Name", render=who),
+        Column(
+            "role",
+            "Role",
+            render=lambda m: Badge(
+                role_label(m.role), tone=None, class_name=f"role-badge role-{m.role.value}"
+            ),
         ),
-        html.tbody(*(_MemberRow(m, access, on_change, key=m.user_id) for m in members)),
+        Column(
+            "status",
+            "Status",
+            render=lambda m: Badge(
+                m.status.capitalize(),
+                tone=None,
+                class_name="status-pill" + (" status-on" if m.active else ""),
+            ),
+        ),
+        Column("permissions", "Permissions", render=permissions),
+        Column("since", "Since", render=lambda m: format_date(m.created_at)),
+        Column(
+            "actions",
+            "Actions",
+            render=lambda m: _MemberActions(m, access, on_change, key=m.user_id),
+            class_name="team-actions",
+        ),
+    )
+    return DataTable(
+        columns,
+        members,
+        caption="Staff members",
+        page_size=MAX_PAGE_SIZE,
+        row_key=lambda m: m.user_id,
+        row_class=lambda m: "" if m.active else "staff-inactive",
+        empty="No staff members on this page.",
     )
 
 
@@ -225,7 +272,7 @@ def may_manage(member: StaffMemberRead, access: StaffAccessRead | None) -> bool:
 
 
 @component
-def _MemberRow(
+def _MemberActions(
     member: StaffMemberRead, access: StaffAccessRead | None, on_change: Callable[[], None]
 ) -> dict:
     dialog, set_dialog = use_state(None)  # None, "edit" or "remove"
@@ -234,69 +281,33 @@ def _MemberRow(
     def close() -> None:
         set_dialog(None)
 
-    extras = len(member.extra_permissions)
-    return html.tr(
-        {"class_name": "" if member.active else "staff-inactive"},
-        html.td(
-            {"data-label": "Name"},
-            html.div(
-                {"class_name": "team-who"},
-                html.span(
-                    {"class_name": "team-name"},
-                    member.name,
-                    html.span({"class_name": "portal-pill"}, "You") if is_me else "",
-                ),
-                html.span({"class_name": "team-email"}, member.email),
-            ),
-        ),
-        html.td(
-            {"data-label": "Role"},
-            html.span({"class_name": f"role-badge role-{member.role.value}"}, role_label(member.role)),
-        ),
-        html.td(
-            {"data-label": "Status"},
-            html.span(
-                {"class_name": "status-pill" + (" status-on" if member.active else "")},
-                member.status.capitalize(),
-            ),
-        ),
-        html.td(
-            {"data-label": "Permissions"},
-            f"{len(member.permissions)}" + (f" ({extras} extra)" if extras else ""),
-        ),
-        html.td({"data-label": "Since"}, format_date(member.created_at)),
-        html.td(
-            {"data-label": "Actions", "class_name": "team-actions"},
-            member_actions(member, set_dialog)
-            if may_manage(member, access)
-            else html.span({"class_name": "hint"}, "Your access" if is_me else "Owner only"),
-            _EditMember(member, access, close, on_change) if dialog == "edit" else "",
-            _RemoveMember(member, close, on_change) if dialog == "remove" else "",
-        ),
+    return html._(
+        member_actions(member, set_dialog)
+        if may_manage(member, access)
+        else html.span({"class_name": "hint"}, "Your access" if is_me else "Owner only"),
+        _EditMember(member, access, close, on_change) if dialog == "edit" else "",
+        _RemoveMember(member, close, on_change) if dialog == "remove" else "",
     )
 
 
 def member_actions(member: StaffMemberRead, open_dialog: Callable[[str], None]) -> dict:
     return html._(
-        html.button(
-            {
-                "class_name": "btn btn-sm btn-outline",
-                "type": "button",
-                "aria-label": f"Edit {member.name}",
-                "on_click": lambda _e: open_dialog("edit"),
-            },
-            icon("edit", size=15),
+        Button(
             "Edit",
+            variant="outline",
+            size="sm",
+            icon="edit",
+            aria_label=f"Edit {member.name}",
+            on_click=lambda: open_dialog("edit"),
         ),
-        html.button(
-            {
-                "class_name": "btn btn-sm btn-ghost team-remove",
-                "type": "button",
-                "aria-label": f"Remove {member.name}",
-                "on_click": lambda _e: open_dialog("remove"),
-            },
-            icon("trash", size=15),
+        Button(
             "Remove",
+            variant="ghost",
+            size="sm",
+            icon="trash",
+            aria_label=f"Remove {member.name}",
+            on_click=lambda: open_dialog("remove"),
+            class_name="team-remove",
         ),
     )
 
@@ -332,6 +343,8 @@ def _EditMember(
     def toggle(permission: Permission, event: dict) -> None:
         (extras.add if event["target"]["checked"] else extras.discard)(permission)
 
+    # Hand-written controls here: the kit's Select and Checkbox break the browser's event handling when
+    # a role change remounts the boxes ("Cannot read properties of undefined (reading 'value')").
     def permission_box(permission: Permission) -> dict:
         from_role = permission in granted
         box_id = f"perm-{member.user_id}-{permission.value}"
@@ -341,7 +354,7 @@ def _EditMember(
                 {
                     "type": "checkbox",
                     "id": box_id,
-                    "defaultChecked": from_role or permission in extras,
+                    "default_checked": from_role or permission in extras,
                     "key": f"{permission.value}-{role.value}",
                     # Granted by the role, or one the manager does not hold: not theirs to change.
                     "disabled": from_role or (permission not in held and permission not in extras),
@@ -355,8 +368,7 @@ def _EditMember(
             ),
         )
 
-    return modal(
-        f"edit-{member.user_id}",
+    return Dialog(
         f"Edit {member.name}",
         html.form(
             {"class_name": "form", "on_submit": save},
@@ -364,7 +376,7 @@ def _EditMember(
             html.select(
                 {
                     "id": f"role-{member.user_id}",
-                    "defaultValue": member.role.value,
+                    "default_value": member.role.value,
                     "on_change": lambda e: set_role(Role(e["target"]["value"])),
                 },
                 *(html.option({"value": r.value, "key": r.value}, role_label(r)) for r in roles_for(access)),
@@ -378,7 +390,7 @@ def _EditMember(
                         {
                             "type": "checkbox",
                             "id": f"active-{member.user_id}",
-                            "defaultChecked": active["on"],
+                            "default_checked": active["on"],
                             "on_change": lambda e: active.update(on=e["target"]["checked"]),
                         }
                     ),
@@ -397,15 +409,15 @@ def _EditMember(
                     html.ul({"class_name": "perm-list"}, *(permission_box(p) for p in Permission)),
                 ),
             ),
-            modal_actions(
-                cancel="Cancel",
-                submit="Saving…" if saving.pending else "Save changes",
-                on_cancel=on_close,
-                busy=saving.pending,
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close, disabled=saving.pending),
+                Button("Save changes", type="submit", pending=saving.pending, pending_label="Saving…"),
             ),
         ),
+        open=True,
         on_close=on_close,
         busy=saving.pending,
+        id=f"edit-{member.user_id}",
         class_name="staff-modal",
     )
 
@@ -425,20 +437,24 @@ def _RemoveMember(
             on_close()
             on_change()
 
-    return modal(
-        f"remove-{member.user_id}",
+    return Dialog(
         f"Remove {member.name}?",
         html.form(
             {"on_submit": confirm},
-            modal_actions(
-                cancel="Cancel",
-                submit="Removing…" if removing.pending else "Remove",
-                on_cancel=on_close,
-                busy=removing.pending,
-                submit_class="btn-danger",
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close, disabled=removing.pending),
+                Button(
+                    "Remove",
+                    type="submit",
+                    variant="danger",
+                    pending=removing.pending,
+                    pending_label="Removing…",
+                ),
             ),
         ),
+        open=True,
         on_close=on_close,
         busy=removing.pending,
-        lead=f"{member.email} loses access to the staff portal; their account becomes a patient account.",
+        description=f"{member.email} loses access to the staff portal; their account becomes a patient account.",
+        id=f"remove-{member.user_id}",
     )

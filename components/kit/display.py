@@ -14,14 +14,15 @@ TONES = ("neutral", "success", "warning", "danger", "info")
 
 
 def Badge(  # noqa: N802 - a kit element, named like the components
-    text: Any, *, tone: Tone = "neutral", icon: str | None = None, class_name: str | None = None
+    text: Any, *, tone: Tone | None = "neutral", icon: str | None = None, class_name: str | None = None
 ) -> dict:
     """`span.badge.badge-{tone}`. The tone is never the only signal: the text says it (colour-blind
-    users and screen readers read the word)."""
-    if tone not in TONES:
+    users and screen readers read the word). `tone=None` leaves the tone class out, for a badge whose
+    colours come from its own `class_name` (e.g. the help desk's ticket-status-* badges)."""
+    if tone is not None and tone not in TONES:
         raise ValueError(f"unknown badge tone {tone!r}")
     return html.span(
-        {"class_name": classes("badge", f"badge-{tone}", class_name)},
+        {"class_name": classes("badge", tone and f"badge-{tone}", class_name)},
         icon_svg(icon, size=12) if icon else "",
         text,
     )

@@ -7,6 +7,10 @@ error, `aria-invalid` is set while there is an error, `required` is passed throu
 Ids come from the name: `{id_prefix}-{name}` (prefix "field", as in components/forms.py), the hint
 `…-hint`, the error `…-error`; give each form its own `id_prefix` when two forms share a page.
 
+`label_class` styles the label (e.g. "sr-only" for a field whose label only screen readers need);
+`control_attributes` are merged last into the control's attributes (e.g. a `components.browser` helper
+such as `typing_field()`, or `{"auto_focus": True}`).
+
 Typing costs no render. The controls are uncontrolled; each change is written on the server (to the
 `form` when one is given — components/forms.py's `use_form()` — otherwise to the field's own ref) and the
 written value is what the next render hands back as `default_value`. Preact re-applies `defaultValue` on
@@ -16,7 +20,7 @@ query reloads). `form.reset()` remounts the controls with the reset values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from reactpy import component, html, use_ref
@@ -70,9 +74,12 @@ def _frame(
     error: Any,
     check: bool = False,
     class_name: str | None = None,
+    label_class: str | None = None,
 ) -> dict:
     control_id, hint_id, error_id = ids
-    label_element = html.label({"html_for": control_id}, label)
+    label_element = html.label(
+        {"html_for": control_id, **({"class_name": label_class} if label_class else {})}, label
+    )
     return html.div(
         {
             "class_name": classes(
@@ -130,6 +137,8 @@ def Field(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
+    label_class: str | None = None,
+    control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A labelled <input>. `default` is the first value (the form's value wins when `form` is given);
     `on_change(text)` hears every change (sync or async) without a render of its own. `min`/`max` bound
@@ -162,11 +171,12 @@ def Field(
     return _frame(
         name=name,
         label=label,
-        control=html.input(attributes),
+        control=html.input({**attributes, **(control_attributes or {})}),
         ids=ids,
         hint=hint,
         error=error,
         class_name=class_name,
+        label_class=label_class,
     )
 
 
@@ -188,6 +198,8 @@ def TextArea(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
+    label_class: str | None = None,
+    control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A labelled <textarea>; the same contract as `Field`."""
     value = _Value(name, form, default)
@@ -210,11 +222,12 @@ def TextArea(
     return _frame(
         name=name,
         label=label,
-        control=html.textarea(attributes),
+        control=html.textarea({**attributes, **(control_attributes or {})}),
         ids=ids,
         hint=hint,
         error=error,
         class_name=class_name,
+        label_class=label_class,
     )
 
 
@@ -239,6 +252,8 @@ def Select(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
+    label_class: str | None = None,
+    control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A labelled <select>. `options` are (value, label) pairs or strings; `placeholder` adds a first,
     empty option. Without a `default` the first option is selected (as the browser would)."""
@@ -259,6 +274,7 @@ def Select(
                 "disabled": disabled,
                 "on_change": _text_change(value, on_change),
                 **_aria(ids, hint, error, required),
+                **(control_attributes or {}),
             },
             # Options only: preact/compat reads `props.value` of every child of a select with a
             # defaultValue, so an empty-string child (no placeholder) breaks the page in the browser.
@@ -269,6 +285,7 @@ def Select(
         hint=hint,
         error=error,
         class_name=class_name,
+        label_class=label_class,
     )
 
 
@@ -287,6 +304,8 @@ def Checkbox(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
+    label_class: str | None = None,
+    control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A checkbox with its label beside it; `on_change(checked: bool)`. With a `form`, the value is kept
     in `form.values[name]` as a bool."""
@@ -311,6 +330,7 @@ def Checkbox(
                 "disabled": disabled,
                 "on_change": changed,
                 **_aria(ids, hint, error, required),
+                **(control_attributes or {}),
             }
         ),
         ids=ids,
@@ -318,4 +338,5 @@ def Checkbox(
         error=error,
         check=True,
         class_name=class_name,
+        label_class=label_class,
     )

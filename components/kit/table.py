@@ -18,7 +18,7 @@ from typing import Any, Literal
 from reactpy import html
 
 from components.icons import icon
-from components.kit._util import Handler, call
+from components.kit._util import Handler, call, classes
 
 MAX_PAGE_SIZE = 100
 Direction = Literal["asc", "desc"]
@@ -28,13 +28,14 @@ ARIA_SORT = {"asc": "ascending", "desc": "descending"}
 @dataclass(frozen=True)
 class Column:
     """One column: `key` names the value (a mapping key or an attribute of the row) and the sort key;
-    `render(row)` overrides how a cell shows; `numeric` right-aligns it with tabular figures."""
+    `render(row)` overrides how a cell shows; `numeric` right-aligns it with tabular figures; `class_name` is added to its cells."""
 
     key: str
     label: str
     render: Callable[[Any], Any] | None = None
     sortable: bool = False
     numeric: bool = False
+    class_name: str | None = None
 
     def cell(self, row: Any) -> Any:
         if self.render is not None:
@@ -148,6 +149,7 @@ def DataTable(  # noqa: N802 - a kit element, named like the components
     page_href: Callable[[int], str] | None = None,
     empty: Any = "Nothing to show.",
     row_key: Callable[[Any], Any] | None = None,
+    row_class: Callable[[Any], str | None] | None = None,
     show_caption: bool = False,
     pager_label: str | None = None,
     class_name: str = "staff-table",
@@ -161,6 +163,7 @@ def DataTable(  # noqa: N802 - a kit element, named like the components
       / `sort_href(key, direction)`. Sorting the rows is the caller's (the service's) job.
     - `page` is clamped into 1…pages; Previous/Next call `on_page(page)` or link to `page_href(page)`.
     - no rows: the table is replaced by `empty` (a string becomes the staff screens' `p.staff-empty`).
+    - `row_class(row)` gives a row's class (e.g. "staff-inactive"), when given.
     - `caption` names the table for screen readers (visible with `show_caption`)."""
     size = clamp_page_size(page_size)
     if total is None:
@@ -191,13 +194,24 @@ def DataTable(  # noqa: N802 - a kit element, named like the components
                 html.tbody(
                     *(
                         html.tr(
-                            {"key": str(key_of(row) if key_of(row) is not None else index)},
+                            {
+                                "key": str(key_of(row) if key_of(row) is not None else index),
+                                **({"class_name": row_class(row) or ""} if row_class is not None else {}),
+                            },
                             *(
                                 html.td(
                                     {
                                         "key": c.key,
                                         "data-label": c.label,
-                                        **({"class_name": "is-numeric"} if c.numeric else {}),
+                                        **(
+                                            {
+                                                "class_name": classes(
+                                                    "is-numeric" if c.numeric else None, c.class_name
+                                                )
+                                            }
+                                            if c.numeric or c.class_name
+                                            else {}
+                                        ),
                                     },
                                     c.cell(row),
                                 )

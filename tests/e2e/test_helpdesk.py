@@ -164,13 +164,15 @@ def test_a_ticket_travels_live_between_the_patient_and_two_agents(person, demo_s
     screenshot(patient, "helpdesk-customer-desktop", full_page=True)
 
     # Tabs and search, kept in the URL.
-    support.get_by_role("navigation", name="Ticket filters").get_by_role("link", name="Resolved").click()
+    tabs = support.get_by_role("tablist", name="Ticket filters")
+    tabs.get_by_role("tab", name="Resolved").click()
     expect(support).to_have_url(re.compile(r"tab=resolved"))
+    expect(tabs.get_by_role("tab", name="Resolved")).to_have_attribute("aria-selected", "true")
     expect(ticket_row(support, subject)).to_be_visible()
-    support.get_by_role("link", name="Waiting", exact=True).click()
+    tabs.get_by_role("tab", name="Waiting", exact=True).click()
     expect(ticket_row(support, subject)).to_have_count(0)
-    support.get_by_role("link", name="All", exact=True).click()
-    expect(support.get_by_role("link", name="All", exact=True)).to_have_attribute("aria-current", "page")
+    tabs.get_by_role("tab", name="All", exact=True).click()
+    expect(tabs.get_by_role("tab", name="All", exact=True)).to_have_attribute("aria-selected", "true")
     support.get_by_label("Search tickets").fill(f"CHARGED TWICE {mark.upper()}")
     support.get_by_label("Search tickets").press("Enter")
     expect(support).to_have_url(re.compile(rf"q=CHARGED\+TWICE\+{mark.upper()}"))
@@ -231,7 +233,7 @@ def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer)
     expect(support.get_by_text("Jordan Lee · patient@demo.medivisit.test")).to_be_visible()
     support.get_by_role("button", name="Assign to me").click()
     expect(support.locator(".ticket-assignee-name")).to_have_text("Sam Rivera")
-    support.get_by_role("link", name="My Tickets").click()
+    support.get_by_role("tab", name="My Tickets").click()
     expect(ticket_row(support, subject)).to_be_visible()
 
     # A canned response, saved once and filled in for this ticket's customer.
