@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from reactpy import html
@@ -199,74 +198,5 @@ def portal_header(title: str, *extra: Any, eyebrow: Any = None, lead: str | None
             html.h1(title),
             html.p({"class_name": "lead"}, lead) if lead else "",
             *extra,
-        ),
-    )
-
-
-def modal(
-    title_id: str,
-    title: str,
-    *body: Any,
-    on_close: Callable[[], None],
-    busy: bool = False,
-    lead: Any = None,
-    class_name: str = "",
-) -> dict:
-    """A modal dialog: backdrop, labelled header with a close button (Escape closes it too, static/js/app.js
-    handles `data-modal`), an optional lead line and the body."""
-    return html.div(
-        {"class_name": "modal-backdrop", "data-modal": ""},
-        html.div(
-            {
-                "class_name": f"modal {class_name}".strip(),
-                "role": "dialog",
-                "aria-modal": "true",
-                "aria-labelledby": title_id,
-            },
-            html.div(
-                {"class_name": "modal-header"},
-                html.h2({"id": title_id}, title),
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        "aria-label": "Close",
-                        "data-modal-close": "",
-                        "disabled": busy,
-                        "on_click": lambda _e: on_close(),
-                    },
-                    icon("x", size=18),
-                ),
-            ),
-            html.p({"class_name": "modal-lead"}, lead) if lead else "",
-            *body,
-        ),
-    )
-
-
-def modal_actions(
-    *,
-    cancel: str,
-    submit: str,
-    on_cancel: Callable[[], None],
-    busy: bool = False,
-    submit_class: str = "btn-primary",
-    can_submit: bool = True,
-) -> dict:
-    """The footer of a modal form: a cancel button and the submit button (both disabled while busy)."""
-    return html.div(
-        {"class_name": "modal-actions"},
-        html.button(
-            {
-                "class_name": "btn btn-ghost",
-                "type": "button",
-                "disabled": busy,
-                "on_click": lambda _e: on_cancel(),
-            },
-            cancel,
-        ),
-        html.button(
-            {"class_name": f"btn {submit_class}", "type": "submit", "disabled": busy or not can_submit},
-            submit,
         ),
     )

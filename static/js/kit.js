@@ -1,7 +1,7 @@
 // Browser-side behaviour of the UI kit (components/kit/), so no server render is spent on it:
 // - tabs (`[role=tablist][data-tabs]`): Left/Right/Home/End move the focus along the tabs with a roving
 //   tabindex; Space selects a link tab as Enter does; `data-tabs="auto"` also selects on arrow keys;
-// - dialogs (`[data-modal]`, kit Dialog and components/ui.py's modal, the cart sheet): the focus moves into
+// - dialogs (`[data-modal]`: the kit Dialog and the cart sheet): the focus moves into
 //   the dialog when it opens, Tab and Shift+Tab stay inside it while it is open, and the focus returns to
 //   the element that opened it when it closes. Escape is handled by app.js (it clicks [data-modal-close]).
 // Loaded by app.js (`import "./kit.js"`).
