@@ -27,9 +27,7 @@ from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from models.identity import User
-from tests.factories import person
-
-PASSWORD = "correct-horse-1"
+from tests.factories import PASSWORD, person, unique_email
 
 
 @pytest.fixture
@@ -40,10 +38,6 @@ def fast_hashing(configured, monkeypatch):
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
-
-
-def email(prefix: str = "acct") -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:10]}@medivisit.test"
 
 
 async def signed_in(role: Role, **flags: bool) -> Principal:
@@ -58,7 +52,9 @@ async def signed_in(role: Role, **flags: bool) -> Principal:
 
 async def make(role: Role = Role.patient, **kw) -> AccountRead:
     async with app_db.unit_of_work() as session:
-        return await create_account(session=session, email=email(), password=PASSWORD, role=role, **kw)
+        return await create_account(
+            session=session, email=unique_email("acct"), password=PASSWORD, role=role, **kw
+        )
 
 
 async def user_row(user_id: str) -> User:
@@ -67,7 +63,7 @@ async def user_row(user_id: str) -> User:
 
 
 async def test_create_account_is_confirmed_named_and_can_sign_in(fast_hashing) -> None:
-    address = email("new")
+    address = unique_email("new")
     async with app_db.unit_of_work() as session:
         account = await create_account(
             session=session,
@@ -98,7 +94,7 @@ async def test_create_account_splits_the_name_like_a_profile_update(fast_hashing
 
 
 async def test_create_account_unconfirmed_cannot_sign_in(fast_hashing) -> None:
-    address = email()
+    address = unique_email("acct")
     async with app_db.unit_of_work() as session:
         await create_account(
             session=session, email=address, password=PASSWORD, role="patient", confirmed=False
@@ -119,7 +115,7 @@ async def test_create_account_unconfirmed_cannot_sign_in(fast_hashing) -> None:
     ],
 )
 async def test_create_account_validation(fast_hashing, fields, message) -> None:
-    values = {"email": email(), "password": PASSWORD, "role": "patient", **fields}
+    values = {"email": unique_email("acct"), "password": PASSWORD, "role": "patient", **fields}
     with pytest.raises(ValidationFailed, match=message):
         async with app_db.unit_of_work() as session:
             await create_account(session=session, **values)
@@ -203,7 +199,7 @@ async def test_nobody_changes_their_own_role_and_unknown_addresses_are_reported(
             await set_role(session=session, actor=me.actor, email=me.email, role=Role.support)
     with pytest.raises(NotFound):
         async with app_db.unit_of_work() as session:
-            await set_role(session=session, actor=SYSTEM, email=email("nobody"), role=Role.support)
+            await set_role(session=session, actor=SYSTEM, email=unique_email("nobody"), role=Role.support)
     with pytest.raises(ValidationFailed, match="Unknown role"):
         async with app_db.unit_of_work() as session:
             await set_role(session=session, actor=SYSTEM, email=me.email, role="root")

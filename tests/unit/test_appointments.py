@@ -29,15 +29,13 @@ import pytest
 from sqlalchemy import select
 
 from app import db as app_db
-from app.auth.common import RequestOrigin
-from app.auth.sessions import sign_in_with_password
-from app.principal import SYSTEM, Principal
-from app.services.accounts import SESSION_ENDED, create_account
+from app.principal import SYSTEM
+from app.services.accounts import SESSION_ENDED
 from app.services.appointments import _lifecycle as visits
 from app.services.appointments import add_review, review_visit
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import Hours, create_provider, get_provider, set_weekly_hours
+from app.services.providers import Hours, get_provider
 from medivisit.main import create_app
 from models.account import Role
 from models.booking import (
@@ -51,20 +49,14 @@ from models.booking import (
 )
 from models.catalog import Service, ServiceLocation
 from models.provider import RatingRead
+from tests import factories
 from tests.conftest import html_part
+from tests.factories import Person, person, run
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSWORD = "correct-horse-1"
 ALL_WEEK = [Hours(day, 0, 1440) for day in range(7)]
 PRICE = Decimal("79.00")
 Status = AppointmentStatus
-
-
-@dataclass(frozen=True)
-class Person:
-    actor: Principal
-    id: str
-    email: str
 
 
 @dataclass(frozen=True)
@@ -81,32 +73,6 @@ class World:
 
     def at(self, hours: float) -> datetime:
         return self.base + timedelta(hours=hours)
-
-
-async def person(role: Role, name: str) -> Person:
-    email = f"{role.value}-{uuid.uuid4().hex[:10]}@medivisit.test"
-    async with app_db.unit_of_work() as session:
-        account = await create_account(session=session, email=email, password=PASSWORD, role=role, name=name)
-    async with app_db.unit_of_work() as session:
-        result = await sign_in_with_password(
-            session=session, origin=RequestOrigin(), email=email, password=PASSWORD
-        )
-    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account.id, email)
-
-
-async def provider_profile(owner: Person, first_name: str) -> str:
-    async with app_db.unit_of_work() as session:
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            user_id=owner.id,
-            first_name=first_name,
-            last_name="Nurse",
-            provider_type="nurse",
-            verified=True,
-        )
-        await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=ALL_WEEK)
-    return profile.id
 
 
 @pytest.fixture
@@ -126,8 +92,8 @@ async def world(identity) -> World:
         provider=provider,
         other_provider=other_provider,
         admin=await person(Role.admin, "Adrian Cole"),
-        provider_id=await provider_profile(provider, "Ada"),
-        other_provider_id=await provider_profile(other_provider, "Bo"),
+        provider_id=await factories.provider("Ada Nurse", user_id=provider.id, hours=ALL_WEEK),
+        other_provider_id=await factories.provider("Bo Nurse", user_id=other_provider.id, hours=ALL_WEEK),
         service_id=service_id,
         base=base,
     )
@@ -188,11 +154,6 @@ async def book(
             )
         )
     return order.id, ids
-
-
-async def run(fn: Callable[..., Awaitable[Any]], **kwargs: Any) -> Any:
-    async with app_db.unit_of_work() as session:
-        return await fn(session=session, **kwargs)
 
 
 async def visit(appointment_id: str) -> Appointment:

@@ -13,10 +13,12 @@ from sqlalchemy.exc import DBAPIError
 
 from app import db as app_db
 from app.audit import record, scrub
+from app.principal import Principal
 from app.services.errors import PermissionDenied
-from app.services.staff import list_audit
+from app.services.staff import list_audit, read_audit_log
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
+from tests.factories import person, run
 
 OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
 
@@ -98,6 +100,18 @@ async def test_only_an_owner_reads_the_log(configured, reader) -> None:
     with pytest.raises(PermissionDenied):
         async with app_db.unit_of_work() as session:
             await list_audit(session=session, reader=reader)
+
+
+async def test_the_staff_audit_page_refuses_a_visitor_and_an_ended_session(configured) -> None:
+    """Signed out (the reader=None case of the old API): the staff page re-checks the Principal first."""
+    owner = await person(Role.owner)
+    ended = Principal.user(user_id=owner.id, session_id=str(uuid.uuid4()))
+    for who in (Principal.visitor("visitor-1"), ended):
+        with pytest.raises(PermissionDenied):
+            await run(read_audit_log, actor=who, time_zone="America/New_York")
+    assert isinstance(
+        (await run(read_audit_log, actor=owner.actor, time_zone="America/New_York")).entries, list
+    )
 
 
 async def test_a_master_admin_reads_the_log(configured) -> None:

@@ -19,11 +19,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from app import db as app_db
-from app.auth.common import RequestOrigin
-from app.auth.sessions import sign_in_with_password
 from app.principal import SYSTEM, Principal
-from app.services.accounts import create_account
-from app.services.appointments import add_review
 from app.services.booking import (
     EXPIRED,
     HOLD_MINUTES,
@@ -39,30 +35,23 @@ from app.services.booking import (
     release_hold,
 )
 from app.services.cart import CartOwner, add_to_cart, get_cart
-from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     Hours,
-    ServiceOffer,
     add_time_off,
-    create_provider,
     list_slots,
-    set_service_area,
-    set_services,
-    set_weekly_hours,
 )
 from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType
 from models.catalog import ServiceLocation
 from tests.conftest import html_part
+from tests.factories import person, provider
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY = date(2030, 1, 7)
 NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
 NY = "America/New_York"
-EVERY_WEEKDAY = [Hours(day, 9 * 60, 17 * 60) for day in range(5)]
-PASSWORD = "correct-horse-1"
 HOME, OFFICE, CLINIC, VIRTUAL = (
     ServiceLocation.home,
     ServiceLocation.office,
@@ -78,51 +67,10 @@ def new_zip() -> str:
 
 
 # ---- data ---------------------------------------------------------------------------------------
-async def person(name: str, role: Role = Role.patient) -> tuple[Principal, AccountRead]:
-    """A new account, signed in."""
-    email = f"booking-{uuid.uuid4().hex[:10]}@medivisit.test"
-    async with app_db.unit_of_work() as session:
-        account = await create_account(session=session, email=email, password=PASSWORD, role=role, name=name)
-    async with app_db.unit_of_work() as session:
-        result = await sign_in_with_password(
-            session=session, origin=RequestOrigin(), email=email, password=PASSWORD
-        )
-    return Principal.user(user_id=result.user.id, session_id=result.session_id), account
-
-
-async def make_provider(
-    zip_codes: list[str],
-    name: str,
-    offers: dict[str, tuple[str, tuple[ServiceLocation, ...]]],
-    *,
-    ratings: tuple[int, ...] = (),
-    account: AccountRead | None = None,
-    hours: list[Hours] = EVERY_WEEKDAY,
-) -> str:
-    async with app_db.unit_of_work() as session:
-        await ensure_reference_catalog(session=session)
-        first, _, last = name.partition(" ")
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            first_name=first,
-            last_name=last,
-            provider_type="nurse",
-            user_id=account.id if account else None,
-            time_zone=NY,
-            verified=True,
-        )
-        await set_services(
-            session=session,
-            actor=SYSTEM,
-            provider_id=profile.id,
-            offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
-        )
-        await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=zip_codes)
-        await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=hours)
-        for rating in ratings:
-            await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
-    return profile.id
+async def signed_in(name: str, role: Role = Role.patient) -> tuple[Principal, AccountRead]:
+    """A new account, signed in: its Principal and its account."""
+    someone = await person(role, name)
+    return someone.actor, someone.account
 
 
 async def hold(
@@ -228,13 +176,18 @@ async def refused(coroutine, error: type[Exception] = ValidationFailed) -> str: 
 
 # ---- placing an order ---------------------------------------------------------------------------
 async def test_an_order_books_the_held_visits(identity, smtp) -> None:
-    actor, patient = await person("Jordan Park")
-    _, provider_account = await person("Ana Reyes", Role.provider)
+    actor, patient = await signed_in("Jordan Park")
+    _, provider_account = await signed_in("Ana Reyes", Role.provider)
     zip_code = new_zip()
-    ana = await make_provider(
-        [zip_code], "Ana Reyes", {"iv-hydration": ("150", (HOME, OFFICE))}, account=provider_account
+    ana = await provider(
+        "Ana Reyes",
+        zip_codes=[zip_code],
+        offers={"iv-hydration": ("150", (HOME, OFFICE))},
+        user_id=provider_account.id,
     )
-    ben = await make_provider([new_zip()], "Ben Cole", {"medication-management": ("95.10", (HOME, VIRTUAL))})
+    ben = await provider(
+        "Ben Cole", zip_codes=[new_zip()], offers={"medication-management": ("95.10", (HOME, VIRTUAL))}
+    )
     iv_item = await add(actor, "iv-hydration", ana)
     meds_item = await add(actor, "medication-management", ben)
     other_item = await add(actor, "routine-blood-draw")
@@ -307,9 +260,9 @@ async def test_an_order_books_the_held_visits(identity, smtp) -> None:
 
 
 async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp) -> None:
-    actor, patient = await person("Lee Expired")
+    actor, patient = await signed_in("Lee Expired")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Late", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Late", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     item = await add(actor, "iv-hydration", ana)
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
 
@@ -323,10 +276,10 @@ async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp)
 
 
 async def test_another_patients_hold_is_refused(identity) -> None:
-    owner, _ = await person("Ola Owner")
-    thief, thief_account = await person("Tom Other")
+    owner, _ = await signed_in("Ola Owner")
+    thief, thief_account = await signed_in("Tom Other")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Mine", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Mine", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(owner, "iv-hydration", ana, zip_code=zip_code)
 
     message = await refused(place(thief, line(held, zip_code)))
@@ -340,9 +293,9 @@ async def test_another_patients_hold_is_refused(identity) -> None:
 
 
 async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything_is_written(identity) -> None:
-    actor, patient = await person("Zed Far")
+    actor, patient = await signed_in("Zed Far")
     zip_code, elsewhere = new_zip(), new_zip()
-    ana = await make_provider([zip_code], "Ana Near", {"iv-hydration": ("150", (HOME, CLINIC))})
+    ana = await provider("Ana Near", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME, CLINIC))})
 
     message = await refused(hold(actor, "iv-hydration", ana, zip_code=elsewhere))
     assert f"ZIP code {elsewhere}" in message
@@ -370,18 +323,22 @@ async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything
     ],
 )
 async def test_address_rules_of_a_visit(identity, changes, expected) -> None:
-    actor, patient = await person("Ada Address")
+    actor, patient = await signed_in("Ada Address")
     zip_code = new_zip()
-    bea = await make_provider([zip_code], "Bea Draw", {"routine-blood-draw": ("79", (HOME, OFFICE, CLINIC))})
+    bea = await provider(
+        "Bea Draw", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, OFFICE, CLINIC))}
+    )
     held = await hold(actor, "routine-blood-draw", bea, zip_code=zip_code)
     assert await refused(place(actor, line(held, **({"zip_code": zip_code} | changes)))) == expected
     assert await written(patient.id) == (0, 0)
 
 
 async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
-    actor, _ = await person("Cal Clinic")
+    actor, _ = await signed_in("Cal Clinic")
     zip_code = new_zip()
-    bea = await make_provider([zip_code], "Bea Clinic", {"routine-blood-draw": ("79", (HOME, CLINIC))})
+    bea = await provider(
+        "Bea Clinic", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, CLINIC))}
+    )
     held = await hold(actor, "routine-blood-draw", bea, zip_code=zip_code, location=CLINIC)
     order = await place(
         actor, CheckoutLine(hold_id=held.id, location=CLINIC, zip_code=zip_code, address_line="ignored")
@@ -396,9 +353,9 @@ async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
 
 
 async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
-    actor, _ = await person("Pia Place")
+    actor, _ = await signed_in("Pia Place")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Homeonly", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Homeonly", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert (
         await refused(hold(actor, "iv-hydration", ana, location=VIRTUAL))
         == "Hydration IV (1 liter) isn't offered for this place of visit (Virtual)."
@@ -413,10 +370,10 @@ async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
 
 
 async def test_only_open_times_can_be_held(identity) -> None:
-    actor, _ = await person("Otto Open")
-    other, _ = await person("Olga Other")
+    actor, _ = await signed_in("Otto Open")
+    other, _ = await signed_in("Olga Other")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Busy", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Busy", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     async with app_db.unit_of_work() as session:
         await add_time_off(
             session=session,
@@ -445,14 +402,16 @@ async def test_only_open_times_can_be_held(identity) -> None:
 
 
 async def test_first_available_picks_the_best_rated_free_provider(identity) -> None:
-    first, _ = await person("Fay First")
-    second, _ = await person("Sid Second")
-    third, _ = await person("Tia Third")
+    first, _ = await signed_in("Fay First")
+    second, _ = await signed_in("Sid Second")
+    third, _ = await signed_in("Tia Third")
     zip_code = new_zip()
     offer = {"routine-blood-draw": ("80", (HOME,))}
-    best = await make_provider([zip_code], "Ava Best", offer, ratings=(5, 5))
-    good = await make_provider([zip_code], "Gus Good", {"routine-blood-draw": ("70", (HOME,))}, ratings=(4,))
-    await make_provider([new_zip()], "Nia Elsewhere", offer, ratings=(5, 5, 5))
+    best = await provider("Ava Best", zip_codes=[zip_code], offers=offer, ratings=(5, 5))
+    good = await provider(
+        "Gus Good", zip_codes=[zip_code], offers={"routine-blood-draw": ("70", (HOME,))}, ratings=(4,)
+    )
+    await provider("Nia Elsewhere", zip_codes=[new_zip()], offers=offer, ratings=(5, 5, 5))
 
     picked = await hold(first, "routine-blood-draw", None, zip_code=zip_code)
     assert (picked.provider_id, picked.price) == (best, Decimal("80.00"))
@@ -462,10 +421,10 @@ async def test_first_available_picks_the_best_rated_free_provider(identity) -> N
 
 
 async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released(identity) -> None:
-    first, _ = await person("Hal Holder")
-    second, _ = await person("Rae Later")
+    first, _ = await signed_in("Hal Holder")
+    second, _ = await signed_in("Rae Later")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Slots", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Slots", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert NINE in await open_times(ana, "iv-hydration", zip_code, NOW)
 
     await hold(first, "iv-hydration", ana, zip_code=zip_code)
@@ -490,9 +449,9 @@ async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released
 
 async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
     """The savepoint around the insert is nested in the unit of work: a later failure undoes the hold."""
-    actor, _ = await person("Una Undone")
+    actor, _ = await signed_in("Una Undone")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Undo", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Undo", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     with pytest.raises(RuntimeError):
         async with app_db.unit_of_work() as session:
             await hold_slot(
@@ -510,9 +469,9 @@ async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
 
 
 async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) -> None:
-    actor, _ = await person("Rex Replace")
+    actor, _ = await signed_in("Rex Replace")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Swap", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Swap", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     earlier = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     later = NINE + timedelta(hours=3)
     assert (
@@ -526,11 +485,11 @@ async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) ->
 
 
 async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> None:
-    actor, _ = await person("Dot Double")
+    actor, _ = await signed_in("Dot Double")
     zip_code = new_zip()
     offer = {"iv-hydration": ("150", (HOME,))}
-    ana = await make_provider([zip_code], "Ana One", offer)
-    cy = await make_provider([zip_code], "Cy Two", offer)
+    ana = await provider("Ana One", zip_codes=[zip_code], offers=offer)
+    cy = await provider("Cy Two", zip_codes=[zip_code], offers=offer)
     await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     assert await refused(
         hold(actor, "iv-hydration", cy, NINE + timedelta(minutes=30), zip_code=zip_code)
@@ -541,9 +500,11 @@ async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> No
 
 
 async def test_a_provider_cannot_book_themselves(identity) -> None:
-    actor, account = await person("Pat Self", Role.provider)
+    actor, account = await signed_in("Pat Self", Role.provider)
     zip_code = new_zip()
-    own = await make_provider([zip_code], "Pat Self", {"iv-hydration": ("150", (HOME,))}, account=account)
+    own = await provider(
+        "Pat Self", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))}, user_id=account.id
+    )
     assert (
         await refused(hold(actor, "iv-hydration", own, zip_code=zip_code))
         == "You can't book a visit with yourself."
@@ -553,9 +514,9 @@ async def test_a_provider_cannot_book_themselves(identity) -> None:
 
 
 async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
-    actor, patient = await person("Sam Signedout")
+    actor, patient = await signed_in("Sam Signedout")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Guard", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Guard", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     ended = Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4()))
     for who in (Principal.visitor("visitor-1"), ended):
@@ -570,11 +531,11 @@ async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
 
 
 async def test_an_order_is_visible_to_its_patient_and_admins_only(identity) -> None:
-    actor, _ = await person("Ivy Own")
-    other, _ = await person("Max Nosy")
-    admin, _ = await person("Ada Admin", Role.admin)
+    actor, _ = await signed_in("Ivy Own")
+    other, _ = await signed_in("Max Nosy")
+    admin, _ = await signed_in("Ada Admin", Role.admin)
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Private", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Private", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     order = await place(actor, line(await hold(actor, "iv-hydration", ana, zip_code=zip_code), zip_code))
     async with app_db.unit_of_work() as session:
         await refused(get_order(session=session, actor=other, order_id=order.id), NotFound)
@@ -606,9 +567,9 @@ async def test_a_held_price_holds_and_a_lower_price_is_passed_on(identity, sale_
     """Held at 23:55 on Monday in New York, booked at 00:01 on Tuesday: a sale ending meanwhile keeps the
     held sale price, a sale starting meanwhile lowers the price."""
     sale_day(sale or date(2029, 1, 1))
-    actor, _ = await person("Sal Price")
+    actor, _ = await signed_in("Sal Price")
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Sale", {"iv-hydration": ("150", (HOME,))})
+    ana = await provider("Ana Sale", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held_at = datetime(2030, 1, 8, 4, 55, tzinfo=UTC)
     tuesday_nine = NINE + timedelta(days=1)
     held = await hold(actor, "iv-hydration", ana, tuesday_nine, zip_code=zip_code, now=held_at)
@@ -646,15 +607,17 @@ async def options(zip_code: str, **changes):  # noqa: ANN003, ANN201 - CheckoutO
 async def test_checkout_options_list_each_providers_times_and_the_first_available(identity) -> None:
     zip_code = new_zip()
     offer = {"iv-hydration": ("150", (HOME,))}
-    morning = await make_provider([zip_code], "Mo Morning", offer, ratings=(5,), hours=[Hours(0, 540, 720)])
-    afternoon = await make_provider(
-        [zip_code],
+    morning = await provider(
+        "Mo Morning", zip_codes=[zip_code], offers=offer, ratings=(5,), hours=[Hours(0, 540, 720)]
+    )
+    afternoon = await provider(
         "Al Afternoon",
-        {"iv-hydration": ("120", (HOME,))},
+        zip_codes=[zip_code],
+        offers={"iv-hydration": ("120", (HOME,))},
         ratings=(4,),
         hours=[Hours(0, 660, 900)],
     )
-    await make_provider([zip_code], "Va Virtual", {"iv-hydration": ("100", (OFFICE,))})
+    await provider("Va Virtual", zip_codes=[zip_code], offers={"iv-hydration": ("100", (OFFICE,))})
 
     found = await options(zip_code)
     assert [(p.provider_id, p.name) for p in found.providers] == [
@@ -689,9 +652,9 @@ async def test_checkout_options_list_each_providers_times_and_the_first_availabl
 async def test_checkout_options_cost_the_same_queries_for_any_number_of_providers(identity) -> None:
     few, many = new_zip(), new_zip()
     for index in range(2):
-        await make_provider([few], f"Few {index}", {"iv-hydration": ("150", (HOME,))})
+        await provider(f"Few {index}", zip_codes=[few], offers={"iv-hydration": ("150", (HOME,))})
     for index in range(12):
-        await make_provider([many], f"Many {index}", {"iv-hydration": ("150", (HOME,))})
+        await provider(f"Many {index}", zip_codes=[many], offers={"iv-hydration": ("150", (HOME,))})
     counts = []
     for zip_code in (few, many):
         counter, stop = _count_queries()

@@ -19,17 +19,17 @@ from app import db as app_db
 from app.principal import Principal
 from app.services.booking import TAKEN, hold_slot, place_order
 from app.services.errors import ValidationFailed
+from models.account import Role
 from models.booking import Appointment, AppointmentStatus, CheckoutLine
 from models.catalog import Service
+from tests.factories import person, provider
 from tests.unit.test_booking import (
     HOME,
     NINE,
     NOW,
     add,
     cart_ids,
-    make_provider,
     new_zip,
-    person,
 )
 
 IV = {"iv-hydration": ("150", (HOME,))}
@@ -77,20 +77,20 @@ async def live_at_nine(provider_id: str) -> int:
 
 async def test_two_patients_booking_one_time_at_once(identity) -> None:
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Race", IV)
-    patients = [await person("Rita Racer"), await person("Rory Racer")]
-    items = [await add(actor, "iv-hydration", ana) for actor, _ in patients]
+    ana = await provider("Ana Race", zip_codes=[zip_code], offers=IV)
+    patients = [await person(Role.patient, "Rita Racer"), await person(Role.patient, "Rory Racer")]
+    items = [await add(patient.actor, "iv-hydration", ana) for patient in patients]
 
     results = await asyncio.gather(
-        *(book(actor, ana, zip_code, item) for (actor, _), item in zip(patients, items, strict=True))
+        *(book(patient.actor, ana, zip_code, item) for patient, item in zip(patients, items, strict=True))
     )
 
     winners = [index for index, result in enumerate(results) if result.startswith("MV-")]
     assert len(winners) == 1, results
     loser = 1 - winners[0]
     assert results[loser] == TAKEN
-    assert await cart_ids(patients[winners[0]][0]) == []
-    assert await cart_ids(patients[loser][0]) == [items[loser]]
+    assert await cart_ids(patients[winners[0]].actor) == []
+    assert await cart_ids(patients[loser].actor) == [items[loser]]
     assert await live_at_nine(ana) == 1
 
 
@@ -99,12 +99,12 @@ async def test_the_database_decides_between_two_checks_that_both_passed(identity
     sees the time free; the no-overlap rule then refuses the second row once the first commits. For "first
     available", only that attempt is rolled back (a savepoint) and the next free provider is taken."""
     zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Tie", IV, ratings=(5,))
-    cy = await make_provider([zip_code], "Cy Tie", IV, ratings=(4,))
+    ana = await provider("Ana Tie", zip_codes=[zip_code], offers=IV, ratings=(5,))
+    cy = await provider("Cy Tie", zip_codes=[zip_code], offers=IV, ratings=(4,))
     first, second, third = (
-        (await person("Fia First"))[0],
-        (await person("Sy Second"))[0],
-        (await person("Ty"))[0],
+        (await person(Role.patient, "Fia First")).actor,
+        (await person(Role.patient, "Sy Second")).actor,
+        (await person(Role.patient, "Ty")).actor,
     )
     second_item, third_item = await add(second, "iv-hydration", ana), await add(third, "iv-hydration")
 
@@ -136,9 +136,9 @@ async def test_the_database_decides_between_two_checks_that_both_passed(identity
 
 async def test_the_database_refuses_overlapping_live_appointments(identity) -> None:
     """Busy time is [start, end of the visit + travel buffer); cancelled visits don't count."""
-    patient = (await person("Dee Direct"))[1]
-    ana = await make_provider([new_zip()], "Ana Direct", IV)
-    cy = await make_provider([new_zip()], "Cy Direct", IV)
+    patient = (await person(Role.patient, "Dee Direct")).account
+    ana = await provider("Ana Direct", zip_codes=[new_zip()], offers=IV)
+    cy = await provider("Cy Direct", zip_codes=[new_zip()], offers=IV)
     async with app_db.unit_of_work() as session:
         service_id = await session.scalar(select(Service.id).where(Service.slug == "iv-hydration"))
 

@@ -31,10 +31,11 @@ from app.services.cart import (
 )
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import ServiceOffer, create_provider, set_listing, set_services
+from app.services.providers import ServiceOffer, set_listing
 from models.account import Role
 from models.cart import CartItem, CartItemRead, CartTotals
 from models.catalog import Service, ServiceCategory
+from tests.factories import provider
 
 PASSWORD = "correct-horse-1"
 DRAW = "Routine blood draw"  # $79, no sale
@@ -66,18 +67,8 @@ async def catalog(configured) -> None:
 
 
 async def listed_provider(*offers: ServiceOffer, name: str = "Nurse") -> str:
-    async with app_db.unit_of_work() as session:
-        await ensure_reference_catalog(session=session)
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            first_name="Ada",
-            last_name=name,
-            provider_type="nurse",
-            verified=True,
-        )
-        await set_services(session=session, actor=SYSTEM, provider_id=profile.id, offers=offers)
-    return profile.id
+    """A verified provider offering `offers`, with no service area or hours."""
+    return await provider(f"Ada {name}", offers=offers, hours=())
 
 
 async def signed_in_actor() -> tuple[Principal, str]:

@@ -19,7 +19,6 @@ from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import SYSTEM, Principal
 from app.services.appointments import add_review, list_reviews
-from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     BAD_TIME_OFF,
@@ -30,7 +29,6 @@ from app.services.providers import (
     ServiceOffer,
     add_own_time_off,
     add_time_off,
-    create_provider,
     get_own_provider,
     get_provider,
     list_openings,
@@ -41,17 +39,17 @@ from app.services.providers import (
     set_own_service_area,
     set_own_services,
     set_own_weekly_hours,
-    set_services,
-    set_weekly_hours,
 )
 from models.account import AccountRead, Role
 from models.catalog import ServiceLocation
 from models.provider import WeeklyHoursRead
-from tests.factories import person
+from tests.factories import person, provider
 
 PASSWORD = "correct-horse-1"
 NY = "America/New_York"
 CHICAGO = "America/Chicago"
+OFFERS = [ServiceOffer("routine-blood-draw", Decimal("80")), ServiceOffer("iv-hydration", Decimal("150"))]
+EVERY_DAY = [Hours(day, 9 * 60, 17 * 60) for day in range(7)]
 NOW = datetime(2031, 3, 10, 12, 0, tzinfo=UTC)  # Monday 08:00 in New York (daylight time), 07:00 in Chicago
 
 
@@ -71,41 +69,14 @@ async def _account(role: Role) -> tuple[Principal, AccountRead, str]:
     return Principal.user(user_id=result.user.id, session_id=result.session_id), account, result.access_token
 
 
-async def _provider(user_id: str | None = None, *, verified: bool = True, hours: bool = True) -> str:
-    async with app_db.unit_of_work() as session:
-        await ensure_reference_catalog(session=session)
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            user_id=user_id,
-            first_name="Nia",
-            last_name="Okafor",
-            provider_type="nurse",
-            time_zone=NY,
-            verified=verified,
-        )
-        await set_services(
-            session=session,
-            actor=SYSTEM,
-            provider_id=profile.id,
-            offers=[
-                ServiceOffer("routine-blood-draw", Decimal("80")),
-                ServiceOffer("iv-hydration", Decimal("150")),
-            ],
-        )
-        if hours:
-            await set_weekly_hours(
-                session=session,
-                actor=SYSTEM,
-                provider_id=profile.id,
-                hours=[Hours(day, 9 * 60, 17 * 60) for day in range(7)],
-            )
-    return profile.id
+async def _provider(user_id: str | None = None, *, verified: bool = True) -> str:
+    """Nia Okafor, a nurse in New York: blood draws and IV hydration, 09:00–17:00 every day."""
+    return await provider(user_id=user_id, offers=OFFERS, hours=EVERY_DAY, verified=verified)
 
 
 async def _signed_in_provider() -> tuple[Principal, AccountRead, str]:
-    actor, account, _token = await _account(Role.provider)
-    return actor, account, await _provider(account.id)
+    someone = await person(Role.provider, "Nia Okafor")
+    return someone.actor, someone.account, await _provider(someone.id)
 
 
 async def _own(actor: Principal):  # noqa: ANN202 - ProviderRead | None

@@ -17,21 +17,15 @@ from sqlalchemy import event
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.appointments import add_review
-from app.services.catalog import ensure_reference_catalog
 from app.services.providers import (
     Hours,
-    ServiceOffer,
     add_time_off,
-    create_provider,
     list_featured,
     search_providers,
-    set_service_area,
-    set_services,
-    set_weekly_hours,
 )
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, SearchSort
+from tests.factories import provider
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY, TUESDAY = date(2030, 1, 7), date(2030, 1, 8)
@@ -57,36 +51,18 @@ async def make_provider(
     active: bool = True,
     time_zone: str = NY,
 ) -> str:
-    offers = offers if offers is not None else {"iv-hydration": ("150", ())}
-    async with app_db.unit_of_work() as session:
-        await ensure_reference_catalog(session=session)
-        first, _, last = name.partition(" ")
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            first_name=first,
-            last_name=last or "Test",
-            provider_type=kind,
-            time_zone=time_zone,
-            verified=verified,
-            active=active,
-        )
-        await set_services(
-            session=session,
-            actor=SYSTEM,
-            provider_id=profile.id,
-            offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
-        )
-        await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=[zip_code])
-        await set_weekly_hours(
-            session=session,
-            actor=SYSTEM,
-            provider_id=profile.id,
-            hours=hours if hours is not None else EVERY_WEEKDAY,
-        )
-        for rating in ratings:
-            await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
-    return profile.id
+    """A provider serving `zip_code` only; by default IV hydration for 150, 09:00–17:00 on weekdays."""
+    return await provider(
+        name,
+        kind=kind,
+        offers=offers if offers is not None else {"iv-hydration": ("150", ())},
+        zip_codes=[zip_code],
+        hours=hours if hours is not None else EVERY_WEEKDAY,
+        ratings=ratings,
+        verified=verified,
+        active=active,
+        time_zone=time_zone,
+    )
 
 
 async def search(time_zone: str = NY, **params: str):  # noqa: ANN201 - ProviderPage

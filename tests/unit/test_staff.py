@@ -18,10 +18,8 @@ import pytest
 from sqlalchemy import select, update
 
 from app import db as app_db
-from app.auth.common import RequestOrigin
-from app.auth.sessions import sign_in_with_password
-from app.principal import SYSTEM, Principal
-from app.services.accounts import create_account, demo_email, get_account
+from app.principal import SYSTEM
+from app.services.accounts import demo_email, get_account
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import create_provider
@@ -59,52 +57,10 @@ from models.catalog import Service, ServiceLocation
 from models.identity import User
 from models.staff import ROLE_GRANTS, Permission, StaffMember
 from tests.conftest import html_part
+from tests.factories import Person, person, run
 
-PASSWORD = "correct-horse-1"
 NY = "America/New_York"
 PRICE = Decimal("80")
-
-
-@dataclass(frozen=True)
-class Person:
-    actor: Principal
-    account: AccountRead
-
-    @property
-    def id(self) -> str:
-        return self.account.id
-
-    @property
-    def email(self) -> str:
-        return self.account.email
-
-
-async def person(
-    role: Role,
-    name: str = "Test Person",
-    *,
-    extras: tuple[Permission, ...] = (),
-    active: bool = True,
-    staff_row: bool = True,
-) -> Person:
-    """A signed-in account of `role`; staff roles get a staff row (with `extras` and `active`)."""
-    email = f"{role.value}-{uuid.uuid4().hex[:10]}@medivisit.test"
-    async with app_db.unit_of_work() as session:
-        account = await create_account(session=session, email=email, password=PASSWORD, role=role, name=name)
-        if staff_row and (role in ROLE_GRANTS or extras or not active):
-            session.add(
-                StaffMember(user_id=account.id, extra_permissions=[p.value for p in extras], active=active)
-            )
-    async with app_db.unit_of_work() as session:
-        result = await sign_in_with_password(
-            session=session, origin=RequestOrigin(ip="127.0.0.1"), email=email, password=PASSWORD
-        )
-    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account)
-
-
-async def run(fn, **kwargs):  # noqa: ANN001, ANN201 - one unit of work per call, like a screen's action
-    async with app_db.unit_of_work() as session:
-        return await fn(session=session, **kwargs)
 
 
 async def refused(error: type[Exception], fn, **kwargs) -> str:  # noqa: ANN001

@@ -34,7 +34,8 @@ from components.staff_frame import visible_sections
 from models.account import Role
 from models.booking import AppointmentStatus
 from models.staff import Permission
-from tests.unit.test_staff import clinic, person, run, visit
+from tests.factories import person, run
+from tests.unit.test_staff import clinic, visit
 
 NY = "America/New_York"
 

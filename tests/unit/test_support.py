@@ -14,10 +14,7 @@ from sqlalchemy import update
 
 from app import db as app_db
 from app import events
-from app.auth.common import RequestOrigin
-from app.auth.sessions import sign_in_with_password
 from app.principal import Principal
-from app.services.accounts import create_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.staff import list_audit
 from app.services.support import (
@@ -48,40 +45,12 @@ from app.services.support import (
 from models.account import AccountRead, Role
 from models.audit import AuditAction
 from models.base import utcnow
-from models.staff import StaffMember
+from models.staff import Permission
 from models.support import Ticket, TicketStatus
+from tests.factories import Person, person, run
 
-PASSWORD = "correct-horse-1"
 OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
-
-
-class Person:
-    def __init__(self, actor: Principal, account: AccountRead) -> None:
-        self.actor, self.account = actor, account
-
-    @property
-    def id(self) -> str:
-        return self.account.id
-
-
-async def person(role: Role, name: str, extra_permissions: tuple[str, ...] = ()) -> Person:
-    """A signed-in account of `role` (with a staff row holding `extra_permissions`, if any)."""
-    email = f"{role.value}-{uuid.uuid4().hex[:10]}@medivisit.test"
-    async with app_db.unit_of_work() as session:
-        account = await create_account(session=session, email=email, password=PASSWORD, role=role, name=name)
-        if extra_permissions:
-            session.add(StaffMember(user_id=account.id, extra_permissions=list(extra_permissions)))
-    async with app_db.unit_of_work() as session:
-        result = await sign_in_with_password(
-            session=session, origin=RequestOrigin(ip="127.0.0.1"), email=email, password=PASSWORD
-        )
-    return Person(Principal.user(user_id=result.user.id, session_id=result.session_id), account)
-
-
-async def run(fn, **kwargs):  # noqa: ANN001, ANN201 - one unit of work per call, like a screen's action
-    async with app_db.unit_of_work() as session:
-        return await fn(session=session, **kwargs)
 
 
 async def new_ticket(customer: Person, subject: str, description: str = "Please help.", **kw):  # noqa: ANN201
@@ -390,7 +359,7 @@ async def test_a_patient_cannot_use_the_desk_nor_see_other_peoples_tickets(desk)
 
 async def test_assignment_rules(desk) -> None:
     patient, support, management, hr = desk
-    lead = await person(Role.support, "Lee Lead", extra_permissions=("manage_support_tickets",))
+    lead = await person(Role.support, "Lee Lead", extras=(Permission.manage_support_tickets,))
     ticket = await new_ticket(patient, "Assign me")
     mine = await run(assign_ticket, actor=support.actor, ticket_id=ticket.id, assignee_id=support.id)
     assert (mine.assigned_to, mine.assignee_name) == (support.id, "Sam Rivera")
