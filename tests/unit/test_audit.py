@@ -15,7 +15,8 @@ from app import db as app_db
 from app.audit import record, scrub
 from app.principal import Principal
 from app.services.errors import PermissionDenied
-from app.services.staff import list_audit, read_audit_log
+from app.services.staff import read_audit_log
+from app.services.staff._audit import list_audit
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from tests.factories import person, run

@@ -17,12 +17,7 @@ from sqlalchemy import event
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.providers import (
-    Hours,
-    add_time_off,
-    list_featured,
-    search_providers,
-)
+from app.services.providers import Hours, add_time_off, list_featured, search_providers
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, SearchSort
 from tests.factories import provider

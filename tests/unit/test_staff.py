@@ -39,7 +39,6 @@ from app.services.staff import (
     edit_task,
     get_staff_access,
     get_staff_dashboard,
-    list_audit,
     list_staff,
     list_tasks,
     list_todays_appointments,
@@ -49,6 +48,7 @@ from app.services.staff import (
     set_task_done,
     update_staff,
 )
+from app.services.staff._audit import list_audit
 from medivisit.seed import seed
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry

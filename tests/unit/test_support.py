@@ -16,7 +16,7 @@ from app import db as app_db
 from app import events
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.staff import list_audit
+from app.services.staff._audit import list_audit
 from app.services.support import (
     announce_presence,
     assign_ticket,

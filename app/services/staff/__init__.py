@@ -17,7 +17,6 @@ PUBLIC = {
         "PORTAL_DENIED",
         "effective_permissions",
     ),
-    "_audit": ("list_audit",),
     "_dashboard": (
         "confirm_visit",
         "get_staff_dashboard",
