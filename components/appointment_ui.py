@@ -142,15 +142,14 @@ def _day_filter(path: str, tab: str, day: date | None) -> dict:
             "key": f"day-{day}",
         },
         html.input({"type": "hidden", "name": "tab", "value": tab}),
-        html.label({"html_for": "appts-day", "class_name": "sr-only"}, "Day"),
-        html.input(
-            {
-                "type": "date",
-                "id": "appts-day",
-                "name": "day",
-                "class_name": "input",
-                "default_value": day.isoformat() if day else "",
-            }
+        Field(
+            "Day",
+            "day",
+            type="date",
+            default=day.isoformat() if day else "",
+            max_length=None,
+            id="appts-day",
+            hide_label=True,
         ),
         html.button({"class_name": "btn btn-sm btn-outline", "type": "submit"}, "Show day"),
         html.a({"class_name": "btn btn-sm btn-ghost", "href": f"{path}?tab={tab}"}, "All days")

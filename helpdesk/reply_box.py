@@ -84,7 +84,7 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
             id="reply-content",
             rows=3,
             max_length=10_000,
-            label_class="sr-only",
+            hide_label=True,
             placeholder="Add an internal note for the team..." if internal else "Type your reply...",
             control_attributes=typing_field(),
         ),

@@ -116,7 +116,7 @@ def _SearchBox(state: DeskState) -> dict:
             form=form,
             id="desk-search",
             type="search",
-            label_class="sr-only",
+            hide_label=True,
             placeholder="Search tickets...",
             max_length=200,
             autocomplete="off",

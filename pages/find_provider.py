@@ -13,7 +13,6 @@ from urllib.parse import parse_qs, urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_location
-from reactpy.core.vdom import make_vdom_constructor
 from reactpy_router import use_search_params
 
 from app.services.catalog import list_catalog
@@ -23,38 +22,33 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import error_state, loading_state
+from components.kit import Field, Select, error_state, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
 
 PATH = "/find-provider"
-optgroup = make_vdom_constructor("optgroup")  # not among reactpy.html's elements
 DEFAULT_SORT = SearchSort.soonest
 # Provider types most patients look for first; the rest follow in SPEC order.
 COMMON_TYPES = (ProviderType.nurse, ProviderType.np, ProviderType.technician, ProviderType.lvn)
 
 
-def _label(name: str, text: str) -> dict:
-    return html.label({"html_for": f"search-{name}"}, text)
-
-
-def _option(value: str, label: str) -> dict:
-    return html.option({"key": value or "any", "value": value}, label)
-
-
 def _service_options(catalog: list[CategoryRead]) -> list:
-    options = [_option("", "Any service")]
-    for category in catalog:
-        options.append(
-            optgroup(
-                {"key": category.slug, "label": category.name},
-                _option(category.slug, f"Any {category.name} service"),
-                *(_option(service.slug, service.name) for service in category.services),
+    """'Any service', then one group per category: 'Any <category> service' and its services."""
+    return [
+        ("", "Any service"),
+        *(
+            (
+                category.name,
+                [
+                    (category.slug, f"Any {category.name} service"),
+                    *((service.slug, service.name) for service in category.services),
+                ],
             )
-        )
-    return options
+            for category in catalog
+        ),
+    ]
 
 
 @component
@@ -88,36 +82,34 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
             "aria-label": "Find a provider",
             **browser.client_get_form(),
         },
-        _label("service", "Service"),
-        html.select(form.field("service", id="search-service"), *_service_options(categories)),
-        _label("zip", "ZIP code"),
-        html.input(
-            form.field(
-                "zip",
-                id="search-zip",
-                type="text",
-                input_mode="numeric",
-                auto_complete="postal-code",
-                pattern="[0-9]{5}",
-                max_length=5,
-                placeholder="e.g. 10001",
-                title="Five digits",
-            )
+        Select("Service", "service", options=_service_options(categories), form=form, id_prefix="search"),
+        Field(
+            "ZIP code",
+            "zip",
+            form=form,
+            id_prefix="search",
+            input_mode="numeric",
+            autocomplete="postal-code",
+            pattern="[0-9]{5}",
+            max_length=5,
+            placeholder="e.g. 10001",
+            title="Five digits",
         ),
-        _label("type", "Provider type"),
-        html.select(
-            form.field("type", id="search-type"),
-            _option("", "Any provider type"),
-            *(_option(t.value, t.label) for t in types),
+        Select(
+            "Provider type",
+            "type",
+            options=[("", "Any provider type"), *((t.value, t.label) for t in types)],
+            form=form,
+            id_prefix="search",
         ),
-        _label("location", "Place of visit"),
-        html.select(
-            form.field("location", id="search-location"),
-            _option("", "Anywhere"),
-            *(_option(loc.value, loc.label) for loc in ServiceLocation),
+        Select(
+            "Place of visit",
+            "location",
+            options=[("", "Anywhere"), *((loc.value, loc.label) for loc in ServiceLocation)],
+            form=form,
+            id_prefix="search",
         ),
-        _label("date", "Date"),
-        html.input(form.field("date", id="search-date", type="date", min=today)),
+        Field("Date", "date", type="date", min=today, max_length=None, form=form, id_prefix="search"),
         html.input({"type": "hidden", "name": "sort", "value": query.sort.value}),
         html.div(
             {"class_name": "search-actions"},

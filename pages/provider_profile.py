@@ -23,7 +23,7 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import error_state, loading_state
+from components.kit import Select, error_state, loading_state
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from components.ui import button_link, page_title
@@ -238,18 +238,18 @@ def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: 
     chosen_day, set_chosen_day = use_state(None)
     week = use_query(list_openings, provider_id=provider_id, service_slug=service_slug, time_zone=time_zone)
 
-    def choose_service(event: dict) -> None:
-        set_service_slug(event["target"]["value"])  # the chosen day stays, if it has times for this one
+    def choose_service(slug: str) -> None:
+        set_service_slug(slug)  # the chosen day stays, if it has times for this one
 
     picker = html.div(
         {"class_name": "form openings-service"},
-        html.label({"html_for": "openings-service"}, "Service"),
-        html.select(
-            {"id": "openings-service", "default_value": service_slug, "on_change": choose_service},
-            *(
-                html.option({"key": s.service_slug, "value": s.service_slug}, s.service_name)
-                for s in services
-            ),
+        Select(
+            "Service",
+            "service",
+            options=[(s.service_slug, s.service_name) for s in services],
+            default=service_slug,
+            on_change=choose_service,
+            id="openings-service",
         ),
     )
     if week.data is None:

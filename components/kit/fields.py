@@ -7,7 +7,7 @@ error, `aria-invalid` is set while there is an error, `required` is passed throu
 Ids come from the name: `{id_prefix}-{name}` (prefix "field", as in components/forms.py), the hint
 `…-hint`, the error `…-error`; give each form its own `id_prefix` when two forms share a page.
 
-`label_class` styles the label (e.g. "sr-only" for a field whose label only screen readers need);
+`hide_label=True` keeps the label for screen readers only (it still names the control);
 `control_attributes` are merged last into the control's attributes (e.g. a `components.browser` helper
 such as `typing_field()`, or `{"auto_focus": True}`).
 
@@ -16,6 +16,9 @@ Typing costs no render. The controls are uncontrolled; each change is written on
 written value is what the next render hands back as `default_value`. Preact re-applies `defaultValue` on
 every render, so that is what keeps the typed text when the screen re-renders (an error appears, a
 query reloads). `form.reset()` remounts the controls with the reset values.
+
+`hide_label=True` keeps the label for assistive technology only (`sr-only`), for a control whose
+purpose the layout already shows (a price beside its service, a day filter beside its button).
 """
 
 from __future__ import annotations
@@ -24,12 +27,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from reactpy import component, html, use_ref
+from reactpy.core.vdom import make_vdom_constructor
 
 from components.forms import Form
 from components.kit._util import Handler, call, classes
 
 Option = tuple[str, str] | str
 """A <select> option: (value, label), or one string used as both."""
+OptionGroup = tuple[str, Sequence[Option]]
+"""An <optgroup>: (group label, its options)."""
+
+optgroup = make_vdom_constructor("optgroup")  # not among reactpy.html's elements
 
 
 def field_ids(name: str, *, id_prefix: str = "field", id: str | None = None) -> tuple[str, str, str]:
@@ -74,12 +82,13 @@ def _frame(
     error: Any,
     check: bool = False,
     class_name: str | None = None,
-    label_class: str | None = None,
+    hide_label: bool = False,
 ) -> dict:
     control_id, hint_id, error_id = ids
-    label_element = html.label(
-        {"html_for": control_id, **({"class_name": label_class} if label_class else {})}, label
-    )
+    label_attributes: dict[str, Any] = {"html_for": control_id}
+    if hide_label:
+        label_attributes["class_name"] = "sr-only"
+    label_element = html.label(label_attributes, label)
     return html.div(
         {
             "class_name": classes(
@@ -132,17 +141,20 @@ def Field(
     input_mode: str | None = None,
     min: str | None = None,
     max: str | None = None,
+    step: str | None = None,
+    pattern: str | None = None,
+    title: str | None = None,
     disabled: bool = False,
     on_change: Handler | None = None,
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
-    label_class: str | None = None,
+    hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A labelled <input>. `default` is the first value (the form's value wins when `form` is given);
-    `on_change(text)` hears every change (sync or async) without a render of its own. `min`/`max` bound
-    date, time and number inputs."""
+    `on_change(text)` hears every change (sync or async) without a render of its own. `min`/`max`/`step`
+    bound date, time and number inputs; `pattern` and `title` are the browser's own validation."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
     attributes: dict[str, Any] = {
@@ -168,6 +180,9 @@ def Field(
         attributes["min"] = min
     if max is not None:
         attributes["max"] = max
+    for attribute, given in (("step", step), ("pattern", pattern), ("title", title)):
+        if given is not None:
+            attributes[attribute] = given
     return _frame(
         name=name,
         label=label,
@@ -176,7 +191,7 @@ def Field(
         hint=hint,
         error=error,
         class_name=class_name,
-        label_class=label_class,
+        hide_label=hide_label,
     )
 
 
@@ -193,12 +208,14 @@ def TextArea(
     required: bool = False,
     max_length: int | None = 5000,
     placeholder: str | None = None,
+    autocomplete: str | None = None,
+    spell_check: bool | None = None,
     disabled: bool = False,
     on_change: Handler | None = None,
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
-    label_class: str | None = None,
+    hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A labelled <textarea>; the same contract as `Field`."""
@@ -219,6 +236,10 @@ def TextArea(
         attributes["max_length"] = max_length
     if placeholder is not None:
         attributes["placeholder"] = placeholder
+    if autocomplete is not None:
+        attributes["auto_complete"] = autocomplete
+    if spell_check is not None:
+        attributes["spell_check"] = "true" if spell_check else "false"
     return _frame(
         name=name,
         label=label,
@@ -227,12 +248,33 @@ def TextArea(
         hint=hint,
         error=error,
         class_name=class_name,
-        label_class=label_class,
+        hide_label=hide_label,
     )
+
+
+def _is_group(option: Option | OptionGroup) -> bool:
+    return not isinstance(option, str) and not isinstance(option[1], str)
 
 
 def _options(options: Iterable[Option]) -> list[tuple[str, str]]:
     return [(o, o) if isinstance(o, str) else (str(o[0]), str(o[1])) for o in options]
+
+
+def _option_elements(options: Sequence[Option | OptionGroup]) -> list[dict]:
+    elements: list[dict] = []
+    for option in options:
+        if _is_group(option):
+            label, members = option
+            elements.append(
+                optgroup(
+                    {"label": label, "key": f"group-{label}"},
+                    *(html.option({"value": v, "key": v}, text) for v, text in _options(members)),
+                )
+            )
+        else:
+            ((v, text),) = _options([option])
+            elements.append(html.option({"value": v, "key": v}, text))
+    return elements
 
 
 @component
@@ -240,7 +282,7 @@ def Select(
     label: Any,
     name: str,
     *,
-    options: Sequence[Option],
+    options: Sequence[Option | OptionGroup],
     default: str | None = None,
     form: Form | None = None,
     placeholder: str | None = None,
@@ -252,12 +294,15 @@ def Select(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
-    label_class: str | None = None,
+    hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
-    """A labelled <select>. `options` are (value, label) pairs or strings; `placeholder` adds a first,
-    empty option. Without a `default` the first option is selected (as the browser would)."""
-    pairs = _options(options)
+    """A labelled <select>. `options` are (value, label) pairs or strings, or (group label, options)
+    pairs shown as an <optgroup>; `placeholder` adds a first, empty option. Without a `default` the first
+    option is selected (as the browser would)."""
+    pairs = _options(
+        [member for option in options for member in (option[1] if _is_group(option) else [option])]
+    )
     first = "" if placeholder is not None else (pairs[0][0] if pairs else "")
     value = _Value(name, form, first if default is None else default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
@@ -279,13 +324,13 @@ def Select(
             # Options only: preact/compat reads `props.value` of every child of a select with a
             # defaultValue, so an empty-string child (no placeholder) breaks the page in the browser.
             *([html.option({"value": "", "key": ""}, placeholder)] if placeholder is not None else []),
-            *(html.option({"value": v, "key": v}, text) for v, text in pairs),
+            *_option_elements(options),
         ),
         ids=ids,
         hint=hint,
         error=error,
         class_name=class_name,
-        label_class=label_class,
+        hide_label=hide_label,
     )
 
 
@@ -304,7 +349,7 @@ def Checkbox(
     id_prefix: str = "field",
     id: str | None = None,
     class_name: str | None = None,
-    label_class: str | None = None,
+    hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
 ) -> dict:
     """A checkbox with its label beside it; `on_change(checked: bool)`. With a `form`, the value is kept
@@ -338,5 +383,5 @@ def Checkbox(
         error=error,
         check=True,
         class_name=class_name,
-        label_class=label_class,
+        hide_label=hide_label,
     )

@@ -3,9 +3,10 @@ services they offer with their prices and places of visit, their service area (Z
 hours and their time off, all in their own time zone.
 
 Each section saves on its own through the `*_own_*` commands (app/services/providers.py, availability.py),
-which re-check the browser session and act only on the account's own profile. Inputs are uncontrolled and
-report changes into refs, so nothing re-renders while typing and a refused save keeps everything typed;
-only the small row components that add or remove fields re-render.
+which re-check the browser session and act only on the account's own profile. The fields are the kit's:
+uncontrolled, reporting changes into the drafts (or a `use_form()` form), so nothing re-renders while typing
+and a refused save keeps everything typed; only the small row components that add or remove fields
+re-render.
 """
 
 from __future__ import annotations
@@ -35,6 +36,16 @@ from components.format import format_currency, format_minutes, format_slot
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.kit import (
+    Button,
+    Checkbox,
+    Field,
+    QueryView,
+    TextArea,
+    empty_state,
+    error_state,
+    loading_state,
+)
 from components.ui import notice, portal_header
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
@@ -43,8 +54,11 @@ from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, Week
 NEW_RANGE = ("09:00", "17:00")
 
 
-def _saving(pending: bool, label: str) -> str:
-    return "Saving…" if pending else label
+def _save_button(label: str, pending: bool, save: Callable[[], object]) -> dict:
+    return html.div(
+        {"class_name": "settings-actions"},
+        Button(label, on_click=save, pending=pending, pending_label="Saving…"),
+    )
 
 
 def _error_line(message: str | None) -> dict | str:
@@ -100,16 +114,16 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
     offered, set_offered = use_state(draft.offered)
     slug = service.slug
 
-    def toggle(event: dict) -> None:
-        draft.offered = bool(event["target"]["checked"])
-        set_offered(draft.offered)
+    def toggle(checked: bool) -> None:
+        draft.offered = checked
+        set_offered(checked)
 
-    def set_price(event: dict) -> None:
-        draft.price = event["target"]["value"]
+    def set_price(text: str) -> None:
+        draft.price = text
 
-    def place_toggle(place: ServiceLocation) -> Callable[[dict], None]:
-        def change(event: dict) -> None:
-            (draft.places.add if event["target"]["checked"] else draft.places.discard)(place)
+    def place_toggle(place: ServiceLocation) -> Callable[[bool], None]:
+        def change(checked: bool) -> None:
+            (draft.places.add if checked else draft.places.discard)(place)
 
         return change
 
@@ -117,42 +131,38 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
         {"class_name": "offer-row" + ("" if offered else " is-off")},
         html.div(
             {"class_name": "offer-main"},
-            html.input(
-                {
-                    "type": "checkbox",
-                    "id": f"offer-{slug}",
-                    "class_name": "offer-check",
-                    "defaultChecked": draft.offered,
-                    "on_change": toggle,
-                }
-            ),
-            html.label(
-                {"html_for": f"offer-{slug}", "class_name": "offer-name"},
-                html.span(service.name),
+            Checkbox(
                 html.span(
-                    {"class_name": "offer-meta"},
-                    f"{format_minutes(service.duration_minutes)} · list price "
-                    f"{format_currency(service.price.original)}",
+                    {"class_name": "offer-name"},
+                    html.span(service.name),
+                    html.span(
+                        {"class_name": "offer-meta"},
+                        f"{format_minutes(service.duration_minutes)} · list price "
+                        f"{format_currency(service.price.original)}",
+                    ),
                 ),
+                f"offer-{slug}",
+                id=f"offer-{slug}",
+                default=draft.offered,
+                on_change=toggle,
+                class_name="offer-check",
             ),
             html.div(
                 {"class_name": "offer-price"},
-                html.label(
-                    {"html_for": f"price-{slug}", "class_name": "sr-only"}, f"Price for {service.name}"
-                ),
                 html.span({"class_name": "offer-currency", "aria-hidden": "true"}, "$"),
-                html.input(
-                    {
-                        "id": f"price-{slug}",
-                        "class_name": "input",
-                        "type": "number",
-                        "input_mode": "decimal",
-                        "min": 0,
-                        "max": 99999,
-                        "step": "0.01",
-                        "default_value": draft.price,
-                        "on_change": set_price,
-                    }
+                Field(
+                    f"Price for {service.name}",
+                    f"price-{slug}",
+                    id=f"price-{slug}",
+                    type="number",
+                    input_mode="decimal",
+                    min="0",
+                    max="99999",
+                    step="0.01",
+                    max_length=None,
+                    default=draft.price,
+                    on_change=set_price,
+                    hide_label=True,
                 ),
             ),
         ),
@@ -160,17 +170,15 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
             {"class_name": "offer-places"},
             html.legend({"class_name": "sr-only"}, f"Places of visit for {service.name}"),
             *(
-                html.label(
-                    {"key": place.value, "class_name": "offer-place"},
-                    html.input(
-                        {
-                            "type": "checkbox",
-                            "defaultChecked": place in draft.places,
-                            "on_change": place_toggle(place),
-                            "aria-label": f"{service.name} at {place.label}",
-                        }
-                    ),
-                    html.span({"aria-hidden": "true"}, place.label),
+                Checkbox(
+                    # Named "<service> at <place>"; only the place shows.
+                    html.span(html.span({"class_name": "sr-only"}, f"{service.name} at "), place.label),
+                    f"place-{slug}-{place.value}",
+                    id=f"place-{slug}-{place.value}",
+                    default=place in draft.places,
+                    on_change=place_toggle(place),
+                    class_name="offer-place",
+                    key=place.value,
                 )
                 for place in service.locations
             ),
@@ -185,7 +193,7 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> dict:
         drafts.current = _drafts(catalog, {o.service_slug: o for o in provider.services})
     run, pending, error = _use_save(set_own_services, "Services and prices saved")
 
-    async def save(_event: dict) -> None:
+    async def save() -> None:
         offers = [
             ServiceOffer(
                 slug, draft.price.strip(), tuple(place for place in ServiceLocation if place in draft.places)
@@ -215,13 +223,7 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> dict:
             for category in catalog
         ),
         _error_line(error),
-        html.div(
-            {"class_name": "settings-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
-                _saving(pending, "Save services & prices"),
-            ),
-        ),
+        _save_button("Save services & prices", pending, save),
     )
 
 
@@ -232,7 +234,7 @@ def _AreaCard(zip_codes: list[str]) -> dict:
     count, set_count = use_state(len(zip_codes))
     run, pending, error = _use_save(set_own_service_area, "Service area saved")
 
-    async def save(_event: dict) -> None:
+    async def save() -> None:
         saved = await run(zip_codes=form.values.get("zips", ""))
         if saved is not None:
             set_count(len(saved.zip_codes))
@@ -245,23 +247,20 @@ def _AreaCard(zip_codes: list[str]) -> dict:
         html.p({"class_name": "settings-text"}, "Patients in these ZIP codes find you in search."),
         html.div(
             {"class_name": "form"},
-            html.label({"html_for": "area-zips"}, "ZIP codes"),
-            html.textarea(
-                form.field("zips", id="area-zips", rows=4, spell_check="false", auto_complete="off")
-            ),
-            html.p(
-                {"class_name": "hint"},
-                f"Five-digit ZIP codes separated by commas or spaces. {count} {noun} saved.",
+            TextArea(
+                "ZIP codes",
+                "zips",
+                form=form,
+                id="area-zips",
+                rows=4,
+                spell_check=False,
+                autocomplete="off",
+                max_length=None,
+                hint=f"Five-digit ZIP codes separated by commas or spaces. {count} {noun} saved.",
             ),
         ),
         _error_line(error),
-        html.div(
-            {"class_name": "settings-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
-                _saving(pending, "Save service area"),
-            ),
-        ),
+        _save_button("Save service area", pending, save),
     )
 
 
@@ -277,7 +276,7 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
     keys, set_keys = use_state(lambda: list(ranges))
     day = WEEKDAYS[weekday]
 
-    def add(_event: dict) -> None:
+    def add() -> None:
         key = next_key()
         ranges[key] = list(NEW_RANGE)
         set_keys(lambda current: [*current, key])
@@ -289,34 +288,30 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
 
         return click
 
-    def setter(key: str, index: int) -> Callable[[dict], None]:
-        def change(event: dict) -> None:
-            ranges[key][index] = event["target"]["value"]
+    def setter(key: str, index: int) -> Callable[[str], None]:
+        def change(text: str) -> None:
+            ranges[key][index] = text
 
         return change
+
+    def bound(key: str, index: int, which: str) -> dict:
+        return Field(
+            f"{day} {which}",
+            f"{which}-{key}",
+            id=f"hours-{weekday}-{key}-{which}",
+            type="time",
+            max_length=None,
+            default=ranges[key][index],
+            on_change=setter(key, index),
+            hide_label=True,
+        )
 
     rows = [
         html.div(
             {"key": key, "class_name": "hours-range"},
-            html.input(
-                {
-                    "type": "time",
-                    "class_name": "input",
-                    "aria-label": f"{day} start",
-                    "default_value": ranges[key][0],
-                    "on_change": setter(key, 0),
-                }
-            ),
+            bound(key, 0, "start"),
             html.span({"class_name": "hours-to"}, "to"),
-            html.input(
-                {
-                    "type": "time",
-                    "class_name": "input",
-                    "aria-label": f"{day} end",
-                    "default_value": ranges[key][1],
-                    "on_change": setter(key, 1),
-                }
-            ),
+            bound(key, 1, "end"),
             html.button(
                 {
                     "type": "button",
@@ -336,15 +331,14 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
             {"class_name": "hours-ranges"},
             *(rows or [html.span({"key": "closed", "class_name": "hours-closed"}, "Closed")]),
         ),
-        html.button(
-            {
-                "type": "button",
-                "class_name": "btn btn-ghost btn-sm hours-add",
-                "aria-label": f"Add hours on {day}",
-                "on_click": add,
-            },
-            icon("plus", size=16),
+        Button(
             "Add hours",
+            on_click=add,
+            variant="ghost",
+            size="sm",
+            icon="plus",
+            aria_label=f"Add hours on {day}",
+            class_name="hours-add",
         ),
     )
 
@@ -359,7 +353,7 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
             days.current[h.weekday][f"saved-{next(counter.current)}"] = [_hhmm(h.start), _hhmm(h.end)]
     run, pending, error = _use_save(set_own_weekly_hours, "Weekly hours saved")
 
-    async def save(_event: dict) -> None:
+    async def save() -> None:
         ranges = [
             (weekday, start, end) for weekday, day in days.current.items() for start, end in day.values()
         ]
@@ -383,18 +377,12 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
         ),
         html.p({"class_name": "hint"}, "An end of 11:59 PM means until midnight."),
         _error_line(error),
-        html.div(
-            {"class_name": "settings-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "button", "disabled": pending, "on_click": save},
-                _saving(pending, "Save weekly hours"),
-            ),
-        ),
+        _save_button("Save weekly hours", pending, save),
     )
 
 
 # ---- time off -------------------------------------------------------------------------------------
-def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[dict], None], busy: bool) -> dict:
+def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[], object], busy: bool) -> dict:
     span = f"{format_slot(item.starts_at, time_zone)} – {format_slot(item.ends_at, time_zone)}"
     return html.li(
         {"key": item.id, "class_name": "time-off-item"},
@@ -403,16 +391,14 @@ def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[dict]
             html.strong(span),
             html.span({"class_name": "time-off-reason"}, item.reason) if item.reason else "",
         ),
-        html.button(
-            {
-                "type": "button",
-                "class_name": "btn btn-outline btn-sm",
-                "disabled": busy,
-                "on_click": on_remove,
-                "aria-label": f"Remove time off {span}",
-            },
-            icon("trash", size=16),
+        Button(
             "Remove",
+            on_click=on_remove,
+            variant="outline",
+            size="sm",
+            icon="trash",
+            disabled=busy,
+            aria_label=f"Remove time off {span}",
         ),
     )
 
@@ -429,7 +415,7 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
 
     removal = use_action(remove_own_time_off, refetch=[listed], on_success=removed)
 
-    async def add(_event: dict) -> None:
+    async def add() -> None:
         added = await run_add(
             starts=form.values.get("starts", ""),
             ends=form.values.get("ends", ""),
@@ -439,25 +425,21 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
             form.reset(starts="", ends="", reason="")
             listed.refetch()
 
-    def remover(time_off_id: str) -> Callable[[dict], object]:
-        async def click(_event: dict) -> None:
+    def remover(time_off_id: str) -> Callable[[], object]:
+        async def click() -> None:
             await removal.run(actor=session.actor, time_off_id=time_off_id)
 
         return click
 
-    if listed.data is None:
-        upcoming = (
-            notice(listed.error, tone="warning")
-            if listed.error
-            else html.p({"class_name": "text-muted", "role": "status"}, "Loading time off…")
-        )
-    elif not listed.data:
-        upcoming = html.p({"class_name": "time-off-empty"}, "No time off planned.")
-    else:
-        upcoming = html.ul(
+    upcoming = QueryView(
+        listed,
+        lambda items: html.ul(
             {"class_name": "time-off-list", "aria-label": "Upcoming time off"},
-            *(_time_off_item(item, time_zone, remover(item.id), removal.pending) for item in listed.data),
-        )
+            *(_time_off_item(item, time_zone, remover(item.id), removal.pending) for item in items),
+        ),
+        empty=empty_state("No time off planned.", class_name="time-off-empty"),
+        loading_label="Loading time off…",
+    )
     today = datetime.now(UTC).astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%dT00:00")
     return html.section(
         {"class_name": "settings-card editor-card", "aria-labelledby": "editor-time-off"},
@@ -472,30 +454,33 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
             html.h3({"class_name": "time-off-form-title"}, "Add time off"),
             html.div(
                 {"class_name": "time-off-fields"},
-                html.div(
-                    html.label({"html_for": "time-off-starts"}, "Starts"),
-                    html.input(form.field("starts", id="time-off-starts", type="datetime-local", min=today)),
+                Field(
+                    "Starts",
+                    "starts",
+                    form=form,
+                    id="time-off-starts",
+                    type="datetime-local",
+                    min=today,
+                    max_length=None,
                 ),
-                html.div(
-                    html.label({"html_for": "time-off-ends"}, "Ends"),
-                    html.input(form.field("ends", id="time-off-ends", type="datetime-local", min=today)),
+                Field(
+                    "Ends",
+                    "ends",
+                    form=form,
+                    id="time-off-ends",
+                    type="datetime-local",
+                    min=today,
+                    max_length=None,
                 ),
             ),
-            html.label({"html_for": "time-off-reason"}, "Reason (optional)"),
-            html.input(
-                form.field(
-                    "reason", id="time-off-reason", type="text", max_length=200, placeholder="e.g. Vacation"
-                )
+            Field(
+                "Reason (optional)", "reason", form=form, id="time-off-reason", placeholder="e.g. Vacation"
             ),
         ),
         _error_line(error),
         html.div(
             {"class_name": "settings-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "button", "disabled": adding, "on_click": add},
-                icon("plus", size=18),
-                "Adding…" if adding else "Add time off",
-            ),
+            Button("Add time off", on_click=add, icon="plus", pending=adding, pending_label="Adding…"),
         ),
     )
 
@@ -569,11 +554,16 @@ def _Editor() -> dict:
     own = use_query(get_own_provider, actor=session.actor)
     catalog = use_query(list_catalog)
     error = own.error or catalog.error
+
+    def retry() -> None:
+        own.refetch()
+        catalog.refetch()
+
     if error:
         return html.div(
             {"class_name": "portal"},
             _header(""),
-            html.div({"class_name": "container portal-body"}, notice(error, tone="warning")),
+            html.div({"class_name": "container portal-body"}, error_state(error, retry)),
         )
     if (own.loading and own.data is None) or catalog.data is None:
         return html.div(
@@ -581,7 +571,7 @@ def _Editor() -> dict:
             _header("What patients can book with you, and when."),
             html.div(
                 {"class_name": "container portal-body", "aria-busy": "true"},
-                html.p({"role": "status"}, "Loading your profile…"),
+                loading_state("Loading your profile…"),
             ),
         )
     provider = own.data

@@ -17,6 +17,7 @@ from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.hooks import use_action, use_query
 from components.icons import icon
+from components.kit import Button, error_state, loading_state
 from components.ui import portal_header
 from models.account import TotpSetup
 
@@ -68,13 +69,13 @@ def _TwoFactor() -> dict:
     setup, set_setup = use_state(None)
     start = use_action(start_totp_setup, on_success=set_setup)
 
-    async def begin(_event: dict) -> None:
+    async def begin() -> None:
         await start.run(actor=session.actor)
 
-    if status.loading and status.data is None:
-        body = html.p({"class_name": "settings-text"}, "Checking…")
-    elif status.error:
-        body = html.p({"class_name": "form-error", "role": "alert"}, status.error)
+    if status.error:
+        body = error_state(status.error, status.refetch)
+    elif status.loading and status.data is None:
+        body = loading_state("Checking…")
     elif status.data is not None and status.data.enabled:
         body = html._(
             html.p(
@@ -111,14 +112,11 @@ def _TwoFactor() -> dict:
             ),
             html.div(
                 {"class_name": "settings-actions"},
-                html.button(
-                    {
-                        "class_name": "btn btn-primary",
-                        "type": "button",
-                        "on_click": begin,
-                        "disabled": start.pending,
-                    },
-                    "Preparing…" if start.pending else "Set up authenticator app",
+                Button(
+                    "Set up authenticator app",
+                    on_click=begin,
+                    pending=start.pending,
+                    pending_label="Preparing…",
                 ),
             ),
         )

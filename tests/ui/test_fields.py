@@ -151,3 +151,45 @@ async def test_checkbox_label_follows_the_box_and_reports_checked(mount):
         assert values == [True]
         await ui.fire(ui.find("button", "Re-render"))
         assert attrs(ui.find("input"))["default_checked"] is True
+
+
+async def test_a_hidden_label_still_names_the_control(mount):
+    async with mount(lambda: Field("Price for Wound care", "price", type="number", hide_label=True)) as ui:
+        label = ui.find("label")
+        assert attrs(label)["html_for"] == attrs(ui.find("input"))["id"]
+        assert classes(label) == {"sr-only"}
+        assert text(label) == "Price for Wound care"
+    async with mount(lambda: Field("Name", "name")) as ui:
+        assert "class_name" not in attrs(ui.find("label"))  # visible by default, as before
+
+
+async def test_field_passes_browser_validation_and_textarea_spelling(mount):
+    async with mount(
+        lambda: html.div(
+            Field("ZIP", "zip", pattern="[0-9]{5}", title="Five digits", step=None),
+            Field("Price", "price", type="number", min="0", step="0.01"),
+            TextArea("ZIPs", "zips", spell_check=False, autocomplete="off"),
+        )
+    ) as ui:
+        zip_input, price = ui.find_all("input")
+        assert attrs(zip_input)["pattern"] == "[0-9]{5}" and attrs(zip_input)["title"] == "Five digits"
+        assert "step" not in attrs(zip_input)
+        assert attrs(price)["step"] == "0.01" and attrs(price)["min"] == "0"
+        area = attrs(ui.find("textarea"))
+        assert area["spell_check"] == "false" and area["auto_complete"] == "off"
+
+
+async def test_select_groups_options_in_optgroups(mount):
+    async with mount(
+        lambda: Select(
+            "Service",
+            "service",
+            options=[("", "Any service"), ("IV therapy", [("iv", "Any IV"), ("hydration", "Hydration")])],
+        )
+    ) as ui:
+        select = ui.find("select")
+        assert [c["tagName"] for c in select["children"]] == ["option", "optgroup"]
+        group = ui.find("optgroup")
+        assert attrs(group)["label"] == "IV therapy"
+        assert [text(o) for o in ui.find_all("option")] == ["Any service", "Any IV", "Hydration"]
+        assert attrs(select)["default_value"] == ""
