@@ -254,11 +254,6 @@ def access_problem(message: str) -> dict:
     )
 
 
-def loading_notice(text: str = "Loading…") -> dict:
-    """Kept for callers outside the staff portal: the kit's `loading_state` (the same markup)."""
-    return loading_state(text)
-
-
 @component
 def StaffSection(view: Callable[[], Any], slug: str) -> Any:
     """Render `view()` when the member may open the section `slug`; otherwise toast 'Access Denied' and

@@ -61,13 +61,6 @@ def enum_choices(values: type[StrEnum]) -> list[tuple[str, str]]:
     return [(v.value, v.value.replace("_", " ").title()) for v in values]
 
 
-def enum_options(values: type[StrEnum]) -> list[dict]:
-    """<option>s for a select of a ticket enumeration: value 'in_progress', label 'In Progress'."""
-    return [
-        html.option({"key": v.value, "value": v.value}, v.value.replace("_", " ").title()) for v in values
-    ]
-
-
 def month_day(moment: datetime, time_zone: str) -> str:
     """The list's created date: 'Nov 21'."""
     local = moment.astimezone(ZoneInfo(time_zone))

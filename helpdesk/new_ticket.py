@@ -11,8 +11,8 @@ from app.services.support import open_ticket
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.kit import Button, Dialog, Field, TextArea, dialog_actions
-from components.tickets import attach_control, enum_options, use_staged_files
+from components.kit import Button, Dialog, Field, Select, TextArea, dialog_actions
+from components.tickets import attach_control, enum_choices, use_staged_files
 from models.support import TicketCategory, TicketPriority, TicketRead
 
 TITLE = "Submit New Help Request"
@@ -58,17 +58,19 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
             ),
             html.div(
                 {"class_name": "form-row"},
-                html.div(
-                    html.label({"html_for": "new-ticket-category"}, "Category"),
-                    html.select(
-                        form.field("category", id="new-ticket-category"), *enum_options(TicketCategory)
-                    ),
+                Select(
+                    "Category",
+                    "category",
+                    form=form,
+                    id="new-ticket-category",
+                    options=enum_choices(TicketCategory),
                 ),
-                html.div(
-                    html.label({"html_for": "new-ticket-priority"}, "Priority"),
-                    html.select(
-                        form.field("priority", id="new-ticket-priority"), *enum_options(TicketPriority)
-                    ),
+                Select(
+                    "Priority",
+                    "priority",
+                    form=form,
+                    id="new-ticket-priority",
+                    options=enum_choices(TicketPriority),
                 ),
             ),
             Field("Subject", "subject", form=form, id="new-ticket-subject", max_length=200),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from reactpy import component, html
+from reactpy import component, html, use_state
 
 from app.services.support import (
     ASSIGN_OTHERS,
@@ -28,11 +28,11 @@ from app.services.support import (
 from components.context import use_session
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import QueryView
+from components.kit import QueryView, Select
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
-    enum_options,
+    enum_choices,
     overdue_badge,
     thread,
     time_tag,
@@ -171,10 +171,19 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
         session.toaster.success(status_changed(updated.status))
         refresh()
 
-    status = use_action(set_ticket_status, on_success=status_done)
-    priority = use_action(set_ticket_priority, on_success=lambda _t: refresh())
-    category = use_action(set_ticket_category, on_success=lambda _t: refresh())
-    assign = use_action(assign_ticket, on_success=lambda _t: refresh())
+    # The selects are uncontrolled and keyed (the component and the <select> element) by the ticket's
+    # value: ReactPy's client keeps a select's own value once it has been changed, so a change the server
+    # refuses, or another agent's change, remounts the select with the ticket's value.
+    refused, set_refused = use_state(0)
+
+    def failed(message: str) -> None:
+        session.toaster.error(message)
+        set_refused(lambda count: count + 1)
+
+    status = use_action(set_ticket_status, on_success=status_done, on_error=failed)
+    priority = use_action(set_ticket_priority, on_success=lambda _t: refresh(), on_error=failed)
+    category = use_action(set_ticket_category, on_success=lambda _t: refresh(), on_error=failed)
+    assign = use_action(assign_ticket, on_success=lambda _t: refresh(), on_error=failed)
     staff = use_query(list_assignable_staff, actor=session.actor, enabled=can_assign_others)
 
     async def assign_to(assignee_id: str | None) -> None:
@@ -184,22 +193,20 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
         await assign_to(me)
 
     def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> dict:
-        async def change(event: dict) -> None:
-            await action.run(actor=session.actor, ticket_id=ticket.id, **{name: event["target"]["value"]})
+        async def change(chosen: str) -> None:
+            await action.run(actor=session.actor, ticket_id=ticket.id, **{name: chosen})
 
-        return html.div(
-            {"class_name": "ticket-field"},
-            html.label({"html_for": field_id}, label),
-            html.select(
-                {
-                    "id": field_id,
-                    "class_name": "input",
-                    "value": value,
-                    "disabled": action.pending,
-                    "on_change": change,
-                },
-                *enum_options(values),
-            ),
+        return Select(
+            label,
+            name,
+            id=field_id,
+            options=enum_choices(values),
+            default=value,
+            disabled=action.pending,
+            on_change=change,
+            class_name="ticket-field",
+            key=f"{name}-{value}-{refused}",
+            control_attributes={"key": f"{name}-{value}-{refused}"},
         )
 
     return html.div(
@@ -228,27 +235,32 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
                     "Assign to me",
                 ),
             ),
-            _reassign(ticket, staff.data or [], assign_to, assign.pending) if can_assign_others else "",
+            _reassign(ticket, staff.data or [], assign_to, assign.pending, refused)
+            if can_assign_others
+            else "",
         ),
         _due("First response", ticket.first_response_due_at, ticket, session.time_zone, first=True),
         _due("Resolution", ticket.resolution_due_at, ticket, session.time_zone, first=False),
     )
 
 
-def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool) -> dict:
-    async def change(event: dict) -> None:
-        await assign_to(event["target"]["value"] or None)
+def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool, refused: int) -> dict:
+    async def change(chosen: str) -> None:
+        await assign_to(chosen or None)
 
-    return html.select(
-        {
-            "class_name": "input ticket-reassign",
-            "aria-label": "Assign to another member",
-            "value": ticket.assigned_to or "",
-            "disabled": pending,
-            "on_change": change,
-        },
-        html.option({"value": ""}, "Unassigned"),
-        *(html.option({"key": member.id, "value": member.id}, member.name) for member in staff),
+    return Select(
+        "Assign to another member",
+        "assignee",
+        id="ticket-reassign",
+        options=[(member.id, member.name) for member in staff],
+        placeholder="Unassigned",
+        default=ticket.assigned_to or "",
+        disabled=pending,
+        on_change=change,
+        label_class="sr-only",
+        class_name="ticket-reassign",
+        key=f"assignee-{ticket.assigned_to}-{len(staff)}-{refused}",
+        control_attributes={"key": f"assignee-{ticket.assigned_to}-{len(staff)}-{refused}"},
     )
 
 

@@ -14,14 +14,16 @@ from reactpy import component, html
 from reactpy_router import use_search_params
 
 from app.services.staff import read_audit_log
+from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
 from components.hooks import use_query
-from components.icons import icon
-from components.staff_frame import StaffFrame, StaffSection, loading_notice
-from components.ui import notice, portal_header
-from models.audit import AuditAction, AuditEntryRead
+from components.kit import MAX_PAGE_SIZE, Button, Column, DataTable, Field, QueryView, Select
+from components.staff_frame import StaffFrame, StaffSection
+from components.ui import portal_header
+from models.audit import AuditAction
+from models.staff import AuditPageRead
 
 PATH = "/staff/audit"
 
@@ -113,50 +115,46 @@ def _Audit() -> dict:
 
 @component
 def _FilterForm(filters: AuditFilters) -> dict:
+    # Typing is kept on the server (components/forms.py); submitting navigates. The filters of the URL
+    # key the form element: ReactPy's client keeps a control's own value once it has been changed, so
+    # only a remount in the browser shows the new URL's filters (after Clear, Back, a shared link).
     form = use_form(**{k: filters.params().get(k, "") for k in ("action", "actor", "from", "to")})
     return html.form(
         {
+            "key": filters.href(cursor=""),
             "class_name": "form audit-filters",
             "method": "get",
             "action": PATH,
             "role": "search",
             "aria-label": "Filter the audit log",
-            "data-client-get": "",
+            **client_get_form(),
         },
-        html.div(
-            {"class_name": "team-field"},
-            html.label({"html_for": "audit-action"}, "Action"),
-            html.select(
-                form.field("action", id="audit-action"),
-                html.option({"value": "", "key": "all"}, "All actions"),
-                *(
-                    html.option({"value": a.value, "key": a.value}, action_label(a.value))
-                    for a in AuditAction
-                ),
-            ),
+        Select(
+            "Action",
+            "action",
+            form=form,
+            id="audit-action",
+            placeholder="All actions",
+            options=[(a.value, action_label(a.value)) for a in AuditAction],
+            class_name="team-field",
         ),
-        html.div(
-            {"class_name": "team-field"},
-            html.label({"html_for": "audit-actor"}, "Actor e-mail"),
-            html.input(
-                form.field("actor", id="audit-actor", type="search", maxLength=200, placeholder="Any")
-            ),
+        Field(
+            "Actor e-mail",
+            "actor",
+            form=form,
+            id="audit-actor",
+            type="search",
+            max_length=200,
+            placeholder="Any",
+            class_name="team-field",
         ),
-        html.div(
-            {"class_name": "team-field"},
-            html.label({"html_for": "audit-from"}, "From"),
-            html.input(form.field("from", id="audit-from", type="date")),
+        Field(
+            "From", "from", form=form, id="audit-from", type="date", max_length=None, class_name="team-field"
         ),
-        html.div(
-            {"class_name": "team-field"},
-            html.label({"html_for": "audit-to"}, "To"),
-            html.input(form.field("to", id="audit-to", type="date")),
-        ),
+        Field("To", "to", form=form, id="audit-to", type="date", max_length=None, class_name="team-field"),
         html.div(
             {"class_name": "audit-filter-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Filter"
-            ),
+            Button("Filter", type="submit", icon="search"),
             html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
         ),
     )
@@ -175,29 +173,28 @@ def _Entries(filters: AuditFilters) -> dict:
         until=filters.until,
         older_than=filters.cursor or None,
     )
-    data = query.data
-    if data is None:
-        return (
-            notice(query.error, tone="warning") if query.error else loading_notice("Loading the audit log…")
-        )
-    if not data.entries:
-        body: Any = html.p({"class_name": "staff-empty"}, "No audit entries match these filters.")
-    else:
-        body = html.table(
-            {"class_name": "staff-table audit-table"},
-            html.thead(
-                html.tr(
-                    *(
-                        html.th({"scope": "col", "key": h}, h)
-                        for h in ("When", "Who", "Action", "Target", "Details")
-                    )
-                )
-            ),
-            html.tbody(*(entry_row(e, session.time_zone) for e in data.entries)),
-        )
+    return QueryView(
+        query,
+        lambda page: entries_section(page, filters, session.time_zone),
+        is_empty=lambda page: page is None,
+        loading_label="Loading the audit log…",
+    )
+
+
+def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) -> dict:
+    """The entries (at most 100, newest first) and the cursor pager: 'Newest entries' back to the first
+    page, 'Older entries' after the last entry shown. The kit's pager counts pages; a cursor cannot."""
     return html.section(
         {"class_name": "staff-card", "aria-label": "Audit entries"},
-        body,
+        DataTable(
+            entry_columns(time_zone),
+            page.entries,
+            caption="Audit entries",
+            page_size=MAX_PAGE_SIZE,
+            row_key=lambda e: e.id,
+            empty="No audit entries match these filters.",
+            class_name="staff-table audit-table",
+        ),
         html.nav(
             {"class_name": "staff-pager", "aria-label": "Audit pages"},
             html.a(
@@ -206,10 +203,10 @@ def _Entries(filters: AuditFilters) -> dict:
             if filters.cursor
             else "",
             html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(cursor=data.entries[-1].id)},
+                {"class_name": "btn btn-sm btn-outline", "href": filters.href(cursor=page.entries[-1].id)},
                 "Older entries",
             )
-            if data.has_more
+            if page.has_more and page.entries
             else "",
         ),
     )
@@ -220,14 +217,17 @@ def when_text(moment: datetime, time_zone: str) -> str:
     return f"{format_date(moment.astimezone(ZoneInfo(time_zone)))} · {format_time(moment, time_zone)}"
 
 
-def entry_row(entry: AuditEntryRead, time_zone: str) -> dict:
-    return html.tr(
-        {"key": entry.id},
-        html.td({"data-label": "When", "class_name": "audit-when"}, when_text(entry.created_at, time_zone)),
-        html.td({"data-label": "Who", "class_name": "audit-who"}, entry.actor_email or "System"),
-        html.td(
-            {"data-label": "Action"}, html.span({"class_name": "portal-pill"}, action_label(entry.action))
+def entry_columns(time_zone: str) -> tuple[Column, ...]:
+    return (
+        Column("when", "When", render=lambda e: when_text(e.created_at, time_zone), class_name="audit-when"),
+        Column("who", "Who", render=lambda e: e.actor_email or "System", class_name="audit-who"),
+        Column(
+            "action",
+            "Action",
+            render=lambda e: html.span({"class_name": "portal-pill"}, action_label(e.action)),
         ),
-        html.td({"data-label": "Target", "class_name": "audit-target"}, entry.target or "—"),
-        html.td({"data-label": "Details", "class_name": "audit-details"}, details_text(entry.details) or "—"),
+        Column("target", "Target", render=lambda e: e.target or "—", class_name="audit-target"),
+        Column(
+            "details", "Details", render=lambda e: details_text(e.details) or "—", class_name="audit-details"
+        ),
     )

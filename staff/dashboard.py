@@ -32,7 +32,7 @@ from components.format import format_currency, format_date, format_slot, format_
 from components.forms import Form, use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Badge, Button, Dialog, Field, QueryView, StatCard, dialog_actions
+from components.kit import Badge, Button, Dialog, Field, QueryView, Select, StatCard, dialog_actions
 from components.staff_frame import use_staff_access
 from components.ui import portal_header
 from models.booking import AppointmentRead, AppointmentStatus
@@ -290,25 +290,16 @@ PRIORITIES = (TaskPriority.high, TaskPriority.medium, TaskPriority.low)
 
 
 def priority_select(form: Form, control_id: str) -> dict:
-    """The priority <select>, hand-written: the kit's Select breaks the browser's event handling when
-    `form.reset()` remounts it ("Cannot read properties of undefined (reading 'value')")."""
-
-    def changed(event: dict) -> None:
-        form.values["priority"] = event["target"]["value"]
-
-    return html._(
-        html.label({"html_for": control_id, "class_name": "sr-only"}, "Priority"),
-        html.select(
-            {
-                "id": control_id,
-                "name": "priority",
-                "class_name": "input",
-                "key": f"priority-{form.version}",
-                "default_value": form.values.get("priority", TaskPriority.medium.value),
-                "on_change": changed,
-            },
-            *(html.option({"value": p.value, "key": p.value}, p.value.capitalize()) for p in PRIORITIES),
-        ),
+    """The task's priority (its label only for screen readers); `form.reset()` remounts it."""
+    return Select(
+        "Priority",
+        "priority",
+        form=form,
+        id=control_id,
+        options=[(p.value, p.value.capitalize()) for p in PRIORITIES],
+        default=TaskPriority.medium.value,
+        label_class="sr-only",
+        class_name="task-priority",
     )
 
 

@@ -31,11 +31,13 @@ from components.kit import (
     MAX_PAGE_SIZE,
     Badge,
     Button,
+    Checkbox,
     Column,
     DataTable,
     Dialog,
     Field,
     QueryView,
+    Select,
     dialog_actions,
 )
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
@@ -172,24 +174,14 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
                 placeholder="Optional",
                 class_name="team-field",
             ),
-            # Hand-written: the kit's Select breaks the browser's event handling when form.reset() remounts
-            # it ("Cannot read properties of undefined (reading 'value')").
-            html.div(
-                {"class_name": "team-field"},
-                html.label({"html_for": "team-role"}, "Role"),
-                html.select(
-                    {
-                        "id": "team-role",
-                        "name": "role",
-                        "key": f"role-{form.version}",
-                        "default_value": form.values.get("role", Role.support.value),
-                        "on_change": lambda e: form.values.update(role=e["target"]["value"]),
-                    },
-                    *(
-                        html.option({"value": r.value, "key": r.value}, role_label(r))
-                        for r in roles_for(access)
-                    ),
-                ),
+            Select(
+                "Role",
+                "role",
+                form=form,
+                id="team-role",
+                options=[(r.value, role_label(r)) for r in roles_for(access)],
+                default=Role.support.value,
+                class_name="team-field",
             ),
             Button(
                 "Add staff",
@@ -340,31 +332,26 @@ def _EditMember(
             on_close()
             on_change()
 
-    def toggle(permission: Permission, event: dict) -> None:
-        (extras.add if event["target"]["checked"] else extras.discard)(permission)
+    def toggle(permission: Permission, checked: bool) -> None:
+        (extras.add if checked else extras.discard)(permission)
 
-    # Hand-written controls here: the kit's Select and Checkbox break the browser's event handling when
-    # a role change remounts the boxes ("Cannot read properties of undefined (reading 'value')").
     def permission_box(permission: Permission) -> dict:
         from_role = permission in granted
-        box_id = f"perm-{member.user_id}-{permission.value}"
         return html.li(
             {"key": permission.value, "class_name": "perm-item"},
-            html.input(
-                {
-                    "type": "checkbox",
-                    "id": box_id,
-                    "default_checked": from_role or permission in extras,
-                    "key": f"{permission.value}-{role.value}",
-                    # Granted by the role, or one the manager does not hold: not theirs to change.
-                    "disabled": from_role or (permission not in held and permission not in extras),
-                    "on_change": lambda e: toggle(permission, e),
-                }
-            ),
-            html.label(
-                {"html_for": box_id},
-                permission_label(permission),
-                html.span({"class_name": "perm-source"}, " (role)") if from_role else "",
+            Checkbox(
+                html._(
+                    permission_label(permission),
+                    html.span({"class_name": "perm-source"}, " (role)") if from_role else "",
+                ),
+                permission.value,
+                id=f"perm-{member.user_id}-{permission.value}",
+                default=from_role or permission in extras,
+                # Granted by the role, or one the manager does not hold: not theirs to change.
+                disabled=from_role or (permission not in held and permission not in extras),
+                on_change=lambda checked: toggle(permission, checked),
+                # A role change remounts the box, so it shows what the new role grants.
+                key=f"{permission.value}-{role.value}",
             ),
         )
 
@@ -372,31 +359,24 @@ def _EditMember(
         f"Edit {member.name}",
         html.form(
             {"class_name": "form", "on_submit": save},
-            html.label({"html_for": f"role-{member.user_id}"}, "Role"),
-            html.select(
-                {
-                    "id": f"role-{member.user_id}",
-                    "default_value": member.role.value,
-                    "on_change": lambda e: set_role(Role(e["target"]["value"])),
-                },
-                *(html.option({"value": r.value, "key": r.value}, role_label(r)) for r in roles_for(access)),
+            Select(
+                "Role",
+                "role",
+                id=f"role-{member.user_id}",
+                options=[(r.value, role_label(r)) for r in roles_for(access)],
+                default=member.role.value,
+                on_change=lambda value: set_role(Role(value)),
             ),
             html.p({"class_name": "hint"}, "An owner has every permission and is always active.")
             if is_owner_role
             else html._(
-                html.div(
-                    {"class_name": "perm-active"},
-                    html.input(
-                        {
-                            "type": "checkbox",
-                            "id": f"active-{member.user_id}",
-                            "default_checked": active["on"],
-                            "on_change": lambda e: active.update(on=e["target"]["checked"]),
-                        }
-                    ),
-                    html.label(
-                        {"html_for": f"active-{member.user_id}"}, "Active (an inactive member has no access)"
-                    ),
+                Checkbox(
+                    "Active (an inactive member has no access)",
+                    "active",
+                    id=f"active-{member.user_id}",
+                    default=active["on"],
+                    on_change=lambda checked: active.update(on=checked),
+                    class_name="perm-active",
                 ),
                 html.fieldset(
                     {"class_name": "perm-set"},

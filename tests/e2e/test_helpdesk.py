@@ -233,6 +233,11 @@ def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer)
     expect(support.get_by_text("Jordan Lee · patient@demo.medivisit.test")).to_be_visible()
     support.get_by_role("button", name="Assign to me").click()
     expect(support.locator(".ticket-assignee-name")).to_have_text("Sam Rivera")
+    support.get_by_label("Priority").select_option("low")
+    expect(support.locator(".ticket-history")).to_contain_text(
+        re.compile(r"changed priority from high to low", re.IGNORECASE)
+    )
+    expect(support.get_by_label("Priority")).to_have_value("low")
     support.get_by_role("tab", name="My Tickets").click()
     expect(ticket_row(support, subject)).to_be_visible()
 

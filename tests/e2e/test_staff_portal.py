@@ -252,11 +252,14 @@ def test_tasks_are_added_ticked_off_edited_and_deleted(server, page: Page) -> No
 
     tasks.get_by_role("button", name="Edit task: Call the lab about kit 42").click()
     tasks.get_by_label("Task", exact=True).fill("Call the lab about kit 43")
+    tasks.get_by_role("form", name="Edit task").get_by_label("Priority").select_option("low")
     tasks.get_by_role("button", name="Save").click()
     expect(toasts(page, "Task updated")).to_be_visible()
+    expect(tasks.get_by_role("listitem").filter(has_text="kit 43")).to_contain_text("low")
     tasks.get_by_role("button", name="Delete task: Call the lab about kit 43").click()
     expect(toasts(page, "Task deleted")).to_be_visible()
     expect(tasks.get_by_text("No tasks yet")).to_be_visible()
+    assert page.errors == []
 
 
 def add_visits_today(database_url: str, time_zone: str) -> None:
@@ -343,8 +346,36 @@ def test_screenshots_of_the_dashboard_and_the_team_page(server, page: Page) -> N
     assert page.errors == []
 
 
+def test_the_owner_filters_the_audit_log(server, page: Page) -> None:
+    staff_sign_in(page, server, "owner")
+    sidebar_links(page).filter(has_text="Audit Log").click()
+    expect(page.get_by_role("heading", name="Audit Log")).to_be_visible()
+    entries = page.get_by_role("table", name="Audit entries")
+    expect(entries.get_by_role("row").filter(has_text="owner@demo.medivisit.test").first).to_be_visible()
+    screenshot(page, "staff-audit", full_page=True, animations="disabled")
+
+    search = page.get_by_role("search", name="Filter the audit log")
+    search.get_by_label("Action").select_option("sign_in")
+    search.get_by_label("Actor e-mail").fill("owner@demo")
+    search.get_by_role("button", name="Filter").click()
+    expect(page).to_have_url(re.compile(r"/staff/audit\?action=sign_in&actor=owner%40demo$"))
+    expect(search.get_by_label("Action")).to_have_value("sign_in")
+    expect(search.get_by_label("Actor e-mail")).to_have_value("owner@demo")
+    expect(entries.get_by_role("row").filter(has_text="Sign in").first).to_be_visible()
+    expect(entries.get_by_role("row").filter(has_text="hr@demo.medivisit.test")).to_have_count(0)
+    page.set_viewport_size({"width": 375, "height": 812})
+    screenshot(page, "staff-audit-mobile", full_page=True, animations="disabled")
+
+    search.get_by_role("link", name="Clear").click()
+    expect(page).to_have_url(server.url("/staff/audit"))
+    expect(search.get_by_label("Action")).to_have_value("")
+    expect(search.get_by_label("Actor e-mail")).to_have_value("")
+    assert page.errors == []
+
+
 def test_message_patient_opens_a_new_help_desk_ticket(server, page: Page) -> None:
     staff_sign_in(page, server, "support")
     page.get_by_role("link", name=re.compile("Message Patient")).click()
     expect(page).to_have_url(re.compile(r"/staff/help-desk\?new=1$"))
     expect(page.get_by_role("dialog", name="Submit New Help Request")).to_be_visible()
+    assert page.errors == []
