@@ -257,7 +257,7 @@ def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: boo
         default=ticket.assigned_to or "",
         disabled=pending,
         on_change=change,
-        label_class="sr-only",
+        hide_label=True,
         class_name="ticket-reassign",
         key=f"assignee-{ticket.assigned_to}-{len(staff)}-{refused}",
         control_attributes={"key": f"assignee-{ticket.assigned_to}-{len(staff)}-{refused}"},

@@ -298,7 +298,7 @@ def priority_select(form: Form, control_id: str) -> dict:
         id=control_id,
         options=[(p.value, p.value.capitalize()) for p in PRIORITIES],
         default=TaskPriority.medium.value,
-        label_class="sr-only",
+        hide_label=True,
         class_name="task-priority",
     )
 

@@ -1,10 +1,9 @@
 """`QueryView`: one look for a query's four states — loading, error (with Retry), empty and data.
 
-The markup is the one most screens already use:
-- loading: `div.staff-loading[role=status]` with the `portal-spinner` (components/staff_frame.py's
-  `loading_notice`, used by the staff and help-desk screens);
-- error: `div.notice.notice-warning[role=alert]` (components/ui.py's `notice`, as staff/team.py,
-  staff/audit.py and staff/dashboard.py show errors) plus a Retry button that calls `query.refetch()`;
+One markup for every screen:
+- loading: `div.staff-loading[role=status]` with the `portal-spinner`;
+- error: `div.notice.notice-warning[role=alert]` (components/ui.py's `notice`) plus a Retry button that
+  calls `query.refetch()`;
 - empty: `div.empty-state` with an optional `empty-icon` and the `empty-title` (checkout, the cart panel,
   the provider list, My Appointments).
 """
