@@ -2,14 +2,12 @@
 totals, transactions), the cart afterwards, the e-mails on the real SMTP inbox, and every refusal: expired or
 foreign holds, places and ZIP codes a provider does not serve, times that are not open, signed-out actors.
 
-Every test builds its own providers in ZIP codes of its own (the session database is shared) and pins `now`
-to a Monday morning in 2030 (New York: 05:00), so 9:00 in New York is 14:00 UTC.
+Every test has a database of its own; providers serve ZIP 10001 unless a test needs another place, and `now`
+is pinned to a Monday morning in 2030 (New York: 05:00), so 9:00 in New York is 14:00 UTC.
 """
 
 from __future__ import annotations
 
-import itertools
-import random
 import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
@@ -19,11 +17,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from app import db as app_db
-from app.auth.common import RequestOrigin
-from app.auth.sessions import sign_in_with_password
 from app.principal import SYSTEM, Principal
-from app.services.accounts import create_account
-from app.services.appointments import add_review
 from app.services.booking import (
     EXPIRED,
     HOLD_MINUTES,
@@ -39,90 +33,28 @@ from app.services.booking import (
     release_hold,
 )
 from app.services.cart import CartOwner, add_to_cart, get_cart
-from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     Hours,
-    ServiceOffer,
     add_time_off,
-    create_provider,
     list_slots,
-    set_service_area,
-    set_services,
-    set_weekly_hours,
 )
 from app.settings import get_settings
-from models.account import AccountRead, Role
+from models.account import Role
 from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType
 from models.catalog import ServiceLocation
 from tests.conftest import html_part
+from tests.factories import NY, ZIP, person, provider
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY = date(2030, 1, 7)
 NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
-NY = "America/New_York"
-EVERY_WEEKDAY = [Hours(day, 9 * 60, 17 * 60) for day in range(5)]
-PASSWORD = "correct-horse-1"
 HOME, OFFICE, CLINIC, VIRTUAL = (
     ServiceLocation.home,
     ServiceLocation.office,
     ServiceLocation.clinic,
     ServiceLocation.virtual,
 )
-_zips = itertools.count(random.randint(0, 900))
-
-
-def new_zip() -> str:
-    """A ZIP code of this test module only (provider search tests use 00xxx, seeds use real ones)."""
-    return f"09{next(_zips) % 1000:03d}"
-
-
-# ---- data ---------------------------------------------------------------------------------------
-async def person(name: str, role: Role = Role.patient) -> tuple[Principal, AccountRead]:
-    """A new account, signed in."""
-    email = f"booking-{uuid.uuid4().hex[:10]}@medivisit.test"
-    async with app_db.unit_of_work() as session:
-        account = await create_account(session=session, email=email, password=PASSWORD, role=role, name=name)
-    async with app_db.unit_of_work() as session:
-        result = await sign_in_with_password(
-            session=session, origin=RequestOrigin(), email=email, password=PASSWORD
-        )
-    return Principal.user(user_id=result.user.id, session_id=result.session_id), account
-
-
-async def make_provider(
-    zip_codes: list[str],
-    name: str,
-    offers: dict[str, tuple[str, tuple[ServiceLocation, ...]]],
-    *,
-    ratings: tuple[int, ...] = (),
-    account: AccountRead | None = None,
-    hours: list[Hours] = EVERY_WEEKDAY,
-) -> str:
-    async with app_db.unit_of_work() as session:
-        await ensure_reference_catalog(session=session)
-        first, _, last = name.partition(" ")
-        profile = await create_provider(
-            session=session,
-            actor=SYSTEM,
-            first_name=first,
-            last_name=last,
-            provider_type="nurse",
-            user_id=account.id if account else None,
-            time_zone=NY,
-            verified=True,
-        )
-        await set_services(
-            session=session,
-            actor=SYSTEM,
-            provider_id=profile.id,
-            offers=[ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()],
-        )
-        await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=zip_codes)
-        await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=hours)
-        for rating in ratings:
-            await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
-    return profile.id
 
 
 async def hold(
@@ -228,13 +160,18 @@ async def refused(coroutine, error: type[Exception] = ValidationFailed) -> str: 
 
 # ---- placing an order ---------------------------------------------------------------------------
 async def test_an_order_books_the_held_visits(identity, smtp) -> None:
-    actor, patient = await person("Jordan Park")
-    _, provider_account = await person("Ana Reyes", Role.provider)
-    zip_code = new_zip()
-    ana = await make_provider(
-        [zip_code], "Ana Reyes", {"iv-hydration": ("150", (HOME, OFFICE))}, account=provider_account
+    actor, patient = await person(name="Jordan Park")
+    _, provider_account = await person(Role.provider, "Ana Reyes")
+    zip_code = ZIP
+    ana = await provider(
+        "Ana Reyes",
+        zip_codes=[zip_code],
+        offers={"iv-hydration": ("150", (HOME, OFFICE))},
+        owner=provider_account,
     )
-    ben = await make_provider([new_zip()], "Ben Cole", {"medication-management": ("95.10", (HOME, VIRTUAL))})
+    ben = await provider(
+        "Ben Cole", zip_codes=["10002"], offers={"medication-management": ("95.10", (HOME, VIRTUAL))}
+    )
     iv_item = await add(actor, "iv-hydration", ana)
     meds_item = await add(actor, "medication-management", ben)
     other_item = await add(actor, "routine-blood-draw")
@@ -307,9 +244,9 @@ async def test_an_order_books_the_held_visits(identity, smtp) -> None:
 
 
 async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp) -> None:
-    actor, patient = await person("Lee Expired")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Late", {"iv-hydration": ("150", (HOME,))})
+    actor, patient = await person(name="Lee Expired")
+    zip_code = ZIP
+    ana = await provider("Ana Late", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     item = await add(actor, "iv-hydration", ana)
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
 
@@ -323,10 +260,10 @@ async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp)
 
 
 async def test_another_patients_hold_is_refused(identity) -> None:
-    owner, _ = await person("Ola Owner")
-    thief, thief_account = await person("Tom Other")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Mine", {"iv-hydration": ("150", (HOME,))})
+    owner, _ = await person(name="Ola Owner")
+    thief, thief_account = await person(name="Tom Other")
+    zip_code = ZIP
+    ana = await provider("Ana Mine", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(owner, "iv-hydration", ana, zip_code=zip_code)
 
     message = await refused(place(thief, line(held, zip_code)))
@@ -340,9 +277,9 @@ async def test_another_patients_hold_is_refused(identity) -> None:
 
 
 async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything_is_written(identity) -> None:
-    actor, patient = await person("Zed Far")
-    zip_code, elsewhere = new_zip(), new_zip()
-    ana = await make_provider([zip_code], "Ana Near", {"iv-hydration": ("150", (HOME, CLINIC))})
+    actor, patient = await person(name="Zed Far")
+    zip_code, elsewhere = ZIP, "10002"
+    ana = await provider("Ana Near", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME, CLINIC))})
 
     message = await refused(hold(actor, "iv-hydration", ana, zip_code=elsewhere))
     assert f"ZIP code {elsewhere}" in message
@@ -370,18 +307,22 @@ async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything
     ],
 )
 async def test_address_rules_of_a_visit(identity, changes, expected) -> None:
-    actor, patient = await person("Ada Address")
-    zip_code = new_zip()
-    bea = await make_provider([zip_code], "Bea Draw", {"routine-blood-draw": ("79", (HOME, OFFICE, CLINIC))})
+    actor, patient = await person(name="Ada Address")
+    zip_code = ZIP
+    bea = await provider(
+        "Bea Draw", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, OFFICE, CLINIC))}
+    )
     held = await hold(actor, "routine-blood-draw", bea, zip_code=zip_code)
     assert await refused(place(actor, line(held, **({"zip_code": zip_code} | changes)))) == expected
     assert await written(patient.id) == (0, 0)
 
 
 async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
-    actor, _ = await person("Cal Clinic")
-    zip_code = new_zip()
-    bea = await make_provider([zip_code], "Bea Clinic", {"routine-blood-draw": ("79", (HOME, CLINIC))})
+    actor, _ = await person(name="Cal Clinic")
+    zip_code = ZIP
+    bea = await provider(
+        "Bea Clinic", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, CLINIC))}
+    )
     held = await hold(actor, "routine-blood-draw", bea, zip_code=zip_code, location=CLINIC)
     order = await place(
         actor, CheckoutLine(hold_id=held.id, location=CLINIC, zip_code=zip_code, address_line="ignored")
@@ -396,9 +337,9 @@ async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
 
 
 async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
-    actor, _ = await person("Pia Place")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Homeonly", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Pia Place")
+    zip_code = ZIP
+    ana = await provider("Ana Homeonly", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert (
         await refused(hold(actor, "iv-hydration", ana, location=VIRTUAL))
         == "Hydration IV (1 liter) isn't offered for this place of visit (Virtual)."
@@ -413,10 +354,10 @@ async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
 
 
 async def test_only_open_times_can_be_held(identity) -> None:
-    actor, _ = await person("Otto Open")
-    other, _ = await person("Olga Other")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Busy", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Otto Open")
+    other, _ = await person(name="Olga Other")
+    zip_code = ZIP
+    ana = await provider("Ana Busy", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     async with app_db.unit_of_work() as session:
         await add_time_off(
             session=session,
@@ -445,14 +386,16 @@ async def test_only_open_times_can_be_held(identity) -> None:
 
 
 async def test_first_available_picks_the_best_rated_free_provider(identity) -> None:
-    first, _ = await person("Fay First")
-    second, _ = await person("Sid Second")
-    third, _ = await person("Tia Third")
-    zip_code = new_zip()
+    first, _ = await person(name="Fay First")
+    second, _ = await person(name="Sid Second")
+    third, _ = await person(name="Tia Third")
+    zip_code = ZIP
     offer = {"routine-blood-draw": ("80", (HOME,))}
-    best = await make_provider([zip_code], "Ava Best", offer, ratings=(5, 5))
-    good = await make_provider([zip_code], "Gus Good", {"routine-blood-draw": ("70", (HOME,))}, ratings=(4,))
-    await make_provider([new_zip()], "Nia Elsewhere", offer, ratings=(5, 5, 5))
+    best = await provider("Ava Best", zip_codes=[zip_code], offers=offer, ratings=(5, 5))
+    good = await provider(
+        "Gus Good", zip_codes=[zip_code], offers={"routine-blood-draw": ("70", (HOME,))}, ratings=(4,)
+    )
+    await provider("Nia Elsewhere", zip_codes=["10002"], offers=offer, ratings=(5, 5, 5))
 
     picked = await hold(first, "routine-blood-draw", None, zip_code=zip_code)
     assert (picked.provider_id, picked.price) == (best, Decimal("80.00"))
@@ -462,10 +405,10 @@ async def test_first_available_picks_the_best_rated_free_provider(identity) -> N
 
 
 async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released(identity) -> None:
-    first, _ = await person("Hal Holder")
-    second, _ = await person("Rae Later")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Slots", {"iv-hydration": ("150", (HOME,))})
+    first, _ = await person(name="Hal Holder")
+    second, _ = await person(name="Rae Later")
+    zip_code = ZIP
+    ana = await provider("Ana Slots", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert NINE in await open_times(ana, "iv-hydration", zip_code, NOW)
 
     await hold(first, "iv-hydration", ana, zip_code=zip_code)
@@ -490,9 +433,9 @@ async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released
 
 async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
     """The savepoint around the insert is nested in the unit of work: a later failure undoes the hold."""
-    actor, _ = await person("Una Undone")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Undo", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Una Undone")
+    zip_code = ZIP
+    ana = await provider("Ana Undo", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     with pytest.raises(RuntimeError):
         async with app_db.unit_of_work() as session:
             await hold_slot(
@@ -510,9 +453,9 @@ async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
 
 
 async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) -> None:
-    actor, _ = await person("Rex Replace")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Swap", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Rex Replace")
+    zip_code = ZIP
+    ana = await provider("Ana Swap", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     earlier = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     later = NINE + timedelta(hours=3)
     assert (
@@ -526,11 +469,11 @@ async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) ->
 
 
 async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> None:
-    actor, _ = await person("Dot Double")
-    zip_code = new_zip()
+    actor, _ = await person(name="Dot Double")
+    zip_code = ZIP
     offer = {"iv-hydration": ("150", (HOME,))}
-    ana = await make_provider([zip_code], "Ana One", offer)
-    cy = await make_provider([zip_code], "Cy Two", offer)
+    ana = await provider("Ana One", zip_codes=[zip_code], offers=offer)
+    cy = await provider("Cy Two", zip_codes=[zip_code], offers=offer)
     await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     assert await refused(
         hold(actor, "iv-hydration", cy, NINE + timedelta(minutes=30), zip_code=zip_code)
@@ -541,9 +484,11 @@ async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> No
 
 
 async def test_a_provider_cannot_book_themselves(identity) -> None:
-    actor, account = await person("Pat Self", Role.provider)
-    zip_code = new_zip()
-    own = await make_provider([zip_code], "Pat Self", {"iv-hydration": ("150", (HOME,))}, account=account)
+    actor, account = await person(Role.provider, "Pat Self")
+    zip_code = ZIP
+    own = await provider(
+        "Pat Self", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))}, owner=account
+    )
     assert (
         await refused(hold(actor, "iv-hydration", own, zip_code=zip_code))
         == "You can't book a visit with yourself."
@@ -553,9 +498,9 @@ async def test_a_provider_cannot_book_themselves(identity) -> None:
 
 
 async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
-    actor, patient = await person("Sam Signedout")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Guard", {"iv-hydration": ("150", (HOME,))})
+    actor, patient = await person(name="Sam Signedout")
+    zip_code = ZIP
+    ana = await provider("Ana Guard", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     ended = Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4()))
     for who in (Principal.visitor("visitor-1"), ended):
@@ -570,11 +515,11 @@ async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
 
 
 async def test_an_order_is_visible_to_its_patient_and_admins_only(identity) -> None:
-    actor, _ = await person("Ivy Own")
-    other, _ = await person("Max Nosy")
-    admin, _ = await person("Ada Admin", Role.admin)
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Private", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Ivy Own")
+    other, _ = await person(name="Max Nosy")
+    admin, _ = await person(Role.admin, "Ada Admin")
+    zip_code = ZIP
+    ana = await provider("Ana Private", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     order = await place(actor, line(await hold(actor, "iv-hydration", ana, zip_code=zip_code), zip_code))
     async with app_db.unit_of_work() as session:
         await refused(get_order(session=session, actor=other, order_id=order.id), NotFound)
@@ -606,9 +551,9 @@ async def test_a_held_price_holds_and_a_lower_price_is_passed_on(identity, sale_
     """Held at 23:55 on Monday in New York, booked at 00:01 on Tuesday: a sale ending meanwhile keeps the
     held sale price, a sale starting meanwhile lowers the price."""
     sale_day(sale or date(2029, 1, 1))
-    actor, _ = await person("Sal Price")
-    zip_code = new_zip()
-    ana = await make_provider([zip_code], "Ana Sale", {"iv-hydration": ("150", (HOME,))})
+    actor, _ = await person(name="Sal Price")
+    zip_code = ZIP
+    ana = await provider("Ana Sale", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held_at = datetime(2030, 1, 8, 4, 55, tzinfo=UTC)
     tuesday_nine = NINE + timedelta(days=1)
     held = await hold(actor, "iv-hydration", ana, tuesday_nine, zip_code=zip_code, now=held_at)
@@ -644,17 +589,19 @@ async def options(zip_code: str, **changes):  # noqa: ANN003, ANN201 - CheckoutO
 
 
 async def test_checkout_options_list_each_providers_times_and_the_first_available(identity) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     offer = {"iv-hydration": ("150", (HOME,))}
-    morning = await make_provider([zip_code], "Mo Morning", offer, ratings=(5,), hours=[Hours(0, 540, 720)])
-    afternoon = await make_provider(
-        [zip_code],
+    morning = await provider(
+        "Mo Morning", zip_codes=[zip_code], offers=offer, ratings=(5,), hours=[Hours(0, 540, 720)]
+    )
+    afternoon = await provider(
         "Al Afternoon",
-        {"iv-hydration": ("120", (HOME,))},
+        zip_codes=[zip_code],
+        offers={"iv-hydration": ("120", (HOME,))},
         ratings=(4,),
         hours=[Hours(0, 660, 900)],
     )
-    await make_provider([zip_code], "Va Virtual", {"iv-hydration": ("100", (OFFICE,))})
+    await provider("Va Virtual", zip_codes=[zip_code], offers={"iv-hydration": ("100", (OFFICE,))})
 
     found = await options(zip_code)
     assert [(p.provider_id, p.name) for p in found.providers] == [
@@ -681,17 +628,17 @@ async def test_checkout_options_list_each_providers_times_and_the_first_availabl
 
     only_al = await options(zip_code, provider_id=afternoon)
     assert [p.provider_id for p in only_al.providers] == [afternoon] and only_al.first_available == al.times
-    assert (await options(new_zip())).providers == []
+    assert (await options("10099")).providers == []
     assert await refused(options("12")) == "Enter a 5-digit ZIP code."
     assert (await options(zip_code, time_zone="Not/AZone")).time_zone == get_settings().default_time_zone
 
 
 async def test_checkout_options_cost_the_same_queries_for_any_number_of_providers(identity) -> None:
-    few, many = new_zip(), new_zip()
+    few, many = "10010", "10020"
     for index in range(2):
-        await make_provider([few], f"Few {index}", {"iv-hydration": ("150", (HOME,))})
+        await provider(f"Few {index}", zip_codes=[few], offers={"iv-hydration": ("150", (HOME,))})
     for index in range(12):
-        await make_provider([many], f"Many {index}", {"iv-hydration": ("150", (HOME,))})
+        await provider(f"Many {index}", zip_codes=[many], offers={"iv-hydration": ("150", (HOME,))})
     counts = []
     for zip_code in (few, many):
         counter, stop = _count_queries()
