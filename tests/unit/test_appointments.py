@@ -4,16 +4,14 @@ window at pinned moments, the money settled or cancelled with the order, e-mails
 reminders sent once even by two concurrent runs, and who may do what.
 
 Visits are written through the ORM the way checkout leaves them (an order, pending visits, a booking
-transaction per visit and a fee). Each test lives in its own far-future week, so tests sharing the database
-never see each other's visits (reminders look at every visit in a window).
+transaction per visit and a fee) by `tests.factories.order`. Each test has a database of its own and starts
+from the same fixed moment (Monday 7 January 2030, midnight UTC).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
-import secrets
 import subprocess
 import sys
 import uuid
@@ -26,7 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app import db as app_db
 from app.principal import SYSTEM
@@ -35,7 +33,7 @@ from app.services.appointments import _lifecycle as visits
 from app.services.appointments import add_review, review_visit
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import Hours, get_provider
+from app.services.providers import get_provider
 from medivisit.main import create_app
 from models.account import Role
 from models.booking import (
@@ -48,13 +46,14 @@ from models.booking import (
     TransactionType,
 )
 from models.catalog import Service, ServiceLocation
+from models.mail import OutboxMessage
 from models.provider import RatingRead
 from tests import factories
 from tests.conftest import html_part
-from tests.factories import Person, person, run
+from tests.factories import ALL_WEEK, Person, blocked_writers, person, run
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL_WEEK = [Hours(day, 0, 1440) for day in range(7)]
+BASE = datetime(2030, 1, 7, tzinfo=UTC)  # Monday, midnight UTC: on the providers' 30-minute grid
 PRICE = Decimal("79.00")
 Status = AppointmentStatus
 
@@ -69,7 +68,7 @@ class World:
     provider_id: str
     other_provider_id: str
     service_id: str
-    base: datetime  # a far-future moment of this test alone; visits start 3 days after it
+    base: datetime  # the test's fixed starting moment; visits start 3 days after it
 
     def at(self, hours: float) -> datetime:
         return self.base + timedelta(hours=hours)
@@ -84,76 +83,26 @@ async def world(identity) -> World:
         await person(Role.provider, "Ada Nurse"),
         await person(Role.provider, "Bo Nurse"),
     )
-    # Midnight UTC of a day nobody else uses; on the providers' 30-minute grid (New York, whole hours).
-    base = datetime(2035, 1, 1, tzinfo=UTC) + timedelta(days=7 * random.randrange(1, 5000))
     return World(
         patient=await person(Role.patient, "Jordan Lee"),
         other_patient=await person(Role.patient, "Casey Kim"),
         provider=provider,
         other_provider=other_provider,
         admin=await person(Role.admin, "Adrian Cole"),
-        provider_id=await factories.provider("Ada Nurse", user_id=provider.id, hours=ALL_WEEK),
-        other_provider_id=await factories.provider("Bo Nurse", user_id=other_provider.id, hours=ALL_WEEK),
+        provider_id=await factories.provider("Ada Nurse", owner=provider, hours=ALL_WEEK),
+        other_provider_id=await factories.provider("Bo Nurse", owner=other_provider, hours=ALL_WEEK),
         service_id=service_id,
-        base=base,
+        base=BASE,
     )
 
 
 async def book(
     world: World, *starts: datetime, status: AppointmentStatus = Status.pending, patient: Person | None = None
-) -> tuple[str, list[str]]:
+) -> tuple[str | None, list[str]]:
     """An order of 30-minute visits (one per start) with the world's provider, as checkout leaves it."""
-    patient = patient or world.patient
-    async with app_db.unit_of_work() as session:
-        subtotal = PRICE * len(starts)
-        order = Order(
-            number=f"MV-{secrets.token_hex(4).upper()}",
-            patient_id=patient.id,
-            subtotal=subtotal,
-            platform_fee=subtotal * Decimal("0.05"),
-            total=subtotal * Decimal("1.05"),
-            payment_method="pay_at_visit",
-        )
-        session.add(order)
-        await session.flush()
-        ids = []
-        for start in starts:
-            row = Appointment(
-                order_id=order.id,
-                patient_id=patient.id,
-                provider_id=world.provider_id,
-                service_id=world.service_id,
-                status=status,
-                starts_at=start,
-                ends_at=start + timedelta(minutes=30),
-                busy_until=start + timedelta(minutes=60),
-                location=ServiceLocation.home,
-                address_line="12 Main St",
-                city="New York",
-                state="NY",
-                zip_code="10001",
-                notes="Gate code 1234",
-                price=PRICE,
-                original_price=PRICE,
-            )
-            session.add(row)
-            await session.flush()
-            session.add(
-                Transaction(
-                    order_id=order.id,
-                    appointment_id=row.id,
-                    user_id=patient.id,
-                    type=TransactionType.booking,
-                    amount=PRICE,
-                )
-            )
-            ids.append(row.id)
-        session.add(
-            Transaction(
-                order_id=order.id, user_id=patient.id, type=TransactionType.fee, amount=order.platform_fee
-            )
-        )
-    return order.id, ids
+    return await factories.order(
+        patient or world.patient, world.provider_id, *starts, status=status, price=PRICE
+    )
 
 
 async def visit(appointment_id: str) -> Appointment:
@@ -173,6 +122,14 @@ async def money(order_id: str) -> tuple[OrderStatus, dict[str, tuple[Transaction
         )
         for t in rows
     }
+
+
+async def reminders_in_outbox() -> int:
+    """How many reminder e-mails the services wrote to the outbox (each one sent is written there)."""
+    async with app_db.unit_of_work() as session:
+        return await session.scalar(
+            select(func.count()).where(OutboxMessage.subject == "Reminder: your visit is coming up")
+        )
 
 
 def recipients(smtp, count: int) -> dict[str, str]:  # noqa: ANN001 - SmtpInbox
@@ -574,6 +531,9 @@ async def test_reschedule_refuses_times_that_are_not_open(world: World) -> None:
 
 
 async def test_a_time_taken_while_rescheduling_is_refused_by_the_database(world: World) -> None:
+    """The move is observed stuck behind the other checkout's open transaction (`blocked_writers`: a backend
+    waiting on a lock in `pg_stat_activity` on PostgreSQL; on SQLite its write of `appointments` issued while
+    the other transaction holds the write lock) before the test checks it has not finished."""
     start, target = world.at(72), world.at(100)
     _, (visit_id,) = await book(world, start)
     now = world.at(0)
@@ -595,16 +555,17 @@ async def test_a_time_taken_while_rescheduling_is_refused_by_the_database(world:
             )
         )
         await blocker.flush()
-        moving = asyncio.create_task(
-            run(
-                visits.reschedule_appointment,
-                actor=world.patient.actor,
-                appointment_id=visit_id,
-                starts_at=target,
-                now=now,
+        async with blocked_writers("appointments") as blocked:
+            moving = asyncio.create_task(
+                run(
+                    visits.reschedule_appointment,
+                    actor=world.patient.actor,
+                    appointment_id=visit_id,
+                    starts_at=target,
+                    now=now,
+                )
             )
-        )
-        await asyncio.sleep(1.5)  # the move checks availability, then waits on the uncommitted row
+            await blocked(1)  # the move checked availability and now waits on the uncommitted row
         assert not moving.done()
     with pytest.raises(ValidationFailed) as refused:
         await moving
@@ -635,8 +596,10 @@ async def test_reminders_go_once_to_visits_starting_within_24_hours(world: World
         assert (await visit(appointment_id)).reminder_sent_at is None
     # An hour later the next visit enters the window.
     assert await run(visits.send_due_reminders, now=now + timedelta(hours=1)) == 1
-    await asyncio.sleep(0.3)
-    assert len(smtp.messages) == 4
+    # Delivery is part of the call (SMTP answers only once the inbox holds the message), so every e-mail
+    # the runs sent is already here: exactly one more, and the outbox agrees.
+    assert len(smtp.wait_for(4)) == 4
+    assert await reminders_in_outbox() == 4
 
 
 async def test_two_concurrent_reminder_runs_send_each_reminder_once(world: World, smtp) -> None:
@@ -646,9 +609,8 @@ async def test_two_concurrent_reminder_runs_send_each_reminder_once(world: World
         run(visits.send_due_reminders, now=now), run(visits.send_due_reminders, now=now)
     )
     assert sum(counts) == 6
-    smtp.wait_for(6)
-    await asyncio.sleep(0.3)
-    assert len(smtp.messages) == 6
+    assert len(smtp.wait_for(6)) == 6  # both runs have returned, so nothing more is on its way
+    assert await reminders_in_outbox() == 6
 
 
 async def test_the_server_sends_due_reminders_in_the_background(world: World, smtp) -> None:

@@ -3,9 +3,10 @@ and the database refusing UPDATE and DELETE of entries (SQLite and PostgreSQL tr
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import uuid
 from datetime import UTC, datetime, timedelta
+from unittest.mock import patch
 
 import pytest
 from sqlalchemy import delete, text, update
@@ -24,7 +25,13 @@ from tests.factories import person, run
 OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
 
 
-async def add(action: AuditAction | str = AuditAction.sign_in, **kw) -> str:
+AT = datetime(2030, 1, 7, 15, 0, tzinfo=UTC)  # entries given explicit, increasing times are read in order
+
+
+async def add(
+    action: AuditAction | str = AuditAction.sign_in, created_at: datetime | None = None, **kw
+) -> str:
+    """Record an entry; with `created_at`, at that moment (the audit clock pinned) rather than now."""
     values = {
         "actor_id": str(uuid.uuid4()),
         "actor_email": f"a-{uuid.uuid4().hex[:8]}@medivisit.test",
@@ -33,16 +40,22 @@ async def add(action: AuditAction | str = AuditAction.sign_in, **kw) -> str:
         "user_agent": "pytest",
         **kw,
     }
-    async with app_db.unit_of_work() as session:
-        entry = await record(session=session, action=action, **values)
+    clock = patch("app.audit.utcnow", return_value=created_at) if created_at else contextlib.nullcontext()
+    with clock:
+        async with app_db.unit_of_work() as session:
+            entry = await record(session=session, action=action, **values)
     return entry.id
 
 
 async def test_record_and_read_back_newest_first(configured) -> None:
     marker = f"marker-{uuid.uuid4().hex[:8]}@medivisit.test"
-    first = await add(actor_email=marker, details={"method": "password"})
-    await asyncio.sleep(0.01)
-    second = await add(AuditAction.sign_out, actor_email=marker, details={"scope": "local"})
+    first = await add(actor_email=marker, details={"method": "password"}, created_at=AT)
+    second = await add(
+        AuditAction.sign_out,
+        actor_email=marker,
+        details={"scope": "local"},
+        created_at=AT + timedelta(seconds=1),
+    )
     async with app_db.unit_of_work() as session:
         entries = await list_audit(session=session, reader=OWNER, actor_query=marker.upper())
     assert [e.id for e in entries] == [second, first]
@@ -59,10 +72,21 @@ async def test_record_and_read_back_newest_first(configured) -> None:
 async def test_filters_and_paging(configured) -> None:
     actor_id = str(uuid.uuid4())
     ids = []
-    for _ in range(3):
-        ids.append(await add(AuditAction.mfa_enroll, actor_id=actor_id, actor_email="pager@medivisit.test"))
-        await asyncio.sleep(0.01)
-    await add(AuditAction.sign_in, actor_id=actor_id, actor_email="pager@medivisit.test")
+    for second in range(3):
+        ids.append(
+            await add(
+                AuditAction.mfa_enroll,
+                actor_id=actor_id,
+                actor_email="pager@medivisit.test",
+                created_at=AT + timedelta(seconds=second),
+            )
+        )
+    await add(
+        AuditAction.sign_in,
+        actor_id=actor_id,
+        actor_email="pager@medivisit.test",
+        created_at=AT + timedelta(seconds=3),
+    )
     async with app_db.unit_of_work() as session:
         by_action = await list_audit(session=session, reader=OWNER, action="mfa_enroll", actor_query=actor_id)
         page = await list_audit(

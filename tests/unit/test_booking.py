@@ -2,14 +2,12 @@
 totals, transactions), the cart afterwards, the e-mails on the real SMTP inbox, and every refusal: expired or
 foreign holds, places and ZIP codes a provider does not serve, times that are not open, signed-out actors.
 
-Every test builds its own providers in ZIP codes of its own (the session database is shared) and pins `now`
-to a Monday morning in 2030 (New York: 05:00), so 9:00 in New York is 14:00 UTC.
+Every test has a database of its own; providers serve ZIP 10001 unless a test needs another place, and `now`
+is pinned to a Monday morning in 2030 (New York: 05:00), so 9:00 in New York is 14:00 UTC.
 """
 
 from __future__ import annotations
 
-import itertools
-import random
 import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
@@ -36,37 +34,27 @@ from app.services.booking import (
 )
 from app.services.cart import CartOwner, add_to_cart, get_cart
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import Hours, add_time_off, list_slots
+from app.services.providers import (
+    Hours,
+    add_time_off,
+    list_slots,
+)
 from app.settings import get_settings
-from models.account import AccountRead, Role
+from models.account import Role
 from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType
 from models.catalog import ServiceLocation
 from tests.conftest import html_part
-from tests.factories import person, provider
+from tests.factories import NY, ZIP, person, provider
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY = date(2030, 1, 7)
 NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
-NY = "America/New_York"
 HOME, OFFICE, CLINIC, VIRTUAL = (
     ServiceLocation.home,
     ServiceLocation.office,
     ServiceLocation.clinic,
     ServiceLocation.virtual,
 )
-_zips = itertools.count(random.randint(0, 900))
-
-
-def new_zip() -> str:
-    """A ZIP code of this test module only (provider search tests use 00xxx, seeds use real ones)."""
-    return f"09{next(_zips) % 1000:03d}"
-
-
-# ---- data ---------------------------------------------------------------------------------------
-async def signed_in(name: str, role: Role = Role.patient) -> tuple[Principal, AccountRead]:
-    """A new account, signed in: its Principal and its account."""
-    someone = await person(role, name)
-    return someone.actor, someone.account
 
 
 async def hold(
@@ -172,17 +160,17 @@ async def refused(coroutine, error: type[Exception] = ValidationFailed) -> str: 
 
 # ---- placing an order ---------------------------------------------------------------------------
 async def test_an_order_books_the_held_visits(identity, smtp) -> None:
-    actor, patient = await signed_in("Jordan Park")
-    _, provider_account = await signed_in("Ana Reyes", Role.provider)
-    zip_code = new_zip()
+    actor, patient = await person(name="Jordan Park")
+    _, provider_account = await person(Role.provider, "Ana Reyes")
+    zip_code = ZIP
     ana = await provider(
         "Ana Reyes",
         zip_codes=[zip_code],
         offers={"iv-hydration": ("150", (HOME, OFFICE))},
-        user_id=provider_account.id,
+        owner=provider_account,
     )
     ben = await provider(
-        "Ben Cole", zip_codes=[new_zip()], offers={"medication-management": ("95.10", (HOME, VIRTUAL))}
+        "Ben Cole", zip_codes=["10002"], offers={"medication-management": ("95.10", (HOME, VIRTUAL))}
     )
     iv_item = await add(actor, "iv-hydration", ana)
     meds_item = await add(actor, "medication-management", ben)
@@ -256,8 +244,8 @@ async def test_an_order_books_the_held_visits(identity, smtp) -> None:
 
 
 async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp) -> None:
-    actor, patient = await signed_in("Lee Expired")
-    zip_code = new_zip()
+    actor, patient = await person(name="Lee Expired")
+    zip_code = ZIP
     ana = await provider("Ana Late", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     item = await add(actor, "iv-hydration", ana)
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
@@ -272,9 +260,9 @@ async def test_an_expired_hold_is_refused_and_nothing_is_written(identity, smtp)
 
 
 async def test_another_patients_hold_is_refused(identity) -> None:
-    owner, _ = await signed_in("Ola Owner")
-    thief, thief_account = await signed_in("Tom Other")
-    zip_code = new_zip()
+    owner, _ = await person(name="Ola Owner")
+    thief, thief_account = await person(name="Tom Other")
+    zip_code = ZIP
     ana = await provider("Ana Mine", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(owner, "iv-hydration", ana, zip_code=zip_code)
 
@@ -289,8 +277,8 @@ async def test_another_patients_hold_is_refused(identity) -> None:
 
 
 async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything_is_written(identity) -> None:
-    actor, patient = await signed_in("Zed Far")
-    zip_code, elsewhere = new_zip(), new_zip()
+    actor, patient = await person(name="Zed Far")
+    zip_code, elsewhere = ZIP, "10002"
     ana = await provider("Ana Near", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME, CLINIC))})
 
     message = await refused(hold(actor, "iv-hydration", ana, zip_code=elsewhere))
@@ -319,8 +307,8 @@ async def test_a_zip_code_the_provider_does_not_serve_is_refused_before_anything
     ],
 )
 async def test_address_rules_of_a_visit(identity, changes, expected) -> None:
-    actor, patient = await signed_in("Ada Address")
-    zip_code = new_zip()
+    actor, patient = await person(name="Ada Address")
+    zip_code = ZIP
     bea = await provider(
         "Bea Draw", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, OFFICE, CLINIC))}
     )
@@ -330,8 +318,8 @@ async def test_address_rules_of_a_visit(identity, changes, expected) -> None:
 
 
 async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
-    actor, _ = await signed_in("Cal Clinic")
-    zip_code = new_zip()
+    actor, _ = await person(name="Cal Clinic")
+    zip_code = ZIP
     bea = await provider(
         "Bea Clinic", zip_codes=[zip_code], offers={"routine-blood-draw": ("79", (HOME, CLINIC))}
     )
@@ -349,8 +337,8 @@ async def test_a_clinic_visit_needs_only_the_providers_area(identity) -> None:
 
 
 async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
-    actor, _ = await signed_in("Pia Place")
-    zip_code = new_zip()
+    actor, _ = await person(name="Pia Place")
+    zip_code = ZIP
     ana = await provider("Ana Homeonly", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert (
         await refused(hold(actor, "iv-hydration", ana, location=VIRTUAL))
@@ -366,9 +354,9 @@ async def test_a_place_of_visit_not_offered_is_refused(identity) -> None:
 
 
 async def test_only_open_times_can_be_held(identity) -> None:
-    actor, _ = await signed_in("Otto Open")
-    other, _ = await signed_in("Olga Other")
-    zip_code = new_zip()
+    actor, _ = await person(name="Otto Open")
+    other, _ = await person(name="Olga Other")
+    zip_code = ZIP
     ana = await provider("Ana Busy", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     async with app_db.unit_of_work() as session:
         await add_time_off(
@@ -398,16 +386,16 @@ async def test_only_open_times_can_be_held(identity) -> None:
 
 
 async def test_first_available_picks_the_best_rated_free_provider(identity) -> None:
-    first, _ = await signed_in("Fay First")
-    second, _ = await signed_in("Sid Second")
-    third, _ = await signed_in("Tia Third")
-    zip_code = new_zip()
+    first, _ = await person(name="Fay First")
+    second, _ = await person(name="Sid Second")
+    third, _ = await person(name="Tia Third")
+    zip_code = ZIP
     offer = {"routine-blood-draw": ("80", (HOME,))}
     best = await provider("Ava Best", zip_codes=[zip_code], offers=offer, ratings=(5, 5))
     good = await provider(
         "Gus Good", zip_codes=[zip_code], offers={"routine-blood-draw": ("70", (HOME,))}, ratings=(4,)
     )
-    await provider("Nia Elsewhere", zip_codes=[new_zip()], offers=offer, ratings=(5, 5, 5))
+    await provider("Nia Elsewhere", zip_codes=["10002"], offers=offer, ratings=(5, 5, 5))
 
     picked = await hold(first, "routine-blood-draw", None, zip_code=zip_code)
     assert (picked.provider_id, picked.price) == (best, Decimal("80.00"))
@@ -417,9 +405,9 @@ async def test_first_available_picks_the_best_rated_free_provider(identity) -> N
 
 
 async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released(identity) -> None:
-    first, _ = await signed_in("Hal Holder")
-    second, _ = await signed_in("Rae Later")
-    zip_code = new_zip()
+    first, _ = await person(name="Hal Holder")
+    second, _ = await person(name="Rae Later")
+    zip_code = ZIP
     ana = await provider("Ana Slots", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     assert NINE in await open_times(ana, "iv-hydration", zip_code, NOW)
 
@@ -445,8 +433,8 @@ async def test_a_held_time_leaves_the_slot_lists_until_it_expires_or_is_released
 
 async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
     """The savepoint around the insert is nested in the unit of work: a later failure undoes the hold."""
-    actor, _ = await signed_in("Una Undone")
-    zip_code = new_zip()
+    actor, _ = await person(name="Una Undone")
+    zip_code = ZIP
     ana = await provider("Ana Undo", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     with pytest.raises(RuntimeError):
         async with app_db.unit_of_work() as session:
@@ -465,8 +453,8 @@ async def test_a_hold_is_undone_with_its_unit_of_work(identity) -> None:
 
 
 async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) -> None:
-    actor, _ = await signed_in("Rex Replace")
-    zip_code = new_zip()
+    actor, _ = await person(name="Rex Replace")
+    zip_code = ZIP
     ana = await provider("Ana Swap", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     earlier = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     later = NINE + timedelta(hours=3)
@@ -481,8 +469,8 @@ async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) ->
 
 
 async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> None:
-    actor, _ = await signed_in("Dot Double")
-    zip_code = new_zip()
+    actor, _ = await person(name="Dot Double")
+    zip_code = ZIP
     offer = {"iv-hydration": ("150", (HOME,))}
     ana = await provider("Ana One", zip_codes=[zip_code], offers=offer)
     cy = await provider("Cy Two", zip_codes=[zip_code], offers=offer)
@@ -496,10 +484,10 @@ async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> No
 
 
 async def test_a_provider_cannot_book_themselves(identity) -> None:
-    actor, account = await signed_in("Pat Self", Role.provider)
-    zip_code = new_zip()
+    actor, account = await person(Role.provider, "Pat Self")
+    zip_code = ZIP
     own = await provider(
-        "Pat Self", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))}, user_id=account.id
+        "Pat Self", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))}, owner=account
     )
     assert (
         await refused(hold(actor, "iv-hydration", own, zip_code=zip_code))
@@ -510,8 +498,8 @@ async def test_a_provider_cannot_book_themselves(identity) -> None:
 
 
 async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
-    actor, patient = await signed_in("Sam Signedout")
-    zip_code = new_zip()
+    actor, patient = await person(name="Sam Signedout")
+    zip_code = ZIP
     ana = await provider("Ana Guard", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held = await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     ended = Principal.user(user_id=actor.user_id, session_id=str(uuid.uuid4()))
@@ -527,10 +515,10 @@ async def test_signed_out_or_ended_sessions_are_refused(identity) -> None:
 
 
 async def test_an_order_is_visible_to_its_patient_and_admins_only(identity) -> None:
-    actor, _ = await signed_in("Ivy Own")
-    other, _ = await signed_in("Max Nosy")
-    admin, _ = await signed_in("Ada Admin", Role.admin)
-    zip_code = new_zip()
+    actor, _ = await person(name="Ivy Own")
+    other, _ = await person(name="Max Nosy")
+    admin, _ = await person(Role.admin, "Ada Admin")
+    zip_code = ZIP
     ana = await provider("Ana Private", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     order = await place(actor, line(await hold(actor, "iv-hydration", ana, zip_code=zip_code), zip_code))
     async with app_db.unit_of_work() as session:
@@ -563,8 +551,8 @@ async def test_a_held_price_holds_and_a_lower_price_is_passed_on(identity, sale_
     """Held at 23:55 on Monday in New York, booked at 00:01 on Tuesday: a sale ending meanwhile keeps the
     held sale price, a sale starting meanwhile lowers the price."""
     sale_day(sale or date(2029, 1, 1))
-    actor, _ = await signed_in("Sal Price")
-    zip_code = new_zip()
+    actor, _ = await person(name="Sal Price")
+    zip_code = ZIP
     ana = await provider("Ana Sale", zip_codes=[zip_code], offers={"iv-hydration": ("150", (HOME,))})
     held_at = datetime(2030, 1, 8, 4, 55, tzinfo=UTC)
     tuesday_nine = NINE + timedelta(days=1)
@@ -601,7 +589,7 @@ async def options(zip_code: str, **changes):  # noqa: ANN003, ANN201 - CheckoutO
 
 
 async def test_checkout_options_list_each_providers_times_and_the_first_available(identity) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     offer = {"iv-hydration": ("150", (HOME,))}
     morning = await provider(
         "Mo Morning", zip_codes=[zip_code], offers=offer, ratings=(5,), hours=[Hours(0, 540, 720)]
@@ -640,13 +628,13 @@ async def test_checkout_options_list_each_providers_times_and_the_first_availabl
 
     only_al = await options(zip_code, provider_id=afternoon)
     assert [p.provider_id for p in only_al.providers] == [afternoon] and only_al.first_available == al.times
-    assert (await options(new_zip())).providers == []
+    assert (await options("10099")).providers == []
     assert await refused(options("12")) == "Enter a 5-digit ZIP code."
     assert (await options(zip_code, time_zone="Not/AZone")).time_zone == get_settings().default_time_zone
 
 
 async def test_checkout_options_cost_the_same_queries_for_any_number_of_providers(identity) -> None:
-    few, many = new_zip(), new_zip()
+    few, many = "10010", "10020"
     for index in range(2):
         await provider(f"Few {index}", zip_codes=[few], offers={"iv-hydration": ("150", (HOME,))})
     for index in range(12):

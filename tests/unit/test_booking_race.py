@@ -19,18 +19,10 @@ from app import db as app_db
 from app.principal import Principal
 from app.services.booking import TAKEN, hold_slot, place_order
 from app.services.errors import ValidationFailed
-from models.account import Role
 from models.booking import Appointment, AppointmentStatus, CheckoutLine
 from models.catalog import Service
-from tests.factories import person, provider
-from tests.unit.test_booking import (
-    HOME,
-    NINE,
-    NOW,
-    add,
-    cart_ids,
-    new_zip,
-)
+from tests.factories import ZIP, blocked_writers, person, provider
+from tests.unit.test_booking import HOME, NINE, NOW, add, cart_ids
 
 IV = {"iv-hydration": ("150", (HOME,))}
 
@@ -76,13 +68,13 @@ async def live_at_nine(provider_id: str) -> int:
 
 
 async def test_two_patients_booking_one_time_at_once(identity) -> None:
-    zip_code = new_zip()
-    ana = await provider("Ana Race", zip_codes=[zip_code], offers=IV)
-    patients = [await person(Role.patient, "Rita Racer"), await person(Role.patient, "Rory Racer")]
-    items = [await add(patient.actor, "iv-hydration", ana) for patient in patients]
+    zip_code = ZIP
+    ana = await provider("Ana Race", offers=IV)
+    patients = [await person(name="Rita Racer"), await person(name="Rory Racer")]
+    items = [await add(actor, "iv-hydration", ana) for actor, _ in patients]
 
     results = await asyncio.gather(
-        *(book(patient.actor, ana, zip_code, item) for patient, item in zip(patients, items, strict=True))
+        *(book(actor, ana, zip_code, item) for (actor, _), item in zip(patients, items, strict=True))
     )
 
     winners = [index for index, result in enumerate(results) if result.startswith("MV-")]
@@ -97,14 +89,20 @@ async def test_two_patients_booking_one_time_at_once(identity) -> None:
 async def test_the_database_decides_between_two_checks_that_both_passed(identity) -> None:
     """The first patient's hold is written but not committed, so the second one's availability check still
     sees the time free; the no-overlap rule then refuses the second row once the first commits. For "first
-    available", only that attempt is rolled back (a savepoint) and the next free provider is taken."""
-    zip_code = new_zip()
-    ana = await provider("Ana Tie", zip_codes=[zip_code], offers=IV, ratings=(5,))
-    cy = await provider("Cy Tie", zip_codes=[zip_code], offers=IV, ratings=(4,))
+    available", only that attempt is rolled back (a savepoint) and the next free provider is taken.
+
+    The test waits until both racers are observably stuck behind the first patient's open transaction
+    (`blocked_writers`: on PostgreSQL two backends of this database waiting on a lock in `pg_stat_activity`
+    — the provider row lock hold_slot takes after its availability check; on SQLite two connections that
+    issued their first write of `appointments`, which waits on the first transaction's write lock), then
+    checks neither has finished; it never waits for a fixed time."""
+    zip_code = ZIP
+    ana = await provider("Ana Tie", offers=IV, ratings=(5,))
+    cy = await provider("Cy Tie", offers=IV, ratings=(4,))
     first, second, third = (
-        (await person(Role.patient, "Fia First")).actor,
-        (await person(Role.patient, "Sy Second")).actor,
-        (await person(Role.patient, "Ty")).actor,
+        (await person(name="Fia First")).actor,
+        (await person(name="Sy Second")).actor,
+        (await person(name="Ty")).actor,
     )
     second_item, third_item = await add(second, "iv-hydration", ana), await add(third, "iv-hydration")
 
@@ -119,11 +117,12 @@ async def test_the_database_decides_between_two_checks_that_both_passed(identity
             location=HOME,
             now=NOW,
         )
-        racing = [
-            asyncio.create_task(book(second, ana, zip_code, second_item)),
-            asyncio.create_task(book(third, None, zip_code, third_item)),
-        ]
-        await asyncio.sleep(0.5)  # both are past their checks, waiting on the database
+        async with blocked_writers("appointments") as blocked:
+            racing = [
+                asyncio.create_task(book(second, ana, zip_code, second_item)),
+                asyncio.create_task(book(third, None, zip_code, third_item)),
+            ]
+            await blocked(2)  # both are past their checks, waiting on the database
         assert not any(task.done() for task in racing)
     named, first_available = await asyncio.gather(*racing)
 
@@ -136,9 +135,9 @@ async def test_the_database_decides_between_two_checks_that_both_passed(identity
 
 async def test_the_database_refuses_overlapping_live_appointments(identity) -> None:
     """Busy time is [start, end of the visit + travel buffer); cancelled visits don't count."""
-    patient = (await person(Role.patient, "Dee Direct")).account
-    ana = await provider("Ana Direct", zip_codes=[new_zip()], offers=IV)
-    cy = await provider("Cy Direct", zip_codes=[new_zip()], offers=IV)
+    patient = (await person(name="Dee Direct")).account
+    ana = await provider("Ana Direct", offers=IV)
+    cy = await provider("Cy Direct", offers=IV)
     async with app_db.unit_of_work() as session:
         service_id = await session.scalar(select(Service.id).where(Service.slug == "iv-hydration"))
 

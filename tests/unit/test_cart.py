@@ -68,7 +68,7 @@ async def catalog(configured) -> None:
 
 async def listed_provider(*offers: ServiceOffer, name: str = "Nurse") -> str:
     """A verified provider offering `offers`, with no service area or hours."""
-    return await provider(f"Ada {name}", offers=offers, hours=())
+    return await provider(f"Ada {name}", offers=offers, zip_codes=(), hours=())
 
 
 async def signed_in_actor() -> tuple[Principal, str]:

@@ -71,7 +71,7 @@ async def _account(role: Role) -> tuple[Principal, AccountRead, str]:
 
 async def _provider(user_id: str | None = None, *, verified: bool = True) -> str:
     """Nia Okafor, a nurse in New York: blood draws and IV hydration, 09:00–17:00 every day."""
-    return await provider(user_id=user_id, offers=OFFERS, hours=EVERY_DAY, verified=verified)
+    return await provider(owner=user_id, offers=OFFERS, zip_codes=(), hours=EVERY_DAY, verified=verified)
 
 
 async def _signed_in_provider() -> tuple[Principal, AccountRead, str]:

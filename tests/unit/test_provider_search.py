@@ -7,7 +7,6 @@ Each test works in ZIP codes of its own, so tests sharing the session database d
 
 from __future__ import annotations
 
-import itertools
 import random
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -26,12 +25,7 @@ NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY, TUESDAY = date(2030, 1, 7), date(2030, 1, 8)
 NY = "America/New_York"
 EVERY_WEEKDAY = [Hours(day, 9 * 60, 17 * 60) for day in range(5)]
-_zips = itertools.count(random.randint(100, 800))
-
-
-def new_zip() -> str:
-    """A ZIP code no seeded or demo provider uses (none starts with 00)."""
-    return f"00{next(_zips) % 1000:03d}"
+ZIP = "10001"  # each test has a database of its own: one fixed ZIP code, another where a test needs two
 
 
 async def make_provider(
@@ -73,7 +67,7 @@ def names(page) -> list[str]:  # noqa: ANN001
 @pytest.fixture
 async def clinic_zip(configured) -> str:
     """One ZIP code with a small, varied set of providers (and some that must never show)."""
-    zip_code = new_zip()
+    zip_code = ZIP
     await make_provider(
         zip_code,
         "Ana Iv",
@@ -95,7 +89,7 @@ async def clinic_zip(configured) -> str:
     )
     await make_provider(zip_code, "Dee Unverified", verified=False, ratings=(5, 5, 5, 5, 5, 5))
     await make_provider(zip_code, "Eve Inactive", active=False, ratings=(5, 5, 5, 5, 5, 5))
-    await make_provider(new_zip(), "Fay Elsewhere")
+    await make_provider("10002", "Fay Elsewhere")
     return zip_code
 
 
@@ -151,7 +145,7 @@ async def test_sort_by_rating_and_by_price(clinic_zip) -> None:
 
 
 async def test_results_carry_the_next_slot_and_sort_by_soonest(configured) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     await make_provider(zip_code, "Late Starter", hours=[Hours(0, 14 * 60, 18 * 60)], ratings=(5,))
     await make_provider(zip_code, "Early Bird", hours=[Hours(0, 8 * 60, 12 * 60)], ratings=(3,))
     await make_provider(zip_code, "Tuesday Only", hours=[Hours(1, 8 * 60, 12 * 60)], ratings=(5, 5))
@@ -171,7 +165,7 @@ async def test_results_carry_the_next_slot_and_sort_by_soonest(configured) -> No
 
 
 async def test_time_off_and_the_date_filter(configured) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     away = await make_provider(
         zip_code, "Away Monday", hours=[Hours(0, 8 * 60, 12 * 60), Hours(1, 8 * 60, 12 * 60)]
     )
@@ -201,7 +195,7 @@ async def test_time_off_and_the_date_filter(configured) -> None:
 
 
 async def test_pagination(configured) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     for index in range(25):
         await make_provider(zip_code, f"Nurse {index:02d}", offers={"iv-hydration": (str(100 + index), ())})
     for sort in SearchSort:
@@ -219,7 +213,7 @@ async def test_pagination(configured) -> None:
 
 
 async def test_unverified_or_inactive_never_appear(configured) -> None:
-    zip_code = new_zip()
+    zip_code = ZIP
     await make_provider(zip_code, "Shown Provider", ratings=(4,) * 5)
     hidden = {
         await make_provider(zip_code, "Hidden Unverified", verified=False, ratings=(5,) * 9),
@@ -236,8 +230,8 @@ async def test_unverified_or_inactive_never_appear(configured) -> None:
 
 
 async def test_featured_needs_enough_reviews_of_completed_visits(configured) -> None:
-    few = await make_provider(new_zip(), "Few Reviews", ratings=(5, 5))
-    many = await make_provider(new_zip(), "Many Reviews", ratings=(5,) * 6)
+    few = await make_provider("10003", "Few Reviews", ratings=(5, 5))
+    many = await make_provider("10004", "Many Reviews", ratings=(5,) * 6)
     async with app_db.unit_of_work() as session:
         featured = {p.id for p in await list_featured(session=session, min_reviews=5, limit=24)}
     assert many in featured and few not in featured
@@ -255,7 +249,7 @@ def _count_queries():  # noqa: ANN202
 
 
 async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> None:
-    small, large = new_zip(), new_zip()
+    small, large = "10005", "10006"
     for index in range(3):
         await make_provider(small, f"Small {index}", ratings=(4,))
     for index in range(20):
@@ -277,7 +271,7 @@ async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> No
 async def test_a_providers_slots_on_a_day_in_the_visitors_zone(configured) -> None:
     from app.services.providers import list_slots, next_slots
 
-    provider_id = await make_provider(new_zip(), "Day Planner", hours=[Hours(0, 9 * 60, 11 * 60)])
+    provider_id = await make_provider(ZIP, "Day Planner", hours=[Hours(0, 9 * 60, 11 * 60)])
     async with app_db.unit_of_work() as session:
         monday = await list_slots(
             session=session, provider_id=provider_id, duration_minutes=60, day=MONDAY, time_zone=NY, now=NOW
@@ -295,7 +289,7 @@ async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
     from app.services.providers import Interval, SlotRules, next_slot
 
     rng = random.Random(42)
-    zip_code = new_zip()
+    zip_code = ZIP
     schedules = [
         [Hours(0, 8 * 60, 12 * 60)],
         [Hours(0, 9 * 60, 10 * 60)],

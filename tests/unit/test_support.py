@@ -47,30 +47,14 @@ from models.audit import AuditAction
 from models.base import utcnow
 from models.staff import Permission
 from models.support import Ticket, TicketStatus
-from tests.factories import Person, person, run
+from tests.factories import new_ticket, person, run, settle
 
 OWNER = AccountRead(id=str(uuid.uuid4()), email="owner@medivisit.test", role=Role.owner)
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 
 
-async def new_ticket(customer: Person, subject: str, description: str = "Please help.", **kw):  # noqa: ANN201
-    return await run(
-        open_ticket, actor=customer.actor, category="billing", subject=subject, description=description, **kw
-    )
-
-
 def token() -> str:
     return f"tok{uuid.uuid4().hex[:10]}"
-
-
-async def drain(queue: asyncio.Queue, wait: float = 0.6) -> list[dict]:
-    """Everything delivered to `queue` until it stays quiet for `wait` seconds."""
-    found = []
-    while True:
-        try:
-            found.append(await asyncio.wait_for(queue.get(), wait))
-        except TimeoutError:
-            return found
 
 
 @pytest.fixture
@@ -403,7 +387,7 @@ async def test_internal_notes_never_reach_the_customer(desk) -> None:
             attachment_ids=[note_file.id],
         )
         assert [a.id for a in note.attachments] == [note_file.id]
-        heard_by_customer = await drain(customer_events)
+        heard_by_customer = await settle(customer_events, support_topic(patient.id))
         reply_file = await run(
             stage_attachment, actor=support.actor, filename="steps.txt", data=b"1. Retry\n"
         )
@@ -414,8 +398,8 @@ async def test_internal_notes_never_reach_the_customer(desk) -> None:
             content="Please retry.",
             attachment_ids=[reply_file.id],
         )
-        heard_by_customer += await drain(customer_events)
-        heard_by_staff = await drain(staff_events)
+        heard_by_customer += await settle(customer_events, support_topic(patient.id))
+        heard_by_staff = await settle(staff_events, ticket_topic(ticket.id))
     # The note moved the ticket in progress: the customer hears of the status, not of the note.
     assert [e["kind"] for e in heard_by_customer] == ["status", "reply"]
     assert {e["kind"] for e in heard_by_staff} == {"note", "reply"}
@@ -485,8 +469,8 @@ async def test_presence_reaches_agents_only_and_carries_no_text(desk) -> None:
             await run(announce_presence, actor=patient.actor, ticket_id=ticket.id, state="viewing")
         with pytest.raises(ValidationFailed):
             await run(announce_presence, actor=support.actor, ticket_id=ticket.id, state="typing loudly")
-        heard = await drain(presence)
-        assert await drain(customer_events, wait=0.2) == []
+        heard = await settle(presence, presence_topic(ticket.id))
+        assert await settle(customer_events, support_topic(patient.id)) == []
     assert heard == [
         {
             "ticket_id": ticket.id,
