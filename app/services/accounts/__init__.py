@@ -1,9 +1,7 @@
 """Accounts: who is signed in (the Principal re-check every command makes), the account mapped from the
 identity record, profiles, two-factor settings, the waitlist, and the operator's account tools.
 
-The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
-the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
-confirmed from the staff dashboard, a hold checked against appointments) never meet a half-imported package.
+Its public surface: see app/services/__init__.py.
 """
 
 from __future__ import annotations

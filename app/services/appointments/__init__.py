@@ -1,9 +1,7 @@
 """Appointments: the visit lifecycle (confirm, start, complete, cancel, reschedule), reads of visits for
 patients, providers and staff, visit e-mails and 24-hour reminders, and reviews of completed visits.
 
-The public surface of the domain: screens, HTTP routes and the assembly import these names from here only;
-the `_*` modules are private. Names load on first use (PEP 562), so domains that call each other (a visit
-confirmed from the staff dashboard, a hold checked against appointments) never meet a half-imported package.
+Its public surface: see app/services/__init__.py.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from app.auth.sessions import find_user_by_email
 from app.services.accounts._admin import DEMO_PATIENT_DOMAIN, demo_email
 from app.services.errors import PermissionDenied
 from app.services.support._attachments import add_message
-from app.services.support._common import apply_status, due_times, insert_ticket, record_change, search_text
+from app.services.support._common import apply_status, create_ticket, record_change
 from app.settings import get_settings
 from models.account import Role
 from models.support import Ticket, TicketCategory, TicketPriority, TicketStatus
@@ -83,26 +83,16 @@ async def seed_demo_tickets(*, session: AsyncSession, now: datetime | None = Non
         if user is None:
             continue
         created = now - timedelta(hours=hours_ago)
-        first_due, resolution_due = due_times(priority, created)
-        ticket = await insert_ticket(
+        ticket = await create_ticket(
             session,
-            Ticket(
-                user_id=user.id,
-                subject=subject,
-                description=description,
-                search_text=search_text(subject, description),
-                status=TicketStatus.new,
-                priority=priority,
-                category=category,
-                tags=[],
-                created_by=user.id,
-                first_response_due_at=first_due,
-                resolution_due_at=resolution_due,
-                created_at=created,
-                updated_at=created,
-            ),
+            customer_id=user.id,
+            created_by=user.id,
+            subject=subject,
+            description=description,
+            category=category,
+            priority=priority,
+            at=created,
         )
-        record_change(session, ticket, user.id, "created", "", f"#{ticket.number}")
         if reply:
             answered = created + timedelta(hours=3)
             await add_message(

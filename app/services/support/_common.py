@@ -227,3 +227,39 @@ async def insert_ticket(session: AsyncSession, ticket: Ticket) -> Ticket:
             continue
         return ticket
     raise ValidationFailed("Many requests are being opened right now. Please try again.")
+
+
+async def create_ticket(
+    session: AsyncSession,
+    *,
+    customer_id: str,
+    created_by: str,
+    subject: str,
+    description: str,
+    category: TicketCategory,
+    priority: TicketPriority,
+    at: datetime,
+) -> Ticket:
+    """A new ticket of `customer_id` (opened by `created_by`: the customer, or staff on their behalf) at
+    `at`, with its due times, its number and the 'created' history line. Inputs are already checked."""
+    first_due, resolution_due = due_times(priority, at)
+    ticket = await insert_ticket(
+        session,
+        Ticket(
+            user_id=customer_id,
+            subject=subject,
+            description=description,
+            search_text=search_text(subject, description),
+            status=TicketStatus.new,
+            priority=priority,
+            category=category,
+            tags=[],
+            created_by=created_by,
+            first_response_due_at=first_due,
+            resolution_due_at=resolution_due,
+            created_at=at,
+            updated_at=at,
+        ),
+    )
+    record_change(session, ticket, created_by, "created", "", f"#{ticket.number}")
+    return ticket

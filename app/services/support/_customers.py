@@ -31,10 +31,7 @@ from app.services.support._common import (
     as_priority,
     change_status,
     clean_text,
-    due_times,
-    insert_ticket,
-    record_change,
-    search_text,
+    create_ticket,
 )
 from app.services.support._reads import accounts_by_id, message_read, ticket_detail, ticket_reads
 from models.base import utcnow
@@ -83,30 +80,19 @@ async def open_ticket(
         if user is None:
             raise NotFound(NO_SUCH_CUSTOMER)
         customer = account_of(user)
-    now = utcnow()
-    first_due, resolution_due = due_times(priority, now)
-    ticket = await insert_ticket(
+    ticket = await create_ticket(
         session,
-        Ticket(
-            user_id=customer.id,
-            subject=subject,
-            description=description,
-            search_text=search_text(subject, description),
-            status=TicketStatus.new,
-            priority=priority,
-            category=category,
-            tags=[],
-            created_by=account.id,
-            first_response_due_at=first_due,
-            resolution_due_at=resolution_due,
-            created_at=now,
-            updated_at=now,
-        ),
+        customer_id=customer.id,
+        created_by=account.id,
+        subject=subject,
+        description=description,
+        category=category,
+        priority=priority,
+        at=utcnow(),
     )
     await claim_attachments(
         session, uploader_id=account.id, attachment_ids=attachment_ids, ticket_id=ticket.id
     )
-    record_change(session, ticket, account.id, "created", "", f"#{ticket.number}")
     await announce(session, ticket, "created", customer=True)
     await session.flush()
     return (await ticket_reads(session, [ticket], for_customer=not on_behalf))[0]
