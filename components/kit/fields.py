@@ -124,6 +124,35 @@ def _text_change(value: _Value, on_change: Handler | None) -> Any:
     return changed
 
 
+def _given(**attributes: Any) -> dict[str, Any]:
+    """The attributes that were given (not None)."""
+    return {key: value for key, value in attributes.items() if value is not None}
+
+
+def _text_control(
+    name: str,
+    value: _Value,
+    ids: tuple[str, str, str],
+    on_change: Handler | None,
+    *,
+    hint: Any,
+    error: Any,
+    required: bool,
+    disabled: bool,
+) -> dict[str, Any]:
+    """What every text control carries: its id and name, the kept value, the change handler and ARIA."""
+    return {
+        "id": ids[0],
+        "name": name,
+        "class_name": "input",
+        "key": value.key,
+        "default_value": value.current or "",
+        "disabled": disabled,
+        "on_change": _text_change(value, on_change),
+        **_aria(ids, hint, error, required),
+    }
+
+
 @component
 def Field(
     label: Any,
@@ -157,32 +186,23 @@ def Field(
     bound date, time and number inputs; `pattern` and `title` are the browser's own validation."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
-    attributes: dict[str, Any] = {
-        "id": ids[0],
-        "name": name,
+    attributes = {
         "type": type,
-        "class_name": "input",
-        "key": value.key,
-        "default_value": value.current or "",
-        "disabled": disabled,
-        "on_change": _text_change(value, on_change),
-        **_aria(ids, hint, error, required),
+        **_text_control(
+            name, value, ids, on_change, hint=hint, error=error, required=required, disabled=disabled
+        ),
+        **_given(
+            max_length=max_length,
+            auto_complete=autocomplete,
+            placeholder=placeholder,
+            input_mode=input_mode,
+            min=min,
+            max=max,
+            step=step,
+            pattern=pattern,
+            title=title,
+        ),
     }
-    if max_length is not None:
-        attributes["max_length"] = max_length
-    if autocomplete is not None:
-        attributes["auto_complete"] = autocomplete
-    if placeholder is not None:
-        attributes["placeholder"] = placeholder
-    if input_mode is not None:
-        attributes["input_mode"] = input_mode
-    if min is not None:
-        attributes["min"] = min
-    if max is not None:
-        attributes["max"] = max
-    for attribute, given in (("step", step), ("pattern", pattern), ("title", title)):
-        if given is not None:
-            attributes[attribute] = given
     return _frame(
         name=name,
         label=label,
@@ -221,25 +241,18 @@ def TextArea(
     """A labelled <textarea>; the same contract as `Field`."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
-    attributes: dict[str, Any] = {
-        "id": ids[0],
-        "name": name,
+    attributes = {
         "rows": rows,
-        "class_name": "input",
-        "key": value.key,
-        "default_value": value.current or "",
-        "disabled": disabled,
-        "on_change": _text_change(value, on_change),
-        **_aria(ids, hint, error, required),
+        **_text_control(
+            name, value, ids, on_change, hint=hint, error=error, required=required, disabled=disabled
+        ),
+        **_given(
+            max_length=max_length,
+            placeholder=placeholder,
+            auto_complete=autocomplete,
+            spell_check=None if spell_check is None else ("true" if spell_check else "false"),
+        ),
     }
-    if max_length is not None:
-        attributes["max_length"] = max_length
-    if placeholder is not None:
-        attributes["placeholder"] = placeholder
-    if autocomplete is not None:
-        attributes["auto_complete"] = autocomplete
-    if spell_check is not None:
-        attributes["spell_check"] = "true" if spell_check else "false"
     return _frame(
         name=name,
         label=label,
