@@ -140,7 +140,7 @@ def _text_control(
     required: bool,
     disabled: bool,
 ) -> dict[str, Any]:
-    """What every text control carries: its id and name, the kept value, the change handler and ARIA."""
+    """What every text control (input, textarea, select) carries: its id and name, the kept value, the change handler and ARIA."""
     return {
         "id": ids[0],
         "name": name,
@@ -324,14 +324,9 @@ def Select(
         label=label,
         control=html.select(
             {
-                "id": ids[0],
-                "name": name,
-                "class_name": "input",
-                "key": value.key,
-                "default_value": value.current or "",
-                "disabled": disabled,
-                "on_change": _text_change(value, on_change),
-                **_aria(ids, hint, error, required),
+                **_text_control(
+                    name, value, ids, on_change, hint=hint, error=error, required=required, disabled=disabled
+                ),
                 **(control_attributes or {}),
             },
             # Options only: preact/compat reads `props.value` of every child of a select with a
