@@ -1,7 +1,8 @@
-"""Form state that costs no re-render per keystroke.
+"""Form state that costs no re-render per keystroke: the storage behind the kit's fields.
 
-Inputs are uncontrolled (`defaultValue`); each change is written to a ref on the server, so the values
-survive until submit without re-rendering the form. `reset()` remounts the inputs empty.
+The kit's controls (components/kit/fields.py) are uncontrolled; each change is written to `values`, a ref on
+the server, so the values survive until submit without re-rendering the form. `reset()` bumps `version`, which
+keys the controls, so they remount with the new values.
 """
 
 from __future__ import annotations
@@ -17,21 +18,6 @@ class Form:
     values: dict[str, str]
     version: int
     _bump: Any
-
-    def field(self, name: str, **attributes: Any) -> dict[str, Any]:
-        """Attributes for an <input>/<textarea> bound to `name`."""
-
-        def on_change(event: dict) -> None:
-            self.values[name] = event["target"]["value"]
-
-        return {
-            "name": name,
-            "id": attributes.pop("id", f"field-{name}"),
-            "defaultValue": self.values.get(name, ""),
-            "on_change": on_change,
-            "key": f"{name}-{self.version}",
-            **attributes,
-        }
 
     def reset(self, **initial: str) -> None:
         self.values.clear()
