@@ -34,11 +34,7 @@ from app.services.booking import (
 )
 from app.services.cart import CartOwner, add_to_cart, get_cart
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import (
-    Hours,
-    add_time_off,
-    list_slots,
-)
+from app.services.providers import Hours, add_time_off, list_slots
 from app.settings import get_settings
 from models.account import Role
 from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType

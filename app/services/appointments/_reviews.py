@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -117,15 +117,6 @@ async def mark_visit_completed(*, session: AsyncSession, appointment_id: str) ->
     )
     await refresh_ratings(session=session, provider_ids=provider_ids)
     return len(provider_ids)
-
-
-async def count_eligible_reviews(*, session: AsyncSession, provider_id: str) -> int:
-    return (
-        await session.scalar(
-            select(func.count()).where(Review.provider_id == provider_id, Review.visit_completed.is_(True))
-        )
-        or 0
-    )
 
 
 def public_author_name(account: AccountRead) -> str:

@@ -482,7 +482,3 @@ async def open_slots(
             before=end,
         )
     )
-
-
-def weekly_hours_of(hours: Iterable[Hours]) -> list[WeeklyHoursRead]:
-    return [hours_read(h) for h in hours]
