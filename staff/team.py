@@ -43,7 +43,7 @@ from components.kit import (
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from components.ui import portal_header
 from models.account import Role
-from models.staff import Permission, StaffMemberRead
+from models.staff import ROLE_GRANTS, Permission, StaffMemberRead
 
 PATH = "/staff/team"
 ADDED, UPDATED, REMOVED = "Staff Added", "Staff Updated", "Staff Removed"
@@ -60,8 +60,12 @@ def page_number(params: dict[str, list[str]]) -> int:
 
 
 def roles_for(access: StaffAccessRead | None) -> tuple[Role, ...]:
-    """The roles this manager may hand out (the owner role only by an owner)."""
-    return ASSIGNABLE_ROLES if access is not None and access.is_owner else STAFF_ROLES
+    """The roles this manager may hand out: the owner role only by an owner, and only roles whose
+    permissions they hold (the service refuses the rest)."""
+    if access is None:
+        return ()
+    offered = ASSIGNABLE_ROLES if access.is_owner else STAFF_ROLES
+    return tuple(role for role in offered if ROLE_GRANTS.get(role, frozenset()) <= access.permissions)
 
 
 @component
@@ -363,7 +367,12 @@ def _EditMember(
                 "Role",
                 "role",
                 id=f"role-{member.user_id}",
-                options=[(r.value, role_label(r)) for r in roles_for(access)],
+                # The member's own role stays on offer (keeping it hands out nothing new).
+                options=[
+                    (r.value, role_label(r))
+                    for r in ASSIGNABLE_ROLES
+                    if r == member.role or r in roles_for(access)
+                ],
                 default=member.role.value,
                 on_change=lambda value: set_role(Role(value)),
             ),

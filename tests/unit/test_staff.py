@@ -158,24 +158,49 @@ async def test_providers_and_admins_keep_their_role(identity, role) -> None:
 
 async def test_an_update_changes_role_and_permissions_within_what_the_manager_holds(identity) -> None:
     hr, member = await person(Role.hr), await person(Role.support, "Sam Rivera")
+    management = await person(Role.management, "Morgan Hayes", extras=(Permission.manage_staff,))
 
+    # HR holds approve_documents, so may hand it out...
     updated = await run(
-        update_staff,
-        actor=hr.actor,
-        user_id=member.id,
-        role="management",
-        extra_permissions=["approve_documents"],
+        update_staff, actor=hr.actor, user_id=member.id, extra_permissions=["approve_documents"]
     )
+    assert updated.extra_permissions == [Permission.approve_documents]
+    # ...but not the management role: it grants permissions HR does not hold (e.g. manage_appointments,
+    # which would let the new manager cancel any patient's visit).
+    message = await refused(
+        PermissionDenied, update_staff, actor=hr.actor, user_id=member.id, role="management"
+    )
+    assert message.startswith("You cannot give the management role: it holds permissions you do not hold:")
+    assert "manage_appointments" in message and "view_revenue" in message
+    assert not (await run(get_staff_access, actor=member.actor)).can(Permission.view_revenue)
+    # Nor can HR put a new member on the staff as management.
+    outsider = await person(Role.patient)
+    message = await refused(
+        PermissionDenied, add_staff, actor=hr.actor, email=outsider.email, role="management"
+    )
+    assert message.startswith("You cannot give the management role")
 
-    assert updated.role == Role.management and updated.extra_permissions == [Permission.approve_documents]
-    assert set(updated.permissions) == ROLE_GRANTS[Role.management] | {Permission.approve_documents}
+    owner = await person(Role.owner)
+    promoted = await run(update_staff, actor=owner.actor, user_id=member.id, role="management")
+    assert promoted.role == Role.management and promoted.extra_permissions == [Permission.approve_documents]
+    assert set(promoted.permissions) == ROLE_GRANTS[Role.management] | {Permission.approve_documents}
     assert (await run(get_staff_access, actor=member.actor)).can(Permission.view_revenue)
-    [entry] = await audit_of(AuditAction.staff_update, member.email)
-    assert entry.details == {
-        "user_id": member.id,
-        "role": {"from": "support", "to": "management"},
-        "permissions": {"added": ["approve_documents"], "removed": []},
-    }
+    entries = await audit_of(AuditAction.staff_update, member.email)
+    assert [e.details for e in entries] == [
+        {"user_id": member.id, "role": {"from": "support", "to": "management"}},
+        {"user_id": member.id, "permissions": {"added": ["approve_documents"], "removed": []}},
+    ]
+    # Keeping a member's role while changing their permissions gives nothing new: HR may edit a
+    # management member's extra permissions without being refused for the role.
+    kept = await run(update_staff, actor=hr.actor, user_id=member.id, role="management", extra_permissions=[])
+    assert kept.role == Role.management and kept.extra_permissions == []
+    # A management member with manage_staff holds everything the management role grants: they may give it.
+    assert (
+        await run(update_staff, actor=management.actor, user_id=member.id, role="support")
+    ).role == Role.support
+    assert (await run(update_staff, actor=management.actor, user_id=member.id, role="management")).role == (
+        Role.management
+    )
     # HR does not hold process_payments, so cannot hand it out; an owner can.
     message = await refused(
         PermissionDenied,
@@ -185,7 +210,6 @@ async def test_an_update_changes_role_and_permissions_within_what_the_manager_ho
         extra_permissions=["process_payments"],
     )
     assert message == "You cannot grant permissions you do not hold: process_payments."
-    owner = await person(Role.owner)
     granted = await run(
         update_staff, actor=owner.actor, user_id=member.id, extra_permissions=["process_payments"]
     )

@@ -45,6 +45,7 @@ from models.audit import AuditAction
 from models.identity import User, as_utc
 from models.staff import (
     PORTAL_ROLES,
+    ROLE_GRANTS,
     AuditPageRead,
     Permission,
     StaffAccessRead,
@@ -61,6 +62,7 @@ ASSIGNABLE_ROLES = (Role.owner, *STAFF_ROLES)  # the owner role only by an owner
 INVALID_EMAIL = "Please enter a valid e-mail address."
 INVALID_ROLE = "Choose a staff role: management, hr or support."
 OWNER_ROLE_DENIED = "Only an owner can grant or take away the owner role."
+ROLE_DENIED = "You cannot give the {role} role: it holds permissions you do not hold: {names}."
 OWNER_ACCESS_DENIED = "Only an owner can change an owner's staff access."
 ALREADY_STAFF = "This person is already on the staff."
 NOT_A_PATIENT = "Only a patient account can join the staff; this account is a {role}."
@@ -148,7 +150,9 @@ async def list_staff(*, session: AsyncSession, actor: Principal, page: int = 1) 
 # ---- changing the team -----------------------------------------------------------------------------
 
 
-def _role(value: Role | str, manager: AccountRead) -> Role:
+def _role(value: Role | str, manager: AccountRead, held: frozenset[Permission]) -> Role:
+    """A role the manager may hand out: never the owner's (unless an owner), and only one whose
+    permissions the manager holds, so nobody grants through a role what they could not grant directly."""
     try:
         role = Role(value)
     except ValueError:
@@ -157,6 +161,10 @@ def _role(value: Role | str, manager: AccountRead) -> Role:
         raise ValidationFailed(INVALID_ROLE)
     if role == Role.owner and not is_owner(manager):
         raise PermissionDenied(OWNER_ROLE_DENIED)
+    missing = sorted(ROLE_GRANTS.get(role, frozenset()) - held, key=list(Permission).index)
+    if missing:
+        names = ", ".join(p.value for p in missing)
+        raise PermissionDenied(ROLE_DENIED.format(role=role.value, names=names))
     return role
 
 
@@ -215,7 +223,7 @@ async def add_staff(
     """Put the account at `email` on the staff with `role`; without an account, e-mail an invitation
     (the person sets a password from the link) and make the invited account staff."""
     manager, held = await _manager(session, actor)
-    role = _role(role, manager)
+    role = _role(role, manager, held)
     extras = _permissions(extra_permissions)
     _check_grantable(extras, held)
     try:
@@ -273,7 +281,7 @@ async def update_staff(
     before = _member_read(user, row)
     if before.role == Role.owner and not is_owner(manager):
         raise PermissionDenied(OWNER_ACCESS_DENIED)
-    new_role = before.role if role is None else _role(role, manager)
+    new_role = before.role if role is None or role == before.role else _role(role, manager, held)
     if active is False and new_role == Role.owner:
         raise ValidationFailed(OWNER_ALWAYS_ACTIVE)
     changes: dict = {}
