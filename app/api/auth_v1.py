@@ -21,6 +21,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, ValidationError
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.routing import Match
 
 from app.auth import mfa, otp, users
 from app.auth.common import RequestOrigin, safe_redirect
@@ -641,5 +642,18 @@ async def preflight(request: Request) -> Response:
 @router.api_route(
     "/{path:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"], include_in_schema=False
 )
-async def unknown(path: str) -> Response:
+async def unknown(path: str, request: Request) -> Response:
+    """An unknown path is 404; a known path asked with another method is 405 with `Allow`."""
+    allowed = sorted(
+        method
+        for route in router.routes
+        if isinstance(route, APIRoute)
+        and "{path:path}" not in route.path
+        and route.matches(request.scope)[0] is Match.PARTIAL
+        for method in route.methods
+    )
+    if allowed:
+        raise AuthApiError(
+            405, "method_not_allowed", "Method Not Allowed", headers={"Allow": ", ".join(allowed)}
+        )
     raise not_found("not_found", "Not Found")

@@ -199,6 +199,16 @@ async def test_settings_health_jwks_authorize_and_unknown_paths(auth_client) -> 
     assert_error(await auth_client.post("/auth/v1/nothing-here", json={}), 404, "not_found")
 
 
+async def test_a_known_path_with_another_method_answers_405_with_allow(auth_client) -> None:
+    wrong = await auth_client.delete("/auth/v1/settings")
+    assert_error(wrong, 405, "method_not_allowed")
+    assert wrong.headers["allow"] == "GET"
+    user = await auth_client.patch("/auth/v1/user", json={})
+    assert_error(user, 405, "method_not_allowed")
+    assert set(user.headers["allow"].split(", ")) == {"GET", "PUT"}
+    assert_error(await auth_client.put("/auth/v1/token", json={}), 405, "method_not_allowed")
+
+
 async def test_cors(auth_client) -> None:
     preflight = await auth_client.options(
         "/auth/v1/token",
