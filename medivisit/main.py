@@ -25,7 +25,7 @@ from app.db import get_database, unit_of_work
 from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
-from medivisit import reactpy_hook_stack
+from medivisit import reactpy_hook_stack, websocket_guard
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
@@ -102,6 +102,7 @@ async def send_reminders_periodically() -> None:
 
 def create_app() -> FastAPI:
     reactpy_hook_stack.install()
+    websocket_guard.install()
     settings = get_settings()
 
     @asynccontextmanager
