@@ -152,6 +152,7 @@ class StaffAccessRead(BaseModel):
     role: Role
     is_owner: bool  # an owner or a master admin: reads the audit log, grants the owner role
     permissions: frozenset[Permission]
+    grantable_roles: tuple[Role, ...] = ()  # the roles they may hand out (staff management)
 
     def can(self, permission: Permission) -> bool:
         return permission in self.permissions

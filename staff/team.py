@@ -13,7 +13,6 @@ from reactpy_router import use_search_params
 
 from app.services.staff import (
     ASSIGNABLE_ROLES,
-    STAFF_ROLES,
     TOPIC,
     StaffAccessRead,
     StaffPageRead,
@@ -43,7 +42,7 @@ from components.kit import (
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from components.ui import portal_header
 from models.account import Role
-from models.staff import ROLE_GRANTS, Permission, StaffMemberRead
+from models.staff import Permission, StaffMemberRead
 
 PATH = "/staff/team"
 ADDED, UPDATED, REMOVED = "Staff Added", "Staff Updated", "Staff Removed"
@@ -60,12 +59,8 @@ def page_number(params: dict[str, list[str]]) -> int:
 
 
 def roles_for(access: StaffAccessRead | None) -> tuple[Role, ...]:
-    """The roles this manager may hand out: the owner role only by an owner, and only roles whose
-    permissions they hold (the service refuses the rest)."""
-    if access is None:
-        return ()
-    offered = ASSIGNABLE_ROLES if access.is_owner else STAFF_ROLES
-    return tuple(role for role in offered if ROLE_GRANTS.get(role, frozenset()) <= access.permissions)
+    """The roles this manager may hand out, as the service decides them."""
+    return access.grantable_roles if access is not None else ()
 
 
 @component

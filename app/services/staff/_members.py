@@ -82,6 +82,7 @@ async def get_staff_access(*, session: AsyncSession, actor: Principal) -> StaffA
         role=account.role,
         is_owner=is_owner(account),
         permissions=permissions,
+        grantable_roles=grantable_roles(account, permissions),
     )
 
 
@@ -150,9 +151,18 @@ async def list_staff(*, session: AsyncSession, actor: Principal, page: int = 1) 
 # ---- changing the team -----------------------------------------------------------------------------
 
 
+def grantable_roles(manager: AccountRead, held: frozenset[Permission]) -> tuple[Role, ...]:
+    """The roles `manager` may hand out: the owner role only by an owner, and only roles whose permissions
+    they hold, so nobody grants through a role what they could not grant directly."""
+    return tuple(
+        role
+        for role in ASSIGNABLE_ROLES
+        if (role != Role.owner or is_owner(manager)) and ROLE_GRANTS.get(role, frozenset()) <= held
+    )
+
+
 def _role(value: Role | str, manager: AccountRead, held: frozenset[Permission]) -> Role:
-    """A role the manager may hand out: never the owner's (unless an owner), and only one whose
-    permissions the manager holds, so nobody grants through a role what they could not grant directly."""
+    """`value` as a role the manager may hand out (`grantable_roles`), else why not."""
     try:
         role = Role(value)
     except ValueError:
@@ -161,10 +171,9 @@ def _role(value: Role | str, manager: AccountRead, held: frozenset[Permission]) 
         raise ValidationFailed(INVALID_ROLE)
     if role == Role.owner and not is_owner(manager):
         raise PermissionDenied(OWNER_ROLE_DENIED)
-    missing = sorted(ROLE_GRANTS.get(role, frozenset()) - held, key=list(Permission).index)
-    if missing:
-        names = ", ".join(p.value for p in missing)
-        raise PermissionDenied(ROLE_DENIED.format(role=role.value, names=names))
+    if role not in grantable_roles(manager, held):
+        missing = sorted(ROLE_GRANTS.get(role, frozenset()) - held, key=list(Permission).index)
+        raise PermissionDenied(ROLE_DENIED.format(role=role.value, names=", ".join(p.value for p in missing)))
     return role
 
 
