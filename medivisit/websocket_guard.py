@@ -31,9 +31,22 @@ def _is_layout_event(message: Any) -> bool:
 
 
 def _checked_callbacks(socket: WebSocket) -> tuple[Any, Any]:
-    send, _recv = _original(socket)
+    original_send, _recv = _original(socket)
+    closed = False
+
+    async def send(value: Any) -> None:
+        # An update rendered while the socket is being closed is dropped: sending it fails, and ReactPy
+        # would log that failure as an error.
+        if closed:
+            return
+        try:
+            await original_send(value)
+        except Exception:
+            if not closed:
+                raise
 
     async def recv() -> Any:
+        nonlocal closed
         text = await socket.receive_text()
         try:
             message = json.loads(text)
@@ -42,6 +55,7 @@ def _checked_callbacks(socket: WebSocket) -> tuple[Any, Any]:
         if not _is_layout_event(message):
             client = socket.client.host if socket.client else "?"
             logger.warning("Closed a websocket from %s after a malformed frame (%d bytes)", client, len(text))
+            closed = True
             await socket.close(code=UNSUPPORTED_DATA)
             raise WebSocketDisconnect(code=UNSUPPORTED_DATA)
         return message
