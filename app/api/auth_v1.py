@@ -179,7 +179,7 @@ async def _actor(session: AsyncSession, request: Request):  # noqa: ANN202
     return await authenticate(session=session, authorization=request.headers.get("authorization"))
 
 
-def _limit(
+async def _limit(
     scope: str,
     request: Request,
     email: str | None = None,
@@ -194,7 +194,7 @@ def _limit(
         keys.append(f"email:{email.strip().lower()}")
     if subject:
         keys.append(f"subject:{subject}")
-    enforce(scope, keys, limit=limit, window=window or get_settings().rate_limit_window)
+    await enforce(scope, keys, limit=limit, window=window or get_settings().rate_limit_window)
 
 
 def _json(data: Any, status_code: int = 200) -> JSONResponse:
@@ -273,7 +273,7 @@ class SignupBody(_Body):
 @router.post("/signup")
 async def signup(request: Request) -> JSONResponse:
     body = await _body(request, SignupBody)
-    _limit("signup", request, body.email, limit=get_settings().rate_limit_otp)
+    await _limit("signup", request, body.email, limit=get_settings().rate_limit_otp)
     pkce = pkce_params(body.code_challenge, body.code_challenge_method)
     async with transaction() as session:
         result = await users.sign_up(
@@ -306,7 +306,7 @@ async def token(request: Request) -> JSONResponse:
     grant_type = request.query_params.get("grant_type", "")
     body = await _body(request, TokenBody)
     email = body.email if grant_type == "password" else None
-    _limit("token", request, email, limit=settings.rate_limit_token)
+    await _limit("token", request, email, limit=settings.rate_limit_token)
     origin = _origin(request)
     if grant_type == "password":
         if not body.email and body.phone:
@@ -351,7 +351,7 @@ class OtpBody(_Body):
 @router.post("/otp")
 async def send_otp(request: Request) -> JSONResponse:
     body = await _body(request, OtpBody)
-    _limit("otp", request, body.email, limit=get_settings().rate_limit_otp)
+    await _limit("otp", request, body.email, limit=get_settings().rate_limit_otp)
     pkce = pkce_params(body.code_challenge, body.code_challenge_method)
     async with transaction() as session:
         await otp.request_otp(
@@ -378,7 +378,7 @@ class VerifyBody(_Body):
 @router.post("/verify")
 async def verify_post(request: Request) -> JSONResponse:
     body = await _body(request, VerifyBody)
-    _limit("verify", request, body.email, limit=get_settings().rate_limit_verify)
+    await _limit("verify", request, body.email, limit=get_settings().rate_limit_verify)
     async with transaction() as session:
         result = await otp.verify(
             session=session,
@@ -411,7 +411,7 @@ async def verify_get(request: Request) -> Response:
     link_type = query.get("type")
     target = safe_redirect(query.get("redirect_to"))
     is_pkce = token_hash.startswith("pkce_")
-    _limit("verify", request, limit=get_settings().rate_limit_verify)
+    await _limit("verify", request, limit=get_settings().rate_limit_verify)
     try:
         async with transaction() as session:
             result = await otp.verify_link(
@@ -451,7 +451,7 @@ class RecoverBody(_Body):
 @router.post("/recover")
 async def recover(request: Request) -> JSONResponse:
     body = await _body(request, RecoverBody)
-    _limit("recover", request, body.email, limit=get_settings().rate_limit_otp)
+    await _limit("recover", request, body.email, limit=get_settings().rate_limit_otp)
     pkce = pkce_params(body.code_challenge, body.code_challenge_method)
     async with transaction() as session:
         await otp.recover(
@@ -473,7 +473,7 @@ class ResendBody(_Body):
 @router.post("/resend")
 async def resend(request: Request) -> JSONResponse:
     body = await _body(request, ResendBody)
-    _limit("resend", request, body.email, limit=get_settings().rate_limit_otp)
+    await _limit("resend", request, body.email, limit=get_settings().rate_limit_otp)
     async with transaction() as session:
         await otp.resend(
             session=session,
@@ -519,7 +519,7 @@ class UserUpdateBody(_Body):
 @router.put("/user")
 async def update_user(request: Request) -> JSONResponse:
     body = await _body(request, UserUpdateBody)
-    _limit("user", request, limit=get_settings().rate_limit_otp)
+    await _limit("user", request, limit=get_settings().rate_limit_otp)
     pkce = pkce_params(body.code_challenge, body.code_challenge_method)
     async with transaction() as session:
         actor = await _actor(session, request)
@@ -581,7 +581,7 @@ async def enroll_factor(request: Request) -> JSONResponse:
 
 @router.post("/factors/{factor_id}/challenge")
 async def challenge_factor(factor_id: str, request: Request) -> JSONResponse:
-    _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
+    await _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
     async with transaction() as session:
         actor = await _actor(session, request)
         challenge = await mfa.challenge(
@@ -598,7 +598,7 @@ class FactorVerifyBody(_Body):
 @router.post("/factors/{factor_id}/verify")
 async def verify_factor(factor_id: str, request: Request) -> JSONResponse:
     body = await _body(request, FactorVerifyBody)
-    _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
+    await _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
     async with transaction() as session:
         actor = await _actor(session, request)
         result = await mfa.verify(

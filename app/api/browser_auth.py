@@ -247,7 +247,7 @@ async def login(request: Request) -> Response:
     if not email or not password:
         return _back(request, back, Flash("login", "missing_fields", keep))
     try:
-        _limit("token", request, email, limit=get_settings().rate_limit_token)
+        await _limit("token", request, email, limit=get_settings().rate_limit_token)
         async with transaction() as session:
             result = await sign_in_with_password(
                 session=session, origin=_origin(request), email=email, password=password
@@ -285,7 +285,7 @@ async def second_factor(request: Request) -> Response:
             factor = next((f for f in actor.user.factors if f.status == "verified"), None)
             if factor is None:
                 return _back(request, with_redirect("/login", redirect), Flash("login", "mfa_expired"))
-            _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor.id)
+            await _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor.id)
             challenge = await mfa.challenge(session=session, actor=actor, origin=origin, factor_id=factor.id)
             result = await mfa.verify(
                 session=session,
@@ -321,13 +321,13 @@ async def register(request: Request) -> Response:
         if settings.signups == "waitlist":
             if not email:
                 return _back(request, back, Flash("register", "missing_fields", keep))
-            _limit("signup", request, email, limit=settings.rate_limit_otp)
+            await _limit("signup", request, email, limit=settings.rate_limit_otp)
             async with transaction() as session:
                 await join_waitlist(session=session, email=email, name=name)
             return _back(request, back, Flash("register", "waitlisted", keep))
         if not email or not password:
             return _back(request, back, Flash("register", "missing_fields", keep))
-        _limit("signup", request, email, limit=settings.rate_limit_otp)
+        await _limit("signup", request, email, limit=settings.rate_limit_otp)
         async with transaction() as session:
             result = await users.sign_up(
                 session=session,
@@ -368,7 +368,7 @@ async def resend_confirmation(request: Request) -> Response:
     back = with_redirect("/login", redirect)
     keep = {"email": email[:320]}
     try:
-        _limit("resend", request, email, limit=get_settings().rate_limit_otp)
+        await _limit("resend", request, email, limit=get_settings().rate_limit_otp)
         async with transaction() as session:
             await otp.resend(
                 session=session,
@@ -397,7 +397,7 @@ async def forgot_password(request: Request) -> Response:
     if not email:
         return _back(request, "/forgot-password", Flash("forgot", "missing_fields", keep))
     try:
-        _limit("recover", request, email, limit=get_settings().rate_limit_otp)
+        await _limit("recover", request, email, limit=get_settings().rate_limit_otp)
         async with transaction() as session:
             await otp.recover(
                 session=session,
@@ -450,7 +450,7 @@ async def _verify_code(
     session: AsyncSession, request: Request, actor: Actor, factor_id: str, code: str
 ) -> AuthSessionRead:
     origin = _origin(request)
-    _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
+    await _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
     challenge = await mfa.challenge(session=session, actor=actor, origin=origin, factor_id=factor_id)
     return await mfa.verify(
         session=session, actor=actor, origin=origin, factor_id=factor_id, challenge_id=challenge.id, code=code
@@ -570,7 +570,7 @@ async def refresh_session(request: Request) -> Response:
         clear_session_cookies(response, request)
         return response
     try:
-        _limit("token", request, limit=get_settings().rate_limit_token)
+        await _limit("token", request, limit=get_settings().rate_limit_token)
         async with transaction() as session:
             result = await refresh(session=session, origin=_origin(request), refresh_token=refresh_token)
     except AuthApiError as exc:

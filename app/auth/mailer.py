@@ -88,7 +88,7 @@ async def send_otp_email(
     settings = get_settings()
     token_type, sent_column = KINDS[kind]
     check_send_frequency(user, kind)
-    enforce(
+    await enforce(
         "email",
         ["instance"],
         limit=settings.rate_limit_email_sent,

@@ -114,16 +114,16 @@ def mail_link(message: Message) -> str:
 @pytest.fixture
 def identity_env(configured, monkeypatch, tmp_path) -> Iterator[None]:
     """In-process identity settings: a signing key under tmp_path, fast hashing, generous limits."""
-    from app.auth.ratelimit import limiter
+    from app import ratelimit
 
     for name, value in {**IDENTITY_TEST_ENV, "VAR_DIR": str(tmp_path)}.items():
         monkeypatch.setenv(name, value)
     get_settings.cache_clear()
-    limiter.reset()
+    ratelimit.reset()
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
-    limiter.reset()
+    ratelimit.reset()
 
 
 @pytest.fixture

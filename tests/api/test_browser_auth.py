@@ -11,7 +11,7 @@ import httpx
 import pyotp
 import pytest
 
-from app.auth.ratelimit import limiter
+from app import ratelimit
 from app.auth.web import decode_flash
 from app.settings import get_settings
 from tests.api.conftest import mail_link, mail_to, unique_email
@@ -197,7 +197,7 @@ async def test_sign_up_failures_go_back_with_their_codes(auth_client) -> None:
 
 async def test_too_many_attempts_say_how_long_to_wait(auth_client, env) -> None:
     env(RATE_LIMIT_TOKEN="2")
-    limiter.reset()
+    ratelimit.reset()
     email = unique_email("limited")
     for _ in range(2):
         await post_form(auth_client, "/auth/login", email=email, password="nope")

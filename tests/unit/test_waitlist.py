@@ -37,16 +37,16 @@ async def admin(configured) -> Person:
 @pytest.fixture
 def mail_env(configured, monkeypatch):
     """Room under the instance-wide e-mail limit, and a known site address."""
-    from app.auth.ratelimit import limiter
+    from app import ratelimit
 
     monkeypatch.setenv("RATE_LIMIT_EMAIL_SENT", "100000")
     monkeypatch.setenv("SITE_URL", "http://app.medivisit.test")
     get_settings.cache_clear()
-    limiter.reset()
+    ratelimit.reset()
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
-    limiter.reset()
+    ratelimit.reset()
 
 
 def address(prefix: str = "wait") -> str:
