@@ -55,6 +55,17 @@ class Settings(BaseSettings):
     # argon2id cost (RFC 9106 low-memory profile by default); tests lower it for speed.
     password_hash_memory_kib: int = 65_536
     password_hash_time_cost: int = 3
+    # Threads that hash passwords (0: one per CPU core); further checks wait in line for one.
+    password_hash_concurrency: int = 0
+    # Password checks of one client address that run at once (0: no limit); up to the second number more
+    # wait for their turn, and beyond that the address gets 429 at once.
+    password_checks_per_ip: int = 2
+    password_checks_waiting_per_ip: int = 64
+    # Account defence that never locks the owner out: after this many failed password sign-ins to one
+    # account within `rate_limit_window`, every further failure is answered only after the delay below
+    # (a right password is never delayed, from any address).
+    sign_in_failures_before_delay: int = 5
+    sign_in_failure_delay_ms: int = 1000
     # GoTrue format: character sets separated by `:`, each needed at least once (e.g. "abc…z:ABC…Z:0123456789").
     password_required_characters: str = ""
     refresh_token_reuse_interval: int = 10

@@ -305,8 +305,7 @@ async def token(request: Request) -> JSONResponse:
     settings = get_settings()
     grant_type = request.query_params.get("grant_type", "")
     body = await _body(request, TokenBody)
-    email = body.email if grant_type == "password" else None
-    await _limit("token", request, email, limit=settings.rate_limit_token)
+    await _limit("token", request, limit=settings.rate_limit_token)
     origin = _origin(request)
     if grant_type == "password":
         if not body.email and body.phone:

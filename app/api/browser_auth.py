@@ -247,7 +247,7 @@ async def login(request: Request) -> Response:
     if not email or not password:
         return _back(request, back, Flash("login", "missing_fields", keep))
     try:
-        await _limit("token", request, email, limit=get_settings().rate_limit_token)
+        await _limit("token", request, limit=get_settings().rate_limit_token)
         async with transaction() as session:
             result = await sign_in_with_password(
                 session=session, origin=_origin(request), email=email, password=password

@@ -7,6 +7,7 @@ derived from the signing key), so the holder of the parent can be handed the sam
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -15,10 +16,17 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
+from app import ratelimit
 from app.auth.audit import audit
 from app.auth.common import RequestOrigin, now, older_than
 from app.auth.errors import bad_request, forbidden, unauthorized, validation_failed
-from app.auth.passwords import verify_password, weakness
+from app.auth.passwords import (
+    note_failed_check,
+    note_passed_check,
+    password_check_slot,
+    verify_password,
+    weakness,
+)
 from app.auth.tokens import (
     REFRESH_TOKEN_LENGTH,
     decode_access_token,
@@ -223,8 +231,20 @@ async def live_refresh_token(session: AsyncSession, session_id: str) -> RefreshT
 async def sign_in_with_password(
     *, session: AsyncSession, origin: RequestOrigin, email: str, password: str
 ) -> AuthSessionRead:
-    user = await find_user_by_email(session, email) if email else None
-    valid = await verify_password(user.encrypted_password if user else None, password)
+    attempted = (email or "").strip().lower()[:320]
+    async with password_check_slot(origin.ip):
+        found = await find_user_by_email(session, email) if email else None
+        user_id, encoded = (found.id, found.encrypted_password) if found else (None, None)
+        # Hashing takes a while (and may wait its turn): nothing was written, so end the read and hold no
+        # database connection meanwhile; a flood of guesses must not take the pool from real sign-ins.
+        await session.rollback()
+        valid = await verify_password(encoded, password, ip=origin.ip)
+        if not valid:
+            note_failed_check(origin.ip)
+            await _slow_down_guessing(attempted)
+        else:
+            note_passed_check(origin.ip)
+    user = await load_user_row(session, user_id) if valid and user_id else None
     failure = None
     if user is None or not valid:
         failure = ("invalid_credentials", "Invalid login credentials")
@@ -234,7 +254,6 @@ async def sign_in_with_password(
         failure = ("email_not_confirmed", "Email not confirmed")
     if failure is not None:
         # Audited, and kept although the request fails (`commit=True`): nothing else was written.
-        attempted = (email or "").strip().lower()[:320]
         await audit(
             session,
             origin,
@@ -249,6 +268,24 @@ async def sign_in_with_password(
     return await start_session(
         session=session, user=user, method="password", origin=origin, weak_password=report
     )
+
+
+async def _slow_down_guessing(email: str) -> None:
+    """Once an account has seen more failed password sign-ins than the allowance within the rate-limit
+    window (counted across workers in `app.ratelimit`), answer each further failure only after a delay.
+
+    Guessing gets slower, while the owner is never refused: a right password is not delayed, and no count
+    of failures, from however many addresses, turns into a lock (GoTrue keys its request limits on the
+    client address only, and so do we)."""
+    settings = get_settings()
+    over = await ratelimit.hit(
+        "sign_in_failures",
+        email,
+        limit=settings.sign_in_failures_before_delay,
+        window=settings.rate_limit_window,
+    )
+    if over is not None and settings.sign_in_failure_delay_ms > 0:
+        await asyncio.sleep(settings.sign_in_failure_delay_ms / 1000)
 
 
 async def refresh(*, session: AsyncSession, origin: RequestOrigin, refresh_token: str) -> AuthSessionRead:
