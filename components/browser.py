@@ -94,6 +94,11 @@ def modal_close() -> Attributes:
     return {"data-modal-close": ""}
 
 
+def initial_focus() -> Attributes:
+    """The element a dialog focuses when it opens (instead of its first field)."""
+    return {"data-initial-focus": ""}
+
+
 def tabs(*, activation: str = "manual") -> Attributes:
     """A tab list whose arrow, Home and End keys move the focus; `auto` also selects on arrow keys."""
     return {"data-tabs": activation}

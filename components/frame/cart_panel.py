@@ -224,6 +224,7 @@ def CartPanel() -> dict:
                         "type": "button",
                         "aria-label": "Close cart",
                         **browser.modal_close(),
+                        **browser.initial_focus(),
                         "id": CLOSE_ID,
                         "on_click": lambda _e: handle.close(),
                     },
@@ -231,7 +232,5 @@ def CartPanel() -> dict:
                 ),
             ),
             _Contents(),
-            # A modal dialog takes the focus when it opens; ReactPy runs a script element once on mount.
-            html.script(f'document.getElementById("{CLOSE_ID}")?.focus()'),
         ),
     )

@@ -17,6 +17,7 @@
 //   data-close-overlay      a button or backdrop that closes the open overlay                  app.js
 //   data-modal              an open dialog: Escape clicks its data-modal-close; focus trap     app.js, kit.js
 //   data-modal-close        the button Escape clicks                                           app.js
+//   data-initial-focus      the element an opening dialog focuses first                         kit.js
 //   data-tabs="manual|auto" a tab list: arrows/Home/End move focus (auto also selects)        kit.js
 //   data-theme-toggle       cycle the theme light → dark → system (Alt+T too)                  app.js
 //   data-banner-close       hide the flash-sale banner for the rest of the day                 app.js

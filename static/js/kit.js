@@ -52,7 +52,7 @@ function focusables(root) {
 }
 
 function focusInto(root) {
-  const preferred = root.querySelector("[autofocus]") ||
+  const preferred = root.querySelector("[autofocus], [data-initial-focus]") ||
     root.querySelector("input:not([type=hidden]):not([disabled]), textarea:not([disabled]), select:not([disabled])");
   const target = preferred || focusables(root)[0] || root.querySelector("[role=dialog]");
   if (target) {
