@@ -31,7 +31,8 @@ def build_message(*, sender: str, recipients: list[str], subject: str, html: str
     message = EmailMessage()
     message["From"] = sender
     message["To"] = ", ".join(recipients)
-    message["Subject"] = subject
+    # One line, whatever the caller passed: a CR or LF in a header is refused by the e-mail package.
+    message["Subject"] = " ".join(subject.split())
     message["Message-ID"] = make_msgid(domain="medivisit.local")
     message.set_content(_plain_text(html))
     message.add_alternative(html, subtype="html")

@@ -68,6 +68,8 @@ class Settings(BaseSettings):
     sign_in_failure_delay_ms: int = 1000
     # GoTrue format: character sets separated by `:`, each needed at least once (e.g. "abc…z:ABC…Z:0123456789").
     password_required_characters: str = ""
+    # User metadata (`data`) is copied into every access token and the session cookie: keep it small.
+    max_user_metadata_bytes: int = 4096
     refresh_token_reuse_interval: int = 10
     flow_state_expiry: int = 300
     mfa_challenge_expiry: int = 300
@@ -111,6 +113,11 @@ class Settings(BaseSettings):
     # How orders are paid (app/services/payments.py): "pay_at_visit", the patient pays the provider at the
     # visit and the platform records it when the visit is completed.
     payment_gateway: Literal["pay_at_visit"] = "pay_at_visit"
+
+    # ---- request limits (medivisit/request_guard.py) ----
+    # Largest request body in bytes: most routes, and the identity API (/auth/*); uploads: UPLOAD_MAX_BYTES.
+    max_request_bytes: int = 1024 * 1024
+    max_auth_request_bytes: int = 64 * 1024
 
     # ---- help-desk attachments (app/storage.py) ----
     # Where uploaded files are kept; unset: <VAR_DIR>/uploads.

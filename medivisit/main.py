@@ -26,6 +26,7 @@ from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from medivisit import reactpy_hook_stack, websocket_guard
+from medivisit.request_guard import RequestGuard
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
@@ -116,6 +117,7 @@ def create_app() -> FastAPI:
         await get_database().dispose()
 
     app = FastAPI(title=f"{settings.brand_name} API", lifespan=lifespan, docs_url="/docs", redoc_url=None)
+    app.add_middleware(RequestGuard)
     app.include_router(health.router)
     app.include_router(functions.router)
     app.include_router(uploads.router)

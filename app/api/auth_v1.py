@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Match
 
 from app.auth import mfa, otp, users
-from app.auth.common import RequestOrigin, safe_redirect
+from app.auth.common import RequestOrigin, check_redirect_to, safe_redirect
 from app.auth.errors import (
     API_VERSION,
     API_VERSION_HEADER,
@@ -283,7 +283,7 @@ async def signup(request: Request) -> JSONResponse:
             phone=body.phone,
             password=body.password,
             data=body.data,
-            redirect_to=request.query_params.get("redirect_to"),
+            redirect_to=check_redirect_to(request.query_params.get("redirect_to")),
             pkce=pkce,
         )
     return _json(result.wire())
@@ -360,7 +360,7 @@ async def send_otp(request: Request) -> JSONResponse:
             phone=body.phone,
             create_user=body.create_user is not False,
             data=body.data,
-            redirect_to=request.query_params.get("redirect_to"),
+            redirect_to=check_redirect_to(request.query_params.get("redirect_to")),
             pkce=pkce,
         )
     return _json({})
@@ -457,7 +457,7 @@ async def recover(request: Request) -> JSONResponse:
             session=session,
             origin=_origin(request),
             email=body.email,
-            redirect_to=request.query_params.get("redirect_to"),
+            redirect_to=check_redirect_to(request.query_params.get("redirect_to")),
             pkce=pkce,
         )
     return _json({})
@@ -480,7 +480,7 @@ async def resend(request: Request) -> JSONResponse:
             type=body.type,
             email=body.email,
             phone=body.phone,
-            redirect_to=request.query_params.get("redirect_to"),
+            redirect_to=check_redirect_to(request.query_params.get("redirect_to")),
         )
     return _json({})
 
@@ -532,7 +532,7 @@ async def update_user(request: Request) -> JSONResponse:
             nonce=body.nonce,
             data=body.data,
             app_metadata=body.app_metadata,
-            redirect_to=request.query_params.get("redirect_to"),
+            redirect_to=check_redirect_to(request.query_params.get("redirect_to")),
             pkce=pkce,
         )
     return _json(user.wire())

@@ -22,6 +22,14 @@ class SendEmailRequest(BaseModel):
     subject: str = Field(min_length=1, max_length=998)
     html: str = Field(min_length=1, max_length=200_000)
 
+    @field_validator("subject")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        # A line break in a header would let the caller write headers of their own (header injection).
+        if any(ord(c) < 32 or c == "\x7f" for c in value):
+            raise ValueError("The subject must be a single line without control characters")
+        return value
+
     @field_validator("to", mode="before")
     @classmethod
     def _one_or_many(cls, value: object) -> object:

@@ -61,6 +61,21 @@ def _allowed(url: str, pattern: str) -> bool:
     return re.fullmatch(regex, url) is not None
 
 
+def check_redirect_to(redirect_to: str | None) -> str | None:
+    """`redirect_to` as a request gave it, refused with 400 when it is not a URL at all. Endpoints check it
+    before they look anybody up, so the answer is the same whether or not the account exists."""
+    if redirect_to is None:
+        return None
+    try:
+        parts = urlsplit(redirect_to)
+        parts.port  # noqa: B018 - parsing the port raises on a malformed one
+    except ValueError:
+        raise validation_failed("redirect_to is not a valid URL") from None
+    if len(redirect_to) > 2048 or any(ord(c) < 32 for c in redirect_to):
+        raise validation_failed("redirect_to is not a valid URL")
+    return redirect_to
+
+
 def safe_redirect(redirect_to: str | None) -> str:
     """GoTrue's `GetReferrer`: `redirect_to` if it is on the site's origin or matches URI_ALLOW_LIST, else
     SITE_URL. Links carry sessions to this address, so it must never be one an attacker chose."""
@@ -68,9 +83,13 @@ def safe_redirect(redirect_to: str | None) -> str:
     site = settings.site_url
     if not redirect_to:
         return site
-    target = urlsplit(redirect_to)
-    base = urlsplit(site)
-    if (target.scheme, target.hostname, target.port) == (base.scheme, base.hostname, base.port):
+    try:
+        target = urlsplit(redirect_to)
+        base = urlsplit(site)
+        same_origin = (target.scheme, target.hostname, target.port) == (base.scheme, base.hostname, base.port)
+    except ValueError:  # e.g. a port that is not a number: not a place to send anyone
+        return site
+    if same_origin:
         return redirect_to
     for pattern in (p.strip() for p in settings.uri_allow_list.split(",")):
         if pattern and _allowed(redirect_to, pattern):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import select
@@ -9,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.audit import audit
 from app.auth.common import RequestOrigin, normalize_email, now, older_than
-from app.auth.errors import AuthApiError, forbidden, unauthorized, unprocessable
+from app.auth.errors import AuthApiError, forbidden, unauthorized, unprocessable, validation_failed
 from app.auth.mailer import check_send_frequency, send_otp_email
 from app.auth.passwords import check_new_password, hash_password, verify_password
 from app.auth.pkce import Pkce, create_flow_state
@@ -76,6 +77,13 @@ async def mark_email_verified(session: AsyncSession, user: User) -> None:
         identity.email = user.email
 
 
+def check_user_metadata(data: dict[str, Any] | None) -> None:
+    """User metadata travels in every access token (and so in a cookie): 400 past `MAX_USER_METADATA_BYTES`."""
+    limit = get_settings().max_user_metadata_bytes
+    if data and len(json.dumps(data, separators=(",", ":"))) > limit:
+        raise validation_failed(f"User metadata is too large: at most {limit:,} bytes are allowed")
+
+
 def _fake_user(email: str, data: dict[str, Any] | None) -> UserRead:
     """What a repeated sign-up answers without auto-confirm, so nobody learns the address is taken."""
     moment = now()
@@ -119,6 +127,7 @@ async def sign_up(
     if not password:
         raise unprocessable("validation_failed", "Signup requires a valid password")
     check_new_password(password)
+    check_user_metadata(data)
     password_hash = await hash_password(password)  # before the lookup: same timing either way
 
     user = await find_user_by_email(session, email)
@@ -225,6 +234,7 @@ async def update_user(
                 metadata.pop(key, None)
             else:
                 metadata[key] = value
+        check_user_metadata(metadata)
         user.raw_user_meta_data = metadata
 
     if changes_email:
