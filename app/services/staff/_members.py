@@ -370,6 +370,7 @@ async def read_audit_log(
     time_zone: str,
     action: str | None = None,
     actor_query: str | None = None,
+    target_query: str | None = None,
     since: date | None = None,
     until: date | None = None,
     older_than: str | None = None,
@@ -380,6 +381,7 @@ async def read_audit_log(
     filters = {
         "action": action or None,
         "actor_query": actor_query,
+        "target_query": target_query,
         "since": day_bounds(since, time_zone)[0] if since else None,
         "until": day_bounds(until, time_zone)[1] if until else None,
     }
