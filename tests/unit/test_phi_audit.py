@@ -50,7 +50,7 @@ async def test_opening_a_ticket_writes_one_entry_with_the_address_and_browser(pe
     [entry] = await entries(AuditAction.ticket_view)
     assert (entry.actor_email, entry.target) == (support.email, f"ticket #{ticket.number}")
     assert (entry.ip, entry.user_agent) == ("203.0.113.7", BROWSER)
-    assert entry.details == {"ticket_id": ticket.id, "customer_id": patient.id}
+    assert entry.details == {"customer": "Jordan Lee", "customer_id": patient.id}
 
     with pytest.raises(PermissionDenied):
         await run(record_ticket_view, actor=patient.actor, ticket_id=ticket.id)

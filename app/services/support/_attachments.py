@@ -151,7 +151,7 @@ async def open_attachment(*, session: AsyncSession, actor: Principal, attachment
             target=row.filename,
             ip=actor.ip,
             user_agent=actor.user_agent,
-            details={"ticket_id": ticket.id, "ticket": f"#{ticket.number}", "attachment_id": row.id},
+            details={"ticket": f"#{ticket.number}", "ticket_id": ticket.id, "attachment_id": row.id},
         )
     return AttachmentFile(attachment_read(row), storage.path_of(row.storage_key))
 

@@ -136,6 +136,7 @@ async def record_ticket_view(*, session: AsyncSession, actor: Principal, ticket_
     the client's address and browser: a ticket is a patient's record (HIPAA §164.312(b))."""
     account = await _agent(session, actor)
     ticket = await load_ticket(session, ticket_id)
+    customer = await get_account(session=session, user_id=ticket.user_id)
     await audit.record(
         session=session,
         actor_id=account.id,
@@ -144,7 +145,7 @@ async def record_ticket_view(*, session: AsyncSession, actor: Principal, ticket_
         target=f"ticket #{ticket.number}",
         ip=actor.ip,
         user_agent=actor.user_agent,
-        details={"ticket_id": ticket.id, "customer_id": ticket.user_id},
+        details={"customer": customer.name if customer else "", "customer_id": ticket.user_id},
     )
 
 
