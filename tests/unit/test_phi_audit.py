@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from app.services.errors import PermissionDenied
-from app.services.staff import open_visit, read_audit_log
+from app.services.staff import add_staff, open_visit, read_audit_log
 from app.services.staff._audit import list_audit
 from app.services.support import get_ticket, open_attachment, record_ticket_view, stage_attachment
 from models.account import AccountRead, Role
@@ -102,3 +102,11 @@ async def test_owners_filter_the_log_by_target(people) -> None:
         target_query=f"#{second.number}",
     )
     assert [e.target for e in page.entries] == [f"ticket #{second.number}"] * 2
+
+
+async def test_staff_changes_name_the_address_and_browser_too(people) -> None:
+    patient, _support = people
+    hr = at_desk(await person(Role.hr), ip="198.51.100.4")
+    await run(add_staff, actor=hr.actor, email=patient.email, role=Role.support)
+    [entry] = await entries(AuditAction.staff_add)
+    assert (entry.target, entry.ip, entry.user_agent) == (patient.email, "198.51.100.4", BROWSER)

@@ -197,6 +197,7 @@ def _check_grantable(added: Iterable[Permission], held: frozenset[Permission]) -
 async def _record(
     session: AsyncSession,
     manager: AccountRead,
+    actor: Principal,
     action: AuditAction,
     member: User,
     details: dict,
@@ -207,8 +208,8 @@ async def _record(
         actor_email=manager.email,
         action=action,
         target=member.email or member.id,
-        ip="",
-        user_agent="",
+        ip=actor.ip,
+        user_agent=actor.user_agent,
         details={"user_id": member.id, **details},
     )
     await events.publish_on_commit(session, TOPIC, {"user_id": member.id, "action": str(action)})
@@ -258,6 +259,7 @@ async def add_staff(
     await _record(
         session,
         manager,
+        actor,
         AuditAction.staff_add,
         user,
         {"role": role.value, "permissions": [p.value for p in extras], "invited": invited},
@@ -316,7 +318,7 @@ async def update_staff(
         changes["active"] = {"from": before.active, "to": active}
     await session.flush()
     if changes:
-        await _record(session, manager, AuditAction.staff_update, user, changes)
+        await _record(session, manager, actor, AuditAction.staff_update, user, changes)
     return _member_read(user, row)
 
 
@@ -337,6 +339,7 @@ async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str)
     await _record(
         session,
         manager,
+        actor,
         AuditAction.staff_remove,
         user,
         {"role": before.role.value, "permissions": [p.value for p in before.extra_permissions]},
