@@ -107,7 +107,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
-        policy = DOCS_CONTENT_SECURITY_POLICY if path == "/docs" else CONTENT_SECURITY_POLICY
+        policy = DOCS_CONTENT_SECURITY_POLICY if path.startswith("/docs") else CONTENT_SECURITY_POLICY
         added = [(b"content-security-policy", policy.encode()), *_FIXED]
         hsts = get_settings().hsts_max_age
         if scope.get("scheme") == "https" and hsts > 0:

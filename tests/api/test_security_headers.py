@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import urllib.request
+from pathlib import Path
 
 import httpx
 import pytest
@@ -79,3 +81,17 @@ async def test_a_websocket_from_another_site_is_refused(live_server) -> None:
     # The site's own pages (and non-browser clients, which send no Origin) connect.
     assert (await _first_frame(stream, origin=live_server.base_url))["type"] == "layout-update"
     assert (await _first_frame(stream))["type"] == "layout-update"
+
+
+def test_no_screen_renders_a_script_element() -> None:
+    """ReactPy's client evals the text of a rendered <script>, which the policy forbids (no 'unsafe-eval'):
+    browser behaviour belongs in static/js."""
+    root = Path(__file__).resolve().parents[2]
+    offenders = [
+        f"{path.relative_to(root)}:{number}"
+        for package in ("components", "pages", "staff", "helpdesk", "medivisit")
+        for path in (root / package).rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\bhtml\.script\(", line)
+    ]
+    assert offenders == []
