@@ -201,3 +201,21 @@ def test_a_ticket_draft_survives_a_server_restart_for_its_author_only(person, si
     expect(toasts(patient).first).to_be_visible()
     assert site.rows("SELECT 1 FROM form_drafts WHERE form_key = 'support:new-request'") == []
     assert patient.errors == [] and provider.errors == []
+
+
+def test_intake_notes_at_checkout_survive_a_reconnect(person, site: Site) -> None:
+    patient = person("patient")
+    visit(patient, site, "/services/iv-therapy")
+    service = "Hydration IV (1 liter)"
+    patient.get_by_role("article", name=service).get_by_role("button", name="Add to cart").click()
+    expect(toasts(patient, f"Added {service} to cart")).to_be_visible()
+    visit(patient, site, "/checkout")
+    notes = patient.get_by_role("article", name=service).get_by_label("Intake notes (optional)")
+    notes.fill("Allergic to latex; the gate code is 4471.")
+    assert site.wait_for_rows(
+        "SELECT 1 FROM form_drafts WHERE form_key = 'checkout:notes' AND fields LIKE ?", "%latex%"
+    ), "the notes were never written"
+    patient.reload()  # a new connection, a new layout: only the database remembers
+    notes = patient.get_by_role("article", name=service).get_by_label("Intake notes (optional)")
+    expect(notes).to_have_value("Allergic to latex; the gate code is 4471.")
+    assert patient.csp == [] and patient.errors == []
