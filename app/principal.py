@@ -6,11 +6,15 @@ A `Principal` is one of three things, never `None` and never a snapshot of an ac
   sign-out, a revoked session, a ban or a demotion stops an open tab at once;
 - a visitor: an anonymous browser, known only by its `mv_visitor` cookie (its cart, nothing else);
 - `SYSTEM`: the command line, seeders and background jobs, which act on the operator's authority.
+
+A user or visitor principal may carry where the connection comes from (`ip`, `user_agent`): the page's
+websocket or the HTTP request it was built for. Services write them into audit entries (who read a patient's
+records, from where); they never decide access.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -26,6 +30,8 @@ class Principal:
     user_id: str = ""
     session_id: str = ""
     visitor_id: str = ""
+    ip: str = ""
+    user_agent: str = ""
 
     @classmethod
     def user(cls, *, user_id: str, session_id: str) -> Principal:
@@ -34,6 +40,10 @@ class Principal:
     @classmethod
     def visitor(cls, visitor_id: str) -> Principal:
         return cls(PrincipalKind.visitor, visitor_id=visitor_id)
+
+    def from_client(self, *, ip: str, user_agent: str) -> Principal:
+        """The same actor, noted as acting from this client address and browser."""
+        return replace(self, ip=(ip or "")[:64], user_agent=(user_agent or "")[:512])
 
     @property
     def is_user(self) -> bool:

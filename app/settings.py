@@ -124,6 +124,17 @@ class Settings(BaseSettings):
     upload_dir: Path | None = None
     upload_max_bytes: int = 5 * 1024 * 1024
 
+    # ---- browser security (medivisit/security_headers.py) ----
+    # Strict-Transport-Security max-age in seconds, sent on https requests only (directly, or behind a proxy
+    # in FORWARDED_ALLOW_IPS that says X-Forwarded-Proto: https); 0 sends none.
+    hsts_max_age: int = 365 * 24 * 3600
+
+    # ---- form drafts (app/services/drafts) ----
+    # How long an unsent draft (a ticket, a reply, a review, visit notes) is kept after its last change.
+    draft_lifetime_days: int = 7
+    # Typing is saved this long after the last keystroke (one write per pause, not per key).
+    draft_save_delay_ms: int = 800
+
     @model_validator(mode="after")
     def _environment_defaults(self) -> Settings:
         if self.mailer_autoconfirm is None:

@@ -595,7 +595,7 @@ def _ReviewDialog(
 ) -> dict:
     session = use_session()
     rating, set_rating = use_state(0)
-    form = use_form(comment="")
+    form = use_form(draft=f"review:{visit.id}", comment="")
     error, refused = _use_refusal()
     action = use_action(review_visit, on_error=refused)
 
@@ -611,6 +611,7 @@ def _ReviewDialog(
             comment=form.values.get("comment", ""),
         )
         if result is not None:
+            form.discard_draft()
             session.toaster.success(
                 "Thanks for your review", f"It helps other patients choose {visit.provider_name}."
             )

@@ -1,5 +1,6 @@
 """The only way components reach the domain: `use_query` to read, `use_action` to act, `use_topic` to
-hear about changes made elsewhere (app/events.py), and `use_viewer`, the root's one read of who is signed in.
+hear about changes made elsewhere (app/events.py), `use_viewer`, the root's one read of who is signed in,
+and `use_draft`, the database copy of a form's unsent text (components/forms.py).
 
 reactpy-django's `use_query` / `use_mutation` are the model:
 
@@ -19,8 +20,10 @@ compares its arguments by equality itself and hands ReactPy only an integer gene
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -28,8 +31,11 @@ from reactpy import use_effect, use_ref, use_state
 
 from app import events
 from app.db import unit_of_work
+from app.principal import Principal
 from app.services.accounts import Viewer, resolve_viewer
+from app.services.drafts import discard_draft, load_draft, save_draft
 from app.services.errors import ServiceError
+from app.settings import get_settings
 from components.context import use_toaster
 
 T = TypeVar("T")
@@ -252,3 +258,110 @@ def use_viewer(access_token: str) -> ViewerState:
 
     loading, viewer = state
     return ViewerState(loading, viewer, lambda: set_version(lambda v: v + 1))
+
+
+# ---- drafts ------------------------------------------------------------------------------------------
+_DELETE = object()
+_writes: set[asyncio.Task[None]] = set()  # strong references: a write outlives the component that asked
+
+
+class DraftSaver:
+    """A form's draft in the database (app.services.drafts): `save(values)` writes once changes pause for
+    DRAFT_SAVE_DELAY_MS, `save(values, now=True)` and `discard()` at once, `flush()` writes what is waiting
+    (the form unmounts). One write runs at a time; the latest values win. A refused write (the session
+    ended) is dropped quietly: a draft is a convenience, never an error the user must handle."""
+
+    def __init__(self, form_key: str, actor: Principal, delay_seconds: float) -> None:
+        self.form_key = form_key
+        self.actor = actor
+        self.delay = delay_seconds
+        self._pending: Any = None  # None: nothing to write; _DELETE; or the values to keep
+        self._due = 0.0
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def save(self, values: Mapping[str, Any] | None, *, now: bool = False) -> None:
+        """Keep `values` (None: forget the draft), after the pause or `now`."""
+        self._pending = _DELETE if values is None else dict(values)
+        self._due = time.monotonic() + (0 if now else self.delay)
+        self._start(wake=now)
+
+    def discard(self) -> None:
+        self.save(None, now=True)
+
+    def flush(self) -> None:
+        if self._pending is not None:
+            self._due = 0.0
+            self._start(wake=True)
+
+    async def idle(self) -> None:
+        """Wait until nothing is waiting to be written (for tests)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
+    def _start(self, *, wake: bool) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run())
+            _writes.add(self._task)
+            self._task.add_done_callback(_writes.discard)
+        elif wake:
+            self._wake.set()
+
+    async def _run(self) -> None:
+        while self._pending is not None:
+            wait = self._due - time.monotonic()
+            if wait > 0:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                continue
+            values, self._pending = self._pending, None
+            try:
+                async with unit_of_work() as session:
+                    if values is _DELETE:
+                        await discard_draft(session=session, actor=self.actor, form_key=self.form_key)
+                    else:
+                        await save_draft(
+                            session=session, actor=self.actor, form_key=self.form_key, values=values
+                        )
+            except ServiceError:
+                pass
+            except Exception:
+                logger.exception("Saving the draft of %s failed", self.form_key)
+
+
+def use_draft(
+    form_key: str | None, *, actor: Principal, on_load: Callable[[dict[str, Any]], None]
+) -> DraftSaver | None:
+    """Keep a form's draft in the database under `form_key` (None: no draft). Once mounted it loads the
+    draft `actor` saved before (a reconnect, a restart, another worker) and hands it to `on_load`; the
+    returned saver writes changes. A component shows one form key for its lifetime (key it by what the
+    form is for, e.g. the ticket)."""
+    saver: DraftSaver | None = use_state(
+        lambda: DraftSaver(form_key, actor, get_settings().draft_save_delay_ms / 1000) if form_key else None
+    )[0]
+    if saver is not None:
+        saver.actor = actor  # the latest connection details
+    latest = use_ref(on_load)
+    latest.current = on_load
+
+    @use_effect(dependencies=[])
+    async def load() -> None:
+        if saver is None:
+            return
+        try:
+            async with unit_of_work() as session:
+                values = await load_draft(session=session, actor=actor, form_key=saver.form_key)
+        except ServiceError:
+            return
+        except Exception:
+            logger.exception("Loading the draft of %s failed", saver.form_key)
+            return
+        if values:
+            latest.current(values)
+
+    @use_effect(dependencies=[])
+    def unmount() -> Callable[[], None] | None:
+        return saver.flush if saver is not None else None
+
+    return saver

@@ -21,7 +21,12 @@ TITLE = "Submit New Help Request"
 @component
 def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRead], None]) -> dict:
     session = use_session()
-    form = use_form(email="", category=TicketCategory.other.value, priority=TicketPriority.medium.value)
+    form = use_form(
+        draft="helpdesk:new-ticket",
+        email="",
+        category=TicketCategory.other.value,
+        priority=TicketPriority.medium.value,
+    )
     staged = use_staged_files()
     submit_action = use_action(open_ticket)
 
@@ -38,6 +43,7 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
             attachment_ids=staged.ids,
         )
         if created is not None:
+            form.discard_draft()
             session.toaster.success(f"Ticket #{created.number} created")
             on_created(created)
 

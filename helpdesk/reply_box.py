@@ -31,7 +31,7 @@ MANAGE = "__manage__"
 @component
 def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     session = use_session()
-    form = use_form(content="")
+    form = use_form(draft=f"helpdesk:reply:{ticket.id}", content="")
     internal, set_internal = use_state(False)
     managing, set_managing = use_state(False)
     staged = use_staged_files()

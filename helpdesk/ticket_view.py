@@ -3,7 +3,8 @@ created date, Resolve and Waiting, Status, Priority, Category, Assigned To, due 
 the thread (internal notes included), the reply box and the history.
 
 It refetches on the ticket's events (`ticket:<id>`), so another agent's reply or status change shows
-without a reload; `PresenceBar` says who else has it open.
+without a reload; `PresenceBar` says who else has it open. Opening it writes one `ticket_view` audit entry
+(a reload or a live refresh of the open ticket writes none).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from reactpy import component, html, use_state
+from reactpy import component, html, use_effect, use_state
 
 from app.services.support import (
     ASSIGN_OTHERS,
@@ -20,6 +21,7 @@ from app.services.support import (
     due_status,
     get_ticket,
     list_assignable_staff,
+    record_ticket_view,
     set_ticket_category,
     set_ticket_priority,
     set_ticket_status,
@@ -74,6 +76,13 @@ def TicketView(ticket_id: str, back_href: str) -> dict:
     session = use_session()
     detail = use_query(get_ticket, actor=session.actor, ticket_id=ticket_id)
     use_topic(ticket_topic(ticket_id), refetch=[detail])
+    # A refused or missing ticket is the query's to show; the view is noted quietly.
+    viewed = use_action(record_ticket_view, exclusive=False, on_error=lambda _message: None)
+
+    @use_effect(dependencies=[ticket_id])
+    async def opened() -> None:
+        await viewed.run(actor=session.actor, ticket_id=ticket_id)
+
     back = html.a({"class_name": "desk-back", "href": back_href}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:  # loading, or refused / not found: the kit's looks (error with Retry)
         return html.section(

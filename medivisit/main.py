@@ -27,6 +27,7 @@ from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from medivisit import reactpy_hook_stack, websocket_guard
 from medivisit.request_guard import RequestGuard
+from medivisit.security_headers import SecurityHeaders
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
@@ -181,4 +182,5 @@ def create_app() -> FastAPI:
         return response
 
     app.add_route("/{path:path}", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_middleware(SecurityHeaders)
     return app

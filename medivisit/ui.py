@@ -45,6 +45,12 @@ def _header(scope: dict, name: bytes) -> str:
     return next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == name), "")
 
 
+def _client_ip(scope: dict) -> str:
+    """The websocket's client address (uvicorn puts a trusted proxy's X-Forwarded-For there)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
 def _cookies(scope: dict) -> dict[str, str]:
     jar = SimpleCookie()
     try:
@@ -97,9 +103,11 @@ def Root():  # noqa: ANN201
 
     def build_session() -> UiSession:
         viewer = signed_in.viewer
+        actor = viewer.actor if viewer else Principal.visitor(cookies.get(VISITOR_COOKIE, ""))
         return UiSession(
             user=viewer.account if viewer else None,
-            actor=viewer.actor if viewer else Principal.visitor(cookies.get(VISITOR_COOKIE, "")),
+            # Audit entries of this tab's commands name the connection's address and browser.
+            actor=actor.from_client(ip=_client_ip(scope), user_agent=_header(scope, b"user-agent")),
             toaster=handles["toaster"],
             cart=handles["cart"],
             bug_report=handles["bug_report"],

@@ -9,6 +9,7 @@ from models.booking import Appointment, Order, Transaction
 from models.bug_report import BugReport
 from models.cart import CartItem
 from models.catalog import Service, ServiceCategory
+from models.draft import FormDraft
 from models.identity import (
     AuthSession,
     FlowState,
@@ -36,6 +37,7 @@ __all__ = [
     "CannedResponse",
     "CartItem",
     "FlowState",
+    "FormDraft",
     "Identity",
     "MfaAmrClaim",
     "MfaChallenge",

@@ -35,6 +35,11 @@ class AuditAction(enum.StrEnum):
     waitlist_approve = "waitlist_approve"
     # Staff portal (issue 5): who looked at or changed what.
     patient_records_view = "patient_records_view"  # target: the patient's user id
+    # PHI reads by staff (issue 10, HIPAA §164.312(b)), with the client's address and browser:
+    ticket_view = "ticket_view"  # target: "ticket #N"; details.customer (name), details.customer_id
+    attachment_download = (
+        "attachment_download"  # target: the file name; details.ticket, ticket_id, attachment_id
+    )
     ticket_assign = "ticket_assign"  # details.from, details.to (user ids)
     ticket_status = "ticket_status"  # details.from, details.to
     staff_add = "staff_add"  # details.role, details.permissions

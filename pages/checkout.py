@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_ref, use_state
+from reactpy import component, html, use_state
 
 from app.services.appointments import visit_where
 from app.services.booking import (
@@ -105,12 +105,17 @@ def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]
 def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> dict:
     session = use_session()
     address = use_form()
-    notes = use_ref({})
+    # Each visit's intake notes by line key: a draft, so a reconnect or restart does not lose them.
+    notes = use_form(draft="checkout:notes")
     zip_code, set_zip = use_state("")
     holds, set_holds = use_state({})
     problem, set_problem = use_state(None)
 
-    order = use_action(place_order, on_success=on_placed, on_error=set_problem)
+    def placed(result: Any) -> None:
+        notes.discard_draft()
+        on_placed(result)
+
+    order = use_action(place_order, on_success=placed, on_error=set_problem)
     visits = [(f"{item.id}#{n}", item) for item in items for n in range(item.quantity)]
 
     def on_hold(key: str, hold: AppointmentRead) -> None:
@@ -131,7 +136,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
                 hold_id=holds[key].id,
                 cart_item_id=item.id,
                 location=holds[key].location,
-                notes=notes.current.get(key, ""),
+                notes=notes.values.get(key, ""),
                 **_where(holds[key].location, address.values),
             )
             for key, item in visits
@@ -155,7 +160,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
                         zip_code,
                         holds.get(key),
                         on_hold,
-                        notes.current,
+                        notes,
                         key=key,
                     )
                     for index, (key, item) in enumerate(visits)
@@ -230,7 +235,7 @@ def _VisitLine(
     zip_code: str,
     hold: AppointmentRead | None,
     on_hold: Any,
-    notes: dict[str, str],
+    notes: Form,
 ) -> dict:
     session = use_session()
     time_zone = session.time_zone
@@ -290,7 +295,8 @@ def _VisitLine(
         return changed
 
     def keep_notes(text: str) -> None:
-        notes[line_key] = text
+        notes.values[line_key] = text
+        notes.changed()
 
     def choose_day(chosen: date) -> None:
         set_problem(None)
@@ -395,8 +401,9 @@ def _VisitLine(
             id=f"{prefix}-notes",
             rows=2,
             max_length=2000,
-            default=notes.get(line_key, ""),
+            default=notes.values.get(line_key, ""),
             on_change=keep_notes,
+            key=f"notes-{notes.version}",  # a restored draft remounts the field with its text
             placeholder="Symptoms, allergies, access instructions, anything your provider should know.",
         ),
     )

@@ -22,7 +22,7 @@ from components.hooks import use_query
 from components.kit import MAX_PAGE_SIZE, Button, Column, DataTable, Field, QueryView, Select
 from components.staff_frame import StaffFrame, StaffSection
 from components.ui import portal_header
-from models.audit import AuditAction
+from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead
 
 PATH = "/staff/audit"
@@ -32,6 +32,7 @@ PATH = "/staff/audit"
 class AuditFilters:
     action: str = ""
     actor: str = ""
+    target: str = ""
     since: date | None = None
     until: date | None = None
     cursor: str = ""  # the id of the last entry of the previous page
@@ -45,6 +46,7 @@ class AuditFilters:
         return cls(
             action=action if action in AuditAction.__members__ else "",
             actor=first("actor"),
+            target=first("target"),
             since=_day(first("from")),
             until=_day(first("to")),
             cursor=first("cursor"),
@@ -54,6 +56,7 @@ class AuditFilters:
         values = {
             "action": self.action,
             "actor": self.actor,
+            "target": self.target,
             "from": self.since.isoformat() if self.since else "",
             "to": self.until.isoformat() if self.until else "",
             "cursor": self.cursor,
@@ -102,7 +105,8 @@ def _Audit() -> dict:
         portal_header(
             "Audit Log",
             eyebrow="Staff Portal",
-            lead="Who signed in, changed a role, viewed a patient's records or changed the staff — newest first. "
+            lead="Who signed in, changed a role, opened a patient's visit, ticket or file, or changed the staff — "
+            "newest first, with the address and browser it came from. "
             f"Times are in {session.time_zone.replace('_', ' ')}.",
         ),
         html.div(
@@ -118,7 +122,7 @@ def _FilterForm(filters: AuditFilters) -> dict:
     # Typing is kept on the server (components/forms.py); submitting navigates. The filters of the URL
     # key the form element: ReactPy's client keeps a control's own value once it has been changed, so
     # only a remount in the browser shows the new URL's filters (after Clear, Back, a shared link).
-    form = use_form(**{k: filters.params().get(k, "") for k in ("action", "actor", "from", "to")})
+    form = use_form(**{k: filters.params().get(k, "") for k in ("action", "actor", "target", "from", "to")})
     return html.form(
         {
             "key": filters.href(cursor=""),
@@ -149,6 +153,16 @@ def _FilterForm(filters: AuditFilters) -> dict:
             class_name="team-field",
         ),
         Field(
+            "Target",
+            "target",
+            form=form,
+            id="audit-target",
+            type="search",
+            max_length=200,
+            placeholder="Ticket #, patient id, file",
+            class_name="team-field",
+        ),
+        Field(
             "From", "from", form=form, id="audit-from", type="date", max_length=None, class_name="team-field"
         ),
         Field("To", "to", form=form, id="audit-to", type="date", max_length=None, class_name="team-field"),
@@ -169,6 +183,7 @@ def _Entries(filters: AuditFilters) -> dict:
         time_zone=session.time_zone,
         action=filters.action or None,
         actor_query=filters.actor or None,
+        target_query=filters.target or None,
         since=filters.since,
         until=filters.until,
         older_than=filters.cursor or None,
@@ -217,6 +232,43 @@ def when_text(moment: datetime, time_zone: str) -> str:
     return f"{format_date(moment.astimezone(ZoneInfo(time_zone)))} · {format_time(moment, time_zone)}"
 
 
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"))
+_SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iOS"),
+    ("iPad", "iPadOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def browser_label(user_agent: str) -> str:
+    """'Chrome on Linux' from a User-Agent header; the header itself (shortened) when it names neither."""
+    browser = next((name for token, name in _BROWSERS if token in user_agent), None)
+    if browser is None and "Safari/" in user_agent:
+        browser = "Safari"
+    system = next((name for token, name in _SYSTEMS if token in user_agent), None)
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or system or user_agent[:40]
+
+
+def client_cell(entry: AuditEntryRead) -> Any:
+    """The address and browser an entry came from (the whole User-Agent on hover); '—' when unknown."""
+    if not entry.ip and not entry.user_agent:
+        return "—"
+    return html.span(
+        {"title": entry.user_agent} if entry.user_agent else {},
+        html.span({"class_name": "audit-ip"}, entry.ip or "unknown address"),
+        html.br(),
+        html.span({"class_name": "audit-browser"}, browser_label(entry.user_agent))
+        if entry.user_agent
+        else "",
+    )
+
+
 def entry_columns(time_zone: str) -> tuple[Column, ...]:
     return (
         Column("when", "When", render=lambda e: when_text(e.created_at, time_zone), class_name="audit-when"),
@@ -227,6 +279,7 @@ def entry_columns(time_zone: str) -> tuple[Column, ...]:
             render=lambda e: html.span({"class_name": "portal-pill"}, action_label(e.action)),
         ),
         Column("target", "Target", render=lambda e: e.target or "—", class_name="audit-target"),
+        Column("client", "From", render=client_cell, class_name="audit-client"),
         Column(
             "details", "Details", render=lambda e: details_text(e.details) or "—", class_name="audit-details"
         ),

@@ -43,7 +43,11 @@ def _refusal(exc: ServiceError) -> JSONResponse:
 
 async def _signed_in(session: SessionDep, request: Request) -> Principal | None:
     viewer = await resolve_viewer(session=session, access_token=request.cookies.get(ACCESS_COOKIE, ""))
-    return viewer.actor if viewer is not None else None
+    if viewer is None:
+        return None
+    return viewer.actor.from_client(
+        ip=request.client.host if request.client else "", user_agent=request.headers.get("user-agent", "")
+    )
 
 
 @router.post(

@@ -63,6 +63,7 @@ class _Value:
     def set(self, value: Any) -> None:
         if self.form is not None:
             self.form.values[self.name] = value
+            self.form.changed()
         else:
             self.ref.current = value
 

@@ -137,7 +137,9 @@ def _ticket_list(
 @component
 def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
     session = use_session()
-    form = use_form(category=TicketCategory.other.value, subject="", description="")
+    form = use_form(
+        draft="support:new-request", category=TicketCategory.other.value, subject="", description=""
+    )
     staged = use_staged_files()
     send = use_action(open_ticket)
 
@@ -151,6 +153,7 @@ def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
             attachment_ids=staged.ids,
         )
         if created is not None:
+            form.discard_draft()
             session.toaster.success(REQUEST_SENT)
             on_created(created.id)
 
@@ -234,7 +237,7 @@ def _MyTicket(ticket_id: str) -> dict:
 @component
 def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     session = use_session()
-    form = use_form(content="")
+    form = use_form(draft=f"support:reply:{ticket.id}", content="")
     staged = use_staged_files()
     send = use_action(reply_as_customer)
 

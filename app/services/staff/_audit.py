@@ -26,6 +26,7 @@ async def list_audit(
     reader: AccountRead,
     action: AuditAction | str | None = None,
     actor_query: str | None = None,
+    target_query: str | None = None,
     limit: int = MAX_PAGE,
     before: datetime | None = None,
     since: datetime | None = None,
@@ -33,6 +34,7 @@ async def list_audit(
     older_than: str | None = None,
 ) -> list[AuditEntryRead]:
     """Newest first, at most 100. `actor_query` matches part of the actor's e-mail or the actor's id;
+    `target_query` part of the target (a ticket number, a patient's id, a file name, an e-mail);
     `since` (inclusive) and `until` (exclusive) bound the time. To page on, pass `older_than`, the id of
     the last entry of the previous page (entries written in the same instant are not skipped), or
     `before`, its `created_at`."""
@@ -62,6 +64,9 @@ async def list_audit(
                 AuditEntry.actor_id == needle,
             )
         )
+    target = (target_query or "").strip().lower()
+    if target:
+        query = query.where(func.lower(AuditEntry.target).contains(target, autoescape=True))
     if before is not None:
         query = query.where(AuditEntry.created_at < as_utc(before).astimezone(UTC))
     limit = max(1, min(int(limit), MAX_PAGE))

@@ -167,8 +167,8 @@ async def open_visit(*, session: AsyncSession, actor: Principal, appointment_id:
         actor_email=member.email,
         action=AuditAction.patient_records_view,
         target=read.patient_id,
-        ip="",
-        user_agent="",
+        ip=actor.ip,
+        user_agent=actor.user_agent,
         details={"appointment_id": read.id, "patient": read.patient_name, "via": "staff dashboard"},
     )
     return read

@@ -197,6 +197,7 @@ def _check_grantable(added: Iterable[Permission], held: frozenset[Permission]) -
 async def _record(
     session: AsyncSession,
     manager: AccountRead,
+    actor: Principal,
     action: AuditAction,
     member: User,
     details: dict,
@@ -207,8 +208,8 @@ async def _record(
         actor_email=manager.email,
         action=action,
         target=member.email or member.id,
-        ip="",
-        user_agent="",
+        ip=actor.ip,
+        user_agent=actor.user_agent,
         details={"user_id": member.id, **details},
     )
     await events.publish_on_commit(session, TOPIC, {"user_id": member.id, "action": str(action)})
@@ -258,6 +259,7 @@ async def add_staff(
     await _record(
         session,
         manager,
+        actor,
         AuditAction.staff_add,
         user,
         {"role": role.value, "permissions": [p.value for p in extras], "invited": invited},
@@ -316,7 +318,7 @@ async def update_staff(
         changes["active"] = {"from": before.active, "to": active}
     await session.flush()
     if changes:
-        await _record(session, manager, AuditAction.staff_update, user, changes)
+        await _record(session, manager, actor, AuditAction.staff_update, user, changes)
     return _member_read(user, row)
 
 
@@ -337,6 +339,7 @@ async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str)
     await _record(
         session,
         manager,
+        actor,
         AuditAction.staff_remove,
         user,
         {"role": before.role.value, "permissions": [p.value for p in before.extra_permissions]},
@@ -370,6 +373,7 @@ async def read_audit_log(
     time_zone: str,
     action: str | None = None,
     actor_query: str | None = None,
+    target_query: str | None = None,
     since: date | None = None,
     until: date | None = None,
     older_than: str | None = None,
@@ -380,6 +384,7 @@ async def read_audit_log(
     filters = {
         "action": action or None,
         "actor_query": actor_query,
+        "target_query": target_query,
         "since": day_bounds(since, time_zone)[0] if since else None,
         "until": day_bounds(until, time_zone)[1] if until else None,
     }

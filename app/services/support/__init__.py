@@ -37,6 +37,7 @@ PUBLIC = {
         "list_assignable_staff",
         "list_canned_responses",
         "list_tickets",
+        "record_ticket_view",
         "render_canned_response",
         "reply_to_ticket",
         "set_ticket_category",

@@ -18,13 +18,14 @@ from pathlib import Path
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import storage
+from app import audit, storage
 from app.principal import Principal
 from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
 from app.services.staff._access import permissions_of
 from app.services.support._reads import attachment_read
 from models.account import AccountRead
+from models.audit import AuditAction
 from models.base import utcnow
 from models.staff import Permission
 from models.support import AttachmentRead, Ticket, TicketAttachment, TicketMessage
@@ -117,12 +118,13 @@ async def claim_attachments(
     return sorted(rows, key=lambda row: ids.index(row.id))
 
 
-async def _may_download(session: AsyncSession, account: AccountRead, row: TicketAttachment) -> bool:
+async def _may_download(
+    session: AsyncSession, account: AccountRead, row: TicketAttachment, ticket: Ticket | None
+) -> bool:
     if row.ticket_id is None:
         return row.uploaded_by == account.id
     if Permission.view_support_tickets in await permissions_of(session=session, account=account):
         return True
-    ticket = await session.get(Ticket, row.ticket_id)
     if ticket is None or ticket.user_id != account.id:
         return False
     if row.message_id is None:
@@ -132,11 +134,25 @@ async def _may_download(session: AsyncSession, account: AccountRead, row: Ticket
 
 
 async def open_attachment(*, session: AsyncSession, actor: Principal, attachment_id: str) -> AttachmentFile:
-    """The file behind `attachment_id`, if the signed-in user may download it; else NotFound."""
+    """The file behind `attachment_id`, if the signed-in user may download it; else NotFound. A download
+    of a customer's file by someone else (the help desk) is written to the audit log, with the client's
+    address and browser."""
     account = await require_account(session=session, actor=actor)
     row = await session.get(TicketAttachment, attachment_id)
-    if row is None or not await _may_download(session, account, row):
+    ticket = await session.get(Ticket, row.ticket_id) if row is not None and row.ticket_id else None
+    if row is None or not await _may_download(session, account, row, ticket):
         raise NotFound(ATTACHMENT_NOT_FOUND)
+    if ticket is not None and account.id != ticket.user_id:
+        await audit.record(
+            session=session,
+            actor_id=account.id,
+            actor_email=account.email,
+            action=AuditAction.attachment_download,
+            target=row.filename,
+            ip=actor.ip,
+            user_agent=actor.user_agent,
+            details={"ticket": f"#{ticket.number}", "ticket_id": ticket.id, "attachment_id": row.id},
+        )
     return AttachmentFile(attachment_read(row), storage.path_of(row.storage_key))
 
 

@@ -21,6 +21,7 @@ from sqlalchemy import delete, false, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import audit
 from app.events import publish_on_commit
 from app.principal import Principal
 from app.services.accounts._mapping import account_of, get_account, owner_emails
@@ -128,6 +129,24 @@ async def get_ticket(*, session: AsyncSession, actor: Principal, ticket_id: str)
     """A ticket with its whole thread, internal notes included, and its history."""
     await _agent(session, actor)
     return await ticket_detail(session, await load_ticket(session, ticket_id), for_customer=False)
+
+
+async def record_ticket_view(*, session: AsyncSession, actor: Principal, ticket_id: str) -> None:
+    """Note in the audit log that a member opened the ticket (once per open, not per reload of it), with
+    the client's address and browser: a ticket is a patient's record (HIPAA §164.312(b))."""
+    account = await _agent(session, actor)
+    ticket = await load_ticket(session, ticket_id)
+    customer = await get_account(session=session, user_id=ticket.user_id)
+    await audit.record(
+        session=session,
+        actor_id=account.id,
+        actor_email=account.email,
+        action=AuditAction.ticket_view,
+        target=f"ticket #{ticket.number}",
+        ip=actor.ip,
+        user_agent=actor.user_agent,
+        details={"customer": customer.name if customer else "", "customer_id": ticket.user_id},
+    )
 
 
 async def _read(session: AsyncSession, ticket: Ticket) -> TicketRead:
