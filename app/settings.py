@@ -114,6 +114,14 @@ class Settings(BaseSettings):
     # visit and the platform records it when the visit is completed.
     payment_gateway: Literal["pay_at_visit"] = "pay_at_visit"
 
+    # ---- abuse limits of anonymous-friendly actions (counted in app/ratelimit.py), per 10 minutes ----
+    # /functions/v1/send-email per client address; bug reports per reporter (visitor or account) and per
+    # client address. 0 turns a limit off.
+    rate_limit_send_email: int = 5
+    rate_limit_bug_reports: int = 3
+    rate_limit_bug_reports_per_ip: int = 10
+    abuse_limit_window: int = 600
+
     # ---- request limits (medivisit/request_guard.py) ----
     # Largest request body in bytes: most routes, and the identity API (/auth/*); uploads: UPLOAD_MAX_BYTES.
     max_request_bytes: int = 1024 * 1024

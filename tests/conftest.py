@@ -19,6 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from app import db as app_db
+from app import ratelimit
 from app.migrate import upgrade
 from app.settings import get_settings
 
@@ -201,9 +202,11 @@ async def configured(database_url, smtp_server) -> AsyncIterator[None]:
         DATABASE_URL=database_url, SMTP_URL=smtp_url, SUPPORT_EMAIL="support@medivisit.test", **FAST_HASHING
     )
     get_settings.cache_clear()
+    ratelimit.reset()
     database = app_db.use_database(database_url)
     yield
     await database.dispose()
+    ratelimit.reset()
     os.environ.clear()
     os.environ.update(saved)
     get_settings.cache_clear()

@@ -32,3 +32,14 @@ class NotFound(ServiceError):
 class Unavailable(ServiceError):
     status_code = 503
     code = "unavailable"
+
+
+class RateLimited(ServiceError):
+    """Too many attempts in a while; `retry_after` is the wait in seconds."""
+
+    status_code = 429
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -67,3 +67,40 @@ async def test_failed_delivery_answers_502_and_keeps_the_message(client, monkeyp
     async with app_db.unit_of_work() as session:
         row = (await session.scalars(select(OutboxMessage).where(OutboxMessage.id == body["id"]))).one()
     assert row.status == OutboxStatus.failed and row.error
+
+
+async def test_a_burst_from_one_address_is_refused_with_429(client, smtp) -> None:
+    """100 messages in 0.7 s used to be accepted; each client address may now send 5 in 10 minutes."""
+    import httpx
+
+    from medivisit.main import create_app
+
+    message = {"to": "support@medivisit.test", "subject": "Bug Report: x", "html": "<p>x</p>"}
+    answers = [(await client.post("/functions/v1/send-email", json=message)).status_code for _ in range(8)]
+    assert answers == [200] * 5 + [429] * 3
+    refused = await client.post("/functions/v1/send-email", json=message)
+    assert refused.json()["code"] == "rate_limited" and 0 < int(refused.headers["retry-after"]) <= 600
+    other = httpx.ASGITransport(app=create_app(), client=("10.30.0.2", 5000))
+    async with httpx.AsyncClient(transport=other, base_url="http://testserver") as elsewhere:
+        assert (await elsewhere.post("/functions/v1/send-email", json=message)).status_code == 200
+    assert len(smtp.wait_for(6)) == 6
+
+
+async def test_stored_and_sent_html_is_sanitised(client, smtp) -> None:
+    html = (
+        '<h2>Bug</h2><p onclick="steal()">Click <a href="https://evil.example/login">your account</a></p>'
+        '<script>alert(1)</script><img src="https://evil.example/pixel.gif"><table cellpadding="4">'
+        '<tr><th align="left">From</th><td style="color:red">pat</td></tr></table>'
+    )
+    answer = await client.post(
+        "/functions/v1/send-email", json={"to": "support@medivisit.test", "subject": "s", "html": html}
+    )
+    assert answer.status_code == 200
+    async with app_db.unit_of_work() as session:
+        row = await session.get(OutboxMessage, answer.json()["id"])
+    for stored in (row.html, html_part(smtp.wait_for(1)[0])):
+        assert "evil.example" not in stored and "<script" not in stored and "onclick" not in stored
+        assert "<a" not in stored and "<img" not in stored and "style=" not in stored
+        assert (
+            "your account" in stored and '<th align="left">From</th>' in stored and "<h2>Bug</h2>" in stored
+        )

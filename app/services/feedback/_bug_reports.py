@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.outbox import send_email
 from app.principal import Principal
+from app.services._limits import limit
 from app.services.accounts._principals import identity_of
 from app.services.errors import Unavailable, ValidationFailed
 from app.settings import get_settings
@@ -17,6 +18,7 @@ from models.mail import OutboxStatus
 
 FIELDS_REQUIRED = "Please fill in all fields"
 SEND_FAILED = "Failed to submit bug report. Please try again later."
+TOO_MANY = "You have sent several bug reports in the last few minutes. Thank you!"
 MAX_TITLE = 200
 MAX_DESCRIPTION = 5000
 MAX_USER_AGENT = 512
@@ -62,6 +64,21 @@ async def submit_bug_report(
             f"Keep the title under {MAX_TITLE} and the description under {MAX_DESCRIPTION} characters"
         )
 
+    settings = get_settings()
+    await limit(
+        "bug_reports",
+        [actor.user_id or actor.visitor_id],
+        per_window=settings.rate_limit_bug_reports,
+        window=settings.abuse_limit_window,
+        message=TOO_MANY,
+    )
+    await limit(
+        "bug_reports_ip",
+        [actor.ip],
+        per_window=settings.rate_limit_bug_reports_per_ip,
+        window=settings.abuse_limit_window,
+        message=TOO_MANY,
+    )
     identity = await identity_of(session=session, actor=actor)
     report = BugReport(
         email=email,
