@@ -126,6 +126,11 @@ class Settings(BaseSettings):
     # Largest request body in bytes: most routes, and the identity API (/auth/*); uploads: UPLOAD_MAX_BYTES.
     max_request_bytes: int = 1024 * 1024
     max_auth_request_bytes: int = 64 * 1024
+    # Websocket frames (medivisit/websocket_guard.py): the largest accepted, and the pace a connection is held
+    # to after a burst (events a second; 0 turns pacing off).
+    max_websocket_message_bytes: int = 64 * 1024
+    websocket_events_per_second: int = 20
+    websocket_event_burst: int = 60
 
     # ---- help-desk attachments (app/storage.py) ----
     # Where uploaded files are kept; unset: <VAR_DIR>/uploads.

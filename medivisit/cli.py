@@ -25,6 +25,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         proxy_headers=True,
+        ws_max_size=get_settings().max_websocket_message_bytes,
     )
     return 0
 

@@ -40,22 +40,23 @@ def _limit_for(path: str) -> int:
     return settings.max_request_bytes
 
 
-def _has_nul(value: Any) -> bool:
+def contains_nul(value: Any) -> bool:
+    """True if a NUL character is anywhere in a JSON value (keys and strings)."""
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+        return any(contains_nul(k) or contains_nul(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_nul(item) for item in value)
+        return any(contains_nul(item) for item in value)
     return False
 
 
-def _body_has_nul(content_type: str, body: bytes) -> bool:
+def _bodycontains_nul(content_type: str, body: bytes) -> bool:
     if b"\x00" in body:
         return True
     if content_type.startswith("application/json") and b"\\u0000" in body:
         try:
-            return _has_nul(json.loads(body))
+            return contains_nul(json.loads(body))
         except ValueError:
             return False  # the route answers malformed JSON itself
     if content_type.startswith("application/x-www-form-urlencoded") and b"%00" in body:
@@ -106,7 +107,7 @@ class RequestGuard:
             if declared is not None and declared.isdigit() and int(declared) > limit:
                 raise _too_large(limit)
             body = await _read_body(receive, limit)
-            if _body_has_nul(headers.get(b"content-type", b"").decode("latin-1").lower(), body):
+            if _bodycontains_nul(headers.get(b"content-type", b"").decode("latin-1").lower(), body):
                 raise _Refused(
                     400, "validation_failed", "The request contains a NUL character, which is not allowed"
                 )

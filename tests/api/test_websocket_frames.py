@@ -39,3 +39,26 @@ async def test_malformed_frames_close_the_socket_with_one_line_each(live_server)
     new_log = live_server.log()[log_before:]
     assert new_log.count("after a malformed frame") == len(BAD_FRAMES), new_log[-2000:]
     assert "Traceback" not in new_log and "ERROR" not in new_log, new_log[-3000:]
+
+
+async def test_oversized_and_nul_frames_close_the_socket(live_server) -> None:
+    """Frames up to 16 MiB used to be read and parsed; a NUL character failed the command storing it."""
+    ws_base = live_server.base_url.replace("http://", "ws://")
+    big = json.dumps({"type": "layout-event", "target": "x", "data": ["a" * (1024 * 1024)]})
+    assert await _send_after_first_render(ws_base, big) == 1009
+    nul = json.dumps({"type": "layout-event", "target": "x", "data": [{"target": {"value": "a\u0000b"}}]})
+    assert await _send_after_first_render(ws_base, nul) == 1003
+    assert "with a NUL character" in live_server.log()
+
+
+def test_a_flood_of_events_is_paced_after_a_burst(monkeypatch) -> None:
+    from medivisit import websocket_guard
+
+    clock = [1000.0]
+    monkeypatch.setattr(websocket_guard.time, "monotonic", lambda: clock[0])
+    pace = websocket_guard._Pace(rate=20, burst=60)
+    assert [pace.wait() for _ in range(60)] == [0.0] * 60  # a burst (a paste, fast typing) is served at once
+    waits = [pace.wait() for _ in range(20)]
+    assert waits[0] == 0.05 and abs(waits[-1] - 1.0) < 1e-9  # then 20 a second, queued in order
+    clock[0] += 1.0  # a second later 20 tokens came back: the queue shrank by 20
+    assert abs(pace.wait() - 0.05) < 1e-9
