@@ -122,6 +122,9 @@ class Settings(BaseSettings):
     rate_limit_bug_reports_per_ip: int = 10
     abuse_limit_window: int = 600
 
+    # Unknown paths the 404 tracker keeps for staff (the least visited are dropped first).
+    not_found_paths_kept: int = 1000
+
     # ---- request limits (medivisit/request_guard.py) ----
     # Largest request body in bytes: most routes, and the identity API (/auth/*); uploads: UPLOAD_MAX_BYTES.
     max_request_bytes: int = 1024 * 1024

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.settings import get_settings
 from models.base import utcnow
 from models.not_found import MAX_TRACKED_PATH, NotFoundPath
 
@@ -33,14 +35,30 @@ def suggest_page(path: str) -> tuple[str, str]:
 
 
 async def record_unknown_path(*, session: AsyncSession, path: str) -> None:
-    """Count one visit to a path the route table does not know (an upsert, safe under concurrency)."""
+    """Count one visit to a path the route table does not know (an upsert, safe under concurrency).
+
+    The table keeps at most `NOT_FOUND_PATHS_KEPT` paths: a new path past that evicts the least visited
+    (the oldest first), so a scanner asking for endless unique paths cannot grow it."""
     now = utcnow()
+    path = path[:MAX_TRACKED_PATH]
     insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
-    statement = insert(NotFoundPath).values(
-        path=path[:MAX_TRACKED_PATH], hits=1, first_seen=now, last_seen=now
-    )
-    await session.execute(
+    statement = insert(NotFoundPath).values(path=path, hits=1, first_seen=now, last_seen=now)
+    hits = await session.scalar(
         statement.on_conflict_do_update(
             index_elements=[NotFoundPath.path], set_={"hits": NotFoundPath.hits + 1, "last_seen": now}
-        )
+        ).returning(NotFoundPath.hits)
     )
+    if hits != 1:
+        return
+    excess = (
+        await session.scalar(select(func.count()).select_from(NotFoundPath))
+        - get_settings().not_found_paths_kept
+    )
+    if excess > 0:
+        evicted = (
+            select(NotFoundPath.path)
+            .where(NotFoundPath.path != path)
+            .order_by(NotFoundPath.hits, NotFoundPath.last_seen)
+            .limit(excess)
+        )
+        await session.execute(delete(NotFoundPath).where(NotFoundPath.path.in_(evicted)))
