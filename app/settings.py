@@ -139,6 +139,9 @@ class Settings(BaseSettings):
     # Where uploaded files are kept; unset: <VAR_DIR>/uploads.
     upload_dir: Path | None = None
     upload_max_bytes: int = 5 * 1024 * 1024
+    # What one person may upload in any 24 hours, and what all uploads together may take.
+    upload_quota_bytes_per_day: int = 50 * 1024 * 1024
+    upload_storage_bytes: int = 20 * 1024 * 1024 * 1024
 
     # ---- browser security (medivisit/security_headers.py) ----
     # Strict-Transport-Security max-age in seconds, sent on https requests only (directly, or behind a proxy

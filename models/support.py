@@ -108,7 +108,10 @@ class TicketAttachment(Base):
     """A file stored under var/uploads/ (app.storage), attached to a ticket or one of its messages."""
 
     __tablename__ = "ticket_attachments"
-    __table_args__ = (Index("ix_ticket_attachments_ticket", "ticket_id"),)
+    __table_args__ = (
+        Index("ix_ticket_attachments_ticket", "ticket_id"),
+        Index("ix_ticket_attachments_uploader_created", "uploaded_by", "created_at"),
+    )
 
     id: Mapped[str] = id_column()
     # Null while staged: uploaded over HTTP (/api/uploads) and not yet attached by its uploader.

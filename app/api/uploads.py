@@ -29,7 +29,14 @@ router = APIRouter(prefix="/api", tags=["help desk files"])
 # Room for the multipart boundaries and headers around the file itself.
 MULTIPART_OVERHEAD = 64 * 1024
 # Refusals the services signal by code, answered with the fitting HTTP status.
-_STATUS = {"too_large": 413, "unsupported_type": 415, "empty_file": 400, "too_many_uploads": 429}
+_STATUS = {
+    "too_large": 413,
+    "unsupported_type": 415,
+    "empty_file": 400,
+    "too_many_uploads": 429,
+    "quota_exceeded": 413,
+    "storage_full": 507,
+}
 NOT_SIGNED_IN = "Please sign in to upload or download files."
 
 

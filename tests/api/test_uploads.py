@@ -204,3 +204,27 @@ async def test_downloads_follow_who_may_see_the_ticket_and_never_give_notes_to_c
     anonymous = await visitor.download(on_reply)
     assert (anonymous.status_code, anonymous.json()["code"]) == (401, "not_signed_in")
     assert (await support.download(str(uuid.uuid4()))).status_code == 404
+
+
+async def test_daily_and_total_upload_quotas(browser, monkeypatch) -> None:
+    """One account uploaded 240 MiB in 35 s; each person now has a daily quota, and all uploads a total."""
+    from app.settings import get_settings
+
+    monkeypatch.setenv("UPLOAD_QUOTA_BYTES_PER_DAY", str(3 * 1024 * 1024))
+    get_settings.cache_clear()
+    patient = await browser(Role.patient)
+    megabyte = b"a" * (1024 * 1024)
+    for n in range(3):
+        assert (await patient.upload(f"part-{n}.txt", megabyte)).status_code == 201
+    over = await patient.upload("one-more.txt", megabyte)
+    assert over.status_code == 413 and over.json()["code"] == "quota_exceeded"
+    assert "3 MB of files a day" in over.json()["message"]
+    other = await browser(Role.patient)  # the quota is per person
+    assert (await other.upload("mine.txt", megabyte)).status_code == 201
+
+    monkeypatch.setenv("UPLOAD_STORAGE_BYTES", str(4 * 1024 * 1024 + 10))
+    get_settings.cache_clear()
+    third = await browser(Role.patient)
+    full = await third.upload("late.txt", megabyte)
+    assert full.status_code == 507 and full.json()["code"] == "storage_full"
+    get_settings.cache_clear()

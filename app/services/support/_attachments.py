@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import case, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, storage
@@ -24,6 +24,7 @@ from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
 from app.services.staff._access import permissions_of
 from app.services.support._reads import attachment_read
+from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow
@@ -58,6 +59,42 @@ async def _sweep_abandoned(session: AsyncSession) -> None:
             await storage.remove(key)
 
 
+async def _check_quotas(session: AsyncSession, *, uploader_id: str, size: int) -> None:
+    """UPLOAD_QUOTA_BYTES_PER_DAY per person (any 24 hours) and UPLOAD_STORAGE_BYTES for everybody."""
+    settings = get_settings()
+    since = utcnow() - timedelta(days=1)
+    mine_today, everyone = (
+        await session.execute(
+            select(
+                func.coalesce(
+                    func.sum(
+                        case(
+                            (
+                                (TicketAttachment.uploaded_by == uploader_id)
+                                & (TicketAttachment.created_at >= since),
+                                TicketAttachment.size,
+                            )
+                        )
+                    ),
+                    0,
+                ),
+                func.coalesce(func.sum(TicketAttachment.size), 0),
+            )
+        )
+    ).one()
+    if mine_today + size > settings.upload_quota_bytes_per_day:
+        raise ValidationFailed(
+            f"You can upload up to {settings.upload_quota_bytes_per_day // (1024 * 1024)} MB of files a day. "
+            "Please try again tomorrow, or send fewer files.",
+            code="quota_exceeded",
+        )
+    if everyone + size > settings.upload_storage_bytes:
+        raise ValidationFailed(
+            "File uploads are paused because our storage is full. Please describe the problem in words for now.",
+            code="storage_full",
+        )
+
+
 async def stage_attachment(
     *, session: AsyncSession, actor: Principal, filename: str, data: bytes
 ) -> AttachmentRead:
@@ -75,6 +112,7 @@ async def stage_attachment(
     )
     if staged >= MAX_STAGED:
         raise ValidationFailed(TOO_MANY_STAGED, code="too_many_uploads")
+    await _check_quotas(session, uploader_id=account.id, size=len(data))
     key = await storage.save(data)
     row = TicketAttachment(
         uploaded_by=account.id, filename=name, content_type=content_type, size=len(data), storage_key=key
