@@ -105,6 +105,8 @@ class Settings(BaseSettings):
     slot_min_notice_minutes: int = 120
     slot_horizon_days: int = 30
     slot_step_minutes: int = 30
+    # Held times a patient may have at once: one per visit in their cart, and never more than this.
+    max_live_holds_per_patient: int = 10
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
     default_time_zone: str = "America/New_York"
     # The server e-mails 24-hour visit reminders from a background task (every minute); tests may turn it

@@ -470,6 +470,8 @@ async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> No
     offer = {"iv-hydration": ("150", (HOME,))}
     ana = await provider("Ana One", zip_codes=[zip_code], offers=offer)
     cy = await provider("Cy Two", zip_codes=[zip_code], offers=offer)
+    await add(actor, "iv-hydration", ana)
+    await add(actor, "iv-hydration", cy)  # two visits in the cart: two times may be held
     await hold(actor, "iv-hydration", ana, zip_code=zip_code)
     assert await refused(
         hold(actor, "iv-hydration", cy, NINE + timedelta(minutes=30), zip_code=zip_code)
@@ -645,3 +647,18 @@ async def test_checkout_options_cost_the_same_queries_for_any_number_of_provider
         assert found.providers and all(p.times for p in found.providers)
         counts.append(counter["n"])
     assert counts[0] == counts[1] <= 6
+
+
+async def test_a_patient_holds_no_more_times_than_visits_in_the_cart(identity) -> None:
+    """One patient used to hold every slot of a provider (36 holds), renewing them for days."""
+    actor, _ = await person(name="Hal Hoarder")
+    offer = {"iv-hydration": ("150", (HOME,))}
+    ana = await provider("Ana Held", zip_codes=[ZIP], offers=offer)
+    await add(actor, "iv-hydration", ana)
+    first = await hold(actor, "iv-hydration", ana, zip_code=ZIP)
+    message = await refused(hold(actor, "iv-hydration", ana, NINE + timedelta(hours=2), zip_code=ZIP))
+    assert message.startswith("You're already holding a time for each visit in your cart.")
+    assert NINE + timedelta(hours=2) in await open_times(ana, "iv-hydration", ZIP, NOW)
+    # Changing the held time (the checkout's "replaces") is always allowed.
+    later = NINE + timedelta(hours=3)
+    assert (await hold(actor, "iv-hydration", ana, later, zip_code=ZIP, replaces=first.id)).starts_at == later

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,6 +21,7 @@ from app.services.booking._rules import (
     NOT_OPEN,
     SAME_TIME,
     TAKEN,
+    TOO_MANY_HOLDS,
     WITH_YOURSELF,
     bookable_service,
     current_time,
@@ -38,11 +39,32 @@ from models.booking import (
     AppointmentStatus,
     overlap_refused,
 )
+from models.cart import CartItem
 from models.catalog import ServiceLocation
 from models.provider import Provider
 
 
 # ---- holds --------------------------------------------------------------------------------------
+async def _check_hold_allowance(session: AsyncSession, *, patient_id: str, now: datetime) -> None:
+    """A patient holds at most one time per visit in their cart (and never more than
+    MAX_LIVE_HOLDS_PER_PATIENT): holding times is for checking out, not for keeping a provider's week."""
+    holding = (
+        select(func.count())
+        .select_from(Appointment)
+        .where(
+            Appointment.patient_id == patient_id,
+            Appointment.status == AppointmentStatus.held,
+            Appointment.hold_expires_at > now,
+        )
+        .scalar_subquery()
+    )
+    in_cart = select(func.coalesce(func.sum(CartItem.quantity), 0)).where(CartItem.user_id == patient_id)
+    held, visits = (await session.execute(select(holding, in_cart.scalar_subquery()))).one()
+    allowance = min(max(visits, 1), get_settings().max_live_holds_per_patient)
+    if held >= allowance:
+        raise ValidationFailed(TOO_MANY_HOLDS)
+
+
 async def hold_slot(
     *,
     session: AsyncSession,
@@ -85,6 +107,7 @@ async def hold_slot(
                 Appointment.status == AppointmentStatus.held,
             )
         )
+    await _check_hold_allowance(session, patient_id=account.id, now=now)
     clash = await session.scalar(
         select(Appointment.id)
         .where(

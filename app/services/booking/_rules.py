@@ -32,6 +32,10 @@ ADDRESSED = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corpo
 TAKEN = "That time was just booked by someone else. Please choose another time."
 NOT_OPEN = "That time isn't open for booking. Please choose one of the times offered."
 SAME_TIME = "You already have a visit at that time."
+TOO_MANY_HOLDS = (
+    "You're already holding a time for each visit in your cart. "
+    "Book them, or change one of them, before choosing another time."
+)
 WITH_YOURSELF = "You can't book a visit with yourself."
 NO_SERVICE = "This service can't be booked right now."
 BAD_PLACE = "{service} isn't offered for this place of visit ({place})."
