@@ -73,6 +73,13 @@ def overlap_refused(error: Exception) -> bool:
     return getattr(original, "sqlstate", None) == "23P01" or "appointment_overlap" in str(original)
 
 
+def lost_a_race(error: Exception) -> bool:
+    """The no-overlap refusal, or PostgreSQL ending a transaction that waited on a competing booking
+    (deadlock 40P01, serialization failure 40001): to the patient, all three mean the time was taken."""
+    original = getattr(error, "orig", error)
+    return overlap_refused(error) or getattr(original, "sqlstate", None) in {"40P01", "40001"}
+
+
 def _enum(kind: type[enum.Enum]) -> Enum:
     return Enum(kind, native_enum=False, length=16)
 

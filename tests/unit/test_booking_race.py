@@ -181,3 +181,34 @@ async def test_the_database_refuses_overlapping_live_appointments(identity) -> N
             row = await session.get(Appointment, cancelled)
             row.status = AppointmentStatus.pending
     assert await live_at_nine(ana) == 1
+
+
+async def test_sixteen_bookers_of_one_time_get_one_order_or_the_taken_message(identity) -> None:
+    """Many patients hold and book one provider's 9:00 at once, holding and placing the order in separate
+    units of work as the checkout does. place_order now takes the provider row locks hold_slot takes (in the
+    same order), and a deadlock or serialization failure that PostgreSQL still reports is the same answer
+    as the no-overlap refusal: every loser reads TAKEN, nobody gets a generic error."""
+    ana = await provider("Ana Crowd", offers=IV)
+    patients = [(await person(name=f"Crowd {n}")).actor for n in range(16)]
+    items = [await add(actor, "iv-hydration", ana) for actor in patients]
+
+    async def checkout(actor: Principal, item: str) -> str:
+        try:
+            async with app_db.unit_of_work() as session:
+                held = await hold_slot(
+                    session=session, actor=actor, service_slug="iv-hydration", provider_id=ana,
+                    starts_at=NINE, zip_code=ZIP, location=HOME, now=NOW,
+                )  # fmt: skip
+            line = CheckoutLine(
+                hold_id=held.id, cart_item_id=item, location=HOME, address_line="1 Race Road",
+                city="Troy", state="NY", zip_code=ZIP,
+            )  # fmt: skip
+            async with app_db.unit_of_work() as session:
+                return (await place_order(session=session, actor=actor, lines=[line], now=NOW)).number
+        except ValidationFailed as refusal:
+            return refusal.message
+
+    results = await asyncio.gather(*(checkout(a, i) for a, i in zip(patients, items, strict=True)))
+    assert sum(result.startswith("MV-") for result in results) == 1, results
+    assert sorted(set(results) - {r for r in results if r.startswith("MV-")}) == [TAKEN]
+    assert await live_at_nine(ana) == 1

@@ -37,7 +37,7 @@ from models.booking import (
     Appointment,
     AppointmentRead,
     AppointmentStatus,
-    overlap_refused,
+    lost_a_race,
 )
 from models.cart import CartItem
 from models.catalog import ServiceLocation
@@ -45,6 +45,15 @@ from models.provider import Provider
 
 
 # ---- holds --------------------------------------------------------------------------------------
+async def lock_providers(session: AsyncSession, provider_ids: list[str]) -> None:
+    """Queue behind other writers of these providers' time (PostgreSQL row locks, always taken in id order:
+    `hold_slot` and `place_order` both take them before writing appointments, so they cannot deadlock)."""
+    for provider_id in sorted(set(provider_ids)):
+        await session.execute(
+            select(Provider.id).where(Provider.id == provider_id).with_for_update(key_share=True)
+        )
+
+
 async def _check_hold_allowance(session: AsyncSession, *, patient_id: str, now: datetime) -> None:
     """A patient holds at most one time per visit in their cart (and never more than
     MAX_LIVE_HOLDS_PER_PATIENT): holding times is for checking out, not for keeping a provider's week."""
@@ -136,9 +145,7 @@ async def hold_slot(
         # Writers of one provider's time queue here (PostgreSQL). Without it, a second insert waiting on the
         # exclusion constraint deadlocks with the first transaction's next write of its own row (place_order
         # in the same unit of work); with it, the second insert fails at once when the first commits.
-        await session.execute(
-            select(Provider.id).where(Provider.id == candidate.provider.id).with_for_update(key_share=True)
-        )
+        await lock_providers(session, [candidate.provider.id])
         price = price_for(category_slug=category_slug, price=candidate.base_price, at=now)
         row = Appointment(
             patient_id=account.id,
@@ -158,7 +165,7 @@ async def hold_slot(
             async with session.begin_nested():
                 session.add(row)
         except IntegrityError as error:
-            if not overlap_refused(error):
+            if not lost_a_race(error):
                 raise
             continue  # someone took this provider's time a moment ago: try the next one, if any
         return await appointment_read(session, row)

@@ -17,6 +17,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -24,6 +25,7 @@ from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import require_account
 from app.services.appointments._emails import send_visit_email
 from app.services.appointments._reads import appointment_reads
+from app.services.booking._holds import lock_providers
 from app.services.booking._payments import PaymentGateway, get_gateway
 from app.services.booking._rules import (
     ADDRESSED,
@@ -42,6 +44,7 @@ from app.services.booking._rules import (
     ORDER_ALPHABET,
     PROVIDER_PLACE,
     STATE_RE,
+    TAKEN,
     TOO_MANY,
     TWICE,
     UNKNOWN_HOLD,
@@ -67,6 +70,7 @@ from models.booking import (
     TransactionRead,
     TransactionStatus,
     TransactionType,
+    lost_a_race,
 )
 from models.catalog import Price, Service, ServiceCategory, ServiceLocation
 from models.identity import User, as_utc
@@ -321,6 +325,39 @@ async def _send_booking_emails(
         )
 
 
+async def _book_holds(
+    session: AsyncSession, account: AccountRead, order: Order, visits: list[_Visit], now: datetime
+) -> None:
+    """Turn each held time into a pending visit of `order`."""
+    for visit in visits:
+        # Conditional, so a second checkout of the same hold (another tab) finds nothing left to book.
+        booked = await session.execute(
+            update(Appointment)
+            .where(
+                Appointment.id == visit.hold.id,
+                Appointment.patient_id == account.id,
+                Appointment.status == AppointmentStatus.held,
+                Appointment.hold_expires_at > now,
+            )
+            .values(
+                order_id=order.id,
+                status=AppointmentStatus.pending,
+                hold_expires_at=None,
+                location=visit.line.location,
+                address_line=visit.address_line,
+                city=visit.city,
+                state=visit.state,
+                zip_code=visit.zip_code,
+                notes=visit.notes,
+                price=visit.price.charge,
+                original_price=visit.price.original,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        if booked.rowcount != 1:
+            raise ValidationFailed(NOT_HELD.format(service=visit.service.name))
+
+
 async def place_order(
     *,
     session: AsyncSession,
@@ -358,33 +395,13 @@ async def place_order(
     session.add(order)
     await session.flush()
     reference = await gateway.authorize(order, order.total)
-    for visit in visits:
-        # Conditional, so a second checkout of the same hold (another tab) finds nothing left to book.
-        booked = await session.execute(
-            update(Appointment)
-            .where(
-                Appointment.id == visit.hold.id,
-                Appointment.patient_id == account.id,
-                Appointment.status == AppointmentStatus.held,
-                Appointment.hold_expires_at > now,
-            )
-            .values(
-                order_id=order.id,
-                status=AppointmentStatus.pending,
-                hold_expires_at=None,
-                location=visit.line.location,
-                address_line=visit.address_line,
-                city=visit.city,
-                state=visit.state,
-                zip_code=visit.zip_code,
-                notes=visit.notes,
-                price=visit.price.charge,
-                original_price=visit.price.original,
-            )
-            .execution_options(synchronize_session=False)
-        )
-        if booked.rowcount != 1:
-            raise ValidationFailed(NOT_HELD.format(service=visit.service.name))
+    try:
+        await lock_providers(session, [visit.hold.provider_id for visit in visits])
+        await _book_holds(session, account, order, visits, now)
+    except DBAPIError as error:
+        if not lost_a_race(error):
+            raise
+        raise ValidationFailed(TAKEN) from None
     session.add_all(
         [
             Transaction(
