@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     support_email: str = "support@medivisit.example"
     mail_from: str = "MediVisit <no-reply@medivisit.example>"
     app_env: Literal["development", "production"] = "development"
+    # Shared rate-limit counters for several workers or hosts (app/ratelimit.py); unset: PostgreSQL when that
+    # is the database, else this process's memory.
+    redis_url: str | None = None
     var_dir: Path = VAR_DIR
     # Mounts /__test__/broken, a screen that raises, so the browser tests can check the error screen.
     medivisit_test_broken_screen: bool = False

@@ -18,13 +18,23 @@ from app.settings import get_settings
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    if args.workers > 1 and not get_settings().database_url.startswith("postgresql"):
+        print(
+            "Several workers need PostgreSQL (DATABASE_URL=postgresql://…): SQLite's events and rate limits "
+            "stay inside one process.",
+            file=sys.stderr,
+        )
+        return 2
+
     uvicorn.run(
         "medivisit.main:create_app",
         factory=True,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        workers=args.workers,
         proxy_headers=True,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         ws_max_size=get_settings().max_websocket_message_bytes,
     )
     return 0
@@ -148,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="worker processes (PostgreSQL; share REDIS_URL across hosts)"
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        help="proxies trusted for X-Forwarded-For/-Proto (default: FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
     serve.set_defaults(run=_serve)
 
     commands.add_parser("migrate", help="apply database migrations").set_defaults(run=_migrate)

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
 
+from app import ratelimit
 from app.api import auth_v1 as auth_api
 from app.api import browser_auth as auth_browser
 from app.api import functions, health, uploads
@@ -109,6 +110,7 @@ def create_app() -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202
+        ratelimit.configure(ratelimit.counters_for(settings))
         reminders = asyncio.create_task(send_reminders_periodically()) if settings.reminders_enabled else None
         yield
         if reminders is not None:
