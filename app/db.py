@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,10 +34,15 @@ def async_url(url: str) -> str:
 
 
 def ensure_sqlite_directory(url: str) -> None:
-    """SQLite creates the file but not its folder (the default lives under var/)."""
+    """SQLite creates the file but not its folder (the default lives under var/). The file holds patient
+    data: it is created readable by this user only (0600; SQLite gives its WAL and journal files the same
+    mode), and an existing one is narrowed to that."""
     parsed = make_url(async_url(url))
     if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        path = Path(parsed.database)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        path.chmod(0o600)
 
 
 def _create_engine(url: str) -> AsyncEngine:

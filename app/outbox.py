@@ -1,10 +1,16 @@
-"""Outgoing e-mail: every message is stored in the outbox, then delivered over SMTP when SMTP_URL is set."""
+"""Outgoing e-mail: every message is stored in the outbox, then delivered over SMTP when SMTP_URL is set.
+
+A message that carries a secret (a one-time code or link: `secret=True`) does not stay readable in the
+table: its body is replaced by a notice once it is delivered, or, when it was not, once the secret has
+expired (`redact_after`, swept by every later send).
+"""
 
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.mail import DeliveryError, build_message, deliver
@@ -14,17 +20,38 @@ from models.mail import OutboxMessage, OutboxMessageRead, OutboxStatus
 logger = logging.getLogger(__name__)
 
 
+REDACTED = "<p>[This message held a one-time code or link. It was removed after delivery or expiry.]</p>"
+
+
 async def send_email(
-    *, session: AsyncSession, sender: str | None = None, recipients: list[str], subject: str, html: str
+    *,
+    session: AsyncSession,
+    sender: str | None = None,
+    recipients: list[str],
+    subject: str,
+    html: str,
+    secret: bool = False,
 ) -> OutboxMessageRead:
     """Store the message and deliver it now if an SMTP server is configured.
 
     A failed delivery is recorded on the outbox row (status `failed`, with the reason) and returned,
-    not raised: the caller decides whether that fails its own intention.
+    not raised: the caller decides whether that fails its own intention. With `secret`, the stored body is
+    removed after delivery, or after MAILER_OTP_EXP when it could not be delivered.
     """
     settings = get_settings()
+    now = datetime.now(UTC)
+    await session.execute(
+        update(OutboxMessage)
+        .where(OutboxMessage.redact_after <= now)
+        .values(html=REDACTED, redact_after=None)
+        .execution_options(synchronize_session=False)
+    )
     row = OutboxMessage(
-        sender=sender or settings.mail_from, recipients=recipients, subject=subject, html=html
+        sender=sender or settings.mail_from,
+        recipients=recipients,
+        subject=subject,
+        html=html,
+        redact_after=now + timedelta(seconds=settings.mailer_otp_exp) if secret else None,
     )
     session.add(row)
     await session.flush()
@@ -37,5 +64,7 @@ async def send_email(
             row.status, row.error = OutboxStatus.failed, str(exc)
         else:
             row.status, row.sent_at = OutboxStatus.sent, datetime.now(UTC)
+            if secret:
+                row.html, row.redact_after = REDACTED, None
         await session.flush()
     return OutboxMessageRead.model_validate(row)

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     jwt_kid: str | None = None
     jwt_issuer: str | None = None
     jwt_exp: int = 3600
+    # Fernet key (32 url-safe base64 bytes) encrypting secrets kept at rest (TOTP seeds); unset: derived from
+    # the signing key's secret, so hosts that share the signing key share it.
+    data_encryption_key: str | None = None
     jwt_aud: str = "authenticated"
     # None: on in development, off in production (resolved below).
     mailer_autoconfirm: bool | None = None

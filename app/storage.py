@@ -121,9 +121,14 @@ def path_of(key: str) -> Path:
 
 
 def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # Customers' files: folders 0700 and files 0600, whatever the process umask.
+    for folder in (path.parent.parent, path.parent):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder.chmod(0o700)
     partial = path.with_suffix(".part")
-    partial.write_bytes(data)
+    descriptor = os.open(partial, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
     os.replace(partial, path)
 
 

@@ -32,6 +32,8 @@ class OutboxMessage(Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     created_at: Mapped[datetime] = created_at_column()
     sent_at: Mapped[datetime | None] = mapped_column(default=None)
+    # Set on messages holding a one-time code or link that were not delivered: the body is removed then.
+    redact_after: Mapped[datetime | None] = mapped_column(default=None, index=True)
 
 
 class OutboxMessageRead(BaseModel):

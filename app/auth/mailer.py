@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.common import RequestOrigin, now, older_than, safe_redirect
 from app.auth.errors import too_many_requests, unexpected
 from app.auth.ratelimit import enforce
-from app.auth.tokens import email_token_hash, otp_code
+from app.auth.tokens import email_token_hash, otp_code, stored_token_hash
 from app.outbox import send_email
 from app.settings import get_settings
 from models.identity import OneTimeToken, User, as_utc
@@ -97,7 +97,8 @@ async def send_otp_email(
     )
     address = address or user.email or ""
     code = otp_code(settings.mailer_otp_length)
-    stored = ("pkce_" if pkce else "") + email_token_hash(address, code)
+    link_token = ("pkce_" if pkce else "") + email_token_hash(address, code)
+    stored = stored_token_hash(link_token)
     moment = now()
     row = await session.scalar(
         select(OneTimeToken).where(OneTimeToken.user_id == user.id, OneTimeToken.token_type == token_type)
@@ -118,9 +119,9 @@ async def send_otp_email(
     setattr(user, sent_column, moment)
     link = None
     if kind != "reauthentication":
-        query = urlencode({"token": stored, "type": kind, "redirect_to": safe_redirect(redirect_to)})
+        query = urlencode({"token": link_token, "type": kind, "redirect_to": safe_redirect(redirect_to)})
         link = f"{origin.api_url}/verify?{query}"
     subject, html = _render(kind, code=code, link=link)
-    message = await send_email(session=session, recipients=[address], subject=subject, html=html)
+    message = await send_email(session=session, recipients=[address], subject=subject, html=html, secret=True)
     if message.status == OutboxStatus.failed:
         raise unexpected(f"Error sending {kind} email")

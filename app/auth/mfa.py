@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.audit import audit
 from app.auth.common import RequestOrigin, now, older_than
 from app.auth.errors import forbidden, not_found, unprocessable, validation_failed
+from app.auth.sealed import seal, unseal
 from app.auth.sessions import (
     Actor,
     add_amr_claim,
@@ -137,7 +138,7 @@ async def enroll(
         friendly_name=friendly_name,
         factor_type="totp",
         status="unverified",
-        secret=secret,
+        secret=seal(secret),
     )
     session.add(factor)
     await session.flush()
@@ -192,7 +193,7 @@ async def verify(
             "mfa_challenge_expired",
             f"MFA challenge {row.id} has expired, verify against another challenge or create a new challenge.",
         )
-    if not pyotp.TOTP(factor.secret).verify(code.strip(), valid_window=1):
+    if not pyotp.TOTP(unseal(factor.secret)).verify(code.strip(), valid_window=1):
         raise unprocessable("mfa_verification_failed", "Invalid TOTP code entered")
 
     moment = now()

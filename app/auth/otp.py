@@ -2,8 +2,9 @@
 their verification (GoTrue `otp.go`, `magic_link.go`, `recover.go`, `resend.go`, `reauthenticate.go`,
 `verify.go`).
 
-A code is 6 digits; its link carries `token_hash = hex(sha224(email + code))` (prefixed `pkce_` under
-PKCE). Both are valid for MAILER_OTP_EXP seconds (86,400) and only once.
+A code is 6 digits; its link carries `token_hash = hex(hmac-sha224(secret, email + code))` (prefixed `pkce_`
+under PKCE), and the database keeps only a hash of that (`tokens.stored_token_hash`). Both are valid for
+MAILER_OTP_EXP seconds (86,400) and only once.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from app.auth.errors import AuthApiError, forbidden, unprocessable, validation_f
 from app.auth.mailer import send_otp_email
 from app.auth.pkce import Pkce, create_flow_state, issue_auth_code
 from app.auth.sessions import Actor, find_user_by_email, load_user_row, start_session
-from app.auth.tokens import email_token_hash
+from app.auth.tokens import email_token_hash, stored_token_hash
 from app.auth.users import create_email_user, mark_email_verified
 from app.settings import get_settings
 from models.identity import AuthSessionRead, OneTimeToken, User
@@ -182,12 +183,11 @@ async def consume_token(
         raise _phone_disabled()
     token_types = _TOKEN_TYPES[type]
     if token_hash:
-        candidates = [token_hash]
-        query = select(OneTimeToken).where(OneTimeToken.token_hash == token_hash)
+        query = select(OneTimeToken).where(OneTimeToken.token_hash == stored_token_hash(token_hash))
     elif token and email:
         email = normalize_email(email)
         digest = email_token_hash(email, token.strip())
-        candidates = [digest, "pkce_" + digest]
+        candidates = [stored_token_hash(digest), stored_token_hash("pkce_" + digest)]
         query = select(OneTimeToken).where(
             OneTimeToken.token_hash.in_(candidates), OneTimeToken.relates_to == email
         )

@@ -143,6 +143,16 @@ def otp_code(length: int) -> str:
     return "".join(secrets.choice(string.digits) for _ in range(length))
 
 
-def email_token_hash(email_or_phone: str, otp: str) -> str:
-    """GoTrue's `crypto.GenerateTokenHash`: hex(sha224(email + otp))."""
-    return hashlib.sha224((email_or_phone + otp).encode()).hexdigest()
+def email_token_hash(email_or_phone: str, otp: str, ring: KeyRing | None = None) -> str:
+    """The link token of an e-mailed code: GoTrue's `crypto.GenerateTokenHash` (hex sha224 of email + code),
+    keyed with the server's secret, so that nobody without it can compute a link from an address and a
+    code, or find the code from a link by trying all 10^6."""
+    ring = ring or get_key_ring()
+    return hmac.new(ring.secret, (email_or_phone + otp).encode(), hashlib.sha224).hexdigest()
+
+
+def stored_token_hash(link_token: str) -> str:
+    """What the database keeps of a link token (its `pkce_` prefix kept): a hash, so that the stored value
+    is never itself a working link, and a leaked table cannot be turned back into codes."""
+    prefix = "pkce_" if link_token.startswith("pkce_") else ""
+    return prefix + sha256_hex(link_token.removeprefix("pkce_"))

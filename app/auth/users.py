@@ -22,7 +22,7 @@ from app.auth.sessions import (
     read_user,
     start_session,
 )
-from app.auth.tokens import email_token_hash
+from app.auth.tokens import email_token_hash, stored_token_hash
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.base import new_id
@@ -162,7 +162,7 @@ async def _check_reauthentication(session: AsyncSession, user: User, nonce: str)
             OneTimeToken.user_id == user.id, OneTimeToken.token_type == "reauthentication_token"
         )
     )
-    expected = email_token_hash(user.email or "", nonce)
+    expected = stored_token_hash(email_token_hash(user.email or "", nonce))
     if (
         token is None
         or token.token_hash != expected

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 
 import pytest
 
 from app.auth.common import safe_redirect
 from app.auth.errors import AuthApiError
+from app.auth.keys import get_key_ring
 from app.auth.passwords import weakness
 from app.auth.pkce import pkce_params
-from app.auth.tokens import derive_child_token, email_token_hash
+from app.auth.tokens import derive_child_token, email_token_hash, stored_token_hash
 from app.settings import get_settings
 
 
@@ -74,7 +76,10 @@ def test_password_rules(identity_settings, monkeypatch) -> None:
 
 
 def test_token_hash_and_derived_refresh_tokens(identity_settings) -> None:
-    assert email_token_hash("a@b.c", "123456") == hashlib.sha224(b"a@b.c123456").hexdigest()
+    keyed = email_token_hash("a@b.c", "123456")
+    assert keyed == hmac.new(get_key_ring().secret, b"a@b.c123456", hashlib.sha224).hexdigest()
+    assert keyed != hashlib.sha224(b"a@b.c123456").hexdigest()  # GoTrue's unkeyed hash
+    assert stored_token_hash(keyed) != keyed and stored_token_hash("pkce_" + keyed).startswith("pkce_")
     child = derive_child_token("parent-token", "child-id")
     assert child == derive_child_token("parent-token", "child-id") and len(child) == 22 and child.isalnum()
     assert child != derive_child_token("parent-token", "other-child")
