@@ -115,7 +115,45 @@ class AuthRoute(APIRoute):
         return route
 
 
-router = APIRouter(prefix="/auth/v1", tags=["auth"], route_class=AuthRoute)
+class ErrorBody(BaseModel):
+    """Every error of the identity API (GoTrue's shape); the code is also in the `x-sb-error-code` header."""
+
+    code: int
+    error_code: str
+    msg: str
+
+
+def _error(description: str, **extra: Any) -> dict[str, Any]:
+    return {"model": ErrorBody, "description": description, **extra}
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _error("Bad request: invalid input, credentials or token (`error_code` says which)"),
+    401: _error("No valid access token (`no_authorization`, `bad_jwt`, `session_not_found`)"),
+    403: _error("Not allowed (`otp_expired`, `not_admin`, `insufficient_aal` …)"),
+    405: _error("Method not allowed on this path (the `Allow` header lists the allowed ones)"),
+    413: _error("Request body larger than MAX_AUTH_REQUEST_BYTES"),
+    422: _error("Refused by a rule (`weak_password`, `email_exists`, `signup_disabled` …)"),
+    429: _error(
+        "Rate limited (`over_request_rate_limit`, `over_email_send_rate_limit`)",
+        headers={"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}},
+    ),
+}
+
+router = APIRouter(prefix="/auth/v1", tags=["auth"], route_class=AuthRoute, responses=ERROR_RESPONSES)
+
+
+def _documented(body: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI for a route that reads its JSON body itself (GoTrue ignores unknown fields and accepts an
+    empty body, which FastAPI's own body parsing would not)."""
+    return {
+        "openapi_extra": {
+            "requestBody": {
+                "required": False,
+                "content": {"application/json": {"schema": body.model_json_schema()}},
+            }
+        }
+    }
 
 
 @asynccontextmanager
@@ -270,7 +308,7 @@ class SignupBody(_Body):
     code_challenge_method: str | None = None
 
 
-@router.post("/signup")
+@router.post("/signup", **_documented(SignupBody))
 async def signup(request: Request) -> JSONResponse:
     body = await _body(request, SignupBody)
     await _limit("signup", request, body.email, limit=get_settings().rate_limit_otp)
@@ -300,7 +338,7 @@ class TokenBody(_Body):
     id_token: str | None = None
 
 
-@router.post("/token")
+@router.post("/token", **_documented(TokenBody))
 async def token(request: Request) -> JSONResponse:
     settings = get_settings()
     grant_type = request.query_params.get("grant_type", "")
@@ -347,7 +385,7 @@ class OtpBody(_Body):
     code_challenge_method: str | None = None
 
 
-@router.post("/otp")
+@router.post("/otp", **_documented(OtpBody))
 async def send_otp(request: Request) -> JSONResponse:
     body = await _body(request, OtpBody)
     await _limit("otp", request, body.email, limit=get_settings().rate_limit_otp)
@@ -374,7 +412,7 @@ class VerifyBody(_Body):
     phone: str | None = None
 
 
-@router.post("/verify")
+@router.post("/verify", **_documented(VerifyBody))
 async def verify_post(request: Request) -> JSONResponse:
     body = await _body(request, VerifyBody)
     await _limit("verify", request, body.email, limit=get_settings().rate_limit_verify)
@@ -447,7 +485,7 @@ class RecoverBody(_Body):
     code_challenge_method: str | None = None
 
 
-@router.post("/recover")
+@router.post("/recover", **_documented(RecoverBody))
 async def recover(request: Request) -> JSONResponse:
     body = await _body(request, RecoverBody)
     await _limit("recover", request, body.email, limit=get_settings().rate_limit_otp)
@@ -469,7 +507,7 @@ class ResendBody(_Body):
     phone: str | None = None
 
 
-@router.post("/resend")
+@router.post("/resend", **_documented(ResendBody))
 async def resend(request: Request) -> JSONResponse:
     body = await _body(request, ResendBody)
     await _limit("resend", request, body.email, limit=get_settings().rate_limit_otp)
@@ -515,7 +553,7 @@ class UserUpdateBody(_Body):
     code_challenge_method: str | None = None
 
 
-@router.put("/user")
+@router.put("/user", **_documented(UserUpdateBody))
 async def update_user(request: Request) -> JSONResponse:
     body = await _body(request, UserUpdateBody)
     await _limit("user", request, limit=get_settings().rate_limit_otp)
@@ -562,7 +600,7 @@ class EnrollBody(_Body):
     phone: str | None = None
 
 
-@router.post("/factors")
+@router.post("/factors", **_documented(EnrollBody))
 async def enroll_factor(request: Request) -> JSONResponse:
     body = await _body(request, EnrollBody)
     async with transaction() as session:
@@ -594,7 +632,7 @@ class FactorVerifyBody(_Body):
     code: str | None = None
 
 
-@router.post("/factors/{factor_id}/verify")
+@router.post("/factors/{factor_id}/verify", **_documented(FactorVerifyBody))
 async def verify_factor(factor_id: str, request: Request) -> JSONResponse:
     body = await _body(request, FactorVerifyBody)
     await _limit("mfa", request, limit=get_settings().rate_limit_mfa, window=60, subject=factor_id)
