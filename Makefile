@@ -46,7 +46,8 @@ format: install
 	$(VENV)/bin/ruff format .
 
 # The fast lane: lint, the import contracts, and the unit, headless-UI and API tests (no browser), on two
-# processes (every test has its own database and servers, so they run side by side).
+# processes (every test has its own database and servers, so they run side by side). `make test` then runs
+# the timing gates (tests/gates: load and login under attack, alone on the machine) and the browser tests.
 FAST_TESTS := tests/unit tests/ui tests/api
 check: install $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
@@ -60,7 +61,7 @@ test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 $(FAST_TESTS)
-	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest tests/gates tests/e2e
 
 # Not part of `make test`: seeds 10,000 sample providers into a temporary SQLite database and prints the
 # p50/p95 latency of provider search over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100").

@@ -24,6 +24,7 @@ from models.identity import (
 from models.mail import OutboxMessage
 from models.not_found import NotFoundPath
 from models.provider import Provider, ProviderService, ProviderZip, Review, TimeOff, WeeklyHours
+from models.ratelimit import RateLimitCounter
 from models.staff import StaffMember, StaffTask
 from models.support import CannedResponse, Ticket, TicketAttachment, TicketChange, TicketMessage
 from models.waitlist import WaitlistEntry
@@ -47,6 +48,7 @@ __all__ = [
     "Order",
     "OutboxMessage",
     "Provider",
+    "RateLimitCounter",
     "ProviderService",
     "ProviderZip",
     "RefreshToken",
