@@ -60,6 +60,26 @@ class _Result:
     error: str | None
 
 
+# Database work started by a hook runs on a task of its own: when a tab closes, ReactPy cancels whatever
+# awaits it (repeatedly, inside its cancel scope), and a read or a rollback cancelled halfway would leave
+# its connection to be torn down in the background ("Task was destroyed but it is pending!"). The work
+# finishes and returns its connection; only the waiting is cancelled.
+_database_work: set[asyncio.Task[Any]] = set()
+
+
+async def in_unit_of_work(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:
+    """`await fn(session=…, **kwargs)` in a unit of work of its own, which a cancelled caller cannot cut short."""
+
+    async def work() -> T:
+        async with unit_of_work() as session:
+            return await fn(session=session, **kwargs)
+
+    task = asyncio.create_task(work())
+    _database_work.add(task)
+    task.add_done_callback(_database_work.discard)
+    return await asyncio.shield(task)
+
+
 class _QueryCell:
     """One query's bookkeeping across renders (held in a ref, never rendered)."""
 
@@ -70,9 +90,10 @@ class _QueryCell:
         self.generation = 0
         self.tasks: set[asyncio.Task[None]] = set()
 
-    def cancel_all(self) -> None:
-        for task in tuple(self.tasks):
-            task.cancel()
+    def abandon(self) -> None:
+        """The component is gone: loads still running finish (a database read cancelled halfway would
+        leave its connection to be torn down in the background), and their results are dropped."""
+        self.generation += 1
 
 
 _UNSET = object()
@@ -127,8 +148,7 @@ def use_query(
 
     async def load(generation: int) -> None:
         try:
-            async with unit_of_work() as session:
-                data = await fn(session=session, **kwargs)
+            data = await in_unit_of_work(fn, **kwargs)
         except ServiceError as exc:
             outcome = _Result(None, False, exc.message)
         except Exception:
@@ -141,7 +161,7 @@ def use_query(
 
     @use_effect(dependencies=[])
     def unmount() -> Callable[[], None]:
-        return cell.cancel_all
+        return cell.abandon
 
     refetch = use_ref(lambda: set_refetches(lambda n: n + 1)).current
     return Query(result.data, result.loading, result.error, refetch)
@@ -179,8 +199,7 @@ def use_action(
         running.current += 1
         set_pending(True)
         try:
-            async with unit_of_work() as session:
-                result = await fn(session=session, **kwargs)
+            result = await in_unit_of_work(fn, **kwargs)
         except ServiceError as exc:
             (on_error or toaster.error)(exc.message)
             return None
@@ -249,8 +268,7 @@ def use_viewer(access_token: str) -> ViewerState:
         if not access_token:
             return
         try:
-            async with unit_of_work() as session:
-                viewer = await resolve_viewer(session=session, access_token=access_token)
+            viewer = await in_unit_of_work(resolve_viewer, access_token=access_token)
         except Exception:
             logger.exception("Loading the signed-in user failed")
             viewer = None
@@ -317,13 +335,10 @@ class DraftSaver:
                 continue
             values, self._pending = self._pending, None
             try:
-                async with unit_of_work() as session:
-                    if values is _DELETE:
-                        await discard_draft(session=session, actor=self.actor, form_key=self.form_key)
-                    else:
-                        await save_draft(
-                            session=session, actor=self.actor, form_key=self.form_key, values=values
-                        )
+                if values is _DELETE:
+                    await in_unit_of_work(discard_draft, actor=self.actor, form_key=self.form_key)
+                else:
+                    await in_unit_of_work(save_draft, actor=self.actor, form_key=self.form_key, values=values)
             except ServiceError:
                 pass
             except Exception:
@@ -350,8 +365,7 @@ def use_draft(
         if saver is None:
             return
         try:
-            async with unit_of_work() as session:
-                values = await load_draft(session=session, actor=actor, form_key=saver.form_key)
+            values = await in_unit_of_work(load_draft, actor=actor, form_key=saver.form_key)
         except ServiceError:
             return
         except Exception:

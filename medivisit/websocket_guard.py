@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from reactpy.backend import starlette as reactpy_starlette
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from app.settings import get_settings
 from medivisit.request_guard import contains_nul
@@ -77,8 +77,10 @@ def _checked_callbacks(socket: WebSocket) -> tuple[Any, Any]:
         try:
             await original_send(value)
         except Exception:
-            if not closed:
-                raise
+            # The tab went away while this update was on its way: nothing to tell anyone.
+            if closed or WebSocketState.DISCONNECTED in (socket.client_state, socket.application_state):
+                return
+            raise
 
     async def refuse(code: int, why: str, size: int) -> None:
         nonlocal closed
