@@ -77,6 +77,11 @@ class Settings(BaseSettings):
     # User metadata (`data`) is copied into every access token and the session cookie: keep it small.
     max_user_metadata_bytes: int = 4096
     refresh_token_reuse_interval: int = 10
+    # Automatic logoff (HIPAA §164.312(a)(2)(iii)): a session ends after this many seconds without activity
+    # (staff roles, and everybody else), and in any case this long after sign-in. 0 turns one off.
+    sessions_inactivity_timeout_staff: int = 900
+    sessions_inactivity_timeout: int = 3600
+    sessions_timebox: int = 12 * 3600
     flow_state_expiry: int = 300
     mfa_challenge_expiry: int = 300
     mfa_max_enrolled_factors: int = 10

@@ -52,6 +52,7 @@ MESSAGES = {
     "confirmation_sent": "We sent a new confirmation link to {email}.",
     # toasts on the next page
     "logged_out": "Logged out successfully",
+    "timed_out": "For your security you were signed out after a period of inactivity. Please sign in again.",
     "logout_failed": "There was a problem logging out. Please try again.",
     "password_updated": "Your password has been updated",
     "mfa_enabled": "Two-factor authentication is on",

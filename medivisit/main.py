@@ -69,6 +69,7 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <script type="module" src="/static/js/tz.js?v={version}"></script>
     <script type="module" src="/static/js/app.js?v={version}"></script>
     <script type="module" src="/static/js/auth.js?v={version}"></script>
+    <script type="module" src="/static/js/idle.js?v={version}"></script>
     <script type="module" src="/static/js/uploads.js?v={version}"></script>
     <script type="module" src="/static/js/presence.js?v={version}"></script>
     <script type="module" src="/static/js/staff.js?v={version}"></script>

@@ -91,6 +91,8 @@ class AuthSession(Base):
     factor_id: Mapped[str | None] = mapped_column(String(36), default=None)
     not_after: Mapped[datetime | None] = mapped_column(default=None)
     refreshed_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The person's last activity (a page load, or input the tab reported): automatic logoff after inactivity.
+    active_at: Mapped[datetime | None] = mapped_column(default=None)
     user_agent: Mapped[str | None] = mapped_column(String(512), default=None)
     ip: Mapped[str | None] = mapped_column(String(64), default=None)
     tag: Mapped[str | None] = mapped_column(String(255), default=None)

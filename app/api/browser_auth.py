@@ -32,7 +32,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.auth_v1 import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth import mfa, oidc, otp, users
 from app.auth.errors import AuthApiError
-from app.auth.sessions import Actor, authenticate, refresh, sign_in_with_password, sign_out
+from app.auth.sessions import (
+    Actor,
+    authenticate,
+    record_activity,
+    refresh,
+    sign_in_with_password,
+    sign_out,
+)
 from app.auth.web import (
     ACCESS_COOKIE,
     CSRF_COOKIE,
@@ -589,6 +596,36 @@ async def refresh_session(request: Request) -> Response:
     return response
 
 
+@router.post("/activity")
+async def report_activity(request: Request) -> Response:
+    """Automatic logoff (static/js/auth.js): the tab reports that its person did something (at most once a
+    minute), or `{"sign_out": true}` when they did nothing for their whole inactivity limit. Answers the limit
+    and the session's absolute end, so the tab can warn a minute before; 401 (cookies cleared, a 'signed out
+    for inactivity' note for the sign-in page) once the session is over."""
+    body = await _checked_json(request)
+    if body is None:
+        return _json({"error": "forbidden"}, 403)
+    try:
+        async with transaction() as session:
+            actor, renewed = await _cookie_actor(session, request)
+            if actor is not None and body.get("sign_out") is True:
+                await sign_out(session=session, actor=actor, scope="local", origin=_origin(request))
+                actor = None
+            if actor is None:
+                response = _flash(_json({"error": "session_expired"}, 401), request, Flash("toast", "timed_out"))
+                clear_session_cookies(response, request)
+                _cookie(response, request, EVENT_COOKIE, "signed-out", max_age=60, httponly=False)
+                return response
+            idle_timeout, ends = await record_activity(session, actor)
+    except Exception as exc:  # noqa: BLE001
+        _unexpected(request, exc)
+        return _json({"error": "unavailable"}, 503)
+    response = _json({"idle_timeout": idle_timeout, "ends_at": int(ends.timestamp()) if ends else None})
+    if renewed is not None:
+        set_session_cookies(response, request, renewed)
+    return response
+
+
 LINK_SESSION_MAX_AGE = 120  # SPEC §9: a session read from the URL is stale after 120 s
 
 
@@ -636,12 +673,30 @@ async def link_session(request: Request) -> Response:
 
 
 # ---- the page route's part -------------------------------------------------------------------------
+async def _page_load_is_activity(request: Request) -> None:
+    """Opening a page is activity (automatic logoff counts from the last one); an ended session is left
+    for the renewal below to clear."""
+    access = request.cookies.get(ACCESS_COOKIE)
+    if not access:
+        return
+    try:
+        async with transaction() as session:
+            actor = await authenticate(session=session, authorization=f"Bearer {access}")
+            if actor.session_id:
+                await record_activity(session, actor)
+    except AuthApiError:
+        return
+    except Exception as exc:  # noqa: BLE001
+        _unexpected(request, exc)
+
+
 async def renew_for_page(request: Request, response: Response) -> None:
     """Before a page is served: if the access token is missing or about to expire but a refresh token is
     there, renew the session, so the page (whose websocket reads the cookies once) loads signed in."""
     refresh_token = request.cookies.get(REFRESH_COOKIE)
     if not refresh_token:
         return
+    await _page_load_is_activity(request)
     margin = 3 * get_settings().auth_refresh_tick_ms / 1000  # SPEC §9: under three ticks left
     expires = unverified_expiry(request.cookies.get(ACCESS_COOKIE))
     if expires is not None and expires - time.time() > margin:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -166,7 +166,11 @@ async def start_session(
     """A new signed-in session for `user`: session row, root refresh token, AMR claim."""
     moment = now()
     auth_session = AuthSession(
-        id=new_id(), user_id=user.id, ip=origin.ip[:64] or None, user_agent=origin.user_agent[:512] or None
+        id=new_id(),
+        user_id=user.id,
+        ip=origin.ip[:64] or None,
+        user_agent=origin.user_agent[:512] or None,
+        active_at=now(),
     )
     session.add(auth_session)
     await session.flush()
@@ -315,6 +319,9 @@ async def refresh(*, session: AsyncSession, origin: RequestOrigin, refresh_token
         raise bad_request("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     if is_banned(user):
         raise bad_request("user_banned", "User is banned")
+    if session_ended(auth_session, user):
+        await session.delete(auth_session)
+        raise bad_request("session_expired", "Invalid Refresh Token: Session Expired", commit=True)
 
     settings = get_settings()
     issued: str | None = None
@@ -347,6 +354,60 @@ async def refresh(*, session: AsyncSession, origin: RequestOrigin, refresh_token
 
 
 # ---- user-JWT routes ---------------------------------------------------------------------------
+# ---- automatic logoff ---------------------------------------------------------------------------------
+STAFF_ROLES = frozenset({"owner", "admin", "management", "hr", "support"})
+# The tab reports activity at most once a minute (static/js/auth.js): the server allows for that lag.
+ACTIVITY_REPORT_LAG = timedelta(seconds=90)
+ACTIVITY_WRITE_EVERY = timedelta(seconds=30)
+
+
+def inactivity_limit(user: User) -> int:
+    """Seconds without activity after which `user`'s sessions end (0: never): shorter for staff roles."""
+    settings = get_settings()
+    role = (user.raw_app_meta_data or {}).get("role")
+    owner_emails = {e.strip().lower() for e in settings.owner_emails.split(",") if e.strip()}
+    staff = role in STAFF_ROLES or (user.email or "").lower() in owner_emails
+    return settings.sessions_inactivity_timeout_staff if staff else settings.sessions_inactivity_timeout
+
+
+def session_ends_at(auth_session: AuthSession) -> datetime | None:
+    """The absolute end of a session (SESSIONS_TIMEBOX after sign-in), whatever the activity."""
+    timebox = get_settings().sessions_timebox
+    created = as_utc(auth_session.created_at)
+    return created + timedelta(seconds=timebox) if timebox and created else None
+
+
+def session_ended(auth_session: AuthSession, user: User, moment: datetime | None = None) -> bool:
+    """Whether the session is over: past its absolute lifetime, or idle longer than the user's limit."""
+    moment = moment or now()
+    ends = session_ends_at(auth_session)
+    if ends is not None and moment >= ends:
+        return True
+    limit = inactivity_limit(user)
+    last = as_utc(auth_session.active_at) or as_utc(auth_session.created_at)
+    return bool(limit and last and moment >= last + timedelta(seconds=limit) + ACTIVITY_REPORT_LAG)
+
+
+async def note_activity(session: AsyncSession, auth_session: AuthSession) -> None:
+    """The person just did something: move `active_at` (written at most every 30 s per session)."""
+    moment = now()
+    last = as_utc(auth_session.active_at)
+    if last is None or moment - last >= ACTIVITY_WRITE_EVERY:
+        auth_session.active_at = moment
+        await session.flush()
+
+
+async def record_activity(session: AsyncSession, actor: Actor) -> tuple[int, datetime | None]:
+    """Note that the person behind `actor` is active; answers their inactivity limit (seconds) and the
+    session's absolute end, for the tab's warning."""
+    auth_session = await session.get(AuthSession, actor.session_id)
+    user = await load_user_row(session, actor.user.id)
+    if auth_session is None or user is None:
+        return 0, None
+    await note_activity(session, auth_session)
+    return inactivity_limit(user), session_ends_at(auth_session)
+
+
 async def authenticate(*, session: AsyncSession, authorization: str | None) -> Actor:
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -363,6 +424,8 @@ async def authenticate(*, session: AsyncSession, authorization: str | None) -> A
         auth_session = await session.get(AuthSession, str(session_id), populate_existing=True)
         if auth_session is None or auth_session.user_id != user.id:
             raise forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
+        if session_ended(auth_session, user):
+            raise forbidden("session_expired", "Session has expired (inactivity or its maximum lifetime)")
         aal = auth_session.aal
     return Actor(
         user=UserRead.of(user), session_id=str(session_id) if session_id else None, aal=aal, claims=claims

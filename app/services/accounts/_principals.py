@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.errors import AuthApiError
-from app.auth.sessions import Actor, authenticate, is_banned, load_user_row
+from app.auth.sessions import Actor, authenticate, is_banned, load_user_row, session_ended
 from app.principal import Principal
 from app.services.accounts._mapping import get_account
 from app.services.errors import PermissionDenied
@@ -60,7 +60,7 @@ async def identity_of(*, session: AsyncSession, actor: Principal) -> Actor | Non
     if user is None or is_banned(user):
         return None
     auth_session = await session.get(AuthSession, actor.session_id, populate_existing=True)
-    if auth_session is None or auth_session.user_id != user.id:
+    if auth_session is None or auth_session.user_id != user.id or session_ended(auth_session, user):
         return None
     read = UserRead.of(user)
     if not fully_authenticated(read, auth_session.aal):
