@@ -426,6 +426,8 @@ async def verify_post(request: Request) -> JSONResponse:
             email=body.email,
             phone=body.phone,
         )
+    if isinstance(result, str):  # a secure e-mail change waits for the other address
+        return _json({"msg": result, "code": 200})
     return _json(result.wire())
 
 
@@ -454,7 +456,9 @@ async def verify_get(request: Request) -> Response:
             result = await otp.verify_link(
                 session=session, origin=_origin(request), type=link_type, token_hash=token_hash
             )
-        if result.auth_code is not None:
+        if result.message is not None:
+            location = _with_fragment(target, {"message": result.message})
+        elif result.auth_code is not None:
             location = _with_query(target, {"code": result.auth_code})
         else:
             assert result.session is not None

@@ -612,7 +612,9 @@ async def report_activity(request: Request) -> Response:
                 await sign_out(session=session, actor=actor, scope="local", origin=_origin(request))
                 actor = None
             if actor is None:
-                response = _flash(_json({"error": "session_expired"}, 401), request, Flash("toast", "timed_out"))
+                response = _flash(
+                    _json({"error": "session_expired"}, 401), request, Flash("toast", "timed_out")
+                )
                 clear_session_cookies(response, request)
                 _cookie(response, request, EVENT_COOKIE, "signed-out", max_age=60, httponly=False)
                 return response

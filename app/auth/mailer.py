@@ -31,6 +31,8 @@ KINDS = {
     "magiclink": ("recovery_token", "recovery_sent_at"),
     "recovery": ("recovery_token", "recovery_sent_at"),
     "email_change": ("email_change_token_new", "email_change_sent_at"),
+    # Secure e-mail change: the current address confirms too (GoTrue MAILER_SECURE_EMAIL_CHANGE_ENABLED).
+    "email_change_current": ("email_change_token_current", "email_change_sent_at"),
     "reauthentication": ("reauthentication_token", "reauthentication_sent_at"),
 }
 
@@ -43,6 +45,11 @@ _TEMPLATES = {
         "Confirm your new e-mail address",
         "Confirm the change of your e-mail address",
         "Confirm",
+    ),
+    "email_change_current": (
+        "Confirm the change of your e-mail address",
+        "Someone asked to move your account to another e-mail address",
+        "Yes, it was me: confirm the change",
     ),
     "reauthentication": ("Confirm it is you", "Confirm it is you", ""),
 }
@@ -84,10 +91,12 @@ async def send_otp_email(
     redirect_to: str | None = None,
     address: str | None = None,
     pkce: bool = False,
+    check_frequency: bool = True,
 ) -> None:
     settings = get_settings()
     token_type, sent_column = KINDS[kind]
-    check_send_frequency(user, kind)
+    if check_frequency:
+        check_send_frequency(user, kind)
     await enforce(
         "email",
         ["instance"],
@@ -119,9 +128,29 @@ async def send_otp_email(
     setattr(user, sent_column, moment)
     link = None
     if kind != "reauthentication":
-        query = urlencode({"token": link_token, "type": kind, "redirect_to": safe_redirect(redirect_to)})
+        link_type = "email_change" if kind == "email_change_current" else kind
+        query = urlencode({"token": link_token, "type": link_type, "redirect_to": safe_redirect(redirect_to)})
         link = f"{origin.api_url}/verify?{query}"
     subject, html = _render(kind, code=code, link=link)
     message = await send_email(session=session, recipients=[address], subject=subject, html=html, secret=True)
     if message.status == OutboxStatus.failed:
         raise unexpected(f"Error sending {kind} email")
+
+
+async def send_email_changed_notice(*, session: AsyncSession, old_email: str, new_email: str) -> None:
+    """Tell the address an account just left (GoTrue's "email changed" notification): if it was not its
+    owner's doing, they know at once and whom to ask."""
+    settings = get_settings()
+    brand = escape(settings.brand_name)
+    html = (
+        "<h2>Your e-mail address was changed</h2>"
+        f"<p>Your {brand} account now signs in with <strong>{escape(new_email)}</strong> instead of this address."
+        "</p><p>If you did not ask for this, write to "
+        f'<a href="mailto:{escape(settings.support_email)}">{escape(settings.support_email)}</a> at once.</p>'
+    )
+    await send_email(
+        session=session,
+        recipients=[old_email],
+        subject=f"{settings.brand_name}: your e-mail address was changed",
+        html=html,
+    )

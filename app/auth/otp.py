@@ -18,14 +18,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.common import RequestOrigin, normalize_email, older_than
 from app.auth.errors import AuthApiError, forbidden, unprocessable, validation_failed
-from app.auth.mailer import send_otp_email
+from app.auth.mailer import send_email_changed_notice, send_otp_email
 from app.auth.pkce import Pkce, create_flow_state, issue_auth_code
 from app.auth.sessions import Actor, find_user_by_email, load_user_row, start_session
 from app.auth.tokens import email_token_hash, stored_token_hash
-from app.auth.users import create_email_user, mark_email_verified
+from app.auth.users import create_email_user, mark_email_verified, send_email_change_confirmations
 from app.settings import get_settings
 from models.identity import AuthSessionRead, OneTimeToken, User
 
+EMAIL_CHANGE_TOKENS = ("email_change_token_new", "email_change_token_current")
+CONFIRM_OTHER = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 VERIFY_TYPES = ("signup", "invite", "magiclink", "recovery", "email_change", "email", "sms", "phone_change")
 # Which stored tokens a verification type accepts, in order ("email" tries confirmation first).
 _TOKEN_TYPES = {
@@ -137,13 +139,8 @@ async def resend(
         return
     if not user.email_change:
         return
-    await send_otp_email(
-        session=session,
-        user=user,
-        kind="email_change",
-        origin=origin,
-        redirect_to=redirect_to,
-        address=user.email_change,
+    await send_email_change_confirmations(
+        session=session, user=user, origin=origin, redirect_to=redirect_to, pkce=False
     )
 
 
@@ -163,6 +160,8 @@ class Verified:
     user: User
     link_type: str
     pkce: bool
+    # A secure e-mail change confirmed on one address, waiting for the other: no session yet.
+    awaiting_other: bool = False
 
 
 async def consume_token(
@@ -205,17 +204,31 @@ async def consume_token(
     await session.delete(row)
     await session.flush()
 
-    if row.token_type == "email_change_token_new":
+    if row.token_type in EMAIL_CHANGE_TOKENS:
         new_email = user.email_change
-        if not new_email or new_email != row.relates_to:
+        if not new_email or (row.token_type == "email_change_token_new" and new_email != row.relates_to):
             raise _otp_expired()
+        other = await session.scalar(
+            select(OneTimeToken).where(
+                OneTimeToken.user_id == user.id,
+                OneTimeToken.token_type.in_(EMAIL_CHANGE_TOKENS),
+                OneTimeToken.token_type != row.token_type,
+            )
+        )
+        if other is not None:
+            if older_than(other.created_at, get_settings().mailer_otp_exp):
+                raise _otp_expired()
+            return Verified(user=user, link_type="email_change", pkce=pkce, awaiting_other=True)
         if await find_user_by_email(session, new_email) is not None:
             raise unprocessable("email_exists", "A user with this email address has already been registered")
+        old_email = user.email
         user.email = new_email
         user.email_change = None
         user.email_change_sent_at = None
         user.raw_user_meta_data = {**(user.raw_user_meta_data or {}), "email": new_email}
         await mark_email_verified(session, user)
+        if old_email:
+            await send_email_changed_notice(session=session, old_email=old_email, new_email=new_email)
         link_type = "email_change"
     else:
         if user.email_confirmed_at is None:
@@ -233,6 +246,7 @@ class LinkResult(BaseModel):
 
     session: AuthSessionRead | None = None
     auth_code: str | None = None
+    message: str | None = None
     link_type: str
 
 
@@ -243,6 +257,8 @@ async def verify_link(
     if not token_hash:
         raise validation_failed("Verify requires a token or a token hash")
     verified = await consume_token(session=session, type=type, token_hash=token_hash)
+    if verified.awaiting_other:
+        return LinkResult(message=CONFIRM_OTHER, link_type=verified.link_type)
     if verified.pkce:
         code = await issue_auth_code(session, user_id=verified.user.id, link_type=verified.link_type)
         return LinkResult(auth_code=code, link_type=verified.link_type)
@@ -259,9 +275,12 @@ async def verify(
     token_hash: str | None = None,
     email: str | None = None,
     phone: str | None = None,
-) -> AuthSessionRead:
-    """`POST /verify`: a session (amr `otp`) for a valid code or token hash."""
+) -> AuthSessionRead | str:
+    """`POST /verify`: a session (amr `otp`) for a valid code or token hash; GoTrue's message alone when a
+    secure e-mail change still waits for the other address."""
     verified = await consume_token(
         session=session, type=type, token=token, token_hash=token_hash, email=email, phone=phone
     )
+    if verified.awaiting_other:
+        return CONFIRM_OTHER
     return await start_session(session=session, user=verified.user, method="otp", origin=origin)

@@ -77,6 +77,33 @@ async def mark_email_verified(session: AsyncSession, user: User) -> None:
         identity.email = user.email
 
 
+async def send_email_change_confirmations(
+    *, session: AsyncSession, user: User, origin: RequestOrigin, redirect_to: str | None, pkce: bool
+) -> None:
+    """GoTrue's secure e-mail change: a confirmation to the new address AND one to the current address;
+    the account moves only once both are confirmed, so a stolen session alone cannot take it over."""
+    await send_otp_email(
+        session=session,
+        user=user,
+        kind="email_change",
+        origin=origin,
+        redirect_to=redirect_to,
+        address=user.email_change,
+        pkce=pkce,
+    )
+    if user.email:
+        await send_otp_email(
+            session=session,
+            user=user,
+            kind="email_change_current",
+            origin=origin,
+            redirect_to=redirect_to,
+            address=user.email,
+            pkce=pkce,
+            check_frequency=False,  # one request, two messages
+        )
+
+
 def check_user_metadata(data: dict[str, Any] | None) -> None:
     """User metadata travels in every access token (and so in a cookie): 400 past `MAX_USER_METADATA_BYTES`."""
     limit = get_settings().max_user_metadata_bytes
@@ -242,14 +269,8 @@ async def update_user(
         user.email_change = email
         if pkce:
             await create_flow_state(session, user_id=user.id, link_type="email_change", pkce=pkce)
-        await send_otp_email(
-            session=session,
-            user=user,
-            kind="email_change",
-            origin=origin,
-            redirect_to=redirect_to,
-            address=email,
-            pkce=bool(pkce),
+        await send_email_change_confirmations(
+            session=session, user=user, origin=origin, redirect_to=redirect_to, pkce=bool(pkce)
         )
     user.updated_at = now()
     return await read_user(session, user.id)

@@ -314,21 +314,57 @@ async def test_put_user_rules(auth_client) -> None:
     assert updated.status_code == 200 and updated.json()["user_metadata"]["k"] == "v"
 
 
-async def test_email_change_is_pending_until_verified(auth_client, smtp) -> None:
-    from tests.api.conftest import mail_code, mail_to
+async def test_email_change_needs_both_addresses_and_tells_the_old_one(auth_client, smtp) -> None:
+    """The takeover: with a stolen session, `PUT /user {email}` used to send one confirmation, to the NEW
+    address (the attacker's), and confirming it moved the account. Now the current address must confirm
+    too (GoTrue's secure e-mail change), and it is told once the account has moved."""
+    from tests.api.conftest import mail_code, mail_link, mail_to
+    from tests.conftest import html_part
 
     session = await sign_up(auth_client)
     headers = bearer(session["access_token"])
-    new_email = unique_email("changed")
+    old_email, new_email = session["user"]["email"], unique_email("attacker")
     response = await auth_client.put("/auth/v1/user", headers=headers, json={"email": new_email})
     assert response.status_code == 200
-    assert response.json()["new_email"] == new_email and response.json()["email"] == session["user"]["email"]
-    code = mail_code(mail_to(smtp, new_email)[0])
-    verified = await auth_client.post(
-        "/auth/v1/verify", json={"type": "email_change", "email": new_email, "token": code}
+    assert response.json()["new_email"] == new_email and response.json()["email"] == old_email
+    new_code = mail_code(mail_to(smtp, new_email)[0])
+    [to_owner] = mail_to(smtp, old_email)
+    assert "another e-mail address" in html_part(to_owner)
+
+    # The attacker confirms their own address: not enough.
+    half = await auth_client.post(
+        "/auth/v1/verify", json={"type": "email_change", "email": new_email, "token": new_code}
     )
-    assert verified.status_code == 200, verified.text
-    assert verified.json()["user"]["email"] == new_email and "new_email" not in verified.json()["user"]
+    assert half.status_code == 200 and half.json()["msg"].startswith("Confirmation link accepted")
+    me = await auth_client.get("/auth/v1/user", headers=headers)
+    assert me.json()["email"] == old_email
+
+    # Only the owner's confirmation (here through the link) completes the change.
+    link = mail_link(to_owner)
+    done = await auth_client.get("/auth/v1" + link.split("/auth/v1", 1)[1])
+    assert done.status_code == 303 and "access_token=" in done.headers["location"]
+    me = await auth_client.get("/auth/v1/user", headers=headers)
+    assert me.json()["email"] == new_email and "new_email" not in me.json()
+    [notice] = mail_to(smtp, old_email, count=2)[1:]
+    assert "was changed" in notice["Subject"] and new_email in html_part(notice)
+
+
+async def test_the_owner_confirming_first_still_needs_the_new_address(auth_client, smtp) -> None:
+    from tests.api.conftest import mail_code, mail_to
+
+    session = await sign_up(auth_client)
+    old_email, new_email = session["user"]["email"], unique_email("moving")
+    await auth_client.put("/auth/v1/user", headers=bearer(session["access_token"]), json={"email": new_email})
+    old_code = mail_code(mail_to(smtp, old_email)[0])
+    first = await auth_client.post(
+        "/auth/v1/verify", json={"type": "email_change", "email": old_email, "token": old_code}
+    )
+    assert first.json()["msg"].startswith("Confirmation link accepted")
+    new_code = mail_code(mail_to(smtp, new_email)[0])
+    second = await auth_client.post(
+        "/auth/v1/verify", json={"type": "email_change", "email": new_email, "token": new_code}
+    )
+    assert second.status_code == 200 and second.json()["user"]["email"] == new_email
 
 
 # ---- expiry --------------------------------------------------------------------------------------
