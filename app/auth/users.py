@@ -81,27 +81,20 @@ async def send_email_change_confirmations(
     *, session: AsyncSession, user: User, origin: RequestOrigin, redirect_to: str | None, pkce: bool
 ) -> None:
     """GoTrue's secure e-mail change: a confirmation to the new address AND one to the current address;
-    the account moves only once both are confirmed, so a stolen session alone cannot take it over."""
-    await send_otp_email(
-        session=session,
-        user=user,
-        kind="email_change",
-        origin=origin,
-        redirect_to=redirect_to,
-        address=user.email_change,
-        pkce=pkce,
-    )
-    if user.email:
-        await send_otp_email(
-            session=session,
-            user=user,
-            kind="email_change_current",
-            origin=origin,
-            redirect_to=redirect_to,
-            address=user.email,
-            pkce=pkce,
-            check_frequency=False,  # one request, two messages
-        )
+    the account moves only once both are confirmed, so a stolen session alone cannot take it over.
+    (One request, two messages: the second is not held back by the first's send frequency.)"""
+    for kind, address in (("email_change", user.email_change), ("email_change_current", user.email)):
+        if address:
+            await send_otp_email(
+                session=session,
+                user=user,
+                kind=kind,
+                origin=origin,
+                redirect_to=redirect_to,
+                address=address,
+                pkce=pkce,
+                check_frequency=kind == "email_change",
+            )
 
 
 def check_user_metadata(data: dict[str, Any] | None) -> None:
