@@ -131,7 +131,7 @@ class Settings(BaseSettings):
     # /functions/v1/send-email per client address; bug reports per reporter (visitor or account) and per
     # client address. 0 turns a limit off.
     rate_limit_send_email: int = 5
-    rate_limit_bug_reports: int = 3
+    rate_limit_bug_reports: int = 5
     rate_limit_bug_reports_per_ip: int = 10
     abuse_limit_window: int = 600
 
