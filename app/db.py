@@ -68,7 +68,16 @@ def _create_engine(url: str) -> AsyncEngine:
                 conn.exec_driver_sql("BEGIN")
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, hide_parameters=True)
+    cost = get_settings().postgres_random_page_cost
+    server_settings = {"random_page_cost": str(cost)} if cost > 0 else {}
+    return create_async_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=20,
+        hide_parameters=True,
+        connect_args={"server_settings": server_settings},
+    )
 
 
 class Database:
