@@ -186,6 +186,11 @@ class Settings(BaseSettings):
         return self.upload_dir or self.var_dir / "uploads"
 
     @property
+    def owner_email_set(self) -> frozenset[str]:
+        """OWNER_EMAILS, normalised: the addresses that are always owners."""
+        return frozenset(e.strip().lower() for e in self.owner_emails.split(",") if e.strip())
+
+    @property
     def signups_closed(self) -> bool:
         """Nobody may create an account by themselves (DISABLE_SIGNUP, or SIGNUPS=waitlist)."""
         return self.disable_signup or self.signups == "waitlist"

@@ -13,17 +13,12 @@ Errors are JSON with GoTrue's shape (`code`, `error_code`, `msg`), which the ide
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl, unquote_to_bytes
 
-from app.settings import get_settings
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from app.settings import get_settings
 
 STREAMED = ("/api/uploads",)
 

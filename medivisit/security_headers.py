@@ -17,17 +17,10 @@ this site unless its owner set them.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.auth.web import origin_allowed
 from app.settings import get_settings
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (

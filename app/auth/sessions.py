@@ -36,6 +36,7 @@ from app.auth.tokens import (
     sha256_hex,
 )
 from app.settings import get_settings
+from models import account as models_account
 from models.audit import AuditAction
 from models.base import new_id
 from models.identity import (
@@ -355,7 +356,7 @@ async def refresh(*, session: AsyncSession, origin: RequestOrigin, refresh_token
 
 # ---- user-JWT routes ---------------------------------------------------------------------------
 # ---- automatic logoff ---------------------------------------------------------------------------------
-STAFF_ROLES = frozenset({"owner", "admin", "management", "hr", "support"})
+STAFF_ROLES = models_account.STAFF_ROLES | models_account.ADMIN_ROLES
 # The tab reports activity at most once a minute (static/js/auth.js): the server allows for that lag.
 ACTIVITY_REPORT_LAG = timedelta(seconds=90)
 ACTIVITY_WRITE_EVERY = timedelta(seconds=30)
@@ -365,8 +366,7 @@ def inactivity_limit(user: User) -> int:
     """Seconds without activity after which `user`'s sessions end (0: never): shorter for staff roles."""
     settings = get_settings()
     role = (user.raw_app_meta_data or {}).get("role")
-    owner_emails = {e.strip().lower() for e in settings.owner_emails.split(",") if e.strip()}
-    staff = role in STAFF_ROLES or (user.email or "").lower() in owner_emails
+    staff = role in STAFF_ROLES or (user.email or "").lower() in settings.owner_email_set
     return settings.sessions_inactivity_timeout_staff if staff else settings.sessions_inactivity_timeout
 
 

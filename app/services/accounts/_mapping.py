@@ -19,7 +19,7 @@ PROFILE_KEYS = ("first_name", "last_name", "profile_image", "organization", "pho
 
 
 def owner_emails() -> frozenset[str]:
-    return frozenset(e.strip().lower() for e in get_settings().owner_emails.split(",") if e.strip())
+    return get_settings().owner_email_set
 
 
 def _text(value: Any) -> str:
