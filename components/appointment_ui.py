@@ -636,7 +636,7 @@ def _ReviewDialog(
                             "class_name": "appt-star" + (" is-on" if stars <= rating else ""),
                             "on_click": lambda _e, stars=stars: set_rating(stars),
                         },
-                        icon("star", size=28),
+                        icon("star-filled" if stars <= rating else "star", size=28),
                     )
                     for stars in STARS
                 ),

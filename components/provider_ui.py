@@ -66,7 +66,7 @@ def rating_line(rating: RatingRead) -> dict:
     reviews = "review" if rating.count == 1 else "reviews"
     return html.p(
         {"class_name": "rating"},
-        icon("star", size=16),
+        icon("star-filled", size=16),
         html.strong(format_rating(rating.average)),
         html.span({"class_name": "rating-count"}, f" ({rating.count} {reviews})"),
     )

@@ -161,7 +161,7 @@ def _stars(rating: int) -> dict:
         *(
             html.span(
                 {"key": str(n), "class_name": "review-star" + (" is-on" if n <= rating else "")},
-                icon("star", size=15),
+                icon("star-filled" if n <= rating else "star", size=15),
             )
             for n in range(1, 6)
         ),

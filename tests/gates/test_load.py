@@ -1,6 +1,8 @@
-"""Load gates against one worker process (issue 10): a storm of 1,000 tabs opened at once all get their
-first render with nothing logged as an error, and 300 idle tabs (fully rendered provider pages, holding
-their websockets open) do not slow a cart command's p95 by more than 20 % over an idle server.
+"""Load gates against one worker process (issue 10): in a storm of 1,000 tabs opened at once, every tab
+renders its page and ends with its cart loaded, with nothing logged as an error (on PostgreSQL when
+TEST_DATABASE_URL is set: before the render gate, 966 of 1,000 carts failed there, the pool's 30 s wait
+running out); and 300 idle tabs (fully rendered provider pages, holding their websockets open) do not slow a
+cart command's p95 by more than 20 % over an idle server.
 
 A cart command is measured as a browser sees it: on a provider's page, the "Add to cart" button is clicked
 (a ReactPy layout event) and the clock stops at the update that ends its busy state (the cart written, the
@@ -11,19 +13,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
 import secrets
 import sqlite3
 import statistics
 import time
+import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import asyncpg
 import pytest
 import websockets
 
-from tests.conftest import LiveServer, start_demo_server, stop_server
+from tests.conftest import LiveServer, create_postgres_database, start_demo_server, stop_server
 
 STORM = 1000
+STORM_TIMEOUT = 240
 IDLE_TABS = 300
 SAMPLES = 60
 
@@ -31,11 +39,58 @@ SAMPLES = 60
 @pytest.fixture(scope="module")
 def demo_worker(tmp_path_factory) -> Iterator[tuple[LiveServer, str]]:
     tmp = tmp_path_factory.mktemp("load")
-    server, database_url = start_demo_server(tmp, VAR_DIR=str(tmp), REMINDERS_ENABLED="false")
-    with sqlite3.connect(Path(database_url.removeprefix("sqlite:///"))) as db:
-        [provider_id] = db.execute("SELECT id FROM providers ORDER BY id LIMIT 1").fetchone()
-    yield server, provider_id
+    drop = None
+    env = {"VAR_DIR": str(tmp), "REMINDERS_ENABLED": "false"}
+    if os.environ.get("TEST_DATABASE_URL"):
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            database_url, drop = pool.submit(
+                create_postgres_database, os.environ["TEST_DATABASE_URL"]
+            ).result()
+        env["DATABASE_URL"] = database_url
+    server, database_url = start_demo_server(tmp, **env)
+    yield server, database_url
     stop_server(server)
+    if drop is not None:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(drop).result()
+
+
+async def _sql(database_url: str, statement: str, rows: list[tuple] | None = None) -> list[tuple]:
+    """Run one statement ($1-style parameters) on the server's database, for each of `rows` if given."""
+    if database_url.startswith("sqlite:///"):
+        with sqlite3.connect(Path(database_url.removeprefix("sqlite:///"))) as db:
+            statement = re.sub(r"\$\d+", "?", statement).replace("now()", "CURRENT_TIMESTAMP")
+            if rows is not None:
+                db.executemany(statement, rows)
+                return []
+            return db.execute(statement).fetchall()
+    connection = await asyncpg.connect(database_url)
+    try:
+        if rows is not None:
+            await connection.executemany(statement, rows)
+            return []
+        return [tuple(row) for row in await connection.fetch(statement)]
+    finally:
+        await connection.close()
+
+
+async def _visitors_with_a_visit_in_their_cart(database_url: str, count: int) -> list[str]:
+    [(service_id, slug, provider_id)] = await _sql(
+        database_url,
+        "SELECT s.id, s.slug, ps.provider_id FROM provider_services ps JOIN services s ON s.id = ps.service_id "
+        "ORDER BY ps.provider_id, s.slug LIMIT 1",
+    )
+    visitors = [secrets.token_urlsafe(12) for _ in range(count)]
+    await _sql(
+        database_url,
+        "INSERT INTO cart_items (id, visitor_id, item_key, service_id, provider_id, quantity, added_at) "
+        "VALUES ($1, $2, $3, $4, $5, 1, now())",
+        [
+            (str(uuid.uuid4()), visitor, f"{slug}@{provider_id}", service_id, provider_id)
+            for visitor in visitors
+        ],
+    )
+    return visitors
 
 
 def _find(node: object, wanted, found: list[dict]) -> list[dict]:  # noqa: ANN001
@@ -57,6 +112,10 @@ def _is_add_to_cart(node: dict) -> bool:
     )
 
 
+def _is_cart_badge(node: dict) -> bool:
+    return node.get("attributes", {}).get("class_name") == "badge-count"
+
+
 class Tab:
     """One browser tab speaking ReactPy's websocket protocol: it tells the router where it is, as the
     client's History component does, and can click the first "Add to cart" button."""
@@ -66,19 +125,24 @@ class Tab:
         self.add_to_cart = ""
 
     @classmethod
-    async def open(cls, server: LiveServer, path: str) -> Tab:
-        cookie = {"Cookie": f"mv_visitor={secrets.token_urlsafe(12)}"}
+    async def connect(cls, server: LiveServer, path: str, visitor: str, seconds: float = 120) -> Tab:
+        """Open the websocket and tell the router the path, as the browser's History component does."""
         socket = await websockets.connect(
             server.base_url.replace("http://", "ws://") + "/_reactpy/stream" + path,
-            additional_headers=cookie,
-            open_timeout=120,
+            additional_headers={"Cookie": f"mv_visitor={visitor}"},
+            open_timeout=seconds,
             max_size=None,
         )
         tab = cls(socket)
-        first = await tab._next()
+        first = await tab._next(seconds)
         [history] = _find(first["model"], _is_history, [])
         target = history["eventHandlers"]["onHistoryChangeCallback"]["target"]
         await tab._send(target, {"pathname": path, "search": ""})
+        return tab
+
+    @classmethod
+    async def open(cls, server: LiveServer, path: str) -> Tab:
+        tab = await cls.connect(server, path, secrets.token_urlsafe(12))
         while not tab.add_to_cart:
             update = await tab._next()
             buttons = _find(update.get("model"), _is_add_to_cart, [])
@@ -86,8 +150,13 @@ class Tab:
                 tab.add_to_cart = buttons[0]["eventHandlers"]["on_click"]["target"]
         return tab
 
-    async def _next(self) -> dict:
-        return json.loads(await asyncio.wait_for(self.socket.recv(), timeout=120))
+    async def wait_for_cart_badge(self, seconds: float) -> None:
+        """Until the cart's badge shows the one visit in it: the cart was read from the database."""
+        while not _find((await self._next(seconds)).get("model"), _is_cart_badge, []):
+            pass
+
+    async def _next(self, seconds: float = 120) -> dict:
+        return json.loads(await asyncio.wait_for(self.socket.recv(), timeout=seconds))
 
     async def _send(self, target: str, data: dict) -> None:
         await self.socket.send(json.dumps({"type": "layout-event", "target": target, "data": [data]}))
@@ -116,21 +185,31 @@ async def _cart_command_samples(server: LiveServer, path: str) -> list[float]:
     return samples[5:]  # the first few warm caches
 
 
-async def _first_render(server: LiveServer) -> dict:
-    url = server.base_url.replace("http://", "ws://") + "/_reactpy/stream/"
-    async with websockets.connect(url, open_timeout=120, max_size=None) as socket:
-        return json.loads(await asyncio.wait_for(socket.recv(), timeout=120))
+async def _tab_with_its_cart(server: LiveServer, visitor: str) -> float:
+    started = time.perf_counter()
+    tab = await Tab.connect(server, "/", visitor, seconds=STORM_TIMEOUT)
+    try:
+        await tab.wait_for_cart_badge(STORM_TIMEOUT)
+    finally:
+        await tab.close()
+    return time.perf_counter() - started
 
 
-async def test_a_storm_of_tabs_all_render_and_idle_tabs_do_not_slow_commands(demo_worker) -> None:
-    server, provider_id = demo_worker
+@pytest.mark.timeout(STORM_TIMEOUT + 300)
+async def test_a_storm_of_tabs_all_load_their_carts_and_idle_tabs_do_not_slow_commands(demo_worker) -> None:
+    server, database_url = demo_worker
+    [(provider_id,)] = await _sql(database_url, "SELECT id FROM providers ORDER BY id LIMIT 1")
     path = f"/providers/{provider_id}"
+    visitors = await _visitors_with_a_visit_in_their_cart(database_url, STORM)
     log_before = len(server.log())
 
-    storm = await asyncio.gather(*(_first_render(server) for _ in range(STORM)), return_exceptions=True)
+    started = time.perf_counter()
+    storm = await asyncio.gather(*(_tab_with_its_cart(server, v) for v in visitors), return_exceptions=True)
     failures = [r for r in storm if isinstance(r, BaseException)]
     assert failures == [], f"{len(failures)} of {STORM} tabs failed, first: {failures[:1]!r}"
-    assert all(r["type"] == "layout-update" for r in storm)
+    print(
+        f"{STORM} tabs opened at once: all carts loaded in {time.perf_counter() - started:.1f} s (slowest {max(storm):.1f} s)"
+    )
 
     idle = await _cart_command_samples(server, path)
     tabs = await asyncio.gather(*(Tab.open(server, path) for _ in range(IDLE_TABS)))
