@@ -16,10 +16,11 @@ def cart_badge_text(count: int) -> str | None:
 
 
 def format_currency(amount: Decimal | float | int) -> str:
-    """US dollars with 0 to 2 fraction digits: $120, $89.5, $1,234.56."""
+    """US dollars (SPEC: 0 to 2 fraction digits): none for whole dollars, both when there are cents —
+    $120, $89.50, $1,234.56 (never $89.5)."""
     value = Decimal(str(amount)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     sign = "-" if value < 0 else ""
-    text = f"{abs(value):,.2f}".rstrip("0").rstrip(".")
+    text = f"{abs(value):,.2f}".removesuffix(".00")
     return f"{sign}${text}"
 
 

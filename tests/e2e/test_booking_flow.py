@@ -253,7 +253,7 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     assert [
         re.sub(r"\s+", " ", t).strip() for t in panel.locator(".cart-totals > div").all_inner_texts()
     ] == [
-        "Subtotal $189.3",
+        "Subtotal $189.30",
         "Platform fee (5%) $9.47",
         "Total $198.77",
     ]
@@ -294,9 +294,9 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     expect(iv_line).to_contain_text("Elena Torres")
     expect(iv_line.locator("s")).to_have_text("$150")
     expect(iv_line.locator("strong").last).to_have_text("$105")
-    assert summary_totals(summary(page)) == ["Subtotal $190", "Platform fee (5%) $9.5", "Total $199.5"]
+    assert summary_totals(summary(page)) == ["Subtotal $190", "Platform fee (5%) $9.50", "Total $199.50"]
 
-    place = summary(page).get_by_role("button", name="Place order · $199.5")
+    place = summary(page).get_by_role("button", name="Place order · $199.50")
     page.get_by_label("Street address").fill("350 W 31st St, Apt 12C")
     page.get_by_label("City").fill("New York")
     page.get_by_label("State").fill("ny")
@@ -317,8 +317,8 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     expect(done.locator(".status-pill")).to_have_text(["Pending", "Pending"])
     assert summary_totals(done) == [
         "Subtotal $190",
-        "Platform fee (5%) $9.5",
-        "Total, paid at the visit $199.5",
+        "Platform fee (5%) $9.50",
+        "Total, paid at the visit $199.50",
     ]
     expect(header_cart(page)).to_have_accessible_name("Cart")  # the booked items left the cart
     snapshot(page, "checkout-confirmation")

@@ -75,7 +75,7 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     expect(panel.get_by_role("button", name="Close cart")).to_be_focused()
     item = line(page, HYDRATION)
     expect(item.locator("s")).to_have_text("Regular price $149")
-    expect(item.get_by_text("$104.3")).to_be_visible()
+    expect(item.get_by_text("$104.30")).to_be_visible()
     # 5 % of $104.30 is $5.215: rounded half-up to $5.22.
     assert totals(page) == ["Subtotal $104.3", "Platform fee (5%) $5.22", "Total $109.52"]
     expect(panel.get_by_text("1 item", exact=True)).to_be_visible()
@@ -92,7 +92,7 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     header_cart(page).click()
     item = line(page, HYDRATION)
     expect(item.locator("output")).to_have_text("2")
-    expect(item.get_by_text("$208.6 for 2 visits")).to_be_visible()
+    expect(item.get_by_text("$208.60 for 2 visits")).to_be_visible()
     item.get_by_role("button", name=f"Increase quantity of {HYDRATION}").click()
     expect(item.locator("output")).to_have_text("3")
     expect(panel.get_by_text("3 items", exact=True)).to_be_visible()
@@ -160,7 +160,7 @@ def test_a_provider_from_the_search_is_booked_at_their_price(site, page: Page) -
     item = line(page, HYDRATION)
     expect(item.get_by_text("with Priya Shah")).to_be_visible()
     expect(item.locator("s")).to_have_text("Regular price $159")
-    expect(item.get_by_text("$111.3")).to_be_visible()
+    expect(item.get_by_text("$111.30")).to_be_visible()
     # A search by category names no single service: the cards stay as they are.
     close_panel(page)
     open_page(page, site.url("/find-provider?service=iv-therapy&zip=10001"))

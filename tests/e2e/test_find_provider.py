@@ -189,7 +189,7 @@ def test_services_strike_through_iv_prices(marketplace: LiveServer, visitor: Pag
     iv = page.locator("#iv-therapy")
     hydration = iv.get_by_role("listitem").filter(has_text="Hydration IV (1 liter)")
     expect(hydration.locator("s.price-original")).to_have_text("Regular price $149")
-    expect(hydration.locator(".price-now")).to_have_text("Sale price $104.3")
+    expect(hydration.locator(".price-now")).to_have_text("Sale price $104.30")
     expect(iv.locator("s.price-original")).to_have_count(4)
     expect(page.locator("#phlebotomy s")).to_have_count(0)  # only IV therapy is on sale
     expect(page.locator("#phlebotomy").get_by_text("$79", exact=True)).to_be_visible()

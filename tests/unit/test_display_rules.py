@@ -23,15 +23,16 @@ def test_cart_badge_caps_at_nine_plus(count: int, text: str | None) -> None:
     ("amount", "text"),
     [
         (120, "$120"),
-        (Decimal("89.5"), "$89.5"),
-        (Decimal("89.50"), "$89.5"),
+        (Decimal("89.5"), "$89.50"),
+        (Decimal("89.50"), "$89.50"),
+        (Decimal("111.3"), "$111.30"),
         (1234.567, "$1,234.57"),
         (0, "$0"),
         (Decimal("0.005"), "$0.01"),
-        (-12.3, "-$12.3"),
+        (-12.3, "-$12.30"),
     ],
 )
-def test_currency_is_us_dollars_with_up_to_two_fraction_digits(amount, text: str) -> None:
+def test_currency_shows_no_cents_for_whole_dollars_and_both_digits_otherwise(amount, text: str) -> None:
     assert format_currency(amount) == text
 
 
