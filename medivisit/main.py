@@ -13,7 +13,6 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
 
@@ -29,6 +28,7 @@ from app.settings import PROJECT_ROOT, get_settings
 from medivisit import reactpy_component_check, reactpy_hook_stack, render_gate, websocket_guard
 from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
+from medivisit.static_assets import CompressAssets, VersionedStaticFiles
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.routes import NOT_FOUND, match_screen
 
@@ -130,9 +130,8 @@ def create_app() -> FastAPI:
     app.include_router(uploads.router)
     app.include_router(auth_api.router)
     app.include_router(auth_browser.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-
     version = asset_version()
+    app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR, version=version), name="static")
     worker_script = (STATIC_DIR / "service-worker.js").read_text().replace("__ASSET_VERSION__", version)
 
     @app.get("/service-worker.js", include_in_schema=False)
@@ -188,5 +187,6 @@ def create_app() -> FastAPI:
         return response
 
     app.add_route("/{path:path}", page, methods=["GET", "HEAD"], include_in_schema=False)
+    app.add_middleware(CompressAssets)
     app.add_middleware(SecurityHeaders)
     return app
