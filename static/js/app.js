@@ -280,9 +280,12 @@ window.addEventListener("mv:toast", (event) => showToast(event.detail.title, eve
 
 // ---- service worker ----------------------------------------------------------------------------
 if ("serviceWorker" in navigator) {
+  // Reload only when a new version takes over from an old one (the Refresh toast). A first visit has no
+  // controller yet: the first worker claiming the page must not load it a second time.
   let reloaded = false;
+  const hadController = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (reloaded) return;
+    if (reloaded || !hadController) return;
     reloaded = true;
     location.reload();
   });
