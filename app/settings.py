@@ -120,6 +120,9 @@ class Settings(BaseSettings):
     slot_min_notice_minutes: int = 120
     slot_horizon_days: int = 30
     slot_step_minutes: int = 30
+    # A patient may cancel or reschedule a visit free of charge up to 24 hours before it starts, while the
+    # provider has not confirmed it yet, and within this many minutes of booking it (a mistake put right).
+    cancel_grace_minutes: int = 15
     # Held times a patient may have at once: one per visit in their cart, and never more than this.
     max_live_holds_per_patient: int = 10
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).

@@ -25,6 +25,7 @@ from app.services.appointments import (
     POLICY,
     appointments_topic,
     cancel_appointment,
+    change_rule_summary,
     complete_appointment,
     confirm_appointment,
     list_my_appointments,
@@ -111,7 +112,7 @@ def AppointmentsBoard(path: str) -> dict:
         html.p(
             {"class_name": "appts-footnote"},
             f"Times are shown in your time zone ({session.time_zone.replace('_', ' ')}). ",
-            "Visits can be cancelled or rescheduled up to 24 hours before they start."
+            change_rule_summary()
             if not provider
             else "Patients are e-mailed when you confirm or cancel a visit.",
         ),
@@ -337,11 +338,21 @@ def _VisitCard(
             actions.append(step(complete, "Complete visit", "Completing…"))
         if status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
             actions.append(opens("cancel", "Cancel", "outline", "appt-danger-outline"))
-    elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
+    elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed) and visit.change_refusal is None:
         actions += [
             opens("reschedule", "Reschedule", "outline"),
             opens("cancel", "Cancel visit", "outline", "appt-danger-outline"),
         ]
+    elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
+        # Said once, where the buttons would be, instead of buttons that can only fail.
+        actions.append(
+            html.p(
+                {"class_name": "appt-change-note", "key": "note"},
+                visit.change_refusal,
+                " ",
+                html.a({"href": "/contact"}, "Contact support"),
+            )
+        )
     elif status is AppointmentStatus.completed:
         actions.append(
             html.span({"class_name": "appt-reviewed"}, icon("check", size=16), "Reviewed")

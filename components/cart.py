@@ -19,6 +19,11 @@ from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from models.cart import CartChange, CartRead
 
+# Said wherever a "from" price is summed (the cart panel, the checkout summary).
+ESTIMATE_NOTE = (
+    "Each provider sets their own price: you see the exact price when you choose a time at checkout."
+)
+
 
 def use_cart_owner() -> CartOwner:
     """Whose cart this connection shows: the signed-in user, else the visitor cookie (never browser input)."""

@@ -25,7 +25,13 @@ from app.db import get_database, unit_of_work
 from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
-from medivisit import reactpy_component_check, reactpy_hook_stack, render_gate, websocket_guard
+from medivisit import (
+    reactpy_component_check,
+    reactpy_hook_stack,
+    reactpy_teardown,
+    render_gate,
+    websocket_guard,
+)
 from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
 from medivisit.static_assets import CompressAssets, VersionedStaticFiles
@@ -109,6 +115,7 @@ def create_app() -> FastAPI:
     reactpy_hook_stack.install()
     render_gate.install()
     reactpy_component_check.install()
+    reactpy_teardown.install()
     websocket_guard.install()
     settings = get_settings()
 

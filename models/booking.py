@@ -200,6 +200,8 @@ class AppointmentRead(BaseModel):
     cancelled_by: str
     cancel_reason: str
     reviewed: bool = False  # the patient has reviewed this visit
+    # Why the patient may not cancel or reschedule it now (None: they may); see appointments._policy.
+    change_refusal: str | None = None
 
 
 class TransactionRead(BaseModel):

@@ -56,6 +56,9 @@ class CartItemRead(BaseModel):
     duration_minutes: int
     provider_id: str | None = None
     provider_name: str | None = None
+    # No provider chosen yet: the visit costs what the provider chosen at checkout charges, and `price` is
+    # the lowest any listed provider charges ("from $X").
+    price_is_from: bool = False
 
 
 class CartTotals(BaseModel):
@@ -67,6 +70,7 @@ class CartTotals(BaseModel):
     platform_fee: Decimal
     total: Decimal
     item_count: int
+    is_estimate: bool = False  # some price is a "from" price: the total is the lowest it can be
 
 
 class CartRead(BaseModel):

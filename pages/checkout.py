@@ -10,13 +10,13 @@ shown comes from the server.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
 
-from app.services.appointments import visit_where
+from app.services.appointments import checkout_rule, visit_where
 from app.services.booking import (
     ADDRESSED,
     HOLD_MINUTES,
@@ -27,7 +27,7 @@ from app.services.booking import (
 )
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
-from components.cart import use_cart
+from components.cart import ESTIMATE_NOTE, use_cart
 from components.context import UiSession, use_session
 from components.format import format_currency, format_date, format_minutes, format_slot, format_time
 from components.forms import Form, use_form
@@ -338,6 +338,11 @@ def _VisitLine(
             ),
             _held_badge(hold, time_zone),
         ),
+        html.p(
+            {"class_name": "hint visit-rule"}, checkout_rule(starts_at=hold.starts_at, now=datetime.now(UTC))
+        )
+        if hold
+        else "",
         html.p({"class_name": "visit-prep"}, icon("alert", size=16), html.span(service.preparation))
         if service.preparation
         else "",
@@ -497,6 +502,11 @@ def _price(visit: AppointmentRead) -> dict:
     return html.span({"class_name": "summary-price"}, was, html.strong(format_currency(visit.price)))
 
 
+def _cart_price(item: CartItemRead) -> dict:
+    since = html.span({"class_name": "summary-from"}, "from ") if item.price_is_from else ""
+    return html.span({"class_name": "summary-price"}, since, html.strong(format_currency(item.price)))
+
+
 def _totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> dict:
     return html.dl(
         {"class_name": "summary-totals"},
@@ -516,7 +526,11 @@ def _Summary(
 ) -> dict:
     session = use_session()
     held = [holds[key] for key, _item in visits if key in holds]
-    totals = visit_totals([hold.price for hold in held])
+    booked = visit_totals([hold.price for hold in held])
+    # From the start the summary shows the whole cart: a held visit at its held price, the others at the
+    # cart's price ("from" the lowest provider's until a time, and so a provider, is chosen).
+    estimated = [item for key, item in visits if key not in holds and item.price_is_from]
+    totals = visit_totals([holds[key].price if key in holds else item.price for key, item in visits])
     missing = len(visits) - len(held)
     if not held:
         waiting = "Choose a time for each visit to place your order."
@@ -543,21 +557,32 @@ def _Summary(
                             _visit_when(holds[key], session) if key in holds else "Choose a time",
                         ),
                     ),
-                    _price(holds[key]) if key in holds else html.span({"class_name": "hint"}, "—"),
+                    _price(holds[key]) if key in holds else _cart_price(item),
                 )
                 for key, item in visits
             ],
         ),
-        _totals(totals.subtotal, totals.platform_fee, totals.total, "Total"),
+        _totals(
+            totals.subtotal, totals.platform_fee, totals.total, "Estimated total" if estimated else "Total"
+        ),
+        html.p({"class_name": "hint"}, ESTIMATE_NOTE) if estimated else "",
         html.p(
             {"class_name": "summary-pay"},
             icon("shield", size=18),
             html.span(html.strong("Pay at your visit."), " Nothing is charged now."),
         ),
+        html.p(
+            {"class_name": "summary-pay summary-rule"},
+            icon("calendar", size=18),
+            # The strictest rule among the chosen times: the soonest visit's.
+            html.span(checkout_rule(starts_at=min(h.starts_at for h in held), now=datetime.now(UTC))),
+        )
+        if held
+        else "",
         html.p({"class_name": "hint summary-waiting"}, waiting) if waiting else "",
         html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
         Button(
-            f"Place order · {format_currency(totals.total)}" if held else "Place order",
+            f"Place order · {format_currency(booked.total)}" if held else "Place order",
             on_click=submit,
             pending=placing,
             pending_label="Placing order…",

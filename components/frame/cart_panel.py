@@ -11,7 +11,7 @@ from reactpy import component, html, use_state
 
 from app.services.cart import MAX_QUANTITY, PLATFORM_FEE_PERCENT, clear_cart, remove_from_cart, set_quantity
 from components import browser
-from components.cart import use_cart, use_cart_command
+from components.cart import ESTIMATE_NOTE, use_cart, use_cart_command
 from components.context import use_session
 from components.format import format_currency, format_minutes
 from components.icons import icon
@@ -27,8 +27,10 @@ def _visits(count: int) -> str:
 
 
 def _unit_price(item: CartItemRead) -> dict:
+    """The price of one visit; "from" the lowest provider's until a provider is chosen."""
+    since = "from " if item.price_is_from else ""
     if item.price >= item.original_price:
-        return html.span({"class_name": "cart-price"}, html.strong(format_currency(item.price)))
+        return html.span({"class_name": "cart-price"}, html.strong(since, format_currency(item.price)))
     return html.span(
         {"class_name": "cart-price cart-price-sale"},
         html.s(
@@ -36,7 +38,7 @@ def _unit_price(item: CartItemRead) -> dict:
             html.span({"class_name": "sr-only"}, "Regular price "),
             format_currency(item.original_price),
         ),
-        html.strong(html.span({"class_name": "sr-only"}, "Sale price "), format_currency(item.price)),
+        html.strong(html.span({"class_name": "sr-only"}, "Sale price "), since, format_currency(item.price)),
     )
 
 
@@ -101,7 +103,8 @@ def _CartLine(item: CartItemRead) -> dict:
             ),
             html.span(
                 {"class_name": "cart-line-total"},
-                f"{format_currency(item.price * item.quantity)} for {_visits(item.quantity)}"
+                f"{'from ' if item.price_is_from else ''}{format_currency(item.price * item.quantity)} "
+                f"for {_visits(item.quantity)}"
                 if item.quantity > 1
                 else "",
             ),
@@ -122,13 +125,20 @@ def _CartLine(item: CartItemRead) -> dict:
 
 def _totals(cart: CartRead) -> dict:
     totals = cart.totals
-    return html.dl(
-        {"class_name": "cart-totals"},
-        html.div(html.dt("Subtotal"), html.dd(format_currency(totals.subtotal))),
-        html.div(
-            html.dt(f"Platform fee ({PLATFORM_FEE_PERCENT}%)"), html.dd(format_currency(totals.platform_fee))
+    since = "from " if totals.is_estimate else ""
+    return html._(
+        html.dl(
+            {"class_name": "cart-totals"},
+            html.div(html.dt("Subtotal"), html.dd(since + format_currency(totals.subtotal))),
+            html.div(
+                html.dt(f"Platform fee ({PLATFORM_FEE_PERCENT}%)"),
+                html.dd(since + format_currency(totals.platform_fee)),
+            ),
+            html.div(
+                {"class_name": "cart-total"}, html.dt("Total"), html.dd(since + format_currency(totals.total))
+            ),
         ),
-        html.div({"class_name": "cart-total"}, html.dt("Total"), html.dd(format_currency(totals.total))),
+        html.p({"class_name": "hint cart-estimate"}, ESTIMATE_NOTE) if totals.is_estimate else "",
     )
 
 

@@ -29,8 +29,9 @@ from sqlalchemy import func, select
 from app import db as app_db
 from app.principal import SYSTEM
 from app.services.accounts import SESSION_ENDED
+from app.services.appointments import POLICY, add_review, review_visit
 from app.services.appointments import _lifecycle as visits
-from app.services.appointments import add_review, review_visit
+from app.services.appointments._reads import appointment_reads
 from app.services.catalog import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import get_provider
@@ -219,7 +220,7 @@ async def test_inside_24_hours_the_patient_is_told_the_policy(world: World) -> N
     inside = start - timedelta(hours=23, minutes=59)
     with pytest.raises(ValidationFailed) as refused:
         await run(visits.cancel_appointment, actor=world.patient.actor, appointment_id=visit_id, now=inside)
-    assert refused.value.message == visits.POLICY
+    assert refused.value.message == POLICY
     assert (
         "up to 24 hours before they start" in refused.value.message
         and "contact support" in refused.value.message
@@ -250,6 +251,52 @@ async def test_inside_24_hours_the_patient_is_told_the_policy(world: World) -> N
         now=start - timedelta(hours=24),
     )
     assert read.status is Status.cancelled
+
+
+async def _booked_at(visit_id: str, moment: datetime) -> None:
+    async with app_db.unit_of_work() as session:
+        (await session.get(Appointment, visit_id)).created_at = moment
+
+
+async def test_inside_24_hours_a_visit_booked_minutes_ago_can_still_be_cancelled(world: World) -> None:
+    """Checkout sells times from 2 hours ahead: a visit booked by mistake can be put right for
+    cancel_grace_minutes (15) after booking, even once confirmed."""
+    start = world.at(72)
+    _, (first, second) = await book(world, start, start + timedelta(hours=3), status=Status.confirmed)
+    now = start - timedelta(hours=3)
+    await _booked_at(first, now - timedelta(minutes=14))
+    await _booked_at(second, now - timedelta(minutes=16))
+    async with app_db.unit_of_work() as session:
+        rows = [await session.get(Appointment, first), await session.get(Appointment, second)]
+        reads = await appointment_reads(session, rows, now=now)
+    assert [r.change_refusal for r in reads] == [None, POLICY]
+    read = await run(visits.cancel_appointment, actor=world.patient.actor, appointment_id=first, now=now)
+    assert read.status is Status.cancelled
+    with pytest.raises(ValidationFailed, match="up to 24 hours"):
+        await run(visits.cancel_appointment, actor=world.patient.actor, appointment_id=second, now=now)
+
+
+async def test_inside_24_hours_a_visit_the_provider_has_not_confirmed_can_be_changed(world: World) -> None:
+    start = world.at(72)
+    _, (visit_id,) = await book(world, start, status=Status.pending)
+    await _booked_at(visit_id, start - timedelta(days=5))
+    now = start - timedelta(hours=2)
+    async with app_db.unit_of_work() as session:
+        [read] = await appointment_reads(session, [await session.get(Appointment, visit_id)], now=now)
+    assert read.change_refusal is None
+    moved = await run(
+        visits.reschedule_appointment,
+        actor=world.patient.actor,
+        appointment_id=visit_id,
+        starts_at=start + timedelta(hours=4),
+        now=now,
+    )
+    assert moved.starts_at == start + timedelta(hours=4)
+    async with app_db.unit_of_work() as session:
+        [started] = await appointment_reads(
+            session, [await session.get(Appointment, visit_id)], now=moved.starts_at
+        )
+    assert started.change_refusal == "This visit has already started, so it can no longer be changed."
 
 
 async def test_provider_cancels_with_a_reason_before_the_visit_starts(world: World, smtp) -> None:

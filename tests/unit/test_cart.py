@@ -132,8 +132,14 @@ async def test_adding_an_item_twice_raises_its_quantity(session, catalog) -> Non
     again = await add_to_cart(session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw")
     assert again.message == f"Updated quantity of {DRAW} in cart" and not again.added
     assert [i.quantity for i in again.cart.items] == [2]
+    # No provider is chosen (and none is listed here): the list price, as a "from" price.
+    assert again.cart.items[0].price_is_from
     assert again.cart.totals == CartTotals(
-        subtotal=Decimal("158.00"), platform_fee=Decimal("7.90"), total=Decimal("165.90"), item_count=2
+        subtotal=Decimal("158.00"),
+        platform_fee=Decimal("7.90"),
+        total=Decimal("165.90"),
+        item_count=2,
+        is_estimate=True,
     )
     assert await get_cart(session=session, owner=owner) == again.cart
 
@@ -156,20 +162,30 @@ async def test_prices_come_from_the_server_with_the_sale_and_the_providers_own_p
             provider_id=provider_id,
         )
     listed, chosen, draw = change.cart.items
-    assert (listed.id, listed.price, listed.original_price, listed.provider_name) == (
+    # Without a provider the visit costs what the provider booked at checkout charges: "from" the lowest
+    # listed provider's price (here the only one, 160 less 30 %), never the catalog's 149 that no provider
+    # charges (issue 11: $104.30 in the cart, $111.30 at checkout).
+    assert (listed.id, listed.price, listed.original_price, listed.provider_name, listed.price_is_from) == (
         "iv-hydration",
-        Decimal("104.30"),
-        Decimal("149.00"),
+        Decimal("112.00"),
+        Decimal("160.00"),
         None,
+        True,
     )
     assert chosen.id == f"iv-hydration@{provider_id}" and chosen.provider_name == "Ada Nurse"
-    assert (chosen.price, chosen.original_price) == (Decimal("112.00"), Decimal("160.00"))
+    assert (chosen.price, chosen.original_price, chosen.price_is_from) == (
+        Decimal("112.00"),
+        Decimal("160.00"),
+        False,
+    )
     assert (draw.price, draw.original_price) == (Decimal("70.50"), Decimal("70.50"))
-    # 104.30 + 112.00 + 70.50 = 286.80; fee 14.34.
-    assert (change.cart.totals.subtotal, change.cart.totals.platform_fee, change.cart.totals.total) == (
-        Decimal("286.80"),
-        Decimal("14.34"),
-        Decimal("301.14"),
+    # 112.00 + 112.00 + 70.50 = 294.50; fee 14.73 (14.725 rounded half up); the lowest it can be.
+    totals = change.cart.totals
+    assert (totals.subtotal, totals.platform_fee, totals.total, totals.is_estimate) == (
+        Decimal("294.50"),
+        Decimal("14.73"),
+        Decimal("309.23"),
+        True,
     )
 
 

@@ -10,9 +10,9 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_emails": ("visit_where",),
+    "_policy": ("POLICY", "change_rule_summary", "checkout_rule"),
     "_lifecycle": (
         "LIST_LIMIT",
-        "POLICY",
         "appointments_topic",
         "cancel_appointment",
         "complete_appointment",

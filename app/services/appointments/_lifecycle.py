@@ -3,7 +3,9 @@ visit along — confirm, start, complete (settling its money), cancel and resche
 policy — plus the 24-hour reminders.
 
 Who may do what (checked here, on every call, after re-checking the browser session):
-- the visit's patient: see it; cancel or reschedule it up to CANCEL_NOTICE_HOURS before it starts;
+- the visit's patient: see it; cancel or reschedule it before it starts, when `patient_change_refusal` has
+  no objection: CANCEL_NOTICE_HOURS ahead, while the provider has not confirmed it, or within
+  CANCEL_GRACE_MINUTES of booking it (every visit's read carries the answer, so screens offer only what works);
 - its provider (the account linked to the provider profile): see it; confirm, start and complete it; cancel
   it, with a reason, at any time before it starts;
 - owners and admins: what the provider may, on any visit, and cancel at any time.
@@ -31,6 +33,7 @@ from app.principal import Principal
 from app.services.accounts._admin import is_admin, require_account
 from app.services.accounts._mapping import get_account
 from app.services.appointments._emails import send_visit_update
+from app.services.appointments._policy import patient_change_refusal
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
 from app.services.booking._payments import get_gateway
@@ -56,7 +59,6 @@ from models.identity import User, as_utc
 from models.provider import Provider
 from models.staff import Permission
 
-CANCEL_NOTICE_HOURS = 24
 START_EARLY = timedelta(hours=1)  # a visit can be started this long before its start time
 REMINDER_AHEAD = timedelta(hours=24)
 LIST_LIMIT = 100
@@ -76,10 +78,6 @@ NO_PROFILE = "Your account has no provider profile yet."
 NO_PROVIDER = "No provider has this id."
 NOT_YOUR_SCHEDULE = "You can only see your own schedule."
 BAD_WHEN = "Choose upcoming or past visits."
-POLICY = (
-    "Visits can be cancelled or rescheduled up to 24 hours before they start. "
-    "For a change inside 24 hours, please contact support."
-)
 REASON_REQUIRED = "Please tell the patient why you are cancelling."
 ALREADY_STARTED = "This visit has already started; it can no longer be cancelled."
 TOO_EARLY = "A visit can be started from 1 hour before its start time."
@@ -169,8 +167,11 @@ async def _as_provider(
 
 
 def _check_notice(row: Appointment, now: datetime) -> None:
-    if as_utc(row.starts_at) - now < timedelta(hours=CANCEL_NOTICE_HOURS):
-        raise ValidationFailed(POLICY)
+    refusal = patient_change_refusal(
+        status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
+    )
+    if refusal:
+        raise ValidationFailed(refusal)
 
 
 # ---- reads --------------------------------------------------------------------------------------

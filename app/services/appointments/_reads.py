@@ -7,11 +7,13 @@ Shared by checkout (`booking`) and the visit lifecycle (`appointments`), so both
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.accounts._mapping import account_of
+from app.services.appointments._policy import patient_change_refusal
 from app.services.providers._profiles import display_name
 from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service
@@ -19,10 +21,14 @@ from models.identity import User, as_utc
 from models.provider import Provider, Review
 
 
-async def appointment_reads(session: AsyncSession, rows: Sequence[Appointment]) -> list[AppointmentRead]:
-    """`AppointmentRead`s of `rows`, in the same order, in at most five queries."""
+async def appointment_reads(
+    session: AsyncSession, rows: Sequence[Appointment], *, now: datetime | None = None
+) -> list[AppointmentRead]:
+    """`AppointmentRead`s of `rows`, in the same order, in at most five queries; `now` decides whether the
+    patient may still change each visit."""
     if not rows:
         return []
+    now = now or datetime.now(UTC)
 
     async def by_id(model, ids: set[str]) -> dict:  # noqa: ANN001
         found = await session.scalars(select(model).where(model.id.in_(ids)))
@@ -79,6 +85,9 @@ async def appointment_reads(session: AsyncSession, rows: Sequence[Appointment]) 
                 cancelled_by=row.cancelled_by,
                 cancel_reason=row.cancel_reason,
                 reviewed=row.id in reviewed,
+                change_refusal=patient_change_refusal(
+                    status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
+                ),
             )
         )
     return reads

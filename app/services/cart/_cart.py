@@ -5,8 +5,9 @@ caller derives the owner from its connection, never from what a browser typed; i
 up among that owner's rows, and a signed-in owner is re-checked against the connection's identity session
 (`actor`) on every command, so a tab whose user signed out elsewhere can no longer change the user's cart.
 
-Prices are computed here when the cart is read (the provider's own price when the item names a provider,
-else the list price; flash sale included). Items whose service was withdrawn or whose provider is no longer
+Prices are computed here when the cart is read, flash sale included: the provider's own price when the item
+names a provider, else "from" the lowest price a listed provider charges for the service (checkout charges
+the price of the provider it books), so the cart never shows less than what can be charged as a fixed price. Items whose service was withdrawn or whose provider is no longer
 listed are dropped on read. Every change is announced on the owner's topic so the owner's other tabs follow.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import and_, case, delete, select
+from sqlalchemy import and_, case, delete, func, select
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -66,10 +67,12 @@ def platform_fee(subtotal: Decimal) -> Decimal:
     return (subtotal * PLATFORM_FEE_PERCENT / 100).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def _totals(subtotal: Decimal, count: int) -> CartTotals:
+def _totals(subtotal: Decimal, count: int, *, is_estimate: bool = False) -> CartTotals:
     subtotal = subtotal.quantize(CENT)
     fee = platform_fee(subtotal)
-    return CartTotals(subtotal=subtotal, platform_fee=fee, total=subtotal + fee, item_count=count)
+    return CartTotals(
+        subtotal=subtotal, platform_fee=fee, total=subtotal + fee, item_count=count, is_estimate=is_estimate
+    )
 
 
 def cart_totals(items: Sequence[CartItemRead]) -> CartTotals:
@@ -77,6 +80,7 @@ def cart_totals(items: Sequence[CartItemRead]) -> CartTotals:
     return _totals(
         sum((item.price * item.quantity for item in items), Decimal("0")),
         sum(item.quantity for item in items),
+        is_estimate=any(item.price_is_from for item in items),
     )
 
 
@@ -162,13 +166,14 @@ async def get_cart(*, session: AsyncSession, owner: CartOwner) -> CartRead:
     ).all()
     at = datetime.now(UTC)
     sale = configured_sale(at)
+    lowest = await _lowest_prices(session, {service.id for row, service, *_ in rows if not row.provider_id})
     items: list[CartItemRead] = []
     gone: list[str] = []
     for row, service, category_slug, provider, provider_price in rows:
         if not service.is_active or (row.provider_id and (provider is None or provider_price is None)):
             gone.append(row.id)
             continue
-        base = provider_price if row.provider_id else service.price
+        base = provider_price if row.provider_id else lowest.get(service.id, service.price)
         price = price_at(category_slug=category_slug, price=base, at=at, sale=sale)
         items.append(
             CartItemRead(
@@ -183,12 +188,26 @@ async def get_cart(*, session: AsyncSession, owner: CartOwner) -> CartRead:
                 duration_minutes=service.duration_minutes,
                 provider_id=row.provider_id,
                 provider_name=display_name(provider.first_name, provider.last_name) if provider else None,
+                price_is_from=not row.provider_id,
             )
         )
     if gone:
         await session.execute(delete(CartItem).where(CartItem.id.in_(gone)))
         await _announce(session, owner)
     return CartRead(items=items, totals=cart_totals(items))
+
+
+async def _lowest_prices(session: AsyncSession, service_ids: set[str]) -> dict[str, Decimal]:
+    """The lowest price a listed provider charges for each service (one aggregate query)."""
+    if not service_ids:
+        return {}
+    rows = await session.execute(
+        select(ProviderService.service_id, func.min(ProviderService.price))
+        .join(Provider, Provider.id == ProviderService.provider_id)
+        .where(ProviderService.service_id.in_(service_ids), *LISTED)
+        .group_by(ProviderService.service_id)
+    )
+    return {service_id: price for service_id, price in rows if price is not None}
 
 
 async def load_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartRead:

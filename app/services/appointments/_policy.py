@@ -1,0 +1,58 @@
+"""When a patient may cancel or reschedule a visit themselves, and how that rule is put in words.
+
+Free of charge and without asking anyone: up to CANCEL_NOTICE_HOURS before the visit starts; at any time
+before it starts while the provider has not confirmed it (nobody has planned around it yet); and within
+`cancel_grace_minutes` (settings, 15) of booking it, so a visit booked for this afternoon by mistake can be
+put right. Otherwise the patient contacts support. Checkout states the rule before Place order, and every
+visit's read says whether it applies now, so screens offer only the changes that will work.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from app.settings import get_settings
+from models.booking import AppointmentStatus
+from models.identity import as_utc
+
+CANCEL_NOTICE_HOURS = 24
+POLICY = (
+    "Visits can be cancelled or rescheduled up to 24 hours before they start. "
+    "For a change inside 24 hours, please contact support."
+)
+STARTED = "This visit has already started, so it can no longer be changed."
+
+
+def patient_change_refusal(
+    *, status: AppointmentStatus, starts_at: datetime, booked_at: datetime | None, now: datetime
+) -> str | None:
+    """Why the patient may not cancel or reschedule this open visit now; None when they may."""
+    starts_at = as_utc(starts_at)
+    if now >= starts_at:
+        return STARTED
+    if starts_at - now >= timedelta(hours=CANCEL_NOTICE_HOURS) or status is AppointmentStatus.pending:
+        return None
+    grace = timedelta(minutes=get_settings().cancel_grace_minutes)
+    if booked_at is not None and now - as_utc(booked_at) <= grace:
+        return None
+    return POLICY
+
+
+def checkout_rule(*, starts_at: datetime, now: datetime) -> str:
+    """The change rule for a visit at `starts_at`, as checkout states it before the order is placed."""
+    grace = get_settings().cancel_grace_minutes
+    if as_utc(starts_at) - now >= timedelta(hours=CANCEL_NOTICE_HOURS):
+        return "Free to cancel or reschedule until 24 hours before the visit."
+    return (
+        "Starts within 24 hours: free to cancel or reschedule until the provider confirms it, "
+        f"and for {grace} minutes after booking. After that, contact support for a change."
+    )
+
+
+def change_rule_summary() -> str:
+    """The whole rule in one sentence (My Appointments' footnote)."""
+    grace = get_settings().cancel_grace_minutes
+    return (
+        "You can cancel or reschedule a visit free up to 24 hours before it starts, while the provider has "
+        f"not confirmed it, and within {grace} minutes of booking it."
+    )
