@@ -38,7 +38,7 @@ from app.services.appointments import (
 )
 from components import browser
 from components.context import CurrentUser, use_session
-from components.format import format_currency, format_date, format_minutes, format_slot
+from components.format import format_currency, format_date, format_minutes, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
@@ -330,10 +330,19 @@ def _VisitCard(
     actions: list[dict] = []
     status = visit.status
     if provider:
+        now = datetime.now(UTC)
         if status is AppointmentStatus.pending:
             actions.append(step(confirm, "Confirm", "Confirming…"))
+        elif status is AppointmentStatus.confirmed and visit.start_opens_at and now < visit.start_opens_at:
+            actions.append(
+                _later_note(f"You can start it from {format_time(visit.start_opens_at, time_zone)}.")
+            )
         elif status is AppointmentStatus.confirmed:
             actions.append(step(start, "Start visit", "Starting…"))
+        elif status is AppointmentStatus.in_progress and now < visit.starts_at:
+            actions.append(
+                _later_note(f"You can complete it from {format_time(visit.starts_at, time_zone)}.")
+            )
         elif status is AppointmentStatus.in_progress:
             actions.append(step(complete, "Complete visit", "Completing…"))
         if status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
@@ -402,6 +411,11 @@ def _VisitCard(
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",
         ),
     )
+
+
+def _later_note(text: str) -> dict:
+    """Instead of a step that would be refused: when it becomes possible (the service enforces it)."""
+    return html.p({"class_name": "appt-change-note", "key": "later"}, icon("clock", size=15), " ", text)
 
 
 # ---- dialogs ------------------------------------------------------------------------------------

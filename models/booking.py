@@ -202,6 +202,8 @@ class AppointmentRead(BaseModel):
     reviewed: bool = False  # the patient has reviewed this visit
     # Why the patient may not cancel or reschedule it now (None: they may); see appointments._policy.
     change_refusal: str | None = None
+    # From when its provider may start it (an hour before it starts); it is completed not before starts_at.
+    start_opens_at: datetime | None = None
 
 
 class TransactionRead(BaseModel):

@@ -380,6 +380,14 @@ async def test_confirm_start_and_complete_settle_the_money(world: World, smtp) -
         now=first_start - timedelta(minutes=60),
     )
     assert read.status is Status.in_progress
+    assert read.start_opens_at == first_start - timedelta(hours=1)
+    with pytest.raises(ValidationFailed, match="completed once its start time has passed"):
+        await run(
+            visits.complete_appointment,
+            actor=world.provider.actor,
+            appointment_id=first,
+            now=first_start - timedelta(minutes=1),
+        )
     read = await run(
         visits.complete_appointment,
         actor=world.provider.actor,

@@ -33,7 +33,7 @@ from app.principal import Principal
 from app.services.accounts._admin import is_admin, require_account
 from app.services.accounts._mapping import get_account
 from app.services.appointments._emails import send_visit_update
-from app.services.appointments._policy import patient_change_refusal
+from app.services.appointments._policy import START_EARLY, patient_change_refusal
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
 from app.services.booking._payments import get_gateway
@@ -59,7 +59,6 @@ from models.identity import User, as_utc
 from models.provider import Provider
 from models.staff import Permission
 
-START_EARLY = timedelta(hours=1)  # a visit can be started this long before its start time
 REMINDER_AHEAD = timedelta(hours=24)
 LIST_LIMIT = 100
 REMINDER_BATCH = 500
@@ -81,6 +80,7 @@ BAD_WHEN = "Choose upcoming or past visits."
 REASON_REQUIRED = "Please tell the patient why you are cancelling."
 ALREADY_STARTED = "This visit has already started; it can no longer be cancelled."
 TOO_EARLY = "A visit can be started from 1 hour before its start time."
+COMPLETE_TOO_EARLY = "A visit can be completed once its start time has passed."
 BAD_TIME = "Choose one of the open times."
 SAME_TIME = "The visit is already at this time. Choose another time."
 NOT_OPEN = "This time is not open. Choose another of the provider's open times."
@@ -485,11 +485,13 @@ async def start_appointment(
 async def complete_appointment(
     *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
 ) -> AppointmentRead:
-    """The provider completes a visit in progress: its payment settles (and the order's fee and the order
+    """The provider completes a visit in progress, not before its start time: its payment settles (and the order's fee and the order
     once all its visits are done), and the patient's review of it counts."""
     now = _moment(now)
     row, _provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.in_progress)
+    if now < as_utc(row.starts_at):
+        raise ValidationFailed(COMPLETE_TOO_EARLY)
     row.status, row.completed_at = AppointmentStatus.completed, now
     await _settle_visit(session, row, now)
     await mark_visit_completed(session=session, appointment_id=row.id)

@@ -16,6 +16,7 @@ from models.booking import AppointmentStatus
 from models.identity import as_utc
 
 CANCEL_NOTICE_HOURS = 24
+START_EARLY = timedelta(hours=1)  # a provider can start a visit this long before its start time
 POLICY = (
     "Visits can be cancelled or rescheduled up to 24 hours before they start. "
     "For a change inside 24 hours, please contact support."

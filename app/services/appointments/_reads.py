@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.accounts._mapping import account_of
-from app.services.appointments._policy import patient_change_refusal
+from app.services.appointments._policy import START_EARLY, patient_change_refusal
 from app.services.providers._profiles import display_name
 from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service
@@ -85,6 +85,7 @@ async def appointment_reads(
                 cancelled_by=row.cancelled_by,
                 cancel_reason=row.cancel_reason,
                 reviewed=row.id in reviewed,
+                start_opens_at=as_utc(row.starts_at) - START_EARLY,
                 change_refusal=patient_change_refusal(
                     status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
                 ),
