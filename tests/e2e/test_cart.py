@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from components.cart import ESTIMATE_NOTE
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import log_out, sign_in, toasts
@@ -74,10 +75,11 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     expect(toasts(page, f"Added {HYDRATION} to cart")).to_be_visible()
     expect(panel.get_by_role("button", name="Close cart")).to_be_focused()
     item = line(page, HYDRATION)
-    expect(item.locator("s")).to_have_text("Regular price $149")
-    expect(item.get_by_text("$104.30")).to_be_visible()
-    # 5 % of $104.30 is $5.215: rounded half-up to $5.22.
-    assert totals(page) == ["Subtotal $104.3", "Platform fee (5%) $5.22", "Total $109.52"]
+    # No provider chosen: "from" the lowest listed provider's price ($140), 30 % off in the sale.
+    expect(item.locator("s")).to_have_text("Regular price $140")
+    expect(item.locator(".cart-price strong")).to_have_text("Sale price from $98")
+    assert totals(page) == ["Subtotal from $98", "Platform fee (5%) from $4.90", "Total from $102.90"]
+    expect(panel.locator(".cart-estimate")).to_have_text(ESTIMATE_NOTE)
     expect(panel.get_by_text("1 item", exact=True)).to_be_visible()
     checkout = panel.get_by_role("link", name="Checkout")
     expect(checkout).to_have_attribute("href", "/checkout")
@@ -92,11 +94,11 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     header_cart(page).click()
     item = line(page, HYDRATION)
     expect(item.locator("output")).to_have_text("2")
-    expect(item.get_by_text("$208.60 for 2 visits")).to_be_visible()
+    expect(item.get_by_text("from $196 for 2 visits")).to_be_visible()
     item.get_by_role("button", name=f"Increase quantity of {HYDRATION}").click()
     expect(item.locator("output")).to_have_text("3")
     expect(panel.get_by_text("3 items", exact=True)).to_be_visible()
-    assert totals(page) == ["Subtotal $312.9", "Platform fee (5%) $15.65", "Total $328.55"]
+    assert totals(page) == ["Subtotal from $294", "Platform fee (5%) from $14.70", "Total from $308.70"]
     item.get_by_role("button", name=f"Decrease quantity of {HYDRATION}").click()
     expect(item.locator("output")).to_have_text("2")
     expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
