@@ -2,7 +2,8 @@
 
 A message that carries a secret (a one-time code or link: `secret=True`) does not stay readable in the
 table: its body is replaced by a notice once it is delivered, or, when it was not, once the secret has
-expired (`redact_after`, swept by every later send).
+expired (`redact_after`, swept by the first send of every later transaction: a checkout that sends
+several messages sweeps once).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from models.mail import OutboxMessage, OutboxMessageRead, OutboxStatus
 logger = logging.getLogger(__name__)
 
 
+_SWEPT_IN = "outbox_swept_in"  # session.info: the transaction whose first send swept expired secrets
 REDACTED = "<p>[This message held a one-time code or link. It was removed after delivery or expiry.]</p>"
 
 
@@ -40,12 +42,15 @@ async def send_email(
     """
     settings = get_settings()
     now = datetime.now(UTC)
-    await session.execute(
-        update(OutboxMessage)
-        .where(OutboxMessage.redact_after <= now)
-        .values(html=REDACTED, redact_after=None)
-        .execution_options(synchronize_session=False)
-    )
+    transaction = session.sync_session.get_transaction()
+    if transaction is None or session.info.get(_SWEPT_IN) is not transaction:
+        await session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.redact_after <= now)
+            .values(html=REDACTED, redact_after=None)
+            .execution_options(synchronize_session=False)
+        )
+        session.info[_SWEPT_IN] = session.sync_session.get_transaction()
     row = OutboxMessage(
         sender=sender or settings.mail_from,
         recipients=recipients,
