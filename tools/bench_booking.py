@@ -3,13 +3,14 @@
 One booking is what checkout does for one visit: `hold_slot`, then `place_order` with the held time (the
 visit's cart item, a home address), each in a unit of work of its own through `components.hooks`'
 `in_unit_of_work`, as the screen's actions run them. The benchmark creates a fresh PostgreSQL database (or
-uses --database-url), migrates it, seeds providers open around the clock and signed-in patients (each with
-the visits in their cart), then starts --workers processes of --concurrency asyncio bookers each. Every
+uses --database-url), migrates it, seeds providers open around the clock (each with a provider account, so a
+booking sends two e-mails) and signed-in patients (each with the visits in their cart), then starts --workers processes of --concurrency asyncio bookers each. Every
 booking takes a distinct free time, so nothing is refused; several bookers may write one provider's
 calendar at the same moment, as real patients do.
 
-It prints bookings/s (all processes, wall clock), p50/p95 latency of a booking and of each step, and the SQL
-statements per booking (a `before_cursor_execute` listener). Nothing is written outside its own database; a
+It prints bookings/s (all processes, wall clock), p50/p95 latency of a booking and of each step, the SQL
+statements per booking (a `before_cursor_execute` listener) and the workers' CPU time per booking (which,
+unlike the wall clock, other work on the machine hardly changes). Nothing is written outside its own database; a
 database it created is dropped at the end unless --keep.
 
 Usage: python tools/bench_booking.py [--workers 4] [--concurrency 8] [--bookings 2000] [--providers 200]
@@ -73,6 +74,7 @@ class WorkerResult:
     failures: Counter = field(default_factory=Counter)
     started: float = 0.0
     finished: float = 0.0
+    cpu_seconds: float = 0.0  # this process's CPU time during the timed run
 
 
 # ---- the database -------------------------------------------------------------------------------
@@ -95,15 +97,20 @@ async def seed(url: str, providers: int, bookers: int, per_booker: int) -> list[
     from app.migrate import upgrade_async
     from app.services.cart import CartOwner, add_to_cart
     from app.settings import get_settings
+    from models.account import Role
     from tests.factories import ALL_WEEK, person, provider
 
     await upgrade_async(url)
     database = app_db.use_database(url)
     started = time.perf_counter()
-    provider_ids = [
-        await provider(f"Bench Provider{index}", zip_codes=[ZIP_CODE], hours=ALL_WEEK, time_zone="UTC")
-        for index in range(providers)
-    ]
+    provider_ids = []
+    for index in range(providers):  # each with an account, which gets the 'New visit request' e-mails
+        owner = await person(Role.provider, name=f"Bench Provider{index}")
+        provider_ids.append(
+            await provider(
+                f"Bench Provider{index}", zip_codes=[ZIP_CODE], hours=ALL_WEEK, time_zone="UTC", owner=owner
+            )  # fmt: skip
+        )
     patients = [await person(name=f"Bench Patient{index}") for index in range(bookers)]
     async with database.unit_of_work() as session:
         for patient in patients:  # the visit in the cart, as a patient adds it; then as many as they book
@@ -179,14 +186,16 @@ async def run_worker(url: str, bookers: list[Booker], barrier) -> WorkerResult: 
     result = WorkerResult()
     actors = [Principal.user(user_id=b.user_id, session_id=b.session_id) for b in bookers]
     # Warm up (connections, statement caches, imports): each booker's first booking, not counted.
-    await asyncio.gather(*(book_one(a, *b.slots[0], WorkerResult()) for a, b in zip(actors, bookers)))
+    await asyncio.gather(
+        *(book_one(a, *b.slots[0], WorkerResult()) for a, b in zip(actors, bookers, strict=True))
+    )
 
     def count(*_args) -> None:  # noqa: ANN002
         result.statements += 1
 
     event.listen(database.engine.sync_engine, "before_cursor_execute", count)
     await asyncio.to_thread(barrier.wait)
-    result.started = time.monotonic()
+    result.started, cpu = time.monotonic(), time.process_time()
 
     async def booker(actor, slots: list[tuple[str, datetime]]) -> None:  # noqa: ANN001
         for provider_id, starts_at in slots:
@@ -195,8 +204,8 @@ async def run_worker(url: str, bookers: list[Booker], barrier) -> WorkerResult: 
             except ServiceError as error:
                 result.failures[error.message] += 1
 
-    await asyncio.gather(*(booker(a, b.slots[1:]) for a, b in zip(actors, bookers)))
-    result.finished = time.monotonic()
+    await asyncio.gather(*(booker(a, b.slots[1:]) for a, b in zip(actors, bookers, strict=True)))
+    result.finished, result.cpu_seconds = time.monotonic(), time.process_time() - cpu
     event.remove(database.engine.sync_engine, "before_cursor_execute", count)
     await database.dispose()
     return result
@@ -270,6 +279,10 @@ def report(args: argparse.Namespace, done: list[WorkerResult]) -> None:
     print(f"  hold_slot  p50 {percentile(holds, 0.5):6.1f} ms   p95 {percentile(holds, 0.95):6.1f} ms")
     print(f"  place_order p50 {percentile(places, 0.5):5.1f} ms   p95 {percentile(places, 0.95):6.1f} ms")
     print(f"SQL statements per booking: {statements / max(attempts, 1):.1f}")
+    cpu = sum(r.cpu_seconds for r in done)
+    print(f"Python CPU per booking (worker processes): {cpu * 1000 / max(attempts, 1):.1f} ms")
+    load = os.getloadavg()[0]
+    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs: other work on the machine slows the wall clock)")  # fmt: skip
     if failures:
         print(f"refused: {sum(failures.values())}")
         for message, n in failures.most_common():
