@@ -2,9 +2,9 @@
 that expires after HOLD_MINUTES; the database's no-overlap rule decides between two patients taking the same
 time at once), and `release_hold` gives it back.
 
-A hold costs about a dozen statements: the session re-check, the service and the eligible providers, the
-patient's holds and clashes (one statement), the calendars, the expired-hold sweep, the provider's row lock
-and the insert (in a savepoint only while another candidate could still take the time)."""
+A hold costs six statements: the session re-check, the service with its eligible providers, the patient's
+holds and clashes, the providers' calendars, the provider's row lock and the insert (in a savepoint only
+while another candidate could still take the time); one more when an expired hold is in the way."""
 
 from __future__ import annotations
 
@@ -27,11 +27,10 @@ from app.services.booking._rules import (
     TAKEN,
     TOO_MANY_HOLDS,
     WITH_YOURSELF,
-    bookable_service,
     current_time,
-    eligible_providers,
     open_providers_at,
     place_zip,
+    service_and_providers,
 )
 from app.services.catalog._pricing import price_for
 from app.services.errors import NotFound, ValidationFailed
@@ -111,14 +110,15 @@ async def hold_slot(
     account = await require_account(session=session, actor=actor)
     now = current_time(now)
     location = ServiceLocation(location)
-    service, category_slug = await bookable_service(session, service_slug)
+    service, category_slug, candidates = await service_and_providers(
+        session, service_slug, location, zip_code, provider_id
+    )
     zip_code = place_zip(service, location, zip_code)
     if starts_at.tzinfo is None:
         raise ValidationFailed(NOT_OPEN)
     starts_at = starts_at.astimezone(UTC)
     ends_at = starts_at + timedelta(minutes=service.duration_minutes)
 
-    candidates = await eligible_providers(session, service, location, zip_code, provider_id)
     if provider_id is not None and candidates and candidates[0].provider.user_id == account.id:
         raise ValidationFailed(WITH_YOURSELF)
     candidates = [c for c in candidates if c.provider.user_id != account.id]
@@ -136,17 +136,19 @@ async def hold_slot(
             )
         )
     await _check_patient_time(session, patient_id=account.id, starts_at=starts_at, ends_at=ends_at, now=now)
-    free = await open_providers_at(session, candidates, service.duration_minutes, starts_at, now)
-    # Expired holds no longer count, but the no-overlap rule still sees their rows. Being a write, this also
-    # opens the transaction on SQLite (pysqlite begins one only before a write): a savepoint opened first
-    # would itself be the transaction, and releasing it would commit.
-    await session.execute(
-        delete(Appointment).where(
-            Appointment.provider_id.in_([c.provider.id for c in free]),
-            Appointment.status == AppointmentStatus.held,
-            Appointment.hold_expires_at <= now,
+    free, expired = await open_providers_at(session, candidates, service.duration_minutes, starts_at, now)
+    # Expired holds no longer count, but the no-overlap rule still sees their rows: when the calendars saw
+    # one around this time, those providers' expired holds go (app.db opens SQLite's transaction before a
+    # savepoint, so this write need not come first).
+    in_the_way = [c.provider.id for c in free if c.provider.id in expired]
+    if in_the_way:
+        await session.execute(
+            delete(Appointment).where(
+                Appointment.provider_id.in_(in_the_way),
+                Appointment.status == AppointmentStatus.held,
+                Appointment.hold_expires_at <= now,
+            )
         )
-    )
     busy_until = ends_at + timedelta(minutes=get_settings().slot_travel_buffer_minutes)
     for index, candidate in enumerate(free):
         # Writers of one provider's time queue here (PostgreSQL). Without it, a second insert waiting on the
