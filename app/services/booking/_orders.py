@@ -21,10 +21,11 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app.outbox import Email, send_emails
 from app.principal import Principal
 from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import require_account
-from app.services.appointments._emails import send_visit_email
+from app.services.appointments._emails import visit_email
 from app.services.appointments._reads import appointment_reads, read_of
 from app.services.booking._holds import lock_providers
 from app.services.booking._payments import PaymentGateway, get_gateway
@@ -295,26 +296,28 @@ async def _send_booking_emails(
     gateway: PaymentGateway,
 ) -> None:
     """The patient's confirmation and each provider's 'New visit request', times in the provider's zone
-    (one confirmation per zone in the rare order whose providers live in different zones). `emails`: the
-    providers' addresses by user id."""
+    (one confirmation per zone in the rare order whose providers live in different zones), stored with one
+    insert. `emails`: the providers' addresses by user id."""
+    emails_out: list[Email] = []
     by_zone: dict[str, list[AppointmentRead]] = {}
     for visit in order.appointments:
         by_zone.setdefault(providers[visit.provider_id].time_zone, []).append(visit)
     if patient.email:
         for time_zone, visits in by_zone.items():
-            await send_visit_email(
-                session=session,
-                to=patient.email,
-                subject=f"Booking confirmation {order.number}",
-                heading="Your visits are booked",
-                intro=(
-                    f"Thank you for booking with {get_settings().brand_name}. Order {order.number}: your "
-                    "provider will confirm each visit shortly. Payment: "
-                    f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
-                ),
-                appointments=visits,
-                time_zone=time_zone,
-                closing="You can follow and manage your visits under My Appointments.",
+            emails_out.append(
+                visit_email(
+                    to=patient.email,
+                    subject=f"Booking confirmation {order.number}",
+                    heading="Your visits are booked",
+                    intro=(
+                        f"Thank you for booking with {get_settings().brand_name}. Order {order.number}: your "
+                        "provider will confirm each visit shortly. Payment: "
+                        f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
+                    ),
+                    appointments=visits,
+                    time_zone=time_zone,
+                    closing="You can follow and manage your visits under My Appointments.",
+                )
             )
     for provider in providers.values():
         address = emails.get(provider.user_id or "")
@@ -322,18 +325,21 @@ async def _send_booking_emails(
             continue
         visits = [v for v in order.appointments if v.provider_id == provider.id]
         count = "a visit" if len(visits) == 1 else f"{len(visits)} visits"
-        await send_visit_email(
-            session=session,
-            to=address,
-            subject="New visit request",
-            heading="New visit request",
-            intro=(
-                f"{patient.name} requested {count} (order {order.number}). Please confirm under Appointments "
-                "in your dashboard."
-            ),
-            appointments=visits,
-            time_zone=provider.time_zone,
+        emails_out.append(
+            visit_email(
+                to=address,
+                subject="New visit request",
+                heading="New visit request",
+                intro=(
+                    f"{patient.name} requested {count} (order {order.number}). Please confirm under "
+                    "Appointments in your dashboard."
+                ),
+                appointments=visits,
+                time_zone=provider.time_zone,
+            )
         )
+    if emails_out:
+        await send_emails(session=session, emails=emails_out)
 
 
 async def _book_holds(

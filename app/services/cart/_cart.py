@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import and_, case, delete, select
+from sqlalchemy import and_, case, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -305,17 +305,25 @@ async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: Principa
 
 async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Sequence[str]) -> None:
     """Take booked visits out of the owner's cart (after checkout placed the order; no toast): each id
-    listed lowers that item's quantity by one, and an item with none left is removed."""
+    listed lowers that item's quantity by one, and an item with none left is removed. One statement when
+    every item is used up (the usual checkout), two otherwise."""
     booked = Counter(item_ids)
     if not booked or _key(owner) is None:
         return
-    rows = await session.scalars(select(CartItem).where(_owned(owner), CartItem.item_key.in_(list(booked))))
-    for row in rows:
-        if row.quantity > booked[row.item_key]:
-            row.quantity -= booked[row.item_key]
-        else:
-            await session.delete(row)
-    await session.flush()
+    keys = list(booked)
+    taken = case(booked, value=CartItem.item_key, else_=0)
+    used_up = await session.execute(
+        delete(CartItem)
+        .where(_owned(owner), CartItem.item_key.in_(keys), CartItem.quantity <= taken)
+        .execution_options(synchronize_session=False)
+    )
+    if used_up.rowcount != len(keys):
+        await session.execute(
+            update(CartItem)
+            .where(_owned(owner), CartItem.item_key.in_(keys))
+            .values(quantity=CartItem.quantity - taken)
+            .execution_options(synchronize_session=False)
+        )
     await _announce(session, owner)
 
 
