@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.mail import DeliveryError, build_message, deliver
@@ -36,6 +36,14 @@ class Email:
     html: str
     sender: str | None = None
     secret: bool = False
+
+
+_SWEEP = (
+    update(OutboxMessage)
+    .where(OutboxMessage.redact_after <= bindparam("now"))
+    .values(html=REDACTED, redact_after=None)
+    .execution_options(synchronize_session=False)
+)
 
 
 async def send_email(
@@ -63,12 +71,7 @@ async def send_emails(*, session: AsyncSession, emails: Sequence[Email]) -> list
     now = datetime.now(UTC)
     transaction = session.sync_session.get_transaction()
     if transaction is None or session.info.get(_SWEPT_IN) is not transaction:
-        await session.execute(
-            update(OutboxMessage)
-            .where(OutboxMessage.redact_after <= now)
-            .values(html=REDACTED, redact_after=None)
-            .execution_options(synchronize_session=False)
-        )
+        await session.execute(_SWEEP, {"now": now})
         session.info[_SWEPT_IN] = session.sync_session.get_transaction()
     rows = [
         OutboxMessage(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -57,18 +57,27 @@ async def resolve_viewer(*, session: AsyncSession, access_token: str) -> Viewer 
     return Viewer(account=account, actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id))
 
 
-def _signed_in(actor: Principal) -> Select:
-    """The re-check's one statement: the user and the session of `actor` (joined, so a session of another
-    user finds nothing), whether the user has a verified second factor, all refreshed from the database."""
+def _signed_in_statement() -> Select:
+    """The re-check's one statement: the user and the session (joined, so a session of another user finds
+    nothing), whether the user has a verified second factor, all refreshed from the database. Built once:
+    only the parameters change from command to command."""
     verified = (
         select(MfaFactor.id).where(MfaFactor.user_id == User.id, MfaFactor.status == "verified").exists()
     )
     return (
         select(User, AuthSession, verified)
         .join(AuthSession, AuthSession.user_id == User.id)
-        .where(User.id == actor.user_id, AuthSession.id == actor.session_id)
+        .where(User.id == bindparam("user_id"), AuthSession.id == bindparam("session_id"))
         .execution_options(populate_existing=True)
     )
+
+
+_SIGNED_IN = _signed_in_statement()
+_SIGNED_IN_WITH_IDENTITIES = _SIGNED_IN.options(selectinload(User.identities), selectinload(User.factors))
+
+
+def _who(actor: Principal) -> dict[str, str]:
+    return {"user_id": actor.user_id, "session_id": actor.session_id}
 
 
 def _still_signed_in(user: User, auth_session: AuthSession, has_verified_factor: bool) -> bool:
@@ -84,11 +93,7 @@ async def identity_of(*, session: AsyncSession, actor: Principal) -> Actor | Non
     (a visitor, the system, or an ended session)."""
     if not actor.is_user:
         return None
-    found = (
-        await session.execute(
-            _signed_in(actor).options(selectinload(User.identities), selectinload(User.factors))
-        )
-    ).first()
+    found = (await session.execute(_SIGNED_IN_WITH_IDENTITIES, _who(actor))).first()
     if found is None or not _still_signed_in(*found):
         return None
     user, auth_session, _verified = found
@@ -107,7 +112,7 @@ async def require_account(*, session: AsyncSession, actor: Principal) -> Account
     """The signed-in account behind `actor` after the same re-check as `require_identity` (role included),
     in one statement."""
     if actor.is_user:
-        found = (await session.execute(_signed_in(actor))).first()
+        found = (await session.execute(_SIGNED_IN, _who(actor))).first()
         if found is not None and _still_signed_in(*found):
             return account_of(found[0])
     raise PermissionDenied(SESSION_ENDED)

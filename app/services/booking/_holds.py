@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,23 +46,23 @@ from models.cart import CartItem
 from models.catalog import ServiceLocation
 from models.provider import Provider
 
-
 # ---- holds --------------------------------------------------------------------------------------
+_LOCK_PROVIDER = (
+    select(Provider.id).where(Provider.id == bindparam("provider_id")).with_for_update(key_share=True)
+)
+
+
 async def lock_providers(session: AsyncSession, provider_ids: list[str]) -> None:
     """Queue behind other writers of these providers' time (PostgreSQL row locks, always taken in id order:
     `hold_slot` and `place_order` both take them before writing appointments, so they cannot deadlock)."""
     for provider_id in sorted(set(provider_ids)):
-        await session.execute(
-            select(Provider.id).where(Provider.id == provider_id).with_for_update(key_share=True)
-        )
+        await session.execute(_LOCK_PROVIDER, {"provider_id": provider_id})
 
 
-async def _check_patient_time(
-    session: AsyncSession, *, patient_id: str, starts_at: datetime, ends_at: datetime, now: datetime
-) -> None:
-    """In one statement: a patient holds at most one time per visit in their cart (and never more than
-    MAX_LIVE_HOLDS_PER_PATIENT: holding times is for checking out, not for keeping a provider's week), and
-    has no other live visit or hold overlapping [starts_at, ends_at)."""
+def _patient_time_statement() -> Select:
+    """The patient's live holds, the visits in their cart, and whether a live visit or hold of theirs
+    overlaps [starts_at, ends_at) (built once; the values are parameters)."""
+    patient_id, now = bindparam("patient_id"), bindparam("now")
     holding = (
         select(func.count())
         .select_from(Appointment)
@@ -79,12 +79,25 @@ async def _check_patient_time(
         .where(
             Appointment.patient_id == patient_id,
             live_appointment(now),
-            Appointment.starts_at < ends_at,
-            Appointment.ends_at > starts_at,
+            Appointment.starts_at < bindparam("ends_at"),
+            Appointment.ends_at > bindparam("starts_at"),
         )
         .exists()
     )
-    held, visits, clashes = (await session.execute(select(holding, in_cart.scalar_subquery(), clash))).one()
+    return select(holding, in_cart.scalar_subquery(), clash)
+
+
+_PATIENT_TIME = _patient_time_statement()
+
+
+async def _check_patient_time(
+    session: AsyncSession, *, patient_id: str, starts_at: datetime, ends_at: datetime, now: datetime
+) -> None:
+    """In one statement: a patient holds at most one time per visit in their cart (and never more than
+    MAX_LIVE_HOLDS_PER_PATIENT: holding times is for checking out, not for keeping a provider's week), and
+    has no other live visit or hold overlapping [starts_at, ends_at)."""
+    values = {"patient_id": patient_id, "now": now, "starts_at": starts_at, "ends_at": ends_at}
+    held, visits, clashes = (await session.execute(_PATIENT_TIME, values)).one()
     allowance = min(max(visits, 1), get_settings().max_live_holds_per_patient)
     if held >= allowance:
         raise ValidationFailed(TOO_MANY_HOLDS)

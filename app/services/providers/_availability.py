@@ -15,9 +15,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import (
+    CompoundSelect,
     DateTime,
     Integer,
     and_,
+    bindparam,
     case,
     delete,
     literal,
@@ -338,12 +340,9 @@ async def load_blocks(
     return busy, blocked
 
 
-async def load_calendars(
-    session: AsyncSession, ids: list[str], start: datetime, end: datetime, now: datetime
-) -> tuple[dict[str, tuple[Hours, ...]], dict[str, list[Interval]], dict[str, list[Interval]], set[str]]:
-    """`load_hours` and `load_blocks` of a few providers in one statement (UNION ALL), plus the providers
-    with an expired hold overlapping [start, end) (the no-overlap rule still sees its row):
-    (hours, busy, blocked, with_expired_holds)."""
+def _calendars_statement() -> CompoundSelect:
+    """`load_calendars`' statement, built once: ids, start, end and now are parameters."""
+    ids, start, end = bindparam("ids", expanding=True), bindparam("start"), bindparam("end")
     minutes, moment = Integer(), DateTime(timezone=True)
     no_minute, no_moment = type_coerce(null(), minutes), type_coerce(null(), moment)
     weekly = select(
@@ -364,7 +363,7 @@ async def load_calendars(
         TimeOff.starts_at,
         TimeOff.ends_at,
     ).where(TimeOff.provider_id.in_(ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
-    busy_or_expired = case((live_appointment(now), literal("busy")), else_=literal("expired"))
+    busy_or_expired = case((live_appointment(bindparam("now")), literal("busy")), else_=literal("expired"))
     appointments = select(
         busy_or_expired, Appointment.provider_id, no_minute, no_minute, no_minute, Appointment.starts_at,
         Appointment.ends_at,
@@ -374,11 +373,20 @@ async def load_calendars(
         Appointment.busy_until > start,
         Appointment.starts_at < end,
     )  # fmt: skip
+    return union_all(weekly, time_off, appointments)
+
+
+async def load_calendars(
+    session: AsyncSession, ids: list[str], start: datetime, end: datetime, now: datetime
+) -> tuple[dict[str, tuple[Hours, ...]], dict[str, list[Interval]], dict[str, list[Interval]], set[str]]:
+    """`load_hours` and `load_blocks` of a few providers in one statement (UNION ALL), plus the providers
+    with an expired hold overlapping [start, end) (the no-overlap rule still sees its row):
+    (hours, busy, blocked, with_expired_holds)."""
     hours: dict[str, list[Hours]] = {}
     busy: dict[str, list[Interval]] = {}
     blocked: dict[str, list[Interval]] = {}
     expired: set[str] = set()
-    rows = await session.execute(union_all(weekly, time_off, appointments))
+    rows = await session.execute(_CALENDARS, {"ids": list(ids), "start": start, "end": end, "now": now})
     for kind, provider_id, weekday, start_minute, end_minute, starts_at, ends_at in rows:
         if kind == "hours":
             hours.setdefault(provider_id, []).append(Hours(weekday, start_minute, end_minute))
@@ -397,6 +405,9 @@ def live_appointment(now: datetime):  # noqa: ANN201 - a SQL condition
         Appointment.status != AppointmentStatus.cancelled,
         or_(Appointment.status != AppointmentStatus.held, Appointment.hold_expires_at > now),
     )
+
+
+_CALENDARS = _calendars_statement()  # after live_appointment, which it uses
 
 
 class SlotFinder:
