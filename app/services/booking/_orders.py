@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 
-from sqlalchemy import and_, case, select, update
+from sqlalchemy import Select, String, and_, bindparam, case, literal, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -201,6 +202,42 @@ class _Checked:
     number_taken: bool
 
 
+@cache
+def _checked_statement(count: int) -> Select:
+    """`_checked_visits`' statement for `count` lines, built once: the holds `hold_0`…, each line's ZIP
+    code `zip_0`… (matched to its hold with a CASE) and the order `number` are parameters."""
+    holds = [bindparam(f"hold_{index}") for index in range(count)]
+    line_zip = case(
+        *(
+            (Appointment.id == hold, bindparam(f"zip_{index}", type_=String()))
+            for index, hold in enumerate(holds)
+        ),
+        else_=literal("", String()),
+    )
+    covered = (
+        select(ProviderZip.provider_id)
+        .where(ProviderZip.provider_id == Appointment.provider_id, ProviderZip.zip_code == line_zip)
+        .exists()
+    )
+    number_taken = select(Order.id).where(Order.number == bindparam("number")).exists()
+    return (
+        select(Appointment, Service, ServiceCategory.slug, Provider, ProviderService, covered)
+        .add_columns(User.email, number_taken)
+        .join(Service, Service.id == Appointment.service_id)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .join(Provider, Provider.id == Appointment.provider_id)
+        .outerjoin(
+            ProviderService,
+            and_(
+                ProviderService.provider_id == Appointment.provider_id,
+                ProviderService.service_id == Appointment.service_id,
+            ),
+        )
+        .outerjoin(User, User.id == Provider.user_id)
+        .where(Appointment.id.in_(holds))
+    )
+
+
 async def _checked_visits(
     session: AsyncSession, account: AccountRead, lines: list[CheckoutLine], now: datetime, number: str
 ) -> _Checked:
@@ -208,31 +245,10 @@ async def _checked_visits(
     hold with its service (and category), provider, the provider's offer of the service, whether the
     provider serves the line's ZIP code and the provider's e-mail address, and whether `number` (the
     order number to be) is taken."""
-    line_zip = case({x.hold_id: x.zip_code.strip() for x in lines}, value=Appointment.id, else_="")
-    covered = (
-        select(ProviderZip.provider_id)
-        .where(ProviderZip.provider_id == Appointment.provider_id, ProviderZip.zip_code == line_zip)
-        .exists()
-    )
-    number_taken = select(Order.id).where(Order.number == number).exists()
-    rows = (
-        await session.execute(
-            select(Appointment, Service, ServiceCategory.slug, Provider, ProviderService, covered)
-            .add_columns(User.email, number_taken)
-            .join(Service, Service.id == Appointment.service_id)
-            .join(ServiceCategory, ServiceCategory.id == Service.category_id)
-            .join(Provider, Provider.id == Appointment.provider_id)
-            .outerjoin(
-                ProviderService,
-                and_(
-                    ProviderService.provider_id == Appointment.provider_id,
-                    ProviderService.service_id == Appointment.service_id,
-                ),
-            )
-            .outerjoin(User, User.id == Provider.user_id)
-            .where(Appointment.id.in_([x.hold_id for x in lines]))
-        )
-    ).all()
+    values = {"number": number}
+    for index, x in enumerate(lines):
+        values[f"hold_{index}"], values[f"zip_{index}"] = x.hold_id, x.zip_code.strip()
+    rows = (await session.execute(_checked_statement(len(lines)), values)).all()
     found = {row[0].id: row for row in rows}
     if len(found) != len(lines):
         raise ValidationFailed(UNKNOWN_HOLD)

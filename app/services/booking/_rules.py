@@ -8,8 +8,9 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import cache
 
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import NotFound, ValidationFailed
@@ -125,37 +126,44 @@ async def eligible_providers(
     return [_Candidate(provider, price) for provider, price in (await session.execute(statement)).all()]
 
 
+@cache
+def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
+    """`service_and_providers`' statement for each combination of filters, built once (slug, bit, zip and
+    provider_id are parameters)."""
+    offers = (
+        select(ProviderService.provider_id, ProviderService.service_id, ProviderService.price)
+        .join(Provider, Provider.id == ProviderService.provider_id)
+        .where(*LISTED, ProviderService.location_mask.op("&")(bindparam("bit")) != 0)
+    )
+    if by_zip:
+        offers = offers.where(
+            ProviderService.provider_id.in_(
+                select(ProviderZip.provider_id).where(ProviderZip.zip_code == bindparam("zip"))
+            )
+        )
+    if by_provider:
+        offers = offers.where(ProviderService.provider_id == bindparam("provider_id"))
+    offer = offers.subquery()
+    return (
+        select(Service, ServiceCategory.slug, Provider, offer.c.price)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .outerjoin(offer, offer.c.service_id == Service.id)
+        .outerjoin(Provider, Provider.id == offer.c.provider_id)
+        .where(Service.slug == bindparam("slug"), Service.is_active.is_(True))
+        .order_by(*ORDER_BY_RATING)
+    )
+
+
 async def service_and_providers(
     session: AsyncSession, slug: str, location: ServiceLocation, zip_code: str, provider_id: str | None
 ) -> tuple[Service, str, list[_Candidate]]:
     """`bookable_service` and its `eligible_providers` in one query: the service, its category slug and
     the listed providers offering it at `location` who travel to `zip_code` (the caller checks the place
     and ZIP code with `place_zip` afterwards; a malformed ZIP code simply matches nobody)."""
-    offers = (
-        select(ProviderService.provider_id, ProviderService.service_id, ProviderService.price)
-        .join(Provider, Provider.id == ProviderService.provider_id)
-        .where(*LISTED, ProviderService.location_mask.op("&")(location.bit) != 0)
-    )
     zip_code = "" if location == ServiceLocation.virtual else zip_code.strip()
-    if zip_code:
-        offers = offers.where(
-            ProviderService.provider_id.in_(
-                select(ProviderZip.provider_id).where(ProviderZip.zip_code == zip_code)
-            )
-        )
-    if provider_id is not None:
-        offers = offers.where(ProviderService.provider_id == provider_id)
-    offer = offers.subquery()
-    rows = (
-        await session.execute(
-            select(Service, ServiceCategory.slug, Provider, offer.c.price)
-            .join(ServiceCategory, ServiceCategory.id == Service.category_id)
-            .outerjoin(offer, offer.c.service_id == Service.id)
-            .outerjoin(Provider, Provider.id == offer.c.provider_id)
-            .where(Service.slug == slug, Service.is_active.is_(True))
-            .order_by(*ORDER_BY_RATING)
-        )
-    ).all()
+    statement = _service_and_providers_statement(bool(zip_code), provider_id is not None)
+    values = {"slug": slug, "bit": location.bit, "zip": zip_code, "provider_id": provider_id}
+    rows = (await session.execute(statement, values)).all()
     if not rows:
         raise NotFound(NO_SERVICE)
     service, category_slug = rows[0][0], rows[0][1]
