@@ -358,6 +358,35 @@ async def _send_booking_emails(
         await send_emails(session=session, emails=emails_out)
 
 
+_BOOKED_COLUMNS = (
+    "order_id",
+    "status",
+    "hold_expires_at",
+    "location",
+    "address_line",
+    "city",
+    "state",
+    "zip_code",
+    "notes",
+    "price",
+    "original_price",
+)
+# Conditional, so a second checkout of the same hold (another tab) finds nothing left to book. Built once.
+_BOOK_HOLD = (
+    update(Appointment)
+    .where(
+        Appointment.id == bindparam("the_hold"),
+        Appointment.patient_id == bindparam("the_patient"),
+        Appointment.status == AppointmentStatus.held,
+        Appointment.hold_expires_at > bindparam("now"),
+    )
+    .values(
+        {name: bindparam(f"new_{name}", type_=Appointment.__table__.c[name].type) for name in _BOOKED_COLUMNS}
+    )
+    .execution_options(synchronize_session=False)
+)
+
+
 async def _book_holds(
     session: AsyncSession, account: AccountRead, order: Order, visits: list[_Visit], now: datetime
 ) -> None:
@@ -377,18 +406,8 @@ async def _book_holds(
             "price": visit.price.charge,
             "original_price": visit.price.original,
         }
-        # Conditional, so a second checkout of the same hold (another tab) finds nothing left to book.
-        booked = await session.execute(
-            update(Appointment)
-            .where(
-                Appointment.id == visit.hold.id,
-                Appointment.patient_id == account.id,
-                Appointment.status == AppointmentStatus.held,
-                Appointment.hold_expires_at > now,
-            )
-            .values(values)
-            .execution_options(synchronize_session=False)
-        )
+        where = {"the_hold": visit.hold.id, "the_patient": account.id, "now": now}
+        booked = await session.execute(_BOOK_HOLD, where | {f"new_{k}": v for k, v in values.items()})
         if booked.rowcount != 1:
             raise ValidationFailed(NOT_HELD.format(service=visit.service.name))
         for key, value in values.items():
