@@ -9,8 +9,9 @@ booking takes a distinct free time, so nothing is refused; several bookers may w
 calendar at the same moment, as real patients do.
 
 It prints bookings/s (all processes, wall clock), p50/p95 latency of a booking and of each step, the SQL
-statements per booking (a `before_cursor_execute` listener) and the workers' CPU time per booking (which,
-unlike the wall clock, other work on the machine hardly changes). Nothing is written outside its own database; a
+statements per booking (a `before_cursor_execute` listener) and the CPU time per booking of the workers and
+of their PostgreSQL server processes (read from /proc when the server runs on this machine), which, unlike
+the wall clock, other work on the machine hardly changes. Nothing is written outside its own database; a
 database it created is dropped at the end unless --keep.
 
 Usage: python tools/bench_booking.py [--workers 4] [--concurrency 8] [--bookings 2000] [--providers 200]
@@ -150,6 +151,36 @@ async def seed(url: str, providers: int, bookers: int, per_booker: int) -> list[
     ]
 
 
+async def server_cpu_seconds(url: str, since: dict[int, float] | None = None) -> dict[int, float]:
+    """CPU seconds of the PostgreSQL server processes connected to the bench database (read from /proc:
+    the server runs on this machine), minus `since`'s figures for the same processes."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        pids = [
+            row["pid"]
+            for row in await conn.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ]
+    finally:
+        await conn.close()
+    seconds = {pid: cpu for pid in pids if (cpu := _process_cpu_seconds(pid)) is not None}
+    if since is None:
+        return seconds
+    return {pid: cpu - since[pid] for pid, cpu in seconds.items() if pid in since}
+
+
+def _process_cpu_seconds(pid: int) -> float | None:
+    """User and system CPU seconds of a process of this machine (None: not here, or gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # ---- one worker process -------------------------------------------------------------------------
 async def book_one(actor, provider_id: str, starts_at: datetime, result: WorkerResult) -> None:  # noqa: ANN001
     from app.services.booking import CheckoutLine, hold_slot, place_order
@@ -206,6 +237,8 @@ async def run_worker(url: str, bookers: list[Booker], barrier) -> WorkerResult: 
 
     await asyncio.gather(*(booker(a, b.slots[1:]) for a, b in zip(actors, bookers, strict=True)))
     result.finished, result.cpu_seconds = time.monotonic(), time.process_time() - cpu
+    await asyncio.to_thread(barrier.wait)  # all done: the main process reads the server's CPU time
+    await asyncio.to_thread(barrier.wait)  # ... and has read it: the connections may close
     event.remove(database.engine.sync_engine, "before_cursor_execute", count)
     await database.dispose()
     return result
@@ -241,7 +274,7 @@ def main() -> None:
         per_booker = -(-args.bookings // bookers_count)
         bookers = asyncio.run(seed(url, args.providers, bookers_count, per_booker))
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter and event loop per worker
-        barrier = spawn.Barrier(args.workers)
+        barrier = spawn.Barrier(args.workers + 1)  # the workers and this process, which reads server CPU
         results = spawn.Queue()
         processes = [
             spawn.Process(
@@ -252,10 +285,15 @@ def main() -> None:
         ]
         for process in processes:
             process.start()
+        barrier.wait()  # the workers are warmed up and start now
+        server = asyncio.run(server_cpu_seconds(url))
+        barrier.wait()  # the workers are done
+        server = asyncio.run(server_cpu_seconds(url, server))
+        barrier.wait()
         done = [WorkerResult(**results.get()) for _ in processes]
         for process in processes:
             process.join()
-        report(args, done)
+        report(args, done, sum(server.values()))
     finally:
         if created and not args.keep:
             asyncio.run(_admin(args.server, f'DROP DATABASE IF EXISTS "{created}" WITH (FORCE)'))
@@ -263,7 +301,7 @@ def main() -> None:
             print(f"Kept {url}")
 
 
-def report(args: argparse.Namespace, done: list[WorkerResult]) -> None:
+def report(args: argparse.Namespace, done: list[WorkerResult], server_seconds: float) -> None:
     booked = [ms for r in done for ms in r.booking_ms]
     failures = sum((r.failures for r in done), Counter())
     elapsed = max(r.finished for r in done) - min(r.started for r in done)
@@ -281,6 +319,7 @@ def report(args: argparse.Namespace, done: list[WorkerResult]) -> None:
     print(f"SQL statements per booking: {statements / max(attempts, 1):.1f}")
     cpu = sum(r.cpu_seconds for r in done)
     print(f"Python CPU per booking (worker processes): {cpu * 1000 / max(attempts, 1):.1f} ms")
+    print(f"PostgreSQL CPU per booking (the workers' server processes): {server_seconds * 1000 / max(attempts, 1):.1f} ms")  # fmt: skip
     load = os.getloadavg()[0]
     print(f"(load average {load:.1f} on {os.cpu_count()} CPUs: other work on the machine slows the wall clock)")  # fmt: skip
     if failures:
