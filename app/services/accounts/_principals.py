@@ -20,9 +20,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from app.auth.errors import AuthApiError
-from app.auth.sessions import Actor, authenticate, is_banned, session_ended
+from app.auth.sessions import (
+    Actor,
+    authenticate,
+    banned_now,
+    inactivity_limit_of,
+    is_banned,
+    session_ended,
+    session_over,
+)
 from app.principal import Principal
-from app.services.accounts._mapping import account_of, get_account
+from app.services.accounts._mapping import get_account, map_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead
 from models.identity import AuthSession, MfaFactor, User, UserRead
@@ -74,6 +82,22 @@ def _signed_in_statement() -> Select:
 
 _SIGNED_IN = _signed_in_statement()
 _SIGNED_IN_WITH_IDENTITIES = _SIGNED_IN.options(selectinload(User.identities), selectinload(User.factors))
+# The same join for `require_account`: only the columns its rules and the account read (no ORM objects).
+_ACCOUNT_CHECK = (
+    select(
+        User.id,
+        User.email,
+        User.raw_app_meta_data,
+        User.raw_user_meta_data,
+        User.banned_until,
+        AuthSession.created_at,
+        AuthSession.active_at,
+        AuthSession.aal,
+        select(MfaFactor.id).where(MfaFactor.user_id == User.id, MfaFactor.status == "verified").exists(),
+    )
+    .join(AuthSession, AuthSession.user_id == User.id)
+    .where(User.id == bindparam("user_id"), AuthSession.id == bindparam("session_id"))
+)
 
 
 def _who(actor: Principal) -> dict[str, str]:
@@ -110,11 +134,23 @@ async def require_identity(*, session: AsyncSession, actor: Principal) -> Actor:
 
 async def require_account(*, session: AsyncSession, actor: Principal) -> AccountRead:
     """The signed-in account behind `actor` after the same re-check as `require_identity` (role included),
-    in one statement."""
+    in one statement that reads columns only (the same rules as `_still_signed_in`, on plain values)."""
     if actor.is_user:
-        found = (await session.execute(_SIGNED_IN, _who(actor))).first()
-        if found is not None and _still_signed_in(*found):
-            return account_of(found[0])
+        found = (await session.execute(_ACCOUNT_CHECK, _who(actor))).first()
+        if found is not None:
+            user_id, email, app_metadata, user_metadata, banned_until, created_at, active_at, aal, factor = (
+                found
+            )
+            ended = banned_now(banned_until) or session_over(
+                created_at=created_at, active_at=active_at, limit=inactivity_limit_of(app_metadata, email)
+            )
+            if not ended and (aal == "aal2" or not factor):
+                return map_account(
+                    user_id=user_id,
+                    email=email or "",
+                    app_metadata=app_metadata or {},
+                    user_metadata=user_metadata or {},
+                )
     raise PermissionDenied(SESSION_ENDED)
 
 
