@@ -93,7 +93,11 @@ async def read_user(session: AsyncSession, user_id: str) -> UserRead:
 
 
 def is_banned(user: User) -> bool:
-    banned = as_utc(user.banned_until)
+    return banned_now(user.banned_until)
+
+
+def banned_now(banned_until: datetime | None) -> bool:
+    banned = as_utc(banned_until)
     return banned is not None and banned > now()
 
 
@@ -364,27 +368,47 @@ ACTIVITY_WRITE_EVERY = timedelta(seconds=30)
 
 def inactivity_limit(user: User) -> int:
     """Seconds without activity after which `user`'s sessions end (0: never): shorter for staff roles."""
+    return inactivity_limit_of(user.raw_app_meta_data, user.email)
+
+
+def inactivity_limit_of(app_metadata: dict[str, Any] | None, email: str | None) -> int:
+    """`inactivity_limit` from the user's app_metadata and e-mail address."""
     settings = get_settings()
-    role = (user.raw_app_meta_data or {}).get("role")
-    staff = role in STAFF_ROLES or (user.email or "").lower() in settings.owner_email_set
+    role = (app_metadata or {}).get("role")
+    staff = role in STAFF_ROLES or (email or "").lower() in settings.owner_email_set
     return settings.sessions_inactivity_timeout_staff if staff else settings.sessions_inactivity_timeout
 
 
 def session_ends_at(auth_session: AuthSession) -> datetime | None:
     """The absolute end of a session (SESSIONS_TIMEBOX after sign-in), whatever the activity."""
+    return _timebox_end(auth_session.created_at)
+
+
+def _timebox_end(created_at: datetime | None) -> datetime | None:
     timebox = get_settings().sessions_timebox
-    created = as_utc(auth_session.created_at)
+    created = as_utc(created_at)
     return created + timedelta(seconds=timebox) if timebox and created else None
 
 
 def session_ended(auth_session: AuthSession, user: User, moment: datetime | None = None) -> bool:
     """Whether the session is over: past its absolute lifetime, or idle longer than the user's limit."""
+    return session_over(
+        created_at=auth_session.created_at,
+        active_at=auth_session.active_at,
+        limit=inactivity_limit(user),
+        moment=moment,
+    )
+
+
+def session_over(
+    *, created_at: datetime | None, active_at: datetime | None, limit: int, moment: datetime | None = None
+) -> bool:
+    """`session_ended` from the session's sign-in and last activity and the user's inactivity `limit`."""
     moment = moment or now()
-    ends = session_ends_at(auth_session)
+    ends = _timebox_end(created_at)
     if ends is not None and moment >= ends:
         return True
-    limit = inactivity_limit(user)
-    last = as_utc(auth_session.active_at) or as_utc(auth_session.created_at)
+    last = as_utc(active_at) or as_utc(created_at)
     return bool(limit and last and moment >= last + timedelta(seconds=limit) + ACTIVITY_REPORT_LAG)
 
 

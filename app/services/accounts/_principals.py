@@ -5,21 +5,35 @@ The browser holds its session as HttpOnly cookies. A websocket connection reads 
 verified second factor, that the session reached aal2. The connection then keeps only a `Principal`
 (app/principal.py). Every command re-checks it with `require_account` / `require_identity`, so a sign-out on
 another tab or device, a ban or a demotion stops the commands of this one at once.
+
+The re-check reads the user and the session in one joined statement, refreshed from the database (never a
+copy kept from an earlier command): `require_account`, which most commands call, costs that one statement;
+`identity_of` loads the user's identities and factors as well.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
 from app.auth.errors import AuthApiError
-from app.auth.sessions import Actor, authenticate, is_banned, load_user_row, session_ended
+from app.auth.sessions import (
+    Actor,
+    authenticate,
+    banned_now,
+    inactivity_limit_of,
+    is_banned,
+    session_ended,
+    session_over,
+)
 from app.principal import Principal
-from app.services.accounts._mapping import get_account
+from app.services.accounts._mapping import get_account, map_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead
-from models.identity import AuthSession, UserRead
+from models.identity import AuthSession, MfaFactor, User, UserRead
 
 SESSION_ENDED = "Your session has ended. Please sign in again."
 
@@ -51,21 +65,63 @@ async def resolve_viewer(*, session: AsyncSession, access_token: str) -> Viewer 
     return Viewer(account=account, actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id))
 
 
+def _signed_in_statement() -> Select:
+    """The re-check's one statement: the user and the session (joined, so a session of another user finds
+    nothing), whether the user has a verified second factor, all refreshed from the database. Built once:
+    only the parameters change from command to command."""
+    verified = (
+        select(MfaFactor.id).where(MfaFactor.user_id == User.id, MfaFactor.status == "verified").exists()
+    )
+    return (
+        select(User, AuthSession, verified)
+        .join(AuthSession, AuthSession.user_id == User.id)
+        .where(User.id == bindparam("user_id"), AuthSession.id == bindparam("session_id"))
+        .execution_options(populate_existing=True)
+    )
+
+
+_SIGNED_IN = _signed_in_statement()
+_SIGNED_IN_WITH_IDENTITIES = _SIGNED_IN.options(selectinload(User.identities), selectinload(User.factors))
+# The same join for `require_account`: only the columns its rules and the account read (no ORM objects).
+_ACCOUNT_CHECK = (
+    select(
+        User.id,
+        User.email,
+        User.raw_app_meta_data,
+        User.raw_user_meta_data,
+        User.banned_until,
+        AuthSession.created_at,
+        AuthSession.active_at,
+        AuthSession.aal,
+        select(MfaFactor.id).where(MfaFactor.user_id == User.id, MfaFactor.status == "verified").exists(),
+    )
+    .join(AuthSession, AuthSession.user_id == User.id)
+    .where(User.id == bindparam("user_id"), AuthSession.id == bindparam("session_id"))
+)
+
+
+def _who(actor: Principal) -> dict[str, str]:
+    return {"user_id": actor.user_id, "session_id": actor.session_id}
+
+
+def _still_signed_in(user: User, auth_session: AuthSession, has_verified_factor: bool) -> bool:
+    """Not banned, the session neither timed out nor past its lifetime, and at aal2 if the user has a
+    verified factor."""
+    if is_banned(user) or session_ended(auth_session, user):
+        return False
+    return auth_session.aal == "aal2" or not has_verified_factor
+
+
 async def identity_of(*, session: AsyncSession, actor: Principal) -> Actor | None:
     """The identity service's actor for a signed-in `actor` whose session is still valid; else None
     (a visitor, the system, or an ended session)."""
     if not actor.is_user:
         return None
-    user = await load_user_row(session, actor.user_id)
-    if user is None or is_banned(user):
+    found = (await session.execute(_SIGNED_IN_WITH_IDENTITIES, _who(actor))).first()
+    if found is None or not _still_signed_in(*found):
         return None
-    auth_session = await session.get(AuthSession, actor.session_id, populate_existing=True)
-    if auth_session is None or auth_session.user_id != user.id or session_ended(auth_session, user):
-        return None
-    read = UserRead.of(user)
-    if not fully_authenticated(read, auth_session.aal):
-        return None
-    return Actor(user=read, session_id=auth_session.id, aal=auth_session.aal)
+    user, auth_session, _verified = found
+    return Actor(user=UserRead.of(user), session_id=auth_session.id, aal=auth_session.aal)
 
 
 async def require_identity(*, session: AsyncSession, actor: Principal) -> Actor:
@@ -77,12 +133,25 @@ async def require_identity(*, session: AsyncSession, actor: Principal) -> Actor:
 
 
 async def require_account(*, session: AsyncSession, actor: Principal) -> AccountRead:
-    """The signed-in account behind `actor` after `require_identity`'s re-check (role included)."""
-    identity = await require_identity(session=session, actor=actor)
-    account = await get_account(session=session, user_id=identity.user.id)
-    if account is None:
-        raise PermissionDenied(SESSION_ENDED)
-    return account
+    """The signed-in account behind `actor` after the same re-check as `require_identity` (role included),
+    in one statement that reads columns only (the same rules as `_still_signed_in`, on plain values)."""
+    if actor.is_user:
+        found = (await session.execute(_ACCOUNT_CHECK, _who(actor))).first()
+        if found is not None:
+            user_id, email, app_metadata, user_metadata, banned_until, created_at, active_at, aal, factor = (
+                found
+            )
+            ended = banned_now(banned_until) or session_over(
+                created_at=created_at, active_at=active_at, limit=inactivity_limit_of(app_metadata, email)
+            )
+            if not ended and (aal == "aal2" or not factor):
+                return map_account(
+                    user_id=user_id,
+                    email=email or "",
+                    app_metadata=app_metadata or {},
+                    user_metadata=user_metadata or {},
+                )
+    raise PermissionDenied(SESSION_ENDED)
 
 
 async def acting_account(*, session: AsyncSession, actor: Principal) -> AccountRead | None:

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.outbox import send_email
+from app.outbox import Email, send_email
 from app.settings import get_settings
 from models.booking import AppointmentRead
 from models.mail import OutboxMessageRead
@@ -62,6 +62,23 @@ def visit_email_html(
     )
 
 
+def visit_email(
+    *,
+    to: str,
+    subject: str,
+    heading: str,
+    intro: str,
+    appointments: Sequence[AppointmentRead],
+    time_zone: str,
+    closing: str = "",
+) -> Email:
+    """A message about visits, for `app.outbox.send_emails` (several sent with one insert)."""
+    html = visit_email_html(
+        heading=heading, intro=intro, appointments=appointments, time_zone=time_zone, closing=closing
+    )
+    return Email(recipients=[to], subject=subject, html=html)
+
+
 async def send_visit_email(
     *,
     session: AsyncSession,
@@ -73,10 +90,16 @@ async def send_visit_email(
     time_zone: str,
     closing: str = "",
 ) -> OutboxMessageRead:
-    html = visit_email_html(
-        heading=heading, intro=intro, appointments=appointments, time_zone=time_zone, closing=closing
+    email = visit_email(
+        to=to,
+        subject=subject,
+        heading=heading,
+        intro=intro,
+        appointments=appointments,
+        time_zone=time_zone,
+        closing=closing,
     )
-    return await send_email(session=session, recipients=[to], subject=subject, html=html)
+    return await send_email(session=session, recipients=email.recipients, subject=subject, html=email.html)
 
 
 # ---- the lifecycle's messages ---------------------------------------------------------------------

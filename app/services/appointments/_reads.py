@@ -1,7 +1,8 @@
 """Appointments as the screens and e-mails read them: one batch of queries for any number of rows.
 
 Shared by checkout (`booking`) and the visit lifecycle (`appointments`), so both hand out the same
-`AppointmentRead` (patient and provider names, service, order number, whether the visit was reviewed).
+`AppointmentRead` (patient and provider names, service, order number, whether the visit was reviewed);
+`read_of` builds one without a query from rows the caller already holds.
 """
 
 from __future__ import annotations
@@ -52,46 +53,66 @@ async def appointment_reads(
     )
     reads = []
     for row in rows:
-        provider, service, patient = (
-            providers[row.provider_id],
-            services[row.service_id],
-            patients.get(row.patient_id),
-        )
+        patient = patients.get(row.patient_id)
         reads.append(
-            AppointmentRead(
-                id=row.id,
-                order_id=row.order_id,
-                order_number=numbers.get(row.order_id),
-                patient_id=row.patient_id,
+            read_of(
+                row,
+                provider=providers[row.provider_id],
+                service=services[row.service_id],
                 patient_name=account_of(patient).name if patient is not None else "Patient",
-                provider_id=row.provider_id,
-                provider_name=display_name(provider.first_name, provider.last_name),
-                provider_user_id=provider.user_id,
-                service_id=row.service_id,
-                service_slug=service.slug,
-                service_name=service.name,
-                status=row.status,
-                starts_at=as_utc(row.starts_at),
-                ends_at=as_utc(row.ends_at),
-                hold_expires_at=as_utc(row.hold_expires_at),
-                location=row.location,
-                address_line=row.address_line,
-                city=row.city,
-                state=row.state,
-                zip_code=row.zip_code,
-                notes=row.notes,
-                price=row.price,
-                original_price=row.original_price,
-                cancelled_by=row.cancelled_by,
-                cancel_reason=row.cancel_reason,
+                order_number=numbers.get(row.order_id),
                 reviewed=row.id in reviewed,
-                start_opens_at=as_utc(row.starts_at) - START_EARLY,
-                change_refusal=patient_change_refusal(
-                    status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
-                ),
+                now=now,
             )
         )
     return reads
+
+
+def read_of(
+    row: Appointment,
+    *,
+    provider: Provider,
+    service: Service,
+    patient_name: str,
+    order_number: str | None,
+    reviewed: bool,
+    now: datetime | None = None,
+) -> AppointmentRead:
+    """The `AppointmentRead` of a row whose provider, service and patient the caller already holds (no
+    query: checkout builds what it just wrote this way); `now` decides whether the patient may still change
+    it."""
+    return AppointmentRead(
+        id=row.id,
+        order_id=row.order_id,
+        order_number=order_number,
+        patient_id=row.patient_id,
+        patient_name=patient_name,
+        provider_id=row.provider_id,
+        provider_name=display_name(provider.first_name, provider.last_name),
+        provider_user_id=provider.user_id,
+        service_id=row.service_id,
+        service_slug=service.slug,
+        service_name=service.name,
+        status=row.status,
+        starts_at=as_utc(row.starts_at),
+        ends_at=as_utc(row.ends_at),
+        hold_expires_at=as_utc(row.hold_expires_at),
+        location=row.location,
+        address_line=row.address_line,
+        city=row.city,
+        state=row.state,
+        zip_code=row.zip_code,
+        notes=row.notes,
+        price=row.price,
+        original_price=row.original_price,
+        cancelled_by=row.cancelled_by,
+        cancel_reason=row.cancel_reason,
+        reviewed=reviewed,
+        start_opens_at=as_utc(row.starts_at) - START_EARLY,
+        change_refusal=patient_change_refusal(
+            status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now or datetime.now(UTC)
+        ),
+    )
 
 
 async def appointment_read(session: AsyncSession, row: Appointment) -> AppointmentRead:

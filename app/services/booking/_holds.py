@@ -1,18 +1,22 @@
 """Holds: `hold_slot` reserves one start time for the signed-in patient (an appointment in status `held`
 that expires after HOLD_MINUTES; the database's no-overlap rule decides between two patients taking the same
-time at once), and `release_hold` gives it back."""
+time at once), and `release_hold` gives it back.
+
+A hold costs six statements: the session re-check, the service with its eligible providers, the patient's
+holds and clashes, the providers' calendars, the provider's row lock and the insert (in a savepoint only
+while another candidate could still take the time); one more when an expired hold is in the way."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Select, bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.accounts._principals import require_account
-from app.services.appointments._reads import appointment_read
+from app.services.appointments._reads import read_of
 from app.services.booking._rules import (
     HOLD_GONE,
     HOLD_MINUTES,
@@ -23,11 +27,10 @@ from app.services.booking._rules import (
     TAKEN,
     TOO_MANY_HOLDS,
     WITH_YOURSELF,
-    bookable_service,
     current_time,
-    eligible_providers,
     open_providers_at,
     place_zip,
+    service_and_providers,
 )
 from app.services.catalog._pricing import price_for
 from app.services.errors import NotFound, ValidationFailed
@@ -43,20 +46,23 @@ from models.cart import CartItem
 from models.catalog import ServiceLocation
 from models.provider import Provider
 
-
 # ---- holds --------------------------------------------------------------------------------------
+_LOCK_PROVIDER = (
+    select(Provider.id).where(Provider.id == bindparam("provider_id")).with_for_update(key_share=True)
+)
+
+
 async def lock_providers(session: AsyncSession, provider_ids: list[str]) -> None:
     """Queue behind other writers of these providers' time (PostgreSQL row locks, always taken in id order:
     `hold_slot` and `place_order` both take them before writing appointments, so they cannot deadlock)."""
     for provider_id in sorted(set(provider_ids)):
-        await session.execute(
-            select(Provider.id).where(Provider.id == provider_id).with_for_update(key_share=True)
-        )
+        await session.execute(_LOCK_PROVIDER, {"provider_id": provider_id})
 
 
-async def _check_hold_allowance(session: AsyncSession, *, patient_id: str, now: datetime) -> None:
-    """A patient holds at most one time per visit in their cart (and never more than
-    MAX_LIVE_HOLDS_PER_PATIENT): holding times is for checking out, not for keeping a provider's week."""
+def _patient_time_statement() -> Select:
+    """The patient's live holds, the visits in their cart, and whether a live visit or hold of theirs
+    overlaps [starts_at, ends_at) (built once; the values are parameters)."""
+    patient_id, now = bindparam("patient_id"), bindparam("now")
     holding = (
         select(func.count())
         .select_from(Appointment)
@@ -68,10 +74,35 @@ async def _check_hold_allowance(session: AsyncSession, *, patient_id: str, now: 
         .scalar_subquery()
     )
     in_cart = select(func.coalesce(func.sum(CartItem.quantity), 0)).where(CartItem.user_id == patient_id)
-    held, visits = (await session.execute(select(holding, in_cart.scalar_subquery()))).one()
+    clash = (
+        select(Appointment.id)
+        .where(
+            Appointment.patient_id == patient_id,
+            live_appointment(now),
+            Appointment.starts_at < bindparam("ends_at"),
+            Appointment.ends_at > bindparam("starts_at"),
+        )
+        .exists()
+    )
+    return select(holding, in_cart.scalar_subquery(), clash)
+
+
+_PATIENT_TIME = _patient_time_statement()
+
+
+async def _check_patient_time(
+    session: AsyncSession, *, patient_id: str, starts_at: datetime, ends_at: datetime, now: datetime
+) -> None:
+    """In one statement: a patient holds at most one time per visit in their cart (and never more than
+    MAX_LIVE_HOLDS_PER_PATIENT: holding times is for checking out, not for keeping a provider's week), and
+    has no other live visit or hold overlapping [starts_at, ends_at)."""
+    values = {"patient_id": patient_id, "now": now, "starts_at": starts_at, "ends_at": ends_at}
+    held, visits, clashes = (await session.execute(_PATIENT_TIME, values)).one()
     allowance = min(max(visits, 1), get_settings().max_live_holds_per_patient)
     if held >= allowance:
         raise ValidationFailed(TOO_MANY_HOLDS)
+    if clashes:
+        raise ValidationFailed(SAME_TIME)
 
 
 async def hold_slot(
@@ -92,14 +123,15 @@ async def hold_slot(
     account = await require_account(session=session, actor=actor)
     now = current_time(now)
     location = ServiceLocation(location)
-    service, category_slug = await bookable_service(session, service_slug)
+    service, category_slug, candidates = await service_and_providers(
+        session, service_slug, location, zip_code, provider_id
+    )
     zip_code = place_zip(service, location, zip_code)
     if starts_at.tzinfo is None:
         raise ValidationFailed(NOT_OPEN)
     starts_at = starts_at.astimezone(UTC)
     ends_at = starts_at + timedelta(minutes=service.duration_minutes)
 
-    candidates = await eligible_providers(session, service, location, zip_code, provider_id)
     if provider_id is not None and candidates and candidates[0].provider.user_id == account.id:
         raise ValidationFailed(WITH_YOURSELF)
     candidates = [c for c in candidates if c.provider.user_id != account.id]
@@ -116,32 +148,22 @@ async def hold_slot(
                 Appointment.status == AppointmentStatus.held,
             )
         )
-    await _check_hold_allowance(session, patient_id=account.id, now=now)
-    clash = await session.scalar(
-        select(Appointment.id)
-        .where(
-            Appointment.patient_id == account.id,
-            live_appointment(now),
-            Appointment.starts_at < ends_at,
-            Appointment.ends_at > starts_at,
+    await _check_patient_time(session, patient_id=account.id, starts_at=starts_at, ends_at=ends_at, now=now)
+    free, expired = await open_providers_at(session, candidates, service.duration_minutes, starts_at, now)
+    # Expired holds no longer count, but the no-overlap rule still sees their rows: when the calendars saw
+    # one around this time, those providers' expired holds go (app.db opens SQLite's transaction before a
+    # savepoint, so this write need not come first).
+    in_the_way = [c.provider.id for c in free if c.provider.id in expired]
+    if in_the_way:
+        await session.execute(
+            delete(Appointment).where(
+                Appointment.provider_id.in_(in_the_way),
+                Appointment.status == AppointmentStatus.held,
+                Appointment.hold_expires_at <= now,
+            )
         )
-        .limit(1)
-    )
-    if clash is not None:
-        raise ValidationFailed(SAME_TIME)
-    free = await open_providers_at(session, candidates, service.duration_minutes, starts_at, now)
-    # Expired holds no longer count, but the no-overlap rule still sees their rows. Being a write, this also
-    # opens the transaction on SQLite (pysqlite begins one only before a write): a savepoint opened first
-    # would itself be the transaction, and releasing it would commit.
-    await session.execute(
-        delete(Appointment).where(
-            Appointment.provider_id.in_([c.provider.id for c in free]),
-            Appointment.status == AppointmentStatus.held,
-            Appointment.hold_expires_at <= now,
-        )
-    )
     busy_until = ends_at + timedelta(minutes=get_settings().slot_travel_buffer_minutes)
-    for candidate in free:
+    for index, candidate in enumerate(free):
         # Writers of one provider's time queue here (PostgreSQL). Without it, a second insert waiting on the
         # exclusion constraint deadlocks with the first transaction's next write of its own row (place_order
         # in the same unit of work); with it, the second insert fails at once when the first commits.
@@ -162,13 +184,24 @@ async def hold_slot(
             original_price=price.original,
         )
         try:
-            async with session.begin_nested():
+            if index + 1 < len(free):
+                async with session.begin_nested():  # another candidate follows: keep the transaction usable
+                    session.add(row)
+            else:  # the last one: losing the race ends the command, and the unit of work rolls back
                 session.add(row)
+                await session.flush()
         except IntegrityError as error:
             if not lost_a_race(error):
                 raise
             continue  # someone took this provider's time a moment ago: try the next one, if any
-        return await appointment_read(session, row)
+        return read_of(
+            row,
+            provider=candidate.provider,
+            service=service,
+            patient_name=account.name,
+            order_number=None,
+            reviewed=False,
+        )
     raise ValidationFailed(TAKEN)
 
 

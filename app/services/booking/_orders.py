@@ -15,16 +15,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import cache
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, String, and_, bindparam, case, literal, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
+from app.outbox import Email, send_emails
 from app.principal import Principal
 from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import require_account
-from app.services.appointments._emails import send_visit_email
-from app.services.appointments._reads import appointment_reads
+from app.services.appointments._emails import visit_email
+from app.services.appointments._reads import appointment_reads, read_of
 from app.services.booking._holds import lock_providers
 from app.services.booking._payments import PaymentGateway, get_gateway
 from app.services.booking._rules import (
@@ -77,18 +80,30 @@ from models.identity import User, as_utc
 from models.provider import Provider, ProviderService, ProviderZip
 
 
-async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
-    appointments = (
-        await session.scalars(
-            select(Appointment)
-            .where(Appointment.order_id == order.id)
-            .order_by(Appointment.starts_at, Appointment.id)
-            .execution_options(populate_existing=True)
-        )
-    ).all()
-    position = {row.id: index for index, row in enumerate(appointments)}
-    transactions = sorted(
-        (await session.scalars(select(Transaction).where(Transaction.order_id == order.id))).all(),
+def _transaction_read(t: Transaction) -> TransactionRead:
+    return TransactionRead(
+        id=t.id,
+        order_id=t.order_id,
+        appointment_id=t.appointment_id,
+        type=t.type,
+        status=t.status,
+        amount=t.amount,
+        currency=t.currency,
+        description=t.description,
+        created_at=as_utc(t.created_at),
+        settled_at=as_utc(t.settled_at),
+    )
+
+
+def _assemble(
+    order: Order, appointments: list[AppointmentRead], transactions: Sequence[Transaction]
+) -> OrderRead:
+    """The OrderRead of `order`: its visits by start time, each visit's transactions after it in that
+    order, the fee last."""
+    appointments = sorted(appointments, key=lambda a: (a.starts_at, a.id))
+    position = {a.id: index for index, a in enumerate(appointments)}
+    ordered = sorted(
+        transactions,
         key=lambda t: (t.appointment_id is None, position.get(t.appointment_id or "", 0), t.type.value),
     )
     return OrderRead(
@@ -100,23 +115,22 @@ async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
         total=order.total,
         payment_method=order.payment_method,
         created_at=as_utc(order.created_at),
-        appointments=await appointment_reads(session, appointments),
-        transactions=[
-            TransactionRead(
-                id=t.id,
-                order_id=t.order_id,
-                appointment_id=t.appointment_id,
-                type=t.type,
-                status=t.status,
-                amount=t.amount,
-                currency=t.currency,
-                description=t.description,
-                created_at=as_utc(t.created_at),
-                settled_at=as_utc(t.settled_at),
-            )
-            for t in transactions
-        ],
+        appointments=appointments,
+        transactions=[_transaction_read(t) for t in ordered],
     )
+
+
+async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
+    appointments = (
+        await session.scalars(
+            select(Appointment)
+            .where(Appointment.order_id == order.id)
+            .order_by(Appointment.starts_at, Appointment.id)
+            .execution_options(populate_existing=True)
+        )
+    ).all()
+    transactions = (await session.scalars(select(Transaction).where(Transaction.order_id == order.id))).all()
+    return _assemble(order, await appointment_reads(session, appointments), transactions)
 
 
 async def get_order(*, session: AsyncSession, actor: Principal, order_id: str) -> OrderRead:
@@ -150,7 +164,7 @@ def _place(
     service: Service,
     provider: Provider,
     offer: ProviderService,
-    covered: set[tuple[str, str]],
+    serves_zip: bool,
 ) -> tuple[str, str, str, str]:
     """(zip, street, city, state) of a line once its place is allowed: virtual visits need no address, a
     clinic visit the provider's area ZIP code, the other places a full address in the provider's area."""
@@ -163,7 +177,7 @@ def _place(
     zip_code = line.zip_code.strip()
     if not ZIP_RE.match(zip_code):
         raise ValidationFailed(NEED_ZIP.format(**names))
-    if (provider.id, zip_code) not in covered:
+    if not serves_zip:
         raise ValidationFailed(NOT_COVERED.format(**names, zip=zip_code))
     if location not in ADDRESSED:
         return zip_code, "", "", ""
@@ -178,65 +192,78 @@ def _place(
     return zip_code, street, city, state
 
 
-async def _checked_visits(
-    session: AsyncSession, account: AccountRead, lines: list[CheckoutLine], now: datetime
-) -> list[_Visit]:
-    """Every line re-checked against the database (five queries, whatever the number of lines)."""
-    holds = {
-        row.id: row
-        for row in (
-            await session.scalars(select(Appointment).where(Appointment.id.in_([x.hold_id for x in lines])))
-        ).all()
-    }
-    if len(holds) != len(lines):
-        raise ValidationFailed(UNKNOWN_HOLD)
-    provider_ids = {h.provider_id for h in holds.values()}
-    service_ids = {h.service_id for h in holds.values()}
-    services = {
-        service.id: (service, category_slug)
-        for service, category_slug in await session.execute(
-            select(Service, ServiceCategory.slug)
-            .join(ServiceCategory, ServiceCategory.id == Service.category_id)
-            .where(Service.id.in_(service_ids))
-        )
-    }
-    providers = {
-        p.id: p for p in (await session.scalars(select(Provider).where(Provider.id.in_(provider_ids)))).all()
-    }
-    offers = {
-        (o.provider_id, o.service_id): o
-        for o in (
-            await session.scalars(
-                select(ProviderService).where(
-                    ProviderService.provider_id.in_(provider_ids), ProviderService.service_id.in_(service_ids)
-                )
-            )
-        ).all()
-    }
-    covered = set(
-        (
-            await session.execute(
-                select(ProviderZip.provider_id, ProviderZip.zip_code).where(
-                    ProviderZip.provider_id.in_(provider_ids),
-                    ProviderZip.zip_code.in_({x.zip_code.strip() for x in lines}),
-                )
-            )
-        ).all()
+@dataclass(frozen=True)
+class _Checked:
+    """What `_checked_visits` found: the visits, the providers' e-mail addresses by user id, and whether
+    the proposed order number is already taken."""
+
+    visits: list[_Visit]
+    provider_emails: dict[str, str]
+    number_taken: bool
+
+
+@cache
+def _checked_statement(count: int) -> Select:
+    """`_checked_visits`' statement for `count` lines, built once: the holds `hold_0`…, each line's ZIP
+    code `zip_0`… (matched to its hold with a CASE) and the order `number` are parameters."""
+    holds = [bindparam(f"hold_{index}") for index in range(count)]
+    line_zip = case(
+        *(
+            (Appointment.id == hold, bindparam(f"zip_{index}", type_=String()))
+            for index, hold in enumerate(holds)
+        ),
+        else_=literal("", String()),
     )
+    covered = (
+        select(ProviderZip.provider_id)
+        .where(ProviderZip.provider_id == Appointment.provider_id, ProviderZip.zip_code == line_zip)
+        .exists()
+    )
+    number_taken = select(Order.id).where(Order.number == bindparam("number")).exists()
+    return (
+        select(Appointment, Service, ServiceCategory.slug, Provider, ProviderService, covered)
+        .add_columns(User.email, number_taken)
+        .join(Service, Service.id == Appointment.service_id)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .join(Provider, Provider.id == Appointment.provider_id)
+        .outerjoin(
+            ProviderService,
+            and_(
+                ProviderService.provider_id == Appointment.provider_id,
+                ProviderService.service_id == Appointment.service_id,
+            ),
+        )
+        .outerjoin(User, User.id == Provider.user_id)
+        .where(Appointment.id.in_(holds))
+    )
+
+
+async def _checked_visits(
+    session: AsyncSession, account: AccountRead, lines: list[CheckoutLine], now: datetime, number: str
+) -> _Checked:
+    """Every line re-checked against the database in one statement, whatever the number of lines: each
+    hold with its service (and category), provider, the provider's offer of the service, whether the
+    provider serves the line's ZIP code and the provider's e-mail address, and whether `number` (the
+    order number to be) is taken."""
+    values = {"number": number}
+    for index, x in enumerate(lines):
+        values[f"hold_{index}"], values[f"zip_{index}"] = x.hold_id, x.zip_code.strip()
+    rows = (await session.execute(_checked_statement(len(lines)), values)).all()
+    found = {row[0].id: row for row in rows}
+    if len(found) != len(lines):
+        raise ValidationFailed(UNKNOWN_HOLD)
+    emails = {provider.user_id: email for _h, _s, _c, provider, _o, _z, email, _n in rows if email}
     visits = []
     for line in lines:
-        hold = holds[line.hold_id]
-        service, category_slug = services[hold.service_id]
-        provider = providers[hold.provider_id]
+        hold, service, category_slug, provider, offer, serves_zip, _email, _taken = found[line.hold_id]
         if hold.patient_id != account.id or hold.status != AppointmentStatus.held:
             raise ValidationFailed(NOT_HELD.format(service=service.name))
         if as_utc(hold.hold_expires_at) <= now:
             raise ValidationFailed(EXPIRED.format(service=service.name))
-        offer = offers.get((provider.id, service.id))
         if offer is None or not (service.is_active and provider.is_verified and provider.is_active):
             name = display_name(provider.first_name, provider.last_name)
             raise ValidationFailed(WITHDRAWN.format(provider=name, service=service.name))
-        zip_code, street, city, state = _place(line, service, provider, offer, covered)
+        zip_code, street, city, state = _place(line, service, provider, offer, serves_zip)
         notes = line.notes.strip()
         if len(notes) > NOTES_MAX:
             raise ValidationFailed(LONG_NOTES.format(service=service.name))
@@ -256,13 +283,18 @@ async def _checked_visits(
                 price=current if current.charge < held.charge else held,
             )
         )
-    return visits
+    return _Checked(visits=visits, provider_emails=emails, number_taken=bool(rows[0][-1]))
+
+
+def _new_order_number() -> str:
+    """A short code such as 'MV-7K3Q9P' (32⁶ codes)."""
+    return "MV-" + "".join(secrets.choice(ORDER_ALPHABET) for _ in range(6))
 
 
 async def _order_number(session: AsyncSession) -> str:
-    """A short code nobody has yet, such as 'MV-7K3Q9P' (32⁶ codes: a retry is very rare)."""
+    """A short code nobody has yet (a retry is very rare)."""
     while True:
-        number = "MV-" + "".join(secrets.choice(ORDER_ALPHABET) for _ in range(6))
+        number = _new_order_number()
         if await session.scalar(select(Order.id).where(Order.number == number)) is None:
             return number
 
@@ -276,86 +308,110 @@ async def _send_booking_emails(
     patient: AccountRead,
     order: OrderRead,
     providers: dict[str, Provider],
+    emails: dict[str, str],
     gateway: PaymentGateway,
 ) -> None:
     """The patient's confirmation and each provider's 'New visit request', times in the provider's zone
-    (one confirmation per zone in the rare order whose providers live in different zones)."""
+    (one confirmation per zone in the rare order whose providers live in different zones), stored with one
+    insert. `emails`: the providers' addresses by user id."""
+    emails_out: list[Email] = []
     by_zone: dict[str, list[AppointmentRead]] = {}
     for visit in order.appointments:
         by_zone.setdefault(providers[visit.provider_id].time_zone, []).append(visit)
     if patient.email:
         for time_zone, visits in by_zone.items():
-            await send_visit_email(
-                session=session,
-                to=patient.email,
-                subject=f"Booking confirmation {order.number}",
-                heading="Your visits are booked",
-                intro=(
-                    f"Thank you for booking with {get_settings().brand_name}. Order {order.number}: your "
-                    "provider will confirm each visit shortly. Payment: "
-                    f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
-                ),
-                appointments=visits,
-                time_zone=time_zone,
-                closing="You can follow and manage your visits under My Appointments.",
+            emails_out.append(
+                visit_email(
+                    to=patient.email,
+                    subject=f"Booking confirmation {order.number}",
+                    heading="Your visits are booked",
+                    intro=(
+                        f"Thank you for booking with {get_settings().brand_name}. Order {order.number}: your "
+                        "provider will confirm each visit shortly. Payment: "
+                        f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
+                    ),
+                    appointments=visits,
+                    time_zone=time_zone,
+                    closing="You can follow and manage your visits under My Appointments.",
+                )
             )
-    user_ids = {p.user_id for p in providers.values() if p.user_id}
-    emails = dict(
-        (await session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))).all()
-        if user_ids
-        else []
-    )
     for provider in providers.values():
         address = emails.get(provider.user_id or "")
         if not address:
             continue
         visits = [v for v in order.appointments if v.provider_id == provider.id]
         count = "a visit" if len(visits) == 1 else f"{len(visits)} visits"
-        await send_visit_email(
-            session=session,
-            to=address,
-            subject="New visit request",
-            heading="New visit request",
-            intro=(
-                f"{patient.name} requested {count} (order {order.number}). Please confirm under Appointments "
-                "in your dashboard."
-            ),
-            appointments=visits,
-            time_zone=provider.time_zone,
+        emails_out.append(
+            visit_email(
+                to=address,
+                subject="New visit request",
+                heading="New visit request",
+                intro=(
+                    f"{patient.name} requested {count} (order {order.number}). Please confirm under "
+                    "Appointments in your dashboard."
+                ),
+                appointments=visits,
+                time_zone=provider.time_zone,
+            )
         )
+    if emails_out:
+        await send_emails(session=session, emails=emails_out)
+
+
+_BOOKED_COLUMNS = (
+    "order_id",
+    "status",
+    "hold_expires_at",
+    "location",
+    "address_line",
+    "city",
+    "state",
+    "zip_code",
+    "notes",
+    "price",
+    "original_price",
+)
+# Conditional, so a second checkout of the same hold (another tab) finds nothing left to book. Built once.
+_BOOK_HOLD = (
+    update(Appointment)
+    .where(
+        Appointment.id == bindparam("the_hold"),
+        Appointment.patient_id == bindparam("the_patient"),
+        Appointment.status == AppointmentStatus.held,
+        Appointment.hold_expires_at > bindparam("now"),
+    )
+    .values(
+        {name: bindparam(f"new_{name}", type_=Appointment.__table__.c[name].type) for name in _BOOKED_COLUMNS}
+    )
+    .execution_options(synchronize_session=False)
+)
 
 
 async def _book_holds(
     session: AsyncSession, account: AccountRead, order: Order, visits: list[_Visit], now: datetime
 ) -> None:
-    """Turn each held time into a pending visit of `order`."""
+    """Turn each held time into a pending visit of `order` (the hold rows in the session are brought up to
+    date without reading them again)."""
     for visit in visits:
-        # Conditional, so a second checkout of the same hold (another tab) finds nothing left to book.
-        booked = await session.execute(
-            update(Appointment)
-            .where(
-                Appointment.id == visit.hold.id,
-                Appointment.patient_id == account.id,
-                Appointment.status == AppointmentStatus.held,
-                Appointment.hold_expires_at > now,
-            )
-            .values(
-                order_id=order.id,
-                status=AppointmentStatus.pending,
-                hold_expires_at=None,
-                location=visit.line.location,
-                address_line=visit.address_line,
-                city=visit.city,
-                state=visit.state,
-                zip_code=visit.zip_code,
-                notes=visit.notes,
-                price=visit.price.charge,
-                original_price=visit.price.original,
-            )
-            .execution_options(synchronize_session=False)
-        )
+        values = {
+            "order_id": order.id,
+            "status": AppointmentStatus.pending,
+            "hold_expires_at": None,
+            "location": visit.line.location,
+            "address_line": visit.address_line,
+            "city": visit.city,
+            "state": visit.state,
+            "zip_code": visit.zip_code,
+            "notes": visit.notes,
+            "price": visit.price.charge,
+            "original_price": visit.price.original,
+        }
+        where = {"the_hold": visit.hold.id, "the_patient": account.id, "now": now}
+        booked = await session.execute(_BOOK_HOLD, where | {f"new_{k}": v for k, v in values.items()})
         if booked.rowcount != 1:
             raise ValidationFailed(NOT_HELD.format(service=visit.service.name))
+        for key, value in values.items():
+            set_committed_value(visit.hold, key, value)
 
 
 async def place_order(
@@ -378,13 +434,15 @@ async def place_order(
         raise ValidationFailed(TOO_MANY)
     if len({line.hold_id for line in lines}) != len(lines):
         raise ValidationFailed(TWICE)
-    visits = await _checked_visits(session, account, lines, now)
+    number = _new_order_number()
+    checked = await _checked_visits(session, account, lines, now, number)
+    visits = checked.visits
 
     subtotal = sum((v.price.charge for v in visits), Decimal("0")).quantize(CENT)
     fee = platform_fee(subtotal)
     gateway = get_gateway()
     order = Order(
-        number=await _order_number(session),
+        number=await _order_number(session) if checked.number_taken else number,
         patient_id=account.id,
         status=OrderStatus.pending,
         subtotal=subtotal,
@@ -402,37 +460,35 @@ async def place_order(
         if not lost_a_race(error):
             raise
         raise ValidationFailed(TAKEN) from None
-    session.add_all(
-        [
-            Transaction(
-                order_id=order.id,
-                appointment_id=visit.hold.id,
-                user_id=account.id,
-                type=TransactionType.booking,
-                status=TransactionStatus.pending,
-                amount=visit.price.charge,
-                description=(
-                    f"{visit.service.name} with "
-                    f"{display_name(visit.provider.first_name, visit.provider.last_name)}"
-                )[:200],
-                gateway=gateway.name,
-                gateway_reference=reference,
-            )
-            for visit in visits
-        ]
-        + [
-            Transaction(
-                order_id=order.id,
-                user_id=account.id,
-                type=TransactionType.fee,
-                status=TransactionStatus.pending,
-                amount=fee,
-                description=f"Platform fee ({PLATFORM_FEE_PERCENT}%)",
-                gateway=gateway.name,
-                gateway_reference=reference,
-            )
-        ]
-    )
+    transactions = [
+        Transaction(
+            order_id=order.id,
+            appointment_id=visit.hold.id,
+            user_id=account.id,
+            type=TransactionType.booking,
+            status=TransactionStatus.pending,
+            amount=visit.price.charge,
+            description=(
+                f"{visit.service.name} with "
+                f"{display_name(visit.provider.first_name, visit.provider.last_name)}"
+            )[:200],
+            gateway=gateway.name,
+            gateway_reference=reference,
+        )
+        for visit in visits
+    ] + [
+        Transaction(
+            order_id=order.id,
+            user_id=account.id,
+            type=TransactionType.fee,
+            status=TransactionStatus.pending,
+            amount=fee,
+            description=f"Platform fee ({PLATFORM_FEE_PERCENT}%)",
+            gateway=gateway.name,
+            gateway_reference=reference,
+        )
+    ]
+    session.add_all(transactions)
     await session.flush()
 
     booked_items = [line.cart_item_id for line in lines if line.cart_item_id]  # one per booked visit
@@ -440,7 +496,19 @@ async def place_order(
     if visitor_id:
         await remove_items(session=session, owner=CartOwner(visitor_id=visitor_id), item_ids=booked_items)
 
-    read = await _order_read(session, order)
+    # Built from the rows in hand: the order, the booked holds and the transactions just written.
+    appointments = [
+        read_of(
+            v.hold,
+            provider=v.provider,
+            service=v.service,
+            patient_name=account.name,
+            order_number=order.number,
+            reviewed=False,
+        )
+        for v in visits
+    ]
+    read = _assemble(order, appointments, transactions)
     providers = {v.provider.id: v.provider for v in visits}
-    await _send_booking_emails(session, account, read, providers, gateway)
+    await _send_booking_emails(session, account, read, providers, checked.provider_emails, gateway)
     return read

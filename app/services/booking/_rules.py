@@ -8,12 +8,13 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from functools import cache
 
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers._availability import load_blocks, load_hours, slot_rules
+from app.services.providers._availability import load_calendars, slot_rules
 from app.services.providers._profiles import LISTED
 from app.services.providers._search import ORDER_BY_RATING
 from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
@@ -125,6 +126,51 @@ async def eligible_providers(
     return [_Candidate(provider, price) for provider, price in (await session.execute(statement)).all()]
 
 
+@cache
+def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
+    """`service_and_providers`' statement for each combination of filters, built once (slug, bit, zip and
+    provider_id are parameters)."""
+    offers = (
+        select(ProviderService.provider_id, ProviderService.service_id, ProviderService.price)
+        .join(Provider, Provider.id == ProviderService.provider_id)
+        .where(*LISTED, ProviderService.location_mask.op("&")(bindparam("bit")) != 0)
+    )
+    if by_zip:
+        offers = offers.where(
+            ProviderService.provider_id.in_(
+                select(ProviderZip.provider_id).where(ProviderZip.zip_code == bindparam("zip"))
+            )
+        )
+    if by_provider:
+        offers = offers.where(ProviderService.provider_id == bindparam("provider_id"))
+    offer = offers.subquery()
+    return (
+        select(Service, ServiceCategory.slug, Provider, offer.c.price)
+        .join(ServiceCategory, ServiceCategory.id == Service.category_id)
+        .outerjoin(offer, offer.c.service_id == Service.id)
+        .outerjoin(Provider, Provider.id == offer.c.provider_id)
+        .where(Service.slug == bindparam("slug"), Service.is_active.is_(True))
+        .order_by(*ORDER_BY_RATING)
+    )
+
+
+async def service_and_providers(
+    session: AsyncSession, slug: str, location: ServiceLocation, zip_code: str, provider_id: str | None
+) -> tuple[Service, str, list[_Candidate]]:
+    """`bookable_service` and its `eligible_providers` in one query: the service, its category slug and
+    the listed providers offering it at `location` who travel to `zip_code` (the caller checks the place
+    and ZIP code with `place_zip` afterwards; a malformed ZIP code simply matches nobody)."""
+    zip_code = "" if location == ServiceLocation.virtual else zip_code.strip()
+    statement = _service_and_providers_statement(bool(zip_code), provider_id is not None)
+    values = {"slug": slug, "bit": location.bit, "zip": zip_code, "provider_id": provider_id}
+    rows = (await session.execute(statement, values)).all()
+    if not rows:
+        raise NotFound(NO_SERVICE)
+    service, category_slug = rows[0][0], rows[0][1]
+    candidates = [_Candidate(provider, price) for _s, _c, provider, price in rows if provider is not None]
+    return service, category_slug, candidates
+
+
 @dataclass(frozen=True)
 class _Calendars:
     """Weekly hours, busy time and time off of some providers around [not_before, before)."""
@@ -136,6 +182,7 @@ class _Calendars:
     hours: dict[str, tuple[Hours, ...]]
     busy: dict[str, list[Interval]]
     blocked: dict[str, list[Interval]]
+    expired: set[str]  # providers with an expired hold in the window (its row still counts for no-overlap)
 
     def starts(self, provider: Provider, *, with_busy: bool = True) -> list[datetime]:
         """The provider's open start times in the window (ignoring booked and held time if not `with_busy`)."""
@@ -161,25 +208,24 @@ async def provider_calendars(
     before: datetime,
     now: datetime,
 ) -> _Calendars:
-    """The calendars of all `providers` in three queries (none for no provider)."""
-    hours: dict[str, tuple[Hours, ...]] = {}
-    busy: dict[str, list[Interval]] = {}
-    blocked: dict[str, list[Interval]] = {}
-    if providers:
-        ids = [p.id for p in providers]
-        # Room for a visit starting at the end of the window, and the travel buffer on both sides.
-        buffer = timedelta(minutes=rules.buffer_minutes)
-        reach = before + timedelta(minutes=rules.duration_minutes) + buffer
-        hours = await load_hours(session, ids)
-        busy, blocked = await load_blocks(session, ids, not_before - buffer, reach, now)
-    return _Calendars(rules, now, not_before, before, hours, busy, blocked)
+    """The calendars of all `providers` in one query (none for no provider)."""
+    if not providers:
+        return _Calendars(rules, now, not_before, before, {}, {}, {}, set())
+    # Room for a visit starting at the end of the window, and the travel buffer on both sides.
+    buffer = timedelta(minutes=rules.buffer_minutes)
+    reach = before + timedelta(minutes=rules.duration_minutes) + buffer
+    hours, busy, blocked, expired = await load_calendars(
+        session, [p.id for p in providers], not_before - buffer, reach, now
+    )
+    return _Calendars(rules, now, not_before, before, hours, busy, blocked, expired)
 
 
 async def open_providers_at(
     session: AsyncSession, candidates: list[_Candidate], minutes: int, start: datetime, now: datetime
-) -> list[_Candidate]:
+) -> tuple[list[_Candidate], set[str]]:
     """The candidates who can start the visit at `start` (notice, horizon, hours, time off, busy time and
-    its travel buffer), in the same order. None: TAKEN when busy time alone is in the way, else NOT_OPEN."""
+    its travel buffer), in the same order, and the ids of those with an expired hold around `start`. None
+    free: TAKEN when busy time alone is in the way, else NOT_OPEN."""
     providers = [c.provider for c in candidates]
     calendars = await provider_calendars(
         session, providers, slot_rules(minutes), start, start + timedelta(minutes=1), now
@@ -188,4 +234,4 @@ async def open_providers_at(
     if not free:
         taken = any(calendars.starts(p, with_busy=False) == [start] for p in providers)
         raise ValidationFailed(TAKEN if taken else NOT_OPEN)
-    return free
+    return free, calendars.expired

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cache
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import Delete, Integer, Update, and_, bindparam, case, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -322,19 +323,39 @@ async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: Principa
     return CartChange(cart=CartRead(items=[], totals=cart_totals([])), message=CLEARED)
 
 
+@cache
+def _removal_statements(column: str, count: int) -> tuple[Delete, Update]:
+    """`remove_items`' two statements for an owner column and `count` item keys, built once: delete the
+    items used up, lower the others (the owner, `key_0`… and `taken_0`… are parameters)."""
+    keys = [bindparam(f"key_{index}") for index in range(count)]
+    taken = case(
+        *(
+            (CartItem.item_key == key, bindparam(f"taken_{index}", type_=Integer()))
+            for index, key in enumerate(keys)
+        ),
+        else_=0,
+    )
+    owned = and_(getattr(CartItem, column) == bindparam("owner"), CartItem.item_key.in_(keys))
+    use_up = delete(CartItem).where(owned, CartItem.quantity <= taken)
+    lower = update(CartItem).where(owned).values(quantity=CartItem.quantity - taken)
+    options = {"synchronize_session": False}
+    return use_up.execution_options(**options), lower.execution_options(**options)
+
+
 async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Sequence[str]) -> None:
     """Take booked visits out of the owner's cart (after checkout placed the order; no toast): each id
-    listed lowers that item's quantity by one, and an item with none left is removed."""
+    listed lowers that item's quantity by one, and an item with none left is removed. One statement when
+    every item is used up (the usual checkout), two otherwise."""
     booked = Counter(item_ids)
     if not booked or _key(owner) is None:
         return
-    rows = await session.scalars(select(CartItem).where(_owned(owner), CartItem.item_key.in_(list(booked))))
-    for row in rows:
-        if row.quantity > booked[row.item_key]:
-            row.quantity -= booked[row.item_key]
-        else:
-            await session.delete(row)
-    await session.flush()
+    column, value = _required_key(owner)
+    values: dict[str, object] = {"owner": value}
+    for index, (key, count) in enumerate(booked.items()):
+        values[f"key_{index}"], values[f"taken_{index}"] = key, count
+    use_up, lower = _removal_statements(column, len(booked))
+    if (await session.execute(use_up, values)).rowcount != len(booked):
+        await session.execute(lower, values)
     await _announce(session, owner)
 
 

@@ -14,7 +14,21 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import (
+    CompoundSelect,
+    DateTime,
+    Integer,
+    and_,
+    bindparam,
+    case,
+    delete,
+    literal,
+    null,
+    or_,
+    select,
+    type_coerce,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -326,12 +340,74 @@ async def load_blocks(
     return busy, blocked
 
 
+def _calendars_statement() -> CompoundSelect:
+    """`load_calendars`' statement, built once: ids, start, end and now are parameters."""
+    ids, start, end = bindparam("ids", expanding=True), bindparam("start"), bindparam("end")
+    minutes, moment = Integer(), DateTime(timezone=True)
+    no_minute, no_moment = type_coerce(null(), minutes), type_coerce(null(), moment)
+    weekly = select(
+        literal("hours").label("kind"),
+        WeeklyHours.provider_id,
+        type_coerce(WeeklyHours.weekday, minutes).label("weekday"),
+        type_coerce(WeeklyHours.start_minute, minutes).label("start_minute"),
+        type_coerce(WeeklyHours.end_minute, minutes).label("end_minute"),
+        no_moment.label("starts_at"),
+        no_moment.label("ends_at"),
+    ).where(WeeklyHours.provider_id.in_(ids))
+    time_off = select(
+        literal("blocked"),
+        TimeOff.provider_id,
+        no_minute,
+        no_minute,
+        no_minute,
+        TimeOff.starts_at,
+        TimeOff.ends_at,
+    ).where(TimeOff.provider_id.in_(ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
+    busy_or_expired = case((live_appointment(bindparam("now")), literal("busy")), else_=literal("expired"))
+    appointments = select(
+        busy_or_expired, Appointment.provider_id, no_minute, no_minute, no_minute, Appointment.starts_at,
+        Appointment.ends_at,
+    ).where(
+        Appointment.provider_id.in_(ids),
+        Appointment.status != AppointmentStatus.cancelled,
+        Appointment.busy_until > start,
+        Appointment.starts_at < end,
+    )  # fmt: skip
+    return union_all(weekly, time_off, appointments)
+
+
+async def load_calendars(
+    session: AsyncSession, ids: list[str], start: datetime, end: datetime, now: datetime
+) -> tuple[dict[str, tuple[Hours, ...]], dict[str, list[Interval]], dict[str, list[Interval]], set[str]]:
+    """`load_hours` and `load_blocks` of a few providers in one statement (UNION ALL), plus the providers
+    with an expired hold overlapping [start, end) (the no-overlap rule still sees its row):
+    (hours, busy, blocked, with_expired_holds)."""
+    hours: dict[str, list[Hours]] = {}
+    busy: dict[str, list[Interval]] = {}
+    blocked: dict[str, list[Interval]] = {}
+    expired: set[str] = set()
+    rows = await session.execute(_CALENDARS, {"ids": list(ids), "start": start, "end": end, "now": now})
+    for kind, provider_id, weekday, start_minute, end_minute, starts_at, ends_at in rows:
+        if kind == "hours":
+            hours.setdefault(provider_id, []).append(Hours(weekday, start_minute, end_minute))
+        elif kind == "expired":
+            expired.add(provider_id)
+        else:
+            into = busy if kind == "busy" else blocked
+            into.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
+    ordered = {pid: tuple(sorted(h, key=lambda x: (x.weekday, x.start_minute))) for pid, h in hours.items()}
+    return ordered, busy, blocked, expired
+
+
 def live_appointment(now: datetime):  # noqa: ANN201 - a SQL condition
     """Appointments that keep a provider busy: not cancelled, and holds only until they expire."""
     return and_(
         Appointment.status != AppointmentStatus.cancelled,
         or_(Appointment.status != AppointmentStatus.held, Appointment.hold_expires_at > now),
     )
+
+
+_CALENDARS = _calendars_statement()  # after live_appointment, which it uses
 
 
 class SlotFinder:
