@@ -365,15 +365,23 @@ class ProviderPage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     items: list[ProviderCard]
+    # How many providers match; with `more`, only a lower bound (search stops counting at a cap that is
+    # always past the page shown, so there is a next page exactly when `page < pages` or `more`).
     total: int
     page: int
     per_page: int
     query: ProviderQuery
     notes: list[str] = Field(default_factory=list)  # e.g. 'No service is called "x".'
+    more: bool = False
 
     @property
     def pages(self) -> int:
+        """Pages known to exist (more may follow when `more`)."""
         return max(1, -(-self.total // self.per_page))
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages or self.more
 
 
 class ReviewRead(BaseModel):

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Float, and_, case, exists, false, func, select, tuple_, type_coerce
+from sqlalchemy import Float, and_, case, exists, false, func, select, tuple_, type_coerce, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers._availability import SlotFinder, day_bounds
@@ -97,7 +97,8 @@ def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     return conditions
 
 
-def _filters(scope: _Scope, query: ProviderQuery) -> list:
+def _filters(scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
+    """The conditions on `Provider`; without the one on their offers when `offers` is false."""
     conditions = [*LISTED]
     if query.provider_type is not None:
         conditions.append(Provider.provider_type == query.provider_type)
@@ -106,7 +107,7 @@ def _filters(scope: _Scope, query: ProviderQuery) -> list:
             Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == query.zip_code))
         )
     offer_conditions = _offer_conditions(scope, query)
-    if offer_conditions:
+    if offer_conditions and offers:
         if query.zip_code is not None or query.provider_type is not None:
             # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
             offers = exists().where(ProviderService.provider_id == Provider.id, *offer_conditions)
@@ -160,6 +161,7 @@ async def search_providers(
         not_before, before = day_bounds(query.day, visitor_zone(time_zone))
     finder = SlotFinder(now=now, minutes=scope.default_minutes, not_before=not_before, before=before)
 
+    more = False
     if query.sort == SearchSort.soonest or query.day is not None:
         groups = await _schedule_groups(session, conditions, finder)
         if query.day is not None:
@@ -172,7 +174,7 @@ async def search_providers(
         else:
             page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
     else:
-        total = await session.scalar(select(func.count()).select_from(Provider).where(*conditions)) or 0
+        total, more = await _count(session, conditions, max(COUNT_CAP, query.page * per_page))
         page = _clamp(query.page, total, per_page)
         page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
 
@@ -184,10 +186,20 @@ async def search_providers(
         per_page=per_page,
         query=query.model_copy(update={"page": page}),
         notes=[note] if note else [],
+        more=more,
     )
 
 
 ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
+COUNT_CAP = 1000
+
+
+async def _count(session: AsyncSession, conditions: list, cap: int) -> tuple[int, bool]:
+    """(matches, whether there are more): counting stops past `cap`, so a broad search does not visit
+    every match just to print their number."""
+    matches = select(Provider.id).where(*conditions).limit(cap + 1).subquery()
+    found = await session.scalar(select(func.count()).select_from(matches)) or 0
+    return (cap, True) if found > cap else (found, False)
 
 
 async def _ordered_page(
@@ -196,10 +208,50 @@ async def _ordered_page(
     """A page of ids ordered by rating (or by price, then rating) in SQL."""
     if query.sort == SearchSort.price:
         order = (_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
+        bound = await _price_bound(session, scope, query, page * per_page)
+        if bound is not None:
+            within = exists().where(
+                ProviderService.provider_id == Provider.id,
+                *_offer_conditions(scope, query),
+                ProviderService.price <= bound,
+            )
+            conditions = [*conditions, within]
     else:
         order = ORDER_BY_RATING
     statement = select(Provider.id).where(*conditions).order_by(*order)
     return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
+
+
+async def _price_bound(
+    session: AsyncSession, scope: _Scope, query: ProviderQuery, need: int
+) -> Decimal | None:
+    """A price no higher than the lowest in-scope price of the `need` cheapest candidates, or None.
+
+    Sorting by price needs each candidate's lowest price among the services in scope: computed for every
+    candidate, that is most of a broad search's time. Instead each service's `need` cheapest matching
+    offers are read in (service, price) index order; the `need`-th provider among them, by the lowest
+    price seen, bounds the page: every provider ranked up to `need` has an in-scope offer at or below it.
+    """
+    if scope.service_ids is None:
+        return None
+    location = [] if query.location is None else _offer_conditions(_Scope(None, None, 0), query)
+    where = _filters(scope, query, offers=False)
+    cheapest = [
+        select(ProviderService.provider_id, ProviderService.price)
+        .join(Provider, Provider.id == ProviderService.provider_id)
+        .where(ProviderService.service_id == service_id, *location, *where)
+        .order_by(ProviderService.price)
+        .limit(need)
+        .subquery()
+        for service_id in scope.service_ids
+    ]
+    statement = union_all(*(select(sub.c.provider_id, sub.c.price) for sub in cheapest))
+    seen: set[str] = set()
+    for provider_id, price in sorted((await session.execute(statement)).all(), key=lambda row: row[1]):
+        seen.add(provider_id)
+        if len(seen) == need:
+            return price
+    return None  # fewer than `need` candidates: no bound needed
 
 
 @dataclass(frozen=True)
