@@ -116,7 +116,10 @@ class ProviderService(Base):
 
     __tablename__ = "provider_services"
     __table_args__ = (
-        Index("ix_provider_services_service_price", "service_id", "price"),
+        # Search by service in price order reads this index alone (provider and places included).
+        Index(
+            "ix_provider_services_service_price_offer", "service_id", "price", "provider_id", "location_mask"
+        ),
         CheckConstraint("price >= 0", name="price_not_negative"),
     )
 

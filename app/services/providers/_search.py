@@ -206,19 +206,22 @@ async def _ordered_page(
     session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
 ) -> list[str]:
     """A page of ids ordered by rating (or by price, then rating) in SQL."""
-    if query.sort == SearchSort.price:
-        order = (_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
-        bound = await _price_bound(session, scope, query, page * per_page)
-        if bound is not None:
-            within = exists().where(
-                ProviderService.provider_id == Provider.id,
-                *_offer_conditions(scope, query),
-                ProviderService.price <= bound,
-            )
-            conditions = [*conditions, within]
+    statement = select(Provider.id).where(*conditions)
+    if query.sort != SearchSort.price:
+        statement = statement.order_by(*ORDER_BY_RATING)
+    elif (bound := await _price_bound(session, scope, query, page * per_page)) is not None:
+        # Only the offers at or below the bound: their lowest is the provider's lowest price in scope.
+        lowest = (
+            select(ProviderService.provider_id, func.min(ProviderService.price).label("price"))
+            .where(*_offer_conditions(scope, query), ProviderService.price <= bound)
+            .group_by(ProviderService.provider_id)
+            .subquery()
+        )
+        statement = statement.join(lowest, lowest.c.provider_id == Provider.id).order_by(
+            lowest.c.price, *ORDER_BY_RATING
+        )
     else:
-        order = ORDER_BY_RATING
-    statement = select(Provider.id).where(*conditions).order_by(*order)
+        statement = statement.order_by(_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
     return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
 
 
