@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Float, and_, case, exists, false, func, select, tuple_, type_coerce, union_all
+from sqlalchemy import Float, Integer, exists, false, func, literal, select, tuple_, type_coerce, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers._availability import SlotFinder, day_bounds
@@ -334,21 +334,25 @@ async def _soonest(
         chosen = groups[:taken]
         firsts = sorted({_slot_order(g.first) for g in chosen})
         rank_of = {first: index for index, first in enumerate(firsts)}
-        rank = case(
-            *(
-                (
-                    and_(Provider.time_zone == g.time_zone, Provider.schedule_key == g.schedule),
-                    rank_of[_slot_order(g.first)],
-                )
-                for g in chosen
-            ),
-            else_=len(firsts),
-        )
+        levels: dict[int, list[_Group]] = {}
+        for g in chosen:
+            levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
+        # One branch per first slot, each in rating order: an index walk that stops after `limit` rows,
+        # where one ranking over every chosen group would sort all of their members.
         columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+        branches = [
+            select(*columns, literal(rank, Integer).label("rank"))
+            .where(*conditions, _in_groups(members))
+            .order_by(*ORDER_BY_RATING)
+            .limit(limit)
+            .subquery()
+            for rank, members in levels.items()
+        ]
+        ranked_rows = union_all(*(select(branch) for branch in branches)).subquery()
+        c = ranked_rows.c
         statement = (
-            select(*columns, rank.label("rank"))
-            .where(*conditions, _in_groups(chosen))
-            .order_by(rank, *ORDER_BY_RATING)
+            select(ranked_rows)
+            .order_by(c.rank, c.rating_average.desc(), c.review_count.desc(), c.id)
             .limit(limit)
         )
         rows = (await session.execute(statement)).all()
