@@ -77,7 +77,16 @@ class Provider(Base):
     __table_args__ = (
         # Public listings filter on verified + active and sort by rating; search narrows by type.
         Index("ix_providers_listing", "is_verified", "is_active", "rating_average", "review_count"),
-        Index("ix_providers_listing_price", "is_verified", "is_active", "lowest_price"),
+        # Sorting by price: covers the ties on the lowest price (thousands at scale) with their rating.
+        Index(
+            "ix_providers_listing_price_rating",
+            "is_verified",
+            "is_active",
+            "lowest_price",
+            "rating_average",
+            "review_count",
+            "id",
+        ),
         # Soonest-first ranking groups the listed providers by time zone and weekly hours.
         Index("ix_providers_listing_schedule", "is_verified", "is_active", "time_zone", "schedule_key"),
         Index("ix_providers_type", "provider_type", "rating_average"),

@@ -254,7 +254,13 @@ async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> No
         await make_provider(small, f"Small {index}", ratings=(4,))
     for index in range(20):
         await make_provider(large, f"Large {index}", ratings=(4,), hours=[Hours(index % 5, 540, 1020)])
-    for params in ({"sort": "rating"}, {"sort": "soonest"}, {"sort": "price", "date": TUESDAY.isoformat()}):
+    cases = (
+        {"sort": "rating"},
+        {"sort": "soonest"},
+        {"sort": "price", "date": TUESDAY.isoformat()},
+        {"sort": "price", "service": "iv-therapy"},  # the price bound: one more statement, whatever the page
+    )
+    for params in cases:
         counts = []
         for zip_code in (small, large):
             counter, stop = _count_queries()
