@@ -4,8 +4,9 @@ and the demo provider account's profile.
 Names, metro areas, ZIP codes, hours and review texts come from small built-in lists; everything is
 random but plausible (a phlebotomy technician draws blood, only nurses and clinicians give IV therapy).
 Rows are written in bulk, a batch at a time: multi-row INSERTs on SQLite, COPY (asyncpg's
-`copy_records_to_table`, in the session's transaction) on PostgreSQL, where a million providers take a few
-minutes. Both paths write the same rows for the same random seed. Never used in production (the CLI refuses
+`copy_records_to_table`, in the session's transaction) on PostgreSQL. Both paths write the same rows for the
+same random seed. A million providers (about 25 million rows) still take about half an hour on PostgreSQL:
+generating the rows in Python and the server's index upkeep share the time. Never used in production (the CLI refuses
 there).
 """
 

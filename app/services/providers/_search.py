@@ -4,9 +4,14 @@ price; 20 per page, each with its next open slot.
 
 How it stays fast: every filter is an indexed lookup (ZIP → provider_zip_codes primary key, service →
 provider_services keys, listing flags and rating → ix_providers_listing, type → ix_providers_type). Rating
-and price order and paginate in SQL; only soonest-first and a date filter need every candidate's next slot,
-which `availability.next_slots` computes in two queries, once per distinct schedule. The page itself is
-loaded in a fixed number of queries, whatever its size.
+and price order and paginate in SQL, and count matches only up to a cap past the page (`ProviderPage.more`:
+"1,000+ providers match"), so a broad search never visits every match. A price page in a service or
+category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
+give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first and a
+date filter need every candidate's next slot: candidates are grouped by schedule (one GROUP BY, counted
+exactly), `availability.next_slots` computes a slot once per distinct schedule, and the ranking reads one
+rating-ordered branch per first slot. The page itself is loaded in a fixed number of queries, whatever its
+size.
 """
 
 from __future__ import annotations
