@@ -202,7 +202,7 @@ def sort_links(path: str, query: ProviderQuery) -> dict:
 
 
 def pagination(path: str, page: ProviderPage) -> dict:
-    if page.pages <= 1:
+    if page.pages <= 1 and not page.more:
         return html._()
     query = page.query
     previous = (
@@ -214,13 +214,16 @@ def pagination(path: str, page: ProviderPage) -> dict:
     following = (
         html.a({"class_name": "btn btn-outline", "href": query_href(path, query, page=page.page + 1), "rel": "next"},
                "Next", icon("arrow-right", size=16))
-        if page.page < page.pages
+        if page.has_next
         else html.span({"class_name": "btn btn-outline is-disabled", "aria-disabled": "true"}, "Next")
     )  # fmt: skip
     return html.nav(
         {"class_name": "pagination", "aria-label": "Pages"},
         previous,
-        html.span({"class_name": "page-status", "aria-live": "polite"}, f"Page {page.page} of {page.pages}"),
+        html.span(
+            {"class_name": "page-status", "aria-live": "polite"},
+            f"Page {page.page} of {page.pages:,}{'+' if page.more else ''}",
+        ),
         following,
     )
 
@@ -230,5 +233,5 @@ def result_summary(page: ProviderPage) -> str:
         return "No providers match these filters."
     first = (page.page - 1) * page.per_page + 1
     last = first + len(page.items) - 1
-    noun = "provider matches" if page.total == 1 else "providers match"
-    return f"{page.total:,} {noun}; showing {first:,}–{last:,}."
+    noun = "provider matches" if page.total == 1 and not page.more else "providers match"
+    return f"{page.total:,}{'+' if page.more else ''} {noun}; showing {first:,}–{last:,}."

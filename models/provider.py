@@ -77,7 +77,16 @@ class Provider(Base):
     __table_args__ = (
         # Public listings filter on verified + active and sort by rating; search narrows by type.
         Index("ix_providers_listing", "is_verified", "is_active", "rating_average", "review_count"),
-        Index("ix_providers_listing_price", "is_verified", "is_active", "lowest_price"),
+        # Sorting by price: covers the ties on the lowest price (thousands at scale) with their rating.
+        Index(
+            "ix_providers_listing_price_rating",
+            "is_verified",
+            "is_active",
+            "lowest_price",
+            "rating_average",
+            "review_count",
+            "id",
+        ),
         # Soonest-first ranking groups the listed providers by time zone and weekly hours.
         Index("ix_providers_listing_schedule", "is_verified", "is_active", "time_zone", "schedule_key"),
         Index("ix_providers_type", "provider_type", "rating_average"),
@@ -116,7 +125,10 @@ class ProviderService(Base):
 
     __tablename__ = "provider_services"
     __table_args__ = (
-        Index("ix_provider_services_service_price", "service_id", "price"),
+        # Search by service in price order reads this index alone (provider and places included).
+        Index(
+            "ix_provider_services_service_price_offer", "service_id", "price", "provider_id", "location_mask"
+        ),
         CheckConstraint("price >= 0", name="price_not_negative"),
     )
 
@@ -365,15 +377,23 @@ class ProviderPage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     items: list[ProviderCard]
+    # How many providers match; with `more`, only a lower bound (search stops counting at a cap that is
+    # always past the page shown, so there is a next page exactly when `page < pages` or `more`).
     total: int
     page: int
     per_page: int
     query: ProviderQuery
     notes: list[str] = Field(default_factory=list)  # e.g. 'No service is called "x".'
+    more: bool = False
 
     @property
     def pages(self) -> int:
+        """Pages known to exist (more may follow when `more`)."""
         return max(1, -(-self.total // self.per_page))
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages or self.more
 
 
 class ReviewRead(BaseModel):

@@ -1,5 +1,6 @@
-"""Provider-search benchmark (`make bench`): seeds sample providers into a temporary SQLite database and
-prints the p50/p95 latency of `search_providers` over a mix of realistic queries.
+"""Provider-search benchmark (`make bench`): seeds sample providers into a temporary SQLite database (or
+the PostgreSQL database of --database-url, by COPY) and prints the p50/p95 latency of `search_providers`
+over a mix of realistic queries.
 
 Each search is timed the way a screen runs it: a fresh unit of work, the search, the commit.
 Usage: python tools/bench_search.py [--providers 10000] [--queries 400] [--database-url sqlite:///...] [--reuse]
@@ -65,11 +66,14 @@ async def run(args: argparse.Namespace) -> None:
                 session=session, count=args.providers, rng=random.Random(7), progress=progress_bar(sys.stderr)
             )
         print(f"Seeded {args.providers:,} providers in {time.perf_counter() - started:.1f} s ({url})")
-    # Fresh planner statistics, as a live database has them (autovacuum would take a while to notice).
-    async with database.unit_of_work() as session:
-        from sqlalchemy import text
+    # Fresh planner statistics and (PostgreSQL) visibility maps, as a live database has them: autovacuum
+    # would take a while to notice a bulk load, and index-only scans need the visibility map.
+    from sqlalchemy import text
 
-        await session.execute(text("ANALYZE"))
+    async with database.engine.connect() as connection:
+        autocommit = await connection.execution_options(isolation_level="AUTOCOMMIT")
+        postgres = connection.dialect.name == "postgresql"
+        await autocommit.execute(text("VACUUM ANALYZE" if postgres else "ANALYZE"))
 
     from app.services.catalog import CATALOG
 

@@ -254,7 +254,13 @@ async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> No
         await make_provider(small, f"Small {index}", ratings=(4,))
     for index in range(20):
         await make_provider(large, f"Large {index}", ratings=(4,), hours=[Hours(index % 5, 540, 1020)])
-    for params in ({"sort": "rating"}, {"sort": "soonest"}, {"sort": "price", "date": TUESDAY.isoformat()}):
+    cases = (
+        {"sort": "rating"},
+        {"sort": "soonest"},
+        {"sort": "price", "date": TUESDAY.isoformat()},
+        {"sort": "price", "service": "iv-therapy"},  # the price bound: one more statement, whatever the page
+    )
+    for params in cases:
         counts = []
         for zip_code in (small, large):
             counter, stop = _count_queries()
@@ -327,3 +333,77 @@ async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
             result = await search_providers(session=session, query=query, now=NOW)
         found += [card.id for card in result.items]
     assert found == expected_ids
+
+
+async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
+    """Price pages are bounded by each service's cheapest offers; with ties on price, several services per
+    provider, a place of visit and small pages, the order must equal ranking every candidate."""
+    rng = random.Random(7)
+    services = ("routine-blood-draw", "fasting-blood-draw", "lab-kit-collection")
+    home, office = ServiceLocation.home, ServiceLocation.office
+    candidates: dict[str, list[tuple[str, int, tuple[ServiceLocation, ...]]]] = {}
+    ratings_of: dict[str, tuple[int, ...]] = {}
+    for index in range(30):
+        chosen = rng.sample(services, k=rng.randint(1, 3))
+        offers = [
+            (slug, rng.choice((60, 70, 70, 80)), rng.choice(((home,), (office,), (home, office))))
+            for slug in chosen
+        ]
+        ratings = tuple(rng.choice((3, 4, 5)) for _ in range(rng.randint(0, 2)))
+        provider_id = await make_provider(
+            ZIP,
+            f"Priced {index:02d}",
+            kind="technician",
+            offers={slug: (str(price), places) for slug, price, places in offers},
+            ratings=ratings,
+        )
+        candidates[provider_id], ratings_of[provider_id] = offers, ratings
+
+    def expected(service: str, location: ServiceLocation | None) -> list[str]:
+        ranked = []
+        for provider_id, offers in candidates.items():
+            prices = [
+                price
+                for slug, price, places in offers
+                if (service == "phlebotomy" or slug == service) and (location is None or location in places)
+            ]
+            if prices:
+                ratings = ratings_of[provider_id]
+                average = round(sum(ratings) / len(ratings), 2) if ratings else 0
+                ranked.append((min(prices), -average, -len(ratings), provider_id))
+        return [row[-1] for row in sorted(ranked)]
+
+    for service, location in (("phlebotomy", None), ("phlebotomy", home), ("fasting-blood-draw", office)):
+        found = []
+        for page in range(1, 10):
+            query = ProviderQuery(
+                zip_code=ZIP, service=service, location=location, sort=SearchSort.price, page=page, per_page=4
+            )
+            async with app_db.unit_of_work() as session:
+                result = await search_providers(session=session, query=query, now=NOW)
+            if result.page == page:
+                found += [card.id for card in result.items]
+        assert found == expected(service, location), (service, location)
+
+
+async def test_a_broad_search_counts_up_to_a_cap(configured, monkeypatch) -> None:
+    """Rating and price pages count matches only up to a cap past the page shown ('3+ providers match')."""
+    from app.services.providers import _search
+    from components.provider_ui import result_summary
+
+    monkeypatch.setattr(_search, "COUNT_CAP", 3)
+    for index in range(5):
+        await make_provider(ZIP, f"Counted {index}", ratings=(index % 5 + 1,))
+
+    async def page_of(page: int, sort: str = "rating"):  # noqa: ANN202
+        query = ProviderQuery(zip_code=ZIP, sort=SearchSort(sort), page=page, per_page=2)
+        async with app_db.unit_of_work() as session:
+            return await search_providers(session=session, query=query, now=NOW)
+
+    first = await page_of(1)
+    assert (first.total, first.more, first.pages, first.has_next) == (3, True, 2, True)
+    assert result_summary(first) == "3+ providers match; showing 1–2."
+    last = await page_of(3, "price")  # the cap moves past the page asked for: the count is exact again
+    assert (last.total, last.more, last.page, len(last.items), last.has_next) == (5, False, 3, 1, False)
+    soonest = await page_of(1, "soonest")  # soonest-first counts every candidate anyway
+    assert (soonest.total, soonest.more) == (5, False)

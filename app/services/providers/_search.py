@@ -4,9 +4,14 @@ price; 20 per page, each with its next open slot.
 
 How it stays fast: every filter is an indexed lookup (ZIP → provider_zip_codes primary key, service →
 provider_services keys, listing flags and rating → ix_providers_listing, type → ix_providers_type). Rating
-and price order and paginate in SQL; only soonest-first and a date filter need every candidate's next slot,
-which `availability.next_slots` computes in two queries, once per distinct schedule. The page itself is
-loaded in a fixed number of queries, whatever its size.
+and price order and paginate in SQL, and count matches only up to a cap past the page (`ProviderPage.more`:
+"1,000+ providers match"), so a broad search never visits every match. A price page in a service or
+category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
+give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first and a
+date filter need every candidate's next slot: candidates are grouped by schedule (one GROUP BY, counted
+exactly), `availability.next_slots` computes a slot once per distinct schedule, and the ranking reads one
+rating-ordered branch per first slot. The page itself is loaded in a fixed number of queries, whatever its
+size.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Float, and_, case, exists, false, func, select, tuple_, type_coerce
+from sqlalchemy import Float, Integer, exists, false, func, literal, select, tuple_, type_coerce, union_all
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers._availability import SlotFinder, day_bounds
@@ -97,7 +102,8 @@ def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     return conditions
 
 
-def _filters(scope: _Scope, query: ProviderQuery) -> list:
+def _filters(scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
+    """The conditions on `Provider`; without the one on their offers when `offers` is false."""
     conditions = [*LISTED]
     if query.provider_type is not None:
         conditions.append(Provider.provider_type == query.provider_type)
@@ -106,7 +112,7 @@ def _filters(scope: _Scope, query: ProviderQuery) -> list:
             Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == query.zip_code))
         )
     offer_conditions = _offer_conditions(scope, query)
-    if offer_conditions:
+    if offer_conditions and offers:
         if query.zip_code is not None or query.provider_type is not None:
             # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
             offers = exists().where(ProviderService.provider_id == Provider.id, *offer_conditions)
@@ -160,6 +166,7 @@ async def search_providers(
         not_before, before = day_bounds(query.day, visitor_zone(time_zone))
     finder = SlotFinder(now=now, minutes=scope.default_minutes, not_before=not_before, before=before)
 
+    more = False
     if query.sort == SearchSort.soonest or query.day is not None:
         groups = await _schedule_groups(session, conditions, finder)
         if query.day is not None:
@@ -172,7 +179,7 @@ async def search_providers(
         else:
             page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
     else:
-        total = await session.scalar(select(func.count()).select_from(Provider).where(*conditions)) or 0
+        total, more = await _count(session, conditions, max(COUNT_CAP, query.page * per_page))
         page = _clamp(query.page, total, per_page)
         page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
 
@@ -184,22 +191,75 @@ async def search_providers(
         per_page=per_page,
         query=query.model_copy(update={"page": page}),
         notes=[note] if note else [],
+        more=more,
     )
 
 
 ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
+COUNT_CAP = 1000
+
+
+async def _count(session: AsyncSession, conditions: list, cap: int) -> tuple[int, bool]:
+    """(matches, whether there are more): counting stops past `cap`, so a broad search does not visit
+    every match just to print their number."""
+    matches = select(Provider.id).where(*conditions).limit(cap + 1).subquery()
+    found = await session.scalar(select(func.count()).select_from(matches)) or 0
+    return (cap, True) if found > cap else (found, False)
 
 
 async def _ordered_page(
     session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
 ) -> list[str]:
     """A page of ids ordered by rating (or by price, then rating) in SQL."""
-    if query.sort == SearchSort.price:
-        order = (_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
+    statement = select(Provider.id).where(*conditions)
+    if query.sort != SearchSort.price:
+        statement = statement.order_by(*ORDER_BY_RATING)
+    elif (bound := await _price_bound(session, scope, query, page * per_page)) is not None:
+        # Only the offers at or below the bound: their lowest is the provider's lowest price in scope.
+        lowest = (
+            select(ProviderService.provider_id, func.min(ProviderService.price).label("price"))
+            .where(*_offer_conditions(scope, query), ProviderService.price <= bound)
+            .group_by(ProviderService.provider_id)
+            .subquery()
+        )
+        statement = statement.join(lowest, lowest.c.provider_id == Provider.id).order_by(
+            lowest.c.price, *ORDER_BY_RATING
+        )
     else:
-        order = ORDER_BY_RATING
-    statement = select(Provider.id).where(*conditions).order_by(*order)
+        statement = statement.order_by(_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
     return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
+
+
+async def _price_bound(
+    session: AsyncSession, scope: _Scope, query: ProviderQuery, need: int
+) -> Decimal | None:
+    """A price no higher than the lowest in-scope price of the `need` cheapest candidates, or None.
+
+    Sorting by price needs each candidate's lowest price among the services in scope: computed for every
+    candidate, that is most of a broad search's time. Instead each service's `need` cheapest matching
+    offers are read in (service, price) index order; the `need`-th provider among them, by the lowest
+    price seen, bounds the page: every provider ranked up to `need` has an in-scope offer at or below it.
+    """
+    if scope.service_ids is None:
+        return None
+    location = [] if query.location is None else _offer_conditions(_Scope(None, None, 0), query)
+    where = _filters(scope, query, offers=False)
+    cheapest = [
+        select(ProviderService.provider_id, ProviderService.price)
+        .join(Provider, Provider.id == ProviderService.provider_id)
+        .where(ProviderService.service_id == service_id, *location, *where)
+        .order_by(ProviderService.price)
+        .limit(need)
+        .subquery()
+        for service_id in scope.service_ids
+    ]
+    statement = union_all(*(select(sub.c.provider_id, sub.c.price) for sub in cheapest))
+    seen: set[str] = set()
+    for provider_id, price in sorted((await session.execute(statement)).all(), key=lambda row: row[1]):
+        seen.add(provider_id)
+        if len(seen) == need:
+            return price
+    return None  # fewer than `need` candidates: no bound needed
 
 
 @dataclass(frozen=True)
@@ -279,21 +339,25 @@ async def _soonest(
         chosen = groups[:taken]
         firsts = sorted({_slot_order(g.first) for g in chosen})
         rank_of = {first: index for index, first in enumerate(firsts)}
-        rank = case(
-            *(
-                (
-                    and_(Provider.time_zone == g.time_zone, Provider.schedule_key == g.schedule),
-                    rank_of[_slot_order(g.first)],
-                )
-                for g in chosen
-            ),
-            else_=len(firsts),
-        )
+        levels: dict[int, list[_Group]] = {}
+        for g in chosen:
+            levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
+        # One branch per first slot, each in rating order: an index walk that stops after `limit` rows,
+        # where one ranking over every chosen group would sort all of their members.
         columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+        branches = [
+            select(*columns, literal(rank, Integer).label("rank"))
+            .where(*conditions, _in_groups(members))
+            .order_by(*ORDER_BY_RATING)
+            .limit(limit)
+            .subquery()
+            for rank, members in levels.items()
+        ]
+        ranked_rows = union_all(*(select(branch) for branch in branches)).subquery()
+        c = ranked_rows.c
         statement = (
-            select(*columns, rank.label("rank"))
-            .where(*conditions, _in_groups(chosen))
-            .order_by(rank, *ORDER_BY_RATING)
+            select(ranked_rows)
+            .order_by(c.rank, c.rating_average.desc(), c.review_count.desc(), c.id)
             .limit(limit)
         )
         rows = (await session.execute(statement)).all()
