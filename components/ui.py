@@ -6,6 +6,7 @@ from typing import Any
 
 from reactpy import html
 
+from app.services.catalog import flash_sale_running
 from components import browser
 from components.icons import icon
 
@@ -179,8 +180,10 @@ def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[s
     )
 
 
-def sale_callout(sale_text: str) -> dict:
-    """The flash-sale note shown on IV-therapy content."""
+def sale_callout(sale_text: str) -> dict | str:
+    """The flash-sale note shown on IV-therapy content, only while the sale runs."""
+    if not flash_sale_running():
+        return ""
     return html.div(
         {"class_name": "sale-callout"},
         icon("zap", size=18),

@@ -5,6 +5,9 @@ module imports no screen and the HTTP layer can use `match_screen` to answer 404
 
 Access rules live here too: `rule` is applied once, by the screen view, before the screen loads (a denied
 visitor never runs a screen's hooks). Every /dashboard, /staff and /admin route has one (a test checks).
+
+`framed` says whether the screen sits in the public site frame (banner, top nav, footer): every /staff screen
+has its own frame instead (components/staff_frame.py), so it is `framed=False`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ class Screen:
     target: str  # "pages.home:HomePage"
     title: str
     rule: Rule | None = None  # who may see it (components/guards.py); None = everyone
+    framed: bool = True  # inside the public site frame; False for the staff portal's own frame
 
 
 PUBLIC = (
@@ -95,12 +99,12 @@ PORTALS = (
     Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings", rule=dashboard_rule),
     Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support", rule=dashboard_rule),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
-    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
-    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
-    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
-    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule),
-    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule),
-    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
+    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
+    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
+    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
+    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule, framed=False),
+    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule, framed=False),
+    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
     Screen("/admin", "pages.admin:AdminPage", "Admin", rule=admin_rule),
 )
 

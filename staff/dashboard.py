@@ -79,7 +79,9 @@ def StaffDashboard() -> dict:
                 html.time({"date_time": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
             ),
             eyebrow="Staff Portal",
-            lead=f"Welcome back, {access.name}." if access else None,
+            lead=(f"Welcome back, {access.name}." if session.returning else f"Welcome, {access.name}.")
+            if access
+            else None,
         ),
         html.div(
             {"class_name": "container portal-body staff-dashboard"},

@@ -3,7 +3,8 @@
 The browser holds its session as HttpOnly cookies. A websocket connection reads the access cookie once
 (`resolve_viewer`): the token's signature and expiry, that its session still exists, and, for a user with a
 verified second factor, that the session reached aal2. The connection then keeps only a `Principal`
-(app/principal.py). Every command re-checks it with `require_account` / `require_identity`, so a sign-out on
+(app/principal.py) and whether the person `returning` (signed in before this session began: a first visit is not
+greeted with 'Welcome back'). Every command re-checks it with `require_account` / `require_identity`, so a sign-out on
 another tab or device, a ban or a demotion stops the commands of this one at once.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.errors import AuthApiError
@@ -19,6 +21,7 @@ from app.principal import Principal
 from app.services.accounts._mapping import get_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead
+from models.audit import AuditAction, AuditEntry
 from models.identity import AuthSession, UserRead
 
 SESSION_ENDED = "Your session has ended. Please sign in again."
@@ -28,6 +31,7 @@ SESSION_ENDED = "Your session has ended. Please sign in again."
 class Viewer:
     account: AccountRead
     actor: Principal
+    returning: bool = False  # signed in before this session began
 
 
 def fully_authenticated(user: UserRead, aal: str) -> bool:
@@ -48,7 +52,24 @@ async def resolve_viewer(*, session: AsyncSession, access_token: str) -> Viewer 
     account = await get_account(session=session, user_id=actor.user.id)
     if account is None:
         return None
-    return Viewer(account=account, actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id))
+    return Viewer(
+        account=account,
+        actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id),
+        returning=await signed_in_before(session=session, user_id=actor.user.id, session_id=actor.session_id),
+    )
+
+
+async def signed_in_before(*, session: AsyncSession, user_id: str, session_id: str) -> bool:
+    """Whether the user signed in (the audit log's sign_in entries) before session `session_id` began."""
+    current = await session.get(AuthSession, session_id)
+    if current is None:
+        return False
+    earlier = select(AuditEntry.id).where(
+        AuditEntry.actor_id == user_id,
+        AuditEntry.action == AuditAction.sign_in.value,
+        AuditEntry.created_at < current.created_at,
+    )
+    return bool(await session.scalar(select(exists(earlier))))
 
 
 async def identity_of(*, session: AsyncSession, actor: Principal) -> Actor | None:

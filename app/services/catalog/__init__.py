@@ -15,6 +15,7 @@ PUBLIC = {
     ),
     "_pricing": (
         "flash_sale_on",
+        "flash_sale_running",
         "price_at",
         "price_for",
     ),
