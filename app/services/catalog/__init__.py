@@ -11,6 +11,7 @@ PUBLIC = {
     "_catalog": (
         "ensure_reference_catalog",
         "get_category",
+        "get_service_page",
         "list_catalog",
     ),
     "_pricing": (
