@@ -31,7 +31,7 @@ from components.context import use_session
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import loading_state
+from components.kit import UserText, loading_state
 from models.account import Role
 from models.staff import Permission, StaffAccessRead
 
@@ -241,7 +241,7 @@ def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -
         html.span({"class_name": "staff-toolbar-title"}, section.label if section else "Staff Portal"),
         html.span(
             {"class_name": "staff-toolbar-who"},
-            html.span({"class_name": "staff-toolbar-name"}, access.name),
+            UserText(access.name, class_name="staff-toolbar-name"),
             html.span({"class_name": "portal-pill"}, role_label(access.role)),
         )
         if access is not None

@@ -191,7 +191,7 @@ def sale_callout(sale_text: str) -> dict | str:
     )
 
 
-def portal_header(title: str, *extra: Any, eyebrow: Any = None, lead: str | None = None) -> dict:
+def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None) -> dict:
     """The header band of the signed-in screens (dashboard, settings, staff, admin)."""
     return html.section(
         {"class_name": "portal-header"},

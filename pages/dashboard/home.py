@@ -18,6 +18,7 @@ from reactpy import component, html, use_location
 from components.context import CurrentUser, use_session
 from components.guards import ADMIN_ROLES, feature_name, feature_segment
 from components.icons import icon
+from components.kit import UserText
 from components.ui import coming_soon, portal_header
 
 DASHBOARD_PATH = "/dashboard"
@@ -79,10 +80,10 @@ def DashboardPage() -> dict:
     return coming_soon_screen(section_title(slug))
 
 
-def greeting(user: CurrentUser, *, returning: bool) -> str:
-    """'Welcome back, Pat' for someone who has been here before, else 'Welcome, Pat'."""
+def greeting(user: CurrentUser, *, returning: bool) -> dict:
+    """'Welcome back, Pat' for someone who has been here before, else 'Welcome, Pat' (the name isolated)."""
     first_name = user.first_name or (user.name or "").split(" ")[0] or user.email
-    return f"{'Welcome back' if returning else 'Welcome'}, {first_name}"
+    return html._("Welcome back, " if returning else "Welcome, ", UserText(first_name))
 
 
 def dashboard_home(user: CurrentUser, *, returning: bool = False) -> dict:
