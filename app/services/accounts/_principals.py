@@ -3,9 +3,10 @@
 The browser holds its session as HttpOnly cookies. A websocket connection reads the access cookie once
 (`resolve_viewer`): the token's signature and expiry, that its session still exists, and, for a user with a
 verified second factor, that the session reached aal2. The connection then keeps only a `Principal`
-(app/principal.py) and whether the person `returning` (signed in before this session began: a first visit is not
-greeted with 'Welcome back'). Every command re-checks it with `require_account` / `require_identity`, so a sign-out on
-another tab or device, a ban or a demotion stops the commands of this one at once.
+(app/principal.py), and `returning`: whether the person signed in before this session began (the audit
+log's sign_in entries), so a first visit is not greeted with 'Welcome back'. Every command re-checks the
+Principal with `require_account` / `require_identity`, so a sign-out on another tab or device, a ban or a
+demotion stops the commands of this one at once.
 """
 
 from __future__ import annotations
