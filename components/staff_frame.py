@@ -225,7 +225,7 @@ def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo
 
 def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -> dict:
     section = staff_section(active)
-    return html.div(
+    return html.header(
         {"class_name": "staff-toolbar"},
         html.button(
             {

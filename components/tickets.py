@@ -25,7 +25,7 @@ from app.storage import ACCEPT
 from components import browser
 from components.format import format_date
 from components.icons import icon
-from components.kit import Badge, UserText, isolate
+from components.kit import Badge, UserText
 from models.support import AttachmentRead, TicketCategory, TicketMessageRead, TicketPriority, TicketStatus
 
 MAX_FILES = 5
@@ -212,7 +212,7 @@ def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False
                         {
                             "type": "button",
                             "class_name": "attach-remove",
-                            "aria-label": f"Remove {isolate(f.filename)}",
+                            "aria-label": f"Remove {f.filename}",
                             "on_click": lambda _e, file_id=f.id: staged.remove(file_id),
                         },
                         icon("x", size=14),

@@ -239,7 +239,7 @@ def appointment_row(
             size="sm",
             icon="video",
             disabled=busy,
-            aria_label=f"Join the visit with {isolate(visit.patient_name)}",
+            aria_label=f"Join the visit with {visit.patient_name}",
             on_click=on_join,
         )
     elif visit.status == AppointmentStatus.pending and confirm is not None:
@@ -248,7 +248,7 @@ def appointment_row(
             variant="outline",
             size="sm",
             disabled=busy,
-            aria_label=f"Confirm the visit with {isolate(visit.patient_name)}",
+            aria_label=f"Confirm the visit with {visit.patient_name}",
             on_click=on_confirm,
         )
     else:
@@ -434,7 +434,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
                 "on_change": toggle,
             }
         ),
-        html.label({"html_for": checkbox_id, "class_name": "task-text"}, UserText(task.description)),
+        UserText(task.description, tag="label", html_for=checkbox_id, class_name="task-text"),
         priority_badge(task.priority),
         html.div(
             {"class_name": "task-actions"},
@@ -442,7 +442,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
                 {
                     "class_name": "btn btn-sm btn-ghost",
                     "type": "button",
-                    "aria-label": f"Edit task: {isolate(task.description)}",
+                    "aria-label": f"Edit task: {task.description}",
                     "on_click": lambda _e: set_editing(True),
                 },
                 icon("edit", size=15),
@@ -452,7 +452,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
                 {
                     "class_name": "icon-button task-delete",
                     "type": "button",
-                    "aria-label": f"Delete task: {isolate(task.description)}",
+                    "aria-label": f"Delete task: {task.description}",
                     "disabled": deleting.pending,
                     "on_click": remove,
                 },

@@ -4,7 +4,8 @@
 People's text is bidi-isolated, so a right-to-left override (U+202E) or a Hebrew or Arabic name cannot
 reorder the words around it: `UserText` puts it in a `<bdi>` (or, for a block, an element with `dir="auto"`
 and the `user-text` class, `unicode-bidi: isolate` in static/css/app.css); `isolate` wraps it in FSI … PDI
-(U+2068 … U+2069) where it is part of a sentence in a plain string (a toast, an aria-label).
+(U+2068 … U+2069) where it is part of a sentence shown as a plain string (a toast). Accessible names
+(aria-label) are read, not laid out, so they keep the plain text.
 """
 
 from __future__ import annotations
