@@ -599,7 +599,10 @@ def _Confirmation(order: OrderRead) -> dict:
                 {"class_name": "container"},
                 html.div(
                     {"class_name": "checkout-done-card"},
-                    html.span({"class_name": "checkout-done-icon"}, icon("check", size=32)),
+                    html.span(
+                        {"class_name": "checkout-done-icon"},
+                        icon("clock" if eyebrow == REQUESTED else "check", size=32),
+                    ),
                     html.p({"class_name": "eyebrow"}, eyebrow),
                     html.h1(heading),
                     html.p(
