@@ -50,9 +50,11 @@ from components.kit import (
     TabPanel,
     Tabs,
     TextArea,
+    UserText,
     dialog_actions,
     empty_state,
     error_state,
+    isolate,
     loading_state,
 )
 from components.kit.buttons import Variant
@@ -290,7 +292,7 @@ def _VisitCard(
 
     def toast(title: str) -> Callable[[AppointmentRead], None]:
         def succeeded(_read: AppointmentRead) -> None:
-            session.toaster.success(title, f"{visit.service_name} with {visit.patient_name}")
+            session.toaster.success(title, f"{visit.service_name} with {isolate(visit.patient_name)}")
             changed()
 
         return succeeded
@@ -369,7 +371,7 @@ def _VisitCard(
             else opens("review", "Leave a review", "primary")
         )
 
-    who = visit.patient_name if provider else f"with {visit.provider_name}"
+    who = UserText(visit.patient_name) if provider else html._("with ", UserText(visit.provider_name))
     return html.article(
         {"class_name": f"appt-card appt-card-{status.value}", "aria-labelledby": heading_id},
         html.div(
@@ -390,14 +392,14 @@ def _VisitCard(
         html.div(
             {"class_name": "appt-notes"},
             html.strong("Intake notes"),
-            html.p(visit.notes),
+            UserText(visit.notes, tag="p"),
         )
         if provider and visit.notes
         else "",
         html.p(
             {"class_name": "appt-cancelled"},
             f"Cancelled by the {visit.cancelled_by or 'team'}",
-            f": {visit.cancel_reason}" if visit.cancel_reason else ".",
+            html._(": ", UserText(visit.cancel_reason)) if visit.cancel_reason else ".",
         )
         if status is AppointmentStatus.cancelled
         else "",
@@ -420,7 +422,7 @@ def _later_note(text: str) -> dict:
 
 # ---- dialogs ------------------------------------------------------------------------------------
 def _visit_line(visit: AppointmentRead, time_zone: str) -> str:
-    return f"{visit.service_name} with {visit.provider_name}, {format_slot(visit.starts_at, time_zone)}."
+    return f"{visit.service_name} with {isolate(visit.provider_name)}, {format_slot(visit.starts_at, time_zone)}."
 
 
 def _error_line(message: str | None) -> dict | str:
@@ -477,7 +479,7 @@ def _CancelDialog(
             changed()
 
     busy = action.pending
-    who = visit.patient_name if provider else visit.provider_name
+    who = isolate(visit.patient_name if provider else visit.provider_name)
     return Dialog(
         "Cancel this visit?",
         html.form(
@@ -550,7 +552,9 @@ def _RescheduleDialog(
             return
         result = await action.run(actor=session.actor, appointment_id=visit.id, starts_at=chosen)
         if result is not None:
-            session.toaster.success("Visit rescheduled", f"{visit.provider_name} will confirm the new time.")
+            session.toaster.success(
+                "Visit rescheduled", f"{isolate(visit.provider_name)} will confirm the new time."
+            )
             changed()
 
     busy = action.pending
@@ -606,7 +610,7 @@ def _RescheduleDialog(
             ),
         ),
         open=True,
-        description=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {visit.provider_name}.",
+        description=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {isolate(visit.provider_name)}.",
         on_close=close,
         busy=busy,
         id="reschedule-appt",
@@ -638,7 +642,7 @@ def _ReviewDialog(
         if result is not None:
             form.discard_draft()
             session.toaster.success(
-                "Thanks for your review", f"It helps other patients choose {visit.provider_name}."
+                "Thanks for your review", f"It helps other patients choose {isolate(visit.provider_name)}."
             )
             changed()
 

@@ -187,6 +187,8 @@ class UiSession:
     flash: FlashBox = field(default_factory=FlashBox)
     # Load the signed-in account again (after the user changed their profile).
     reload_user: Callable[[], None] = lambda: None
+    # The signed-in person signed in before this session began (only they are welcomed back).
+    returning: bool = False
     # The visitor's IANA time zone (the `tz` cookie static/js/tz.js sets), for showing times.
     time_zone: str = "America/New_York"
 

@@ -13,6 +13,7 @@ from reactpy import html
 from components.cart import AddToCartButton
 from components.format import format_currency, format_minutes, format_rating, format_slot, initials
 from components.icons import icon
+from components.kit import UserText
 from models.catalog import Price
 from models.provider import (
     FeaturedProvider,
@@ -144,14 +145,14 @@ def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None
                 {"class_name": "provider-who"},
                 html.h3(
                     {"id": heading_id, "class_name": "provider-name"},
-                    html.a({"href": profile_href(card.id)}, card.name),
+                    html.a({"href": profile_href(card.id)}, UserText(card.name)),
                 ),
                 _credentials(card.provider_type.label, card.license_type, card.license_state),
                 rating_line(card.rating),
             ),
             html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
         ),
-        html.p({"class_name": "provider-bio"}, card.bio) if card.bio else "",
+        UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
         _services(card.services),
         html.p({"class_name": "provider-languages"}, "Speaks " + ", ".join(card.languages))
         if card.languages
@@ -171,13 +172,13 @@ def featured_card(provider: FeaturedProvider) -> dict:
                 {"class_name": "provider-who"},
                 html.h3(
                     {"id": heading_id, "class_name": "provider-name"},
-                    html.a({"href": profile_href(provider.id)}, provider.name),
+                    html.a({"href": profile_href(provider.id)}, UserText(provider.name)),
                 ),
                 _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
                 rating_line(provider.rating),
             ),
         ),
-        html.p({"class_name": "provider-bio"}, provider.bio) if provider.bio else "",
+        UserText(provider.bio, tag="p", class_name="provider-bio") if provider.bio else "",
         _services(provider.services),
     )
 

@@ -1,7 +1,8 @@
 """Loads a screen on first visit and keeps a failing screen from taking the app down with it.
 
 `ScreenView` applies the route's access rule (components/guards.py) once, then imports the screen named in
-the route table ("module:attribute") when it is first shown, renders it inside the site frame, and shows
+the route table ("module:attribute") when it is first shown, renders it inside the site frame (unless the
+route is `framed=False`, as every /staff screen is: the staff portal brings its own frame), and shows
 'Unexpected Application Error!' with the message if the screen raises while rendering. Navigating
 elsewhere clears the error.
 """

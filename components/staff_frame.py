@@ -1,6 +1,9 @@
 """The staff portal layout shared by every /staff screen (staff/ and helpdesk/ both use it): a
 permissions-aware sidebar beside the screen.
 
+It is the whole page frame of the portal: /staff routes are `framed=False` (pages/routes.py), so no public
+header, flash-sale banner or footer appears inside it; its toolbar links back to the public site and logs out.
+
 `StaffFrame(*children, active=slug)` loads the signed-in member's access once (`get_staff_access`) and
 provides it to the screen below (`use_staff_access()`). The sidebar lists the SPEC §6 sections the member
 may use; `visible_sections` is the one rule for that (the permission matrix tests it too).
@@ -22,12 +25,13 @@ from reactpy_router import navigate
 
 from app.services.staff import HELP_DESK_DENIED, get_staff_access
 from app.services.staff import TOPIC as STAFF_TOPIC
+from components.account import logout_form
 from components.browser import close_overlay, staff_sidebar_toggle
 from components.context import use_session
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import loading_state
+from components.kit import UserText, loading_state
 from models.account import Role
 from models.staff import Permission, StaffAccessRead
 
@@ -150,14 +154,15 @@ def StaffFrame(*children: Any, active: str = "") -> dict:
     return StaffAccessContext(
         html.div(
             {"class_name": "staff-layout"},
+            html.a({"class_name": "skip-link", "href": "#staff-main"}, "Skip to content"),
             sidebar(state.access, active),
             html.div(
                 {"class_name": "staff-backdrop", **close_overlay(), "aria-hidden": "true"},
             ),
             html.div(
                 {"class_name": "staff-main"},
-                toolbar(state.access, active),
-                html.div({"class_name": "staff-content"}, *body),
+                toolbar(state.access, active, session.csrf_token),
+                html.main({"id": "staff-main", "class_name": "staff-content", "tab_index": -1}, *body),
             ),
         ),
         value=state,
@@ -218,9 +223,9 @@ def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo
     )
 
 
-def toolbar(access: StaffAccessRead | None, active: str) -> dict:
+def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -> dict:
     section = staff_section(active)
-    return html.div(
+    return html.header(
         {"class_name": "staff-toolbar"},
         html.button(
             {
@@ -236,11 +241,13 @@ def toolbar(access: StaffAccessRead | None, active: str) -> dict:
         html.span({"class_name": "staff-toolbar-title"}, section.label if section else "Staff Portal"),
         html.span(
             {"class_name": "staff-toolbar-who"},
-            html.span({"class_name": "staff-toolbar-name"}, access.name),
+            UserText(access.name, class_name="staff-toolbar-name"),
             html.span({"class_name": "portal-pill"}, role_label(access.role)),
         )
         if access is not None
-        else "",
+        else html.span({"class_name": "staff-toolbar-who"}),
+        html.a({"class_name": "btn btn-ghost btn-sm staff-toolbar-site", "href": "/"}, "Back to site"),
+        logout_form(csrf_token, class_name="btn btn-outline btn-sm", role=None),
     )
 
 

@@ -1,6 +1,7 @@
 """Ticket pieces shared by the staff help desk (helpdesk/) and the customer's Support screen
 (pages/dashboard/support.py): status, priority and category badges, ticket dates in the visitor's time
-zone, the message thread, attachment links and the Attach control.
+zone, the message thread, attachment links and the Attach control. What customers and staff wrote
+(subjects, messages, names, file names) is shown bidi-isolated (the kit's `UserText`).
 
 Attaching: the file input is read by static/js/uploads.js, which posts the file to /api/uploads (a
 websocket cannot carry files) and writes the answer ({id, filename, size, content_type}) into the hidden
@@ -24,7 +25,7 @@ from app.storage import ACCEPT
 from components import browser
 from components.format import format_date
 from components.icons import icon
-from components.kit import Badge
+from components.kit import Badge, UserText
 from models.support import AttachmentRead, TicketCategory, TicketMessageRead, TicketPriority, TicketStatus
 
 MAX_FILES = 5
@@ -97,7 +98,7 @@ def attachment_links(attachments: Sequence[AttachmentRead]) -> dict | str:
                 html.a(
                     {"href": f"/api/attachments/{a.id}", "download": a.filename, "class_name": "ticket-file"},
                     icon("file-check", size=16),
-                    html.span({"class_name": "ticket-file-name"}, a.filename),
+                    UserText(a.filename, class_name="ticket-file-name"),
                     html.span({"class_name": "ticket-file-size"}, file_size(a.size)),
                 ),
             )
@@ -124,13 +125,13 @@ def thread(messages: Sequence[TicketMessageRead], time_zone: str, *, empty: str)
                 html.div(
                     {"class_name": "ticket-message-head"},
                     html.span({"class_name": "ticket-message-label"}, m.author_label),
-                    html.span({"class_name": "ticket-message-author"}, m.sender_name),
+                    UserText(m.sender_name, class_name="ticket-message-author"),
                     html.span(
                         {"class_name": "ticket-message-time"},
                         time_tag(m.created_at, when(m.created_at, time_zone)),
                     ),
                 ),
-                html.p({"class_name": "ticket-message-body"}, m.content),
+                UserText(m.content, tag="p", class_name="ticket-message-body"),
                 attachment_links(m.attachments),
             )
             for m in messages
@@ -205,7 +206,7 @@ def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False
             *(
                 html.li(
                     {"key": f.id, "class_name": "attach-chip"},
-                    html.span({"class_name": "attach-chip-name"}, f.filename),
+                    UserText(f.filename, class_name="attach-chip-name"),
                     html.span({"class_name": "ticket-file-size"}, file_size(f.size)),
                     html.button(
                         {

@@ -6,6 +6,7 @@ from typing import Any
 
 from reactpy import html
 
+from app.services.catalog import flash_sale_running
 from components import browser
 from components.icons import icon
 
@@ -179,8 +180,10 @@ def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[s
     )
 
 
-def sale_callout(sale_text: str) -> dict:
-    """The flash-sale note shown on IV-therapy content."""
+def sale_callout(sale_text: str) -> dict | str:
+    """The flash-sale note shown on IV-therapy content, only while the sale runs."""
+    if not flash_sale_running():
+        return ""
     return html.div(
         {"class_name": "sale-callout"},
         icon("zap", size=18),
@@ -188,7 +191,7 @@ def sale_callout(sale_text: str) -> dict:
     )
 
 
-def portal_header(title: str, *extra: Any, eyebrow: Any = None, lead: str | None = None) -> dict:
+def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None) -> dict:
     """The header band of the signed-in screens (dashboard, settings, staff, admin)."""
     return html.section(
         {"class_name": "portal-header"},

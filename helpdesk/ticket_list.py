@@ -19,7 +19,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Field, QueryView, TabPanel, Tabs
+from components.kit import Field, QueryView, TabPanel, Tabs, UserText
 from components.tickets import (
     category_badge,
     month_day,
@@ -136,7 +136,7 @@ def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> dict
             },
             html.span(
                 {"class_name": "desk-row-top"},
-                html.span({"class_name": "desk-row-subject"}, ticket.subject),
+                UserText(ticket.subject, class_name="desk-row-subject"),
                 html.span(
                     {"class_name": "desk-row-date"},
                     time_tag(ticket.created_at, month_day(ticket.created_at, time_zone)),
@@ -149,6 +149,6 @@ def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> dict
                 category_badge(ticket.category),
                 overdue_badge(with_icon=True) if overdue else "",
             ),
-            html.span({"class_name": "desk-row-desc"}, preview(ticket.description)),
+            UserText(preview(ticket.description), class_name="desk-row-desc"),
         ),
     )

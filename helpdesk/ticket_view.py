@@ -30,7 +30,7 @@ from app.services.support import (
 from components.context import use_session
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import QueryView, Select
+from components.kit import QueryView, Select, UserText
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
@@ -99,14 +99,14 @@ def TicketView(ticket_id: str, back_href: str) -> dict:
             back,
             html.div(
                 {"class_name": "ticket-title"},
-                html.h2({"id": "ticket-subject"}, ticket.subject),
+                UserText(ticket.subject, tag="h2", id="ticket-subject"),
                 html.p(
                     {"class_name": "ticket-meta"},
                     html.span({"class_name": "ticket-number"}, f"Ticket #{ticket.number}"),
                     html.span(
                         "Created ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))
                     ),
-                    html.span(f"{ticket.customer_name} · {ticket.customer_email}"),
+                    html.span(UserText(ticket.customer_name), f" · {ticket.customer_email}"),
                 ),
             ),
             _StatusButtons(ticket, detail.refetch),
@@ -118,7 +118,7 @@ def TicketView(ticket_id: str, back_href: str) -> dict:
             html.section(
                 {"class_name": "ticket-section", "aria-labelledby": "ticket-description"},
                 html.h3({"id": "ticket-description"}, "Description"),
-                html.p({"class_name": "ticket-description"}, ticket.description),
+                UserText(ticket.description, tag="p", class_name="ticket-description"),
                 attachment_links(data.attachments),
             ),
             html.section(

@@ -36,7 +36,7 @@ from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
 from medivisit.static_assets import CompressAssets, VersionedStaticFiles
 from medivisit.ui import VISITOR_COOKIE, Root
-from pages.routes import NOT_FOUND, match_screen
+from pages.routes import NOT_FOUND, match_route
 
 logger = logging.getLogger("app.pages")
 reminder_logger = logging.getLogger("app.reminders")
@@ -158,7 +158,13 @@ def create_app() -> FastAPI:
         if path != "/" and path.endswith("/"):
             query = f"?{request.url.query}" if request.url.query else ""
             return RedirectResponse(path.rstrip("/") + query, status_code=308)
-        screen = match_screen(path, with_test_screens=settings.medivisit_test_broken_screen)
+        matched = match_route(path, with_test_screens=settings.medivisit_test_broken_screen)
+        screen, params = matched if matched else (None, {})
+        found = screen is not None
+        if screen is not None and screen.exists is not None:
+            # A known route naming an unknown provider or service: 404, and its screen says so.
+            async with unit_of_work() as session:
+                found = await screen.exists(session=session, **params)
         if screen is None:
             logger.info("Unknown path requested: %s", path[:200])
             async with unit_of_work() as session:
@@ -166,7 +172,7 @@ def create_app() -> FastAPI:
         title = f"{(screen or NOT_FOUND).title} | {settings.brand_name}"
         response = HTMLResponse(
             template.format(title=escape(title)),
-            status_code=200 if screen else 404,
+            status_code=200 if found else 404,
             headers={"Cache-Control": "no-cache"},
         )
         secure = request.url.scheme == "https"

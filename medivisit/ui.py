@@ -80,7 +80,7 @@ def _same_origin(scope: dict) -> bool:
 def _routes() -> tuple:
     known = screens(with_test_screens=get_settings().medivisit_test_broken_screen)
     return tuple(
-        route(screen.path, ScreenView(screen.target, screen.title, screen.rule))
+        route(screen.path, ScreenView(screen.target, screen.title, screen.rule, framed=screen.framed))
         for screen in (*known, NOT_FOUND)
     )
 
@@ -106,6 +106,7 @@ def Root():  # noqa: ANN201
         actor = viewer.actor if viewer else Principal.visitor(cookies.get(VISITOR_COOKIE, ""))
         return UiSession(
             user=viewer.account if viewer else None,
+            returning=viewer.returning if viewer else False,
             # Audit entries of this tab's commands name the connection's address and browser.
             actor=actor.from_client(ip=_client_ip(scope), user_agent=_header(scope, b"user-agent")),
             toaster=handles["toaster"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import unicodedata
 from datetime import date, datetime, time
 from decimal import Decimal
 from typing import ClassVar
@@ -346,8 +347,14 @@ class ProviderQuery(BaseModel):
         ):
             with contextlib.suppress(ValueError):
                 values[field] = enum_type(first(name))
-        zip_code = first("zip")
-        if len(zip_code) == 5 and zip_code.isdigit():
+        # Full-width digits ('１０００１') are digits (NFKC); a ZIP+4 searches its five-digit ZIP.
+        zip_code = unicodedata.normalize("NFKC", first("zip"))[:10]
+        zip_code = (
+            zip_code[:5]
+            if len(zip_code) == 10 and zip_code[5] == "-" and zip_code[6:].isdigit()
+            else zip_code
+        )
+        if len(zip_code) == 5 and zip_code.isascii() and zip_code.isdigit():
             values["zip_code"] = zip_code
         with contextlib.suppress(ValueError):
             values["day"] = date.fromisoformat(first("date"))

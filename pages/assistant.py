@@ -7,6 +7,7 @@ from typing import Any
 
 from reactpy import component, html
 
+from app.services.catalog import flash_sale_running
 from components.catalog_copy import FLASH_SALE_TEXT
 from components.icons import icon
 from components.ui import button_link, notice, page_header, section
@@ -20,6 +21,7 @@ def _suggestion(title: str, href: str, *text: Any, link_label: str | None = None
         *(
             html.p({"key": str(index)}, part) if isinstance(part, str) else part
             for index, part in enumerate(text)
+            if part != ""
         ),
         button_link(link_label or f"See {title}", href, icon_name="arrow-right"),
     )
@@ -76,7 +78,9 @@ def _choices() -> tuple[dict, ...]:
                 "IV Therapy",
                 "/services/iv-therapy",
                 "A registered nurse screens you, places the IV and stays for the whole infusion.",
-                html.p({"key": "sale", "class_name": "guide-sale"}, icon("zap", size=16), FLASH_SALE_TEXT),
+                html.p({"key": "sale", "class_name": "guide-sale"}, icon("zap", size=16), FLASH_SALE_TEXT)
+                if flash_sale_running()
+                else "",
                 html.p(
                     {"key": "warning", "class_name": "guide-caution"},
                     "If you're fainting, confused, can't keep fluids down or feel seriously unwell, get "

@@ -5,7 +5,8 @@ One visit per unit of each cart item. For each, the patient picks where it happe
 (app/services/booking.hold_slot); choosing another time replaces the hold. The shared visit address and
 each visit's intake notes are typed into uncontrolled inputs (no render per keystroke). Place order books
 every held time as one order, paid at the visit (app/services/booking.place_order); every price and total
-shown comes from the server.
+shown comes from the server. The confirmation says 'Booking confirmed' only when every visit of the order is
+confirmed; while a provider has yet to confirm, it says the visits are requested (`confirmation_copy`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ from components.icons import icon
 from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
 from components.provider_ui import profile_href, rating_line
 from components.ui import button_link, page_header, page_title
-from models.booking import AppointmentRead, OrderRead
+from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 from models.cart import CartItemRead
 from models.catalog import ServiceLocation, ServiceRead
 
 PATH = "/checkout"
+CONFIRMED = "Booking confirmed"
+REQUESTED = "Requested — awaiting the provider's confirmation"
 DAYS_SHOWN = 14
 FIRST_AVAILABLE = ""  # the provider choice that lets the server pick
 
@@ -592,32 +595,48 @@ def _Summary(
     )
 
 
+def confirmation_copy(order: OrderRead) -> tuple[str, str, str]:
+    """(eyebrow and page title, heading, lead) of the confirmation: never 'confirmed' over pending visits."""
+    if any(visit.status == AppointmentStatus.pending for visit in order.appointments):
+        return (
+            REQUESTED,
+            "Your visit is requested" if len(order.appointments) == 1 else "Your visits are requested",
+            "We've e-mailed your order. Each provider now confirms their visit; you can follow it under "
+            "My Appointments.",
+        )
+    return (
+        CONFIRMED,
+        "You're booked!",
+        "We've e-mailed your confirmation; you can follow it under My Appointments.",
+    )
+
+
 @component
 def _Confirmation(order: OrderRead) -> dict:
     session = use_session()
     booked_on = order.created_at.astimezone(ZoneInfo(session.time_zone))
+    eyebrow, heading, lead = confirmation_copy(order)
     return html._(
-        page_title("Booking confirmed"),
+        page_title(eyebrow),
         html.section(
             {"class_name": "section checkout-done"},
             html.div(
                 {"class_name": "container"},
                 html.div(
                     {"class_name": "checkout-done-card"},
-                    html.span({"class_name": "checkout-done-icon"}, icon("check", size=32)),
-                    html.p({"class_name": "eyebrow"}, "Booking confirmed"),
-                    html.h1("You're booked!"),
+                    html.span(
+                        {"class_name": "checkout-done-icon"},
+                        icon("clock" if eyebrow == REQUESTED else "check", size=32),
+                    ),
+                    html.p({"class_name": "eyebrow"}, eyebrow),
+                    html.h1(heading),
                     html.p(
                         {"class_name": "checkout-done-number"},
                         "Order ",
                         html.strong({"data-order-number": order.number}, order.number),
                         f" · placed {format_date(booked_on)}",
                     ),
-                    html.p(
-                        {"class_name": "lead"},
-                        "We've e-mailed your confirmation. Each provider now confirms their visit; you can "
-                        "follow it under My Appointments.",
-                    ),
+                    html.p({"class_name": "lead"}, lead),
                     html.ul(
                         {"class_name": "summary-lines"},
                         *[

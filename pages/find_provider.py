@@ -4,6 +4,8 @@ place of visit and date; sort by soonest opening, rating or price; 20 per page.
 Every filter lives in the URL (`?service=iv-hydration&zip=10001&sort=soonest&page=2`): the form is a plain
 GET form (static/js/app.js turns its submit into an in-page navigation) and sorting and paging are links, so
 a reload, the back button or a shared link shows the same results. Times show in the visitor's time zone.
+A ZIP code that is not a US ZIP (5 digits; full-width digits count, a ZIP+4 searches its ZIP) is said to be
+invalid instead of being ignored (`zip_problem`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from reactpy import component, html, use_location
 from reactpy_router import use_search_params
 
 from app.services.catalog import list_catalog
+from app.services.errors import ValidationFailed
 from app.services.providers import search_providers
+from app.services.validation import us_zip
 from components import browser
 from components.context import use_session
 from components.forms import use_form
@@ -51,23 +55,45 @@ def _service_options(catalog: list[CategoryRead]) -> list:
     ]
 
 
+def _raw_zip(params: dict[str, list[str]]) -> str:
+    return ((params.get("zip") or [""])[0] or "").strip()
+
+
+def zip_problem(params: dict[str, list[str]]) -> str | None:
+    """Why the ZIP code in the query string is not a US ZIP code, or None (no ZIP, or a valid one)."""
+    raw = _raw_zip(params)
+    if not raw:
+        return None
+    try:
+        us_zip(raw)
+    except ValidationFailed as exc:
+        return exc.message
+    return None
+
+
 @component
-def _SearchForm(query: ProviderQuery, today: str) -> dict:
+def _SearchForm(query: ProviderQuery, today: str, typed_zip: str = "") -> dict:
     catalog = use_query(list_catalog)
     if catalog.data is None and catalog.error is None:
         # Wait for the services, so the service list is complete when the fields mount.
         return loading_state("Loading search…")
     # A new set of fields whenever the URL changes, so they show the filters in force.
-    return _Fields(query, today, catalog.data or [], key=urlencode(query.to_params()))
+    return _Fields(
+        query,
+        today,
+        catalog.data or [],
+        typed_zip,
+        key=f"{urlencode(query.to_params())}&zip-typed={typed_zip}",
+    )
 
 
 @component
-def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) -> dict:
+def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead], typed_zip: str = "") -> dict:
     # The fields report changes (no re-render): then an unrelated update elsewhere on the page cannot
     # reset what the visitor is typing. The browser submits the form itself (a GET to this path).
     form = use_form(
         service=query.service or "",
-        zip=query.zip_code or "",
+        zip=query.zip_code or typed_zip,
         type=query.provider_type.value if query.provider_type else "",
         location=query.location.value if query.location else "",
         date=query.day.isoformat() if query.day else "",
@@ -90,10 +116,9 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
             id_prefix="search",
             input_mode="numeric",
             autocomplete="postal-code",
-            pattern="[0-9]{5}",
-            max_length=5,
+            max_length=10,
             placeholder="e.g. 10001",
-            title="Five digits",
+            hint="A 5-digit US ZIP code.",
         ),
         Select(
             "Provider type",
@@ -123,8 +148,20 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead]) ->
 
 @component
 def _Results(search: str, time_zone: str) -> dict:
-    query = ProviderQuery.from_params(parse_qs(search.lstrip("?")), default_sort=DEFAULT_SORT)
-    results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
+    params = parse_qs(search.lstrip("?"))
+    query = ProviderQuery.from_params(params, default_sort=DEFAULT_SORT)
+    problem = zip_problem(params)
+    # An invalid ZIP searches nothing (enabled=False) and says why.
+    results = use_query(search_providers, query=query, time_zone=time_zone, enabled=problem is None)
+    if problem:
+        return html.div(
+            {"class_name": "search-results"},
+            html.div(
+                {"class_name": "empty-state", "key": "invalid-zip"},
+                html.h3("Check the ZIP code"),
+                html.p({"class_name": "form-error", "role": "alert"}, problem),
+            ),
+        )
     page = results.data
     if results.error:
         return html.div({"class_name": "search-results"}, error_state(results.error, results.refetch))
@@ -175,7 +212,8 @@ def _Results(search: str, time_zone: str) -> dict:
 def FindProviderPage() -> dict:
     session = use_session()
     search = use_location().search
-    query = ProviderQuery.from_params(use_search_params(), default_sort=DEFAULT_SORT)
+    params = use_search_params()
+    query = ProviderQuery.from_params(params, default_sort=DEFAULT_SORT)
     today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date().isoformat()
     return html._(
         page_header(
@@ -187,7 +225,7 @@ def FindProviderPage() -> dict:
             {"class_name": "section search-section"},
             html.div(
                 {"class_name": "container search-layout"},
-                html.aside({"class_name": "card search-panel"}, _SearchForm(query, today)),
+                html.aside({"class_name": "card search-panel"}, _SearchForm(query, today, _raw_zip(params))),
                 _Results(search, session.time_zone),
             ),
         ),

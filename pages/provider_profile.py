@@ -23,7 +23,7 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import Select, error_state, loading_state
+from components.kit import Select, UserText, error_state, loading_state
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from components.ui import button_link, page_title
@@ -76,14 +76,14 @@ def _hero(provider: ProviderRead) -> dict:
                 {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
                 html.a({"href": "/providers"}, "Providers"),
                 icon("chevron-right", size=14),
-                html.span({"aria-current": "page"}, provider.name),
+                UserText(provider.name, **{"aria-current": "page"}),
             ),
             html.div(
                 {"class_name": "profile-hero-inner"},
                 _photo(provider),
                 html.div(
                     {"class_name": "profile-who"},
-                    html.h1({"class_name": "profile-name"}, provider.name),
+                    UserText(provider.name, tag="h1", class_name="profile-name"),
                     html.p(
                         {"class_name": "provider-meta profile-meta"},
                         html.span({"class_name": "profile-type"}, provider.provider_type.label),
@@ -174,10 +174,10 @@ def _review(review: ReviewRead) -> dict:
         html.div(
             {"class_name": "review-head"},
             _stars(review.rating),
-            html.strong({"class_name": "review-author"}, review.author_name or "Verified patient"),
+            UserText(review.author_name or "Verified patient", tag="strong", class_name="review-author"),
             html.span({"class_name": "review-date"}, format_date(review.created_at)),
         ),
-        html.p({"class_name": "review-comment"}, review.comment) if review.comment else "",
+        UserText(review.comment, tag="p", class_name="review-comment") if review.comment else "",
     )
 
 
@@ -365,9 +365,12 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
                             "aria-labelledby": "profile-about-heading",
                         },
                         html.h2({"id": "profile-about-heading", "class_name": "profile-card-title"}, "About"),
-                        html.p(
+                        UserText(provider.bio, tag="p", class_name="profile-bio")
+                        if provider.bio
+                        else html.p(
                             {"class_name": "profile-bio"},
-                            provider.bio or f"{provider.name} is a verified {provider.provider_type.label}.",
+                            UserText(provider.name),
+                            f" is a verified {provider.provider_type.label}.",
                         ),
                     ),
                     _services(provider),

@@ -5,15 +5,27 @@ module imports no screen and the HTTP layer can use `match_screen` to answer 404
 
 Access rules live here too: `rule` is applied once, by the screen view, before the screen loads (a denied
 visitor never runs a screen's hooks). Every /dashboard, /staff and /admin route has one (a test checks).
+
+`exists` checks, for a route with an id or slug in its path, that the thing named is there (a listed
+provider, a service or category of the catalog): the HTTP layer answers 404 when it is not, while the screen
+still renders its own not-found message.
+
+`framed` says whether the screen sits in the public site frame (banner, top nav, footer): every /staff screen
+has its own frame instead (components/staff_frame.py), so it is `framed=False`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from reactpy_router.resolvers import ReactPyResolver
 from reactpy_router.types import Route
 
+from app.services.catalog import get_service_page
+from app.services.errors import NotFound
+from app.services.providers import get_provider
 from components.guards import (
     Rule,
     admin_rule,
@@ -30,15 +42,42 @@ class Screen:
     target: str  # "pages.home:HomePage"
     title: str
     rule: Rule | None = None  # who may see it (components/guards.py); None = everyone
+    framed: bool = True  # inside the public site frame; False for the staff portal's own frame
+    # `await exists(session=…, **path_params)`: False answers HTTP 404 (the screen says 'not found' itself).
+    exists: Callable[..., Awaitable[bool]] | None = None
+
+
+async def service_page_exists(*, session: Any, slug: str) -> bool:
+    """/services/<slug>: a category of the catalog or one of its active services."""
+    return await get_service_page(session=session, slug=slug) is not None
+
+
+async def provider_exists(*, session: Any, provider_id: str) -> bool:
+    """/providers/<id>: a listed (verified, active) provider."""
+    try:
+        await get_provider(session=session, provider_id=provider_id)
+    except NotFound:
+        return False
+    return True
 
 
 PUBLIC = (
     Screen("/", "pages.home:HomePage", "Mobile healthcare at your door"),
     Screen("/about", "pages.about:AboutPage", "About us"),
     Screen("/services", "pages.services:ServicesPage", "Services"),
-    Screen("/services/{slug:slug}", "pages.service_detail:ServiceDetailPage", "Service"),
+    Screen(
+        "/services/{slug:slug}",
+        "pages.service_detail:ServiceDetailPage",
+        "Service",
+        exists=service_page_exists,
+    ),
     Screen("/providers", "pages.providers:ProvidersPage", "Browse Providers"),
-    Screen("/providers/{provider_id:str}", "pages.provider_profile:ProviderProfilePage", "Provider"),
+    Screen(
+        "/providers/{provider_id:str}",
+        "pages.provider_profile:ProviderProfilePage",
+        "Provider",
+        exists=provider_exists,
+    ),
     Screen("/find-provider", "pages.find_provider:FindProviderPage", "Find a Provider"),
     Screen("/provider-of-month", "pages.featured_providers:FeaturedProvidersPage", "Featured Providers"),
     Screen("/become-provider", "pages.become_provider:BecomeProviderPage", "Join as Provider"),
@@ -95,12 +134,12 @@ PORTALS = (
     Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings", rule=dashboard_rule),
     Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support", rule=dashboard_rule),
     Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
-    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
-    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
-    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule),
-    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule),
-    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule),
-    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule),
+    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
+    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
+    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
+    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule, framed=False),
+    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule, framed=False),
+    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
     Screen("/admin", "pages.admin:AdminPage", "Admin", rule=admin_rule),
 )
 
@@ -122,7 +161,14 @@ _RESOLVERS = tuple((ReactPyResolver(Route(s.path, None, ())), s) for s in (*SCRE
 
 def match_screen(path: str, *, with_test_screens: bool = False) -> Screen | None:
     """The screen for a path, or None when the path is unknown (a 404). Same matching as the router."""
+    matched = match_route(path, with_test_screens=with_test_screens)
+    return matched[0] if matched else None
+
+
+def match_route(path: str, *, with_test_screens: bool = False) -> tuple[Screen, dict[str, Any]] | None:
+    """The screen for a path and the parameters its path names (`{"slug": "iv-therapy"}`), or None."""
     known = screens(with_test_screens=with_test_screens)
-    return next(
-        (screen for resolver, screen in _RESOLVERS if screen in known and resolver.resolve(path)), None
-    )
+    for resolver, screen in _RESOLVERS:
+        if screen in known and (found := resolver.resolve(path)):
+            return screen, dict(found.params)
+    return None

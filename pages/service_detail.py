@@ -1,13 +1,17 @@
 """Service detail (/services/{slug}): one service category in depth — its services with the price to pay
 today, visit length, places and preparation; what's included, how to prepare, where visits happen, who
-provides them — or a 'Service not found' section for an unknown slug."""
+provides them — or a 'Service not found' section for an unknown slug.
+
+The slug is a category's (/services/iv-therapy) or any active service's in the catalog
+(/services/routine-blood-draw): a service's page is its category's, with the service named in the
+breadcrumbs and shown first. An unknown slug also answers HTTP 404 (pages/routes.py `exists`)."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 from reactpy_router import use_params
 
-from app.services.catalog import get_category
+from app.services.catalog import get_category, get_service_page
 from components.catalog_copy import (
     CATEGORIES,
     CATEGORIES_BY_SLUG,
@@ -18,8 +22,10 @@ from components.catalog_copy import (
 from components.context import use_session
 from components.hooks import use_query
 from components.icons import icon
+from components.kit import loading_state
 from components.service_ui import NOT_PUBLISHED, service_detail
 from components.ui import button_link, card, checklist, grid, notice, page_title, sale_callout, section
+from models.catalog import ServiceRead
 
 
 def _not_found() -> dict:
@@ -39,7 +45,7 @@ def _not_found() -> dict:
     )
 
 
-def _detail(category: ServiceCategory) -> dict:
+def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> dict:
     others = tuple(other for other in CATEGORIES if other.slug != category.slug)
     return html._(
         html.section(
@@ -50,19 +56,26 @@ def _detail(category: ServiceCategory) -> dict:
                     {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
                     html.a({"href": "/services"}, "Services"),
                     icon("chevron-right", size=14),
-                    html.span({"aria-current": "page"}, category.name),
+                    html.a({"href": f"/services/{category.slug}"}, category.name)
+                    if service
+                    else html.span({"aria-current": "page"}, category.name),
+                    *(
+                        (icon("chevron-right", size=14), html.span({"aria-current": "page"}, service.name))
+                        if service
+                        else ()
+                    ),
                 ),
                 html.div(
                     {"class_name": "detail-title"},
                     html.span({"class_name": "card-icon"}, icon(category.icon, size=24)),
-                    html.h1(category.name),
+                    html.h1(service.name if service else category.name),
                 ),
-                html.p({"class_name": "lead"}, category.summary),
+                html.p({"class_name": "lead"}, service.description if service else category.summary),
             ),
         ),
         section(
             sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
-            _Services(category.slug),
+            _Services(category.slug, service.slug if service else ""),
             title="Services and prices",
             id="prices",
         ),
@@ -157,19 +170,40 @@ def _detail(category: ServiceCategory) -> dict:
 
 
 @component
-def _Services(slug: str) -> dict:
+def _Services(slug: str, first: str = "") -> dict:
     priced = use_query(get_category, slug=slug)
     if priced.data is None:
         text = "Loading prices…" if priced.error is None and priced.loading else NOT_PUBLISHED
         return html.p({"class_name": "text-muted"}, text)
     if not priced.data.services:
         return html.p({"class_name": "text-muted"}, NOT_PUBLISHED)
-    return html.div({"class_name": "service-detail-list"}, *(service_detail(s) for s in priced.data.services))
+    services = sorted(priced.data.services, key=lambda s: s.slug != first)  # the page's service first
+    return html.div({"class_name": "service-detail-list"}, *(service_detail(s) for s in services))
 
 
 @component
 def ServiceDetailPage() -> dict:
     brand = use_session().brand_name
-    category = CATEGORIES_BY_SLUG.get(use_params().get("slug", ""))
-    title = category.name if category else "Service not found"
-    return html._(page_title(f"{title} | {brand}"), _detail(category) if category else _not_found())
+    slug = use_params().get("slug", "")
+    category = CATEGORIES_BY_SLUG.get(slug)
+    if category is not None:
+        return _page(category.name, brand, _detail(category))
+    return _ServicePage(slug)
+
+
+@component
+def _ServicePage(slug: str) -> dict:
+    """/services/<service-slug>: the service's category page, the service first."""
+    brand = use_session().brand_name
+    found = use_query(get_service_page, slug=slug)
+    if found.data is None and found.error is None and found.loading:
+        return html.section({"class_name": "container section", "aria-busy": "true"}, loading_state())
+    category, service = found.data if found.data else (None, None)
+    copy = CATEGORIES_BY_SLUG.get(category.slug) if category else None
+    if copy is None:
+        return _page("Service not found", brand, _not_found())
+    return _page(service.name if service else copy.name, brand, _detail(copy, service))
+
+
+def _page(title: str, brand: str, body: dict) -> dict:
+    return html._(page_title(f"{title} | {brand}"), body)

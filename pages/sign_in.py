@@ -85,7 +85,7 @@ def _PasswordSignIn(redirect: str | None) -> dict:
         ),
         icon_name="log-in",
         title="Sign in",
-        lead="Welcome back. Sign in to book visits and manage your appointments.",
+        lead="Sign in to book visits and manage your appointments.",
     )
 
 

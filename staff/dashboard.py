@@ -32,7 +32,18 @@ from components.format import format_currency, format_date, format_slot, format_
 from components.forms import Form, use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Badge, Button, Dialog, Field, QueryView, Select, StatCard, dialog_actions
+from components.kit import (
+    Badge,
+    Button,
+    Dialog,
+    Field,
+    QueryView,
+    Select,
+    StatCard,
+    UserText,
+    dialog_actions,
+    isolate,
+)
 from components.staff_frame import use_staff_access
 from components.ui import portal_header
 from models.booking import AppointmentRead, AppointmentStatus
@@ -79,7 +90,9 @@ def StaffDashboard() -> dict:
                 html.time({"date_time": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
             ),
             eyebrow="Staff Portal",
-            lead=f"Welcome back, {access.name}." if access else None,
+            lead=html._("Welcome back, " if session.returning else "Welcome, ", UserText(access.name), ".")
+            if access
+            else None,
         ),
         html.div(
             {"class_name": "container portal-body staff-dashboard"},
@@ -170,7 +183,9 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
 
     async def confirm(visit: AppointmentRead) -> None:
         if await confirming.run(actor=session.actor, appointment_id=visit.id) is not None:
-            session.toaster.success("Appointment confirmed", f"{visit.patient_name} · {visit.service_name}")
+            session.toaster.success(
+                "Appointment confirmed", f"{isolate(visit.patient_name)} · {visit.service_name}"
+            )
             on_change()  # the Today's Appointments card
 
     visits = query.data
@@ -243,8 +258,10 @@ def appointment_row(
         html.span({"class_name": "staff-row-time"}, format_time(visit.starts_at, time_zone)),
         html.div(
             {"class_name": "staff-row-main"},
-            html.span({"class_name": "staff-row-title"}, visit.patient_name),
-            html.span({"class_name": "staff-row-meta"}, f"{visit.service_name} · {visit.provider_name}"),
+            UserText(visit.patient_name, class_name="staff-row-title"),
+            html.span(
+                {"class_name": "staff-row-meta"}, f"{visit.service_name} · ", UserText(visit.provider_name)
+            ),
         ),
         action,
     )
@@ -255,15 +272,15 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
         p for p in (visit.address_line, visit.city, f"{visit.state} {visit.zip_code}".strip()) if p
     )
     facts = (
-        ("Patient", visit.patient_name),
+        ("Patient", UserText(visit.patient_name)),
         ("Service", visit.service_name),
-        ("Provider", visit.provider_name),
+        ("Provider", UserText(visit.provider_name)),
         ("When", f"{format_slot(visit.starts_at, time_zone)} – {format_time(visit.ends_at, time_zone)}"),
         ("Status", visit.status.label),
         ("Where", f"{visit.location.label}{': ' + place if place else ''}"),
         ("Order", visit.order_number or "—"),
         ("Price", format_currency(visit.price)),
-        ("Intake notes", visit.notes or "None"),
+        ("Intake notes", UserText(visit.notes) if visit.notes else "None"),
     )
     return Dialog(
         "Visit details",
@@ -417,7 +434,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
                 "on_change": toggle,
             }
         ),
-        html.label({"html_for": checkbox_id, "class_name": "task-text"}, task.description),
+        UserText(task.description, tag="label", html_for=checkbox_id, class_name="task-text"),
         priority_badge(task.priority),
         html.div(
             {"class_name": "task-actions"},

@@ -2,7 +2,7 @@
 
 Every screen sits in the staff layout (components/staff_frame.py). The index is the Staff Dashboard
 (staff/dashboard.py); sections not built yet show 'Staff Portal Feature Coming Soon' naming the requested
-feature, and only to a member who holds the section's permission.
+feature (under development, no date promised), and only to a member who holds the section's permission.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from components.ui import coming_soon
 from staff.dashboard import StaffDashboard
 
 HELP_DESK_PATH = "/staff/help-desk"
-ESTIMATED_AVAILABILITY = "Q3 2025"
 
 
 def staff_feature_name(slug: str) -> str:
@@ -37,6 +36,6 @@ def coming_soon_screen(feature: str) -> dict:
     return coming_soon(
         feature=feature,
         heading="Staff Portal Feature Coming Soon",
-        status=f"is under development. Estimated availability: {ESTIMATED_AVAILABILITY}",
+        status="is under development",
         links=(("Staff Home", STAFF_HOME), ("Help Desk", HELP_DESK_PATH)),
     )

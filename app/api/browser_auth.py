@@ -63,6 +63,7 @@ from app.auth.web import (
 )
 from app.services.accounts import fully_authenticated, join_waitlist, split_name
 from app.services.errors import ServiceError
+from app.services.validation import required_name
 from app.settings import get_settings
 from models.identity import AuthSessionRead
 
@@ -325,6 +326,7 @@ async def register(request: Request) -> Response:
     keep = {"email": email[:320], "name": name}
     settings = get_settings()
     try:
+        required_name(name)  # a blank name is refused with a message (issue 11, flow 7)
         if settings.signups == "waitlist":
             if not email:
                 return _back(request, back, Flash("register", "missing_fields", keep))

@@ -1,9 +1,11 @@
-"""The flash-sale banner. The countdown to the end of the visitor's day ticks in the browser."""
+"""The flash-sale banner, shown only while the sale runs (FLASH_SALE_ENABLED, FLASH_SALE_DAY: unset = every
+day). The countdown to the end of the visitor's day ticks in the browser."""
 
 from __future__ import annotations
 
 from reactpy import html
 
+from app.services.catalog import flash_sale_running
 from components import browser
 from components.icons import icon
 
@@ -11,7 +13,10 @@ SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
 SALE_HREF = "/services/iv-therapy"
 
 
-def flash_sale_banner() -> dict:
+def flash_sale_banner() -> dict | str:
+    """The banner, or nothing on a day the sale does not run."""
+    if not flash_sale_running():
+        return ""
     return html.div(
         {"class_name": "flash-banner", "role": "region", "aria-label": "Flash sale"},
         html.div(

@@ -15,6 +15,7 @@ from components.context import CurrentUser, use_session
 from components.format import initials
 from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
 from components.icons import icon
+from components.kit import UserText
 
 LEGAL_SUFFIX = "Medical Services, LLC"
 
@@ -91,7 +92,9 @@ def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
         ),
         html.div(
             {"class_name": "nav-dropdown nav-dropdown-right", "id": "account-menu", "role": "menu"},
-            html.div({"class_name": "avatar-summary"}, html.strong(user.name), html.span(user.email)),
+            html.div(
+                {"class_name": "avatar-summary"}, UserText(user.name, tag="strong"), html.span(user.email)
+            ),
             html.a(
                 {"class_name": "nav-dropdown-item", "href": "/dashboard/profile", "role": "menuitem"},
                 "Profile",

@@ -1,4 +1,12 @@
-"""Display pieces: `Badge` (a small coloured label) and `StatCard` (a figure on a dashboard)."""
+"""Display pieces: `Badge` (a small coloured label), `StatCard` (a figure on a dashboard), and `UserText` /
+`isolate` for text people wrote (names, ticket subjects and messages, reviews, bios, notes).
+
+People's text is bidi-isolated, so a right-to-left override (U+202E) or a Hebrew or Arabic name cannot
+reorder the words around it: `UserText` puts it in a `<bdi>` (or, for a block, an element with `dir="auto"`
+and the `user-text` class, `unicode-bidi: isolate` in static/css/app.css); `isolate` wraps it in FSI … PDI
+(U+2068 … U+2069) where it is part of a sentence shown as a plain string (a toast). Accessible names
+(aria-label) are read, not laid out, so they keep the plain text.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +34,25 @@ def Badge(  # noqa: N802 - a kit element, named like the components
         icon_svg(icon, size=12) if icon else "",
         text,
     )
+
+
+FSI, PDI = "\u2068", "\u2069"  # first strong isolate, pop directional isolate
+
+
+def isolate(text: str) -> str:
+    """`text` as a bidi isolate inside a plain string: 'Visit with ⁨Pat Lee⁩ confirmed'."""
+    return f"{FSI}{text}{PDI}" if text else text
+
+
+def UserText(  # noqa: N802 - a kit element, named like the components
+    text: Any, *, tag: str = "bdi", class_name: str | None = None, **attributes: Any
+) -> dict:
+    """Text a person wrote, isolated from the text around it: `<bdi class="user-text">` inline, or another
+    element (`tag="p"`, `"h2"`, …) with `dir="auto"` so its direction comes from its own first letters."""
+    attrs = {**attributes, "class_name": classes("user-text", class_name)}
+    if tag == "bdi":
+        return html.bdi(attrs, text)
+    return getattr(html, tag)({**attrs, "dir": "auto"}, text)
 
 
 def StatCard(  # noqa: N802 - a kit element, named like the components

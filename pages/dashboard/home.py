@@ -1,7 +1,11 @@
 """Dashboard (/dashboard and /dashboard/*): a welcome with the dashboard's sections, login required.
 
+'Welcome back' greets only someone who signed in before this session (`UiSession.returning`); a first
+visit is greeted with 'Welcome'.
+
 Profile and Settings are built (pages/dashboard/profile.py, settings.py, routed in pages/routes.py ahead of
-the catch-all); every other sub-path shows 'Dashboard Feature Coming Soon' naming the feature. `SECTIONS`
+the catch-all); every other sub-path shows 'Dashboard Feature Coming Soon' naming the feature, with no date
+promised. `SECTIONS`
 lists the known ones (SPEC §2); as each is built, mark it `ready` and route its path to its own screen.
 """
 
@@ -14,11 +18,11 @@ from reactpy import component, html, use_location
 from components.context import CurrentUser, use_session
 from components.guards import ADMIN_ROLES, feature_name, feature_segment
 from components.icons import icon
+from components.kit import UserText
 from components.ui import coming_soon, portal_header
 
 DASHBOARD_PATH = "/dashboard"
 APPOINTMENTS_PATH = "/dashboard/appointments"
-EXPECTED_AVAILABILITY = "Q2 2025"
 
 
 @dataclass(frozen=True)
@@ -69,20 +73,25 @@ def section_title(slug: str) -> str:
 
 @component
 def DashboardPage() -> dict:
-    user = use_session().user
+    session = use_session()
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:
-        return dashboard_home(user)
+        return dashboard_home(session.user, returning=session.returning)
     return coming_soon_screen(section_title(slug))
 
 
-def dashboard_home(user: CurrentUser) -> dict:
-    first_name = (user.name or "").split(" ")[0] or user.email
+def greeting(user: CurrentUser, *, returning: bool) -> dict:
+    """'Welcome back, Pat' for someone who has been here before, else 'Welcome, Pat' (the name isolated)."""
+    first_name = user.first_name or (user.name or "").split(" ")[0] or user.email
+    return html._("Welcome back, " if returning else "Welcome, ", UserText(first_name))
+
+
+def dashboard_home(user: CurrentUser, *, returning: bool = False) -> dict:
     groups = tuple(g for g in GROUPS if g != ADMIN_GROUP or user.role in ADMIN_ROLES)
     return html.div(
         {"class_name": "portal"},
         portal_header(
-            f"Welcome back, {first_name}",
+            greeting(user, returning=returning),
             eyebrow="Dashboard",
             lead="Everything in your account, in one place. Sections open here as they become available.",
         ),
@@ -123,6 +132,6 @@ def coming_soon_screen(feature: str) -> dict:
     return coming_soon(
         feature=feature,
         heading="Dashboard Feature Coming Soon",
-        status=f"isn't available yet. Expected availability: {EXPECTED_AVAILABILITY}",
+        status="isn't available yet",
         links=(("Back to Dashboard", DASHBOARD_PATH), ("My Appointments", APPOINTMENTS_PATH)),
     )

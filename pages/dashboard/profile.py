@@ -1,7 +1,8 @@
 """Profile (/dashboard/profile): the signed-in user's name, profile image, organization and phone number
 (SPEC §5), saved through `app.services.profile.update_profile`, which re-checks the session itself.
 
-An empty image, organization or phone number keeps the stored value (SPEC §5), so the form says so.
+An empty image, organization or phone number keeps the stored value (SPEC §5), so the form says so. A blank
+name or an invalid phone number is refused with its message (a toast); phone numbers are saved in E.164.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def ProfilePage() -> dict:
                         id="profile-phone",
                         type="tel",
                         autocomplete="tel",
+                        hint="A US number, or +country code for another country. Saved as +12125550100.",
                     ),
                     html.p(
                         {"class_name": "hint"},

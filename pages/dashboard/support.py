@@ -20,7 +20,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
+from components.kit import Button, Field, Select, TextArea, UserText, empty_state, error_state, loading_state
 from components.tickets import (
     attach_control,
     attachment_links,
@@ -107,7 +107,7 @@ def _ticket_list(
                             "href": f"{PATH}?ticket={t.id}",
                             **({"aria-current": "true"} if t.id == selected else {}),
                         },
-                        html.span({"class_name": "support-ticket-subject"}, t.subject),
+                        UserText(t.subject, class_name="support-ticket-subject"),
                         html.span(
                             {"class_name": "support-ticket-meta"},
                             status_badge(t.status),
@@ -205,7 +205,7 @@ def _MyTicket(ticket_id: str) -> dict:
         {"class_name": "support-card support-detail", "aria-labelledby": "support-ticket-subject"},
         html.div(
             back,
-            html.h2({"id": "support-ticket-subject"}, ticket.subject),
+            UserText(ticket.subject, tag="h2", id="support-ticket-subject"),
             html.p(
                 {"class_name": "ticket-meta"},
                 html.span({"class_name": "ticket-number"}, f"Ticket #{ticket.number}"),
@@ -217,7 +217,7 @@ def _MyTicket(ticket_id: str) -> dict:
         html.section(
             {"class_name": "ticket-section", "aria-labelledby": "support-description-title"},
             html.h3({"id": "support-description-title"}, "Your request"),
-            html.p({"class_name": "ticket-description"}, ticket.description),
+            UserText(ticket.description, tag="p", class_name="ticket-description"),
             attachment_links(detail.data.attachments),
         ),
         html.section(

@@ -14,6 +14,7 @@ import pytest
 from app import ratelimit
 from app.auth.web import decode_flash
 from app.settings import get_settings
+from components.account import flash_message
 from tests.api.conftest import mail_link, mail_to, unique_email
 
 ORIGIN = {"origin": "http://testserver"}
@@ -460,3 +461,14 @@ async def test_with_signups_on_the_waitlist_register_joins_it(auth_client, env) 
     assert "mv_access" not in auth_client.cookies
     login = await post_form(auth_client, "/auth/login", email=email, password=PASSWORD)
     assert login.headers["location"] == "/login" and flash(auth_client).code == "invalid_credentials"
+
+
+# ---- issue 11, flow 7 ---------------------------------------------------------------------------------
+async def test_a_blank_name_is_refused_with_a_clear_message(auth_client) -> None:
+    email = unique_email("blank-name")
+    response = await post_form(auth_client, "/auth/register", name="   ", email=email, password=PASSWORD)
+    assert response.headers["location"] == "/register"
+    note = flash(auth_client)
+    assert (note.code, note.detail["message"]) == ("validation_failed", "Please enter your name.")
+    assert flash_message(note) == "Please enter your name."
+    assert "mv_access" not in auth_client.cookies

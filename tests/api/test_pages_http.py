@@ -7,6 +7,7 @@ import secrets
 
 from app import db as app_db
 from models import NotFoundPath
+from tests import factories
 
 
 async def test_known_paths_answer_200_with_the_app_shell_and_title(client) -> None:
@@ -80,3 +81,16 @@ async def test_static_assets_are_served(client) -> None:
         "/static/img/favicon.svg",
     ):
         assert (await client.get(path)).status_code == 200, path
+
+
+async def test_every_catalog_service_has_a_page_and_unknown_ids_answer_404(client) -> None:
+    """Issue 11, flow 7: /services/<service-slug> for every service; unknown service or provider ids are 404
+    (the app still renders its own not-found message)."""
+    provider_id = await factories.provider()
+    hidden = await factories.provider("Una Listed", verified=False)
+    for path in ("/services/iv-therapy", "/services/routine-blood-draw", f"/providers/{provider_id}"):
+        assert (await client.get(path)).status_code == 200, path
+    for path in ("/services/no-such-service", "/providers/no-such-provider", f"/providers/{hidden}"):
+        response = await client.get(path)
+        assert response.status_code == 404, path
+        assert '<div id="app">' in response.text

@@ -107,6 +107,13 @@ def account_menu(page: Page):  # noqa: ANN201 - Locator
 
 
 def log_out(page: Page) -> None:
-    account_menu(page).click()
-    page.get_by_role("menuitem", name="Log out").click()
+    """Log out from the public frame's account menu, or from the staff portal's own toolbar."""
+    menu = account_menu(page)
+    staff_button = page.get_by_role("button", name="Log out", exact=True)
+    expect(menu.or_(staff_button).first).to_be_visible()
+    if menu.is_visible():
+        menu.click()
+        page.get_by_role("menuitem", name="Log out").click()
+    else:
+        staff_button.click()
     expect(toasts(page, "Logged out successfully")).to_be_visible()

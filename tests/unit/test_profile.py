@@ -1,6 +1,7 @@
 """Profile update (SPEC §5) through `app.services.profile.update_profile`, on SQLite and (with
 TEST_DATABASE_URL) PostgreSQL: refused without a signed-in user or once the session ended, the name split on
-the first space, empty image/organization/phone keeping their values, and only user_metadata written."""
+the first space, empty image/organization/phone keeping their values, only user_metadata written, a blank name
+and an invalid phone number refused with a message, phone numbers stored in E.164."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import Principal
 from app.services.accounts import create_account, get_account, update_profile
+from app.services.errors import ValidationFailed
 from models.account import AccountRead, Role
 from models.identity import User
 
@@ -75,7 +77,6 @@ async def test_refused_for_an_unknown_or_ended_session(identity) -> None:
         ("Mary Ann Smith", "Mary", "Ann Smith", "Mary Ann Smith"),
         ("  Jo   Bloggs ", "Jo", "Bloggs", "Jo Bloggs"),
         ("Prince", "Prince", "", "Prince"),
-        ("", "", "", "User"),
     ],
 )
 async def test_the_name_is_split_on_the_first_space(identity, name, first, last, shown) -> None:
@@ -87,21 +88,26 @@ async def test_the_name_is_split_on_the_first_space(identity, name, first, last,
 
 async def test_empty_image_organization_and_phone_keep_their_values(identity) -> None:
     actor, _ = await signed_in()
-    assert await update(actor, "Pat Lee", "https://img.example/pat.png", "Acme Clinic", "+1 555 0100") is True
+    assert (
+        await update(actor, "Pat Lee", "https://img.example/pat.png", "Acme Clinic", "+1 212 555 0100")
+        is True
+    )
     assert await update(actor, "Pat Q Lee", "", "  ", "") is True
     found = await account(actor)
     assert (found.profile_image, found.organization, found.phone_number) == (
         "https://img.example/pat.png",
         "Acme Clinic",
-        "+1 555 0100",
+        "+12125550100",
     )
     assert (found.first_name, found.last_name) == ("Pat", "Q Lee")
-    assert await update(actor, "Pat Lee", "https://img.example/new.png", "Beta Care", "555 0199") is True
+    assert (
+        await update(actor, "Pat Lee", "https://img.example/new.png", "Beta Care", "(646) 555-0199") is True
+    )
     found = await account(actor)
     assert (found.profile_image, found.organization, found.phone_number) == (
         "https://img.example/new.png",
         "Beta Care",
-        "555 0199",
+        "+16465550199",
     )
 
 
@@ -129,3 +135,36 @@ async def test_an_unacceptable_value_is_refused(identity, image) -> None:
 async def test_an_overlong_name_is_refused(identity) -> None:
     actor, _ = await signed_in()
     assert await update(actor, "P" * 201) is False
+
+
+# ---- issue 11, flow 7: a blank name and an invalid phone number are refused with a clear message --------
+@pytest.mark.parametrize("name", ["", "   ", "\t\n", "\u3000", "\u200b\u202e"])
+async def test_a_blank_name_is_refused_with_a_clear_message(identity, name) -> None:
+    actor, _ = await signed_in("Pat Lee")
+    with pytest.raises(ValidationFailed, match="Please enter your name."):
+        await update(actor, name)
+    assert (await account(actor)).name == "Pat Lee"
+
+
+@pytest.mark.parametrize("phone", ["12345", "+1 555 0100", "call me", "+999 123", "1" * 80])
+async def test_an_invalid_phone_number_is_refused_with_a_clear_message(identity, phone) -> None:
+    actor, _ = await signed_in()
+    with pytest.raises(ValidationFailed, match="Please enter a valid phone number"):
+        await update(actor, "Pat Lee", phone=phone)
+    assert (await account(actor)).phone_number == ""
+
+
+@pytest.mark.parametrize(
+    ("phone", "stored"),
+    [
+        ("(212) 555-0100", "+12125550100"),
+        ("212.555.0100", "+12125550100"),
+        ("+1 212 555 0100", "+12125550100"),
+        ("\uff12\uff11\uff12 \uff15\uff15\uff15 \uff10\uff11\uff10\uff10", "+12125550100"),  # full-width
+        ("+44 20 7946 0958", "+442079460958"),
+    ],
+)
+async def test_a_valid_phone_number_is_stored_in_e164(identity, phone, stored) -> None:
+    actor, _ = await signed_in()
+    assert await update(actor, "Pat Lee", phone=phone) is True
+    assert (await account(actor)).phone_number == stored

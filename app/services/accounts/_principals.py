@@ -3,8 +3,10 @@
 The browser holds its session as HttpOnly cookies. A websocket connection reads the access cookie once
 (`resolve_viewer`): the token's signature and expiry, that its session still exists, and, for a user with a
 verified second factor, that the session reached aal2. The connection then keeps only a `Principal`
-(app/principal.py). Every command re-checks it with `require_account` / `require_identity`, so a sign-out on
-another tab or device, a ban or a demotion stops the commands of this one at once.
+(app/principal.py), and `returning`: whether the person signed in before this session began (the audit
+log's sign_in entries), so a first visit is not greeted with 'Welcome back'. Every command re-checks the
+Principal with `require_account` / `require_identity`, so a sign-out on another tab or device, a ban or a
+demotion stops the commands of this one at once.
 
 The re-check reads the user and the session in one joined statement, refreshed from the database (never a
 copy kept from an earlier command): `require_account`, which most commands call, costs that one statement;
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import Select, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -33,6 +35,7 @@ from app.principal import Principal
 from app.services.accounts._mapping import get_account, map_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead
+from models.audit import AuditAction, AuditEntry
 from models.identity import AuthSession, MfaFactor, User, UserRead
 
 SESSION_ENDED = "Your session has ended. Please sign in again."
@@ -42,6 +45,7 @@ SESSION_ENDED = "Your session has ended. Please sign in again."
 class Viewer:
     account: AccountRead
     actor: Principal
+    returning: bool = False  # signed in before this session began
 
 
 def fully_authenticated(user: UserRead, aal: str) -> bool:
@@ -62,7 +66,24 @@ async def resolve_viewer(*, session: AsyncSession, access_token: str) -> Viewer 
     account = await get_account(session=session, user_id=actor.user.id)
     if account is None:
         return None
-    return Viewer(account=account, actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id))
+    return Viewer(
+        account=account,
+        actor=Principal.user(user_id=actor.user.id, session_id=actor.session_id),
+        returning=await signed_in_before(session=session, user_id=actor.user.id, session_id=actor.session_id),
+    )
+
+
+async def signed_in_before(*, session: AsyncSession, user_id: str, session_id: str) -> bool:
+    """Whether the user signed in (the audit log's sign_in entries) before session `session_id` began."""
+    current = await session.get(AuthSession, session_id)
+    if current is None:
+        return False
+    earlier = select(AuditEntry.id).where(
+        AuditEntry.actor_id == user_id,
+        AuditEntry.action == AuditAction.sign_in.value,
+        AuditEntry.created_at < current.created_at,
+    )
+    return bool(await session.scalar(select(exists(earlier))))
 
 
 def _signed_in_statement() -> Select:

@@ -2,7 +2,9 @@
 
 Written through the identity service (`app.auth.users.update_user`) into the user's `user_metadata` only;
 nothing here can touch a role or a flag (those live in app_metadata). Like the hosted client it replaces,
-a refused or failed update returns False and is only logged (SPEC §8).
+a refused or failed update returns False and is only logged (SPEC §8). Two mistakes a person can fix are
+said instead (ValidationFailed, shown as a toast): a blank name, and a phone number that is not valid; a
+valid one is stored in E.164 (app/services/validation.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from app.auth.users import update_user
 from app.principal import Principal
 from app.services.accounts._admin import split_name
 from app.services.accounts._principals import identity_of
+from app.services.validation import e164_phone, required_name
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +44,7 @@ async def update_profile(
     phone_number: str = "",
 ) -> bool:
     """Update the profile of the signed-in user. False when nobody is signed in (or the session ended)
-    or a value is unacceptable.
+    or a value is unacceptable; ValidationFailed for a blank name or an invalid phone number.
 
     The name is split on the first space: the first word is the first name, the rest the last name.
     An empty profile image, organization or phone number keeps the value already stored.
@@ -50,11 +53,11 @@ async def update_profile(
     if identity is None:
         logger.info("Profile update refused: no signed-in user")
         return False
-    name = (name or "").strip()
+    name = required_name(name)
     kept = {
         "profile_image": (profile_image or "").strip(),
         "organization": (organization or "").strip(),
-        "phone_number": (phone_number or "").strip(),
+        "phone_number": e164_phone(phone_number),
     }
     if (
         len(name) > MAX_NAME

@@ -11,10 +11,12 @@ PUBLIC = {
     "_catalog": (
         "ensure_reference_catalog",
         "get_category",
+        "get_service_page",
         "list_catalog",
     ),
     "_pricing": (
         "flash_sale_on",
+        "flash_sale_running",
         "price_at",
         "price_for",
     ),

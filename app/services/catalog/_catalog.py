@@ -1,5 +1,6 @@
-"""The service catalog: categories and services with the price to pay right now (flash sale included), and
-the reference catalog seeder."""
+"""The service catalog: categories and services with the price to pay right now (flash sale included), the
+category behind a /services/<slug> page (a category's slug or one of its services'), and the reference
+catalog seeder."""
 
 from __future__ import annotations
 
@@ -55,6 +56,20 @@ async def get_category(
     *, session: AsyncSession, slug: str, at: datetime | None = None
 ) -> CategoryRead | None:
     return next((c for c in await list_catalog(session=session, at=at) if c.slug == slug), None)
+
+
+async def get_service_page(
+    *, session: AsyncSession, slug: str, at: datetime | None = None
+) -> tuple[CategoryRead, ServiceRead | None] | None:
+    """What /services/<slug> shows: (the category, None) for a category's slug, (its category, the
+    service) for an active service's slug, or None when the catalog has neither."""
+    for category in await list_catalog(session=session, at=at):
+        if category.slug == slug:
+            return category, None
+        service = next((s for s in category.services if s.slug == slug), None)
+        if service is not None:
+            return category, service
+    return None
 
 
 async def ensure_reference_catalog(*, session: AsyncSession) -> list[str]:

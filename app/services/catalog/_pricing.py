@@ -2,7 +2,8 @@
 
 The rules are pure functions of a service's category, its price and a moment; the browser never sends a
 price. `price_at` is the rule; `price_for` applies it with the sale configured in the settings
-(FLASH_SALE_ENABLED, FLASH_SALE_DAY, FLASH_SALE_TIME_ZONE).
+(FLASH_SALE_ENABLED, FLASH_SALE_DAY, FLASH_SALE_TIME_ZONE); `flash_sale_running` says whether that sale runs
+now (the banner and the sale notes are shown only then).
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ def configured_sale(at: datetime) -> FlashSale | None:
         time_zone=settings.flash_sale_time_zone,
         enabled=settings.flash_sale_enabled,
     )
+
+
+def flash_sale_running(at: datetime | None = None) -> bool:
+    """Whether the configured sale runs at `at` (default now): off when disabled, and when FLASH_SALE_DAY
+    names another day in the sale's time zone."""
+    return configured_sale(at or datetime.now(UTC)) is not None
 
 
 def price_at(*, category_slug: str, price: Decimal, at: datetime, sale: FlashSale | None) -> Price:

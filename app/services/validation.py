@@ -1,0 +1,61 @@
+"""Input rules shared by the domains (issue 11, flow 7): phone numbers, people's names, US ZIP codes.
+
+Each rule returns the value as it is stored, or raises `ValidationFailed` with a message the UI shows as is.
+Phone numbers are parsed with Google's libphonenumber (the `phonenumbers` package; US is the default region)
+and stored in E.164 ('+12125550100'); digits typed full-width ('２１２…') count as digits (NFKC).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import phonenumbers
+
+from app.services.errors import ValidationFailed
+
+DEFAULT_PHONE_REGION = "US"
+MAX_PHONE_INPUT = 64
+INVALID_PHONE = "Please enter a valid phone number, e.g. (212) 555-0100 or +44 20 7946 0958."
+BLANK_NAME = "Please enter your name."
+INVALID_ZIP = "Please enter a valid 5-digit US ZIP code, e.g. 10001."
+_ZIP = re.compile(r"\d{5}")
+_ZIP_PLUS_FOUR = re.compile(r"(\d{5})-\d{4}")
+
+
+def e164_phone(raw: str | None, *, region: str = DEFAULT_PHONE_REGION) -> str:
+    """A phone number in E.164; '' for an empty input. ValidationFailed(INVALID_PHONE) when it is not a
+    valid number (national numbers are read as `region`'s)."""
+    text = unicodedata.normalize("NFKC", raw or "").strip()
+    if not text:
+        return ""
+    if len(text) > MAX_PHONE_INPUT:
+        raise ValidationFailed(INVALID_PHONE)
+    try:
+        number = phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException as exc:
+        raise ValidationFailed(INVALID_PHONE) from exc
+    if not phonenumbers.is_valid_number(number):
+        raise ValidationFailed(INVALID_PHONE)
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def required_name(raw: str | None, *, message: str = BLANK_NAME) -> str:
+    """A name with its runs of whitespace collapsed; ValidationFailed(message) when nothing visible is left
+    (only spaces, or only invisible format characters such as U+200B or U+202E)."""
+    name = " ".join((raw or "").split())
+    if not any(unicodedata.category(char) not in {"Cf", "Zs"} for char in name):
+        raise ValidationFailed(message)
+    return name
+
+
+def us_zip(raw: str | None) -> str:
+    """A US ZIP code's five digits (a ZIP+4 keeps its first five; full-width digits are read as digits);
+    ValidationFailed(INVALID_ZIP) for anything else."""
+    text = unicodedata.normalize("NFKC", raw or "").strip()
+    if _ZIP.fullmatch(text) and text.isascii():
+        return text
+    plus_four = _ZIP_PLUS_FOUR.fullmatch(text)
+    if plus_four and text.isascii():
+        return plus_four.group(1)
+    raise ValidationFailed(INVALID_ZIP)
