@@ -61,12 +61,19 @@ test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2 $(FAST_TESTS)
-	$(PY) -m pytest tests/gates tests/e2e
+	$(PY) -m pytest tests/gates
+	$(PY) -m pytest -n 2 tests/e2e
 
-# Not part of `make test`: seeds 10,000 sample providers into a temporary SQLite database and prints the
-# p50/p95 latency of provider search over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100").
+# Not part of `make test`. Provider search: 10,000 sample providers in a temporary SQLite database, p50/p95
+# over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100"; on PostgreSQL at 1M:
+# BENCH_ARGS="--providers 1000000 --database-url postgresql://…/bench", then --reuse). Booking throughput on
+# PostgreSQL (BOOKING_ARGS, see tools/bench_booking.py), when a server answers on 127.0.0.1:5432.
+BOOKING_DATABASE ?= postgresql://postgres@127.0.0.1:5432/postgres
 bench: install
 	$(PY) tools/bench_search.py $(BENCH_ARGS)
+	@if $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), timeout=2).close()" 2>/dev/null; then \
+		$(PY) tools/bench_booking.py --server $(BOOKING_DATABASE) $(BOOKING_ARGS); \
+	else echo "bench: no PostgreSQL on 127.0.0.1:5432, booking throughput skipped"; fi
 
 clean:
 	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache tests/oidc/node_modules
