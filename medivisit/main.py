@@ -64,6 +64,7 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
     <link rel="manifest" href="/static/manifest.webmanifest">
     <script src="/static/js/theme.js?v={version}"></script>
+    <script src="/static/js/connection.js?v={version}"></script>
     <link rel="stylesheet" href="/static/css/icons.css?v={version}">
     <link rel="stylesheet" href="/static/css/app.css?v={version}">
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
