@@ -16,8 +16,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
+from reactpy_router import navigate
 
-from app.services.appointments import checkout_rule, visit_where
+from app.services.appointments import checkout_rule
 from app.services.booking import (
     ADDRESSED,
     HOLD_MINUTES,
@@ -29,21 +30,20 @@ from app.services.booking import (
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
 from components.cart import ESTIMATE_NOTE, use_cart
-from components.context import UiSession, use_session
-from components.format import format_currency, format_date, format_minutes, format_slot, format_time
+from components.context import use_session
+from components.format import format_currency, format_date, format_minutes, format_time
 from components.forms import Form, use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
 from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
+from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.ui import button_link, page_header, page_title
-from models.booking import AppointmentRead, AppointmentStatus, OrderRead
+from models.booking import AppointmentRead
 from models.cart import CartItemRead
 from models.catalog import ServiceLocation, ServiceRead
 
 PATH = "/checkout"
-CONFIRMED = "Booking confirmed"
-REQUESTED = "Requested — awaiting the provider's confirmation"
 DAYS_SHOWN = 14
 FIRST_AVAILABLE = ""  # the provider choice that lets the server pick
 
@@ -56,7 +56,8 @@ def CheckoutPage() -> dict:
     catalog = use_query(list_catalog)
     placed, set_placed = use_state(None)
     if placed is not None:
-        return _Confirmation(placed)
+        # The confirmation has its own address, so a reload or a shared link shows the same order.
+        return navigate(f"/orders/{placed.number}", replace=True)
     if cart is None or catalog.data is None:
         return html._(
             page_title("Checkout"),
@@ -496,31 +497,9 @@ def _chosen_provider(chosen: Any) -> Any:
     )
 
 
-def _price(visit: AppointmentRead) -> dict:
-    was = (
-        html.s({"class_name": "summary-was"}, format_currency(visit.original_price))
-        if visit.original_price > visit.price
-        else ""
-    )
-    return html.span({"class_name": "summary-price"}, was, html.strong(format_currency(visit.price)))
-
-
 def _cart_price(item: CartItemRead) -> dict:
     since = html.span({"class_name": "summary-from"}, "from ") if item.price_is_from else ""
     return html.span({"class_name": "summary-price"}, since, html.strong(format_currency(item.price)))
-
-
-def _totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> dict:
-    return html.dl(
-        {"class_name": "summary-totals"},
-        html.div(html.dt("Subtotal"), html.dd(format_currency(subtotal))),
-        html.div(html.dt("Platform fee (5%)"), html.dd(format_currency(fee))),
-        html.div({"class_name": "summary-total"}, html.dt(total_label), html.dd(format_currency(total))),
-    )
-
-
-def _visit_when(visit: AppointmentRead, session: UiSession) -> str:
-    return f"{visit.provider_name} · {format_slot(visit.starts_at, session.time_zone)}"
 
 
 @component
@@ -557,15 +536,15 @@ def _Summary(
                         html.strong(item.name),
                         html.span(
                             {"class_name": "hint"},
-                            _visit_when(holds[key], session) if key in holds else "Choose a time",
+                            visit_when(holds[key], session) if key in holds else "Choose a time",
                         ),
                     ),
-                    _price(holds[key]) if key in holds else _cart_price(item),
+                    visit_price(holds[key]) if key in holds else _cart_price(item),
                 )
                 for key, item in visits
             ],
         ),
-        _totals(
+        order_totals(
             totals.subtotal, totals.platform_fee, totals.total, "Estimated total" if estimated else "Total"
         ),
         html.p({"class_name": "hint"}, ESTIMATE_NOTE) if estimated else "",
@@ -591,82 +570,5 @@ def _Summary(
             pending_label="Placing order…",
             disabled=not held,
             class_name="btn-block",
-        ),
-    )
-
-
-def confirmation_copy(order: OrderRead) -> tuple[str, str, str]:
-    """(eyebrow and page title, heading, lead) of the confirmation: never 'confirmed' over pending visits."""
-    if any(visit.status == AppointmentStatus.pending for visit in order.appointments):
-        return (
-            REQUESTED,
-            "Your visit is requested" if len(order.appointments) == 1 else "Your visits are requested",
-            "We've e-mailed your order. Each provider now confirms their visit; you can follow it under "
-            "My Appointments.",
-        )
-    return (
-        CONFIRMED,
-        "You're booked!",
-        "We've e-mailed your confirmation; you can follow it under My Appointments.",
-    )
-
-
-@component
-def _Confirmation(order: OrderRead) -> dict:
-    session = use_session()
-    booked_on = order.created_at.astimezone(ZoneInfo(session.time_zone))
-    eyebrow, heading, lead = confirmation_copy(order)
-    return html._(
-        page_title(eyebrow),
-        html.section(
-            {"class_name": "section checkout-done"},
-            html.div(
-                {"class_name": "container"},
-                html.div(
-                    {"class_name": "checkout-done-card"},
-                    html.span(
-                        {"class_name": "checkout-done-icon"},
-                        icon("clock" if eyebrow == REQUESTED else "check", size=32),
-                    ),
-                    html.p({"class_name": "eyebrow"}, eyebrow),
-                    html.h1(heading),
-                    html.p(
-                        {"class_name": "checkout-done-number"},
-                        "Order ",
-                        html.strong({"data-order-number": order.number}, order.number),
-                        f" · placed {format_date(booked_on)}",
-                    ),
-                    html.p({"class_name": "lead"}, lead),
-                    html.ul(
-                        {"class_name": "summary-lines"},
-                        *[
-                            html.li(
-                                {"key": visit.id},
-                                html.div(
-                                    {"class_name": "summary-line-text"},
-                                    html.strong(visit.service_name),
-                                    html.span({"class_name": "hint"}, _visit_when(visit, session)),
-                                    html.span({"class_name": "hint"}, visit_where(visit)),
-                                ),
-                                html.div(
-                                    {"class_name": "summary-line-end"},
-                                    html.span(
-                                        {"class_name": f"status-pill status-{visit.status.value}"},
-                                        visit.status.label,
-                                    ),
-                                    _price(visit),
-                                ),
-                            )
-                            for visit in order.appointments
-                        ],
-                    ),
-                    _totals(order.subtotal, order.platform_fee, order.total, "Total, paid at the visit"),
-                    html.div(
-                        {"class_name": "button-row"},
-                        button_link("View My Appointments", "/appointments", icon_name="calendar"),
-                        button_link("Browse more services", "/services", variant="outline"),
-                    ),
-                ),
-            ),
         ),
     )

@@ -96,6 +96,7 @@ PUBLIC = (
     Screen("/terms-of-service", "pages.legal:TermsOfServicePage", "Terms of Service"),
     Screen("/appointments", "pages.appointments:AppointmentsPage", "My Appointments", rule=appointments_rule),
     Screen("/checkout", "pages.checkout:CheckoutPage", "Checkout", rule=checkout_rule),
+    Screen("/orders/{number:str}", "pages.order:OrderPage", "Your order", rule=appointments_rule),
 )
 
 ACCOUNT = (

@@ -322,6 +322,12 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     ]
     expect(header_cart(page)).to_have_accessible_name("Cart")  # the booked items left the cart
     snapshot(page, "checkout-confirmation")
+    # The confirmation has its own address: a reload shows the same order, not an empty cart.
+    expect(page).to_have_url(re.compile(rf"/orders/{re.escape(number)}$"))
+    page.reload()
+    expect(page.get_by_role("heading", name="Your visits are requested")).to_be_visible()
+    expect(page.locator("[data-order-number]")).to_have_text(number)
+    expect(page.get_by_role("main").locator(".status-pill")).to_have_text(["Pending", "Pending"])
 
     # The confirmation e-mail reached the patient's inbox.
     subject = f"Booking confirmation {number}"

@@ -28,6 +28,7 @@ from app.services.booking import (
     CheckoutLine,
     checkout_options,
     get_order,
+    get_order_by_number,
     hold_slot,
     place_order,
     release_hold,
@@ -522,6 +523,12 @@ async def test_an_order_is_visible_to_its_patient_and_admins_only(identity) -> N
     async with app_db.unit_of_work() as session:
         await refused(get_order(session=session, actor=other, order_id=order.id), NotFound)
         assert (await get_order(session=session, actor=admin, order_id=order.id)).number == order.number
+        # Its confirmation page's address: the number, for its patient (and admins) only.
+        by_number = await get_order_by_number(session=session, actor=actor, number=order.number.lower())
+        assert by_number == order
+        await refused(get_order_by_number(session=session, actor=other, number=order.number), NotFound)
+        assert (await get_order_by_number(session=session, actor=admin, number=order.number)).id == order.id
+        await refused(get_order_by_number(session=session, actor=actor, number="MV-NOPE"), NotFound)
     assert await refused(place(actor, line(order.appointments[0], zip_code))) == NOT_HELD.format(
         service="Hydration IV (1 liter)"
     )

@@ -15,10 +15,10 @@ from app import db as app_db
 from app.services.accounts import resolve_viewer
 from app.settings import get_settings
 from components.frame.banner import SALE_TEXT, flash_sale_banner
+from components.order_ui import CONFIRMED, REQUESTED, confirmation_copy
 from components.ui import sale_callout
 from medivisit.ui import _routes
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
-from pages.checkout import CONFIRMED, REQUESTED, confirmation_copy
 from pages.dashboard.home import coming_soon_screen as dashboard_coming_soon
 from pages.dashboard.home import dashboard_home
 from pages.routes import SCREENS

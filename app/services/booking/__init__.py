@@ -17,6 +17,7 @@ PUBLIC = {
     "_orders": (
         "CheckoutLine",
         "get_order",
+        "get_order_by_number",
         "place_order",
     ),
     "_rules": (

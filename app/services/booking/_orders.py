@@ -142,6 +142,16 @@ async def get_order(*, session: AsyncSession, actor: Principal, order_id: str) -
     return await _order_read(session, order)
 
 
+async def get_order_by_number(*, session: AsyncSession, actor: Principal, number: str) -> OrderRead:
+    """An order of the signed-in patient by its number (its confirmation page's address); any order for an
+    owner or admin. Someone else's order reads as no order at all."""
+    account = await require_account(session=session, actor=actor)
+    order = await session.scalar(select(Order).where(Order.number == number[:16].upper()))
+    if order is None or (order.patient_id != account.id and not is_admin(account)):
+        raise NotFound(NO_ORDER)
+    return await _order_read(session, order)
+
+
 # ---- placing the order --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Visit:

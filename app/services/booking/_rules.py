@@ -58,7 +58,7 @@ NEED_STREET = "Enter the street address for {service} (up to 200 characters)."
 NEED_CITY = "Enter the city for {service} (up to 100 characters)."
 NEED_STATE = "Enter the 2-letter state for {service}, such as NY."
 LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} characters."
-NO_ORDER = "No order has this id."
+NO_ORDER = "We could not find this order in your account."
 
 
 @dataclass(frozen=True)
