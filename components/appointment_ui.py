@@ -38,7 +38,7 @@ from app.services.appointments import (
 )
 from components import browser
 from components.context import CurrentUser, use_session
-from components.format import format_currency, format_date, format_minutes, format_slot, format_time
+from components.format import format_date, format_minutes, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
@@ -58,6 +58,7 @@ from components.kit import (
     loading_state,
 )
 from components.kit.buttons import Variant
+from components.order_ui import visit_price
 from components.ui import button_link
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
@@ -266,15 +267,6 @@ def _summary(visit: AppointmentRead, time_zone: str) -> dict:
     )
 
 
-def _price(visit: AppointmentRead) -> dict:
-    struck = (
-        html.s({"class_name": "appt-price-original"}, format_currency(visit.original_price))
-        if visit.original_price > visit.price
-        else ""
-    )
-    return html.span({"class_name": "appt-price"}, struck, html.strong(format_currency(visit.price)))
-
-
 def _status(status: AppointmentStatus) -> dict:
     # The badge keeps the card's own colours per status (booking.css) and says the status in words.
     return Badge(status.label, class_name=f"appt-status appt-status-{status.value}")
@@ -407,7 +399,7 @@ def _VisitCard(
             {"class_name": "appt-foot"},
             html.p(
                 {"class_name": "appt-order"},
-                _price(visit),
+                visit_price(visit, price_class="appt-price", was_class="appt-price-original"),
                 html.span(f"Order {visit.order_number}") if visit.order_number else "",
             ),
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",

@@ -19,13 +19,16 @@ CONFIRMED = "Booking confirmed"
 REQUESTED = "Requested — awaiting the provider's confirmation"
 
 
-def visit_price(visit: AppointmentRead) -> dict:
+def visit_price(
+    visit: AppointmentRead, *, price_class: str = "summary-price", was_class: str = "summary-was"
+) -> dict:
+    """What a visit costs, its price before a sale struck through beside it."""
     was = (
-        html.s({"class_name": "summary-was"}, format_currency(visit.original_price))
+        html.s({"class_name": was_class}, format_currency(visit.original_price))
         if visit.original_price > visit.price
         else ""
     )
-    return html.span({"class_name": "summary-price"}, was, html.strong(format_currency(visit.price)))
+    return html.span({"class_name": price_class}, was, html.strong(format_currency(visit.price)))
 
 
 def order_totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> dict:
