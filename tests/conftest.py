@@ -271,13 +271,14 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     raise RuntimeError(f"server did not become ready:\n{log_path.read_text()}")
 
 
-def seed_demo(database_url: str) -> None:
-    """`python -m medivisit seed --demo` on a database: the catalog, demo providers and one account per role."""
+def seed_demo(database_url: str, *, demo: bool = True) -> None:
+    """`python -m medivisit seed --demo` on a database: the catalog, demo providers and one account per role;
+    with `demo=False`, the reference catalog only (what every install has)."""
     import subprocess
     import sys
 
     seeded = subprocess.run(
-        [sys.executable, "-m", "medivisit", "seed", "--demo"],
+        [sys.executable, "-m", "medivisit", "seed", *(["--demo"] if demo else [])],
         env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
         cwd=Path(__file__).parent.parent,
         capture_output=True,
@@ -306,6 +307,9 @@ def stop_server(server: LiveServer) -> None:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
     _inbox, smtp_url = smtp_server
-    server = start_server(tmp_path_factory.mktemp("live"), SMTP_URL=smtp_url)
+    tmp = tmp_path_factory.mktemp("live")
+    database_url = f"sqlite:///{tmp / 'live.db'}"
+    server = start_server(tmp, SMTP_URL=smtp_url, DATABASE_URL=database_url)
+    seed_demo(database_url, demo=False)  # the service catalog, as every install has it
     yield server
     stop_server(server)

@@ -59,7 +59,8 @@ async def _seed(database_url: str) -> None:
     visits = (  # service, start, status
         ("routine-blood-draw", days_ahead, AppointmentStatus.pending),
         ("wound-care", _half_hour_after(now + timedelta(hours=6)), AppointmentStatus.confirmed),
-        ("iv-hydration", _half_hour_after(now), AppointmentStatus.pending),
+        # Began a few minutes ago: it can be started, and completed (never before its start time).
+        ("iv-hydration", _half_hour_after(now) - timedelta(minutes=30), AppointmentStatus.pending),
         ("blood-pressure-screening", days_ahead + timedelta(days=1, hours=1), AppointmentStatus.pending),
     )
     try:

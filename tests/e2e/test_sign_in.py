@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.api.conftest import mail_link, mail_to
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
-from tests.e2e.helpers import account_menu, log_out, sign_in, toasts
+from tests.e2e.helpers import account_menu, log_out, sign_in, toasts, wait_for_screen
 
 PASSWORD = "secret-pass-1"
 
@@ -29,9 +29,11 @@ def unique_email(prefix: str = "e2e") -> str:
 def sign_up(page: Page, server: LiveServer, *, name: str = "Pat Lee", email: str | None = None) -> str:
     email = email or unique_email()
     open_page(page, server.url("/register"))
-    page.get_by_label("Full name").fill(name)
-    page.get_by_label("Email").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
+    wait_for_screen(page)
+    for label, value in (("Full name", name), ("Email", email), ("Password", PASSWORD)):
+        page.get_by_label(label).fill(value)
+    for label, value in (("Full name", name), ("Email", email)):
+        expect(page.get_by_label(label)).to_have_value(value)
     page.get_by_role("button", name="Create account").click()
     expect(page).to_have_url(re.compile(r"/dashboard$"))
     return email
