@@ -29,6 +29,8 @@ from app.services.booking import (
 )
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
+from app.services.errors import ValidationFailed
+from app.services.validation import us_zip
 from components.cart import ESTIMATE_NOTE, use_cart
 from components.context import use_session
 from components.format import format_currency, format_date, format_minutes, format_time
@@ -98,20 +100,25 @@ def _empty() -> dict:
 def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]:
     """The address fields a place of visit needs: none for a virtual visit, the ZIP code for a clinic
     (it decides who can come), the whole address for a visit at home, the office or a venue."""
+    typed_zip = address.get("zip_code", "")
+    zip_code = {"zip_code": _usable_zip(typed_zip) or typed_zip}
     if location in ADDRESSED:
-        return {name: address.get(name, "") for name in ("address_line", "city", "state", "zip_code")}
+        return {name: address.get(name, "") for name in ("address_line", "city", "state")} | zip_code
     if location == ServiceLocation.virtual:
         return {}
-    return {"zip_code": address.get("zip_code", "")}
+    return zip_code
 
 
 @component
 def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> dict:
     session = use_session()
-    address = use_form()
+    # The address is a draft too: a reload, a dropped connection or a restart keeps it, and it is still
+    # there for the next booking (drafts last DRAFT_LIFETIME_DAYS), so a returning patient finds it filled.
+    address = use_form(draft="checkout:address")
     # Each visit's intake notes by line key: a draft, so a reconnect or restart does not lose them.
     notes = use_form(draft="checkout:notes")
-    zip_code, set_zip = use_state("")
+    _, set_zip = use_state("")
+    zip_code = _usable_zip(address.values.get("zip_code"))
     holds, set_holds = use_state({})
     problem, set_problem = use_state(None)
 
@@ -127,9 +134,8 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
         set_holds(lambda current: {**current, key: hold})
 
     def zip_changed(text: str) -> None:
-        value = text.strip()
-        address.values["zip_code"] = value
-        typed = value if len(value) == 5 and value.isdigit() else ""
+        address.values["zip_code"] = text.strip()
+        typed = _usable_zip(text)
         if typed != zip_code:
             set_zip(typed)
 
@@ -175,6 +181,14 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     )
 
 
+def _usable_zip(text: str | None) -> str:
+    """The five digits of a typed ZIP code ('１０００１' and '10001-1234' count), or '' until it is one."""
+    try:
+        return us_zip(text)
+    except ValidationFailed:
+        return ""
+
+
 def _address_card(form: Form, zip_changed: Any) -> dict:
     def field(name: str, label: str, **options: Any) -> Any:
         return Field(label, name, form=form, id_prefix="checkout", id=f"checkout-{name}", **options)
@@ -199,7 +213,7 @@ def _address_card(form: Form, zip_changed: Any) -> dict:
                 on_change=zip_changed,
                 input_mode="numeric",
                 autocomplete="postal-code",
-                max_length=5,
+                max_length=10,
                 placeholder="10001",
             ),
             field("address_line", "Street address", autocomplete="street-address", max_length=200),

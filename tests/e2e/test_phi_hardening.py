@@ -203,19 +203,31 @@ def test_a_ticket_draft_survives_a_server_restart_for_its_author_only(person, si
     assert patient.errors == [] and provider.errors == []
 
 
-def test_intake_notes_at_checkout_survive_a_reconnect(person, site: Site) -> None:
+def test_intake_notes_and_the_address_at_checkout_survive_a_reload(person, site: Site) -> None:
     patient = person("patient")
     visit(patient, site, "/services/iv-therapy")
     service = "Hydration IV (1 liter)"
     patient.get_by_role("article", name=service).get_by_role("button", name="Add to cart").click()
     expect(toasts(patient, f"Added {service} to cart")).to_be_visible()
     visit(patient, site, "/checkout")
-    notes = patient.get_by_role("article", name=service).get_by_label("Intake notes (optional)")
+    # A ZIP code typed with full-width digits (a Japanese keyboard) is read as 10001: the times appear.
+    patient.get_by_label("ZIP code").fill("１０００１")
+    patient.get_by_label("Street address").fill("350 W 31st St, Apt 12C")
+    line = patient.get_by_role("article", name=service)
+    expect(line.locator(".time-grid button").first).to_be_visible()
+    notes = line.get_by_label("Intake notes (optional)")
     notes.fill("Allergic to latex; the gate code is 4471.")
     assert site.wait_for_rows(
         "SELECT 1 FROM form_drafts WHERE form_key = 'checkout:notes' AND fields LIKE ?", "%latex%"
     ), "the notes were never written"
+    assert site.wait_for_rows(
+        "SELECT 1 FROM form_drafts WHERE form_key = 'checkout:address' AND fields LIKE ?", "%31st%"
+    ), "the address was never written"
     patient.reload()  # a new connection, a new layout: only the database remembers
-    notes = patient.get_by_role("article", name=service).get_by_label("Intake notes (optional)")
+    expect(patient.get_by_label("ZIP code")).to_have_value("１０００１")
+    expect(patient.get_by_label("Street address")).to_have_value("350 W 31st St, Apt 12C")
+    line = patient.get_by_role("article", name=service)
+    expect(line.locator(".time-grid button").first).to_be_visible()  # times without typing the ZIP again
+    notes = line.get_by_label("Intake notes (optional)")
     expect(notes).to_have_value("Allergic to latex; the gate code is 4471.")
     assert patient.csp == [] and patient.errors == []
