@@ -12,7 +12,7 @@ from components.catalog_copy import LOCATIONS
 from components.format import format_minutes
 from components.icons import icon
 from components.provider_ui import price_tag
-from models.catalog import ServiceRead
+from models.catalog import CategoryRead, ServiceRead
 
 NOT_PUBLISHED = "Prices for these services are not published yet."
 
@@ -78,3 +78,20 @@ def service_detail(service: ServiceRead) -> dict:
             html.a({"class_name": "btn btn-outline", "href": find_href(service.slug)}, "Find a provider"),
         ),
     )
+
+
+def service_options(catalog: list[CategoryRead]) -> list:
+    """'Any service', then one group per category: 'Any <category> service' and its services."""
+    return [
+        ("", "Any service"),
+        *(
+            (
+                category.name,
+                [
+                    (category.slug, f"Any {category.name} service"),
+                    *((service.slug, service.name) for service in category.services),
+                ],
+            )
+            for category in catalog
+        ),
+    ]

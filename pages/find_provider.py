@@ -28,6 +28,7 @@ from components.hooks import use_query
 from components.icons import icon
 from components.kit import Field, Select, error_state, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
+from components.service_ui import service_options
 from components.ui import button_link, notice, page_header, section
 from models.catalog import CategoryRead, ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
@@ -36,23 +37,6 @@ PATH = "/find-provider"
 DEFAULT_SORT = SearchSort.soonest
 # Provider types most patients look for first; the rest follow in SPEC order.
 COMMON_TYPES = (ProviderType.nurse, ProviderType.np, ProviderType.technician, ProviderType.lvn)
-
-
-def _service_options(catalog: list[CategoryRead]) -> list:
-    """'Any service', then one group per category: 'Any <category> service' and its services."""
-    return [
-        ("", "Any service"),
-        *(
-            (
-                category.name,
-                [
-                    (category.slug, f"Any {category.name} service"),
-                    *((service.slug, service.name) for service in category.services),
-                ],
-            )
-            for category in catalog
-        ),
-    ]
 
 
 def _raw_zip(params: dict[str, list[str]]) -> str:
@@ -108,7 +92,7 @@ def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead], ty
             "aria-label": "Find a provider",
             **browser.client_get_form(),
         },
-        Select("Service", "service", options=_service_options(categories), form=form, id_prefix="search"),
+        Select("Service", "service", options=service_options(categories), form=form, id_prefix="search"),
         Field(
             "ZIP code",
             "zip",

@@ -1,10 +1,18 @@
-"""Home: what MediVisit is, the four service lines, how a visit works, and the way in for providers."""
+"""Home: a search in the hero (service and ZIP code, to /find-provider), the marketplace's own figures when
+there are enough of them, the four service lines, how a visit works, and the way in for providers."""
 
 from __future__ import annotations
 
 from reactpy import component, html
 
+from app.services.appointments import MarketplaceFigures, marketplace_figures
+from app.services.catalog import list_catalog
+from components import browser
+from components.forms import use_form
+from components.hooks import use_query
 from components.icons import icon
+from components.kit import Button, Field, Select
+from components.service_ui import service_options
 from components.ui import button_link, card, checklist, grid, section
 
 SERVICE_LINES = (
@@ -34,6 +42,59 @@ SERVICE_LINES = (
     ),
 )
 
+
+@component
+def HeroSearch() -> dict:
+    """Service and ZIP code, sent to Find a Provider as its URL (`/find-provider?service=…&zip=…`)."""
+    catalog = use_query(list_catalog)
+    form = use_form(service="", zip="")
+    return html.form(
+        {
+            "class_name": "form hero-search",
+            "method": "get",
+            "action": "/find-provider",
+            "role": "search",
+            "aria-label": "Find a provider near you",
+            **browser.client_get_form(),
+        },
+        Select(
+            "Service", "service", options=service_options(catalog.data or []), form=form, id_prefix="hero"
+        ),
+        Field(
+            "ZIP code",
+            "zip",
+            form=form,
+            id_prefix="hero",
+            input_mode="numeric",
+            autocomplete="postal-code",
+            max_length=10,
+            placeholder="e.g. 10001",
+        ),
+        Button("Search", type="submit", icon="search", class_name="hero-search-submit"),
+    )
+
+
+@component
+def TrustFigures() -> dict | str:
+    """Counted from the database, and only those with enough behind them (appointments._figures)."""
+    figures: MarketplaceFigures | None = use_query(marketplace_figures).data
+    if figures is None:
+        return ""
+    shown = []
+    if figures.verified_providers is not None:
+        shown.append((f"{figures.verified_providers:,}", "verified providers"))
+    if figures.visits_completed is not None:
+        shown.append((f"{figures.visits_completed:,}", "visits completed"))
+    if figures.average_rating is not None:
+        shown.append((f"{figures.average_rating} / 5", f"average rating from {figures.reviews:,} reviews"))
+    if not shown:
+        return ""
+    return html.dl(
+        {"class_name": "trust-figures", "aria-label": "MediVisit in numbers"},
+        *(html.div({"key": label}, html.dt(label), html.dd(value)) for value, label in shown),
+    )
+
+
 STEPS = (
     ("search", "Choose a service", "Browse services or search providers who cover your ZIP code."),
     ("calendar", "Pick a time", "See real availability and book the slot that suits you."),
@@ -57,9 +118,9 @@ def HomePage() -> dict:
                         "Book blood draws, IV therapy, in-home nursing and at-home diagnostics with verified "
                         "providers who come to your home or office.",
                     ),
+                    HeroSearch(),
                     html.div(
                         {"class_name": "button-row"},
-                        button_link("Find a Provider", "/find-provider", icon_name="arrow-right"),
                         button_link("Browse Services", "/services", variant="outline"),
                     ),
                     checklist(
@@ -88,6 +149,7 @@ def HomePage() -> dict:
                 ),
             ),
         ),
+        html.div({"class_name": "container"}, TrustFigures()),
         section(
             grid(
                 *(

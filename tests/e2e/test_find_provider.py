@@ -211,3 +211,19 @@ def test_browse_and_featured_providers(marketplace: LiveServer, visitor: Page) -
     expect(featured).to_have_count(5)  # the five with at least five reviews
     expect(page.get_by_text("Hidden Unverified")).to_have_count(0)
     assert page.errors == []
+
+
+def test_the_search_in_the_home_hero_opens_find_a_provider_with_its_filters(
+    marketplace: LiveServer, visitor: Page
+) -> None:
+    page = visitor
+    page.goto(marketplace.url("/"))
+    hero = page.get_by_role("search", name="Find a provider near you")
+    hero.get_by_label("Service").select_option("routine-blood-draw")
+    hero.get_by_label("ZIP code").fill(ZIP)
+    hero.get_by_role("button", name="Search").click()
+    expect(page).to_have_url(re.compile(rf"/find-provider\?service=routine-blood-draw&zip={ZIP}$"))
+    expect(page.locator('.search-results[aria-busy="false"]')).to_be_visible()
+    expect(cards(page).first).to_be_visible()
+    # The search form on Find a Provider carries what the hero sent.
+    expect(page.get_by_role("search", name="Find a provider").get_by_label("ZIP code")).to_have_value(ZIP)

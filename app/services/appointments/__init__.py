@@ -10,6 +10,7 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_emails": ("visit_where",),
+    "_figures": ("MarketplaceFigures", "forget_figures", "marketplace_figures"),
     "_policy": ("POLICY", "change_rule_summary", "checkout_rule"),
     "_lifecycle": (
         "LIST_LIMIT",
