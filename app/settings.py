@@ -107,6 +107,9 @@ class Settings(BaseSettings):
     # Browser sessions (app/auth/browser.py, static/js/auth.js): how often a tab checks its access token
     # (SPEC §9: 30 s; it refreshes when under three ticks remain). Tests shorten it.
     auth_refresh_tick_ms: int = 30_000
+    # Public pages carry their first frame in the HTML (medivisit/first_paint.py): how long the page route
+    # waits for that frame's data before it answers with what it has (0: no first frame, "Loading…").
+    first_paint_budget_ms: int = 300
 
     # ---- marketplace: flash sale and booking windows ----
     # SPEC §1, §9: 30% off IV therapies for 24 hours. Unset day: the sale runs every day (the banner counts

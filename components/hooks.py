@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -67,6 +68,31 @@ class _Result:
 _database_work: set[asyncio.Task[Any]] = set()
 
 
+class LoadsInFlight:
+    """Counts the hooks' database reads of one render on the server (the first paint, medivisit/
+    first_paint.py), so it can wait until the data its screen asked for is in."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def started(self) -> None:
+        self.count += 1
+        self.idle.clear()
+
+    def finished(self) -> None:
+        self.count -= 1
+        if self.count == 0:
+            self.idle.set()
+
+
+# Set by the first paint around its layout; tasks (effects, loads) inherit it from the render.
+loads_in_flight: contextvars.ContextVar[LoadsInFlight | None] = contextvars.ContextVar(
+    "loads_in_flight", default=None
+)
+
+
 async def in_unit_of_work(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:
     """`await fn(session=…, **kwargs)` in a unit of work of its own, which a cancelled caller cannot cut short."""
 
@@ -74,10 +100,17 @@ async def in_unit_of_work(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> 
         async with unit_of_work() as session:
             return await fn(session=session, **kwargs)
 
+    tracker = loads_in_flight.get()
+    if tracker is not None:
+        tracker.started()
     task = asyncio.create_task(work())
     _database_work.add(task)
     task.add_done_callback(_database_work.discard)
-    return await asyncio.shield(task)
+    try:
+        return await asyncio.shield(task)
+    finally:
+        if tracker is not None:
+            tracker.finished()
 
 
 class _QueryCell:

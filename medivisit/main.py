@@ -9,12 +9,14 @@ import logging
 import secrets
 from contextlib import asynccontextmanager
 from html import escape
+from http.cookies import SimpleCookie
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
+from reactpy.backend.types import Location
 
 from app import ratelimit
 from app.api import auth_v1 as auth_api
@@ -26,6 +28,7 @@ from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from medivisit import (
+    first_paint,
     reactpy_component_check,
     reactpy_hook_stack,
     reactpy_teardown,
@@ -43,6 +46,8 @@ reminder_logger = logging.getLogger("app.reminders")
 STATIC_DIR = Path(PROJECT_ROOT) / "static"
 VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
 REMINDER_INTERVAL_SECONDS = 60
+TITLE_MARK = "<!--title-->"
+APP_MARK = "<!--app-->"
 
 
 def asset_version() -> str:
@@ -60,11 +65,12 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
     <meta name="description" content="{escape(brand)} brings licensed providers to your home or office: blood draws, IV therapy, in-home nursing and at-home diagnostics.">
     <meta name="theme-color" content="#0f766e">
-    <title>{{title}}</title>
+    <title>{TITLE_MARK}</title>
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
     <link rel="manifest" href="/static/manifest.webmanifest">
     <script src="/static/js/theme.js?v={version}"></script>
     <script src="/static/js/connection.js?v={version}"></script>
+    <script src="/static/js/first-paint.js?v={version}"></script>
     <link rel="stylesheet" href="/static/css/icons.css?v={version}">
     <link rel="stylesheet" href="/static/css/app.css?v={version}">
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
@@ -84,18 +90,49 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
-    page = page.replace(
-        "{__head__}", head.replace("{", "{{").replace("}", "}}").replace("{{title}}", "{title}")
-    )
+    page = page.replace("{__head__}", head)
     page = page.replace(
         '<html lang="en">', f'<html lang="en" data-theme="light" data-auth-tick="{int(refresh_tick_ms)}">'
     )
     return page.replace(
         '<div id="app"></div>',
-        '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
+        f"{APP_MARK}"
         '<ol class="toast-list client-toasts" data-client-toasts aria-live="polite"></ol>'
         "<noscript><p class='noscript'>Please enable JavaScript to use this site.</p></noscript>",
     )
+
+
+def _page_html(template: str, *, title: str, first_frame: str | None) -> str:
+    """The page with its title and either its first frame (see medivisit/first_paint.py) or 'Loading…'."""
+    app = (
+        f'<div id="first-paint">{first_frame}</div><div id="app"></div>'
+        if first_frame is not None
+        else '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
+    )
+    return template.replace(TITLE_MARK, escape(title), 1).replace(APP_MARK, app, 1)
+
+
+async def _first_frame(request: Request, set_cookies: list[str], budget: float) -> str | None:
+    """The page's first frame as the live tree would show it to this request: its cookies, including the
+    ones this answer sets (the new visitor id, CSRF token, a renewed session). None if it fails."""
+    jar = dict(request.cookies)
+    for header in set_cookies:
+        parsed = SimpleCookie()
+        parsed.load(header)
+        jar.update({name: morsel.value for name, morsel in parsed.items()})
+    cookie_header = "; ".join(f"{name}={value}" for name, value in jar.items()).encode("latin-1")
+    headers = [(k, v) for k, v in request.scope["headers"] if k != b"cookie"] + [(b"cookie", cookie_header)]
+    query = request.url.query
+    try:
+        return await first_paint.render_first_frame(
+            Root(),
+            scope={**request.scope, "headers": headers},
+            location=Location(request.url.path, f"?{query}" if query else ""),
+            budget=budget,
+        )
+    except Exception:
+        logger.exception("The first frame of %s could not be rendered", request.url.path[:200])
+        return None
 
 
 async def send_reminders_periodically() -> None:
@@ -119,6 +156,7 @@ def create_app() -> FastAPI:
     reactpy_teardown.install()
     websocket_guard.install()
     settings = get_settings()
+    first_paint.install(settings.first_paint_budget_ms / 1000)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202
@@ -170,16 +208,12 @@ def create_app() -> FastAPI:
             logger.info("Unknown path requested: %s", path[:200])
             async with unit_of_work() as session:
                 await record_unknown_path(session=session, path=path)
-        title = f"{(screen or NOT_FOUND).title} | {settings.brand_name}"
-        response = HTMLResponse(
-            template.format(title=escape(title)),
-            status_code=200 if found else 404,
-            headers={"Cache-Control": "no-cache"},
-        )
+        shown = screen or NOT_FOUND
+        cookies = Response()  # collects this answer's Set-Cookie headers
         secure = request.url.scheme == "https"
         if CSRF_COOKIE not in request.cookies:
             # Echoed by every form post (double submit); auth.js sends it with its JSON posts.
-            response.set_cookie(
+            cookies.set_cookie(
                 CSRF_COOKIE,
                 new_csrf_token(),
                 max_age=CSRF_COOKIE_MAX_AGE,
@@ -187,10 +221,10 @@ def create_app() -> FastAPI:
                 secure=secure,
             )
         # The websocket reads the session cookies once: renew an expiring session before it connects.
-        await auth_browser.renew_for_page(request, response)
+        await auth_browser.renew_for_page(request, cookies)
         if VISITOR_COOKIE not in request.cookies:
             # The websocket cannot set cookies, so the anonymous visitor id is issued here.
-            response.set_cookie(
+            cookies.set_cookie(
                 VISITOR_COOKIE,
                 secrets.token_urlsafe(18),
                 max_age=VISITOR_COOKIE_MAX_AGE,
@@ -198,6 +232,20 @@ def create_app() -> FastAPI:
                 samesite="lax",
                 secure=secure,
             )
+        set_cookies = cookies.headers.getlist("set-cookie")
+        first_frame = None
+        if shown.rule is None and request.method == "GET" and settings.first_paint_budget_ms > 0:
+            # Public pages carry their first frame; guarded ones wait for the live tree (no private data
+            # in a cached or shared HTML answer, and a guard decides with the live session).
+            first_frame = await _first_frame(request, set_cookies, settings.first_paint_budget_ms / 1000)
+        response = HTMLResponse(
+            _page_html(template, title=f"{shown.title} | {settings.brand_name}", first_frame=first_frame),
+            status_code=200 if found else 404,
+            # A renewed session's answer is not stored anywhere (renew_for_page says "no-store").
+            headers={"Cache-Control": cookies.headers.get("cache-control", "no-cache")},
+        )
+        for header in set_cookies:
+            response.headers.append("set-cookie", header)
         return response
 
     app.add_route("/{path:path}", page, methods=["GET", "HEAD"], include_in_schema=False)

@@ -14,7 +14,7 @@ from http.cookies import CookieError, SimpleCookie
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from reactpy import component, html, use_connection, use_effect, use_memo
-from reactpy_router import browser_router, route
+from reactpy_router import route
 
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, FLASH_COOKIE, decode_flash, origin_allowed
 from app.principal import Principal
@@ -35,6 +35,7 @@ from components.frame.cart_panel import CartPanel
 from components.frame.toaster import Toaster as ToasterView
 from components.hooks import use_viewer
 from components.screen import ScreenView
+from medivisit.router import site_router
 from pages.routes import NOT_FOUND, screens
 
 VISITOR_COOKIE = "mv_visitor"
@@ -133,7 +134,7 @@ def Root():  # noqa: ANN201
             value=session,
         )
     return SessionContext(
-        browser_router(*routes),
+        site_router(*routes),
         CartSync(key="cart-sync"),
         CartPanel(key="cart"),
         BugReportDialog(key="bug-report"),

@@ -163,7 +163,7 @@ def HomePage() -> dict:
         section(
             grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3),
             html.div(
-                {"class_name": "button-row", "style": {"margin_top": "24px"}},
+                {"class_name": "button-row spaced-above"},
                 button_link("How it works", "/how-it-works", variant="outline"),
             ),
             title="How a visit works",

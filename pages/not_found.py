@@ -50,7 +50,7 @@ def NotFoundPage() -> dict:
             ),
         ),
         html.p(
-            {"class_name": "hint", "style": {"margin_top": "24px"}},
+            {"class_name": "hint spaced-above"},
             "Still stuck? ",
             html.a({"href": "/contact"}, "Contact our support team"),
             ".",

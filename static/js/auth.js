@@ -166,8 +166,9 @@ async function sessionFromLink() {
 // ---- the flash cookie is read once ------------------------------------------------------------------------
 function dropFlashOnceRead() {
   if (readCookie("mv_flash") === null) return;
-  // The app root reads the cookies before its first render, which includes the toaster.
-  const read = () => document.querySelector("[data-toaster]") !== null;
+  // The app root reads the cookies before its first render, which includes the toaster. (The copy of the
+  // page rendered into the HTML has one too, but the live tree has yet to read the cookie then.)
+  const read = () => document.querySelector("#app [data-toaster]") !== null;
   if (read()) { dropCookie("mv_flash"); return; }
   const observer = new MutationObserver(() => {
     if (read()) { observer.disconnect(); dropCookie("mv_flash"); }

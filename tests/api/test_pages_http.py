@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
 
 from app import db as app_db
+from app.settings import get_settings
+from medivisit.main import create_app
 from models import NotFoundPath
 from tests import factories
 
@@ -94,3 +100,53 @@ async def test_every_catalog_service_has_a_page_and_unknown_ids_answer_404(clien
         response = await client.get(path)
         assert response.status_code == 404, path
         assert '<div id="app">' in response.text
+
+
+# ---- the first frame in the HTML (issue 11: first paint without the socket) --------------------------------
+@pytest.fixture
+async def unhurried_client(configured, monkeypatch) -> AsyncIterator[httpx.AsyncClient]:
+    """A client of an app that waits as long as a first frame's data takes (a busy test machine is slow)."""
+    monkeypatch.setenv("FIRST_PAINT_BUDGET_MS", "20000")
+    get_settings.cache_clear()
+    transport = httpx.ASGITransport(app=create_app())
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        yield client
+
+
+def first_frame(page: str) -> str:
+    start = page.index('<div id="first-paint">')
+    return page[start : page.index('<div id="app">', start)]
+
+
+async def test_public_pages_carry_their_first_frame_with_their_data(unhurried_client) -> None:
+    client = unhurried_client
+    provider_id = await factories.provider("Ada Nurse")
+    home = await client.get("/")
+    assert "Licensed care, at your door." in first_frame(home.text)
+    assert 'href="/find-provider"' in first_frame(home.text)
+    assert "Loading…" not in home.text
+
+    search = await client.get(f"/find-provider?zip={factories.ZIP}")
+    frame = first_frame(search.text)
+    assert "Ada Nurse" in frame, "the search results, read before the page was answered"
+    assert f'href="/providers/{provider_id}"' in frame
+    assert f'value="{factories.ZIP}"' in frame, "the ZIP field shows the query's ZIP code"
+
+
+async def test_the_sign_in_form_of_the_first_frame_posts_without_script(client) -> None:
+    response = await client.get("/login")
+    frame = first_frame(response.text)
+    issued = next(c for c in response.headers.get_list("set-cookie") if c.startswith("mv_csrf="))
+    token = issued.split(";")[0].removeprefix("mv_csrf=")
+    assert 'action="/auth/login"' in frame and 'method="post"' in frame
+    assert f'name="csrf_token" value="{token}"' in frame, "the token this same answer sets"
+    assert 'type="email"' in frame and 'type="password"' in frame
+
+
+async def test_guarded_pages_wait_for_the_live_tree(client) -> None:
+    response = await client.get("/dashboard")
+    assert 'id="first-paint"' not in response.text
+    assert (
+        '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
+        in response.text
+    )

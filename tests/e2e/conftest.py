@@ -63,9 +63,9 @@ def mobile_page(browser: Browser) -> Iterator[Page]:
 
 
 def open_page(page: Page, url: str) -> Page:
-    """Go to `url` and wait until ReactPy has rendered the frame."""
+    """Go to `url` and wait until the live tree (not the first frame in the HTML) shows the frame."""
     page.goto(url)
-    page.locator(".site-header, .app-shell").first.wait_for()
+    page.locator("#app .site-header, #app .app-shell").first.wait_for()
     return page
 
 

@@ -25,8 +25,8 @@ def path_of(url: str) -> str:
 
 
 def wait_for_screen(page: Page) -> Locator:
-    """Wait until the routed screen (or the error screen) has rendered something visible inside <main>."""
-    main = page.get_by_role("main")
+    """Wait until the live tree's routed screen (or the error screen) shows something inside <main>."""
+    main = page.locator("#app").get_by_role("main")
     main.locator(":scope > :not([hidden])").first.wait_for()
     return main
 

@@ -1,0 +1,202 @@
+"""The first frame of a page, settled: rendered on the server into the page's HTML, and sent whole as the
+live connection's first message.
+
+Without it every page read "Loading…" until the scripts had run, the websocket had connected and the first
+render had come back, and then showed its loading states until the data arrived. `settled_frame` renders a
+layout once, lets the reads its hooks started finish (up to the setting FIRST_PAINT_BUDGET_MS), applies the
+re-renders they cause, and returns the whole model.
+
+- `render_first_frame` does that for the HTTP request of a public page (its cookies, its URL) and writes
+  the model as HTML: content and plain `<a href>` links before any script runs (search engines see them),
+  and sign-in forms that post without script.
+- `install` makes the live connection's first message the settled frame as well, so when the live tree
+  first draws, it draws the same finished page; static/js/first-paint.js then removes the server's copy
+  in the same frame: no flash of "Loading…", no layout shift. It also carries over what was typed and the
+  button clicked in the server's copy before the live tree took over.
+
+Elements of JavaScript modules (`importSource`) and scripts are left out of the HTML; they only do
+something in the live tree. So are `style` attributes: the Content-Security-Policy (medivisit/
+security_headers.py) refuses inline styles in HTML, while the live tree sets them through the DOM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+from reactpy import Layout
+from reactpy.backend.types import Connection, Location
+from reactpy.core import serve as reactpy_serve
+from reactpy.core.hooks import ConnectionContext
+from reactpy.types import ComponentType
+
+from components.hooks import LoadsInFlight, loads_in_flight
+
+_streamed_updates = reactpy_serve._single_outgoing_loop
+MAX_RENDERS = 40  # a screen that keeps re-rendering is cut off here
+VOID_ELEMENTS = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+SKIPPED_ELEMENTS = frozenset({"script"})
+ATTRIBUTE_NAMES = {
+    "class_name": "class",
+    "className": "class",
+    "html_for": "for",
+    "htmlFor": "for",
+    "default_value": "value",
+    "defaultValue": "value",
+    "default_checked": "checked",
+    "defaultChecked": "checked",
+    "accept_charset": "accept-charset",
+    "http_equiv": "http-equiv",
+}
+
+
+async def render_first_frame(
+    root: ComponentType,
+    *,
+    scope: Mapping[str, Any],
+    location: Location,
+    budget: float,
+) -> str:
+    """The HTML of `root`'s first settled frame for this request (see `settled_frame`)."""
+    connection = Connection(scope=dict(scope), location=location, carrier=None)
+    async with Layout(ConnectionContext(root, value=connection)) as layout:
+        model = await settled_frame(layout, budget)
+    return model_to_html(model)
+
+
+async def settled_frame(layout: Layout, budget: float) -> Any:
+    """The layout's first frame once the hooks' reads it started are done and the re-renders they caused
+    are in (or `budget` seconds have passed): one whole model, as a page shows it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + budget
+    tracker = LoadsInFlight()
+    token = loads_in_flight.set(tracker)  # effects and loads started by the renders below inherit it
+    try:
+        model = (await layout.render())["model"]
+        for _ in range(MAX_RENDERS):
+            update = await _next_update(layout, tracker, deadline)
+            if update is None:
+                break
+            model = _patched(model, update["path"], update["model"])
+    finally:
+        loads_in_flight.reset(token)  # later renders' loads are not waited for
+    return model
+
+
+def install(budget: float) -> None:
+    """The live connection's first message is the settled frame too, so the page it replaces (the first
+    frame in the HTML) is never swapped for one still loading; later updates stream as ReactPy sends them."""
+
+    async def outgoing(layout: Layout, send: Any) -> None:
+        model = await settled_frame(layout, budget)
+        await send({"type": "layout-update", "path": "", "model": model})
+        await _streamed_updates(layout, send)
+
+    reactpy_serve._single_outgoing_loop = outgoing
+
+
+async def _next_update(layout: Layout, tracker: LoadsInFlight, deadline: float) -> dict | None:
+    """The next re-render, once the effects it waits on have run; None when there is none to wait for."""
+    loop = asyncio.get_running_loop()
+    while True:
+        for _ in range(3):  # the effects of the last render start (and start their loads)
+            await asyncio.sleep(0)
+        remaining = deadline - loop.time()
+        if layout._rendering_queue._pending:  # noqa: SLF001 - reactpy 1.1 has no public "is a render due"
+            try:
+                return await asyncio.wait_for(layout.render(), timeout=max(remaining, 0.05))
+            except TimeoutError:
+                return None
+        if tracker.count == 0 or remaining <= 0:
+            return None
+        try:
+            await asyncio.wait_for(tracker.idle.wait(), timeout=remaining)
+        except TimeoutError:
+            return None
+
+
+def _patched(model: Any, path: str, new: Any) -> Any:
+    """`model` with the subtree at a layout update's path ("/children/0/children/2") replaced by `new`."""
+    if not path:
+        return new
+    *parents, last = path.strip("/").split("/")
+    node = model
+    for key in parents:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    if isinstance(node, list):
+        node[int(last)] = new
+    else:
+        node[last] = new
+    return model
+
+
+def model_to_html(model: Any) -> str:
+    """A ReactPy model (the layout's output, snake_case attribute names as the client receives them) as HTML."""
+    out: list[str] = []
+    _write(model, out)
+    return "".join(out)
+
+
+def _write(node: Any, out: list[str], select_value: str | None = None) -> None:
+    if isinstance(node, str):
+        out.append(escape(node, quote=False))
+        return
+    if not isinstance(node, dict) or "importSource" in node:
+        return
+    tag = node.get("tagName", "")
+    children = node.get("children", ())
+    if not tag:
+        for child in children:
+            _write(child, out, select_value)
+        return
+    if tag in SKIPPED_ELEMENTS:
+        return
+    attributes = dict(node.get("attributes", {}))
+    text_value = None
+    if tag == "textarea":
+        text_value = attributes.pop("value", None) or attributes.pop("default_value", None)
+    inner_select = None
+    if tag == "select":
+        inner_select = attributes.pop("value", None) or attributes.pop("default_value", None)
+    if tag == "option" and select_value is not None and str(attributes.get("value")) == str(select_value):
+        attributes["selected"] = True
+    out.append(f"<{tag}{_attributes(attributes)}>")
+    if tag in VOID_ELEMENTS:
+        return
+    if text_value is not None:
+        out.append(escape(str(text_value), quote=False))
+    for child in children:
+        _write(child, out, inner_select if tag == "select" else select_value)
+    out.append(f"</{tag}>")
+
+
+def _attributes(attributes: Mapping[str, Any]) -> str:
+    parts = []
+    for name, value in attributes.items():
+        if name == "key" or callable(value) or value is None:
+            continue
+        html_name = _attribute_name(name)
+        if html_name == "style":
+            continue
+        if isinstance(value, bool) and not html_name.startswith(("aria-", "data-")):
+            if value:
+                parts.append(f" {html_name}")
+            continue
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        parts.append(f' {html_name}="{escape(str(value), quote=True)}"')
+    return "".join(parts)
+
+
+def _attribute_name(name: str) -> str:
+    if name in ATTRIBUTE_NAMES:
+        return ATTRIBUTE_NAMES[name]
+    if name.startswith(("aria_", "data_")):
+        return name.replace("_", "-")
+    if "-" in name:
+        return name
+    return name.replace("_", "").lower()  # read_only → readonly, tabIndex → tabindex

@@ -1,0 +1,91 @@
+// Swaps the page's first frame, rendered on the server into the HTML (medivisit/first_paint.py), for the
+// live ReactPy tree the moment that tree draws.
+// The live tree mounts into the hidden #app and its first message is the same settled page, so the swap
+// happens when #app first has content: the observer runs before the browser paints, so the page never
+// flashes "Loading…", an empty frame or a layout shift.
+// Until then the server's copy is read and followed like any page (links and form posts work without
+// script). What a person does in it is not lost: typed values are copied into the live fields, the button
+// they clicked is clicked again in the live tree, and focus stays on the same field. Elements are matched
+// by id, else by their position in the tree.
+(function () {
+  var pendingClick = null;
+
+  function pathOf(node, root) {
+    var path = [];
+    while (node && node !== root) {
+      path.unshift(Array.prototype.indexOf.call(node.parentElement.children, node));
+      node = node.parentElement;
+    }
+    return path;
+  }
+  function counterpart(node, from, to) {
+    if (node.id) return to.querySelector("#" + CSS.escape(node.id));
+    var path = pathOf(node, from);
+    var found = to.firstElementChild ? to : null;
+    for (var i = 0; found && i < path.length; i++) found = found.children[path[i]] || null;
+    return found && found.tagName === node.tagName ? found : null;
+  }
+  function setValue(field, value) {
+    // Through the element's own setter and an input event, as typing would: React hears it.
+    var proto = Object.getPrototypeOf(field);
+    var setter = Object.getOwnPropertyDescriptor(proto, "value").set;
+    setter.call(field, value);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function start() {
+    var first = document.getElementById("first-paint");
+    var app = document.getElementById("app");
+    if (!first || !app) return;
+
+    // A click on a button of the server's copy (not a link, not a form the browser posts itself) waits for
+    // the live tree.
+    first.addEventListener("click", function (event) {
+      var target = event.target.closest("button, [role=button], [role=tab], [role=menuitem], summary");
+      if (!target || !first.contains(target)) return;
+      var form = target.closest("form");
+      if (form && form.getAttribute("action") && target.type === "submit") return;
+      event.preventDefault();
+      pendingClick = target;
+    }, true);
+
+    function swap() {
+      observer.disconnect();
+      var typed = [];
+      first.querySelectorAll("input, textarea, select").forEach(function (field) {
+        if (changed(field)) typed.push(field);
+      });
+      var focused = first.contains(document.activeElement) ? document.activeElement : null;
+      var pairs = typed.map(function (field) { return [field, counterpart(field, first, app)]; });
+      var focusTarget = focused ? counterpart(focused, first, app) : null;
+      var clickTarget = pendingClick ? counterpart(pendingClick, first, app) : null;
+      first.remove();
+      pairs.forEach(function (pair) {
+        var live = pair[1];
+        if (!live) return;
+        if (pair[0].type === "checkbox" || pair[0].type === "radio") {
+          if (live.checked !== pair[0].checked) live.click();
+        } else {
+          setValue(live, pair[0].value);
+        }
+      });
+      if (focusTarget) focusTarget.focus();
+      if (clickTarget) clickTarget.click();
+    }
+    var observer = new MutationObserver(function () {
+      if (app.firstElementChild) swap();
+    });
+    observer.observe(app, { childList: true });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
