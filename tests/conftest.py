@@ -258,7 +258,7 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
         cwd=Path(__file__).parent.parent,
     )
     base_url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy machine imports slowly
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited early:\n{log_path.read_text()}")
