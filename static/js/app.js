@@ -1,5 +1,6 @@
 // Browser-side behaviour of the frame, so no server render is ever spent on it: client-side link
-// navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
+// navigation (the focus goes to <main> on another screen), hover menus with their delays and keys, the
+// mobile overlays' links, the banner countdown,
 // page titles, keyboard shortcuts, client toasts and the service worker.
 //
 // The data-* contract. Screens never spell these attributes: components/browser.py is the Python side,
@@ -57,9 +58,23 @@ function scrollToHash(hash) {
 export function navigate(href, { replace = false } = {}) {
   const url = new URL(href, location.href);
   const samePage = url.pathname === location.pathname && url.search === location.search;
+  if (url.pathname !== location.pathname) focusMainOnRender = true;
   history[replace ? "replaceState" : "pushState"](null, "", url);
   if (!samePage) window.dispatchEvent(new PopStateEvent("popstate"));
   scrollToHash(url.hash);
+}
+
+// Another screen: once it renders, the focus goes to <main> (as after a page load and "Skip to content"),
+// not left on a link that is gone. A screen that places the focus itself (a field, a heading) keeps it.
+let focusMainOnRender = false;
+function focusNewScreen(mutations) {
+  const main = document.getElementById("main");
+  if (!focusMainOnRender || !main || !mutations.some((m) => main.contains(m.target))) return;
+  focusMainOnRender = false;
+  const active = document.activeElement;
+  if (main.contains(active) && active !== main) return;
+  if (active && active.closest("[data-modal]")) return;
+  main.focus({ preventScroll: true });
 }
 
 document.addEventListener("click", (event) => {
@@ -278,7 +293,8 @@ setInterval(tick, 1000);
 
 // ---- page title and first paint of new nodes --------------------------------------------------------
 const app = document.getElementById("app");
-new MutationObserver(() => {
+new MutationObserver((mutations) => {
+  focusNewScreen(mutations);
   const marker = app.querySelectorAll("[data-page-title]");
   const title = marker.length && marker[marker.length - 1].dataset.pageTitle;
   if (title && document.title !== title) document.title = title;
