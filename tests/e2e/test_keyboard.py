@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import wait_for_screen
 
 FOCUSED = "document.activeElement"
@@ -79,6 +79,10 @@ def test_mobile_overlay_traps_focus_locks_scrolling_and_gives_focus_back(
     expect(dialog).to_be_visible()
     expect(dialog.get_by_role("button", name=re.compile("^Close"))).to_be_focused()
     assert scroll_locked(page)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate("(s) => document.documentElement.setAttribute('data-theme', s)", scheme)
+        screenshot(page, f"{selector.strip('.')}-open-{scheme}", animations="disabled")
     assert_focus_trapped(page, dialog)
 
     page.keyboard.press("Escape")
