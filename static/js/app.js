@@ -319,13 +319,13 @@ export function showToast(title, { actionLabel, onAction, duration = 4000 } = {}
   if (!list) return;
   const item = document.createElement("li");
   item.className = "toast toast-default";
-  item.setAttribute("role", "status");
   item.style.animationDelay = `0ms, ${duration}ms`;
   const text = document.createElement("p");
   text.className = "toast-title";
   text.textContent = title;
   const body = document.createElement("div");
   body.className = "toast-body";
+  body.setAttribute("role", "status");  // the text is the live region; the list keeps list items only
   body.append(text);
   item.append(body);
   if (actionLabel) {
