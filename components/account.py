@@ -223,6 +223,7 @@ def logout_form(
     button: dict[str, Any] = {"class_name": class_name, "type": "submit"}
     if role:
         button["role"] = role
+        button["tab_index"] = -1  # a menu item: reached with the arrow keys (static/js/app.js)
     return html.form(
         {"method": "post", "action": "/auth/logout", "class_name": "logout-form", **browser.auth_form()},
         csrf_input(csrf_token),

@@ -7,10 +7,11 @@ CSS or tests (e.g. `data-label` on table cells) are not behaviour and stay where
 
 Who reads what:
 - app.js: client navigation (`native_link`, `nav_delay`, `navigate_after`, `client_get_form`), hover
-  menus (`menu`), overlays and drawers (`overlay`, `open_overlay`, `close_overlay`), `history_back`,
+  menus (`menu`), overlays and drawers (`overlay`, `close_overlay`), `history_back`,
   `theme_toggle`, `banner_close`, `countdown`, `page_title`, `modal` / `modal_close` (Escape), the
   toaster (`toaster`, `client_toasts`);
-- kit.js: tab keys (`tabs`) and dialog focus (`modal`);
+- kit.js: tab keys (`tabs`), dialog focus and scroll lock (`modal`, `initial_focus`), `focus_on_mount`,
+  `error_summary`;
 - auth.js: form posts with a busy label (`auth_form`, `busy_label`);
 - presence.js: typing presence (`typing_scope`, `typing_field`, `typing_sink`);
 - uploads.js: file uploads (`upload_scope`, `upload_input`, `upload_sink`, `upload_status`);
@@ -70,22 +71,19 @@ def menu() -> Attributes:
 
 
 def overlay(name: str) -> Attributes:
-    """A panel shown while `<html data-overlay-open=name>` (mobile menu, side drawer); locks scrolling."""
+    """A mounted small-screen overlay (the mobile menu, the side drawer; also a `modal()`): a link in it
+    clicks its `modal_close()` button, then navigates."""
     return {"data-overlay": name}
 
 
-def open_overlay(name: str) -> Attributes:
-    """A button that opens the overlay `name` without a server round trip."""
-    return {"data-open-overlay": name}
-
-
 def close_overlay() -> Attributes:
-    """A button or backdrop that closes the open overlay."""
+    """A button or backdrop that closes the overlay shown by `<html data-overlay-open>` (the staff drawer)."""
     return {"data-close-overlay": ""}
 
 
 def modal() -> Attributes:
-    """An open modal dialog: focus moves in, stays inside, and returns to the opener when it closes."""
+    """An open modal dialog: focus moves in, stays inside, and returns to the opener when it closes; the
+    page behind it does not scroll (CSS `:has([data-modal])`)."""
     return {"data-modal": ""}
 
 
@@ -97,6 +95,17 @@ def modal_close() -> Attributes:
 def initial_focus() -> Attributes:
     """The element a dialog focuses when it opens (instead of its first field)."""
     return {"data-initial-focus": ""}
+
+
+def focus_on_mount() -> Attributes:
+    """An element the browser focuses when it appears (give it `tab_index=-1` unless it is a control): the
+    heading of a screen reached by an action, an error summary. A new `key` makes it appear again."""
+    return {"data-focus-on-mount": ""}
+
+
+def error_summary() -> Attributes:
+    """An error summary: its `#id` links move the focus to the field with that id (and show its label)."""
+    return {"data-error-summary": ""}
 
 
 def tabs(*, activation: str = "manual") -> Attributes:

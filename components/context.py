@@ -1,4 +1,5 @@
-"""Per-connection UI context: who is signed in, and handles to the frame's toaster, cart and dialogs.
+"""Per-connection UI context: who is signed in, and handles to the frame's toaster, cart, dialogs and
+small-screen overlays.
 
 The handles are plain objects created once per connection by the root component. The component that owns
 a piece of state (the Toaster, the cart panel) binds its setter to the handle, so anything in the tree can
@@ -101,6 +102,25 @@ class Disclosure:
         self._update(lambda is_open: not is_open)
 
 
+class Switch:
+    """Which one of a few panels is open, if any (the small-screen menu or the side drawer), from anywhere
+    in the tree: the component that shows them binds its state here, so opening one renders only it."""
+
+    def __init__(self) -> None:
+        self._set: Callable[[str | None], None] | None = None
+
+    def bind(self, setter: Callable[[str | None], None]) -> None:
+        self._set = setter
+
+    def open(self, name: str) -> None:
+        if self._set is not None:
+            self._set(name)
+
+    def close(self) -> None:
+        if self._set is not None:
+            self._set(None)
+
+
 class FlashBox:
     """The flash note the page arrived with (app.auth.web): read once by the screen it is meant for."""
 
@@ -191,6 +211,8 @@ class UiSession:
     returning: bool = False
     # The visitor's IANA time zone (the `tz` cookie static/js/tz.js sets), for showing times.
     time_zone: str = "America/New_York"
+    # The small-screen overlays ("menu", "drawer"): mounted only while one is open.
+    mobile_nav: Switch = field(default_factory=Switch)
 
 
 SessionContext = create_context(None)

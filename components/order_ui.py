@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from reactpy import component, html
 
 from app.services.appointments import visit_where
+from components import browser
 from components.context import UiSession, use_session
 from components.format import format_currency, format_date, format_slot
 from components.icons import icon
@@ -78,7 +79,8 @@ def OrderConfirmation(order: OrderRead) -> dict:
                         icon("clock" if eyebrow == REQUESTED else "check", size=32),
                     ),
                     html.p({"class_name": "eyebrow"}, eyebrow),
-                    html.h1(heading),
+                    # Place order lands here: the focus moves to the heading (a screen reader reads it).
+                    html.h1({"tab_index": -1, **browser.focus_on_mount()}, heading),
                     html.p(
                         {"class_name": "checkout-done-number"},
                         "Order ",

@@ -5,7 +5,8 @@ identity service (signature, expiry, that its session still exists); until that 
 shows the loading state (SPEC §4) so no screen guard decides on a half-known user. The page route renews an
 expiring session before the page loads, and static/js/auth.js keeps it fresh afterwards.
 
-The toaster, cart panel and bug-report dialog live outside the router so they survive navigation.
+The toaster, cart panel, bug-report dialog and small-screen overlays live outside the router so they survive
+navigation.
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from components.context import (
     Disclosure,
     FlashBox,
     SessionContext,
+    Switch,
     Toaster,
     UiSession,
     use_session,
 )
 from components.frame.bug_report import BugReportDialog
 from components.frame.cart_panel import CartPanel
+from components.frame.mobile import MobileOverlays
 from components.frame.toaster import Toaster as ToasterView
 from components.hooks import use_viewer
 from components.screen import ScreenView
@@ -97,6 +100,7 @@ def Root():  # noqa: ANN201
             "toaster": Toaster(),
             "cart": CartHandle(),
             "bug_report": Disclosure(),
+            "mobile_nav": Switch(),
             "flash": FlashBox(decode_flash(cookies.get(FLASH_COOKIE))),
         },
         [],
@@ -113,6 +117,7 @@ def Root():  # noqa: ANN201
             toaster=handles["toaster"],
             cart=handles["cart"],
             bug_report=handles["bug_report"],
+            mobile_nav=handles["mobile_nav"],
             flash=handles["flash"],
             csrf_token=cookies.get(CSRF_COOKIE, ""),
             reload_user=signed_in.reload,
@@ -137,6 +142,7 @@ def Root():  # noqa: ANN201
         site_router(*routes),
         CartSync(key="cart-sync"),
         CartPanel(key="cart"),
+        MobileOverlays(key="mobile-overlays"),
         BugReportDialog(key="bug-report"),
         ToasterView(key="toaster"),
         FlashToast(key="flash"),

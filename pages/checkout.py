@@ -5,7 +5,10 @@ One visit per unit of each cart item. For each, the patient picks where it happe
 (app/services/booking.hold_slot); choosing another time replaces the hold. The shared visit address and
 each visit's intake notes are typed into uncontrolled inputs (no render per keystroke). Place order books
 every held time as one order, paid at the visit (app/services/booking.place_order); every price and total
-shown comes from the server. The confirmation says 'Booking confirmed' only when every visit of the order is
+shown comes from the server. Place order with something missing (no time chosen, an address field empty or
+malformed) books nothing: an error summary at the top ("There is a problem", GOV.UK's pattern) takes the
+focus and links each error to its field, which shows its message beside it; what was typed and held stays.
+The confirmation says 'Booking confirmed' only when every visit of the order is
 confirmed; while a provider has yet to confirm, it says the visits are requested (`confirmation_copy`).
 """
 
@@ -15,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_state
+from reactpy import component, html, use_ref, use_state
 from reactpy_router import navigate
 
 from app.services.appointments import checkout_rule
@@ -23,6 +26,7 @@ from app.services.booking import (
     ADDRESSED,
     HOLD_MINUTES,
     CheckoutLine,
+    address_problems,
     checkout_options,
     hold_slot,
     place_order,
@@ -37,7 +41,17 @@ from components.format import format_currency, format_date, format_minutes, form
 from components.forms import Form, use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, Select, TextArea, empty_state, error_state, loading_state
+from components.kit import (
+    Button,
+    ErrorLine,
+    ErrorSummary,
+    Field,
+    Select,
+    TextArea,
+    empty_state,
+    error_state,
+    loading_state,
+)
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.ui import button_link, page_header, page_title
@@ -50,6 +64,36 @@ DAYS_SHOWN = 14
 FIRST_AVAILABLE = ""  # the provider choice that lets the server pick
 
 Holds = dict[str, AppointmentRead]
+ADDRESS_FIELDS = ("zip_code", "address_line", "city", "state")
+CHOOSE_TIME = "Choose a day and time for {service}"
+
+
+def field_id(name: str) -> str:
+    """The id of the address field `name` (what the error summary links to)."""
+    return f"checkout-{name}"
+
+
+def days_id(number: int) -> str:
+    """The id of visit `number`'s day picker (the error summary's link for a visit without a time)."""
+    return f"visit-{number}-days"
+
+
+def checkout_errors(
+    visits: list[tuple[str, str, ServiceLocation]], holds: Holds, address: dict[str, str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(address field name → message, visit key → message) for Place order: each visit needs a time unless
+    another has one (only the visits with a time are booked), and the address what the places of the visits
+    to book need (`address_problems`, the checks place_order makes). `visits`: (key, service name, place)."""
+    to_book = [(key, place) for key, _name, place in visits if key in holds] or [
+        (key, place) for key, _name, place in visits
+    ]
+    field_errors: dict[str, str] = {}
+    for key, place in to_book:
+        where = holds[key].location if key in holds else place
+        for name, message in address_problems(where, **_where(where, address)).items():
+            field_errors.setdefault(name, message)
+    time_errors = {} if holds else {key: CHOOSE_TIME.format(service=name) for key, name, _place in visits}
+    return {name: field_errors[name] for name in ADDRESS_FIELDS if name in field_errors}, time_errors
 
 
 @component
@@ -120,17 +164,29 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     _, set_zip = use_state("")
     zip_code = _usable_zip(address.values.get("zip_code"))
     holds, set_holds = use_state({})
+    # What the last Place order found wrong: the server's refusal, the address fields' and the visits'
+    # errors; `attempt` counts the sends that failed, so each one gives the focus to the summary again.
     problem, set_problem = use_state(None)
+    field_errors, set_field_errors = use_state({})
+    time_errors, set_time_errors = use_state({})
+    attempt, set_attempt = use_state(0)
+    places = use_ref({})  # each visit's place of visit, as its line last rendered it
 
     def placed(result: Any) -> None:
         notes.discard_draft()
         on_placed(result)
 
-    order = use_action(place_order, on_success=placed, on_error=set_problem)
+    def refused(message: str) -> None:
+        set_problem(message)
+        set_attempt(lambda n: n + 1)
+
+    order = use_action(place_order, on_success=placed, on_error=refused)
     visits = [(f"{item.id}#{n}", item) for item in items for n in range(item.quantity)]
+    numbers = {key: index + 1 for index, (key, _item) in enumerate(visits)}
 
     def on_hold(key: str, hold: AppointmentRead) -> None:
         set_problem(None)
+        set_time_errors({})
         set_holds(lambda current: {**current, key: hold})
 
     def zip_changed(text: str) -> None:
@@ -141,6 +197,13 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
 
     async def submit() -> None:
         set_problem(None)
+        described = [(key, item.name, places.current.get(key, ServiceLocation.home)) for key, item in visits]
+        fields, times = checkout_errors(described, holds, address.values)
+        set_field_errors(fields)
+        set_time_errors(times)
+        if fields or times:
+            set_attempt(lambda n: n + 1)
+            return
         lines = [
             CheckoutLine(
                 hold_id=holds[key].id,
@@ -154,13 +217,25 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
         ]
         await order.run(actor=session.actor, lines=lines, visitor_id=session.visitor_id)
 
+    errors: list[ErrorLine] = [
+        *((field_id(name), message) for name, message in field_errors.items()),
+        *((days_id(numbers[key]), message) for key, message in time_errors.items() if key in numbers),
+        *([(None, problem)] if problem else []),
+    ]
     return html.section(
         {"class_name": "section checkout"},
+        html.div(
+            {"class_name": "container checkout-errors"},
+            page_title("Error: Checkout"),
+            ErrorSummary(errors, attempt=attempt, id="checkout-errors"),
+        )
+        if errors
+        else "",
         html.div(
             {"class_name": "container checkout-grid"},
             html.div(
                 {"class_name": "checkout-main"},
-                _address_card(address, zip_changed),
+                _address_card(address, zip_changed, field_errors),
                 *[
                     _VisitLine(
                         key,
@@ -171,12 +246,14 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
                         holds.get(key),
                         on_hold,
                         notes,
+                        places.current,
+                        time_errors.get(key),
                         key=key,
                     )
                     for index, (key, item) in enumerate(visits)
                 ],
             ),
-            _Summary(visits, holds, order.pending, problem, submit),
+            _Summary(visits, holds, order.pending, submit),
         ),
     )
 
@@ -189,9 +266,11 @@ def _usable_zip(text: str | None) -> str:
         return ""
 
 
-def _address_card(form: Form, zip_changed: Any) -> dict:
+def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> dict:
     def field(name: str, label: str, **options: Any) -> Any:
-        return Field(label, name, form=form, id_prefix="checkout", id=f"checkout-{name}", **options)
+        return Field(
+            label, name, form=form, id_prefix="checkout", id=field_id(name), error=errors.get(name), **options
+        )
 
     return html.section(
         {"class_name": "checkout-card", "aria-labelledby": "checkout-address-title"},
@@ -254,6 +333,8 @@ def _VisitLine(
     hold: AppointmentRead | None,
     on_hold: Any,
     notes: Form,
+    places: dict[str, ServiceLocation],
+    time_error: str | None,
 ) -> dict:
     session = use_session()
     time_zone = session.time_zone
@@ -265,6 +346,7 @@ def _VisitLine(
     day, set_day = use_state(days[0])
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
     problem, set_problem = use_state(None)
+    places[line_key] = place  # what Place order checks the address against (no render of its own)
     needs_zip = place != ServiceLocation.virtual
     # Once the visit can be placed (a ZIP code for in-person visits); until then data is None.
     options = use_query(
@@ -394,8 +476,21 @@ def _VisitLine(
         html.div(
             {"class_name": "visit-when"},
             html.p({"class_name": "visit-label", "id": f"{prefix}-day"}, "Day"),
+            html.p({"class_name": "form-error field-error", "id": f"{prefix}-time-error"}, time_error)
+            if time_error
+            else "",
             html.div(
-                {"class_name": "day-picker", "role": "group", "aria-labelledby": f"{prefix}-day"},
+                {
+                    "class_name": "day-picker",
+                    "id": days_id(number),
+                    "role": "group",
+                    "aria-labelledby": f"{prefix}-day",
+                    **(
+                        {"aria-invalid": "true", "aria-describedby": f"{prefix}-time-error"}
+                        if time_error
+                        else {}
+                    ),
+                },
                 *[_day_chip(d, days[0], d == day, choose_day) for d in days],
             ),
             html.p(
@@ -517,9 +612,7 @@ def _cart_price(item: CartItemRead) -> dict:
 
 
 @component
-def _Summary(
-    visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, problem: str | None, submit: Any
-) -> dict:
+def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> dict:
     session = use_session()
     held = [holds[key] for key, _item in visits if key in holds]
     booked = visit_totals([hold.price for hold in held])
@@ -576,13 +669,12 @@ def _Summary(
         if held
         else "",
         html.p({"class_name": "hint summary-waiting"}, waiting) if waiting else "",
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        # Never disabled (GOV.UK): a Place order with something missing says what, at the top.
         Button(
             f"Place order · {format_currency(booked.total)}" if held else "Place order",
             on_click=submit,
             pending=placing,
             pending_label="Placing order…",
-            disabled=not held,
             class_name="btn-block",
         ),
     )

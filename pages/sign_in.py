@@ -1,4 +1,5 @@
-"""Sign in (/login, /sign-in): e-mail and password, then the authenticator code for a user with two-factor
+"""Sign in (/login, /sign-in): e-mail and password (Tab goes Email, Password, Sign in; "Forgot password?"
+comes after the button), then the authenticator code for a user with two-factor
 authentication on (`?step=mfa`). The forms post to /auth/login and /auth/mfa (app/auth/browser.py).
 
 A failed attempt comes back here with its message and the typed e-mail kept. The `redirect` query parameter
@@ -56,21 +57,15 @@ def _PasswordSignIn(redirect: str | None) -> dict:
             form_notice(notice),
             form_alert(error),
             field("Email", name="email", type="email", value=email, auto_complete="email", required=True),
-            html.div(
-                {"class_name": "auth-label-row"},
-                html.label({"html_for": "auth-password"}, "Password"),
-                html.a({"href": "/forgot-password", "class_name": "auth-small-link"}, "Forgot password?"),
-            ),
-            html.input(
-                {
-                    "id": "auth-password",
-                    "name": "password",
-                    "type": "password",
-                    "auto_complete": "current-password",
-                    "required": True,
-                }
+            field(
+                "Password", name="password", type="password", auto_complete="current-password", required=True
             ),
             submit_button("Sign in", "Signing in…"),
+            # After the button: the Tab order is Email, Password, Sign in (nothing in between).
+            html.p(
+                {"class_name": "auth-forgot"},
+                html.a({"href": "/forgot-password", "class_name": "auth-small-link"}, "Forgot password?"),
+            ),
             redirect=redirect,
         ),
         _resend_confirmation(session.csrf_token, email, redirect)

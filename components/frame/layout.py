@@ -1,4 +1,5 @@
-"""The page frame around every public screen: banner, top nav, content, footer and the mobile menus."""
+"""The page frame around every public screen: banner, top nav, content, footer and the bottom bar (the
+small-screen menu and drawer are mounted at the root only while open: components/frame/mobile.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from reactpy import component, html
 from components.context import use_session
 from components.frame.banner import flash_sale_banner
 from components.frame.footer import footer
-from components.frame.mobile import BottomBar, MobileMenu, SideDrawer
+from components.frame.mobile import BottomBar
 from components.frame.nav import TopNav
 
 
@@ -24,6 +25,4 @@ def SiteFrame(*children: Any) -> dict:
         html.main({"id": "main", "class_name": "site-main", "tab_index": -1}, *children),
         footer(session.brand_name, lambda _e: session.bug_report.open()),
         BottomBar(),
-        MobileMenu(),
-        SideDrawer(),
     )

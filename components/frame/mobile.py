@@ -1,14 +1,19 @@
 """Small-screen navigation: the full-screen menu, the right-hand side drawer and the bottom bar.
 
-Opening, closing, scroll locking and the delayed navigation of SPEC §2 (menu items 300 ms, drawer 100 ms)
-happen in the browser (static/js/app.js) via the data-* attributes rendered here.
+The menu and the drawer are mounted only while open (`MobileOverlays`, at the root beside the cart panel,
+opened through `session.mobile_nav`), so a desktop tab or a closed menu holds none of their elements on the
+server. Each is a modal (`browser.modal()`): static/js/kit.js moves the focus in, keeps Tab and Shift+Tab
+inside, gives the focus back to the opener when it closes and locks page scrolling (CSS `:has`); Escape
+clicks its close button (app.js). A link in one closes it, then navigates after the delay of SPEC §2 (menu
+items 300 ms, drawer 100 ms; static/js/app.js, `data-nav-delay`). Their look and entry animations are CSS.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
-from reactpy import component, html, use_location
+from reactpy import component, html, use_location, use_state
 
 from components import browser
 from components.cart import CartBadge
@@ -40,20 +45,42 @@ def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
     )
 
 
-def _close_button(label: str) -> dict:
+def _close_button(label: str, close: Callable[[], None]) -> dict:
     return html.button(
-        {"class_name": "icon-button", "type": "button", "aria-label": label, **browser.close_overlay()},
+        {
+            "class_name": "icon-button",
+            "type": "button",
+            "aria-label": label,
+            **browser.modal_close(),
+            **browser.initial_focus(),
+            "on_click": lambda _e: close(),
+        },
         icon("x", size=22),
     )
+
+
+@component
+def MobileOverlays() -> dict:
+    """The open small-screen overlay ("menu" or "drawer"), or nothing."""
+    session = use_session()
+    which, set_which = use_state(None)
+    session.mobile_nav.bind(set_which)
+    if which == "menu":
+        return MobileMenu(key="menu")
+    if which == "drawer":
+        return SideDrawer(key="drawer")
+    return html._()
 
 
 @component
 def MobileMenu() -> dict:
     session = use_session()
     actions = MOBILE_SIGNED_IN if session.user else MOBILE_SIGNED_OUT
+    close = session.mobile_nav.close
 
     async def open_cart(_event: dict) -> None:
-        # The browser closes the menu on click; the panel opens 100 ms later (SPEC §2).
+        # The menu closes at once; the panel opens 100 ms later (SPEC §2).
+        close()
         await asyncio.sleep(MENU_CART_DELAY_S)
         session.cart.open()
 
@@ -62,11 +89,14 @@ def MobileMenu() -> dict:
             "class_name": "overlay mobile-menu",
             "id": "mobile-menu",
             **browser.overlay("menu"),
+            **browser.modal(),
             "role": "dialog",
             "aria-modal": "true",
             "aria-label": "Menu",
         },
-        html.div({"class_name": "overlay-header"}, logo(session.brand_name), _close_button("Close menu")),
+        html.div(
+            {"class_name": "overlay-header"}, logo(session.brand_name), _close_button("Close menu", close)
+        ),
         html.nav(
             {"class_name": "overlay-body", "aria-label": "Mobile"},
             *(_overlay_link(link, 300, "overlay-item") for link in MOBILE_MENU),
@@ -74,7 +104,6 @@ def MobileMenu() -> dict:
                 {
                     "class_name": "overlay-item",
                     "type": "button",
-                    **browser.close_overlay(),
                     "aria-haspopup": "dialog",
                     "on_click": open_cart,
                 },
@@ -109,18 +138,24 @@ def MobileMenu() -> dict:
 def SideDrawer() -> dict:
     session = use_session()
     extra = DRAWER_SIGNED_IN if session.user else DRAWER_SIGNED_OUT
+    close = session.mobile_nav.close
     return html.div(
         {
             "class_name": "overlay drawer",
             **browser.overlay("drawer"),
+            **browser.modal(),
             "role": "dialog",
             "aria-modal": "true",
             "aria-label": "Side menu",
         },
-        html.div({"class_name": "drawer-backdrop", **browser.close_overlay()}),
+        html.div({"class_name": "drawer-backdrop", "on_click": lambda _e: close()}),
         html.div(
             {"class_name": "drawer-panel"},
-            html.div({"class_name": "overlay-header"}, html.strong("Menu"), _close_button("Close side menu")),
+            html.div(
+                {"class_name": "overlay-header"},
+                html.strong("Menu"),
+                _close_button("Close side menu", close),
+            ),
             html.nav(
                 {"class_name": "overlay-body", "aria-label": "Side"},
                 *(_overlay_link(link, 100, "overlay-item") for link in (*DRAWER, *extra)),

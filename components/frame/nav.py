@@ -1,7 +1,9 @@
 """Top navigation: logo, Services and Providers menus, plain links, theme, cart and account actions.
 
 Menus open and close in the browser (static/js/app.js: 200 ms hover delay, 300 ms skip window, 150 ms
-close delay); the server only renders the markup.
+close delay; the WAI-ARIA menu-button keys: Enter, Space and the arrows open it, the arrows, Home and End
+move between the items, Escape closes it and gives the focus back to its button); the server only renders
+the markup. The items are out of the Tab order (`tabindex=-1`): the arrow keys reach them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
             {
                 "class_name": "nav-trigger",
                 "type": "button",
+                "aria-haspopup": "menu",
                 "aria-expanded": "false",
                 "aria-controls": menu_id,
             },
@@ -53,6 +56,7 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
                         "class_name": "nav-dropdown-item",
                         "href": link.href,
                         "role": "menuitem",
+                        "tab_index": -1,
                         "key": link.href,
                     },
                     html.span({"class_name": "nav-dropdown-icon"}, icon(link.icon, size=18)),
@@ -86,6 +90,7 @@ def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
                 "class_name": "avatar-button",
                 "type": "button",
                 "aria-label": "Account menu",
+                "aria-haspopup": "menu",
                 "aria-expanded": "false",
             },
             avatar(user),
@@ -96,11 +101,21 @@ def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
                 {"class_name": "avatar-summary"}, UserText(user.name, tag="strong"), html.span(user.email)
             ),
             html.a(
-                {"class_name": "nav-dropdown-item", "href": "/dashboard/profile", "role": "menuitem"},
+                {
+                    "class_name": "nav-dropdown-item",
+                    "href": "/dashboard/profile",
+                    "role": "menuitem",
+                    "tab_index": -1,
+                },
                 "Profile",
             ),
             html.a(
-                {"class_name": "nav-dropdown-item", "href": "/dashboard/settings", "role": "menuitem"},
+                {
+                    "class_name": "nav-dropdown-item",
+                    "href": "/dashboard/settings",
+                    "role": "menuitem",
+                    "tab_index": -1,
+                },
                 "Settings",
             ),
             logout_form(csrf_token),
@@ -164,7 +179,8 @@ def TopNav() -> dict:
                         "class_name": "icon-button mobile-only",
                         "type": "button",
                         "aria-label": "Open side menu",
-                        **browser.open_overlay("drawer"),
+                        "aria-haspopup": "dialog",
+                        "on_click": lambda _e: session.mobile_nav.open("drawer"),
                     },
                     icon("user", size=22),
                 ),
@@ -173,7 +189,8 @@ def TopNav() -> dict:
                         "class_name": "icon-button mobile-only",
                         "type": "button",
                         "aria-label": "Open menu",
-                        **browser.open_overlay("menu"),
+                        "aria-haspopup": "dialog",
+                        "on_click": lambda _e: session.mobile_nav.open("menu"),
                     },
                     icon("menu", size=22),
                 ),

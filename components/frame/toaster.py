@@ -16,13 +16,13 @@ def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
         {
             "class_name": f"toast toast-{toast.variant}",
             "key": toast.id,
-            "role": "alert" if toast.variant == "error" else "status",
             "style": {"animation_delay": f"0ms, {toast.duration_ms}ms"},
             "tab_index": 0,
         },
         html.span({"class_name": "toast-icon"}, icon(_ICONS[toast.variant], size=18)),
+        # The live region is the text, not the list item: a list holds list items only (axe "list").
         html.div(
-            {"class_name": "toast-body"},
+            {"class_name": "toast-body", "role": "alert" if toast.variant == "error" else "status"},
             html.p({"class_name": "toast-title"}, toast.title),
             html.p({"class_name": "toast-description"}, toast.description) if toast.description else "",
         ),

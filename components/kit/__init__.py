@@ -2,15 +2,17 @@
 
 Fields keep what was typed without a render per keystroke; buttons show a pending state; `QueryView`
 gives one look to loading / error / empty / data; `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is
-the one modal; `DataTable` sorts and pages (≤ 100 rows); `Chart` embeds a pygal SVG; `UserText` / `isolate` keep
-text people wrote bidi-isolated. Browser-side
-behaviour (tab arrow keys, the dialog's focus trap) is in static/js/kit.js.
+the one modal; `ErrorSummary` lists a sent form's mistakes, each linked to its field; `DataTable` sorts and
+pages (≤ 100 rows); `Chart` embeds a pygal SVG; `UserText` / `isolate` keep text people wrote
+bidi-isolated. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
+summary's links) is in static/js/kit.js.
 """
 
 from components.kit.buttons import Button
 from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
 from components.kit.display import Badge, StatCard, UserText, isolate
+from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.fields import Checkbox, Field, Select, TextArea, field_ids
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
@@ -25,6 +27,8 @@ __all__ = [
     "Column",
     "DataTable",
     "Dialog",
+    "ErrorLine",
+    "ErrorSummary",
     "Field",
     "QueryLike",
     "QueryView",

@@ -1,5 +1,6 @@
 // Browser-side behaviour of the frame, so no server render is ever spent on it: client-side link
-// navigation, hover menus with their delays, mobile overlays and scroll lock, the banner countdown,
+// navigation (the focus goes to <main> on another screen), hover menus with their delays and keys, the
+// mobile overlays' links, the banner countdown,
 // page titles, keyboard shortcuts, client toasts and the service worker.
 //
 // The data-* contract. Screens never spell these attributes: components/browser.py is the Python side,
@@ -11,13 +12,16 @@
 //   data-client-get         a GET form navigates in the page; its non-empty fields in the URL  app.js
 //   data-history-back       a button that goes one step back in history                        app.js
 //   data-page-title="…"     the last marker on the page sets document.title                    app.js
-//   data-menu               hover menu: 200 ms open, 150 ms close, 300 ms skip; click toggles  app.js
-//   data-overlay="name"     a panel shown while <html data-overlay-open=name>; locks scroll    app.js
-//   data-open-overlay="name" a button that opens that overlay                                  app.js
-//   data-close-overlay      a button or backdrop that closes the open overlay                  app.js
-//   data-modal              an open dialog: Escape clicks its data-modal-close; focus trap     app.js, kit.js
+//   data-menu               hover menu: 200 ms open, 150 ms close, 300 ms skip; click toggles;  app.js
+//                           menu-button keys (Enter/Space/arrows open, arrows/Home/End move, Escape)
+//   data-overlay="name"     a mounted mobile overlay: a link in it clicks its data-modal-close  app.js
+//   data-close-overlay      closes <html data-overlay-open> (the staff drawer)                  app.js
+//   data-modal              an open dialog: Escape clicks its data-modal-close; focus trap;    app.js, kit.js
+//                           the page does not scroll behind it (CSS)
 //   data-modal-close        the button Escape clicks                                           app.js
 //   data-initial-focus      the element an opening dialog focuses first                         kit.js
+//   data-focus-on-mount     an element focused when it appears (a heading, an error summary)    kit.js
+//   data-error-summary      its #id links focus the field with that id                          kit.js
 //   data-tabs="manual|auto" a tab list: arrows/Home/End move focus (auto also selects)        kit.js
 //   data-theme-toggle       cycle the theme light → dark → system (Alt+T too)                  app.js
 //   data-banner-close       hide the flash-sale banner for the rest of the day                 app.js
@@ -54,9 +58,23 @@ function scrollToHash(hash) {
 export function navigate(href, { replace = false } = {}) {
   const url = new URL(href, location.href);
   const samePage = url.pathname === location.pathname && url.search === location.search;
+  if (url.pathname !== location.pathname) focusMainOnRender = true;
   history[replace ? "replaceState" : "pushState"](null, "", url);
   if (!samePage) window.dispatchEvent(new PopStateEvent("popstate"));
   scrollToHash(url.hash);
+}
+
+// Another screen: once it renders, the focus goes to <main> (as after a page load and "Skip to content"),
+// not left on a link that is gone. A screen that places the focus itself (a field, a heading) keeps it.
+let focusMainOnRender = false;
+function focusNewScreen(mutations) {
+  const main = document.getElementById("main");
+  if (!focusMainOnRender || !main || !mutations.some((m) => main.contains(m.target))) return;
+  focusMainOnRender = false;
+  const active = document.activeElement;
+  if (main.contains(active) && active !== main) return;
+  if (active && active.closest("[data-modal]")) return;
+  main.focus({ preventScroll: true });
 }
 
 document.addEventListener("click", (event) => {
@@ -146,19 +164,16 @@ document.addEventListener("click", (event) => {
   if (openMenu && !openMenu.contains(event.target)) closeMenus();
 });
 
-// ---- mobile overlays: full menu and side drawer -------------------------------------------------
-function openOverlay(name) {
-  root.setAttribute("data-overlay-open", name);
-  const panel = document.querySelector(`[data-overlay="${name}"]`);
-  const focusable = panel && panel.querySelector("a, button");
-  if (focusable) setTimeout(() => focusable.focus(), 50);
+// ---- overlays: the mounted mobile menu and side drawer (server state), the staff drawer (attribute) --------
+function closeOverlays() {
+  root.removeAttribute("data-overlay-open");
+  for (const overlay of document.querySelectorAll("[data-overlay]")) {
+    const close = overlay.querySelector("[data-modal-close]");
+    if (close) close.click();
+  }
 }
 
-function closeOverlays() { root.removeAttribute("data-overlay-open"); }
-
 document.addEventListener("click", (event) => {
-  const opener = event.target.closest("[data-open-overlay]");
-  if (opener) { openOverlay(opener.dataset.openOverlay); return; }
   if (event.target.closest("[data-close-overlay]")) closeOverlays();
   if (event.target.closest("[data-history-back]")) history.back();
   if (event.target.closest("[data-theme-toggle]")) cycleTheme();
@@ -170,14 +185,63 @@ document.addEventListener("error", (event) => {
   if (event.target instanceof HTMLImageElement && event.target.closest(".avatar")) event.target.hidden = true;
 }, true);
 
+// ---- menu keys (WAI-ARIA menu button) -------------------------------------------------------------
+// On the button: Enter, Space and ArrowDown open the menu on its first item, ArrowUp on its last. In the menu:
+// ArrowDown/ArrowUp move (wrapping), Home/End jump, Escape closes it and the focus goes back to the button,
+// Tab closes it and moves on.
+function menuItems(menu) {
+  return Array.from(menu.querySelectorAll("[role=menuitem]")).filter((item) => !item.disabled);
+}
+
+document.addEventListener("keydown", (event) => {
+  const menu = event.target instanceof Element && event.target.closest("[data-menu]");
+  if (!menu || event.altKey || event.ctrlKey || event.metaKey) return;
+  const trigger = menu.querySelector(":scope > button");
+  const items = menuItems(menu);
+  if (!items.length) return;
+  if (event.target === trigger) {
+    if (!["Enter", " ", "ArrowDown", "ArrowUp"].includes(event.key)) return;
+    event.preventDefault();
+    setMenu(menu, true);
+    (event.key === "ArrowUp" ? items[items.length - 1] : items[0]).focus();
+    return;
+  }
+  const index = items.indexOf(event.target.closest("[role=menuitem]"));
+  if (index < 0) return;
+  if (event.key === "Tab") { setMenu(menu, false); return; }
+  if (event.key === " " && event.target.tagName === "A") { event.preventDefault(); event.target.click(); return; }
+  if (event.key === "Escape") {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    setMenu(menu, false);
+    trigger.focus();
+    return;
+  }
+  const target = {
+    ArrowDown: items[(index + 1) % items.length],
+    ArrowUp: items[(index - 1 + items.length) % items.length],
+    Home: items[0],
+    End: items[items.length - 1],
+  }[event.key];
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+});
+
+// A menu whose focus has left it (a click elsewhere, Shift+Tab) closes.
+document.addEventListener("focusout", (event) => {
+  const menu = event.target instanceof Element && event.target.closest("[data-menu]");
+  if (menu && menu === openMenu && !menu.contains(event.relatedTarget) && event.relatedTarget) setMenu(menu, false);
+});
+
 // ---- keyboard ----------------------------------------------------------------------------------
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") {
     closeMenus();
-    closeOverlays();
     const modals = document.querySelectorAll("[data-modal]");
     const close = modals.length && modals[modals.length - 1].querySelector("[data-modal-close]");
     if (close && !close.disabled) close.click();
+    else root.removeAttribute("data-overlay-open");
   }
   if (event.altKey && (event.code === "KeyT" || event.key === "t" || event.key === "T")) {
     // Server toasts live in the Notifications region, browser toasts in their own list: focus the newest.
@@ -229,7 +293,8 @@ setInterval(tick, 1000);
 
 // ---- page title and first paint of new nodes --------------------------------------------------------
 const app = document.getElementById("app");
-new MutationObserver(() => {
+new MutationObserver((mutations) => {
+  focusNewScreen(mutations);
   const marker = app.querySelectorAll("[data-page-title]");
   const title = marker.length && marker[marker.length - 1].dataset.pageTitle;
   if (title && document.title !== title) document.title = title;
@@ -254,13 +319,13 @@ export function showToast(title, { actionLabel, onAction, duration = 4000 } = {}
   if (!list) return;
   const item = document.createElement("li");
   item.className = "toast toast-default";
-  item.setAttribute("role", "status");
   item.style.animationDelay = `0ms, ${duration}ms`;
   const text = document.createElement("p");
   text.className = "toast-title";
   text.textContent = title;
   const body = document.createElement("div");
   body.className = "toast-body";
+  body.setAttribute("role", "status");  // the text is the live region; the list keeps list items only
   body.append(text);
   item.append(body);
   if (actionLabel) {

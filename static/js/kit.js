@@ -3,8 +3,13 @@
 //   tabindex; Space selects a link tab as Enter does; `data-tabs="auto"` also selects on arrow keys;
 // - dialogs (`[data-modal]`: the kit Dialog and the cart sheet): the focus moves into
 //   the dialog when it opens, Tab and Shift+Tab stay inside it while it is open, and the focus returns to
-//   the element that opened it when it closes. Escape is handled by app.js (it clicks [data-modal-close]).
-// Loaded by app.js (`import "./kit.js"`).
+//   the element that opened it when it closes. Escape is handled by app.js (it clicks [data-modal-close]);
+//   the page behind an open dialog does not scroll (app.css, `html:has([data-modal])`);
+// - `[data-focus-on-mount]`: focused once when it appears (the heading of a screen an action led to, an
+//   error summary; a new key on the server makes it appear, and take the focus, again);
+// - error summaries (`[data-error-summary]`): a link to `#id` focuses the field with that id (in a group,
+//   its chosen or first control) and scrolls it into view, instead of only jumping to it.
+// Loaded by app.js (`import "./kit.js"`), before it, so app.js sees the clicks handled here as handled.
 
 const FOCUSABLE = [
   "a[href]", "button:not([disabled])", "input:not([disabled]):not([type=hidden])", "select:not([disabled])",
@@ -102,4 +107,34 @@ function syncDialogs() {
   }
 }
 
-new MutationObserver(syncDialogs).observe(document.body, { childList: true, subtree: true });
+// ---- focus on mount ----------------------------------------------------------------------------------
+const focusedOnce = new WeakSet();
+
+function focusNewTargets() {
+  for (const target of document.querySelectorAll("[data-focus-on-mount]")) {
+    if (focusedOnce.has(target)) continue;
+    focusedOnce.add(target);
+    const dialog = topDialog();
+    if (!dialog || dialog.contains(target)) target.focus();
+  }
+}
+
+// ---- error summaries: each link focuses its field ------------------------------------------------------
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element && event.target.closest("[data-error-summary] a[href^='#']");
+  if (!link || event.defaultPrevented) return;
+  const field = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+  if (!field) return;
+  event.preventDefault();
+  const control = field.matches(FOCUSABLE)
+    ? field
+    : field.querySelector("[aria-pressed=true]:not([disabled])") || field.querySelector(FOCUSABLE);
+  (control || field).scrollIntoView({ block: "center" });
+  if (control) control.focus({ preventScroll: true });
+});
+
+new MutationObserver(() => {
+  syncDialogs();
+  focusNewTargets();
+}).observe(document.body, { childList: true, subtree: true });
+focusNewTargets();

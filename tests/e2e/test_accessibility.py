@@ -1,6 +1,7 @@
 """axe-core finds no WCAG 2.0/2.1/2.2 A or AA violation (issue 11) on every public route and on the signed-in
 screens people use most (dashboard, checkout with items, appointments for patient and provider, the
-provider's services, the staff dashboard and the help desk), in light and dark, at 1280 and 375 px (public
+provider's services, the staff dashboard and the help desk), the open cart panel and checkout's error summary,
+in light and dark, at 1280 and 375 px (public
 routes in two of the four combinations, which cover both themes and both widths; signed-in screens in all).
 
 axe-core 4 (axe-playwright-python) is injected by Playwright, which the page's Content-Security-Policy does
@@ -123,12 +124,20 @@ def test_no_wcag_violation_on_any_screen(browser: Browser, demo) -> None:
             if email.startswith("patient"):
                 open_page(page, server.url("/services/iv-therapy"))
                 page.get_by_role("button", name=re.compile("Add to cart")).first.click()
-                expect(page.get_by_role("dialog", name="Your Cart")).to_be_visible()
+                panel = page.get_by_role("dialog", name="Your Cart")
+                expect(panel.get_by_role("listitem").first).to_be_visible()
+                problems += _check_every_look(axe, page, "the open cart panel", PUBLIC_LOOKS)
                 page.keyboard.press("Escape")
+                expect(panel).to_have_count(0)
             for path in paths:
                 open_page(page, server.url(path))
                 _loaded(page)
                 problems += _check_every_look(axe, page, f"{path} as {email.split('@')[0]}")
+                if path == "/checkout":  # Place order with nothing chosen: the error summary, fields marked
+                    page.set_viewport_size(DESKTOP)
+                    page.get_by_role("button", name=re.compile("^Place order")).click()
+                    expect(page.locator("#checkout-errors")).to_be_focused()
+                    problems += _check_every_look(axe, page, "/checkout's error summary", PUBLIC_LOOKS)
     finally:
         context.close()
     assert problems == [], "\n".join(problems)

@@ -56,7 +56,7 @@ def side_drawer(page: Page) -> Locator:
 
 def scroll_locked(page: Page) -> bool:
     return page.evaluate(
-        "document.documentElement.hasAttribute('data-overlay-open')"
+        "getComputedStyle(document.documentElement).overflow === 'hidden'"
         " && getComputedStyle(document.body).overflow === 'hidden'"
     )
 

@@ -28,6 +28,7 @@ PUBLIC = {
         "NOT_OPEN",
         "SAME_TIME",
         "TAKEN",
+        "address_problems",
     ),
 }
 

@@ -46,13 +46,12 @@ from app.services.booking._rules import (
     NOTHING_TO_BOOK,
     ORDER_ALPHABET,
     PROVIDER_PLACE,
-    STATE_RE,
     TAKEN,
     TOO_MANY,
     TWICE,
     UNKNOWN_HOLD,
     WITHDRAWN,
-    ZIP_RE,
+    address_problems,
     current_time,
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
@@ -184,22 +183,25 @@ def _place(
         raise ValidationFailed(PROVIDER_PLACE.format(**names, place=location.label))
     if location == ServiceLocation.virtual:
         return "", "", "", ""
+    problems = address_problems(
+        location, zip_code=line.zip_code, address_line=line.address_line, city=line.city, state=line.state
+    )
     zip_code = line.zip_code.strip()
-    if not ZIP_RE.match(zip_code):
+    if "zip_code" in problems:
         raise ValidationFailed(NEED_ZIP.format(**names))
     if not serves_zip:
         raise ValidationFailed(NOT_COVERED.format(**names, zip=zip_code))
     if location not in ADDRESSED:
         return zip_code, "", "", ""
-    street, city = " ".join(line.address_line.split()), " ".join(line.city.split())
-    state = line.state.strip().upper()
-    if not 0 < len(street) <= 200:
-        raise ValidationFailed(NEED_STREET.format(**names))
-    if not 0 < len(city) <= 100:
-        raise ValidationFailed(NEED_CITY.format(**names))
-    if not STATE_RE.match(state):
-        raise ValidationFailed(NEED_STATE.format(**names))
-    return zip_code, street, city, state
+    for name, message in (("address_line", NEED_STREET), ("city", NEED_CITY), ("state", NEED_STATE)):
+        if name in problems:
+            raise ValidationFailed(message.format(**names))
+    return (
+        zip_code,
+        " ".join(line.address_line.split()),
+        " ".join(line.city.split()),
+        line.state.strip().upper(),
+    )
 
 
 @dataclass(frozen=True)

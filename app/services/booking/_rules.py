@@ -61,6 +61,43 @@ LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} character
 NO_ORDER = "We could not find this order in your account."
 
 
+# What a patient reads next to an address field, and in checkout's error summary (GOV.UK style: say what
+# to do, no "for {service}": the address is one for every visit).
+ENTER_ZIP = "Enter your ZIP code"
+ZIP_DIGITS = "Enter a ZIP code with 5 digits, like 10001"
+ENTER_STREET = "Enter your street address"
+LONG_STREET = "Street address must be 200 characters or fewer"
+ENTER_CITY = "Enter your city"
+LONG_CITY = "City must be 100 characters or fewer"
+ENTER_STATE = "Enter your state"
+STATE_LETTERS = "Enter your state as 2 letters, like NY"
+
+
+def address_problems(
+    location: ServiceLocation, *, zip_code: str = "", address_line: str = "", city: str = "", state: str = ""
+) -> dict[str, str]:
+    """What the address of a visit at `location` lacks, by field ("zip_code", "address_line", "city",
+    "state", in the order of the form), or {} when it will do. The checks `place_order` makes before it
+    asks whether the provider travels there: a virtual visit needs nothing, a clinic visit the ZIP code,
+    the other places the whole address."""
+    problems: dict[str, str] = {}
+    if location == ServiceLocation.virtual:
+        return problems
+    zip_code = zip_code.strip()
+    if not ZIP_RE.match(zip_code):
+        problems["zip_code"] = ZIP_DIGITS if zip_code else ENTER_ZIP
+    if location not in ADDRESSED:
+        return problems
+    street, town = " ".join(address_line.split()), " ".join(city.split())
+    if not 0 < len(street) <= 200:
+        problems["address_line"] = LONG_STREET if street else ENTER_STREET
+    if not 0 < len(town) <= 100:
+        problems["city"] = LONG_CITY if town else ENTER_CITY
+    if not STATE_RE.match(state.strip().upper()):
+        problems["state"] = STATE_LETTERS if state.strip() else ENTER_STATE
+    return problems
+
+
 @dataclass(frozen=True)
 class _Candidate:
     provider: Provider
