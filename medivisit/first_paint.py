@@ -64,13 +64,17 @@ async def render_first_frame(
     """The HTML of `root`'s first settled frame for this request (see `settled_frame`)."""
     connection = Connection(scope=dict(scope), location=location, carrier=None)
     async with Layout(ConnectionContext(root, value=connection)) as layout:
-        model = await settled_frame(layout, budget)
+        model, unfinished = await settled_frame(layout, budget)
+        if unfinished is not None:
+            unfinished.cancel()  # this layout is thrown away: a render cut short harms nothing
     return model_to_html(model)
 
 
-async def settled_frame(layout: Layout, budget: float) -> Any:
+async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Task | None]:
     """The layout's first frame once the hooks' reads it started are done and the re-renders they caused
-    are in (or `budget` seconds have passed): one whole model, as a page shows it."""
+    are in (or `budget` seconds have passed): one whole model, as a page shows it. Also the render still
+    running when the budget ran out, if one was: cancelled halfway it would leave the layout's hooks
+    broken, so a live layout sends its update next."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + budget
     tracker = LoadsInFlight()
@@ -78,13 +82,17 @@ async def settled_frame(layout: Layout, budget: float) -> Any:
     try:
         model = (await layout.render())["model"]
         for _ in range(MAX_RENDERS):
-            update = await _next_update(layout, tracker, deadline)
-            if update is None:
+            if not await _settling(layout, tracker, deadline):
                 break
+            render = asyncio.ensure_future(layout.render())
+            await asyncio.wait({render}, timeout=max(deadline - loop.time(), 0))
+            if not render.done():
+                return model, render
+            update = render.result()
             model = _patched(model, update["path"], update["model"])
     finally:
         loads_in_flight.reset(token)  # later renders' loads are not waited for
-    return model
+    return model, None
 
 
 def install(budget: float) -> None:
@@ -92,31 +100,32 @@ def install(budget: float) -> None:
     frame in the HTML) is never swapped for one still loading; later updates stream as ReactPy sends them."""
 
     async def outgoing(layout: Layout, send: Any) -> None:
-        model = await settled_frame(layout, budget)
+        model, unfinished = await settled_frame(layout, budget)
         await send({"type": "layout-update", "path": "", "model": model})
+        if unfinished is not None:
+            await send(await unfinished)
         await _streamed_updates(layout, send)
 
     reactpy_serve._single_outgoing_loop = outgoing
 
 
-async def _next_update(layout: Layout, tracker: LoadsInFlight, deadline: float) -> dict | None:
-    """The next re-render, once the effects it waits on have run; None when there is none to wait for."""
+async def _settling(layout: Layout, tracker: LoadsInFlight, deadline: float) -> bool:
+    """Whether a re-render is due before the deadline (waiting for the reads in flight to cause one)."""
     loop = asyncio.get_running_loop()
     while True:
         for _ in range(3):  # the effects of the last render start (and start their loads)
             await asyncio.sleep(0)
         remaining = deadline - loop.time()
+        if remaining <= 0:
+            return False
         if layout._rendering_queue._pending:  # noqa: SLF001 - reactpy 1.1 has no public "is a render due"
-            try:
-                return await asyncio.wait_for(layout.render(), timeout=max(remaining, 0.05))
-            except TimeoutError:
-                return None
-        if tracker.count == 0 or remaining <= 0:
-            return None
+            return True
+        if tracker.count == 0:
+            return False
         try:
             await asyncio.wait_for(tracker.idle.wait(), timeout=remaining)
         except TimeoutError:
-            return None
+            return False
 
 
 def _patched(model: Any, path: str, new: Any) -> Any:
