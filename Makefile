@@ -67,9 +67,12 @@ test: install chromium $(OIDC_PROVIDER)
 # Not part of `make test`. Provider search: 10,000 sample providers in a temporary SQLite database, p50/p95
 # over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100"; on PostgreSQL at 1M:
 # BENCH_ARGS="--providers 1000000 --database-url postgresql://…/bench", then --reuse). Booking throughput on
-# PostgreSQL (BOOKING_ARGS, see tools/bench_booking.py), when a server answers on 127.0.0.1:5432.
+# PostgreSQL (BOOKING_ARGS, see tools/bench_booking.py), when a server answers on 127.0.0.1:5432. Pages:
+# first paint, clicks, websocket bytes and server memory per tab next to a hello-world ReactPy app (PAGES_ARGS,
+# see tools/bench_pages.py).
 BOOKING_DATABASE ?= postgresql://postgres@127.0.0.1:5432/postgres
-bench: install
+bench: install chromium
+	$(PY) tools/bench_pages.py $(PAGES_ARGS)
 	$(PY) tools/bench_search.py $(BENCH_ARGS)
 	@if $(PY) -c "import socket; socket.create_connection(('127.0.0.1', 5432), timeout=2).close()" 2>/dev/null; then \
 		$(PY) tools/bench_booking.py --server $(BOOKING_DATABASE) $(BOOKING_ARGS); \

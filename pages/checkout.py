@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_ref, use_state
+from reactpy import component, html, use_effect, use_ref, use_state
 from reactpy_router import navigate
 
 from app.services.appointments import checkout_rule
@@ -343,7 +343,11 @@ def _VisitLine(
         ServiceLocation.home if ServiceLocation.home in service.locations else service.locations[0]
     )
     place, set_place = use_state(hold.location if hold else default_place)
-    day, set_day = use_state(days[0])
+    # The day of the patient's own held time (a reload or a drop keeps it), else the first day with open
+    # times: today, unless its times are gone (see `skip_a_closed_day`).
+    held_day = hold.starts_at.astimezone(ZoneInfo(time_zone)).date() if hold else None
+    day, set_day = use_state(held_day if held_day in days else days[0])
+    day_picked, set_day_picked = use_state(held_day in days)
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
     problem, set_problem = use_state(None)
     places[line_key] = place  # what Place order checks the address against (no render of its own)
@@ -400,6 +404,7 @@ def _VisitLine(
 
     def choose_day(chosen: date) -> None:
         set_problem(None)
+        set_day_picked(True)
         set_day(chosen)
 
     data = options.data
@@ -418,6 +423,13 @@ def _VisitLine(
         times = []
     if hold and _shows_hold(hold, day, place, provider, time_zone):
         times = sorted({*times, hold.starts_at})  # a held time is busy for everyone else, not for its holder
+
+    @use_effect(dependencies=[data, loading, day_picked])
+    def skip_a_closed_day() -> None:
+        # Until the patient picks a day, a day without open times (today, late in the day) moves on to
+        # the next one, so times show as soon as the place is known.
+        if not day_picked and data is not None and not loading and not times and day < days[-1]:
+            set_day(day + timedelta(days=1))
 
     return html.article(
         {
