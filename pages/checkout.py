@@ -29,6 +29,7 @@ from app.services.booking import (
     address_problems,
     checkout_options,
     hold_slot,
+    list_my_holds,
     place_order,
 )
 from app.services.cart import visit_totals
@@ -164,6 +165,18 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     _, set_zip = use_state("")
     zip_code = _usable_zip(address.values.get("zip_code"))
     holds, set_holds = use_state({})
+    # The patient's own live holds (taken before a reload or a dropped connection) are theirs again: each
+    # goes back to a visit of its service (and provider, when the cart item names one).
+    mine = use_query(list_my_holds, actor=session.actor)
+    restored, set_restored = use_state(False)
+
+    @use_effect(dependencies=[mine.data, mine.error])
+    def restore_holds() -> None:
+        if restored or (mine.data is None and mine.error is None):
+            return
+        set_holds(_holds_by_visit(visits, mine.data or []))
+        set_restored(True)
+
     # What the last Place order found wrong: the server's refusal, the address fields' and the visits'
     # errors; `attempt` counts the sends that failed, so each one gives the focus to the summary again.
     problem, set_problem = use_state(None)
@@ -236,6 +249,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
             html.div(
                 {"class_name": "checkout-main"},
                 _address_card(address, zip_changed, field_errors),
+                *([loading_state("Loading your visits…")] if not restored else []),
                 *[
                     _VisitLine(
                         key,
@@ -251,11 +265,31 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
                         key=key,
                     )
                     for index, (key, item) in enumerate(visits)
+                    if restored
                 ],
             ),
             _Summary(visits, holds, order.pending, submit),
         ),
     )
+
+
+def _holds_by_visit(visits: list[tuple[str, CartItemRead]], held: list[AppointmentRead]) -> Holds:
+    """Each live hold on the first visit line of its service (and provider, when the item names one)."""
+    assigned: Holds = {}
+    for hold in held:
+        key = next(
+            (
+                key
+                for key, item in visits
+                if key not in assigned
+                and item.service_slug == hold.service_slug
+                and item.provider_id in (None, hold.provider_id)
+            ),
+            None,
+        )
+        if key is not None:
+            assigned[key] = hold
+    return assigned
 
 
 def _usable_zip(text: str | None) -> str:

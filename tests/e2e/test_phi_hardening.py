@@ -217,6 +217,13 @@ def test_intake_notes_and_the_address_at_checkout_survive_a_reload(person, site:
     expect(line.locator(".time-grid button").first).to_be_visible()
     notes = line.get_by_label("Intake notes (optional)")
     notes.fill("Allergic to latex; the gate code is 4471.")
+    # The time chosen is held for the patient: after the reload it is theirs again (issue 11, flow 2), not
+    # a hidden hold that refuses every other time.
+    chosen = line.locator(".time-grid button:not([disabled])").first
+    held_at = chosen.inner_text()
+    chosen.click()
+    expect(line.locator(".time-grid button[aria-pressed=true]")).to_have_text(held_at)
+    day = line.locator(".day-chip[aria-pressed=true]").get_attribute("aria-label")
     assert site.wait_for_rows(
         "SELECT 1 FROM form_drafts WHERE form_key = 'checkout:notes' AND fields LIKE ?", "%latex%"
     ), "the notes were never written"
@@ -228,6 +235,9 @@ def test_intake_notes_and_the_address_at_checkout_survive_a_reload(person, site:
     expect(patient.get_by_label("Street address")).to_have_value("350 W 31st St, Apt 12C")
     line = patient.get_by_role("article", name=service)
     expect(line.locator(".time-grid button").first).to_be_visible()  # times without typing the ZIP again
+    expect(line.locator(".day-chip[aria-pressed=true]")).to_have_attribute("aria-label", day)
+    expect(line.locator(".time-grid button[aria-pressed=true]")).to_have_text(held_at)
+    expect(line).not_to_contain_text("Choose a time")
     notes = line.get_by_label("Intake notes (optional)")
     expect(notes).to_have_value("Allergic to latex; the gate code is 4471.")
     assert patient.csp == [] and patient.errors == []

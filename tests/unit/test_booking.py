@@ -30,6 +30,7 @@ from app.services.booking import (
     get_order,
     get_order_by_number,
     hold_slot,
+    list_my_holds,
     place_order,
     release_hold,
 )
@@ -463,6 +464,24 @@ async def test_a_new_hold_replaces_the_earlier_one_of_the_same_line(identity) ->
     assert await refused(place(actor, line(earlier, zip_code))) == (
         "A time you chose is no longer held. Please choose the times again."
     )
+
+
+async def test_a_patient_lists_their_own_live_holds_only(identity) -> None:
+    """What checkout gives back to a patient after a reload (issue 11, flow 2)."""
+    actor, _ = await person(name="Lia Listed")
+    other, _ = await person(name="Oto Other")
+    ana = await provider("Ana Hold", zip_codes=[ZIP], offers={"iv-hydration": ("150", (HOME,))})
+    mine = await hold(actor, "iv-hydration", ana, zip_code=ZIP)
+    await hold(other, "iv-hydration", ana, NINE + timedelta(hours=2), zip_code=ZIP)
+
+    async def listed(at: datetime) -> list[str]:
+        async with app_db.unit_of_work() as session:
+            return [h.id for h in await list_my_holds(session=session, actor=actor, now=at)]
+
+    assert await listed(NOW) == [mine.id]
+    assert (
+        await listed(NOW + timedelta(minutes=HOLD_MINUTES, seconds=1)) == []
+    )  # expired: not theirs any more
 
 
 async def test_a_patient_cannot_hold_two_visits_at_the_same_time(identity) -> None:

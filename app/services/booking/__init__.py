@@ -11,6 +11,7 @@ from app.services._surface import public_surface
 PUBLIC = {
     "_holds": (
         "hold_slot",
+        "list_my_holds",
         "release_hold",
     ),
     "_options": ("checkout_options",),

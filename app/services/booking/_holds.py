@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.accounts._principals import require_account
-from app.services.appointments._reads import read_of
+from app.services.appointments._reads import appointment_reads, read_of
 from app.services.booking._rules import (
     HOLD_GONE,
     HOLD_MINUTES,
@@ -217,3 +217,23 @@ async def release_hold(*, session: AsyncSession, actor: Principal, hold_id: str)
     )
     if result.rowcount != 1:
         raise NotFound(HOLD_GONE)
+
+
+async def list_my_holds(
+    *, session: AsyncSession, actor: Principal, now: datetime | None = None
+) -> list[AppointmentRead]:
+    """The signed-in patient's live holds, oldest first: checkout shows them as the patient's own after a
+    reload or a dropped connection (and reuses them) instead of refusing a new time for a hold it hides."""
+    account = await require_account(session=session, actor=actor)
+    now = current_time(now)
+    rows = await session.scalars(
+        select(Appointment)
+        .where(
+            Appointment.patient_id == account.id,
+            Appointment.status == AppointmentStatus.held,
+            Appointment.hold_expires_at > now,
+        )
+        .order_by(Appointment.created_at, Appointment.id)
+        .limit(get_settings().max_live_holds_per_patient)
+    )
+    return await appointment_reads(session, rows.all(), now=now)
