@@ -317,26 +317,31 @@ async def load_hours(session: AsyncSession, ids: Any) -> dict[str, tuple[Hours, 
 async def load_blocks(
     session: AsyncSession, ids: Any, start: datetime, end: datetime, now: datetime | None = None
 ) -> tuple[dict[str, list[Interval]], dict[str, list[Interval]]]:
-    """(busy, blocked) intervals overlapping [start, end): live appointments at `now`, and time off."""
-    blocked: dict[str, list[Interval]] = {}
-    rows = await session.execute(
-        select(TimeOff.provider_id, TimeOff.starts_at, TimeOff.ends_at).where(
-            _ids_clause(TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end
-        )
+    """(busy, blocked) intervals overlapping [start, end): live appointments at `now`, and time off (one
+    statement)."""
+    moment = DateTime(timezone=True)
+    time_off = select(
+        literal("blocked").label("kind"),
+        TimeOff.provider_id,
+        type_coerce(TimeOff.starts_at, moment).label("starts_at"),
+        type_coerce(TimeOff.ends_at, moment).label("ends_at"),
+    ).where(_ids_clause(TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
+    appointments = select(
+        literal("busy"),
+        Appointment.provider_id,
+        type_coerce(Appointment.starts_at, moment),
+        type_coerce(Appointment.ends_at, moment),
+    ).where(
+        _ids_clause(Appointment.provider_id, ids),
+        live_appointment(now or datetime.now(UTC)),
+        Appointment.busy_until > start,
+        Appointment.starts_at < end,
     )
-    for provider_id, starts_at, ends_at in rows:
-        blocked.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     busy: dict[str, list[Interval]] = {}
-    rows = await session.execute(
-        select(Appointment.provider_id, Appointment.starts_at, Appointment.ends_at).where(
-            _ids_clause(Appointment.provider_id, ids),
-            live_appointment(now or datetime.now(UTC)),
-            Appointment.busy_until > start,
-            Appointment.starts_at < end,
-        )
-    )
-    for provider_id, starts_at, ends_at in rows:
-        busy.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
+    blocked: dict[str, list[Interval]] = {}
+    for kind, provider_id, starts_at, ends_at in await session.execute(union_all(time_off, appointments)):
+        into = busy if kind == "busy" else blocked
+        into.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     return busy, blocked
 
 

@@ -21,7 +21,19 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Float, Integer, exists, false, func, literal, select, tuple_, type_coerce, union_all
+from sqlalchemy import (
+    Float,
+    Integer,
+    exists,
+    false,
+    func,
+    literal,
+    select,
+    text,
+    tuple_,
+    type_coerce,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers._availability import SlotFinder, day_bounds
@@ -166,22 +178,27 @@ async def search_providers(
         not_before, before = day_bounds(query.day, visitor_zone(time_zone))
     finder = SlotFinder(now=now, minutes=scope.default_minutes, not_before=not_before, before=before)
 
-    more = False
+    cap = max(COUNT_CAP, query.page * per_page)
+    groups: list[_Group] = []
     if query.sort == SearchSort.soonest or query.day is not None:
-        groups = await _schedule_groups(session, conditions, finder)
-        if query.day is not None:
-            groups, conditions = await _with_slot_on_day(session, conditions, groups, finder)
-        total = sum(group.count for group in groups)
-        page = _clamp(query.page, total, per_page)
-        if query.sort == SearchSort.soonest:
-            page_ids = await _soonest(session, conditions, groups, finder, page * per_page)
-            page_ids = page_ids[(page - 1) * per_page :]
-        else:
-            page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+        groups = await _schedule_groups(session, finder)
+    if query.day is not None:
+        # Whole groups without a slot on the day go; busy time may still leave a member none (checked below).
+        groups = [g for g in groups if g.first is not None]
+        conditions = [*conditions, _in_groups(groups) if groups else false()]
+        total, more = await _count_available(session, conditions, finder, cap)
     else:
-        total, more = await _count(session, conditions, max(COUNT_CAP, query.page * per_page))
-        page = _clamp(query.page, total, per_page)
-        page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+        total, more = await _count(session, conditions, cap)
+    page = _clamp(query.page, total, per_page)
+    need = page * per_page
+    available_only = query.day is not None
+    if query.sort == SearchSort.soonest:
+        page_ids = await _soonest(session, conditions, groups, finder, need, available_only=available_only)
+    elif available_only:
+        page_ids = await _available_in_order(session, conditions, scope, query, finder, need)
+    else:
+        page_ids = await _ordered_page(session, conditions, scope, query, 1, need)
+    page_ids = page_ids[(page - 1) * per_page : need]
 
     items = await _cards(session, page_ids, scope, query, now, finder)
     return ProviderPage(
@@ -211,7 +228,14 @@ async def _ordered_page(
     session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
 ) -> list[str]:
     """A page of ids ordered by rating (or by price, then rating) in SQL."""
-    statement = select(Provider.id).where(*conditions)
+    return [row.id for row in await _ordered_rows(session, conditions, scope, query, page, per_page)]
+
+
+async def _ordered_rows(
+    session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
+) -> list:
+    """`_ordered_page` as rows of (id, time_zone, schedule_key)."""
+    statement = select(Provider.id, Provider.time_zone, Provider.schedule_key).where(*conditions)
     if query.sort != SearchSort.price:
         statement = statement.order_by(*ORDER_BY_RATING)
     elif (bound := await _price_bound(session, scope, query, page * per_page)) is not None:
@@ -227,7 +251,7 @@ async def _ordered_page(
         )
     else:
         statement = statement.order_by(_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
-    return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
+    return list((await session.execute(statement.offset((page - 1) * per_page).limit(per_page))).all())
 
 
 async def _price_bound(
@@ -264,21 +288,43 @@ async def _price_bound(
 
 @dataclass(frozen=True)
 class _Group:
-    """Candidates sharing a time zone and weekly hours: without busy time they share a first slot."""
+    """Listed providers sharing a time zone and weekly hours: without busy time they share a first slot."""
 
     time_zone: str
     schedule: str
-    count: int
     first: datetime | None
 
 
-async def _schedule_groups(session: AsyncSession, conditions: list, finder: SlotFinder) -> list[_Group]:
-    rows = await session.execute(
-        select(Provider.time_zone, Provider.schedule_key, func.count())
-        .where(*conditions)
-        .group_by(Provider.time_zone, Provider.schedule_key)
+# The distinct (time zone, weekly hours) of listed providers, a few dozen at most: on PostgreSQL one index
+# probe per pair (a loose index scan of ix_providers_listing_schedule), however many providers share them.
+_DISTINCT_SCHEDULES = text(
+    """
+    WITH RECURSIVE pairs(time_zone, schedule_key) AS (
+        (SELECT time_zone, schedule_key FROM providers WHERE is_verified AND is_active
+         ORDER BY time_zone, schedule_key LIMIT 1)
+        UNION ALL
+        SELECT following.time_zone, following.schedule_key FROM pairs, LATERAL (
+            SELECT p.time_zone, p.schedule_key FROM providers p
+            WHERE p.is_verified AND p.is_active
+              AND (p.time_zone, p.schedule_key) > (pairs.time_zone, pairs.schedule_key)
+            ORDER BY p.time_zone, p.schedule_key LIMIT 1
+        ) AS following
     )
-    groups = [_Group(tz, schedule, n, finder.unblocked(tz, schedule)) for tz, schedule, n in rows]
+    SELECT time_zone, schedule_key FROM pairs
+    """
+)
+
+
+async def _schedule_groups(session: AsyncSession, finder: SlotFinder) -> list[_Group]:
+    """Every (time zone, weekly hours) among listed providers, by first slot: candidates need not be
+    counted per group, so a broad search never visits them all."""
+    if session.get_bind().dialect.name == "postgresql":
+        rows = await session.execute(_DISTINCT_SCHEDULES)
+    else:
+        rows = await session.execute(
+            select(Provider.time_zone, Provider.schedule_key).where(*LISTED).distinct()
+        )
+    groups = [_Group(tz, schedule, finder.unblocked(tz, schedule)) for tz, schedule in rows]
     return sorted(groups, key=lambda g: (*_slot_order(g.first), g.time_zone, g.schedule))
 
 
@@ -286,65 +332,78 @@ def _in_groups(groups: list[_Group]):  # noqa: ANN202 - a SQL condition
     return tuple_(Provider.time_zone, Provider.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
 
 
-async def _with_slot_on_day(
-    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder
-) -> tuple[list[_Group], list]:
-    """Keep the candidates with a slot on the chosen day: whole groups without one go, and so do the
-    providers whose busy time leaves them none. Returns the groups (counts adjusted) and the conditions."""
-    groups = [g for g in groups if g.first is not None]
-    if not groups:
-        return [], [*conditions, false()]
-    conditions = [*conditions, _in_groups(groups)]
-    await finder.load(session, select(Provider.id).where(*conditions))
-    constrained = list(finder.busy.keys() | finder.blocked.keys())
-    excluded: dict[tuple[str, str], int] = {}
-    gone: list[str] = []
-    if constrained:
-        rows = await session.execute(
-            select(Provider.id, Provider.time_zone, Provider.schedule_key).where(Provider.id.in_(constrained))
+MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by a subquery of them all
+
+
+async def _count_available(
+    session: AsyncSession, conditions: list, finder: SlotFinder, cap: int
+) -> tuple[int, bool]:
+    """`_count` for a date filter: only candidates with a slot on the day count. Candidates are fetched
+    (cap + 1 of them first) and checked against their busy time; more are fetched only while too many
+    were left without a slot to decide."""
+    limit = cap + 1
+    while True:
+        statement = select(Provider.id, Provider.time_zone, Provider.schedule_key).where(*conditions)
+        rows = (await session.execute(statement.limit(limit))).all()
+        await finder.load(
+            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(Provider.id).where(*conditions)
         )
-        for pid, tz, schedule in rows:
-            if finder.exact(pid, tz, schedule) is None:
-                gone.append(pid)
-                excluded[(tz, schedule)] = excluded.get((tz, schedule), 0) + 1
-    if gone:
-        conditions.append(Provider.id.not_in(gone))
-    kept = [
-        _Group(g.time_zone, g.schedule, g.count - excluded.get((g.time_zone, g.schedule), 0), g.first)
-        for g in groups
-    ]
-    return [g for g in kept if g.count > 0], conditions
+        available = sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
+        if available > cap:
+            return cap, True
+        if len(rows) < limit:
+            return available, False
+        limit = max(limit * 2, limit + cap + 1 - available)
+
+
+async def _available_in_order(
+    session: AsyncSession,
+    conditions: list,
+    scope: _Scope,
+    query: ProviderQuery,
+    finder: SlotFinder,
+    need: int,
+) -> list[str]:
+    """The first `need` candidates in rating or price order that have a slot on the chosen day."""
+    fetch = need + 10
+    while True:
+        rows = await _ordered_rows(session, conditions, scope, query, 1, fetch)
+        await finder.load(session, [r.id for r in rows])
+        kept = [r.id for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
+        if len(kept) >= need or len(rows) < fetch:
+            return kept[:need]
+        fetch *= 2
 
 
 async def _soonest(
-    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder, need: int
+    session: AsyncSession,
+    conditions: list,
+    groups: list[_Group],
+    finder: SlotFinder,
+    need: int,
+    *,
+    available_only: bool = False,
 ) -> list[str]:
-    """The first `need` candidates by first open slot (ties: rating, reviews, id).
+    """The first `need` candidates by first open slot (ties: rating, reviews, id); with `available_only`
+    (a date filter), only those with a slot at all.
 
-    A group's shared first slot is a lower bound for each member. Groups are taken in that order until they
-    hold enough candidates; SQL orders their members by (group's first slot, rating) and returns the top
-    rows, whose busy time is then checked. More rows or more groups are taken until `need` rows are
-    certainly ahead of every row not looked at yet.
+    A group's shared first slot is a lower bound for each member. SQL orders candidates by (their group's
+    first slot, rating), one index walk per distinct first slot that stops after `limit` rows, and returns
+    the top rows, whose busy time is then checked. More rows are taken until `need` rows are certainly ahead
+    of every row not looked at yet.
     """
     if need <= 0 or not groups:
         return []
-    taken, target, limit = 0, need, need + 10
+    firsts = sorted({_slot_order(g.first) for g in groups})
+    rank_of = {first: index for index, first in enumerate(firsts)}
+    levels: dict[int, list[_Group]] = {}
+    for g in groups:
+        levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
+    columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+    limit = need + 10
     while True:
-        seen = sum(g.count for g in groups[:taken])
-        while taken < len(groups) and (
-            seen < target or (taken and groups[taken].first == groups[taken - 1].first)
-        ):
-            seen += groups[taken].count
-            taken += 1
-        chosen = groups[:taken]
-        firsts = sorted({_slot_order(g.first) for g in chosen})
-        rank_of = {first: index for index, first in enumerate(firsts)}
-        levels: dict[int, list[_Group]] = {}
-        for g in chosen:
-            levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
         # One branch per first slot, each in rating order: an index walk that stops after `limit` rows,
-        # where one ranking over every chosen group would sort all of their members.
-        columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+        # where one ranking over every candidate would sort all of them.
         branches = [
             select(*columns, literal(rank, Integer).label("rank"))
             .where(*conditions, _in_groups(members))
@@ -367,25 +426,20 @@ async def _soonest(
             return (*_slot_order(finder.exact(row.id, row.time_zone, row.schedule_key)), *_by_rating(row))
 
         ranked = sorted(rows, key=key)
-        beyond = _slot_order(groups[taken].first) if taken < len(groups) else None
-        full = len(rows) >= limit
-        if not full and beyond is None:
+        if available_only:
+            ranked = [r for r in ranked if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
+        if len(rows) < limit:
             return [r.id for r in ranked[:need]]  # every candidate has been looked at
-        # Rows not fetched from the chosen groups come after the last fetched one in (first slot, rating)
-        # order; members of the groups not taken cannot start before those groups' first slot.
-        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1])) if full else None
+        # Rows not fetched come after the last fetched one in (first slot, rating) order.
+        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1]))
         certain = 0
         for row in ranked:
-            row_key = key(row)
-            if (last is not None and row_key >= last) or (beyond is not None and row_key[:2] >= beyond):
+            if key(row) >= last:
                 break
             certain += 1
         if certain >= need:
             return [r.id for r in ranked[:need]]
-        if full:
-            limit *= 2
-        else:
-            target = seen + need - certain
+        limit *= 2
 
 
 def _clamp(page: int, total: int, per_page: int) -> int:
