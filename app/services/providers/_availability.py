@@ -28,6 +28,7 @@ from sqlalchemy import (
     select,
     type_coerce,
     union_all,
+    update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -48,7 +49,7 @@ from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
-from models.provider import Provider, TimeOff, TimeOffRead, WeeklyHours, WeeklyHoursRead
+from models.provider import Provider, ProviderZip, TimeOff, TimeOffRead, WeeklyHours, WeeklyHoursRead
 
 NOT_YOURS = "You can only change your own availability."
 NO_PROVIDER = "No provider has this id."
@@ -142,6 +143,11 @@ async def set_weekly_hours(
     provider = await _owned_provider(session, by, provider_id)
     check_hours(hours)
     provider.schedule_key = schedule_key(hours)
+    await session.execute(
+        update(ProviderZip)
+        .where(ProviderZip.provider_id == provider_id)
+        .values(schedule_key=provider.schedule_key)
+    )
     await session.execute(delete(WeeklyHours).where(WeeklyHours.provider_id == provider_id))
     session.add_all(
         WeeklyHours(

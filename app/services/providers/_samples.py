@@ -5,9 +5,9 @@ Names, metro areas, ZIP codes, hours and review texts come from small built-in l
 random but plausible (a phlebotomy technician draws blood, only nurses and clinicians give IV therapy).
 Rows are written in bulk, a batch at a time: multi-row INSERTs on SQLite, COPY (asyncpg's
 `copy_records_to_table`, in the session's transaction) on PostgreSQL. Both paths write the same rows for the
-same random seed. A million providers (about 25 million rows) still take about half an hour on PostgreSQL:
-generating the rows in Python and the server's index upkeep share the time. Never used in production (the CLI refuses
-there).
+same random seed. On PostgreSQL the next batch is generated in a thread while the server stores the last, and a
+large load rebuilds the secondary indexes and foreign keys once at the end. Never used in production (the
+CLI refuses there).
 """
 
 from __future__ import annotations
@@ -28,7 +28,16 @@ from app.services.catalog._catalog import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
 from models.base import new_id, utcnow
 from models.catalog import Service, ServiceCategory, locations_of
-from models.provider import Provider, ProviderService, ProviderType, ProviderZip, Review, TimeOff, WeeklyHours
+from models.provider import (
+    Provider,
+    ProviderService,
+    ProviderType,
+    ProviderZip,
+    Review,
+    TimeOff,
+    WeeklyHours,
+    listing_values,
+)
 
 FIRST_NAMES = (
     "Aaliyah", "Adrian", "Alicia", "Amara", "Andre", "Angela", "Ben", "Camila", "Carlos", "Chloe", "Daniel",
@@ -173,7 +182,15 @@ def provider_rows(
         kept = [loc for loc in allowed if loc.value == "home" or rng.random() < 0.7] or allowed[:1]
         mask = sum(loc.bit for loc in kept)
         price = (Decimal(service.price) * Decimal(str(rng.uniform(0.85, 1.25)))).quantize(Decimal("1"))
-        offers.append({"provider_id": pid, "service_id": service.id, "price": price, "location_mask": mask})
+        offers.append(
+            {
+                "provider_id": pid,
+                "service_id": service.id,
+                "price": price,
+                "location_mask": mask,
+                "provider_type": kind,
+            }
+        )
     weekdays, spans = rng.choice(HOURS)
     hours = [
         {"id": new_id(), "provider_id": pid, "weekday": d, "start_minute": s, "end_minute": e}
@@ -228,8 +245,10 @@ def provider_rows(
         "lowest_price": min(o["price"] for o in offers),
         "created_at": now - timedelta(days=rng.randint(1, 700)),
     }
+    copies = listing_values(provider)
     zip_rows = [
-        {"zip_code": z, "provider_id": pid} for z in rng.sample(zips, k=rng.randint(4, min(12, len(zips))))
+        {"zip_code": z, "provider_id": pid, **copies}
+        for z in rng.sample(zips, k=rng.randint(4, min(12, len(zips))))
     ]
     return {
         "providers": [provider],

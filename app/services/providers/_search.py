@@ -2,16 +2,24 @@
 or category, provider type, ZIP coverage, place of visit and date; sorted by soonest opening, rating or
 price; 20 per page, each with its next open slot.
 
-How it stays fast: every filter is an indexed lookup (ZIP → provider_zip_codes primary key, service →
-provider_services keys, listing flags and rating → ix_providers_listing, type → ix_providers_type). Rating
-and price order and paginate in SQL, and count matches only up to a cap past the page (`ProviderPage.more`:
-"1,000+ providers match"), so a broad search never visits every match. A price page in a service or
+How it stays fast: every filter is an indexed lookup, and every page is an index walk that stops at the
+page. With a ZIP code, candidates are that ZIP code's rows of `provider_zip_codes`, which carry copies of
+the provider's listing state, type, time zone, weekly hours, rating and lowest price (kept by the commands
+that change them, `listing_values`): the listed ones are one range of ix_provider_zip_codes_listed_rating in
+rating order, or of ix_provider_zip_codes_listed_schedule per schedule group, with no probe into
+`providers`. Without one, `providers` is walked (ix_providers_listing by rating,
+ix_providers_listing_price_rating by price, ix_providers_listing_schedule_rating per group); a service is
+an offer probe by primary key or the service index, and a type with a service is first checked against the
+offers' (type, service) index, so a combination nobody offers costs one probe. Every sort counts matches
+only up to a cap past the page (`ProviderPage.more`: "1,000+ providers match"). A price page in a service or
 category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
-give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first and a
-date filter need every candidate's next slot: candidates are grouped by schedule (one GROUP BY, counted
-exactly), `availability.next_slots` computes a slot once per distinct schedule, and the ranking reads one
-rating-ordered branch per first slot. The page itself is loaded in a fixed number of queries, whatever its
-size.
+give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
+schedule group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose
+index scan; `availability.SlotFinder` computes each group's first slot once, a lower bound for its members;
+one branch per group walks its members in rating order and stops after the rows needed, and only the rows
+fetched have their busy time loaded. A date filter drops the groups without a slot that day, and checks the
+busy time of the candidates it fetches (the page, and up to the cap for the count), never of all. The page
+itself is loaded in a fixed number of queries, whatever its size.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import (
@@ -102,6 +111,56 @@ async def _scope(session: AsyncSession, service: str | None) -> tuple[_Scope, st
     return _Scope(None, None, longest), UNKNOWN_SERVICE.format(slug=service[:40])
 
 
+@dataclass(frozen=True)
+class _Base:
+    """Where candidates are read from: `providers`, or, with a ZIP code, that ZIP code's rows of
+    `provider_zip_codes`, which carry copies of the provider columns search needs (`listing_values`)."""
+
+    id: Any
+    time_zone: Any
+    schedule_key: Any
+    rating: Any
+    review_count: Any
+    provider_type: Any
+    lowest_price: Any
+    listed: tuple
+
+
+PROVIDERS = _Base(
+    Provider.id,
+    Provider.time_zone,
+    Provider.schedule_key,
+    Provider.rating_average,
+    Provider.review_count,
+    Provider.provider_type,
+    Provider.lowest_price,
+    LISTED,
+)
+
+
+def _base(query: ProviderQuery) -> _Base:
+    if query.zip_code is None:
+        return PROVIDERS
+    z = ProviderZip
+    return _Base(
+        z.provider_id,
+        z.time_zone,
+        z.schedule_key,
+        z.rating_average,
+        z.review_count,
+        z.provider_type,
+        z.lowest_price,
+        (z.zip_code == query.zip_code, z.listed.is_(True)),
+    )
+
+
+ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
+
+
+def _order_by_rating(base: _Base) -> tuple:
+    return (base.rating.desc(), base.review_count.desc(), base.id)
+
+
 def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     conditions = []
     if scope.service_ids is not None:
@@ -114,35 +173,40 @@ def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     return conditions
 
 
-def _filters(scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
-    """The conditions on `Provider`; without the one on their offers when `offers` is false."""
-    conditions = [*LISTED]
+def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
+    """The conditions on the candidates; without the one on their offers when `offers` is false."""
+    conditions = [*base.listed]
     if query.provider_type is not None:
-        conditions.append(Provider.provider_type == query.provider_type)
-    if query.zip_code is not None:
-        conditions.append(
-            Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == query.zip_code))
-        )
+        conditions.append(base.provider_type == query.provider_type)
     offer_conditions = _offer_conditions(scope, query)
     if offer_conditions and offers:
         if query.zip_code is not None or query.provider_type is not None:
             # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
-            offers = exists().where(ProviderService.provider_id == Provider.id, *offer_conditions)
-            conditions.append(offers)
+            conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
         else:
             # Otherwise the service index is the narrowest way in.
-            conditions.append(Provider.id.in_(select(ProviderService.provider_id).where(*offer_conditions)))
+            conditions.append(base.id.in_(select(ProviderService.provider_id).where(*offer_conditions)))
     return conditions
 
 
-def _price(scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
+async def _anyone_offers(session: AsyncSession, scope: _Scope, query: ProviderQuery) -> bool:
+    """Whether any provider of the chosen type offers a service in scope (there, if a place is chosen): one
+    probe of the offers' (type, service) index, so a combination nobody offers is not searched for among
+    every provider of the type."""
+    offered = exists().where(
+        ProviderService.provider_type == query.provider_type, *_offer_conditions(scope, query)
+    )
+    return bool(await session.scalar(select(literal(1)).where(offered)))
+
+
+def _price(base: _Base, scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
     """The price a provider is sorted by: the lowest of the services in scope (list prices)."""
     offer_conditions = _offer_conditions(scope, query)
     if not offer_conditions:
-        return Provider.lowest_price
+        return base.lowest_price
     return (
         select(func.min(ProviderService.price))
-        .where(ProviderService.provider_id == Provider.id, *offer_conditions)
+        .where(ProviderService.provider_id == base.id, *offer_conditions)
         .scalar_subquery()
     )
 
@@ -151,7 +215,6 @@ def _by_rating(row) -> tuple:  # noqa: ANN001 - a row with id, rating_average an
     return (-(row.rating_average or 0), -row.review_count, row.id)
 
 
-RATING = type_coerce(Provider.rating_average, Float).label("rating_average")
 NEVER = datetime.max.replace(tzinfo=UTC)
 
 
@@ -172,7 +235,11 @@ async def search_providers(
     scope, note = await _scope(session, query.service)
     if note:
         query = query.model_copy(update={"service": None})
-    conditions = _filters(scope, query)
+    base = _base(query)
+    conditions = _filters(base, scope, query)
+    typed_scope = query.provider_type is not None and scope.service_ids is not None
+    if typed_scope and not await _anyone_offers(session, scope, query):
+        conditions.append(false())
     not_before = before = None
     if query.day is not None:
         not_before, before = day_bounds(query.day, visitor_zone(time_zone))
@@ -185,19 +252,21 @@ async def search_providers(
     if query.day is not None:
         # Whole groups without a slot on the day go; busy time may still leave a member none (checked below).
         groups = [g for g in groups if g.first is not None]
-        conditions = [*conditions, _in_groups(groups) if groups else false()]
-        total, more = await _count_available(session, conditions, finder, cap)
+        conditions = [*conditions, _in_groups(base, groups) if groups else false()]
+        total, more = await _count_available(session, base, conditions, finder, cap)
     else:
-        total, more = await _count(session, conditions, cap)
+        total, more = await _count(session, base, conditions, cap)
     page = _clamp(query.page, total, per_page)
     need = page * per_page
     available_only = query.day is not None
     if query.sort == SearchSort.soonest:
-        page_ids = await _soonest(session, conditions, groups, finder, need, available_only=available_only)
+        page_ids = await _soonest(
+            session, base, conditions, groups, finder, need, available_only=available_only
+        )
     elif available_only:
-        page_ids = await _available_in_order(session, conditions, scope, query, finder, need)
+        page_ids = await _available_in_order(session, base, conditions, scope, query, finder, need)
     else:
-        page_ids = await _ordered_page(session, conditions, scope, query, 1, need)
+        page_ids = [row.id for row in await _ordered_rows(session, base, conditions, scope, query, need)]
     page_ids = page_ids[(page - 1) * per_page : need]
 
     items = await _cards(session, page_ids, scope, query, now, finder)
@@ -212,33 +281,29 @@ async def search_providers(
     )
 
 
-ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
 COUNT_CAP = 1000
 
 
-async def _count(session: AsyncSession, conditions: list, cap: int) -> tuple[int, bool]:
+async def _count(session: AsyncSession, base: _Base, conditions: list, cap: int) -> tuple[int, bool]:
     """(matches, whether there are more): counting stops past `cap`, so a broad search does not visit
     every match just to print their number."""
-    matches = select(Provider.id).where(*conditions).limit(cap + 1).subquery()
+    matches = select(base.id).where(*conditions).limit(cap + 1).subquery()
     found = await session.scalar(select(func.count()).select_from(matches)) or 0
     return (cap, True) if found > cap else (found, False)
 
 
-async def _ordered_page(
-    session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
-) -> list[str]:
-    """A page of ids ordered by rating (or by price, then rating) in SQL."""
-    return [row.id for row in await _ordered_rows(session, conditions, scope, query, page, per_page)]
-
-
 async def _ordered_rows(
-    session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
+    session: AsyncSession, base: _Base, conditions: list, scope: _Scope, query: ProviderQuery, need: int
 ) -> list:
-    """`_ordered_page` as rows of (id, time_zone, schedule_key)."""
-    statement = select(Provider.id, Provider.time_zone, Provider.schedule_key).where(*conditions)
+    """The first `need` candidates by rating (or by price, then rating), as rows of (id, time_zone,
+    schedule_key)."""
+    statement = select(
+        base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
+    ).where(*conditions)
+    by_rating = _order_by_rating(base)
     if query.sort != SearchSort.price:
-        statement = statement.order_by(*ORDER_BY_RATING)
-    elif (bound := await _price_bound(session, scope, query, page * per_page)) is not None:
+        statement = statement.order_by(*by_rating)
+    elif (bound := await _price_bound(session, base, scope, query, need)) is not None:
         # Only the offers at or below the bound: their lowest is the provider's lowest price in scope.
         lowest = (
             select(ProviderService.provider_id, func.min(ProviderService.price).label("price"))
@@ -246,16 +311,16 @@ async def _ordered_rows(
             .group_by(ProviderService.provider_id)
             .subquery()
         )
-        statement = statement.join(lowest, lowest.c.provider_id == Provider.id).order_by(
-            lowest.c.price, *ORDER_BY_RATING
+        statement = statement.join(lowest, lowest.c.provider_id == base.id).order_by(
+            lowest.c.price, *by_rating
         )
     else:
-        statement = statement.order_by(_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
-    return list((await session.execute(statement.offset((page - 1) * per_page).limit(per_page))).all())
+        statement = statement.order_by(_price(base, scope, query).asc().nulls_last(), *by_rating)
+    return list((await session.execute(statement.limit(need))).all())
 
 
 async def _price_bound(
-    session: AsyncSession, scope: _Scope, query: ProviderQuery, need: int
+    session: AsyncSession, base: _Base, scope: _Scope, query: ProviderQuery, need: int
 ) -> Decimal | None:
     """A price no higher than the lowest in-scope price of the `need` cheapest candidates, or None.
 
@@ -267,10 +332,11 @@ async def _price_bound(
     if scope.service_ids is None:
         return None
     location = [] if query.location is None else _offer_conditions(_Scope(None, None, 0), query)
-    where = _filters(scope, query, offers=False)
+    where = _filters(base, scope, query, offers=False)
+    table = base.id.table
     cheapest = [
         select(ProviderService.provider_id, ProviderService.price)
-        .join(Provider, Provider.id == ProviderService.provider_id)
+        .join(table, base.id == ProviderService.provider_id)
         .where(ProviderService.service_id == service_id, *location, *where)
         .order_by(ProviderService.price)
         .limit(need)
@@ -328,25 +394,27 @@ async def _schedule_groups(session: AsyncSession, finder: SlotFinder) -> list[_G
     return sorted(groups, key=lambda g: (*_slot_order(g.first), g.time_zone, g.schedule))
 
 
-def _in_groups(groups: list[_Group]):  # noqa: ANN202 - a SQL condition
-    return tuple_(Provider.time_zone, Provider.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
+def _in_groups(base: _Base, groups: list[_Group]):  # noqa: ANN202 - a SQL condition
+    return tuple_(base.time_zone, base.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
 
 
 MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by a subquery of them all
 
 
 async def _count_available(
-    session: AsyncSession, conditions: list, finder: SlotFinder, cap: int
+    session: AsyncSession, base: _Base, conditions: list, finder: SlotFinder, cap: int
 ) -> tuple[int, bool]:
     """`_count` for a date filter: only candidates with a slot on the day count. Candidates are fetched
     (cap + 1 of them first) and checked against their busy time; more are fetched only while too many
     were left without a slot to decide."""
     limit = cap + 1
     while True:
-        statement = select(Provider.id, Provider.time_zone, Provider.schedule_key).where(*conditions)
+        statement = select(
+            base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
+        ).where(*conditions)
         rows = (await session.execute(statement.limit(limit))).all()
         await finder.load(
-            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(Provider.id).where(*conditions)
+            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*conditions)
         )
         available = sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
         if available > cap:
@@ -358,6 +426,7 @@ async def _count_available(
 
 async def _available_in_order(
     session: AsyncSession,
+    base: _Base,
     conditions: list,
     scope: _Scope,
     query: ProviderQuery,
@@ -367,7 +436,7 @@ async def _available_in_order(
     """The first `need` candidates in rating or price order that have a slot on the chosen day."""
     fetch = need + 10
     while True:
-        rows = await _ordered_rows(session, conditions, scope, query, 1, fetch)
+        rows = await _ordered_rows(session, base, conditions, scope, query, fetch)
         await finder.load(session, [r.id for r in rows])
         kept = [r.id for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
         if len(kept) >= need or len(rows) < fetch:
@@ -377,6 +446,7 @@ async def _available_in_order(
 
 async def _soonest(
     session: AsyncSession,
+    base: _Base,
     conditions: list,
     groups: list[_Group],
     finder: SlotFinder,
@@ -388,29 +458,30 @@ async def _soonest(
     (a date filter), only those with a slot at all.
 
     A group's shared first slot is a lower bound for each member. SQL orders candidates by (their group's
-    first slot, rating), one index walk per distinct first slot that stops after `limit` rows, and returns
-    the top rows, whose busy time is then checked. More rows are taken until `need` rows are certainly ahead
-    of every row not looked at yet.
+    first slot, rating): one branch per group, an index range in rating order that stops after `limit`
+    rows, and returns the top rows, whose busy time is then checked. More rows are taken until `need` rows
+    are certainly ahead of every row not looked at yet.
     """
     if need <= 0 or not groups:
         return []
     firsts = sorted({_slot_order(g.first) for g in groups})
     rank_of = {first: index for index, first in enumerate(firsts)}
-    levels: dict[int, list[_Group]] = {}
-    for g in groups:
-        levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
-    columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
+    columns = (
+        base.id.label("id"),
+        base.time_zone.label("time_zone"),
+        base.schedule_key.label("schedule_key"),
+        type_coerce(base.rating, Float).label("rating_average"),
+        base.review_count.label("review_count"),
+    )
     limit = need + 10
     while True:
-        # One branch per first slot, each in rating order: an index walk that stops after `limit` rows,
-        # where one ranking over every candidate would sort all of them.
         branches = [
-            select(*columns, literal(rank, Integer).label("rank"))
-            .where(*conditions, _in_groups(members))
-            .order_by(*ORDER_BY_RATING)
+            select(*columns, literal(rank_of[_slot_order(g.first)], Integer).label("rank"))
+            .where(*conditions, base.time_zone == g.time_zone, base.schedule_key == g.schedule)
+            .order_by(*_order_by_rating(base))
             .limit(limit)
             .subquery()
-            for rank, members in levels.items()
+            for g in groups
         ]
         ranked_rows = union_all(*(select(branch) for branch in branches)).subquery()
         c = ranked_rows.c
