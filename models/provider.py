@@ -89,19 +89,6 @@ class Provider(Base):
             "review_count",
             "id",
         ),
-        # Soonest-first ranking walks each (time zone, weekly hours) group of listed providers in rating
-        # order (type included for the type filter); its leading columns list the groups (a loose index scan).
-        Index(
-            "ix_providers_listing_schedule_rating",
-            "is_verified",
-            "is_active",
-            "time_zone",
-            "schedule_key",
-            "rating_average",
-            "review_count",
-            "id",
-            "provider_type",
-        ),
         Index("ix_providers_type", "provider_type", "rating_average"),
         CheckConstraint("review_count >= 0", name="review_count_not_negative"),
     )
@@ -156,7 +143,8 @@ class ProviderService(Base):
     )
 
 
-LISTED_ZIP = sa_text("listed")
+# A partial index's condition, as each dialect writes `ProviderZip.listed == true()` (which search uses).
+LISTED_ZIP = {"postgresql_where": sa_text("listed"), "sqlite_where": sa_text("listed = 1")}
 
 
 class ProviderZip(Base):
@@ -169,31 +157,7 @@ class ProviderZip(Base):
     """
 
     __tablename__ = "provider_zip_codes"
-    __table_args__ = (
-        Index("ix_provider_zip_codes_provider_id", "provider_id"),
-        Index(
-            "ix_provider_zip_codes_listed_rating",
-            "zip_code",
-            "rating_average",
-            "review_count",
-            "provider_id",
-            "provider_type",
-            postgresql_where=LISTED_ZIP,
-            sqlite_where=LISTED_ZIP,
-        ),
-        Index(
-            "ix_provider_zip_codes_listed_schedule",
-            "zip_code",
-            "time_zone",
-            "schedule_key",
-            "rating_average",
-            "review_count",
-            "provider_id",
-            "provider_type",
-            postgresql_where=LISTED_ZIP,
-            sqlite_where=LISTED_ZIP,
-        ),
-    )
+    __table_args__ = (Index("ix_provider_zip_codes_provider_id", "provider_id"),)
 
     zip_code: Mapped[str] = mapped_column(String(5), primary_key=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"), primary_key=True)
@@ -208,6 +172,41 @@ class ProviderZip(Base):
     review_count: Mapped[int] = mapped_column(Integer, default=0)
     lowest_price: Mapped[Decimal | None] = mapped_column(MONEY, default=None)
 
+
+# Soonest-first ranking walks each (time zone, weekly hours) group of listed providers in rating order (type
+# included for the type filter); its leading columns list the groups (a loose index scan).
+Index(
+    "ix_providers_listing_schedule_rating",
+    Provider.is_verified,
+    Provider.is_active,
+    Provider.time_zone,
+    Provider.schedule_key,
+    Provider.rating_average.desc(),
+    Provider.review_count.desc(),
+    Provider.id,
+    Provider.provider_type,
+)
+# A ZIP code's listed providers in rating order, and per schedule group in rating order.
+Index(
+    "ix_provider_zip_codes_listed_rating",
+    ProviderZip.zip_code,
+    ProviderZip.rating_average.desc(),
+    ProviderZip.review_count.desc(),
+    ProviderZip.provider_id,
+    ProviderZip.provider_type,
+    **LISTED_ZIP,
+)
+Index(
+    "ix_provider_zip_codes_listed_schedule",
+    ProviderZip.zip_code,
+    ProviderZip.time_zone,
+    ProviderZip.schedule_key,
+    ProviderZip.rating_average.desc(),
+    ProviderZip.review_count.desc(),
+    ProviderZip.provider_id,
+    ProviderZip.provider_type,
+    **LISTED_ZIP,
+)
 
 LISTING_COPY = (
     "provider_type",

@@ -72,27 +72,27 @@ def upgrade() -> None:
     op.create_index(
         'ix_provider_zip_codes_listed_rating',
         'provider_zip_codes',
-        ['zip_code', 'rating_average', 'review_count', 'provider_id', 'provider_type'],
+        ['zip_code', sa.text('rating_average DESC'), sa.text('review_count DESC'), 'provider_id', 'provider_type'],
         postgresql_where=sa.text('listed'),
-        sqlite_where=sa.text('listed'),
+        sqlite_where=sa.text('listed = 1'),
     )
     op.create_index(
         'ix_provider_zip_codes_listed_schedule',
         'provider_zip_codes',
         [
-            'zip_code', 'time_zone', 'schedule_key', 'rating_average', 'review_count',
+            'zip_code', 'time_zone', 'schedule_key', sa.text('rating_average DESC'), sa.text('review_count DESC'),
             'provider_id', 'provider_type',
         ],
         postgresql_where=sa.text('listed'),
-        sqlite_where=sa.text('listed'),
+        sqlite_where=sa.text('listed = 1'),
     )
     op.create_index('ix_provider_services_type_service', 'provider_services', ['provider_type', 'service_id'])
     op.create_index(
         'ix_providers_listing_schedule_rating',
         'providers',
         [
-            'is_verified', 'is_active', 'time_zone', 'schedule_key', 'rating_average',
-            'review_count', 'id', 'provider_type',
+            'is_verified', 'is_active', 'time_zone', 'schedule_key', sa.text('rating_average DESC'),
+            sa.text('review_count DESC'), 'id', 'provider_type',
         ],
     )
     op.drop_index('ix_providers_listing_schedule', table_name='providers')

@@ -39,6 +39,7 @@ from sqlalchemy import (
     literal,
     select,
     text,
+    true,
     tuple_,
     type_coerce,
     union_all,
@@ -150,7 +151,7 @@ def _base(query: ProviderQuery) -> _Base:
         z.review_count,
         z.provider_type,
         z.lowest_price,
-        (z.zip_code == query.zip_code, z.listed.is_(True)),
+        (z.zip_code == query.zip_code, z.listed == true()),  # the partial indexes' condition
     )
 
 
@@ -180,12 +181,8 @@ def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool =
         conditions.append(base.provider_type == query.provider_type)
     offer_conditions = _offer_conditions(scope, query)
     if offer_conditions and offers:
-        if query.zip_code is not None or query.provider_type is not None:
-            # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
-            conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
-        else:
-            # Otherwise the service index is the narrowest way in.
-            conditions.append(base.id.in_(select(ProviderService.provider_id).where(*offer_conditions)))
+        # A probe of the candidate's offers by primary key: pages and capped counts stop early.
+        conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
     return conditions
 
 
@@ -460,7 +457,8 @@ async def _soonest(
     A group's shared first slot is a lower bound for each member. SQL orders candidates by (their group's
     first slot, rating): one branch per group, an index range in rating order that stops after `limit`
     rows, and returns the top rows, whose busy time is then checked. More rows are taken until `need` rows
-    are certainly ahead of every row not looked at yet.
+    are certainly ahead of every row not looked at yet (one statement, whatever the page size, in the
+    common case: every group at once, not a round per group).
     """
     if need <= 0 or not groups:
         return []
