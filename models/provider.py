@@ -89,7 +89,6 @@ class Provider(Base):
             "review_count",
             "id",
         ),
-        Index("ix_providers_type", "provider_type", "rating_average"),
         CheckConstraint("review_count >= 0", name="review_count_not_negative"),
     )
 
@@ -185,6 +184,16 @@ Index(
     Provider.review_count.desc(),
     Provider.id,
     Provider.provider_type,
+)
+# A type's providers in rating order (listing flags included: a page of listed ones reads the index alone).
+Index(
+    "ix_providers_type_rating",
+    Provider.provider_type,
+    Provider.rating_average.desc(),
+    Provider.review_count.desc(),
+    Provider.id,
+    Provider.is_verified,
+    Provider.is_active,
 )
 # A ZIP code's listed providers in rating order, and per schedule group in rating order.
 Index(

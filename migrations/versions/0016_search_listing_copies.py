@@ -1,7 +1,7 @@
 """provider search at scale, 2: a ZIP code's rows carry a copy of what search filters and sorts providers by
 (listed, type, time zone, weekly hours, rating, lowest price), indexed for the listed ones in rating order
-and per schedule group; offers carry the provider's type; the listed providers' schedule index also orders
-each group by rating
+and per schedule group; offers carry the provider's type; the listed providers' schedule index and the type
+index order by rating, reviews and id (descending where the sort is), so a page is an index range
 
 Revision ID: 0016
 Revises: 0015
@@ -96,9 +96,20 @@ def upgrade() -> None:
         ],
     )
     op.drop_index('ix_providers_listing_schedule', table_name='providers')
+    op.create_index(
+        'ix_providers_type_rating',
+        'providers',
+        [
+            'provider_type', sa.text('rating_average DESC'), sa.text('review_count DESC'), 'id', 'is_verified',
+            'is_active',
+        ],
+    )
+    op.drop_index('ix_providers_type', table_name='providers')
 
 
 def downgrade() -> None:
+    op.create_index('ix_providers_type', 'providers', ['provider_type', 'rating_average'])
+    op.drop_index('ix_providers_type_rating', table_name='providers')
     op.create_index(
         'ix_providers_listing_schedule', 'providers', ['is_verified', 'is_active', 'time_zone', 'schedule_key']
     )
