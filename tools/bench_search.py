@@ -116,7 +116,9 @@ async def run(args: argparse.Namespace) -> None:
         f"max {max(every):.1f} ms"
     )
     load = os.getloadavg()[0]
-    print(f"(load average {load:.1f} on {os.cpu_count()} CPUs: other work on the machine slows the wall clock)")
+    print(
+        f"(load average {load:.1f} on {os.cpu_count()} CPUs: other work on the machine slows the wall clock)"
+    )
     await database.dispose()
 
 
