@@ -245,7 +245,7 @@ async def search_providers(
     cap = max(COUNT_CAP, query.page * per_page)
     groups: list[_Group] = []
     if query.sort == SearchSort.soonest or query.day is not None:
-        groups = await _schedule_groups(session, finder)
+        groups = await _schedule_groups(session, query, finder)
     if query.day is not None:
         # Whole groups without a slot on the day go; busy time may still leave a member none (checked below).
         groups = [g for g in groups if g.first is not None]
@@ -358,30 +358,42 @@ class _Group:
     first: datetime | None
 
 
-# The distinct (time zone, weekly hours) of listed providers, a few dozen at most: on PostgreSQL one index
-# probe per pair (a loose index scan of ix_providers_listing_schedule), however many providers share them.
-_DISTINCT_SCHEDULES = text(
-    """
+# The distinct (time zone, weekly hours) of listed providers (of a ZIP code's), a few dozen at most (a ZIP code's
+# share a time zone): on PostgreSQL one index probe per pair (a loose index scan of
+# ix_providers_listing_schedule_rating or ix_provider_zip_codes_listed_schedule), however many share them.
+_LOOSE_SCAN = """
     WITH RECURSIVE pairs(time_zone, schedule_key) AS (
-        (SELECT time_zone, schedule_key FROM providers WHERE is_verified AND is_active
-         ORDER BY time_zone, schedule_key LIMIT 1)
+        (SELECT time_zone, schedule_key FROM {table} WHERE {listed} ORDER BY time_zone, schedule_key LIMIT 1)
         UNION ALL
         SELECT following.time_zone, following.schedule_key FROM pairs, LATERAL (
-            SELECT p.time_zone, p.schedule_key FROM providers p
-            WHERE p.is_verified AND p.is_active
-              AND (p.time_zone, p.schedule_key) > (pairs.time_zone, pairs.schedule_key)
-            ORDER BY p.time_zone, p.schedule_key LIMIT 1
+            SELECT t.time_zone, t.schedule_key FROM {table} AS t
+            WHERE {listed} AND (t.time_zone, t.schedule_key) > (pairs.time_zone, pairs.schedule_key)
+            ORDER BY t.time_zone, t.schedule_key LIMIT 1
         ) AS following
     )
     SELECT time_zone, schedule_key FROM pairs
-    """
+"""
+_DISTINCT_SCHEDULES = text(_LOOSE_SCAN.format(table="providers", listed="is_verified AND is_active"))
+_DISTINCT_ZIP_SCHEDULES = text(
+    _LOOSE_SCAN.format(table="provider_zip_codes", listed="zip_code = :zip AND listed")
 )
 
 
-async def _schedule_groups(session: AsyncSession, finder: SlotFinder) -> list[_Group]:
-    """Every (time zone, weekly hours) among listed providers, by first slot: candidates need not be
-    counted per group, so a broad search never visits them all."""
-    if session.get_bind().dialect.name == "postgresql":
+async def _schedule_groups(session: AsyncSession, query: ProviderQuery, finder: SlotFinder) -> list[_Group]:
+    """Every (time zone, weekly hours) among listed providers (of the ZIP code, if one is chosen), by first
+    slot: candidates need not be counted per group, so a broad search never visits them all."""
+    postgres = session.get_bind().dialect.name == "postgresql"
+    if query.zip_code is not None:
+        if postgres:
+            rows = await session.execute(_DISTINCT_ZIP_SCHEDULES, {"zip": query.zip_code})
+        else:
+            z = ProviderZip
+            rows = await session.execute(
+                select(z.time_zone, z.schedule_key)
+                .where(z.zip_code == query.zip_code, z.listed == true())
+                .distinct()
+            )
+    elif postgres:
         rows = await session.execute(_DISTINCT_SCHEDULES)
     else:
         rows = await session.execute(
