@@ -290,13 +290,21 @@ async def _count(session: AsyncSession, base: _Base, conditions: list, cap: int)
 
 
 async def _ordered_rows(
-    session: AsyncSession, base: _Base, conditions: list, scope: _Scope, query: ProviderQuery, need: int
+    session: AsyncSession,
+    base: _Base,
+    conditions: list,
+    scope: _Scope,
+    query: ProviderQuery,
+    need: int,
+    *,
+    schedules: bool = False,
 ) -> list:
-    """The first `need` candidates by rating (or by price, then rating), as rows of (id, time_zone,
-    schedule_key)."""
-    statement = select(
-        base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
-    ).where(*conditions)
+    """The first `need` candidates by rating (or by price, then rating), as rows of (id), or of (id,
+    time_zone, schedule_key) with `schedules` (ids alone keep a walk through ties index-only)."""
+    columns = [base.id.label("id")]
+    if schedules:
+        columns += [base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")]
+    statement = select(*columns).where(*conditions)
     by_rating = _order_by_rating(base)
     if query.sort != SearchSort.price:
         statement = statement.order_by(*by_rating)
@@ -445,7 +453,7 @@ async def _available_in_order(
     """The first `need` candidates in rating or price order that have a slot on the chosen day."""
     fetch = need + 10
     while True:
-        rows = await _ordered_rows(session, base, conditions, scope, query, fetch)
+        rows = await _ordered_rows(session, base, conditions, scope, query, fetch, schedules=True)
         await finder.load(session, [r.id for r in rows])
         kept = [r.id for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
         if len(kept) >= need or len(rows) < fetch:
