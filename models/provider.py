@@ -31,6 +31,7 @@ from sqlalchemy import (
     String,
     Text,
 )
+from sqlalchemy import text as sa_text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, created_at_column, id_column
@@ -88,9 +89,6 @@ class Provider(Base):
             "review_count",
             "id",
         ),
-        # Soonest-first ranking groups the listed providers by time zone and weekly hours.
-        Index("ix_providers_listing_schedule", "is_verified", "is_active", "time_zone", "schedule_key"),
-        Index("ix_providers_type", "provider_type", "rating_average"),
         CheckConstraint("review_count >= 0", name="review_count_not_negative"),
     )
 
@@ -130,6 +128,7 @@ class ProviderService(Base):
         Index(
             "ix_provider_services_service_price_offer", "service_id", "price", "provider_id", "location_mask"
         ),
+        Index("ix_provider_services_type_service", "provider_type", "service_id"),
         CheckConstraint("price >= 0", name="price_not_negative"),
     )
 
@@ -137,16 +136,103 @@ class ProviderService(Base):
     service_id: Mapped[str] = mapped_column(ForeignKey("services.id", ondelete="RESTRICT"), primary_key=True)
     price: Mapped[Decimal] = mapped_column(MONEY)
     location_mask: Mapped[int] = mapped_column(Integer)  # a subset of the service's locations
+    # The provider's type (it never changes): "does a nurse offer IV therapy?" is one index probe.
+    provider_type: Mapped[ProviderType | None] = mapped_column(
+        Enum(ProviderType, native_enum=False, length=32), default=None
+    )
+
+
+# A partial index's condition, as each dialect writes `ProviderZip.listed == true()` (which search uses).
+LISTED_ZIP = {"postgresql_where": sa_text("listed"), "sqlite_where": sa_text("listed = 1")}
 
 
 class ProviderZip(Base):
-    """One ZIP code a provider travels to (the service area). Keyed ZIP first: search looks up by ZIP."""
+    """One ZIP code a provider travels to (the service area). Keyed ZIP first: search looks up by ZIP.
+
+    Search by ZIP code reads these rows alone: each carries a copy of what search filters and sorts the
+    provider's matches by (`LISTING_COPY`), kept by every command that changes the provider's
+    (`listing_values`), so a ZIP code's listed providers are one index range in rating order, or per
+    (time zone, weekly hours) group, instead of thousands of probes into `providers`.
+    """
 
     __tablename__ = "provider_zip_codes"
     __table_args__ = (Index("ix_provider_zip_codes_provider_id", "provider_id"),)
 
     zip_code: Mapped[str] = mapped_column(String(5), primary_key=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"), primary_key=True)
+    # Copies of the provider's row (see `listing_values`); `listed` is verified and active.
+    listed: Mapped[bool] = mapped_column(Boolean, default=False)
+    provider_type: Mapped[ProviderType | None] = mapped_column(
+        Enum(ProviderType, native_enum=False, length=32), default=None
+    )
+    time_zone: Mapped[str] = mapped_column(String(64), default=DEFAULT_TIME_ZONE)
+    schedule_key: Mapped[str] = mapped_column(String(400), default="")
+    rating_average: Mapped[Decimal] = mapped_column(Numeric(3, 2), default=Decimal("0"))
+    review_count: Mapped[int] = mapped_column(Integer, default=0)
+    lowest_price: Mapped[Decimal | None] = mapped_column(MONEY, default=None)
+
+
+# Soonest-first ranking walks each (time zone, weekly hours) group of listed providers in rating order (type
+# included for the type filter); its leading columns list the groups (a loose index scan).
+Index(
+    "ix_providers_listing_schedule_rating",
+    Provider.is_verified,
+    Provider.is_active,
+    Provider.time_zone,
+    Provider.schedule_key,
+    Provider.rating_average.desc(),
+    Provider.review_count.desc(),
+    Provider.id,
+    Provider.provider_type,
+)
+# A type's providers in rating order (listing flags included: a page of listed ones reads the index alone).
+Index(
+    "ix_providers_type_rating",
+    Provider.provider_type,
+    Provider.rating_average.desc(),
+    Provider.review_count.desc(),
+    Provider.id,
+    Provider.is_verified,
+    Provider.is_active,
+)
+# A ZIP code's listed providers in rating order, and per schedule group in rating order.
+Index(
+    "ix_provider_zip_codes_listed_rating",
+    ProviderZip.zip_code,
+    ProviderZip.rating_average.desc(),
+    ProviderZip.review_count.desc(),
+    ProviderZip.provider_id,
+    ProviderZip.provider_type,
+    **LISTED_ZIP,
+)
+Index(
+    "ix_provider_zip_codes_listed_schedule",
+    ProviderZip.zip_code,
+    ProviderZip.time_zone,
+    ProviderZip.schedule_key,
+    ProviderZip.rating_average.desc(),
+    ProviderZip.review_count.desc(),
+    ProviderZip.provider_id,
+    ProviderZip.provider_type,
+    **LISTED_ZIP,
+)
+
+LISTING_COPY = (
+    "provider_type",
+    "time_zone",
+    "schedule_key",
+    "rating_average",
+    "review_count",
+    "lowest_price",
+)
+
+
+def listing_values(provider: Provider | dict) -> dict:
+    """What a provider's ZIP-code rows copy from it (a Provider or a row as a dict)."""
+    get = provider.get if isinstance(provider, dict) else lambda name: getattr(provider, name)
+    return {"listed": bool(get("is_verified") and get("is_active"))} | {
+        name: get(name) for name in LISTING_COPY
+    }
 
 
 class WeeklyHours(Base):

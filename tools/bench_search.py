@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -113,6 +114,10 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"\nall {len(every)} searches: p50 {percentile(every, 0.5):.1f} ms, p95 {percentile(every, 0.95):.1f} ms, "
         f"max {max(every):.1f} ms"
+    )
+    load = os.getloadavg()[0]
+    print(
+        f"(load average {load:.1f} on {os.cpu_count()} CPUs: other work on the machine slows the wall clock)"
     )
     await database.dispose()
 

@@ -387,7 +387,8 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
 
 
 async def test_a_broad_search_counts_up_to_a_cap(configured, monkeypatch) -> None:
-    """Rating and price pages count matches only up to a cap past the page shown ('3+ providers match')."""
+    """Every sort counts matches only up to a cap past the page shown ('3+ providers match'), with or
+    without a date: a broad search never visits every match to print their number."""
     from app.services.providers import _search
     from components.provider_ui import result_summary
 
@@ -405,5 +406,38 @@ async def test_a_broad_search_counts_up_to_a_cap(configured, monkeypatch) -> Non
     assert result_summary(first) == "3+ providers match; showing 1–2."
     last = await page_of(3, "price")  # the cap moves past the page asked for: the count is exact again
     assert (last.total, last.more, last.page, len(last.items), last.has_next) == (5, False, 3, 1, False)
-    soonest = await page_of(1, "soonest")  # soonest-first counts every candidate anyway
-    assert (soonest.total, soonest.more) == (5, False)
+    soonest = await page_of(1, "soonest")
+    assert (soonest.total, soonest.more, soonest.has_next) == (3, True, True)
+    assert (await page_of(3, "soonest")).total == 5  # exact again past the cap
+    query = ProviderQuery(zip_code=ZIP, day=MONDAY, sort=SearchSort.rating, page=1, per_page=2)
+    async with app_db.unit_of_work() as session:
+        dated = await search_providers(session=session, query=query, now=NOW)
+    assert (dated.total, dated.more, len(dated.items)) == (3, True, 2)
+
+
+async def test_a_capped_date_search_skips_providers_busy_that_day(configured, monkeypatch) -> None:
+    """A date search counts and pages only providers with a slot that day, fetching more candidates when
+    time off leaves too few of the first ones free."""
+    from app.services.providers import _search
+
+    monkeypatch.setattr(_search, "COUNT_CAP", 2)
+    free = {await make_provider(ZIP, f"Free {index}", ratings=(3,)) for index in range(2)}
+    for index in range(4):
+        away = await make_provider(ZIP, f"Away {index}", ratings=(5,))
+        async with app_db.unit_of_work() as session:
+            await add_time_off(
+                session=session,
+                actor=SYSTEM,
+                provider_id=away,
+                starts_at=datetime(2030, 1, 7, 0, 0, tzinfo=UTC),
+                ends_at=datetime(2030, 1, 8, 5, 0, tzinfo=UTC),
+            )
+    for sort in SearchSort:
+        query = ProviderQuery(zip_code=ZIP, day=MONDAY, sort=sort, per_page=1)
+        async with app_db.unit_of_work() as session:
+            first = await search_providers(session=session, query=query, time_zone=NY, now=NOW)
+            second = await search_providers(
+                session=session, query=query.model_copy(update={"page": 2}), time_zone=NY, now=NOW
+            )
+        assert (first.total, first.more) == (2, False), sort
+        assert {first.items[0].id, second.items[0].id} == free, sort

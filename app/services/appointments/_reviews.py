@@ -20,7 +20,7 @@ from app.services.providers._profiles import LISTED
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
-from models.provider import Provider, RatingRead, Review, ReviewRead
+from models.provider import Provider, ProviderZip, RatingRead, Review, ReviewRead
 
 NO_PROVIDER = "No provider has this id."
 BAD_RATING = "A rating is a whole number from 1 to 5."
@@ -67,10 +67,11 @@ async def refresh_ratings(*, session: AsyncSession, provider_ids: Iterable[str])
         pairs[provider_id].append((rating, completed))
     for provider_id, reviews in pairs.items():
         summary = rating_summary(reviews)
+        values = {"rating_average": summary.average, "review_count": summary.count}
+        await session.execute(update(Provider).where(Provider.id == provider_id).values(**values))
+        # The copy search reads by ZIP code (models.provider.listing_values).
         await session.execute(
-            update(Provider)
-            .where(Provider.id == provider_id)
-            .values(rating_average=summary.average, review_count=summary.count)
+            update(ProviderZip).where(ProviderZip.provider_id == provider_id).values(**values)
         )
 
 

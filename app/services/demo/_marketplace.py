@@ -39,7 +39,7 @@ from models.account import Role
 from models.booking import Appointment, Order, Transaction
 from models.booking import AppointmentStatus as S
 from models.catalog import Service
-from models.provider import Provider, ProviderService, ProviderZip, Review
+from models.provider import Provider, ProviderService, ProviderZip, Review, listing_values
 
 RANDOM_SEED = 20240901
 PROVIDERS_PER_METRO = {"New York": 21, "Chicago": 20, "Los Angeles": 20}  # plus the demo provider in NY
@@ -196,6 +196,8 @@ async def seed_demo_marketplace(*, session: AsyncSession, now: datetime | None =
         provider = rows["providers"][0]
         rating = rating_summary(plan.reviews.get(provider["id"], ()))
         provider["rating_average"], provider["review_count"] = rating.average, rating.count
+        for zip_row in rows["zips"]:
+            zip_row.update(listing_values(provider))
     for name, model in TABLES.items():
         batch = [row for rows in generated for row in rows[name]]
         if batch:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     select,
     type_coerce,
     union_all,
+    update,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -48,7 +49,7 @@ from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
-from models.provider import Provider, TimeOff, TimeOffRead, WeeklyHours, WeeklyHoursRead
+from models.provider import Provider, ProviderZip, TimeOff, TimeOffRead, WeeklyHours, WeeklyHoursRead
 
 NOT_YOURS = "You can only change your own availability."
 NO_PROVIDER = "No provider has this id."
@@ -142,6 +143,11 @@ async def set_weekly_hours(
     provider = await _owned_provider(session, by, provider_id)
     check_hours(hours)
     provider.schedule_key = schedule_key(hours)
+    await session.execute(
+        update(ProviderZip)
+        .where(ProviderZip.provider_id == provider_id)
+        .values(schedule_key=provider.schedule_key)
+    )
     await session.execute(delete(WeeklyHours).where(WeeklyHours.provider_id == provider_id))
     session.add_all(
         WeeklyHours(
@@ -317,26 +323,31 @@ async def load_hours(session: AsyncSession, ids: Any) -> dict[str, tuple[Hours, 
 async def load_blocks(
     session: AsyncSession, ids: Any, start: datetime, end: datetime, now: datetime | None = None
 ) -> tuple[dict[str, list[Interval]], dict[str, list[Interval]]]:
-    """(busy, blocked) intervals overlapping [start, end): live appointments at `now`, and time off."""
-    blocked: dict[str, list[Interval]] = {}
-    rows = await session.execute(
-        select(TimeOff.provider_id, TimeOff.starts_at, TimeOff.ends_at).where(
-            _ids_clause(TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end
-        )
+    """(busy, blocked) intervals overlapping [start, end): live appointments at `now`, and time off (one
+    statement)."""
+    moment = DateTime(timezone=True)
+    time_off = select(
+        literal("blocked").label("kind"),
+        TimeOff.provider_id,
+        type_coerce(TimeOff.starts_at, moment).label("starts_at"),
+        type_coerce(TimeOff.ends_at, moment).label("ends_at"),
+    ).where(_ids_clause(TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
+    appointments = select(
+        literal("busy"),
+        Appointment.provider_id,
+        type_coerce(Appointment.starts_at, moment),
+        type_coerce(Appointment.ends_at, moment),
+    ).where(
+        _ids_clause(Appointment.provider_id, ids),
+        live_appointment(now or datetime.now(UTC)),
+        Appointment.busy_until > start,
+        Appointment.starts_at < end,
     )
-    for provider_id, starts_at, ends_at in rows:
-        blocked.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     busy: dict[str, list[Interval]] = {}
-    rows = await session.execute(
-        select(Appointment.provider_id, Appointment.starts_at, Appointment.ends_at).where(
-            _ids_clause(Appointment.provider_id, ids),
-            live_appointment(now or datetime.now(UTC)),
-            Appointment.busy_until > start,
-            Appointment.starts_at < end,
-        )
-    )
-    for provider_id, starts_at, ends_at in rows:
-        busy.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
+    blocked: dict[str, list[Interval]] = {}
+    for kind, provider_id, starts_at, ends_at in await session.execute(union_all(time_off, appointments)):
+        into = busy if kind == "busy" else blocked
+        into.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     return busy, blocked
 
 

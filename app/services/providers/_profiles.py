@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -39,6 +39,7 @@ from models.provider import (
     ProviderZip,
     RatingRead,
     WeeklyHours,
+    listing_values,
 )
 
 LISTED = (Provider.is_verified.is_(True), Provider.is_active.is_(True))
@@ -74,6 +75,13 @@ class ServiceOffer:
     service_slug: str
     price: Decimal | str
     locations: tuple[ServiceLocation, ...] = ()
+
+
+async def sync_listing(session: AsyncSession, provider: Provider) -> None:
+    """Copy what search reads from a provider onto its ZIP-code rows (call after changing the provider)."""
+    await session.execute(
+        update(ProviderZip).where(ProviderZip.provider_id == provider.id).values(**listing_values(provider))
+    )
 
 
 def display_name(first: str, last: str) -> str:
@@ -165,6 +173,7 @@ async def set_listing(
     if provider is None:
         raise NotFound(NO_PROVIDER)
     provider.is_verified, provider.is_active = verified, active
+    await sync_listing(session, provider)
     await session.flush()
     return await _read(session, provider)
 
@@ -209,11 +218,16 @@ async def set_services(
             places = ", ".join(loc.label for loc in locations_of(mask & ~service.location_mask))
             raise ValidationFailed(BAD_LOCATIONS.format(name=service.name, places=places))
         rows[service.id] = ProviderService(
-            provider_id=provider.id, service_id=service.id, price=price, location_mask=mask
+            provider_id=provider.id,
+            service_id=service.id,
+            price=price,
+            location_mask=mask,
+            provider_type=provider.provider_type,
         )
     await session.execute(delete(ProviderService).where(ProviderService.provider_id == provider.id))
     session.add_all(rows.values())
     provider.lowest_price = min((row.price for row in rows.values()), default=None)
+    await sync_listing(session, provider)
     await session.flush()
     return await _read(session, provider)
 
@@ -231,7 +245,8 @@ async def set_service_area(
     if len(codes) > MAX_ZIPS:
         raise ValidationFailed(TOO_MANY_ZIPS.format(limit=MAX_ZIPS))
     await session.execute(delete(ProviderZip).where(ProviderZip.provider_id == provider.id))
-    session.add_all(ProviderZip(provider_id=provider.id, zip_code=code) for code in codes)
+    copies = listing_values(provider)
+    session.add_all(ProviderZip(provider_id=provider.id, zip_code=code, **copies) for code in codes)
     await session.flush()
     return await _read(session, provider)
 

@@ -5,20 +5,21 @@ Names, metro areas, ZIP codes, hours and review texts come from small built-in l
 random but plausible (a phlebotomy technician draws blood, only nurses and clinicians give IV therapy).
 Rows are written in bulk, a batch at a time: multi-row INSERTs on SQLite, COPY (asyncpg's
 `copy_records_to_table`, in the session's transaction) on PostgreSQL. Both paths write the same rows for the
-same random seed. A million providers (about 25 million rows) still take about half an hour on PostgreSQL:
-generating the rows in Python and the server's index upkeep share the time. Never used in production (the CLI refuses
-there).
+same random seed. On PostgreSQL the next batch is generated in a thread while the server stores the last, and a
+large load rebuilds the secondary indexes and foreign keys once at the end. Never used in production (the
+CLI refuses there).
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from decimal import Decimal
 from operator import itemgetter
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
@@ -27,7 +28,16 @@ from app.services.catalog._catalog import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
 from models.base import new_id, utcnow
 from models.catalog import Service, ServiceCategory, locations_of
-from models.provider import Provider, ProviderService, ProviderType, ProviderZip, Review, TimeOff, WeeklyHours
+from models.provider import (
+    Provider,
+    ProviderService,
+    ProviderType,
+    ProviderZip,
+    Review,
+    TimeOff,
+    WeeklyHours,
+    listing_values,
+)
 
 FIRST_NAMES = (
     "Aaliyah", "Adrian", "Alicia", "Amara", "Andre", "Angela", "Ben", "Camila", "Carlos", "Chloe", "Daniel",
@@ -172,7 +182,15 @@ def provider_rows(
         kept = [loc for loc in allowed if loc.value == "home" or rng.random() < 0.7] or allowed[:1]
         mask = sum(loc.bit for loc in kept)
         price = (Decimal(service.price) * Decimal(str(rng.uniform(0.85, 1.25)))).quantize(Decimal("1"))
-        offers.append({"provider_id": pid, "service_id": service.id, "price": price, "location_mask": mask})
+        offers.append(
+            {
+                "provider_id": pid,
+                "service_id": service.id,
+                "price": price,
+                "location_mask": mask,
+                "provider_type": kind,
+            }
+        )
     weekdays, spans = rng.choice(HOURS)
     hours = [
         {"id": new_id(), "provider_id": pid, "weekday": d, "start_minute": s, "end_minute": e}
@@ -227,8 +245,10 @@ def provider_rows(
         "lowest_price": min(o["price"] for o in offers),
         "created_at": now - timedelta(days=rng.randint(1, 700)),
     }
+    copies = listing_values(provider)
     zip_rows = [
-        {"zip_code": z, "provider_id": pid} for z in rng.sample(zips, k=rng.randint(4, min(12, len(zips))))
+        {"zip_code": z, "provider_id": pid, **copies}
+        for z in rng.sample(zips, k=rng.randint(4, min(12, len(zips))))
     ]
     return {
         "providers": [provider],
@@ -296,19 +316,68 @@ async def _seed_by_copy(
     now: datetime,
     progress: Callable[[int, int], None] | None,
 ) -> int:
-    """The PostgreSQL path: the same rows as the INSERT path (same generator, same order), by COPY."""
+    """The PostgreSQL path: the same rows as the INSERT path (same generator, same order), by COPY.
+
+    The next batch is generated in a worker thread while the server stores the last one, and a large load
+    (`BULK_LOAD` providers or more) sets the tables' foreign keys and secondary indexes aside and rebuilds
+    them at the end, in the same transaction: one sort per index instead of millions of random inserts, one
+    join per foreign key instead of a trigger per row."""
     await session.flush()  # the catalog, if it was just added, before COPY bypasses the session
+    restore = await _set_aside_indexes(session) if count >= BULK_LOAD else []
     done = 0
+    pending = asyncio.create_task(asyncio.to_thread(_batch, rng, catalog, now, min(COPY_BATCH, count)))
     while done < count:
+        batch = await pending
         size = min(COPY_BATCH, count - done)
-        batch = _batch(rng, catalog, now, size)
+        done += size
+        if done < count:  # generate the next batch while this one is copied
+            following = min(COPY_BATCH, count - done)
+            pending = asyncio.create_task(asyncio.to_thread(_batch, rng, catalog, now, following))
         for name, model in TABLES.items():
             if batch[name]:
                 await _copy(session, model.__table__, batch[name])
-        done += size
         if progress is not None:
             progress(done, count)
+    if restore:
+        await session.execute(text("SET LOCAL maintenance_work_mem = '256MB'"))
+    for statement in restore:
+        await session.execute(text(statement))
     return done
+
+
+BULK_LOAD = 100_000  # providers: from here on, a PostgreSQL seed rebuilds indexes and foreign keys at the end
+
+
+async def _set_aside_indexes(session: AsyncSession) -> list[str]:
+    """Drop the foreign keys and secondary indexes of the seeded tables; return the statements that put
+    them back, exactly as the catalog had them (primary keys and unique constraints stay)."""
+    tables = [model.__tablename__ for model in TABLES.values()]
+    foreign_keys = (
+        await session.execute(
+            text(
+                "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                "WHERE contype = 'f' AND conrelid::regclass::text = ANY(:tables)"
+            ),
+            {"tables": tables},
+        )
+    ).all()
+    indexes = (
+        await session.execute(
+            text(
+                "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                "WHERE i.indrelid::regclass::text = ANY(:tables) AND NOT i.indisprimary AND NOT i.indisunique"
+            ),
+            {"tables": tables},
+        )
+    ).all()
+    for table, name, _definition in foreign_keys:
+        await session.execute(text(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"'))
+    for name, _definition in indexes:
+        await session.execute(text(f"DROP INDEX {name}"))
+    return [definition for _name, definition in indexes] + [
+        f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}'
+        for table, name, definition in foreign_keys
+    ]
 
 
 async def _copy(session: AsyncSession, table: Table, rows: list[dict]) -> None:

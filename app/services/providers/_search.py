@@ -2,16 +2,24 @@
 or category, provider type, ZIP coverage, place of visit and date; sorted by soonest opening, rating or
 price; 20 per page, each with its next open slot.
 
-How it stays fast: every filter is an indexed lookup (ZIP → provider_zip_codes primary key, service →
-provider_services keys, listing flags and rating → ix_providers_listing, type → ix_providers_type). Rating
-and price order and paginate in SQL, and count matches only up to a cap past the page (`ProviderPage.more`:
-"1,000+ providers match"), so a broad search never visits every match. A price page in a service or
+How it stays fast: every filter is an indexed lookup, and every page is an index walk that stops at the
+page. With a ZIP code, candidates are that ZIP code's rows of `provider_zip_codes`, which carry copies of
+the provider's listing state, type, time zone, weekly hours, rating and lowest price (kept by the commands
+that change them, `listing_values`): the listed ones are one range of ix_provider_zip_codes_listed_rating in
+rating order, or of ix_provider_zip_codes_listed_schedule per schedule group, with no probe into
+`providers`. Without one, `providers` is walked (ix_providers_listing by rating,
+ix_providers_listing_price_rating by price, ix_providers_listing_schedule_rating per group); a service is
+an offer probe by primary key or the service index, and a type with a service is first checked against the
+offers' (type, service) index, so a combination nobody offers costs one probe. Every sort counts matches
+only up to a cap past the page (`ProviderPage.more`: "1,000+ providers match"). A price page in a service or
 category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
-give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first and a
-date filter need every candidate's next slot: candidates are grouped by schedule (one GROUP BY, counted
-exactly), `availability.next_slots` computes a slot once per distinct schedule, and the ranking reads one
-rating-ordered branch per first slot. The page itself is loaded in a fixed number of queries, whatever its
-size.
+give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
+schedule group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose
+index scan; `availability.SlotFinder` computes each group's first slot once, a lower bound for its members;
+one branch per group walks its members in rating order and stops after the rows needed, and only the rows
+fetched have their busy time loaded. A date filter drops the groups without a slot that day, and checks the
+busy time of the candidates it fetches (the page, and up to the cap for the count), never of all. The page
+itself is loaded in a fixed number of queries, whatever its size.
 """
 
 from __future__ import annotations
@@ -19,9 +27,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Float, Integer, exists, false, func, literal, select, tuple_, type_coerce, union_all
+from sqlalchemy import (
+    Float,
+    Integer,
+    exists,
+    false,
+    func,
+    literal,
+    select,
+    text,
+    true,
+    tuple_,
+    type_coerce,
+    union_all,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers._availability import SlotFinder, day_bounds
@@ -90,6 +112,56 @@ async def _scope(session: AsyncSession, service: str | None) -> tuple[_Scope, st
     return _Scope(None, None, longest), UNKNOWN_SERVICE.format(slug=service[:40])
 
 
+@dataclass(frozen=True)
+class _Base:
+    """Where candidates are read from: `providers`, or, with a ZIP code, that ZIP code's rows of
+    `provider_zip_codes`, which carry copies of the provider columns search needs (`listing_values`)."""
+
+    id: Any
+    time_zone: Any
+    schedule_key: Any
+    rating: Any
+    review_count: Any
+    provider_type: Any
+    lowest_price: Any
+    listed: tuple
+
+
+PROVIDERS = _Base(
+    Provider.id,
+    Provider.time_zone,
+    Provider.schedule_key,
+    Provider.rating_average,
+    Provider.review_count,
+    Provider.provider_type,
+    Provider.lowest_price,
+    LISTED,
+)
+
+
+def _base(query: ProviderQuery) -> _Base:
+    if query.zip_code is None:
+        return PROVIDERS
+    z = ProviderZip
+    return _Base(
+        z.provider_id,
+        z.time_zone,
+        z.schedule_key,
+        z.rating_average,
+        z.review_count,
+        z.provider_type,
+        z.lowest_price,
+        (z.zip_code == query.zip_code, z.listed == true()),  # the partial indexes' condition
+    )
+
+
+ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
+
+
+def _order_by_rating(base: _Base) -> tuple:
+    return (base.rating.desc(), base.review_count.desc(), base.id)
+
+
 def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     conditions = []
     if scope.service_ids is not None:
@@ -102,35 +174,36 @@ def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     return conditions
 
 
-def _filters(scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
-    """The conditions on `Provider`; without the one on their offers when `offers` is false."""
-    conditions = [*LISTED]
+def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
+    """The conditions on the candidates; without the one on their offers when `offers` is false."""
+    conditions = [*base.listed]
     if query.provider_type is not None:
-        conditions.append(Provider.provider_type == query.provider_type)
-    if query.zip_code is not None:
-        conditions.append(
-            Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == query.zip_code))
-        )
+        conditions.append(base.provider_type == query.provider_type)
     offer_conditions = _offer_conditions(scope, query)
     if offer_conditions and offers:
-        if query.zip_code is not None or query.provider_type is not None:
-            # A ZIP code or type already narrows the providers: probe each one's offers by primary key.
-            offers = exists().where(ProviderService.provider_id == Provider.id, *offer_conditions)
-            conditions.append(offers)
-        else:
-            # Otherwise the service index is the narrowest way in.
-            conditions.append(Provider.id.in_(select(ProviderService.provider_id).where(*offer_conditions)))
+        # A probe of the candidate's offers by primary key: pages and capped counts stop early.
+        conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
     return conditions
 
 
-def _price(scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
+async def _anyone_offers(session: AsyncSession, scope: _Scope, query: ProviderQuery) -> bool:
+    """Whether any provider of the chosen type offers a service in scope (there, if a place is chosen): one
+    probe of the offers' (type, service) index, so a combination nobody offers is not searched for among
+    every provider of the type."""
+    offered = exists().where(
+        ProviderService.provider_type == query.provider_type, *_offer_conditions(scope, query)
+    )
+    return bool(await session.scalar(select(literal(1)).where(offered)))
+
+
+def _price(base: _Base, scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
     """The price a provider is sorted by: the lowest of the services in scope (list prices)."""
     offer_conditions = _offer_conditions(scope, query)
     if not offer_conditions:
-        return Provider.lowest_price
+        return base.lowest_price
     return (
         select(func.min(ProviderService.price))
-        .where(ProviderService.provider_id == Provider.id, *offer_conditions)
+        .where(ProviderService.provider_id == base.id, *offer_conditions)
         .scalar_subquery()
     )
 
@@ -139,7 +212,6 @@ def _by_rating(row) -> tuple:  # noqa: ANN001 - a row with id, rating_average an
     return (-(row.rating_average or 0), -row.review_count, row.id)
 
 
-RATING = type_coerce(Provider.rating_average, Float).label("rating_average")
 NEVER = datetime.max.replace(tzinfo=UTC)
 
 
@@ -160,28 +232,39 @@ async def search_providers(
     scope, note = await _scope(session, query.service)
     if note:
         query = query.model_copy(update={"service": None})
-    conditions = _filters(scope, query)
+    base = _base(query)
+    conditions = _filters(base, scope, query)
+    typed_scope = query.provider_type is not None and scope.service_ids is not None
+    if typed_scope and not await _anyone_offers(session, scope, query):
+        conditions.append(false())
     not_before = before = None
     if query.day is not None:
         not_before, before = day_bounds(query.day, visitor_zone(time_zone))
     finder = SlotFinder(now=now, minutes=scope.default_minutes, not_before=not_before, before=before)
 
-    more = False
+    cap = max(COUNT_CAP, query.page * per_page)
+    groups: list[_Group] = []
     if query.sort == SearchSort.soonest or query.day is not None:
-        groups = await _schedule_groups(session, conditions, finder)
-        if query.day is not None:
-            groups, conditions = await _with_slot_on_day(session, conditions, groups, finder)
-        total = sum(group.count for group in groups)
-        page = _clamp(query.page, total, per_page)
-        if query.sort == SearchSort.soonest:
-            page_ids = await _soonest(session, conditions, groups, finder, page * per_page)
-            page_ids = page_ids[(page - 1) * per_page :]
-        else:
-            page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+        groups = await _schedule_groups(session, query, finder)
+    if query.day is not None:
+        # Whole groups without a slot on the day go; busy time may still leave a member none (checked below).
+        groups = [g for g in groups if g.first is not None]
+        conditions = [*conditions, _in_groups(base, groups) if groups else false()]
+        total, more = await _count_available(session, base, conditions, finder, cap)
     else:
-        total, more = await _count(session, conditions, max(COUNT_CAP, query.page * per_page))
-        page = _clamp(query.page, total, per_page)
-        page_ids = await _ordered_page(session, conditions, scope, query, page, per_page)
+        total, more = await _count(session, base, conditions, cap)
+    page = _clamp(query.page, total, per_page)
+    need = page * per_page
+    available_only = query.day is not None
+    if query.sort == SearchSort.soonest:
+        page_ids = await _soonest(
+            session, base, conditions, groups, finder, need, available_only=available_only
+        )
+    elif available_only:
+        page_ids = await _available_in_order(session, base, conditions, scope, query, finder, need)
+    else:
+        page_ids = [row.id for row in await _ordered_rows(session, base, conditions, scope, query, need)]
+    page_ids = page_ids[(page - 1) * per_page : need]
 
     items = await _cards(session, page_ids, scope, query, now, finder)
     return ProviderPage(
@@ -195,26 +278,37 @@ async def search_providers(
     )
 
 
-ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
 COUNT_CAP = 1000
 
 
-async def _count(session: AsyncSession, conditions: list, cap: int) -> tuple[int, bool]:
+async def _count(session: AsyncSession, base: _Base, conditions: list, cap: int) -> tuple[int, bool]:
     """(matches, whether there are more): counting stops past `cap`, so a broad search does not visit
     every match just to print their number."""
-    matches = select(Provider.id).where(*conditions).limit(cap + 1).subquery()
+    matches = select(base.id).where(*conditions).limit(cap + 1).subquery()
     found = await session.scalar(select(func.count()).select_from(matches)) or 0
     return (cap, True) if found > cap else (found, False)
 
 
-async def _ordered_page(
-    session: AsyncSession, conditions: list, scope: _Scope, query: ProviderQuery, page: int, per_page: int
-) -> list[str]:
-    """A page of ids ordered by rating (or by price, then rating) in SQL."""
-    statement = select(Provider.id).where(*conditions)
+async def _ordered_rows(
+    session: AsyncSession,
+    base: _Base,
+    conditions: list,
+    scope: _Scope,
+    query: ProviderQuery,
+    need: int,
+    *,
+    schedules: bool = False,
+) -> list:
+    """The first `need` candidates by rating (or by price, then rating), as rows of (id), or of (id,
+    time_zone, schedule_key) with `schedules` (ids alone keep a walk through ties index-only)."""
+    columns = [base.id.label("id")]
+    if schedules:
+        columns += [base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")]
+    statement = select(*columns).where(*conditions)
+    by_rating = _order_by_rating(base)
     if query.sort != SearchSort.price:
-        statement = statement.order_by(*ORDER_BY_RATING)
-    elif (bound := await _price_bound(session, scope, query, page * per_page)) is not None:
+        statement = statement.order_by(*by_rating)
+    elif (bound := await _price_bound(session, base, scope, query, need)) is not None:
         # Only the offers at or below the bound: their lowest is the provider's lowest price in scope.
         lowest = (
             select(ProviderService.provider_id, func.min(ProviderService.price).label("price"))
@@ -222,16 +316,16 @@ async def _ordered_page(
             .group_by(ProviderService.provider_id)
             .subquery()
         )
-        statement = statement.join(lowest, lowest.c.provider_id == Provider.id).order_by(
-            lowest.c.price, *ORDER_BY_RATING
+        statement = statement.join(lowest, lowest.c.provider_id == base.id).order_by(
+            lowest.c.price, *by_rating
         )
     else:
-        statement = statement.order_by(_price(scope, query).asc().nulls_last(), *ORDER_BY_RATING)
-    return list((await session.scalars(statement.offset((page - 1) * per_page).limit(per_page))).all())
+        statement = statement.order_by(_price(base, scope, query).asc().nulls_last(), *by_rating)
+    return list((await session.execute(statement.limit(need))).all())
 
 
 async def _price_bound(
-    session: AsyncSession, scope: _Scope, query: ProviderQuery, need: int
+    session: AsyncSession, base: _Base, scope: _Scope, query: ProviderQuery, need: int
 ) -> Decimal | None:
     """A price no higher than the lowest in-scope price of the `need` cheapest candidates, or None.
 
@@ -243,10 +337,11 @@ async def _price_bound(
     if scope.service_ids is None:
         return None
     location = [] if query.location is None else _offer_conditions(_Scope(None, None, 0), query)
-    where = _filters(scope, query, offers=False)
+    where = _filters(base, scope, query, offers=False)
+    table = base.id.table
     cheapest = [
         select(ProviderService.provider_id, ProviderService.price)
-        .join(Provider, Provider.id == ProviderService.provider_id)
+        .join(table, base.id == ProviderService.provider_id)
         .where(ProviderService.service_id == service_id, *location, *where)
         .order_by(ProviderService.price)
         .limit(need)
@@ -264,94 +359,147 @@ async def _price_bound(
 
 @dataclass(frozen=True)
 class _Group:
-    """Candidates sharing a time zone and weekly hours: without busy time they share a first slot."""
+    """Listed providers sharing a time zone and weekly hours: without busy time they share a first slot."""
 
     time_zone: str
     schedule: str
-    count: int
     first: datetime | None
 
 
-async def _schedule_groups(session: AsyncSession, conditions: list, finder: SlotFinder) -> list[_Group]:
-    rows = await session.execute(
-        select(Provider.time_zone, Provider.schedule_key, func.count())
-        .where(*conditions)
-        .group_by(Provider.time_zone, Provider.schedule_key)
+# The distinct (time zone, weekly hours) of listed providers (of a ZIP code's), a few dozen at most (a ZIP code's
+# share a time zone): on PostgreSQL one index probe per pair (a loose index scan of
+# ix_providers_listing_schedule_rating or ix_provider_zip_codes_listed_schedule), however many share them.
+_LOOSE_SCAN = """
+    WITH RECURSIVE pairs(time_zone, schedule_key) AS (
+        (SELECT time_zone, schedule_key FROM {table} WHERE {listed} ORDER BY time_zone, schedule_key LIMIT 1)
+        UNION ALL
+        SELECT following.time_zone, following.schedule_key FROM pairs, LATERAL (
+            SELECT t.time_zone, t.schedule_key FROM {table} AS t
+            WHERE {listed} AND (t.time_zone, t.schedule_key) > (pairs.time_zone, pairs.schedule_key)
+            ORDER BY t.time_zone, t.schedule_key LIMIT 1
+        ) AS following
     )
-    groups = [_Group(tz, schedule, n, finder.unblocked(tz, schedule)) for tz, schedule, n in rows]
+    SELECT time_zone, schedule_key FROM pairs
+"""
+_DISTINCT_SCHEDULES = text(_LOOSE_SCAN.format(table="providers", listed="is_verified AND is_active"))
+_DISTINCT_ZIP_SCHEDULES = text(
+    _LOOSE_SCAN.format(table="provider_zip_codes", listed="zip_code = :zip AND listed")
+)
+
+
+async def _schedule_groups(session: AsyncSession, query: ProviderQuery, finder: SlotFinder) -> list[_Group]:
+    """Every (time zone, weekly hours) among listed providers (of the ZIP code, if one is chosen), by first
+    slot: candidates need not be counted per group, so a broad search never visits them all."""
+    postgres = session.get_bind().dialect.name == "postgresql"
+    if query.zip_code is not None:
+        if postgres:
+            rows = await session.execute(_DISTINCT_ZIP_SCHEDULES, {"zip": query.zip_code})
+        else:
+            z = ProviderZip
+            rows = await session.execute(
+                select(z.time_zone, z.schedule_key)
+                .where(z.zip_code == query.zip_code, z.listed == true())
+                .distinct()
+            )
+    elif postgres:
+        rows = await session.execute(_DISTINCT_SCHEDULES)
+    else:
+        rows = await session.execute(
+            select(Provider.time_zone, Provider.schedule_key).where(*LISTED).distinct()
+        )
+    groups = [_Group(tz, schedule, finder.unblocked(tz, schedule)) for tz, schedule in rows]
     return sorted(groups, key=lambda g: (*_slot_order(g.first), g.time_zone, g.schedule))
 
 
-def _in_groups(groups: list[_Group]):  # noqa: ANN202 - a SQL condition
-    return tuple_(Provider.time_zone, Provider.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
+def _in_groups(base: _Base, groups: list[_Group]):  # noqa: ANN202 - a SQL condition
+    return tuple_(base.time_zone, base.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
 
 
-async def _with_slot_on_day(
-    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder
-) -> tuple[list[_Group], list]:
-    """Keep the candidates with a slot on the chosen day: whole groups without one go, and so do the
-    providers whose busy time leaves them none. Returns the groups (counts adjusted) and the conditions."""
-    groups = [g for g in groups if g.first is not None]
-    if not groups:
-        return [], [*conditions, false()]
-    conditions = [*conditions, _in_groups(groups)]
-    await finder.load(session, select(Provider.id).where(*conditions))
-    constrained = list(finder.busy.keys() | finder.blocked.keys())
-    excluded: dict[tuple[str, str], int] = {}
-    gone: list[str] = []
-    if constrained:
-        rows = await session.execute(
-            select(Provider.id, Provider.time_zone, Provider.schedule_key).where(Provider.id.in_(constrained))
+MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by a subquery of them all
+
+
+async def _count_available(
+    session: AsyncSession, base: _Base, conditions: list, finder: SlotFinder, cap: int
+) -> tuple[int, bool]:
+    """`_count` for a date filter: only candidates with a slot on the day count. Candidates are fetched
+    (cap + 1 of them first) and checked against their busy time; more are fetched only while too many
+    were left without a slot to decide."""
+    limit = cap + 1
+    while True:
+        statement = select(
+            base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
+        ).where(*conditions)
+        rows = (await session.execute(statement.limit(limit))).all()
+        await finder.load(
+            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*conditions)
         )
-        for pid, tz, schedule in rows:
-            if finder.exact(pid, tz, schedule) is None:
-                gone.append(pid)
-                excluded[(tz, schedule)] = excluded.get((tz, schedule), 0) + 1
-    if gone:
-        conditions.append(Provider.id.not_in(gone))
-    kept = [
-        _Group(g.time_zone, g.schedule, g.count - excluded.get((g.time_zone, g.schedule), 0), g.first)
-        for g in groups
-    ]
-    return [g for g in kept if g.count > 0], conditions
+        available = sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
+        if available > cap:
+            return cap, True
+        if len(rows) < limit:
+            return available, False
+        limit = max(limit * 2, limit + cap + 1 - available)
+
+
+async def _available_in_order(
+    session: AsyncSession,
+    base: _Base,
+    conditions: list,
+    scope: _Scope,
+    query: ProviderQuery,
+    finder: SlotFinder,
+    need: int,
+) -> list[str]:
+    """The first `need` candidates in rating or price order that have a slot on the chosen day."""
+    fetch = need + 10
+    while True:
+        rows = await _ordered_rows(session, base, conditions, scope, query, fetch, schedules=True)
+        await finder.load(session, [r.id for r in rows])
+        kept = [r.id for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
+        if len(kept) >= need or len(rows) < fetch:
+            return kept[:need]
+        fetch *= 2
 
 
 async def _soonest(
-    session: AsyncSession, conditions: list, groups: list[_Group], finder: SlotFinder, need: int
+    session: AsyncSession,
+    base: _Base,
+    conditions: list,
+    groups: list[_Group],
+    finder: SlotFinder,
+    need: int,
+    *,
+    available_only: bool = False,
 ) -> list[str]:
-    """The first `need` candidates by first open slot (ties: rating, reviews, id).
+    """The first `need` candidates by first open slot (ties: rating, reviews, id); with `available_only`
+    (a date filter), only those with a slot at all.
 
-    A group's shared first slot is a lower bound for each member. Groups are taken in that order until they
-    hold enough candidates; SQL orders their members by (group's first slot, rating) and returns the top
-    rows, whose busy time is then checked. More rows or more groups are taken until `need` rows are
-    certainly ahead of every row not looked at yet.
+    A group's shared first slot is a lower bound for each member. SQL orders candidates by (their group's
+    first slot, rating): one branch per group, an index range in rating order that stops after `limit`
+    rows, and returns the top rows, whose busy time is then checked. More rows are taken until `need` rows
+    are certainly ahead of every row not looked at yet (one statement, whatever the page size, in the
+    common case: every group at once, not a round per group).
     """
     if need <= 0 or not groups:
         return []
-    taken, target, limit = 0, need, need + 10
+    firsts = sorted({_slot_order(g.first) for g in groups})
+    rank_of = {first: index for index, first in enumerate(firsts)}
+    columns = (
+        base.id.label("id"),
+        base.time_zone.label("time_zone"),
+        base.schedule_key.label("schedule_key"),
+        type_coerce(base.rating, Float).label("rating_average"),
+        base.review_count.label("review_count"),
+    )
+    limit = need + 10
     while True:
-        seen = sum(g.count for g in groups[:taken])
-        while taken < len(groups) and (
-            seen < target or (taken and groups[taken].first == groups[taken - 1].first)
-        ):
-            seen += groups[taken].count
-            taken += 1
-        chosen = groups[:taken]
-        firsts = sorted({_slot_order(g.first) for g in chosen})
-        rank_of = {first: index for index, first in enumerate(firsts)}
-        levels: dict[int, list[_Group]] = {}
-        for g in chosen:
-            levels.setdefault(rank_of[_slot_order(g.first)], []).append(g)
-        # One branch per first slot, each in rating order: an index walk that stops after `limit` rows,
-        # where one ranking over every chosen group would sort all of their members.
-        columns = (Provider.id, Provider.time_zone, Provider.schedule_key, RATING, Provider.review_count)
         branches = [
-            select(*columns, literal(rank, Integer).label("rank"))
-            .where(*conditions, _in_groups(members))
-            .order_by(*ORDER_BY_RATING)
+            select(*columns, literal(rank_of[_slot_order(g.first)], Integer).label("rank"))
+            .where(*conditions, base.time_zone == g.time_zone, base.schedule_key == g.schedule)
+            .order_by(*_order_by_rating(base))
             .limit(limit)
             .subquery()
-            for rank, members in levels.items()
+            for g in groups
         ]
         ranked_rows = union_all(*(select(branch) for branch in branches)).subquery()
         c = ranked_rows.c
@@ -367,25 +515,20 @@ async def _soonest(
             return (*_slot_order(finder.exact(row.id, row.time_zone, row.schedule_key)), *_by_rating(row))
 
         ranked = sorted(rows, key=key)
-        beyond = _slot_order(groups[taken].first) if taken < len(groups) else None
-        full = len(rows) >= limit
-        if not full and beyond is None:
+        if available_only:
+            ranked = [r for r in ranked if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
+        if len(rows) < limit:
             return [r.id for r in ranked[:need]]  # every candidate has been looked at
-        # Rows not fetched from the chosen groups come after the last fetched one in (first slot, rating)
-        # order; members of the groups not taken cannot start before those groups' first slot.
-        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1])) if full else None
+        # Rows not fetched come after the last fetched one in (first slot, rating) order.
+        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1]))
         certain = 0
         for row in ranked:
-            row_key = key(row)
-            if (last is not None and row_key >= last) or (beyond is not None and row_key[:2] >= beyond):
+            if key(row) >= last:
                 break
             certain += 1
         if certain >= need:
             return [r.id for r in ranked[:need]]
-        if full:
-            limit *= 2
-        else:
-            target = seen + need - certain
+        limit *= 2
 
 
 def _clamp(page: int, total: int, per_page: int) -> int:
