@@ -68,9 +68,11 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     <title>{TITLE_MARK}</title>
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
     <link rel="manifest" href="/static/manifest.webmanifest">
+    <!-- theme.js blocks (the theme is set before the first paint); the deferred classic scripts run after
+         parsing, in document order, so still before ReactPy's client module below opens its socket. -->
     <script src="/static/js/theme.js?v={version}"></script>
-    <script src="/static/js/connection.js?v={version}"></script>
-    <script src="/static/js/first-paint.js?v={version}"></script>
+    <script defer src="/static/js/connection.js?v={version}"></script>
+    <script defer src="/static/js/first-paint.js?v={version}"></script>
     <link rel="stylesheet" href="/static/css/icons.css?v={version}">
     <link rel="stylesheet" href="/static/css/app.css?v={version}">
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
