@@ -53,9 +53,11 @@ PAGE_PROBE = """
   // act(): starts the action; done(): true once its change is in the DOM. Resolves with ms to the paint.
   window.__timed = (act, done) => new Promise((resolve) => {
     const start = performance.now();
+    const giveUp = setTimeout(() => { observer.disconnect(); resolve(NaN); }, 15000);
     const check = () => {
       if (!done()) return false;
       observer.disconnect();
+      clearTimeout(giveUp);
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
       return true;
     };
@@ -198,7 +200,8 @@ def search_updates(page, url: str, clicks: int) -> list[tuple[float, int]]:  # n
     results = []
     for n in range(clicks):
         zip_code = ZIPS[(n + 1) % 2]
-        status = page.evaluate("document.querySelector('#app .results-status')?.textContent ?? ''")
+        first = "document.querySelector('#app .provider-card .provider-name')?.textContent ?? ''"
+        shown = page.evaluate(first)  # the first result: a New York or a Chicago provider
         act = (
             "const field = document.querySelector('#app input[name=zip]');"
             "Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(field, "
@@ -206,10 +209,7 @@ def search_updates(page, url: str, clicks: int) -> list[tuple[float, int]]:  # n
             "field.dispatchEvent(new Event('input', { bubbles: true }));"
             "field.form.requestSubmit();"
         )
-        done = (
-            f"return location.search.includes('zip={zip_code}') && "
-            f"(document.querySelector('#app .results-status')?.textContent ?? '') !== {status!r}"
-        )
+        done = f"return location.search.includes('zip={zip_code}') && ({first}) !== {shown!r}"
         results.append(timed(page, act, done))
     return results
 
