@@ -146,9 +146,15 @@ class Template:
         return self._maker.submit(self._create_postgres_clone).result()
 
     def release(self, url: str) -> None:
-        """The test of `url` is over: on PostgreSQL, empty it in the background for a later test."""
+        """The test of `url` is over: on PostgreSQL, empty it in the background for a later test; on SQLite,
+        delete the file (it lives in memory, see `memory_directory`)."""
         if self.kind == "postgresql":
             self._emptied.append(self._maker.submit(lambda: asyncio.run(self._empty(url)) or url))
+            return
+        path = url.removeprefix("sqlite:///")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path + suffix)
 
     async def _empty(self, url: str) -> None:
         """Back to the migrated template's state: no connection left (a test may leave one behind, and a
@@ -218,15 +224,33 @@ class Template:
             asyncio.run(drop_all())
 
 
+@contextlib.contextmanager
+def memory_directory(tmp_path_factory, name: str) -> Iterator[Path]:
+    """A directory on /dev/shm (tmpfs) when there is one, else under pytest's tmp_path: SQLite in WAL mode
+    fsyncs at every commit, which on a busy disk costs more than most tests' own work. Removed afterwards."""
+    import tempfile
+
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        path = Path(tempfile.mkdtemp(prefix=f"medivisit-{name}-", dir=shm))
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+    else:
+        yield tmp_path_factory.mktemp(name)
+
+
 @pytest.fixture(scope="session", params=_database_urls())
 def template_database(request, tmp_path_factory) -> Iterator[Template]:
     """The migrated template: a SQLite file, and (when TEST_DATABASE_URL is set) a PostgreSQL database."""
-    tmp = tmp_path_factory.mktemp("db")
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp / 'template.db'}"
-        upgrade(url)
-        yield Template("sqlite", url, tmp)
+        with memory_directory(tmp_path_factory, "db") as tmp:
+            url = f"sqlite:///{tmp / 'template.db'}"
+            upgrade(url)
+            yield Template("sqlite", url, tmp)
         return
+    tmp = tmp_path_factory.mktemp("db")
     url, drop = create_postgres_database(os.environ["TEST_DATABASE_URL"])
     upgrade(url)
     template = Template("postgresql", url, tmp)
@@ -343,10 +367,15 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     import urllib.request
 
     database_url = env.pop("DATABASE_URL", f"sqlite:///{tmp_dir / 'live.db'}")
-    # Migrations run their own event loop (asyncio.run), which cannot start on a thread that already runs
-    # one, such as the thread Playwright's sync API drives: run them on a worker thread.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(upgrade, database_url).result()
+    path = Path(database_url.removeprefix("sqlite:///")) if database_url.startswith("sqlite:///") else None
+    if path is not None and not path.exists():
+        app_db.ensure_sqlite_directory(database_url)  # the directory, and the file with mode 0600
+        shutil.copyfile(_migrated_sqlite_file(), path)  # what `upgrade` would make of the new file, at once
+    else:
+        # Migrations run their own event loop (asyncio.run), which cannot start on a thread that already runs
+        # one, such as the thread Playwright's sync API drives: run them on a worker thread.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(upgrade, database_url).result()
     port = port or free_port()
     log_path = tmp_dir / "server.log"
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
@@ -380,6 +409,26 @@ def seed_demo(database_url: str, *, demo: bool = True) -> None:
     assert seeded.returncode == 0, seeded.stderr
 
 
+_migrated_template: list[Path] = []
+
+
+def _migrated_sqlite_file() -> Path:
+    """A newly migrated SQLite database, made once per test process: a server's new database is a copy of
+    it (migrating each one costs a second of CPU and, with a commit per revision, many seconds of fsync on
+    a busy disk)."""
+    if not _migrated_template:
+        import atexit
+        import tempfile
+
+        directory = Path(tempfile.mkdtemp(prefix="medivisit-migrated-"))
+        atexit.register(shutil.rmtree, directory, True)
+        path = directory / "migrated.db"
+        with ThreadPoolExecutor(max_workers=1) as pool:  # upgrade runs an event loop of its own
+            pool.submit(upgrade, f"sqlite:///{path}").result()
+        _migrated_template.append(path)
+    return _migrated_template[0]
+
+
 _demo_template: list[Path] = []
 
 
@@ -390,8 +439,8 @@ def _seeded_demo_file() -> Path:
         import tempfile
 
         path = Path(tempfile.mkdtemp(prefix="medivisit-demo-")) / "demo.db"
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(upgrade, f"sqlite:///{path}").result()
+        app_db.ensure_sqlite_directory(f"sqlite:///{path}")
+        shutil.copyfile(_migrated_sqlite_file(), path)
         seed_demo(f"sqlite:///{path}")
         _demo_template.append(path)
     return _demo_template[0]
