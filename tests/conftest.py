@@ -269,6 +269,18 @@ def database_url(template_database) -> Iterator[str]:
     template_database.release(url)
 
 
+async def _stop_event_listener() -> None:
+    """End this process's PostgreSQL LISTEN connection (app/events.py), like the test's engine: it follows the
+    process database, and a later test may be handed this database again once it is emptied."""
+    from app import events
+
+    listener, events._listener = events._listener, None
+    if listener is not None and listener.task.get_loop() is asyncio.get_running_loop():
+        listener.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listener.task
+
+
 @pytest.fixture
 async def configured(database_url, smtp_server) -> AsyncIterator[None]:
     """Settings and the process database pointed at this test's database and the SMTP server, with fast
@@ -282,6 +294,7 @@ async def configured(database_url, smtp_server) -> AsyncIterator[None]:
     ratelimit.reset()
     database = app_db.use_database(database_url)
     yield
+    await _stop_event_listener()
     await database.dispose()
     ratelimit.reset()
     os.environ.clear()
