@@ -145,6 +145,24 @@ class Template:
             return self._emptied.popleft().result()
         return self._maker.submit(self._create_postgres_clone).result()
 
+    def copy_of(self, source_url: str) -> str:
+        """A new database of this kind holding what `source_url` holds (on PostgreSQL nobody may be connected
+        to the source); `release` it like a clone."""
+        if self.kind == "sqlite":
+            target = self.tmp / f"test-{secrets.token_hex(4)}.db"
+            # SQLite's backup reads through the write-ahead log (a plain file copy could miss what is in it).
+            with (
+                contextlib.closing(sqlite3.connect(source_url.removeprefix("sqlite:///"))) as source,
+                contextlib.closing(sqlite3.connect(target)) as copy,
+            ):
+                source.backup(copy)
+            return f"sqlite:///{target}"
+        prefix, _, source = source_url.rpartition("/")
+        name = f"{self.url.rpartition('/')[2]}_{len(self.clones)}"
+        self.clones.append(name)
+        asyncio.run(_postgres(self._admin_dsn, f'CREATE DATABASE "{name}" TEMPLATE "{source}"'))
+        return f"{prefix}/{name}"
+
     def release(self, url: str) -> None:
         """The test of `url` is over: on PostgreSQL, empty it in the background for a later test; on SQLite,
         delete the file (it lives in memory, see `memory_directory`)."""
