@@ -460,6 +460,14 @@ def _migrated_sqlite_file() -> Path:
     return _migrated_template[0]
 
 
+def migrated_sqlite_database(path: Path) -> str:
+    """A newly migrated SQLite database at `path` (a copy of the per-process one); its URL."""
+    url = f"sqlite:///{path}"
+    app_db.ensure_sqlite_directory(url)
+    shutil.copyfile(_migrated_sqlite_file(), path)
+    return url
+
+
 _demo_template: list[Path] = []
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from app.migrate import upgrade
 from tests.api.conftest import unique_email
-from tests.conftest import CliResult, run_cli
+from tests.conftest import CliResult, migrated_sqlite_database, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = {"PASSWORD_HASH_MEMORY_KIB": "1024", "PASSWORD_HASH_TIME_COST": "1"}
@@ -96,15 +96,20 @@ def test_create_refuses_a_missing_or_weak_password(database_url, stdin, message)
     assert "Created" not in done.stdout
 
 
-def test_create_refuses_an_unknown_role(database_url) -> None:
-    done = cli_process(  # a real process: argparse's refusal is the process's exit code 2
-        database_url, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret123\n"
+def test_create_refuses_an_unknown_role(tmp_path) -> None:
+    """A real process: argparse's refusal is the process's exit code 2, before any database is opened (so
+    one run, not one per database)."""
+    unused = f"sqlite:///{tmp_path / 'unused.db'}"
+    done = cli_process(
+        unused, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret123\n"
     )
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
-def test_create_prompts_without_echo_on_a_terminal(database_url, tmp_path) -> None:
-    """On a terminal the password is asked twice through getpass (hidden)."""
+def test_create_prompts_without_echo_on_a_terminal(tmp_path) -> None:
+    """On a terminal the password is asked twice through getpass (hidden). The prompt is the process's, not
+    the database's: one run on SQLite (creating the account is checked on every database above)."""
+    database_url = migrated_sqlite_database(tmp_path / "tty.db")
     email = unique_email("tty")
     main, replica = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "APP_ENV"}}
