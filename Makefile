@@ -48,21 +48,27 @@ format: install
 # The fast lane: lint, the import contracts, and the unit, headless-UI and API tests (no browser), on two
 # processes (every test has its own database and servers, so they run side by side). `make test` then runs
 # the timing gates (tests/gates: load and login under attack, alone on the machine) and the browser tests.
+# Work stealing: each process starts on its own half of the list (a file's module-scoped servers start once)
+# and takes tests from the other's end when it runs dry, so both finish together. The browser tests go a file
+# per process: their servers are module fixtures, which xdist's default chunks (a file split between both
+# processes) started twice or more.
 FAST_TESTS := tests/unit tests/ui tests/api
+FAST_XDIST := -n 2 --dist worksteal
+E2E_XDIST := -n 2 --dist loadfile
 check: install $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n 2 $(FAST_TESTS)
+	$(PY) -m pytest $(FAST_XDIST) $(FAST_TESTS)
 
 # Everything, as CI runs it.
 test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest -n 2 $(FAST_TESTS)
+	$(PY) -m pytest $(FAST_XDIST) $(FAST_TESTS)
 	$(PY) -m pytest tests/gates
-	$(PY) -m pytest -n 2 tests/e2e
+	$(PY) -m pytest $(E2E_XDIST) tests/e2e
 
 # Not part of `make test`. Provider search: 10,000 sample providers in a temporary SQLite database, p50/p95
 # over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100"; on PostgreSQL at 1M:

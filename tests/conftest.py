@@ -4,12 +4,14 @@ a real SMTP server (aiosmtpd) and settings pointed at them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import shutil
 import socket
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from email import message_from_bytes
@@ -88,6 +90,9 @@ def html_part(message: Message) -> str:
 # Every test that asks for `configured` gets a database of its own, cloned from one migrated template:
 # a copy of the template file on SQLite, `CREATE DATABASE … TEMPLATE` on PostgreSQL (about 40 ms). No test
 # sees another's rows, so none needs random ZIP codes or far-off dates to stay out of another's way.
+# On PostgreSQL a database a test is done with is emptied in the background (its connections ended, every
+# table but alembic_version deleted, as migrated) and given to a later test, rather than dropped: each
+# DROP DATABASE forces a checkpoint (0.5–5 s on a busy server), and a run used to drop ~700 at its end.
 FAST_HASHING = {"PASSWORD_HASH_MEMORY_KIB": "1024", "PASSWORD_HASH_TIME_COST": "1"}
 
 
@@ -121,23 +126,90 @@ def create_postgres_database(base_url: str) -> tuple[str, callable]:
 
 
 class Template:
-    """A migrated database that each test's database is cloned from. On PostgreSQL the next clone is made
-    in the background while a test runs, so a test does not wait for `CREATE DATABASE`."""
+    """A migrated database that each test's database is cloned from. On PostgreSQL a database released by
+    an earlier test is emptied in the background while the next test runs, and handed out again."""
 
     def __init__(self, kind: str, url: str, tmp: Path) -> None:
         self.kind, self.url, self.tmp = kind, url, tmp
         self.clones: list[str] = []
         self._maker = ThreadPoolExecutor(max_workers=1)
-        self._next: Future[str] | None = None
+        self._emptied: deque[Future[str]] = deque()  # released databases, being emptied or empty
+        self._tables: list[str] | None = None
 
     def clone(self) -> str:
         if self.kind == "sqlite":
             target = self.tmp / f"test-{secrets.token_hex(4)}.db"
             shutil.copyfile(self.url.removeprefix("sqlite:///"), target)
             return f"sqlite:///{target}"
-        ready = self._next or self._maker.submit(self._create_postgres_clone)
-        self._next = self._maker.submit(self._create_postgres_clone)
-        return ready.result()
+        if self._emptied:
+            return self._emptied.popleft().result()
+        return self._maker.submit(self._create_postgres_clone).result()
+
+    def copy_of(self, source_url: str) -> str:
+        """A new database of this kind holding what `source_url` holds (on PostgreSQL nobody may be connected
+        to the source); `release` it like a clone."""
+        if self.kind == "sqlite":
+            target = self.tmp / f"test-{secrets.token_hex(4)}.db"
+            # SQLite's backup reads through the write-ahead log (a plain file copy could miss what is in it).
+            with (
+                contextlib.closing(sqlite3.connect(source_url.removeprefix("sqlite:///"))) as source,
+                contextlib.closing(sqlite3.connect(target)) as copy,
+            ):
+                source.backup(copy)
+            return f"sqlite:///{target}"
+        prefix, _, source = source_url.rpartition("/")
+        name = f"{self.url.rpartition('/')[2]}_{len(self.clones)}"
+        self.clones.append(name)
+        asyncio.run(_postgres(self._admin_dsn, f'CREATE DATABASE "{name}" TEMPLATE "{source}"'))
+        return f"{prefix}/{name}"
+
+    def release(self, url: str) -> None:
+        """The test of `url` is over: on PostgreSQL, empty it in the background for a later test; on SQLite,
+        delete the file (it lives in memory, see `memory_directory`)."""
+        if self.kind == "postgresql":
+            self._emptied.append(self._maker.submit(lambda: asyncio.run(self._empty(url)) or url))
+            return
+        path = url.removeprefix("sqlite:///")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path + suffix)
+
+    async def _empty(self, url: str) -> None:
+        """Back to the migrated template's state: no connection left (a test may leave one behind, and a
+        test that counts backends of its database must see only its own), every table empty. Replica mode
+        skips the foreign keys and the append-only audit trigger; the template holds no rows but the
+        migration revision and no sequences, so that is all a fresh clone would hold."""
+        import asyncpg
+
+        name = url.rpartition("/")[2]
+        await _postgres(
+            self._admin_dsn,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            f"WHERE datname = '{name}' AND pid <> pg_backend_pid()",
+        )
+        conn = await asyncpg.connect(url.replace("+asyncpg", ""))
+        try:
+            if self._tables is None:
+                self._tables = [
+                    row[0]
+                    for row in await conn.fetch(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+                        "AND tablename <> 'alembic_version' ORDER BY tablename"
+                    )
+                ]
+                assert not await conn.fetchval(
+                    "SELECT count(*) FROM pg_sequences WHERE schemaname = 'public'"
+                )
+            used = await conn.fetch(
+                " UNION ALL ".join(f"SELECT '{t}' WHERE EXISTS (SELECT 1 FROM \"{t}\")" for t in self._tables)
+            )
+            if used:
+                async with conn.transaction():
+                    await conn.execute("SET LOCAL session_replication_role = replica")
+                    for (table,) in used:
+                        await conn.execute(f'DELETE FROM "{table}"')
+        finally:
+            await conn.close()
 
     def _create_postgres_clone(self) -> str:
         prefix, _, template = self.url.rpartition("/")
@@ -151,8 +223,9 @@ class Template:
         return os.environ["TEST_DATABASE_URL"].replace("+asyncpg", "")
 
     def drop_clones(self) -> None:
-        if self._next is not None:
-            self._next.result()
+        for emptied in self._emptied:
+            with contextlib.suppress(Exception):  # dropped below anyway
+                emptied.result()
         self._maker.shutdown()
 
         async def drop_all() -> None:
@@ -169,15 +242,33 @@ class Template:
             asyncio.run(drop_all())
 
 
+@contextlib.contextmanager
+def memory_directory(tmp_path_factory, name: str) -> Iterator[Path]:
+    """A directory on /dev/shm (tmpfs) when there is one, else under pytest's tmp_path: SQLite in WAL mode
+    fsyncs at every commit, which on a busy disk costs more than most tests' own work. Removed afterwards."""
+    import tempfile
+
+    shm = Path("/dev/shm")
+    if shm.is_dir() and os.access(shm, os.W_OK):
+        path = Path(tempfile.mkdtemp(prefix=f"medivisit-{name}-", dir=shm))
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+    else:
+        yield tmp_path_factory.mktemp(name)
+
+
 @pytest.fixture(scope="session", params=_database_urls())
 def template_database(request, tmp_path_factory) -> Iterator[Template]:
     """The migrated template: a SQLite file, and (when TEST_DATABASE_URL is set) a PostgreSQL database."""
-    tmp = tmp_path_factory.mktemp("db")
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp / 'template.db'}"
-        upgrade(url)
-        yield Template("sqlite", url, tmp)
+        with memory_directory(tmp_path_factory, "db") as tmp:
+            url = f"sqlite:///{tmp / 'template.db'}"
+            upgrade(url)
+            yield Template("sqlite", url, tmp)
         return
+    tmp = tmp_path_factory.mktemp("db")
     url, drop = create_postgres_database(os.environ["TEST_DATABASE_URL"])
     upgrade(url)
     template = Template("postgresql", url, tmp)
@@ -187,10 +278,25 @@ def template_database(request, tmp_path_factory) -> Iterator[Template]:
 
 
 @pytest.fixture
-def database_url(template_database) -> str:
-    """This test's own migrated database (cloned from the template)."""
+def database_url(template_database) -> Iterator[str]:
+    """This test's own migrated database (cloned from the template; on PostgreSQL, emptied for a later test
+    once this one is over)."""
     with ThreadPoolExecutor(max_workers=1) as pool:  # no event loop of pytest-asyncio's in the way
-        return pool.submit(template_database.clone).result()
+        url = pool.submit(template_database.clone).result()
+    yield url
+    template_database.release(url)
+
+
+async def _stop_event_listener() -> None:
+    """End this process's PostgreSQL LISTEN connection (app/events.py), like the test's engine: it follows the
+    process database, and a later test may be handed this database again once it is emptied."""
+    from app import events
+
+    listener, events._listener = events._listener, None
+    if listener is not None and listener.task.get_loop() is asyncio.get_running_loop():
+        listener.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listener.task
 
 
 @pytest.fixture
@@ -206,6 +312,7 @@ async def configured(database_url, smtp_server) -> AsyncIterator[None]:
     ratelimit.reset()
     database = app_db.use_database(database_url)
     yield
+    await _stop_event_listener()
     await database.dispose()
     ratelimit.reset()
     os.environ.clear()
@@ -218,6 +325,55 @@ async def session(configured) -> AsyncIterator:
     """A unit of work on the test database, committed at the end of the test."""
     async with app_db.unit_of_work() as session:
         yield session
+
+
+# ---- the command line, in this process ---------------------------------------------------------
+class CliResult:
+    """What `subprocess.run(..., capture_output=True, text=True)` answers, for `run_cli`."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run_cli(*args: str, stdin: str = "", env: dict[str, str]) -> CliResult:
+    """`python -m medivisit *args` run in this process: `medivisit.cli.main(args)` with standard input,
+    output and error captured and `env` (plus the process's environment without SMTP_URL and APP_ENV) as
+    the environment, the way a real subprocess would see it, without paying ~2 s of imports per command.
+    It runs on a thread of its own, since the CLI starts its own event loops (asyncio.run). The tests of
+    the process itself (the terminal prompt, an exit code) still start a real `python -m medivisit`."""
+    import contextlib
+    import io
+    import sys
+
+    from medivisit.cli import main
+
+    def call() -> CliResult:
+        out, err = io.StringIO(), io.StringIO()
+        saved_env, saved_stdin, saved_database = dict(os.environ), sys.stdin, app_db._database
+        for name in ("SMTP_URL", "APP_ENV"):
+            os.environ.pop(name, None)
+        os.environ.update(env)
+        get_settings.cache_clear()
+        app_db._database = None  # the command opens (and closes) its own engine, as a new process would
+        sys.stdin = io.StringIO(stdin)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main(list(args))
+                except SystemExit as exit_:  # argparse's refusals
+                    code = exit_.code if isinstance(exit_.code, int) else 1
+            if app_db._database is not None:
+                asyncio.run(app_db._database.dispose())
+        finally:
+            sys.stdin = saved_stdin
+            app_db._database = saved_database
+            os.environ.clear()
+            os.environ.update(saved_env)
+            get_settings.cache_clear()
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
 
 
 # ---- live server -------------------------------------------------------------------------------
@@ -242,10 +398,15 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     import urllib.request
 
     database_url = env.pop("DATABASE_URL", f"sqlite:///{tmp_dir / 'live.db'}")
-    # Migrations run their own event loop (asyncio.run), which cannot start on a thread that already runs
-    # one, such as the thread Playwright's sync API drives: run them on a worker thread.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(upgrade, database_url).result()
+    path = Path(database_url.removeprefix("sqlite:///")) if database_url.startswith("sqlite:///") else None
+    if path is not None and not path.exists():
+        app_db.ensure_sqlite_directory(database_url)  # the directory, and the file with mode 0600
+        shutil.copyfile(_migrated_sqlite_file(), path)  # what `upgrade` would make of the new file, at once
+    else:
+        # Migrations run their own event loop (asyncio.run), which cannot start on a thread that already runs
+        # one, such as the thread Playwright's sync API drives: run them on a worker thread.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(upgrade, database_url).result()
     port = port or free_port()
     log_path = tmp_dir / "server.log"
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
@@ -275,18 +436,36 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
 def seed_demo(database_url: str, *, demo: bool = True) -> None:
     """`python -m medivisit seed --demo` on a database: the catalog, demo providers and one account per role;
     with `demo=False`, the reference catalog only (what every install has)."""
-    import subprocess
-    import sys
-
-    seeded = subprocess.run(
-        [sys.executable, "-m", "medivisit", "seed", *(["--demo"] if demo else [])],
-        env={**os.environ, "DATABASE_URL": database_url, "APP_ENV": "development"},
-        cwd=Path(__file__).parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    seeded = run_cli("seed", *(["--demo"] if demo else []), env={"DATABASE_URL": database_url})
     assert seeded.returncode == 0, seeded.stderr
+
+
+_migrated_template: list[Path] = []
+
+
+def _migrated_sqlite_file() -> Path:
+    """A newly migrated SQLite database, made once per test process: a server's new database is a copy of
+    it (migrating each one costs a second of CPU and, with a commit per revision, many seconds of fsync on
+    a busy disk)."""
+    if not _migrated_template:
+        import atexit
+        import tempfile
+
+        directory = Path(tempfile.mkdtemp(prefix="medivisit-migrated-"))
+        atexit.register(shutil.rmtree, directory, True)
+        path = directory / "migrated.db"
+        with ThreadPoolExecutor(max_workers=1) as pool:  # upgrade runs an event loop of its own
+            pool.submit(upgrade, f"sqlite:///{path}").result()
+        _migrated_template.append(path)
+    return _migrated_template[0]
+
+
+def migrated_sqlite_database(path: Path) -> str:
+    """A newly migrated SQLite database at `path` (a copy of the per-process one); its URL."""
+    url = f"sqlite:///{path}"
+    app_db.ensure_sqlite_directory(url)
+    shutil.copyfile(_migrated_sqlite_file(), path)
+    return url
 
 
 _demo_template: list[Path] = []
@@ -299,8 +478,8 @@ def _seeded_demo_file() -> Path:
         import tempfile
 
         path = Path(tempfile.mkdtemp(prefix="medivisit-demo-")) / "demo.db"
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(upgrade, f"sqlite:///{path}").result()
+        app_db.ensure_sqlite_directory(f"sqlite:///{path}")
+        shutil.copyfile(_migrated_sqlite_file(), path)
         seed_demo(f"sqlite:///{path}")
         _demo_template.append(path)
     return _demo_template[0]

@@ -1,5 +1,9 @@
-"""`python -m medivisit users create|set-role` and `seed --demo`, run as real subprocesses against the test database,
-then signing in through /auth/v1/token. The password comes from standard input and is never printed."""
+"""`python -m medivisit users create|set-role` and `seed --demo` against the test database, then signing in
+through /auth/v1/token. The password comes from standard input and is never printed.
+
+The commands run in this process (`tests.conftest.run_cli`: the CLI's `main` with its own standard input,
+output, error and environment); what only a real process shows is checked on real `python -m medivisit`
+processes: the hidden prompt on a terminal and argparse's exit code."""
 
 from __future__ import annotations
 
@@ -16,12 +20,19 @@ import pytest
 
 from app.migrate import upgrade
 from tests.api.conftest import unique_email
+from tests.conftest import CliResult, migrated_sqlite_database, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = {"PASSWORD_HASH_MEMORY_KIB": "1024", "PASSWORD_HASH_TIME_COST": "1"}
 
 
-def cli(database_url: str, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess:
+def cli(database_url: str, *args: str, stdin: str = "", **env: str) -> CliResult:
+    """`python -m medivisit *args` on `database_url`, in this process."""
+    return run_cli(*args, stdin=stdin, env={"DATABASE_URL": database_url, **FAST, **env})
+
+
+def cli_process(database_url: str, *args: str, stdin: str = "", **env: str) -> subprocess.CompletedProcess:
+    """The same as a real `python -m medivisit` process."""
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "APP_ENV"}}
     process_env |= {"DATABASE_URL": database_url, **FAST, **env}
     return subprocess.run(
@@ -85,15 +96,20 @@ def test_create_refuses_a_missing_or_weak_password(database_url, stdin, message)
     assert "Created" not in done.stdout
 
 
-def test_create_refuses_an_unknown_role(database_url) -> None:
-    done = cli(
-        database_url, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret123\n"
+def test_create_refuses_an_unknown_role(tmp_path) -> None:
+    """A real process: argparse's refusal is the process's exit code 2, before any database is opened (so
+    one run, not one per database)."""
+    unused = f"sqlite:///{tmp_path / 'unused.db'}"
+    done = cli_process(
+        unused, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret123\n"
     )
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
-def test_create_prompts_without_echo_on_a_terminal(database_url, tmp_path) -> None:
-    """On a terminal the password is asked twice through getpass (hidden)."""
+def test_create_prompts_without_echo_on_a_terminal(tmp_path) -> None:
+    """On a terminal the password is asked twice through getpass (hidden). The prompt is the process's, not
+    the database's: one run on SQLite (creating the account is checked on every database above)."""
+    database_url = migrated_sqlite_database(tmp_path / "tty.db")
     email = unique_email("tty")
     main, replica = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "APP_ENV"}}

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -50,10 +47,9 @@ from models.catalog import Service, ServiceLocation
 from models.mail import OutboxMessage
 from models.provider import RatingRead
 from tests import factories
-from tests.conftest import html_part
+from tests.conftest import html_part, run_cli
 from tests.factories import ALL_WEEK, Person, blocked_writers, person, run
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = datetime(2030, 1, 7, tzinfo=UTC)  # Monday, midnight UTC: on the providers' 30-minute grid
 PRICE = Decimal("79.00")
 Status = AppointmentStatus
@@ -682,14 +678,10 @@ async def test_the_server_sends_due_reminders_in_the_background(world: World, sm
 
 async def test_reminders_command(world: World, smtp) -> None:
     await book(world, datetime.now(UTC) + timedelta(hours=5))
-    result = await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "medivisit", "reminders"],
-        env=os.environ.copy(),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    result = await asyncio.to_thread(  # `python -m medivisit reminders`, in this process
+        run_cli,
+        "reminders",
+        env={"DATABASE_URL": os.environ["DATABASE_URL"], "SMTP_URL": os.environ["SMTP_URL"]},
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "Sent 1 visit reminder(s)."

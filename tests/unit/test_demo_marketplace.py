@@ -6,7 +6,10 @@ production; fast enough for the browser tests that seed it.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
@@ -37,12 +40,32 @@ async def _counts() -> dict[str, int]:
         }
 
 
+_seeded: dict[str, tuple[str, float]] = {}  # database kind -> (a database seeded here, seconds it took)
+
+
 @pytest.fixture
-async def demo(identity) -> None:
-    """The demo data on the shared test database (seeding is idempotent, so other tests may have too)."""
-    started = time.perf_counter()
-    await seed(demo=True)
-    return time.perf_counter() - started
+async def demo(identity, template_database) -> AsyncIterator[float]:
+    """A database of this test's own holding the demo data; the seconds seeding took. The first test of each
+    database kind (SQLite, PostgreSQL) seeds its database with `seed(demo=True)` and keeps a copy; the
+    others get a copy of that copy instead of seeding again (several seconds each)."""
+    kind = template_database.kind
+    if kind not in _seeded:
+        started = time.perf_counter()
+        await seed(demo=True)
+        took = time.perf_counter() - started
+        await app_db.get_database().dispose()  # nobody connected to the source of a PostgreSQL copy
+        _seeded[kind] = (await asyncio.to_thread(template_database.copy_of, os.environ["DATABASE_URL"]), took)
+        yield took
+        return
+    seeded_url, took = _seeded[kind]
+    url = await asyncio.to_thread(template_database.copy_of, seeded_url)
+    await app_db.get_database().dispose()
+    os.environ["DATABASE_URL"] = url  # `configured` puts the environment back after the test
+    get_settings.cache_clear()
+    database = app_db.use_database(url)
+    yield took
+    await database.dispose()
+    template_database.release(url)
 
 
 async def test_seeding_twice_adds_nothing(demo) -> None:
