@@ -218,6 +218,7 @@ def test_the_search_in_the_home_hero_opens_find_a_provider_with_its_filters(
 ) -> None:
     page = visitor
     page.goto(marketplace.url("/"))
+    wait_for_screen(page)  # the live page, not the first frame in the HTML
     hero = page.get_by_role("search", name="Find a provider near you")
     hero.get_by_label("Service").select_option("routine-blood-draw")
     hero.get_by_label("ZIP code").fill(ZIP)
