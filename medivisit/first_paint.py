@@ -14,9 +14,11 @@ re-renders they cause, and returns the whole model.
   in the same frame: no flash of "Loading…", no layout shift. It also carries over what was typed and the
   button clicked in the server's copy before the live tree took over.
 
-Elements of JavaScript modules (`importSource`) and scripts are left out of the HTML; they only do
-something in the live tree. So are `style` attributes: the Content-Security-Policy (medivisit/
-security_headers.py) refuses inline styles in HTML, while the live tree sets them through the DOM.
+Elements of JavaScript modules (`importSource`) and scripts only do something in the live tree: the HTML
+holds the empty `<span>` and `<div>` ReactPy's client draws in their place, so both trees have the same shape
+(first-paint.js finds an element's live counterpart by its position). `style` attributes are left out:
+the Content-Security-Policy (medivisit/security_headers.py) refuses inline styles in HTML, while the live
+tree sets them through the DOM.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ MAX_RENDERS = 40  # a screen that keeps re-rendering is cut off here
 VOID_ELEMENTS = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
-SKIPPED_ELEMENTS = frozenset({"script"})
+# What ReactPy's client draws for an element of a JavaScript module (its mount point) and for a script.
+PLACEHOLDERS = {"importSource": "<span></span>", "script": "<div></div>"}
 ATTRIBUTE_NAMES = {
     "class_name": "class",
     "className": "class",
@@ -154,7 +157,10 @@ def _write(node: Any, out: list[str], select_value: str | None = None) -> None:
     if isinstance(node, str):
         out.append(escape(node, quote=False))
         return
-    if not isinstance(node, dict) or "importSource" in node:
+    if not isinstance(node, dict):
+        return
+    if "importSource" in node:
+        out.append(PLACEHOLDERS["importSource"])
         return
     tag = node.get("tagName", "")
     children = node.get("children", ())
@@ -162,7 +168,8 @@ def _write(node: Any, out: list[str], select_value: str | None = None) -> None:
         for child in children:
             _write(child, out, select_value)
         return
-    if tag in SKIPPED_ELEMENTS:
+    if tag == "script":
+        out.append(PLACEHOLDERS["script"])
         return
     attributes = dict(node.get("attributes", {}))
     text_value = None

@@ -7,6 +7,9 @@
 // script). What a person does in it is not lost: typed values are copied into the live fields, the button
 // they clicked is clicked again in the live tree, and focus stays on the same field. Elements are matched
 // by id, else by their position in the tree.
+// ReactPy's client gives each field a local copy of its value, which a mount effect resets to the
+// server's value: a typed value is therefore copied at once and again once those effects have run (else
+// the field would look empty and a form read from the page would send nothing).
 (function () {
   var pendingClick = null;
 
@@ -26,11 +29,25 @@
     return found && found.tagName === node.tagName ? found : null;
   }
   function setValue(field, value) {
-    // Through the element's own setter and an input event, as typing would: React hears it.
+    // Through the element's own setter and the event typing would fire (a select fires "change"), so the
+    // client's onChange hears it.
     var proto = Object.getPrototypeOf(field);
     var setter = Object.getOwnPropertyDescriptor(proto, "value").set;
     setter.call(field, value);
-    field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.dispatchEvent(new Event(field.tagName === "SELECT" ? "change" : "input", { bubbles: true }));
+  }
+
+  // After the live tree's mount effects: Preact runs them in a task queued after the next animation frame
+  // (or after 100 ms where frames are not drawn, as in a background tab); this queues after them.
+  function afterMountEffects(callback) {
+    var done = false;
+    function run() {
+      if (done) return;
+      done = true;
+      setTimeout(callback);
+    }
+    requestAnimationFrame(run);
+    setTimeout(run, 100);
   }
 
   function changed(field) {
@@ -68,17 +85,23 @@
       var focusTarget = focused ? counterpart(focused, first, app) : null;
       var clickTarget = pendingClick ? counterpart(pendingClick, first, app) : null;
       first.remove();
-      pairs.forEach(function (pair) {
-        var live = pair[1];
-        if (!live) return;
-        if (pair[0].type === "checkbox" || pair[0].type === "radio") {
-          if (live.checked !== pair[0].checked) live.click();
-        } else {
-          setValue(live, pair[0].value);
-        }
+      // Told to the live fields at once, and again after their mount effects if one put the server's
+      // value back.
+      var texts = pairs.filter(function (pair) {
+        return pair[1] && pair[0].type !== "checkbox" && pair[0].type !== "radio";
       });
+      texts.forEach(function (pair) { setValue(pair[1], pair[0].value); });
       if (focusTarget) focusTarget.focus();
-      if (clickTarget) clickTarget.click();
+      afterMountEffects(function () {
+        texts.forEach(function (pair) {
+          if (pair[1].isConnected && pair[1].value !== pair[0].value) setValue(pair[1], pair[0].value);
+        });
+        pairs.forEach(function (pair) {
+          var live = pair[1];
+          if (live && live.isConnected && texts.indexOf(pair) < 0 && live.checked !== pair[0].checked) live.click();
+        });
+        if (clickTarget && clickTarget.isConnected) clickTarget.click();
+      });
     }
     var observer = new MutationObserver(function () {
       if (app.firstElementChild) swap();

@@ -67,7 +67,10 @@ def test_form_values_are_written_where_html_keeps_them() -> None:
     )
 
 
-def test_handlers_scripts_and_javascript_modules_are_left_out() -> None:
+def test_handlers_are_left_out_and_scripts_and_javascript_modules_hold_the_clients_placeholders() -> None:
+    """The HTML has the shape of the live tree, where ReactPy's client draws a script as an empty <div> and
+    a JavaScript module's element as an empty <span> (first-paint.js pairs elements by position)."""
+
     @component
     def Counter():  # noqa: ANN202
         count, set_count = use_state(0)
@@ -78,4 +81,6 @@ def test_handlers_scripts_and_javascript_modules_are_left_out() -> None:
     model = rendered(
         html.div(Counter(), html.script("alert(1)"), {"tagName": "x", "importSource": {"source": "m"}})
     )
-    assert model_to_html(model) == '<div><button type="button">Clicked 0</button></div>'
+    assert (
+        model_to_html(model) == '<div><button type="button">Clicked 0</button><div></div><span></span></div>'
+    )
