@@ -23,6 +23,7 @@ from app.services.appointments import (
     LIST_LIMIT,
     MAX_COMMENT,
     POLICY,
+    PatientPhone,
     appointments_topic,
     cancel_appointment,
     change_rule_summary,
@@ -33,6 +34,7 @@ from app.services.appointments import (
     list_reschedule_slots,
     reschedule_appointment,
     review_visit,
+    show_patient_phone,
     start_appointment,
     visit_where,
 )
@@ -381,6 +383,7 @@ def _VisitCard(
             _status(status),
         ),
         _summary(visit, time_zone),
+        _PatientPhone(visit.id, key="phone") if provider and status in OPEN_STATUSES else "",
         html.div(
             {"class_name": "appt-notes"},
             html.strong("Intake notes"),
@@ -405,6 +408,50 @@ def _VisitCard(
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",
         ),
     )
+
+
+OPEN_STATUSES = (AppointmentStatus.pending, AppointmentStatus.confirmed, AppointmentStatus.in_progress)
+
+
+@component
+def _PatientPhone(appointment_id: str) -> dict:
+    """The patient's phone number, fetched for this visit only when its provider asks (each ask is audited),
+    so it never travels with the schedule."""
+    session = use_session()
+    phone, set_phone = use_state(None)
+    show = use_action(show_patient_phone, on_success=set_phone)
+
+    async def ask() -> None:
+        await show.run(actor=session.actor, appointment_id=appointment_id)
+
+    if phone is None:
+        return html.div(
+            {"class_name": "appt-phone", "aria-live": "polite"},
+            Button(
+                "Show patient's phone",
+                on_click=ask,
+                variant="ghost",
+                size="sm",
+                icon="phone",
+                pending=show.pending,
+                pending_label="Getting the number…",
+            ),
+        )
+    # The button is gone: the focus goes to what it revealed.
+    return html.div(
+        {"class_name": "appt-phone", "aria-live": "polite"},
+        icon("phone", size=16),
+        html.a({"href": f"tel:{phone.e164}", **browser.focus_on_mount()}, _phone_label(phone))
+        if phone.e164
+        else html.span(
+            {"class_name": "text-muted", "tabindex": "-1", **browser.focus_on_mount()},
+            "The patient has not given a phone number.",
+        ),
+    )
+
+
+def _phone_label(phone: PatientPhone) -> str:
+    return f"Call {phone.display}"
 
 
 def _later_note(text: str) -> dict:

@@ -40,6 +40,7 @@ class AuditAction(enum.StrEnum):
     attachment_download = (
         "attachment_download"  # target: the file name; details.ticket, ticket_id, attachment_id
     )
+    patient_phone_view = "patient_phone_view"  # target: "appointment <id>"; details.patient_id, details.given
     ticket_assign = "ticket_assign"  # details.from, details.to (user ids)
     ticket_status = "ticket_status"  # details.from, details.to
     staff_add = "staff_add"  # details.role, details.permissions

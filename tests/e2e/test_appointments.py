@@ -28,6 +28,7 @@ from app.services.catalog import ensure_reference_catalog
 from app.services.providers import Hours, create_provider, set_weekly_hours
 from models.booking import Appointment, AppointmentStatus, Order, Transaction, TransactionType
 from models.catalog import Service, ServiceLocation
+from models.identity import User
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import log_out, path_of, sign_in, toasts
@@ -69,6 +70,11 @@ async def _seed(database_url: str) -> None:
             patient = await create_account(
                 session=session, email=PATIENT, password=PASSWORD, role="patient", name="Jordan Lee"
             )
+            patient_row = await session.get(User, patient.id)
+            patient_row.raw_user_meta_data = {
+                **patient_row.raw_user_meta_data,
+                "phone_number": "+12125550100",
+            }
             provider_account = await create_account(
                 session=session, email=PROVIDER, password=PASSWORD, role="provider", name="Ada Nurse"
             )
@@ -220,6 +226,12 @@ def test_visit_lifecycle(site: LiveServer, page: Page) -> None:
     hydration = visit_card(page, HYDRATION)
     expect(hydration).to_contain_text("Jordan Lee")
     expect(hydration).to_contain_text("Gate code 1234. The dog is friendly.")
+    # The patient's phone number is not sent with the schedule; the provider asks for it (audited).
+    assert "555-0100" not in page.content() and "+12125550100" not in page.content()
+    hydration.get_by_role("button", name="Show patient's phone").click()
+    call = hydration.get_by_role("link", name="Call (212) 555-0100")
+    expect(call).to_have_attribute("href", "tel:+12125550100")
+    expect(call).to_be_focused()
     screenshot(page, "appointments-provider-desktop", full_page=True)
     for button, toast, status in (
         ("Confirm", "Visit confirmed", "Confirmed"),

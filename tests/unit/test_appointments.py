@@ -26,7 +26,9 @@ from sqlalchemy import func, select
 from app import db as app_db
 from app.principal import SYSTEM
 from app.services.accounts import SESSION_ENDED
-from app.services.appointments import POLICY, add_review, review_visit
+from app.services.accounts import update_profile
+from app.services.appointments import POLICY, add_review, review_visit, show_patient_phone
+from app.services.appointments._contact import VISIT_CLOSED
 from app.services.appointments import _lifecycle as visits
 from app.services.appointments._reads import appointment_reads
 from app.services.catalog import ensure_reference_catalog
@@ -34,6 +36,7 @@ from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import get_provider
 from medivisit.main import create_app
 from models.account import Role
+from models.audit import AuditAction, AuditEntry
 from models.booking import (
     Appointment,
     AppointmentStatus,
@@ -509,6 +512,49 @@ async def test_who_may_do_what(world: World) -> None:
     ).status == "confirmed"
     read = await run(visits.cancel_appointment, actor=world.admin.actor, appointment_id=visit_id, now=now)
     assert (read.status, read.cancelled_by) == ("cancelled", "staff")
+
+
+async def test_only_the_visits_provider_sees_the_patients_phone_and_each_look_is_audited(
+    world: World,
+) -> None:
+    await run(update_profile, actor=world.patient.actor, name="Jordan Lee", phone_number="212 555 0100")
+    _, (visit_id,) = await book(world, world.at(72))
+    provider = world.provider.actor.from_client(ip="203.0.113.9", user_agent="Firefox/130")
+
+    phone = await run(show_patient_phone, actor=provider, appointment_id=visit_id)
+    assert (phone.e164, phone.display) == ("+12125550100", "(212) 555-0100")
+    for who in (world.patient, world.other_patient, world.other_provider, world.admin):
+        with pytest.raises(PermissionDenied):
+            await run(show_patient_phone, actor=who.actor, appointment_id=visit_id)
+    with pytest.raises(NotFound):
+        await run(show_patient_phone, actor=provider, appointment_id=str(uuid.uuid4()))
+
+    async with app_db.unit_of_work() as session:
+        entries = (
+            await session.scalars(
+                select(AuditEntry).where(AuditEntry.action == AuditAction.patient_phone_view)
+            )
+        ).all()
+    assert [(e.actor_id, e.target, e.ip, e.user_agent, e.details) for e in entries] == [
+        (
+            world.provider.account.id,
+            f"appointment {visit_id}",
+            "203.0.113.9",
+            "Firefox/130",
+            {"patient_id": world.patient.account.id, "given": True},
+        )
+    ]
+
+    # Once the visit is over (cancelled or done), the number is no longer handed out.
+    await run(visits.cancel_appointment, actor=world.admin.actor, appointment_id=visit_id, now=world.at(0))
+    with pytest.raises(ValidationFailed, match=VISIT_CLOSED):
+        await run(show_patient_phone, actor=provider, appointment_id=visit_id)
+
+
+async def test_a_patient_without_a_phone_number_reads_as_none_given(world: World) -> None:
+    _, (visit_id,) = await book(world, world.at(72), patient=world.other_patient)
+    phone = await run(show_patient_phone, actor=world.provider.actor, appointment_id=visit_id)
+    assert (phone.e164, phone.display) == ("", "")
 
 
 # ---- rescheduling -------------------------------------------------------------------------------

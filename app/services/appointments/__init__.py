@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.services._surface import public_surface
 
 PUBLIC = {
+    "_contact": ("PatientPhone", "show_patient_phone"),
     "_emails": ("visit_where",),
     "_figures": ("MarketplaceFigures", "forget_figures", "marketplace_figures"),
     "_policy": ("POLICY", "change_rule_summary", "checkout_rule"),
