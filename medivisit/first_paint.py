@@ -35,8 +35,8 @@ from reactpy.core.hooks import ConnectionContext
 from reactpy.types import ComponentType
 
 from components.hooks import LoadsInFlight, loads_in_flight
+from medivisit.smallest_updates import SmallestUpdates, replaced
 
-_streamed_updates = reactpy_serve._single_outgoing_loop
 MAX_RENDERS = 40  # a screen that keeps re-rendering is cut off here
 VOID_ELEMENTS = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -92,7 +92,7 @@ async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Tas
             if not render.done():
                 return model, render
             update = render.result()
-            model = _patched(model, update["path"], update["model"])
+            model = replaced(model, update["path"], update["model"])
     finally:
         loads_in_flight.reset(token)  # later renders' loads are not waited for
     return model, None
@@ -100,14 +100,22 @@ async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Tas
 
 def install(budget: float) -> None:
     """The live connection's first message is the settled frame too, so the page it replaces (the first
-    frame in the HTML) is never swapped for one still loading; later updates stream as ReactPy sends them."""
+    frame in the HTML) is never swapped for one still loading; later updates go as their smallest changed
+    parts (medivisit/smallest_updates.py)."""
 
     async def outgoing(layout: Layout, send: Any) -> None:
         model, unfinished = await settled_frame(layout, budget)
-        await send({"type": "layout-update", "path": "", "model": model})
+        browser = SmallestUpdates()
+
+        async def send_smallest(update: Any) -> None:
+            for message in browser.messages(update):
+                await send(message)
+
+        await send_smallest({"type": "layout-update", "path": "", "model": model})
         if unfinished is not None:
-            await send(await unfinished)
-        await _streamed_updates(layout, send)
+            await send_smallest(await unfinished)
+        while True:
+            await send_smallest(await layout.render())
 
     reactpy_serve._single_outgoing_loop = outgoing
 
@@ -129,21 +137,6 @@ async def _settling(layout: Layout, tracker: LoadsInFlight, deadline: float) -> 
             await asyncio.wait_for(tracker.idle.wait(), timeout=remaining)
         except TimeoutError:
             return False
-
-
-def _patched(model: Any, path: str, new: Any) -> Any:
-    """`model` with the subtree at a layout update's path ("/children/0/children/2") replaced by `new`."""
-    if not path:
-        return new
-    *parents, last = path.strip("/").split("/")
-    node = model
-    for key in parents:
-        node = node[int(key)] if isinstance(node, list) else node[key]
-    if isinstance(node, list):
-        node[int(last)] = new
-    else:
-        node[last] = new
-    return model
 
 
 def model_to_html(model: Any) -> str:
