@@ -1,18 +1,38 @@
-"""The footer: brand column with social links, three link columns, copyright and Report Bug."""
+"""The footer: brand column with social links, three link columns, copyright and Report Bug. The columns
+never change: they are one frozen element (components/kit/static.py), shared by every tab."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from functools import cache
 
 from reactpy import html
 
 from components.frame.links import FOOTER_COLUMNS, SOCIAL
 from components.frame.nav import LEGAL_SUFFIX, logo
 from components.icons import icon
+from components.kit import frozen
 
 
 def footer(brand: str, on_report_bug: Callable[[dict], None]) -> dict:
+    return html.footer(
+        {"class_name": "site-footer"},
+        _columns(brand),
+        html.div(
+            {"class_name": "container footer-bottom"},
+            html.p(f"© {date.today().year} {brand} {LEGAL_SUFFIX}. All rights reserved."),
+            html.button(
+                {"class_name": "btn btn-ghost btn-sm", "type": "button", "on_click": on_report_bug},
+                icon("bug", size=16),
+                "Report Bug",
+            ),
+        ),
+    )
+
+
+@cache
+def _columns(brand: str) -> dict:
     columns = [
         html.div(
             {"class_name": "footer-col", "key": title},
@@ -48,16 +68,4 @@ def footer(brand: str, on_report_bug: Callable[[dict], None]) -> dict:
             ),
         ),
     )
-    return html.footer(
-        {"class_name": "site-footer"},
-        html.div({"class_name": "container footer-grid"}, brand_column, *columns),
-        html.div(
-            {"class_name": "container footer-bottom"},
-            html.p(f"© {date.today().year} {brand} {LEGAL_SUFFIX}. All rights reserved."),
-            html.button(
-                {"class_name": "btn btn-ghost btn-sm", "type": "button", "on_click": on_report_bug},
-                icon("bug", size=16),
-                "Report Bug",
-            ),
-        ),
-    )
+    return frozen(html.div({"class_name": "container footer-grid"}, brand_column, *columns))

@@ -3,10 +3,13 @@
 Menus open and close in the browser (static/js/app.js: 200 ms hover delay, 300 ms skip window, 150 ms
 close delay; the WAI-ARIA menu-button keys: Enter, Space and the arrows open it, the arrows, Home and End
 move between the items, Escape closes it and gives the focus back to its button); the server only renders
-the markup. The items are out of the Tab order (`tabindex=-1`): the arrow keys reach them.
+the markup. The items are out of the Tab order (`tabindex=-1`): the arrow keys reach them. The logo and
+the main navigation never change: each is one frozen element (components/kit/static.py), shared by every tab.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 from reactpy import component, html
 
@@ -17,12 +20,17 @@ from components.context import CurrentUser, use_session
 from components.format import initials
 from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
 from components.icons import icon
-from components.kit import UserText
+from components.kit import UserText, frozen
 
 LEGAL_SUFFIX = "Medical Services, LLC"
 
 
+@cache
 def logo(brand: str) -> dict:
+    return frozen(_logo(brand))
+
+
+def _logo(brand: str) -> dict:
     return html.a(
         {"class_name": "logo", "href": "/", "aria-label": f"{brand} {LEGAL_SUFFIX} home"},
         html.span({"class_name": "logo-mark", "aria-hidden": "true"}, icon("heart", size=20)),
@@ -123,6 +131,21 @@ def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
     )
 
 
+@cache
+def _primary_nav() -> dict:
+    return frozen(
+        html.nav(
+            {"class_name": "primary-nav", "aria-label": "Main"},
+            _dropdown("Services", SERVICES_MENU, "services-menu"),
+            _dropdown("Providers", PROVIDERS_MENU, "providers-menu"),
+            *(
+                html.a({"class_name": "nav-link", "href": link.href, "key": link.href}, link.label)
+                for link in PLAIN_LINKS
+            ),
+        )
+    )
+
+
 @component
 def TopNav() -> dict:
     session = use_session()
@@ -140,15 +163,7 @@ def TopNav() -> dict:
         html.div(
             {"class_name": "container header-inner"},
             logo(session.brand_name),
-            html.nav(
-                {"class_name": "primary-nav", "aria-label": "Main"},
-                _dropdown("Services", SERVICES_MENU, "services-menu"),
-                _dropdown("Providers", PROVIDERS_MENU, "providers-menu"),
-                *(
-                    html.a({"class_name": "nav-link", "href": link.href, "key": link.href}, link.label)
-                    for link in PLAIN_LINKS
-                ),
-            ),
+            _primary_nav(),
             html.div(
                 {"class_name": "header-actions"},
                 html.button(

@@ -15,6 +15,7 @@ from components.kit.display import Badge, StatCard, UserText, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.fields import Checkbox, Field, Select, TextArea, field_ids
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
+from components.kit.static import frozen
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
 
@@ -43,6 +44,7 @@ __all__ = [
     "empty_state",
     "error_state",
     "field_ids",
+    "frozen",
     "isolate",
     "loading_state",
     "param_href",

@@ -6,7 +6,7 @@ import asyncio
 
 from reactpy import Layout, component, html, use_state
 
-from medivisit.first_paint import model_to_html
+from components.html_writer import model_to_html
 
 
 def rendered(element) -> dict:  # noqa: ANN001
