@@ -13,7 +13,7 @@ from reactpy import html
 from components.cart import AddToCartButton
 from components.format import format_currency, format_minutes, format_rating, format_slot, initials
 from components.icons import icon
-from components.kit import UserText
+from components.kit import UserText, frozen
 from models.catalog import Price
 from models.provider import (
     FeaturedProvider,
@@ -132,54 +132,65 @@ def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None
             "No openings in the next 30 days",
         )
     )
+    slot = frozen(slot)
     if add_service:
         slot = html.div(
             {"class_name": "provider-card-foot"}, slot, AddToCartButton(add_service, provider_id=card.id)
         )
     return html.article(
         {"class_name": "provider-card", "key": card.id, "aria-labelledby": heading_id},
-        html.div(
-            {"class_name": "provider-head"},
-            provider_avatar(card.name, card.photo_url),
+        *_frozen_parts(
             html.div(
-                {"class_name": "provider-who"},
-                html.h3(
-                    {"id": heading_id, "class_name": "provider-name"},
-                    html.a({"href": profile_href(card.id)}, UserText(card.name)),
+                {"class_name": "provider-head"},
+                provider_avatar(card.name, card.photo_url),
+                html.div(
+                    {"class_name": "provider-who"},
+                    html.h3(
+                        {"id": heading_id, "class_name": "provider-name"},
+                        html.a({"href": profile_href(card.id)}, UserText(card.name)),
+                    ),
+                    _credentials(card.provider_type.label, card.license_type, card.license_state),
+                    rating_line(card.rating),
                 ),
-                _credentials(card.provider_type.label, card.license_type, card.license_state),
-                rating_line(card.rating),
+                html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
             ),
-            html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
+            UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
+            _services(card.services),
+            html.p({"class_name": "provider-languages"}, "Speaks " + ", ".join(card.languages))
+            if card.languages
+            else "",
         ),
-        UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
-        _services(card.services),
-        html.p({"class_name": "provider-languages"}, "Speaks " + ", ".join(card.languages))
-        if card.languages
-        else "",
         slot,
     )
 
 
+def _frozen_parts(*parts: dict | str) -> list[dict]:
+    """A card's parts that only show data, each held as one element (kit `frozen`): a page of 20 results
+    keeps a fraction of the elements on the server for each open tab."""
+    return [frozen(part) for part in parts if part]
+
+
 def featured_card(provider: FeaturedProvider) -> dict:
     heading_id = f"featured-{provider.id}"
-    return html.article(
-        {"class_name": "provider-card featured-card", "key": provider.id, "aria-labelledby": heading_id},
-        html.div(
-            {"class_name": "provider-head"},
-            provider_avatar(provider.name, provider.photo_url),
+    return frozen(  # nothing on it acts: one element
+        html.article(
+            {"class_name": "provider-card featured-card", "key": provider.id, "aria-labelledby": heading_id},
             html.div(
-                {"class_name": "provider-who"},
-                html.h3(
-                    {"id": heading_id, "class_name": "provider-name"},
-                    html.a({"href": profile_href(provider.id)}, UserText(provider.name)),
+                {"class_name": "provider-head"},
+                provider_avatar(provider.name, provider.photo_url),
+                html.div(
+                    {"class_name": "provider-who"},
+                    html.h3(
+                        {"id": heading_id, "class_name": "provider-name"},
+                        html.a({"href": profile_href(provider.id)}, UserText(provider.name)),
+                    ),
+                    _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
+                    rating_line(provider.rating),
                 ),
-                _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
-                rating_line(provider.rating),
             ),
-        ),
-        UserText(provider.bio, tag="p", class_name="provider-bio") if provider.bio else "",
-        _services(provider.services),
+            UserText(provider.bio, tag="p", class_name="provider-bio") if provider.bio else "",
+            _services(provider.services),
+        )
     )
 
 

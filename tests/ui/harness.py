@@ -2,7 +2,8 @@
 
 `mount(factory)` renders `factory()` inside a root component with reactpy's `Layout`, keeps the whole
 VDOM tree up to date as updates arrive, and delivers events to handlers the way the browser would.
-`find` / `find_all` / `text` look elements up by tag, attributes and text.
+`find` / `find_all` / `text` look elements up by tag, attributes and text, inside frozen markup too (the
+kit's `frozen` holds content as HTML: it is read back into elements here).
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
+from html.parser import HTMLParser
 from typing import Any
 
 from reactpy import component
 from reactpy.config import REACTPY_ASYNC_RENDERING
 from reactpy.core.layout import Layout
+
+from components.html_writer import INNER_HTML, VOID_ELEMENTS
 
 Element = dict[str, Any]
 RENDER_TIMEOUT = 2.0  # seconds; a render that never comes fails the test instead of hanging it
@@ -103,11 +107,17 @@ async def mount(factory: Callable[[], Any]) -> AsyncIterator[Mounted]:
 # ---- looking things up ---------------------------------------------------------------------------------
 
 
+def children(element: Element) -> list[Any]:
+    """An element's children; for frozen markup, its HTML read back into elements."""
+    inner = attrs(element).get(INNER_HTML)
+    return _parsed(inner["__html"]) if inner is not None else element.get("children", [])
+
+
 def walk(node: Any) -> Iterator[Element]:
     """Every element under `node` (depth first), fragments included."""
     if isinstance(node, dict):
         yield node
-        for child in node.get("children", ()):
+        for child in children(node):
             yield from walk(child)
     elif isinstance(node, list | tuple):
         for child in node:
@@ -122,11 +132,47 @@ def text(node: Any) -> str:
         if isinstance(n, str):
             parts.append(n)
         elif isinstance(n, dict):
-            for child in n.get("children", ()):
+            for child in children(n):
                 collect(child)
 
     collect(node)
     return " ".join(" ".join(parts).split())
+
+
+HTML_ATTRIBUTES = {"class": "class_name", "for": "html_for"}  # back to the names screens write
+
+
+class _Elements(HTMLParser):
+    """HTML (as components/html_writer.py writes it) as VDOM elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root: Element = {"tagName": "", "children": []}
+        self.open = [self.root]
+
+    def handle_starttag(self, tag: str, attributes: list[tuple[str, str | None]]) -> None:
+        element = {
+            "tagName": tag,
+            "attributes": {HTML_ATTRIBUTES.get(k, k): True if v is None else v for k, v in attributes},
+            "children": [],
+        }
+        self.open[-1]["children"].append(element)
+        if tag not in VOID_ELEMENTS:
+            self.open.append(element)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID_ELEMENTS:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.open[-1]["children"].append(data)
+
+
+def _parsed(markup: str) -> list[Any]:
+    parser = _Elements()
+    parser.feed(markup)
+    parser.close()
+    return parser.root["children"]
 
 
 def attrs(element: Element) -> dict[str, Any]:

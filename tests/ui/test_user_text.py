@@ -20,7 +20,7 @@ from models.catalog import Price
 from models.provider import ProviderCard, ProviderType, RatingRead
 from models.support import TicketMessageRead
 from tests import factories
-from tests.ui.harness import attrs, classes, find_all, text
+from tests.ui.harness import attrs, children, classes, find_all, text
 
 RLO = "\u202e"
 EVIL_NAME = f"Pat {RLO}eeL"  # shows as 'Pat Lee' reversed, and would drag what follows with it
@@ -36,7 +36,7 @@ def isolated(element: dict) -> bool:
 
 def wrapped(tree: dict, value: str) -> bool:
     """Every element whose own text children include `value` is a bidi isolate."""
-    holders = [e for e in find_all(tree) if value in [c for c in e.get("children", ()) if isinstance(c, str)]]
+    holders = [e for e in find_all(tree) if value in [c for c in children(e) if isinstance(c, str)]]
     return bool(holders) and all(isolated(e) for e in holders)
 
 
