@@ -4,7 +4,8 @@ Fields keep what was typed without a render per keystroke; buttons show a pendin
 gives one look to loading / error / empty / data; `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is
 the one modal; `ErrorSummary` lists a sent form's mistakes, each linked to its field; `DataTable` sorts and
 pages (≤ 100 rows); `Chart` embeds a pygal SVG; `UserText` / `isolate` keep text people wrote
-bidi-isolated. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
+bidi-isolated; `frozen` holds markup that never changes (or only shows data) as one element, shared by
+every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
 summary's links) is in static/js/kit.js.
 """
 
