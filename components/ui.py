@@ -43,9 +43,15 @@ def section(*children: Any, title: str | None = None, id: str | None = None, mut
 
 
 def card(
-    *children: Any, icon_name: str | None = None, title: str | None = None, href: str | None = None
+    *children: Any,
+    icon_name: str | None = None,
+    title: str | None = None,
+    href: str | None = None,
+    media: Any = None,
 ) -> dict:
+    """A card; `media` (e.g. components.illustrations.illustration) goes first, above the icon and title."""
     body = [
+        media if media is not None else "",
         html.span({"class_name": "card-icon"}, icon(icon_name, size=22)) if icon_name else "",
         html.h3({"class_name": "card-title"}, title) if title else "",
         *children,

@@ -40,6 +40,7 @@ from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
 from medivisit.static_assets import CompressAssets, VersionedStaticFiles
 from medivisit.ui import VISITOR_COOKIE, Root
+from pages.heads import for_brand
 from pages.routes import NOT_FOUND, match_route
 
 logger = logging.getLogger("app.pages")
@@ -48,6 +49,7 @@ STATIC_DIR = Path(PROJECT_ROOT) / "static"
 VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
 REMINDER_INTERVAL_SECONDS = 60
 TITLE_MARK = "<!--title-->"
+DESCRIPTION_MARK = "<!--description-->"
 APP_MARK = "<!--app-->"
 
 
@@ -61,10 +63,10 @@ def asset_version() -> str:
     return digest.hexdigest()[:10]
 
 
-def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
+def _index_template(version: str, refresh_tick_ms: int) -> str:
     head = f"""
     <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-    <meta name="description" content="{escape(brand)} brings licensed providers to your home or office: blood draws, IV therapy, in-home nursing and at-home diagnostics.">
+    <meta name="description" content="{DESCRIPTION_MARK}">
     <meta name="theme-color" content="#0f766e">
     <title>{TITLE_MARK}</title>
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
@@ -105,14 +107,19 @@ def _index_template(brand: str, version: str, refresh_tick_ms: int) -> str:
     )
 
 
-def _page_html(template: str, *, title: str, first_frame: str | None) -> str:
-    """The page with its title and either its first frame (see medivisit/first_paint.py) or 'Loading…'."""
+def _page_html(template: str, *, title: str, description: str, first_frame: str | None) -> str:
+    """The page with its title, its meta description and either its first frame (see
+    medivisit/first_paint.py) or 'Loading…'."""
     app = (
         f'<div id="first-paint">{first_frame}</div><div id="app"></div>'
         if first_frame is not None
         else '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
     )
-    return template.replace(TITLE_MARK, escape(title), 1).replace(APP_MARK, app, 1)
+    return (
+        template.replace(TITLE_MARK, escape(title), 1)
+        .replace(DESCRIPTION_MARK, escape(description), 1)
+        .replace(APP_MARK, app, 1)
+    )
 
 
 async def _first_frame(request: Request, set_cookies: list[str], budget: float) -> str | None:
@@ -196,7 +203,7 @@ def create_app() -> FastAPI:
         )
 
     reactpy_fastapi.configure(app, Root, reactpy_fastapi.Options(serve_index_route=False))
-    template = _index_template(settings.brand_name, version, settings.auth_refresh_tick_ms)
+    template = _index_template(version, settings.auth_refresh_tick_ms)
 
     async def page(request: Request) -> Response:
         path = request.url.path
@@ -206,10 +213,13 @@ def create_app() -> FastAPI:
         matched = match_route(path, with_test_screens=settings.medivisit_test_broken_screen)
         screen, params = matched if matched else (None, {})
         found = screen is not None
-        if screen is not None and screen.exists is not None:
-            # A known route naming an unknown provider or service: 404, and its screen says so.
+        head = None
+        if screen is not None and screen.head is not None:
+            # The provider or service the path names, for the title and description; a known route naming
+            # an unknown one answers 404, and its screen says so.
             async with unit_of_work() as session:
-                found = await screen.exists(session=session, **params)
+                head = await screen.head(session=session, **params)
+            found = head is not None
         if screen is None:
             logger.info("Unknown path requested: %s", path[:200])
             async with unit_of_work() as session:
@@ -245,7 +255,12 @@ def create_app() -> FastAPI:
             # in a cached or shared HTML answer, and a guard decides with the live session).
             first_frame = await _first_frame(request, set_cookies, settings.first_paint_budget_ms / 1000)
         response = HTMLResponse(
-            _page_html(template, title=f"{shown.title} | {settings.brand_name}", first_frame=first_frame),
+            _page_html(
+                template,
+                title=f"{head.title if head else shown.title} | {settings.brand_name}",
+                description=for_brand(head.description if head else shown.description, settings.brand_name),
+                first_frame=first_frame,
+            ),
             status_code=200 if found else 404,
             # A renewed session's answer is not stored anywhere (renew_for_page says "no-store").
             headers={"Cache-Control": cookies.headers.get("cache-control", "no-cache")},

@@ -11,34 +11,32 @@ from components import browser
 from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
+from components.illustrations import illustration
 from components.kit import Button, Field, Select
 from components.service_ui import service_options
 from components.ui import button_link, card, checklist, grid, section
 
+# (slug of /services#<slug> and of its illustration, name, one line)
 SERVICE_LINES = (
     (
-        "droplet",
+        "phlebotomy",
         "Mobile Phlebotomy",
         "Lab-ordered blood draws at home or at work, delivered to the lab the same day.",
-        "/services#phlebotomy",
     ),
     (
-        "syringe",
+        "iv-therapy",
         "IV Therapy",
         "Hydration and vitamin infusions given by licensed nurses, on your schedule.",
-        "/services#iv-therapy",
     ),
     (
-        "stethoscope",
+        "nursing",
         "In-Home Nursing",
         "Wound care, injections, post-surgical checks and medication support.",
-        "/services#nursing",
     ),
     (
-        "flask",
+        "diagnostics",
         "At-Home Diagnostics",
         "Screenings and sample collection without a trip to the clinic.",
-        "/services#diagnostics",
     ),
 )
 
@@ -153,8 +151,13 @@ def HomePage() -> dict:
         section(
             grid(
                 *(
-                    card(html.p(text), icon_name=i, title=title, href=href)
-                    for i, title, text, href in SERVICE_LINES
+                    card(
+                        html.p(text),
+                        media=illustration(slug, class_name="card-media"),
+                        title=title,
+                        href=f"/services#{slug}",
+                    )
+                    for slug, title, text in SERVICE_LINES
                 ),
                 columns=4,
             ),

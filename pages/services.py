@@ -10,6 +10,7 @@ from app.services.catalog import list_catalog
 from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
 from components.hooks import use_query
 from components.icons import icon
+from components.illustrations import illustration
 from components.service_ui import price_list
 from components.ui import button_link, page_header, sale_callout, section
 from models.catalog import CategoryRead
@@ -56,7 +57,7 @@ def _category_section(
             {"class_name": "container"},
             html.div(
                 {"class_name": "category-heading"},
-                html.span({"class_name": "card-icon"}, icon(category.icon, size=22)),
+                illustration(category.slug, class_name="category-illus"),
                 html.div(
                     html.h2({"class_name": "section-title"}, category.name),
                     html.p({"class_name": "category-tagline"}, category.tagline),

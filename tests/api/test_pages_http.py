@@ -13,6 +13,8 @@ from app import db as app_db
 from app.settings import get_settings
 from medivisit.main import create_app
 from models import NotFoundPath
+from pages.heads import MAX_DESCRIPTION, clip, for_brand
+from pages.routes import NOT_FOUND, SCREENS
 from tests import factories
 
 
@@ -150,3 +152,75 @@ async def test_guarded_pages_wait_for_the_live_tree(client) -> None:
         '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
         in response.text
     )
+
+
+# ---- per-route title and meta description (pages/routes.py `Screen.description`, pages/heads.py) ------------
+def meta_description(page: str) -> str:
+    found = re.search(r'<meta name="description" content="([^"]*)">', page)
+    assert found, "the page has a meta description"
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        (
+            "/",
+            "Book blood draws, IV therapy, in-home nursing and at-home diagnostics with verified providers",
+        ),
+        ("/services", "what each service covers, its prices and how to prepare."),
+        ("/find-provider", "Search verified providers by service, ZIP code and date"),
+        ("/corporate", "Flu shots, health screenings and blood draws at your workplace"),
+        ("/contact", "Contact the MediVisit support team."),
+        ("/dashboard", "MediVisit brings licensed providers to your home or office"),  # the site's own
+    ],
+)
+async def test_each_route_has_its_own_meta_description(client, path: str, expected: str) -> None:
+    response = await client.get(path)
+    assert response.text.count('<meta name="description"') == 1
+    assert expected in meta_description(response.text)
+
+
+async def test_descriptions_differ_between_pages_and_escape_their_quotes(client) -> None:
+    home = meta_description((await client.get("/")).text)
+    services = meta_description((await client.get("/services")).text)
+    assert home != services
+    # "We'll" and "doesn't" (ASCII apostrophes) are escaped in the attribute.
+    assistant = meta_description((await client.get("/healthcare-assistant")).text)
+    assert "we&#x27;ll point you to the right service" in assistant and "'" not in assistant
+
+
+async def test_a_service_page_names_its_service_in_title_and_description(client) -> None:
+    await factories.provider()  # seeds the reference catalog
+    service = await client.get("/services/routine-blood-draw")
+    assert "<title>Routine blood draw | MediVisit</title>" in service.text
+    described = meta_description(service.text)
+    assert described.startswith("Routine blood draw: A blood draw for the tests on your")
+    assert " for 30 min at home, office" in described
+    category = await client.get("/services/iv-therapy")
+    assert "<title>IV Therapy | MediVisit</title>" in category.text
+    assert meta_description(category.text).startswith("IV Therapy: Hydration and vitamin infusions")
+    missing = await client.get("/services/no-such-service")
+    assert missing.status_code == 404 and "<title>Service | MediVisit</title>" in missing.text
+
+
+async def test_a_provider_page_names_the_provider_escaped(client) -> None:
+    provider_id = await factories.provider('Zoë "Zed" <O\'Neil>')
+    response = await client.get(f"/providers/{provider_id}")
+    title = "Zoë &quot;Zed&quot; &lt;O&#x27;Neil&gt;"
+    assert f"<title>{title} | MediVisit</title>" in response.text
+    description = meta_description(response.text)
+    assert (
+        description
+        == f"{title}, Nurse verified by MediVisit: Mobile Phlebotomy. Prices, reviews and next available times."
+    )
+    assert "<O'Neil>" not in response.text.split("<body", 1)[0]
+
+
+async def test_every_description_is_one_sentence_of_at_most_160_characters() -> None:
+    for screen in (*SCREENS, NOT_FOUND):
+        text = for_brand(screen.description, "MediVisit")
+        assert text == " ".join(screen.description.replace("{brand}", "MediVisit").split()), screen.path
+        assert 40 <= len(text) <= MAX_DESCRIPTION and text.endswith("."), screen.path
+    clipped = clip("word " * 50)  # a look-up's longer text is cut at a word
+    assert len(clipped) <= MAX_DESCRIPTION and clipped.endswith(" word…")

@@ -64,6 +64,8 @@ LOOKS = ((DESKTOP, "light"), (DESKTOP, "dark"), (MOBILE, "light"), (MOBILE, "dar
 # Public routes share the frame and the kit: each is checked at both widths and in both themes, paired
 # (desktop light, phone dark) to keep the suite's budget; the signed-in screens in all four looks.
 PUBLIC_LOOKS = ((DESKTOP, "light"), (MOBILE, "dark"))
+# Screens with pictures drawn per theme (components/illustrations.py) are checked in all four looks.
+ILLUSTRATED = ("/", "/services")
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +117,7 @@ def test_no_wcag_violation_on_any_screen(browser: Browser, demo) -> None:
         for path in PUBLIC:
             open_page(page, server.url(path.format(provider=provider)))
             _loaded(page)
-            problems += _check_every_look(axe, page, path, PUBLIC_LOOKS)
+            problems += _check_every_look(axe, page, path, LOOKS if path in ILLUSTRATED else PUBLIC_LOOKS)
         for email, paths in SIGNED_IN.items():
             context.clear_cookies()
             page.set_viewport_size(DESKTOP)

@@ -12,7 +12,8 @@ from app.services.errors import ValidationFailed
 from app.services.validation import BLANK_NAME, INVALID_PHONE, INVALID_ZIP, e164_phone, required_name, us_zip
 from models.provider import ProviderQuery
 from pages.find_provider import zip_problem
-from pages.routes import match_route, provider_exists, service_page_exists
+from pages.heads import provider_head, service_page_head
+from pages.routes import match_route
 from tests import factories
 
 FULL_WIDTH_ZIP = "\uff11\uff10\uff10\uff10\uff11"  # '１０００１'
@@ -82,16 +83,16 @@ async def test_every_service_and_category_of_the_catalog_has_a_page(configured) 
         for slug in slugs:
             screen, params = match_route(f"/services/{slug}")
             assert screen.target == "pages.service_detail:ServiceDetailPage"
-            assert await screen.exists(session=session, **params), slug
+            assert await screen.head(session=session, **params) is not None, slug
             category, service = await get_service_page(session=session, slug=slug)
             assert slug in (category.slug, service.slug if service else None)
-        assert await service_page_exists(session=session, slug="no-such-service") is False
+        assert await service_page_head(session=session, slug="no-such-service") is None
 
 
 async def test_unknown_provider_ids_do_not_exist(configured) -> None:
     listed = await factories.provider()
     hidden = await factories.provider("Una Listed", verified=False)
     async with app_db.unit_of_work() as session:
-        assert await provider_exists(session=session, provider_id=listed) is True
-        assert await provider_exists(session=session, provider_id=hidden) is False
-        assert await provider_exists(session=session, provider_id="no-such-provider") is False
+        assert await provider_head(session=session, provider_id=listed) is not None
+        assert await provider_head(session=session, provider_id=hidden) is None
+        assert await provider_head(session=session, provider_id="no-such-provider") is None
