@@ -3,6 +3,8 @@ there are enough of them, the four service lines, how a visit works, and the way
 
 from __future__ import annotations
 
+from functools import cache
+
 from reactpy import component, html
 
 from app.services.appointments import MarketplaceFigures, marketplace_figures
@@ -12,7 +14,7 @@ from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import Button, Field, Select
+from components.kit import Button, Field, Select, frozen
 from components.service_ui import service_options
 from components.ui import button_link, card, checklist, grid, section
 
@@ -121,50 +123,40 @@ def HomePage() -> dict:
                         {"class_name": "button-row"},
                         button_link("Browse Services", "/services", variant="outline"),
                     ),
-                    checklist(
-                        "Every provider's license is checked before their first visit",
-                        "Clear prices before you book",
-                        "Reschedule or cancel up to 24 hours before your visit",
+                    frozen(
+                        checklist(
+                            "Every provider's license is checked before their first visit",
+                            "Clear prices before you book",
+                            "Reschedule or cancel up to 24 hours before your visit",
+                        )
                     ),
                 ),
-                html.div(
-                    {"class_name": "hero-card", "aria-hidden": "true"},
+                frozen(
                     html.div(
-                        {"class_name": "hero-card-row"},
-                        icon("calendar", size=20),
-                        html.span("Choose a time that suits you"),
-                    ),
-                    html.div(
-                        {"class_name": "hero-card-row"},
-                        icon("map-pin", size=20),
-                        html.span("Home, office or corporate venue"),
-                    ),
-                    html.div(
-                        {"class_name": "hero-card-row"},
-                        icon("shield", size=20),
-                        html.span("Verified, licensed providers"),
-                    ),
+                        {"class_name": "hero-card", "aria-hidden": "true"},
+                        html.div(
+                            {"class_name": "hero-card-row"},
+                            icon("calendar", size=20),
+                            html.span("Choose a time that suits you"),
+                        ),
+                        html.div(
+                            {"class_name": "hero-card-row"},
+                            icon("map-pin", size=20),
+                            html.span("Home, office or corporate venue"),
+                        ),
+                        html.div(
+                            {"class_name": "hero-card-row"},
+                            icon("shield", size=20),
+                            html.span("Verified, licensed providers"),
+                        ),
+                    )
                 ),
             ),
         ),
         html.div({"class_name": "container"}, TrustFigures()),
+        section(_service_lines(), title="Care we bring to you"),
         section(
-            grid(
-                *(
-                    card(
-                        html.p(text),
-                        media=illustration(slug, class_name="card-media"),
-                        title=title,
-                        href=f"/services#{slug}",
-                    )
-                    for slug, title, text in SERVICE_LINES
-                ),
-                columns=4,
-            ),
-            title="Care we bring to you",
-        ),
-        section(
-            grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3),
+            _steps(),
             html.div(
                 {"class_name": "button-row spaced-above"},
                 button_link("How it works", "/how-it-works", variant="outline"),
@@ -173,15 +165,44 @@ def HomePage() -> dict:
             muted=True,
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
+            frozen(
                 html.div(
-                    html.h2("Are you a licensed provider?"),
-                    html.p(
-                        "Set your own hours and service area, and get paid for visits you already know how to do."
+                    {"class_name": "cta-band"},
+                    html.div(
+                        html.h2("Are you a licensed provider?"),
+                        html.p(
+                            "Set your own hours and service area, and get paid for visits you already know how to "
+                            "do."
+                        ),
                     ),
-                ),
-                button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+                    button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+                )
             ),
         ),
+    )
+
+
+# The page's fixed parts are frozen (kit `frozen`): one element each on the server, shared by every tab.
+@cache
+def _service_lines() -> dict:
+    return frozen(
+        grid(
+            *(
+                card(
+                    html.p(text),
+                    media=illustration(slug, class_name="card-media"),
+                    title=title,
+                    href=f"/services#{slug}",
+                )
+                for slug, title, text in SERVICE_LINES
+            ),
+            columns=4,
+        )
+    )
+
+
+@cache
+def _steps() -> dict:
+    return frozen(
+        grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
     )
