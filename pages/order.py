@@ -2,19 +2,20 @@
 
 Checkout goes here after Place order, so a reload, a bookmark or the link in the e-mail shows the same
 order instead of "Your cart is empty". Only its patient (or an owner or admin) can open it; anyone else is
-told it is not in their account.
+told it is not in their account, on a page that leads on to their own visits.
 """
 
 from __future__ import annotations
 
-from reactpy import component
+from reactpy import component, html
 from reactpy_router import use_params
 
 from app.services.booking import get_order_by_number
 from components.context import use_session
 from components.hooks import use_query
-from components.kit import QueryView
+from components.kit import QueryView, empty_state
 from components.order_ui import OrderConfirmation
+from components.ui import button_link, page_header
 
 
 @component
@@ -22,6 +23,23 @@ def OrderPage() -> dict:
     session = use_session()
     number = use_params().get("number", "")
     order = use_query(get_order_by_number, actor=session.actor, number=number)
+    if order.error:
+        return html._(
+            page_header("Your order"),
+            html.section(
+                {"class_name": "section"},
+                html.div(
+                    {"class_name": "container"},
+                    empty_state(
+                        order.error,
+                        "Orders you placed, and their visits, are listed under My Appointments.",
+                        icon_name="search",
+                        action=button_link("My Appointments", "/appointments"),
+                        class_name="card",
+                    ),
+                ),
+            ),
+        )
     return QueryView(
         order,
         OrderConfirmation,

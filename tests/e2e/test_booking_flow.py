@@ -329,6 +329,12 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     expect(page.get_by_role("heading", name="Your visits are requested")).to_be_visible()
     expect(page.locator("[data-order-number]")).to_have_text(number)
     expect(page.get_by_role("main").locator(".status-pill")).to_have_text(["Pending", "Pending"])
+    # An order number that is not theirs is said to be so, on a page that leads on to their visits.
+    open_page(page, site.url("/orders/MV-000000"))
+    missing = page.get_by_role("main")
+    expect(missing).to_contain_text("We could not find this order in your account.")
+    expect(missing.get_by_role("link", name="My Appointments")).to_have_attribute("href", "/appointments")
+    page.go_back()
 
     # The confirmation e-mail reached the patient's inbox.
     subject = f"Booking confirmation {number}"
