@@ -335,21 +335,25 @@ async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
     assert found == expected_ids
 
 
-@pytest.mark.parametrize(("first_groups", "spare_rows"), [(1, 0), (3, 0), (3, 10)])
+@pytest.mark.parametrize(("first_groups", "spare_rows"), [(1, 0), (3, 0), (None, 10)])
 async def test_soonest_over_many_schedule_groups_matches_a_brute_force_ranking(
     configured, monkeypatch, first_groups, spare_rows
 ) -> None:
-    """Soonest takes the schedule groups a batch at a time: with a dozen groups, first batches of one or
-    three groups, no spare rows past the page, time off that pushes a provider past later groups, pages of
-    one and a date filter, the order must still equal computing every slot."""
+    """Soonest takes the schedule groups a batch at a time: with a dozen groups (two of them tied on their
+    first slot), first batches of one or three groups or as sized from the count, no spare rows past the
+    page, time off that pushes a provider past later groups, pages of one and a date filter, the order
+    must still equal computing every slot."""
     from app.services.providers import Interval, SlotRules, _search, next_slot
     from app.services.providers._availability import day_bounds
 
-    monkeypatch.setattr(_search, "FIRST_GROUPS", first_groups)
+    if first_groups is not None:
+        monkeypatch.setattr(_search, "_first_batch", lambda groups, *_: min(first_groups, len(groups)))
     monkeypatch.setattr(_search, "SPARE_ROWS", spare_rows)
     rng = random.Random(5)
     schedules = [[Hours(day, start * 60, (start + 3) * 60)] for day in range(4) for start in (7, 10, 13)]
-    schedules.append([Hours(d, 8 * 60, 9 * 60) for d in range(5)])  # a group tied with the 07:00 one
+    schedules.append(
+        [Hours(0, 7 * 60, 9 * 60), Hours(4, 7 * 60, 9 * 60)]
+    )  # first slot tied with Monday 07:00
     rows = []
     for index in range(40):
         hours = rng.choice(schedules)

@@ -25,6 +25,7 @@ itself is loaded in a fixed number of queries, whatever its size.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -259,7 +260,7 @@ async def search_providers(
     available_only = query.day is not None
     if query.sort == SearchSort.soonest:
         page_ids = await _soonest(
-            session, base, conditions, groups, finder, need, available_only=available_only
+            session, base, conditions, groups, finder, need, matches=total, available_only=available_only
         )
     elif available_only:
         page_ids = await _available_in_order(session, base, conditions, scope, query, finder, need)
@@ -462,8 +463,18 @@ async def _available_in_order(
         fetch *= 2
 
 
-FIRST_GROUPS = 8  # schedule groups the first soonest statement ranks; each further batch is twice as many
 SPARE_ROWS = 10  # rows soonest fetches past the page, for members whose busy time puts them further back
+
+
+def _first_batch(groups: list[_Group], matches: int, limit: int) -> int:
+    """How many groups soonest's first statement ranks: enough to hold about `limit` of the `matches`
+    candidates (half as many again, as groups differ in size; a capped count only makes it more), rounded
+    up to whole ranks, so one statement usually settles the page."""
+    per_group = max(matches, 1) / len(groups)
+    end = min(len(groups), max(1, math.ceil(1.5 * limit / per_group)))
+    while end < len(groups) and groups[end].first == groups[end - 1].first:
+        end += 1
+    return end
 
 
 def _soonest_statement(base: _Base, conditions: list, batch: list[_Group], rank_of: dict, limit: int):  # noqa: ANN202
@@ -501,23 +512,25 @@ async def _soonest(
     finder: SlotFinder,
     need: int,
     *,
+    matches: int,
     available_only: bool = False,
 ) -> list[str]:
-    """The first `need` candidates by first open slot (ties: rating, reviews, id); with `available_only`
-    (a date filter), only those with a slot at all.
+    """The first `need` candidates by first open slot (ties: rating, reviews, id), out of `matches` (the
+    capped count); with `available_only` (a date filter), only those with a slot at all.
 
     A group's shared first slot is a lower bound for each member. The groups are taken in order of it, a
-    batch at a time (`_soonest_statement`), and the rows fetched have their busy time checked, until `need`
-    rows are certainly ahead of every row not looked at yet: those past the batch's limit, and the members
-    of the groups not taken yet. A branch costs about a millisecond of Python to build, so a search whose
-    first groups fill the page never builds the other few dozen; in the common case it is one statement,
-    whatever the page size.
+    batch at a time (`_soonest_statement`; the first sized by `_first_batch`, then twice as many groups
+    each time), and the rows fetched have their busy time checked, until `need` rows are certainly ahead of
+    every row not looked at yet: those past the batch's limit, and the members of the groups not taken
+    yet. Each branch costs Python to build and reads up to `limit` rows, so a search whose first groups
+    fill the page never touches the other few dozen; usually it is one statement, whatever the page size.
     """
-    if need <= 0 or not groups:
+    if need <= 0 or not groups or matches == 0:
         return []
     firsts = sorted({_slot_order(g.first) for g in groups})
     rank_of = {first: index for index, first in enumerate(firsts)}
-    start, end, limit = 0, min(FIRST_GROUPS, len(groups)), need + SPARE_ROWS
+    limit = need + SPARE_ROWS
+    start, end = 0, _first_batch(groups, matches, limit)
     done: list = []  # the rows of groups[:start], every one of their members
     while True:
         statement = _soonest_statement(base, conditions, groups[start:end], rank_of, limit)
