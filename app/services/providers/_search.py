@@ -16,11 +16,12 @@ category is bounded first: each service's cheapest matching offers, read in (ser
 give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
 schedule group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose
 index scan; `availability.SlotFinder` computes each group's first slot once, a lower bound for its members;
-the groups are taken in order of it, a batch at a time, one branch per group walking its members in rating
-order and stopping after the rows needed, until the page is certain (a broad search's first few groups fill
-it); only the rows fetched have their busy time loaded. A date filter drops the groups without a slot that day, and checks the
-busy time of the candidates it fetches (the page, and up to the cap for the count), never of all. The page
-itself is loaded in a fixed number of queries, whatever its size.
+the groups are taken in order of it, a batch at a time (the first sized from the count), one branch per
+group walking its members in rating order and stopping after the rows needed, until the page is certain: a
+broad search reads only its first rank's groups, and never builds the other few dozen branches. Only the
+rows fetched have their busy time loaded. A date filter drops the groups without a slot that day, and
+checks the busy time of the candidates it fetches (the page, and up to the cap for the count), never of
+all. The page itself is loaded in a fixed number of queries, whatever its size.
 """
 
 from __future__ import annotations
