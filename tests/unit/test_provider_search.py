@@ -335,6 +335,67 @@ async def test_soonest_order_matches_a_brute_force_ranking(configured) -> None:
     assert found == expected_ids
 
 
+@pytest.mark.parametrize(("first_groups", "spare_rows"), [(1, 0), (3, 0), (None, 10)])
+async def test_soonest_over_many_schedule_groups_matches_a_brute_force_ranking(
+    configured, monkeypatch, first_groups, spare_rows
+) -> None:
+    """Soonest takes the schedule groups a batch at a time: with a dozen groups (two of them tied on their
+    first slot), first batches of one or three groups or as sized from the count, no spare rows past the
+    page, time off that pushes a provider past later groups, pages of one and a date filter, the order
+    must still equal computing every slot."""
+    from app.services.providers import Interval, SlotRules, _search, next_slot
+    from app.services.providers._availability import day_bounds
+
+    if first_groups is not None:
+        monkeypatch.setattr(_search, "_first_batch", lambda groups, *_: min(first_groups, len(groups)))
+    monkeypatch.setattr(_search, "SPARE_ROWS", spare_rows)
+    rng = random.Random(5)
+    schedules = [[Hours(day, start * 60, (start + 3) * 60)] for day in range(4) for start in (7, 10, 13)]
+    schedules.append(
+        [Hours(0, 7 * 60, 9 * 60), Hours(4, 7 * 60, 9 * 60)]
+    )  # first slot tied with Monday 07:00
+    rows = []
+    for index in range(40):
+        hours = rng.choice(schedules)
+        ratings = tuple(rng.choice((2, 3, 4, 5)) for _ in range(rng.randint(0, 3)))
+        provider_id = await make_provider(ZIP, f"Grouped {index:02d}", hours=hours, ratings=ratings)
+        blocked = []
+        if rng.random() < 0.4:
+            start = NOW + timedelta(hours=rng.randint(0, 60))
+            blocked = [Interval(start, start + timedelta(hours=rng.randint(2, 40)))]
+            async with app_db.unit_of_work() as session:
+                await add_time_off(
+                    session=session, actor=SYSTEM, provider_id=provider_id, starts_at=blocked[0].start,
+                    ends_at=blocked[0].end,
+                )  # fmt: skip
+        average = round(sum(ratings) / len(ratings), 2) if ratings else 0
+        rows.append((hours, blocked, (-average, -len(ratings), provider_id)))
+
+    def expected(day: date | None) -> list[str]:
+        bounds = day_bounds(day, NY) if day else (None, None)
+        ranked = []
+        for hours, blocked, by_rating in rows:
+            slot = next_slot(
+                hours=hours, time_zone=NY, now=NOW, rules=SlotRules(duration_minutes=60), blocked=blocked,
+                not_before=bounds[0], before=bounds[1],
+            )  # fmt: skip
+            if day is None or slot is not None:
+                ranked.append((slot is None, slot or NOW, *by_rating))
+        return [row[-1] for row in sorted(ranked)]
+
+    for day in (None, TUESDAY):
+        found = []
+        for page in range(1, 42):
+            query = ProviderQuery(
+                zip_code=ZIP, service="iv-hydration", sort=SearchSort.soonest, day=day, page=page, per_page=1
+            )
+            async with app_db.unit_of_work() as session:
+                result = await search_providers(session=session, query=query, time_zone=NY, now=NOW)
+            if result.page == page:
+                found += [card.id for card in result.items]
+        assert found == expected(day), day
+
+
 async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
     """Price pages are bounded by each service's cheapest offers; with ties on price, several services per
     provider, a place of visit and small pages, the order must equal ranking every candidate."""

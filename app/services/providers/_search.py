@@ -16,14 +16,17 @@ category is bounded first: each service's cheapest matching offers, read in (ser
 give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
 schedule group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose
 index scan; `availability.SlotFinder` computes each group's first slot once, a lower bound for its members;
-one branch per group walks its members in rating order and stops after the rows needed, and only the rows
-fetched have their busy time loaded. A date filter drops the groups without a slot that day, and checks the
-busy time of the candidates it fetches (the page, and up to the cap for the count), never of all. The page
-itself is loaded in a fixed number of queries, whatever its size.
+the groups are taken in order of it, a batch at a time (the first sized from the count), one branch per
+group walking its members in rating order and stopping after the rows needed, until the page is certain: a
+broad search reads only its first rank's groups, and never builds the other few dozen branches. Only the
+rows fetched have their busy time loaded. A date filter drops the groups without a slot that day, and
+checks the busy time of the candidates it fetches (the page, and up to the cap for the count), never of
+all. The page itself is loaded in a fixed number of queries, whatever its size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -258,7 +261,7 @@ async def search_providers(
     available_only = query.day is not None
     if query.sort == SearchSort.soonest:
         page_ids = await _soonest(
-            session, base, conditions, groups, finder, need, available_only=available_only
+            session, base, conditions, groups, finder, need, matches=total, available_only=available_only
         )
     elif available_only:
         page_ids = await _available_in_order(session, base, conditions, scope, query, finder, need)
@@ -461,6 +464,47 @@ async def _available_in_order(
         fetch *= 2
 
 
+SPARE_ROWS = 10  # rows soonest fetches past the page, for members whose busy time puts them further back
+
+
+def _first_batch(groups: list[_Group], matches: int, limit: int) -> int:
+    """How many groups soonest's first statement ranks: enough to hold about `limit` of the `matches`
+    candidates (half as many again, as groups differ in size; a capped count only makes it more), rounded
+    up to whole ranks, so one statement usually settles the page."""
+    per_group = max(matches, 1) / len(groups)
+    end = min(len(groups), max(1, math.ceil(1.5 * limit / per_group)))
+    while end < len(groups) and groups[end].first == groups[end - 1].first:
+        end += 1
+    return end
+
+
+def _soonest_statement(base: _Base, conditions: list, batch: list[_Group], rank_of: dict, limit: int):  # noqa: ANN202
+    """The first `limit` candidates of `batch`'s groups by (their group's first slot, rating): one branch
+    per group, an index range in rating order that stops after `limit` rows. The union is ordered as it
+    stands (a SELECT around it would copy every branch's columns: most of the Python cost)."""
+    columns = (
+        base.id.label("id"),
+        base.time_zone.label("time_zone"),
+        base.schedule_key.label("schedule_key"),
+        type_coerce(base.rating, Float).label("rating_average"),
+        base.review_count.label("review_count"),
+    )
+    order_by_rating = _order_by_rating(base)
+    branches = union_all(
+        *(
+            select(*columns, literal(rank_of[_slot_order(g.first)], Integer).label("rank"))
+            .where(*conditions, base.time_zone == g.time_zone, base.schedule_key == g.schedule)
+            .order_by(*order_by_rating)
+            .limit(limit)
+            .subquery()
+            .select()
+            for g in batch
+        )
+    )
+    c = branches.selected_columns
+    return branches.order_by(c.rank, c.rating_average.desc(), c.review_count.desc(), c.id).limit(limit)
+
+
 async def _soonest(
     session: AsyncSession,
     base: _Base,
@@ -469,66 +513,60 @@ async def _soonest(
     finder: SlotFinder,
     need: int,
     *,
+    matches: int,
     available_only: bool = False,
 ) -> list[str]:
-    """The first `need` candidates by first open slot (ties: rating, reviews, id); with `available_only`
-    (a date filter), only those with a slot at all.
+    """The first `need` candidates by first open slot (ties: rating, reviews, id), out of `matches` (the
+    capped count); with `available_only` (a date filter), only those with a slot at all.
 
-    A group's shared first slot is a lower bound for each member. SQL orders candidates by (their group's
-    first slot, rating): one branch per group, an index range in rating order that stops after `limit`
-    rows, and returns the top rows, whose busy time is then checked. More rows are taken until `need` rows
-    are certainly ahead of every row not looked at yet (one statement, whatever the page size, in the
-    common case: every group at once, not a round per group).
+    A group's shared first slot is a lower bound for each member. The groups are taken in order of it, a
+    batch at a time (`_soonest_statement`; the first sized by `_first_batch`, then twice as many groups
+    each time), and the rows fetched have their busy time checked, until `need` rows are certainly ahead of
+    every row not looked at yet: those past the batch's limit, and the members of the groups not taken
+    yet. Each branch costs Python to build and reads up to `limit` rows, so a search whose first groups
+    fill the page never touches the other few dozen; usually it is one statement, whatever the page size.
     """
-    if need <= 0 or not groups:
+    if need <= 0 or not groups or matches == 0:
         return []
     firsts = sorted({_slot_order(g.first) for g in groups})
     rank_of = {first: index for index, first in enumerate(firsts)}
-    columns = (
-        base.id.label("id"),
-        base.time_zone.label("time_zone"),
-        base.schedule_key.label("schedule_key"),
-        type_coerce(base.rating, Float).label("rating_average"),
-        base.review_count.label("review_count"),
-    )
-    limit = need + 10
+    limit = need + SPARE_ROWS
+    start, end = 0, _first_batch(groups, matches, limit)
+    done: list = []  # the rows of groups[:start], every one of their members
     while True:
-        branches = [
-            select(*columns, literal(rank_of[_slot_order(g.first)], Integer).label("rank"))
-            .where(*conditions, base.time_zone == g.time_zone, base.schedule_key == g.schedule)
-            .order_by(*_order_by_rating(base))
-            .limit(limit)
-            .subquery()
-            for g in groups
-        ]
-        ranked_rows = union_all(*(select(branch) for branch in branches)).subquery()
-        c = ranked_rows.c
-        statement = (
-            select(ranked_rows)
-            .order_by(c.rank, c.rating_average.desc(), c.review_count.desc(), c.id)
-            .limit(limit)
-        )
+        statement = _soonest_statement(base, conditions, groups[start:end], rank_of, limit)
         rows = (await session.execute(statement)).all()
         await finder.load(session, [r.id for r in rows])
 
         def key(row) -> tuple:  # noqa: ANN001
             return (*_slot_order(finder.exact(row.id, row.time_zone, row.schedule_key)), *_by_rating(row))
 
-        ranked = sorted(rows, key=key)
+        ranked = sorted([*done, *rows], key=key)
         if available_only:
             ranked = [r for r in ranked if finder.exact(r.id, r.time_zone, r.schedule_key) is not None]
-        if len(rows) < limit:
+        # Rows not fetched from the batch come after its last one in (first slot, rating) order; members of
+        # the groups not taken yet, at or after the next group's first slot.
+        truncated = len(rows) == limit
+        past_batch = (*firsts[rows[-1].rank], *_by_rating(rows[-1])) if truncated else None
+        next_group = _slot_order(groups[end].first) if end < len(groups) else None
+        bounds = [b for b in (past_batch, next_group) if b is not None]
+        if not bounds:
             return [r.id for r in ranked[:need]]  # every candidate has been looked at
-        # Rows not fetched come after the last fetched one in (first slot, rating) order.
-        last = (*firsts[rows[-1].rank], *_by_rating(rows[-1]))
+        bound = min(bounds)
         certain = 0
         for row in ranked:
-            if key(row) >= last:
+            if key(row) >= bound:
                 break
             certain += 1
         if certain >= need:
             return [r.id for r in ranked[:need]]
-        limit *= 2
+        if truncated and past_batch == bound:
+            limit *= 2  # the same groups, further
+        elif truncated:
+            end = min(len(groups), end + (end - start))  # more groups, with the rows still due from these
+        else:
+            done += rows
+            start, end = end, min(len(groups), end + 2 * (end - start))
 
 
 def _clamp(page: int, total: int, per_page: int) -> int:
