@@ -97,6 +97,21 @@ class Service(Base):
     location_mask: Mapped[int] = mapped_column(Integer)
     position: Mapped[int] = mapped_column(Integer, default=0)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The service's bit in `Provider.service_mask` (0-62, assigned once, in order of creation); None past
+    # 63 services: search then checks the offers themselves.
+    search_bit: Mapped[int | None] = mapped_column(Integer, default=None, unique=True)
+
+
+MAX_SEARCH_BITS = 63  # a signed 64-bit mask
+
+
+def service_mask(bits: Iterable[int | None]) -> int:
+    """The mask of the services with these bits (`Service.search_bit`; None adds nothing)."""
+    mask = 0
+    for bit in bits:
+        if bit is not None:
+            mask |= 1 << bit
+    return mask
 
 
 # ---- read schemas ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Enum,
@@ -116,6 +117,9 @@ class Provider(Base):
     # the weekly hours as text (`slots.schedule_key`) and the lowest price of the services offered.
     schedule_key: Mapped[str] = mapped_column(String(400), default="")
     lowest_price: Mapped[Decimal | None] = mapped_column(MONEY, default=None)
+    # The services offered, one bit per catalog service (`Service.search_bit`, `service_mask`): a ZIP code's
+    # copy lets search filter by service inside the listing indexes instead of joining the offers.
+    service_mask: Mapped[int] = mapped_column(BigInteger, default=0, server_default=sa_text("0"))
     created_at: Mapped[datetime] = created_at_column()
 
 
@@ -170,6 +174,7 @@ class ProviderZip(Base):
     rating_average: Mapped[Decimal] = mapped_column(Numeric(3, 2), default=Decimal("0"))
     review_count: Mapped[int] = mapped_column(Integer, default=0)
     lowest_price: Mapped[Decimal | None] = mapped_column(MONEY, default=None)
+    service_mask: Mapped[int] = mapped_column(BigInteger, default=0, server_default=sa_text("0"))
 
 
 # Soonest-first ranking walks each (time zone, weekly hours) group of listed providers in rating order (type
@@ -203,6 +208,7 @@ Index(
     ProviderZip.review_count.desc(),
     ProviderZip.provider_id,
     ProviderZip.provider_type,
+    ProviderZip.service_mask,
     **LISTED_ZIP,
 )
 Index(
@@ -214,6 +220,7 @@ Index(
     ProviderZip.review_count.desc(),
     ProviderZip.provider_id,
     ProviderZip.provider_type,
+    ProviderZip.service_mask,
     **LISTED_ZIP,
 )
 
@@ -224,6 +231,7 @@ LISTING_COPY = (
     "rating_average",
     "review_count",
     "lowest_price",
+    "service_mask",
 )
 
 

@@ -1,5 +1,5 @@
 """The copies search reads by ZIP code: each `provider_zip_codes` row carries the provider's listing state,
-type, time zone, weekly hours, rating and lowest price (`listing_values`), and every command that changes
+type, time zone, weekly hours, rating, lowest price and mask of services offered (`listing_values`), and every command that changes
 one of them keeps the copies right; offers carry the provider's type. Checked after each such command, for
 the sample seeder and the demo marketplace's rows too."""
 
@@ -23,6 +23,7 @@ from app.services.providers import (
     set_services,
     set_weekly_hours,
 )
+from models.catalog import Service, service_mask
 from models.provider import Provider, ProviderQuery, ProviderService, ProviderZip, listing_values
 from tests.factories import provider
 
@@ -35,7 +36,13 @@ async def assert_copies_match() -> None:
         providers = {p.id: p for p in (await session.scalars(select(Provider))).all()}
         zip_rows = (await session.scalars(select(ProviderZip))).all()
         offers = (await session.scalars(select(ProviderService))).all()
+        bits = dict((await session.execute(select(Service.id, Service.search_bit))).all())
     assert zip_rows
+    offered: dict[str, list[int | None]] = {}
+    for offer in offers:
+        offered.setdefault(offer.provider_id, []).append(bits[offer.service_id])
+    for p in providers.values():
+        assert p.service_mask == service_mask(offered.get(p.id, [])), p.id
     for row in zip_rows:
         expected = listing_values(providers[row.provider_id])
         assert {name: getattr(row, name) for name in expected} == expected, row.provider_id
@@ -73,6 +80,27 @@ async def test_every_command_keeps_the_copies(configured) -> None:
     await assert_copies_match()
     assert await zip_search("10001", sort="price") == [first, second]
 
+    async with app_db.unit_of_work() as session:  # services: the mask of those offered
+        await set_services(
+            session=session,
+            actor=SYSTEM,
+            provider_id=second,
+            offers=[ServiceOffer("wound-care", "90"), ServiceOffer("routine-blood-draw", "80")],
+        )
+    await assert_copies_match()
+    assert await zip_search("10001", service="wound-care") == [second]
+    assert await zip_search("10001", service="nursing") == [second]
+    assert await zip_search("10001", service="routine-blood-draw", sort="price") == [first, second]
+    async with app_db.unit_of_work() as session:
+        await set_services(
+            session=session,
+            actor=SYSTEM,
+            provider_id=second,
+            offers=[ServiceOffer("routine-blood-draw", "80")],
+        )
+    await assert_copies_match()
+    assert await zip_search("10001", service="wound-care") == []
+
     for _ in range(2):  # reviews of completed visits move the rating
         async with app_db.unit_of_work() as session:
             await add_review(session=session, provider_id=second, rating=5, visit_completed=True)
@@ -94,3 +122,6 @@ async def test_sample_providers_carry_the_copies(configured) -> None:
     async with app_db.unit_of_work() as session:
         await seed_providers(session=session, count=40, rng=random.Random(3))
     await assert_copies_match()
+    async with app_db.unit_of_work() as session:  # every service has its own bit
+        bits = (await session.scalars(select(Service.search_bit))).all()
+    assert sorted(bits) == list(range(len(bits)))

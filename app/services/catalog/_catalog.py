@@ -6,12 +6,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.catalog._pricing import configured_sale, price_at
 from app.services.catalog._reference import CATALOG
-from models.catalog import CategoryRead, Service, ServiceCategory, ServiceRead, locations_mask, locations_of
+from models.catalog import (
+    MAX_SEARCH_BITS,
+    CategoryRead,
+    Service,
+    ServiceCategory,
+    ServiceRead,
+    locations_mask,
+    locations_of,
+)
 
 
 def service_read(service: Service, category_slug: str, at: datetime, sale) -> ServiceRead:  # noqa: ANN001
@@ -77,6 +85,8 @@ async def ensure_reference_catalog(*, session: AsyncSession) -> list[str]:
     left as the operator set them. Returns what was added."""
     categories = {c.slug: c for c in (await session.scalars(select(ServiceCategory))).all()}
     existing = set((await session.scalars(select(Service.slug))).all())
+    # Each new service takes the next bit of `Provider.service_mask`, while there is one.
+    next_bit = await session.scalar(select(func.coalesce(func.max(Service.search_bit) + 1, 0)))
     added: list[str] = []
     for position, reference in enumerate(CATALOG):
         category = categories.get(reference.slug)
@@ -99,8 +109,10 @@ async def ensure_reference_catalog(*, session: AsyncSession) -> list[str]:
                     price=item.price,
                     location_mask=locations_mask(item.locations),
                     position=index,
+                    search_bit=next_bit if next_bit < MAX_SEARCH_BITS else None,
                 )
             )
+            next_bit += 1
             added.append(f"service {item.name}")
     await session.flush()
     return added

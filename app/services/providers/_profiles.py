@@ -26,7 +26,14 @@ from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._availability import day_bounds, hours_read, open_slots, own_provider
 from models.account import AccountRead, Role
-from models.catalog import Service, ServiceCategory, ServiceLocation, locations_mask, locations_of
+from models.catalog import (
+    Service,
+    ServiceCategory,
+    ServiceLocation,
+    locations_mask,
+    locations_of,
+    service_mask,
+)
 from models.provider import (
     DEFAULT_TIME_ZONE,
     DaySlots,
@@ -227,6 +234,7 @@ async def set_services(
     await session.execute(delete(ProviderService).where(ProviderService.provider_id == provider.id))
     session.add_all(rows.values())
     provider.lowest_price = min((row.price for row in rows.values()), default=None)
+    provider.service_mask = service_mask(services[o.service_slug].search_bit for o in offers)
     await sync_listing(session, provider)
     await session.flush()
     return await _read(session, provider)

@@ -27,7 +27,7 @@ from app.services.appointments._reviews import rating_summary
 from app.services.catalog._catalog import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
 from models.base import new_id, utcnow
-from models.catalog import Service, ServiceCategory, locations_of
+from models.catalog import Service, ServiceCategory, locations_of, service_mask
 from models.provider import (
     Provider,
     ProviderService,
@@ -243,6 +243,7 @@ def provider_rows(
         "review_count": rating.count,
         "schedule_key": schedule_key(Hours(h["weekday"], h["start_minute"], h["end_minute"]) for h in hours),
         "lowest_price": min(o["price"] for o in offers),
+        "service_mask": service_mask(s.search_bit for s in services),
         "created_at": now - timedelta(days=rng.randint(1, 700)),
     }
     copies = listing_values(provider)

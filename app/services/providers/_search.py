@@ -4,13 +4,15 @@ price; 20 per page, each with its next open slot.
 
 How it stays fast: every filter is an indexed lookup, and every page is an index walk that stops at the
 page. With a ZIP code, candidates are that ZIP code's rows of `provider_zip_codes`, which carry copies of
-the provider's listing state, type, time zone, weekly hours, rating and lowest price (kept by the commands
-that change them, `listing_values`): the listed ones are one range of ix_provider_zip_codes_listed_rating in
-rating order, or of ix_provider_zip_codes_listed_schedule per schedule group, with no probe into
-`providers`. Without one, `providers` is walked (ix_providers_listing by rating,
-ix_providers_listing_price_rating by price, ix_providers_listing_schedule_rating per group); a service is
-an offer probe by primary key or the service index, and a type with a service is first checked against the
-offers' (type, service) index, so a combination nobody offers costs one probe. Every sort counts matches
+the provider's listing state, type, time zone, weekly hours, rating, lowest price and the mask of services
+offered (one bit per catalog service; kept by the commands that change them, `listing_values`): the listed
+ones are one range of ix_provider_zip_codes_listed_rating in rating order, or of
+ix_provider_zip_codes_listed_schedule per schedule group, with no probe into `providers`, and a service or
+category is a test of the mask inside those indexes (an offer probe only for a place of visit). Without
+one, `providers` is walked (ix_providers_listing by rating, ix_providers_listing_price_rating by price,
+ix_providers_listing_schedule_rating per group); a service is an offer probe by primary key or the service
+index, and a type with a service is first checked against the offers' (type, service) index, so a
+combination nobody offers costs one probe. Every sort counts matches
 only up to a cap past the page (`ProviderPage.more`: "1,000+ providers match"). A price page in a service or
 category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
 give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
@@ -52,7 +54,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.services.providers._availability import SlotFinder, day_bounds
 from app.services.providers._profiles import LISTED, display_name, load_offers
 from app.settings import get_settings
-from models.catalog import Service, ServiceCategory
+from models.catalog import Service, ServiceCategory, service_mask
 from models.provider import (
     MAX_PAGE_SIZE,
     Provider,
@@ -75,6 +77,7 @@ class _CatalogEntry:
     slug: str
     category_slug: str
     duration_minutes: int
+    search_bit: int | None
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,13 @@ class _Scope:
     service_ids: tuple[str, ...] | None
     chosen: _CatalogEntry | None
     default_minutes: int
+    mask: int | None = None  # the services' bits in `service_mask`, if every one has a bit
+
+
+def _scope_of(entries: list[_CatalogEntry], chosen: _CatalogEntry | None, minutes: int) -> _Scope:
+    bits = [e.search_bit for e in entries]
+    mask = None if None in bits else service_mask(bits)
+    return _Scope(tuple(e.id for e in entries), chosen, minutes, mask)
 
 
 def visitor_zone(name: str | None) -> str:
@@ -96,7 +106,7 @@ def visitor_zone(name: str | None) -> str:
 
 async def _scope(session: AsyncSession, service: str | None) -> tuple[_Scope, str | None]:
     rows = await session.execute(
-        select(Service.id, Service.slug, ServiceCategory.slug, Service.duration_minutes)
+        select(Service.id, Service.slug, ServiceCategory.slug, Service.duration_minutes, Service.search_bit)
         .join(ServiceCategory, ServiceCategory.id == Service.category_id)
         .where(Service.is_active.is_(True))
     )
@@ -107,11 +117,11 @@ async def _scope(session: AsyncSession, service: str | None) -> tuple[_Scope, st
         return _Scope(None, None, longest), None
     chosen = next((e for e in entries if e.slug == service), None)
     if chosen is not None:
-        return _Scope((chosen.id,), chosen, chosen.duration_minutes), None
+        return _scope_of([chosen], chosen, chosen.duration_minutes), None
     in_category = [e for e in entries if e.category_slug == service]
     if in_category:
         minutes = max(e.duration_minutes for e in in_category)
-        return _Scope(tuple(e.id for e in in_category), None, minutes), None
+        return _scope_of(in_category, None, minutes), None
     return _Scope(None, None, longest), UNKNOWN_SERVICE.format(slug=service[:40])
 
 
@@ -128,6 +138,7 @@ class _Base:
     provider_type: Any
     lowest_price: Any
     listed: tuple
+    service_mask: Any = None  # with a ZIP code: the copy of the offered services' mask, in its indexes
 
 
 PROVIDERS = _Base(
@@ -155,6 +166,7 @@ def _base(query: ProviderQuery) -> _Base:
         z.provider_type,
         z.lowest_price,
         (z.zip_code == query.zip_code, z.listed == true()),  # the partial indexes' condition
+        z.service_mask,
     )
 
 
@@ -183,9 +195,15 @@ def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool =
     if query.provider_type is not None:
         conditions.append(base.provider_type == query.provider_type)
     offer_conditions = _offer_conditions(scope, query)
-    if offer_conditions and offers:
-        # A probe of the candidate's offers by primary key: pages and capped counts stop early.
-        conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
+    if not (offer_conditions and offers):
+        return conditions
+    if base.service_mask is not None and scope.mask is not None:
+        # The services, by the mask copied onto the ZIP code's rows: checked inside its listing indexes.
+        conditions.append(base.service_mask.op("&")(scope.mask) != 0)
+        if query.location is None:
+            return conditions
+    # A probe of the candidate's offers by primary key: pages and capped counts stop early.
+    conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
     return conditions
 
 
