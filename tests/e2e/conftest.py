@@ -106,10 +106,15 @@ def mobile_page(browser: Browser) -> Iterator[Page]:
     yield from _page(browser, MOBILE, has_touch=True, is_mobile=True)
 
 
+def wait_for_live_page(page: Page) -> None:
+    """Wait until the live tree (not the first frame in the HTML) shows the frame."""
+    page.locator("#app .site-header, #app .app-shell").first.wait_for()
+
+
 def open_page(page: Page, url: str) -> Page:
     """Go to `url` and wait until the live tree (not the first frame in the HTML) shows the frame."""
     page.goto(url)
-    page.locator("#app .site-header, #app .app-shell").first.wait_for()
+    wait_for_live_page(page)
     return page
 
 
