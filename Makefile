@@ -9,6 +9,10 @@ PORT ?= 8000
 
 .PHONY: run test check install lint format chromium migrate clean bench
 
+# Some containers set PYTHONDONTWRITEBYTECODE: then every test process, live server and command the tests start
+# compiles the project's sources again (about half a second of CPU each, dozens of times a run).
+unexport PYTHONDONTWRITEBYTECODE
+
 # The tests start a real OpenID Connect provider (panva/oidc-provider) with Node.
 OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
 $(OIDC_PROVIDER): tests/oidc/package.json tests/oidc/package-lock.json
