@@ -9,6 +9,10 @@ PORT ?= 8000
 
 .PHONY: run test check install lint format chromium migrate clean bench
 
+# Some containers set PYTHONDONTWRITEBYTECODE: then every test process, live server and command the tests start
+# compiles the project's sources again (about half a second of CPU each, dozens of times a run).
+unexport PYTHONDONTWRITEBYTECODE
+
 # The tests start a real OpenID Connect provider (panva/oidc-provider) with Node.
 OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
 $(OIDC_PROVIDER): tests/oidc/package.json tests/oidc/package-lock.json
@@ -30,11 +34,13 @@ run: install
 migrate: install
 	$(PY) -m medivisit migrate
 
-# Playwright cannot download browsers here: the tests drive Debian's Chromium.
+# Playwright cannot download browsers here: the tests drive Debian's Chromium, in its headless shell (about
+# half the CPU of the full browser's headless mode; tests/e2e/conftest.py falls back to the full browser).
 chromium:
-	@test -x /usr/bin/chromium || { \
-		echo "Installing Debian's chromium for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null; }
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromium-headless-shell || { \
+		echo "Installing Debian's chromium and its headless shell for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium chromium-headless-shell fonts-liberation >/dev/null; }
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -51,10 +57,11 @@ format: install
 # Work stealing: each process starts on its own half of the list (a file's module-scoped servers start once)
 # and takes tests from the other's end when it runs dry, so both finish together. The browser tests go a file
 # per process: their servers are module fixtures, which xdist's default chunks (a file split between both
-# processes) started twice or more.
+# processes) started twice or more; the longest files first (tests/e2e/conftest.py's LONGEST_FIRST, kept in
+# that order by --no-loadscope-reorder), so that the short ones even out the end.
 FAST_TESTS := tests/unit tests/ui tests/api
 FAST_XDIST := -n 2 --dist worksteal
-E2E_XDIST := -n 2 --dist loadfile
+E2E_XDIST := -n 2 --dist loadfile --no-loadscope-reorder
 check: install $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

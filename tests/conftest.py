@@ -468,33 +468,72 @@ def migrated_sqlite_database(path: Path) -> str:
     return url
 
 
+def _run_directory() -> Path:
+    """A directory all processes of this pytest run share: xdist's workers are children of the process that
+    started them, which makes it empty at the start (`pytest_configure`) and removes it at the end."""
+    owner = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+    import tempfile
+
+    shm = Path("/dev/shm")
+    base = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
+    return base / f"medivisit-run-{owner}"
+
+
+def pytest_configure(config) -> None:  # noqa: ANN001
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        shutil.rmtree(_run_directory(), ignore_errors=True)  # a run killed earlier may have left its own
+
+
+def pytest_unconfigure(config) -> None:  # noqa: ANN001
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        shutil.rmtree(_run_directory(), ignore_errors=True)
+
+
 _demo_template: list[Path] = []
 
 
 def _seeded_demo_file() -> Path:
-    """One SQLite database seeded with the demo data per test process: each demo server gets a copy of it
-    instead of seeding its own (about 15 s each, a dozen times in the browser tests)."""
+    """One SQLite database seeded with the demo data per test run: the first process to need it seeds it
+    (about 4 s of CPU, 15 s and more on a busy machine) while the others wait on a lock, and each demo server
+    gets a copy of it instead of seeding its own (a dozen times in the browser tests)."""
     if not _demo_template:
-        import tempfile
+        import fcntl
 
-        path = Path(tempfile.mkdtemp(prefix="medivisit-demo-")) / "demo.db"
-        app_db.ensure_sqlite_directory(f"sqlite:///{path}")
-        shutil.copyfile(_migrated_sqlite_file(), path)
-        seed_demo(f"sqlite:///{path}")
+        directory = _run_directory()
+        directory.mkdir(exist_ok=True)
+        path = directory / "demo.db"
+        with (directory / "demo.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                seeding = directory / "demo-seeding.db"
+                app_db.ensure_sqlite_directory(f"sqlite:///{seeding}")
+                shutil.copyfile(_migrated_sqlite_file(), seeding)
+                seed_demo(f"sqlite:///{seeding}")
+                with contextlib.closing(sqlite3.connect(seeding)) as db:  # one file, nothing left in the log
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                seeding.rename(path)
         _demo_template.append(path)
     return _demo_template[0]
+
+
+def demo_database(path: Path) -> str:
+    """A copy of the seeded demo database at `path` (mode 0600); its URL."""
+    # SQLite's backup reads through the write-ahead log (a plain file copy could miss what is still in it).
+    with (
+        contextlib.closing(sqlite3.connect(_seeded_demo_file())) as source,
+        contextlib.closing(sqlite3.connect(path)) as target,
+    ):
+        source.backup(target)
+    path.chmod(0o600)
+    return f"sqlite:///{path}"
 
 
 def start_demo_server(tmp_dir: Path, **env: str) -> tuple[LiveServer, str]:
     """`start_server` on a database seeded with the demo data; returns the server and its database URL."""
     database_url = env.pop("DATABASE_URL", None)
     if database_url is None:
-        path = tmp_dir / "demo.db"
-        # SQLite's backup reads through the write-ahead log (a plain file copy could miss what is still in it).
-        with sqlite3.connect(_seeded_demo_file()) as source, sqlite3.connect(path) as target:
-            source.backup(target)
-        path.chmod(0o600)
-        return start_server(tmp_dir, DATABASE_URL=f"sqlite:///{path}", **env), f"sqlite:///{path}"
+        database_url = demo_database(tmp_dir / "demo.db")
+        return start_server(tmp_dir, DATABASE_URL=database_url, **env), database_url
     server = start_server(tmp_dir, DATABASE_URL=database_url, **env)
     seed_demo(database_url)
     return server, database_url

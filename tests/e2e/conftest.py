@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.conftest import ARTIFACTS
+from tests.conftest import ARTIFACTS, FAST_HASHING
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's build of Chromium's headless shell (the "old" headless mode, what Playwright itself runs headless
+# tests in): the same Blink as /usr/bin/chromium without the desktop browser's layers, for about half the CPU
+# per page (`make chromium` installs both; the full browser is the fallback).
+HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
+CHROMIUM = str(HEADLESS_SHELL) if HEADLESS_SHELL.exists() else "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -25,10 +30,49 @@ MOBILE = {"width": 375, "height": 812}
 expect.set_options(timeout=10_000)
 
 
+# The longest files (over 40 s of a worker's time each, about the longest first). xdist hands out whole files
+# (--dist loadfile) in collection order (--no-loadscope-reorder): starting with the longest lets the short ones
+# fill in at the end, so that both processes finish together instead of one running a long file alone.
+LONGEST_FIRST = (
+    "test_accessibility.py",
+    "test_accessibility_signed_in.py",
+    "test_sign_in.py",
+    "test_staff_portal.py",
+    "test_booking_flow.py",
+    "test_phi_hardening.py",
+    "test_helpdesk.py",
+    "test_keyboard.py",
+    "test_keyboard_booking.py",
+    "test_provider_pages.py",
+    "test_demo_roles.py",
+    "test_cart.py",
+    "test_public_paths.py",
+)
+
+
 def pytest_collection_modifyitems(items) -> None:  # noqa: ANN001
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+
+    def rank(item) -> int:  # noqa: ANN001
+        name = item.path.name
+        if "tests/e2e/" not in str(item.fspath):
+            return -1  # the other lanes first, in their own order
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: a file's tests keep their order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashing() -> Iterator[None]:
+    """Servers started for the browser tests, and the demo data seeded for them, hash passwords at argon2's
+    lowest cost (1 MiB, one pass) instead of 64 MiB and three (0.2 s of CPU for each sign-in): no browser test
+    is about that cost, tests/gates/test_login_saturation.py is."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in FAST_HASHING.items():
+            patch.setenv(name, value)
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -62,10 +106,15 @@ def mobile_page(browser: Browser) -> Iterator[Page]:
     yield from _page(browser, MOBILE, has_touch=True, is_mobile=True)
 
 
+def wait_for_live_page(page: Page) -> None:
+    """Wait until the live tree (not the first frame in the HTML) shows the frame."""
+    page.locator("#app .site-header, #app .app-shell").first.wait_for()
+
+
 def open_page(page: Page, url: str) -> Page:
     """Go to `url` and wait until the live tree (not the first frame in the HTML) shows the frame."""
     page.goto(url)
-    page.locator("#app .site-header, #app .app-shell").first.wait_for()
+    wait_for_live_page(page)
     return page
 
 

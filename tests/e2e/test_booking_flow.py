@@ -41,6 +41,7 @@ from models.provider import Provider
 from tests.conftest import (
     LiveServer,
     create_postgres_database,
+    demo_database,
     html_part,
     seed_demo,
     start_server,
@@ -117,10 +118,11 @@ def site(request, tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
                 create_postgres_database, os.environ["TEST_DATABASE_URL"]
             ).result()
         else:
-            database_url = f"sqlite:///{tmp / 'booking.db'}"
+            database_url = demo_database(tmp / "booking.db")  # a copy of the run's seeded demo database
         server = start_server(tmp, DATABASE_URL=database_url, SMTP_URL=smtp_url, REMINDERS_ENABLED="false")
         try:
-            seed_demo(database_url)
+            if request.param == "postgresql":  # the SQLite copy holds the demo data already
+                seed_demo(database_url)
             pool.submit(asyncio.run, _populate(database_url)).result()
             yield server
         finally:

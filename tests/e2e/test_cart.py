@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from components.cart import ESTIMATE_NOTE
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, screenshot, wait_for_live_page
 from tests.e2e.helpers import log_out, sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -141,6 +141,7 @@ def test_the_cart_survives_a_reload_and_shows_in_a_second_tab(site, page: Page) 
     expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
 
     page.reload()
+    wait_for_live_page(page)  # the panel is opened in the live page (the first frame's button may be gone)
     expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
     header_cart(page).click()
     expect(line(page, DRAW).locator("output")).to_have_text("2")
