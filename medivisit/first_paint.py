@@ -31,6 +31,7 @@ from reactpy.types import ComponentType
 
 from components.hooks import LoadsInFlight, loads_in_flight
 from components.html_writer import model_to_html
+from medivisit import reactpy_teardown
 from medivisit.smallest_updates import SmallestUpdates, replaced
 
 MAX_RENDERS = 40  # a screen that keeps re-rendering is cut off here
@@ -67,6 +68,7 @@ async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Tas
             if not await _settling(layout, tracker, deadline):
                 break
             render = asyncio.ensure_future(layout.render())
+            reactpy_teardown.finish_before_exit(layout, render)
             await asyncio.wait({render}, timeout=max(deadline - loop.time(), 0))
             if not render.done():
                 return model, render

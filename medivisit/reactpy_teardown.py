@@ -6,21 +6,68 @@ awaits ends the unmount: the components after it keep effect tasks waiting for a
 and the garbage collector logs "Task was destroyed but it is pending!" for each (seen when 1,000 tabs
 closed at once in the load gate). `install()` runs the layout's exit on a task of its own, which the
 cancel scope cannot reach; the closing connection waits for it only as long as it is allowed to.
+
+A render running on a task of its own when the tab closes (the first frame's, medivisit/first_paint.py,
+which is never cancelled halfway) would start its components' effects after that unmount, with nobody left
+to stop them: `finish_before_exit` makes the layout's exit wait for such a render first. And a render cut
+short by the closing tab still starts the effects of the components it had rendered, which are not in the
+layout's tree, so its unmount never reaches them: every component that starts effects is noted with its
+layout, and the layout's exit stops the effects of those it did not unmount.
 """
 
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
+from reactpy.core._life_cycle_hook import LifeCycleHook
 from reactpy.core.layout import Layout
 
 _original_exit = Layout.__aexit__
+_original_did_render = LifeCycleHook.affect_layout_did_render
+_hooks: weakref.WeakKeyDictionary[Layout, weakref.WeakSet[LifeCycleHook]] = weakref.WeakKeyDictionary()
 _exits: set[asyncio.Task[None]] = set()
+_renders: weakref.WeakKeyDictionary[Layout, asyncio.Future[Any]] = weakref.WeakKeyDictionary()
+RENDER_GRACE_SECONDS = 30
+
+
+def finish_before_exit(layout: Layout, render: asyncio.Future[Any]) -> None:
+    """The layout's exit waits for `render` (a render on a task of its own) before unmounting."""
+    _renders[layout] = render
+
+
+def _layout_of(hook: LifeCycleHook) -> Layout | None:
+    """The layout a component's hook schedules its renders on (ReactPy keeps it in a closure only)."""
+    for cell in getattr(hook._schedule_render_callback, "__closure__", None) or ():  # noqa: SLF001
+        owner = getattr(cell.cell_contents, "__self__", None)
+        if isinstance(owner, Layout):
+            return owner
+    return None
+
+
+async def _did_render_noted(self: LifeCycleHook) -> None:
+    if self._effect_funcs:  # noqa: SLF001 - effects are about to start: note whose they are
+        layout = _layout_of(self)
+        if layout is not None:
+            _hooks.setdefault(layout, weakref.WeakSet()).add(self)
+    await _original_did_render(self)
+
+
+async def _exit_after_render(layout: Layout, *exc: Any) -> None:
+    render = _renders.pop(layout, None)
+    if render is not None and not render.done():
+        await asyncio.wait({render}, timeout=RENDER_GRACE_SECONDS)
+    try:
+        await _original_exit(layout, *exc)
+    finally:
+        for hook in list(_hooks.pop(layout, ())):
+            if hook._effect_stops:  # noqa: SLF001 - never unmounted: stop its effects now
+                await hook.affect_component_will_unmount()
 
 
 async def _exit_to_the_end(self: Layout, *exc: Any) -> None:
-    task = asyncio.create_task(_original_exit(self, *exc))
+    task = asyncio.create_task(_exit_after_render(self, *exc))
     _exits.add(task)
     task.add_done_callback(_exits.discard)
     await asyncio.shield(task)
@@ -29,3 +76,4 @@ async def _exit_to_the_end(self: Layout, *exc: Any) -> None:
 def install() -> None:
     """Run every layout's exit to its end (idempotent)."""
     Layout.__aexit__ = _exit_to_the_end
+    LifeCycleHook.affect_layout_did_render = _did_render_noted
