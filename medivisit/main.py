@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import logging
 import secrets
@@ -172,9 +171,6 @@ def create_app() -> FastAPI:
     async def lifespan(_app: FastAPI):  # noqa: ANN202
         ratelimit.configure(ratelimit.counters_for(settings))
         reminders = asyncio.create_task(send_reminders_periodically()) if settings.reminders_enabled else None
-        # What start-up made (modules, the route table, settings) lives as long as the process: out of the
-        # collector's way, a full collection with hundreds of open tabs walks only the tabs' objects.
-        gc.freeze()
         yield
         if reminders is not None:
             reminders.cancel()
