@@ -142,16 +142,7 @@ def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None
         *_frozen_parts(
             html.div(
                 {"class_name": "provider-head"},
-                provider_avatar(card.name, card.photo_url),
-                html.div(
-                    {"class_name": "provider-who"},
-                    html.h3(
-                        {"id": heading_id, "class_name": "provider-name"},
-                        html.a({"href": profile_href(card.id)}, UserText(card.name)),
-                    ),
-                    _credentials(card.provider_type.label, card.license_type, card.license_state),
-                    rating_line(card.rating),
-                ),
+                *_avatar_and_who(card, heading_id),
                 html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
             ),
             UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
@@ -161,6 +152,23 @@ def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None
             else "",
         ),
         slot,
+    )
+
+
+def _avatar_and_who(provider: ProviderCard | FeaturedProvider, heading_id: str) -> tuple[dict, dict]:
+    """The head of a provider's card: photo or initials, then the name (a link to the profile, the card's
+    heading), the credentials and the rating."""
+    return (
+        provider_avatar(provider.name, provider.photo_url),
+        html.div(
+            {"class_name": "provider-who"},
+            html.h3(
+                {"id": heading_id, "class_name": "provider-name"},
+                html.a({"href": profile_href(provider.id)}, UserText(provider.name)),
+            ),
+            _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
+            rating_line(provider.rating),
+        ),
     )
 
 
@@ -175,19 +183,7 @@ def featured_card(provider: FeaturedProvider) -> dict:
     return frozen(  # nothing on it acts: one element
         html.article(
             {"class_name": "provider-card featured-card", "key": provider.id, "aria-labelledby": heading_id},
-            html.div(
-                {"class_name": "provider-head"},
-                provider_avatar(provider.name, provider.photo_url),
-                html.div(
-                    {"class_name": "provider-who"},
-                    html.h3(
-                        {"id": heading_id, "class_name": "provider-name"},
-                        html.a({"href": profile_href(provider.id)}, UserText(provider.name)),
-                    ),
-                    _credentials(provider.provider_type.label, provider.license_type, provider.license_state),
-                    rating_line(provider.rating),
-                ),
-            ),
+            html.div({"class_name": "provider-head"}, *_avatar_and_who(provider, heading_id)),
             UserText(provider.bio, tag="p", class_name="provider-bio") if provider.bio else "",
             _services(provider.services),
         )
