@@ -85,18 +85,28 @@ def install(budget: float) -> None:
     parts (medivisit/smallest_updates.py)."""
 
     async def outgoing(layout: Layout, send: Any) -> None:
-        model, unfinished = await settled_frame(layout, budget)
         browser = SmallestUpdates()
 
         async def send_smallest(update: Any) -> None:
             for message in browser.messages(update):
                 await send(message)
 
-        await send_smallest({"type": "layout-update", "path": "", "model": model})
-        if unfinished is not None:
-            await send_smallest(await unfinished)
-        while True:
-            await send_smallest(await layout.render())
+        async def first_frame() -> Any:
+            model, unfinished = await settled_frame(layout, budget)
+            await send_smallest({"type": "layout-update", "path": "", "model": model})
+            return unfinished
+
+        try:
+            unfinished = await first_frame()
+            if unfinished is not None:
+                await send_smallest(await unfinished)
+                unfinished = None
+            while True:
+                await send_smallest(await layout.render())
+        finally:
+            # The closing tab cancels this loop; the cancellation's traceback keeps these frames (and so
+            # their locals) in a reference cycle until a full collection: let them hold nothing big.
+            browser.model = None
 
     reactpy_serve._single_outgoing_loop = outgoing
 

@@ -28,6 +28,7 @@ from app.services.appointments import send_due_reminders
 from app.services.feedback import record_unknown_path
 from app.settings import PROJECT_ROOT, get_settings
 from medivisit import (
+    collector,
     first_paint,
     reactpy_component_check,
     reactpy_hook_stack,
@@ -170,6 +171,7 @@ def create_app() -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202
         ratelimit.configure(ratelimit.counters_for(settings))
+        collector.tune()
         reminders = asyncio.create_task(send_reminders_periodically()) if settings.reminders_enabled else None
         yield
         if reminders is not None:

@@ -22,7 +22,8 @@ import weakref
 from typing import Any
 
 from reactpy.core._life_cycle_hook import LifeCycleHook
-from reactpy.core.layout import Layout
+from reactpy.core.hooks import _CurrentState
+from reactpy.core.layout import Layout, _ModelState
 
 _original_exit = Layout.__aexit__
 _original_did_render = LifeCycleHook.affect_layout_did_render
@@ -54,16 +55,46 @@ async def _did_render_noted(self: LifeCycleHook) -> None:
     await _original_did_render(self)
 
 
+def _ignore(_value: Any) -> None:
+    """A closed tab's state setter: an effect finishing late may still call it."""
+
+
+def _release_hook(hook: LifeCycleHook) -> None:
+    for state in hook._state:  # noqa: SLF001
+        if isinstance(state, _CurrentState):
+            state.dispatch = _ignore  # the setter's closure holds the state: a cycle
+    hook._state = ()  # noqa: SLF001
+    hook._context_providers.clear()  # noqa: SLF001
+
+
+def _release(root: _ModelState) -> None:
+    """Break the reference cycles of an unmounted tree, so that its memory goes back at once instead of
+    waiting for a full collection (a tab is thousands of objects: 1,000 closed tabs left 1.3 million for
+    the collector, whose full pass then held the event loop for 2 s)."""
+    stack = [root]
+    while stack:
+        state = stack.pop()
+        stack.extend(state.children_by_key.values())
+        state.children_by_key.clear()
+        if state.is_component_state:
+            _release_hook(state.life_cycle_state.hook)
+
+
 async def _exit_after_render(layout: Layout, *exc: Any) -> None:
     render = _renders.pop(layout, None)
     if render is not None and not render.done():
         await asyncio.wait({render}, timeout=RENDER_GRACE_SECONDS)
+    states = getattr(layout, "_model_states_by_life_cycle_state_id", {})
+    root = states.get(getattr(layout, "_root_life_cycle_state_id", None))
     try:
         await _original_exit(layout, *exc)
     finally:
         for hook in list(_hooks.pop(layout, ())):
             if hook._effect_stops:  # noqa: SLF001 - never unmounted: stop its effects now
                 await hook.affect_component_will_unmount()
+            _release_hook(hook)
+        if root is not None:
+            _release(root)
 
 
 async def _exit_to_the_end(self: Layout, *exc: Any) -> None:

@@ -10,6 +10,7 @@ shows changes nothing.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from reactpy import component, use_connection, use_memo, use_state
@@ -23,11 +24,17 @@ from reactpy_router.routers import _iter_routes, _match_route
 from reactpy_router.types import Route
 
 
+@functools.lru_cache(maxsize=4)
+def _resolvers(routes: tuple[Route, ...]) -> tuple[ReactPyResolver, ...]:
+    """The compiled route table, shared by every tab that shows the same routes."""
+    return tuple(map(ReactPyResolver, _iter_routes(routes)))
+
+
 @component
 def site_router(*routes: Route) -> VdomDict | None:
     connection = use_connection()
     location, set_location = use_state(connection.location)
-    resolvers = use_memo(lambda: tuple(map(ReactPyResolver, _iter_routes(routes))), dependencies=[])
+    resolvers = _resolvers(routes)
     match = use_memo(lambda: _match_route(resolvers, location), dependencies=[location])
     if match is None:
         return None

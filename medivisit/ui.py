@@ -11,6 +11,7 @@ navigation.
 
 from __future__ import annotations
 
+import functools
 from http.cookies import CookieError, SimpleCookie
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -82,7 +83,13 @@ def _same_origin(scope: dict) -> bool:
 
 
 def _routes() -> tuple:
-    known = screens(with_test_screens=get_settings().medivisit_test_broken_screen)
+    return _route_table(get_settings().medivisit_test_broken_screen)
+
+
+@functools.cache
+def _route_table(with_test_screens: bool) -> tuple:
+    """Built once and shared by every tab (a tab holding its own copy cost 100 objects)."""
+    known = screens(with_test_screens=with_test_screens)
     return tuple(
         route(screen.path, ScreenView(screen.target, screen.title, screen.rule, framed=screen.framed))
         for screen in (*known, NOT_FOUND)

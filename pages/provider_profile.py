@@ -23,7 +23,7 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import Select, UserText, error_state, loading_state
+from components.kit import Select, UserText, error_state, frozen, loading_state
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from components.ui import button_link, page_title
@@ -68,49 +68,51 @@ def _photo(provider: ProviderRead) -> dict:
 
 def _hero(provider: ProviderRead) -> dict:
     license_text = ", ".join(part for part in (provider.license_type, provider.license_state) if part)
-    return html.section(
-        {"class_name": "page-header profile-hero"},
-        html.div(
-            {"class_name": "container"},
-            html.nav(
-                {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                html.a({"href": "/providers"}, "Providers"),
-                icon("chevron-right", size=14),
-                UserText(provider.name, **{"aria-current": "page"}),
-            ),
+    return frozen(
+        html.section(
+            {"class_name": "page-header profile-hero"},
             html.div(
-                {"class_name": "profile-hero-inner"},
-                _photo(provider),
+                {"class_name": "container"},
+                html.nav(
+                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
+                    html.a({"href": "/providers"}, "Providers"),
+                    icon("chevron-right", size=14),
+                    UserText(provider.name, **{"aria-current": "page"}),
+                ),
                 html.div(
-                    {"class_name": "profile-who"},
-                    UserText(provider.name, tag="h1", class_name="profile-name"),
-                    html.p(
-                        {"class_name": "provider-meta profile-meta"},
-                        html.span({"class_name": "profile-type"}, provider.provider_type.label),
-                        html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·")
-                        if license_text
+                    {"class_name": "profile-hero-inner"},
+                    _photo(provider),
+                    html.div(
+                        {"class_name": "profile-who"},
+                        UserText(provider.name, tag="h1", class_name="profile-name"),
+                        html.p(
+                            {"class_name": "provider-meta profile-meta"},
+                            html.span({"class_name": "profile-type"}, provider.provider_type.label),
+                            html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·")
+                            if license_text
+                            else "",
+                            html.span(f"License: {license_text}") if license_text else "",
+                            html.span({"class_name": "verified-badge"}, icon("shield", size=14), "Verified"),
+                        ),
+                        rating_line(provider.rating),
+                        html.p(
+                            {"class_name": "profile-languages"},
+                            icon("message", size=16),
+                            "Speaks " + ", ".join(provider.languages),
+                        )
+                        if provider.languages
                         else "",
-                        html.span(f"License: {license_text}") if license_text else "",
-                        html.span({"class_name": "verified-badge"}, icon("shield", size=14), "Verified"),
                     ),
-                    rating_line(provider.rating),
-                    html.p(
-                        {"class_name": "profile-languages"},
-                        icon("message", size=16),
-                        "Speaks " + ", ".join(provider.languages),
+                    html.a(
+                        {"class_name": "btn btn-primary profile-hero-cta", "href": "#openings"},
+                        icon("calendar", size=18),
+                        "See open times",
                     )
-                    if provider.languages
+                    if provider.services
                     else "",
                 ),
-                html.a(
-                    {"class_name": "btn btn-primary profile-hero-cta", "href": "#openings"},
-                    icon("calendar", size=18),
-                    "See open times",
-                )
-                if provider.services
-                else "",
             ),
-        ),
+        )
     )
 
 
@@ -119,20 +121,22 @@ def _service_row(service: ProviderServiceRead, provider_id: str) -> dict:
     places = ", ".join(location.label for location in service.locations)
     return html.li(
         {"key": service.service_slug, "class_name": "profile-service", "aria-labelledby": heading_id},
-        html.div(
-            {"class_name": "profile-service-text"},
-            html.h3({"id": heading_id, "class_name": "profile-service-name"}, service.service_name),
-            html.p(
-                {"class_name": "profile-service-meta"},
-                icon("clock", size=14),
-                format_minutes(service.duration_minutes),
-                html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·"),
-                places,
-            ),
+        frozen(
+            html.div(
+                {"class_name": "profile-service-text"},
+                html.h3({"id": heading_id, "class_name": "profile-service-name"}, service.service_name),
+                html.p(
+                    {"class_name": "profile-service-meta"},
+                    icon("clock", size=14),
+                    format_minutes(service.duration_minutes),
+                    html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·"),
+                    places,
+                ),
+            )
         ),
         html.div(
             {"class_name": "profile-service-buy"},
-            price_tag(service.price),
+            frozen(price_tag(service.price)),
             AddToCartButton(service.service_slug, provider_id, key=f"cart-{service.service_slug}"),
         ),
     )
@@ -198,7 +202,7 @@ def _Reviews(provider_id: str, rating: RatingRead) -> dict:
         shown = len(reviews.data)
         summary = f"The latest {shown} of {rating.count} reviews." if rating.count > shown else ""
         body = html._(
-            html.ul({"class_name": "reviews"}, *(_review(review) for review in reviews.data)),
+            frozen(html.ul({"class_name": "reviews"}, *(_review(review) for review in reviews.data))),
             html.p({"class_name": "hint"}, summary) if summary else "",
         )
     return html.section(
@@ -337,15 +341,17 @@ def _service_area(zip_codes: list[str]) -> dict:
         if zip_codes
         else html.p({"class_name": "text-muted"}, "No service area listed yet.")
     )
-    return html.section(
-        {"class_name": "card profile-card profile-area", "aria-labelledby": "profile-area-heading"},
-        html.h2(
-            {"id": "profile-area-heading", "class_name": "profile-card-title"},
-            icon("map-pin", size=18),
-            "Service area",
-        ),
-        html.p({"class_name": "hint"}, "Visits at home or at work in these ZIP codes."),
-        body,
+    return frozen(
+        html.section(
+            {"class_name": "card profile-card profile-area", "aria-labelledby": "profile-area-heading"},
+            html.h2(
+                {"id": "profile-area-heading", "class_name": "profile-card-title"},
+                icon("map-pin", size=18),
+                "Service area",
+            ),
+            html.p({"class_name": "hint"}, "Visits at home or at work in these ZIP codes."),
+            body,
+        )
     )
 
 
@@ -359,19 +365,23 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
                 {"class_name": "container profile-layout"},
                 html.div(
                     {"class_name": "profile-main"},
-                    html.section(
-                        {
-                            "class_name": "card profile-card profile-about",
-                            "aria-labelledby": "profile-about-heading",
-                        },
-                        html.h2({"id": "profile-about-heading", "class_name": "profile-card-title"}, "About"),
-                        UserText(provider.bio, tag="p", class_name="profile-bio")
-                        if provider.bio
-                        else html.p(
-                            {"class_name": "profile-bio"},
-                            UserText(provider.name),
-                            f" is a verified {provider.provider_type.label}.",
-                        ),
+                    frozen(
+                        html.section(
+                            {
+                                "class_name": "card profile-card profile-about",
+                                "aria-labelledby": "profile-about-heading",
+                            },
+                            html.h2(
+                                {"id": "profile-about-heading", "class_name": "profile-card-title"}, "About"
+                            ),
+                            UserText(provider.bio, tag="p", class_name="profile-bio")
+                            if provider.bio
+                            else html.p(
+                                {"class_name": "profile-bio"},
+                                UserText(provider.name),
+                                f" is a verified {provider.provider_type.label}.",
+                            ),
+                        )
                     ),
                     _services(provider),
                     _Reviews(provider.id, provider.rating, key=f"reviews-{provider.id}"),
