@@ -62,7 +62,13 @@ def use_cart_command(
     action = use_action(fn, on_success=done)  # exclusive: a run while one is in flight is refused
 
     async def run(**kwargs: Any) -> CartChange | None:
-        return await action.run(owner=owner, actor=session.actor, **kwargs)
+        session.cart.command_started()
+        change = None
+        try:
+            change = await action.run(owner=owner, actor=session.actor, **kwargs)
+        finally:
+            session.cart.command_ended(change.cart if change else None)
+        return change
 
     return run, action.pending
 
@@ -74,8 +80,14 @@ def CartSync() -> dict:
     session = use_session()
     owner = use_cart_owner()
     loaded = use_query(load_cart, owner=owner, actor=session.actor)
+    session.cart.reloads_with(loaded.refetch)
     topic = cart_topic(owner)
-    use_topic(*([topic] if topic else []), refetch=[loaded])
+
+    def news(payload: dict[str, Any]) -> bool:
+        session.cart.announced(payload.get("revision"))
+        return False  # the handle decides whether to read the cart again
+
+    use_topic(*([topic] if topic else []), on_event=news)
 
     @use_effect(dependencies=[loaded.data, loaded.error])
     def publish() -> None:

@@ -150,6 +150,9 @@ class CartHandle:
         self._error: str | None = None
         self._listeners: dict[int, Callable[[], None]] = {}
         self._ids = itertools.count(1)
+        self._reload: Callable[[], None] | None = None
+        self._commands = 0  # this tab's cart commands in flight
+        self._heard: list[str | None] = []  # revisions announced meanwhile
 
     @property
     def cart(self) -> CartRead | None:
@@ -168,6 +171,34 @@ class CartHandle:
     def fail(self, message: str) -> None:
         self._error = message
         self._notify()
+
+    def reloads_with(self, reload: Callable[[], None]) -> None:
+        """How to read the cart again (the loader the root mounts)."""
+        self._reload = reload
+
+    def announced(self, revision: str | None) -> None:
+        """The cart changed somewhere (`revision`: the cart as it now is, when known). This tab reads it
+        again unless it already shows that cart; while this tab's own command is in flight the news waits
+        for the command's result, which is most often that very cart."""
+        if self._commands:
+            self._heard.append(revision)
+        elif self._cart is None or revision is None or revision != self._cart.revision:
+            self.reload()
+
+    def command_started(self) -> None:
+        self._commands += 1
+
+    def command_ended(self, cart: CartRead | None) -> None:
+        """`cart`: the command's result (None: it failed or was refused)."""
+        self._commands -= 1
+        if self._commands == 0:
+            heard, self._heard = self._heard, []
+            if any(cart is None or revision != cart.revision for revision in heard):
+                self.reload()
+
+    def reload(self) -> None:
+        if self._reload is not None:
+            self._reload()
 
     def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
         """Call `listener` after every change until the returned function is called."""

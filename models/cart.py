@@ -7,6 +7,7 @@ provider) and the quantity are stored: the price is always computed by the serve
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from decimal import Decimal
 
@@ -78,6 +79,11 @@ class CartRead(BaseModel):
 
     items: list[CartItemRead]
     totals: CartTotals
+
+    @property
+    def revision(self) -> str:
+        """A digest of the cart as shown: equal revisions show the same cart."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
 
 
 class CartChange(BaseModel):

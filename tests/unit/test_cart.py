@@ -4,6 +4,7 @@ dropped on read, and a signed-out tab refused. Runs on SQLite and, with TEST_DAT
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from decimal import Decimal
 
@@ -11,6 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app import db as app_db
+from app import events
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import SYSTEM, Principal
@@ -19,6 +21,7 @@ from app.services.cart import (
     MAX_QUANTITY,
     CartOwner,
     add_to_cart,
+    cart_topic,
     cart_totals,
     clear_cart,
     get_cart,
@@ -391,3 +394,25 @@ async def test_a_signed_out_tab_cannot_change_the_users_cart(identity, catalog) 
         assert [(i.id, i.quantity) for i in (await get_cart(session=session, owner=user)).items] == [
             ("iv-hydration", 1)
         ]
+
+
+async def test_a_change_tells_the_owners_tabs_the_carts_revision(catalog) -> None:
+    """The tab that made a change already shows the new cart: the announcement carries its revision, so
+    that tab need not read the cart again, while a tab showing an older cart sees a different one."""
+    owner = visitor()
+    async with events.subscribe(cart_topic(owner)) as queue:
+        async with app_db.unit_of_work() as session:
+            first = await add_to_cart(
+                session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw"
+            )
+        async with app_db.unit_of_work() as session:
+            second = await add_to_cart(
+                session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw"
+            )
+        async with app_db.unit_of_work() as session:
+            cleared = await clear_cart(session=session, owner=owner, actor=SYSTEM)
+        told = [(await asyncio.wait_for(queue.get(), 5))["revision"] for _ in range(3)]
+    assert told == [first.cart.revision, second.cart.revision, cleared.cart.revision]
+    assert len(set(told)) == 3
+    async with app_db.unit_of_work() as session:
+        assert (await get_cart(session=session, owner=owner)).revision == cleared.cart.revision

@@ -139,10 +139,21 @@ async def _check(session: AsyncSession, owner: CartOwner, actor: Principal) -> N
         raise ValidationFailed(NO_OWNER)
 
 
-async def _announce(session: AsyncSession, owner: CartOwner) -> None:
+async def _announce(session: AsyncSession, owner: CartOwner, cart: CartRead | None = None) -> None:
+    """Tell the owner's open tabs that the cart changed; with the cart as it now is, its revision goes
+    along, and a tab that already shows that cart (the one that made the change) does not read it again."""
     topic = cart_topic(owner)
     if topic is not None:
-        await events.publish_on_commit(session, topic)
+        await events.publish_on_commit(session, topic, {"revision": cart.revision} if cart else None)
+
+
+async def _changed(
+    session: AsyncSession, owner: CartOwner, message: str, *, added: bool = False
+) -> CartChange:
+    """A command's result: the cart afterwards, announced to the owner's other tabs."""
+    cart = await get_cart(session=session, owner=owner)
+    await _announce(session, owner, cart)
+    return CartChange(cart=cart, message=message, added=added)
 
 
 # ---- reads --------------------------------------------------------------------------------------
@@ -265,11 +276,9 @@ async def add_to_cart(
         raise ValidationFailed(TOO_MANY.format(limit=MAX_QUANTITY, item=service.name))
     row = {"item_key": key, "service_id": service.id, "provider_id": provider_id or None, "quantity": 1}
     quantity = await session.scalar(_upsert(session, owner, [row]).returning(CartItem.quantity))
-    await _announce(session, owner)
-    cart = await get_cart(session=session, owner=owner)
     is_new = quantity == 1
-    return CartChange(
-        cart=cart, message=(ADDED if is_new else UPDATED).format(item=service.name), added=is_new
+    return await _changed(
+        session, owner, (ADDED if is_new else UPDATED).format(item=service.name), added=is_new
     )
 
 
@@ -301,8 +310,7 @@ async def set_quantity(
         row.quantity = quantity
         message = UPDATED
     await session.flush()
-    await _announce(session, owner)
-    return CartChange(cart=await get_cart(session=session, owner=owner), message=message.format(item=name))
+    return await _changed(session, owner, message.format(item=name))
 
 
 async def remove_from_cart(
@@ -312,15 +320,15 @@ async def remove_from_cart(
     row, name = await _owned_item(session, owner, item_id)
     await session.delete(row)
     await session.flush()
-    await _announce(session, owner)
-    return CartChange(cart=await get_cart(session=session, owner=owner), message=REMOVED.format(item=name))
+    return await _changed(session, owner, REMOVED.format(item=name))
 
 
 async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartChange:
     await _check(session, owner, actor)
     await session.execute(delete(CartItem).where(_owned(owner)))
-    await _announce(session, owner)
-    return CartChange(cart=CartRead(items=[], totals=cart_totals([])), message=CLEARED)
+    cart = CartRead(items=[], totals=cart_totals([]))
+    await _announce(session, owner, cart)
+    return CartChange(cart=cart, message=CLEARED)
 
 
 @cache
