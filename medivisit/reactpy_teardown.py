@@ -13,6 +13,10 @@ to stop them: `finish_before_exit` makes the layout's exit wait for such a rende
 short by the closing tab still starts the effects of the components it had rendered, which are not in the
 layout's tree, so its unmount never reaches them: every component that starts effects is noted with its
 layout, and the layout's exit stops the effects of those it did not unmount.
+
+Once unmounted, the tab's components are cut loose from their state (ReactPy's state setters hold their
+state in a reference cycle), so that their memory goes back at once rather than at the next full garbage
+collection (medivisit/collector.py).
 """
 
 from __future__ import annotations
