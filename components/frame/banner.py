@@ -3,11 +3,14 @@ day). The countdown to the end of the visitor's day ticks in the browser."""
 
 from __future__ import annotations
 
+import functools
+
 from reactpy import html
 
 from app.services.catalog import flash_sale_running
 from components import browser
 from components.icons import icon
+from components.kit import frozen
 
 SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
 SALE_HREF = "/services/iv-therapy"
@@ -15,28 +18,35 @@ SALE_HREF = "/services/iv-therapy"
 
 def flash_sale_banner() -> dict | str:
     """The banner, or nothing on a day the sale does not run."""
-    if not flash_sale_running():
-        return ""
-    return html.div(
-        {"class_name": "flash-banner", "role": "region", "aria-label": "Flash sale"},
+    return _banner() if flash_sale_running() else ""
+
+
+@functools.cache
+def _banner() -> dict:
+    """The same for everyone, and driven by the browser (static/js/app.js: the countdown, the close
+    button): one `frozen` element shared by every tab."""
+    return frozen(
         html.div(
-            {"class_name": "container flash-banner-inner"},
-            html.span({"class_name": "flash-icon"}, icon("zap", size=18)),
-            html.p({"class_name": "flash-text"}, SALE_TEXT),
-            html.span(
-                {"class_name": "flash-countdown", "aria-label": "Time left today"},
-                html.span({"class_name": "sr-only"}, "Ends in "),
-                html.time({**browser.countdown("end-of-day"), "class_name": "countdown"}),
+            {"class_name": "flash-banner", "role": "region", "aria-label": "Flash sale"},
+            html.div(
+                {"class_name": "container flash-banner-inner"},
+                html.span({"class_name": "flash-icon"}, icon("zap", size=18)),
+                html.p({"class_name": "flash-text"}, SALE_TEXT),
+                html.span(
+                    {"class_name": "flash-countdown", "aria-label": "Time left today"},
+                    html.span({"class_name": "sr-only"}, "Ends in "),
+                    html.time({**browser.countdown("end-of-day"), "class_name": "countdown"}),
+                ),
+                html.a({"class_name": "btn btn-light btn-sm", "href": SALE_HREF}, "Book Now"),
+                html.button(
+                    {
+                        "class_name": "icon-button flash-close",
+                        "type": "button",
+                        "aria-label": "Close flash sale banner",
+                        **browser.banner_close(),
+                    },
+                    icon("x", size=18),
+                ),
             ),
-            html.a({"class_name": "btn btn-light btn-sm", "href": SALE_HREF}, "Book Now"),
-            html.button(
-                {
-                    "class_name": "icon-button flash-close",
-                    "type": "button",
-                    "aria-label": "Close flash sale banner",
-                    **browser.banner_close(),
-                },
-                icon("x", size=18),
-            ),
-        ),
+        )
     )
