@@ -22,6 +22,7 @@ from reactpy_router import use_search_params
 from app.services.appointments import (
     LIST_LIMIT,
     MAX_COMMENT,
+    OPEN,
     POLICY,
     PatientPhone,
     appointments_topic,
@@ -383,7 +384,7 @@ def _VisitCard(
             _status(status),
         ),
         _summary(visit, time_zone),
-        _PatientPhone(visit.id, key="phone") if provider and status in OPEN_STATUSES else "",
+        _PatientPhone(visit.id, key="phone") if provider and status in OPEN else "",
         html.div(
             {"class_name": "appt-notes"},
             html.strong("Intake notes"),
@@ -408,9 +409,6 @@ def _VisitCard(
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",
         ),
     )
-
-
-OPEN_STATUSES = (AppointmentStatus.pending, AppointmentStatus.confirmed, AppointmentStatus.in_progress)
 
 
 @component

@@ -15,6 +15,7 @@ PUBLIC = {
     "_policy": ("POLICY", "change_rule_summary", "checkout_rule"),
     "_lifecycle": (
         "LIST_LIMIT",
+        "OPEN",
         "appointments_topic",
         "cancel_appointment",
         "complete_appointment",
