@@ -9,12 +9,16 @@ a password, token, code, secret, nonce or link are dropped before the row is wri
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from models.audit import AuditAction, AuditEntry, AuditEntryRead
 from models.base import new_id, utcnow
+
+if TYPE_CHECKING:
+    from app.principal import Principal
+    from models.identity import User
 
 # Substrings of `details` keys whose values are never stored.
 _SECRET_KEYS = ("password", "token", "secret", "code", "nonce", "link", "otp", "hash", "key", "jwt")
@@ -64,3 +68,26 @@ async def record(
     )
     session.add(row)
     return AuditEntryRead.of(row)
+
+
+async def record_by(
+    *,
+    session: AsyncSession,
+    account: User,
+    actor: Principal,
+    action: AuditAction | str,
+    target: str | None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntryRead:
+    """`record` an action of a signed-in `account`, with the address and browser of the connection it came
+    through (`actor`)."""
+    return await record(
+        session=session,
+        actor_id=account.id,
+        actor_email=account.email,
+        action=action,
+        target=target,
+        ip=actor.ip,
+        user_agent=actor.user_agent,
+        details=details,
+    )

@@ -57,14 +57,12 @@ async def show_patient_phone(*, session: AsyncSession, actor: Principal, appoint
         raise ValidationFailed(VISIT_CLOSED)
     patient = await session.get(User, row.patient_id)
     e164 = account_of(patient).phone_number if patient is not None else ""
-    await audit.record(
+    await audit.record_by(
         session=session,
-        actor_id=account.id,
-        actor_email=account.email,
+        account=account,
+        actor=actor,
         action=AuditAction.patient_phone_view,
         target=f"appointment {row.id}",
-        ip=actor.ip,
-        user_agent=actor.user_agent,
         details={"patient_id": row.patient_id, "given": bool(e164)},
     )
     return PatientPhone(e164=e164, display=_display(e164))

@@ -161,14 +161,12 @@ async def open_visit(*, session: AsyncSession, actor: Principal, appointment_id:
     if row is None or row.status == AppointmentStatus.held:
         raise NotFound(NO_VISIT)
     read = await appointment_read(session, row)
-    await audit.record(
+    await audit.record_by(
         session=session,
-        actor_id=member.id,
-        actor_email=member.email,
+        account=member,
+        actor=actor,
         action=AuditAction.patient_records_view,
         target=read.patient_id,
-        ip=actor.ip,
-        user_agent=actor.user_agent,
         details={"appointment_id": read.id, "patient": read.patient_name, "via": "staff dashboard"},
     )
     return read

@@ -202,14 +202,12 @@ async def _record(
     member: User,
     details: dict,
 ) -> None:
-    await audit.record(
+    await audit.record_by(
         session=session,
-        actor_id=manager.id,
-        actor_email=manager.email,
+        account=manager,
+        actor=actor,
         action=action,
         target=member.email or member.id,
-        ip=actor.ip,
-        user_agent=actor.user_agent,
         details={"user_id": member.id, **details},
     )
     await events.publish_on_commit(session, TOPIC, {"user_id": member.id, "action": str(action)})

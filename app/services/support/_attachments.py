@@ -181,14 +181,12 @@ async def open_attachment(*, session: AsyncSession, actor: Principal, attachment
     if row is None or not await _may_download(session, account, row, ticket):
         raise NotFound(ATTACHMENT_NOT_FOUND)
     if ticket is not None and account.id != ticket.user_id:
-        await audit.record(
+        await audit.record_by(
             session=session,
-            actor_id=account.id,
-            actor_email=account.email,
+            account=account,
+            actor=actor,
             action=AuditAction.attachment_download,
             target=row.filename,
-            ip=actor.ip,
-            user_agent=actor.user_agent,
             details={"ticket": f"#{ticket.number}", "ticket_id": ticket.id, "attachment_id": row.id},
         )
     return AttachmentFile(attachment_read(row), storage.path_of(row.storage_key))

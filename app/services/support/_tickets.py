@@ -137,14 +137,12 @@ async def record_ticket_view(*, session: AsyncSession, actor: Principal, ticket_
     account = await _agent(session, actor)
     ticket = await load_ticket(session, ticket_id)
     customer = await get_account(session=session, user_id=ticket.user_id)
-    await audit.record(
+    await audit.record_by(
         session=session,
-        actor_id=account.id,
-        actor_email=account.email,
+        account=account,
+        actor=actor,
         action=AuditAction.ticket_view,
         target=f"ticket #{ticket.number}",
-        ip=actor.ip,
-        user_agent=actor.user_agent,
         details={"customer": customer.name if customer else "", "customer_id": ticket.user_id},
     )
 
