@@ -123,34 +123,9 @@ def HomePage() -> dict:
                         {"class_name": "button-row"},
                         button_link("Browse Services", "/services", variant="outline"),
                     ),
-                    frozen(
-                        checklist(
-                            "Every provider's license is checked before their first visit",
-                            "Clear prices before you book",
-                            "Reschedule or cancel up to 24 hours before your visit",
-                        )
-                    ),
+                    _promises(),
                 ),
-                frozen(
-                    html.div(
-                        {"class_name": "hero-card", "aria-hidden": "true"},
-                        html.div(
-                            {"class_name": "hero-card-row"},
-                            icon("calendar", size=20),
-                            html.span("Choose a time that suits you"),
-                        ),
-                        html.div(
-                            {"class_name": "hero-card-row"},
-                            icon("map-pin", size=20),
-                            html.span("Home, office or corporate venue"),
-                        ),
-                        html.div(
-                            {"class_name": "hero-card-row"},
-                            icon("shield", size=20),
-                            html.span("Verified, licensed providers"),
-                        ),
-                    )
-                ),
+                _hero_card(),
             ),
         ),
         html.div({"class_name": "container"}, TrustFigures()),
@@ -164,21 +139,7 @@ def HomePage() -> dict:
             title="How a visit works",
             muted=True,
         ),
-        section(
-            frozen(
-                html.div(
-                    {"class_name": "cta-band"},
-                    html.div(
-                        html.h2("Are you a licensed provider?"),
-                        html.p(
-                            "Set your own hours and service area, and get paid for visits you already know how to "
-                            "do."
-                        ),
-                    ),
-                    button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
-                )
-            ),
-        ),
+        section(_provider_invitation()),
     )
 
 
@@ -205,4 +166,55 @@ def _service_lines() -> dict:
 def _steps() -> dict:
     return frozen(
         grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
+    )
+
+
+@cache
+def _promises() -> dict:
+    return frozen(
+        checklist(
+            "Every provider's license is checked before their first visit",
+            "Clear prices before you book",
+            "Reschedule or cancel up to 24 hours before your visit",
+        )
+    )
+
+
+@cache
+def _hero_card() -> dict:
+    return frozen(
+        html.div(
+            {"class_name": "hero-card", "aria-hidden": "true"},
+            html.div(
+                {"class_name": "hero-card-row"},
+                icon("calendar", size=20),
+                html.span("Choose a time that suits you"),
+            ),
+            html.div(
+                {"class_name": "hero-card-row"},
+                icon("map-pin", size=20),
+                html.span("Home, office or corporate venue"),
+            ),
+            html.div(
+                {"class_name": "hero-card-row"},
+                icon("shield", size=20),
+                html.span("Verified, licensed providers"),
+            ),
+        )
+    )
+
+
+@cache
+def _provider_invitation() -> dict:
+    return frozen(
+        html.div(
+            {"class_name": "cta-band"},
+            html.div(
+                html.h2("Are you a licensed provider?"),
+                html.p(
+                    "Set your own hours and service area, and get paid for visits you already know how to do."
+                ),
+            ),
+            button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+        )
     )
