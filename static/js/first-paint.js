@@ -64,13 +64,15 @@
     if (!first || !app) return;
 
     // A click on a button of the server's copy (not a link, not a form the browser posts itself) waits for
-    // the live tree.
+    // the live tree, and is handled there only: the page's own scripts (the theme toggle, the menus) would
+    // otherwise act on it now and again when it is replayed.
     first.addEventListener("click", function (event) {
       var target = event.target.closest("button, [role=button], [role=tab], [role=menuitem], summary");
       if (!target || !first.contains(target)) return;
       var form = target.closest("form");
       if (form && form.getAttribute("action") && target.type === "submit") return;
       event.preventDefault();
+      event.stopPropagation();
       pendingClick = target;
     }, true);
 
