@@ -64,11 +64,12 @@
     if (!first || !app) return;
 
     // A click on a button of the server's copy (not a link, not a form the browser posts itself) waits for
-    // the live tree, and is handled there only: the page's own scripts (the theme toggle, the menus) would
-    // otherwise act on it now and again when it is replayed.
+    // the live tree, and is handled there only (the page's document-wide scripts do not see it first).
     first.addEventListener("click", function (event) {
       var target = event.target.closest("button, [role=button], [role=tab], [role=menuitem], summary");
       if (!target || !first.contains(target)) return;
+      // The page's own scripts (static/js/app.js) act on these in the server's copy at once: no replay.
+      if (target.closest("[data-theme-toggle], [data-banner-close], [data-close-overlay], [data-history-back]")) return;
       var form = target.closest("form");
       if (form && form.getAttribute("action") && target.type === "submit") return;
       event.preventDefault();
