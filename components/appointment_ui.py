@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
-from reactpy import component, event, html, use_effect, use_state
+from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
 from app.services.appointments import (
@@ -41,6 +41,7 @@ from app.services.appointments import (
 )
 from components import browser
 from components.context import CurrentUser, use_session
+from components.effects import use_effect
 from components.format import format_date, format_minutes, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from reactpy import component, html, use_effect, use_memo, use_state
+from reactpy import component, html, use_memo, use_state
 
 from app.services.cart import CartOwner, add_to_cart, cart_topic, load_cart
 from components.context import CartHandle, use_session
+from components.effects import use_effect
 from components.format import cart_badge_text
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon

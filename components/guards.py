@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from reactpy import use_effect
 from reactpy_router import navigate
 
 from app.auth.web import safe_redirect_path
 from components.context import CurrentUser, use_session
+from components.effects import use_effect
 
 __all__ = ["safe_redirect_path"]  # re-exported: the screens decide with it, the form posts check with it
 

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from reactpy import use_effect, use_ref, use_state
+from reactpy import use_ref, use_state
 
 from app import events
 from app.db import unit_of_work
@@ -38,10 +38,15 @@ from app.services.drafts import discard_draft, load_draft, save_draft
 from app.services.errors import ServiceError
 from app.settings import get_settings
 from components.context import use_toaster
+from components.effects import use_effect
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong. Please try again."
+# A command's busy state shows only once it has run this long (seconds): most answer sooner, and showing
+# it for them cost a render on the server and a redraw in the browser on every click, for a flash nobody
+# can read. Double clicks are refused on the server (`exclusive`) either way.
+PENDING_SHOWN_AFTER = 0.15
 
 
 @dataclass(frozen=True)
@@ -217,6 +222,7 @@ def use_action(
     """Wrap a service command: `await action.run(**kwargs)` runs `fn(session=<unit of work>, **kwargs)`
     and returns its result, or None after a failure.
 
+    `pending` turns true once a run has taken PENDING_SHOWN_AFTER seconds, false when runs end.
     On success every query in `refetch` reloads, then `on_success(result)` is called. With `exclusive`
     (the default) a run while another is in flight (a double click, a flood of events) is refused here on
     the server and returns None at once.
@@ -226,11 +232,15 @@ def use_action(
     running = use_ref(0)  # runs in flight, counted synchronously before the first await
     dependants = tuple(refetch)
 
+    def still_running() -> None:
+        if running.current:
+            set_pending(True)
+
     async def run(**kwargs: Any) -> T | None:
         if exclusive and running.current:
             return None
         running.current += 1
-        set_pending(True)
+        shown = asyncio.get_running_loop().call_later(PENDING_SHOWN_AFTER, still_running)
         try:
             result = await in_unit_of_work(fn, **kwargs)
         except ServiceError as exc:
@@ -241,9 +251,10 @@ def use_action(
             (on_error or toaster.error)(GENERIC_FAILURE)
             return None
         finally:
+            shown.cancel()
             running.current -= 1
             if not running.current:
-                set_pending(False)
+                set_pending(False)  # nothing to render when it was never shown
         for query in dependants:
             query.refetch()
         if on_success is not None:

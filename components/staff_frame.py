@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reactpy import component, create_context, html, use_context, use_effect
+from reactpy import component, create_context, html, use_context
 from reactpy_router import navigate
 
 from app.services.staff import HELP_DESK_DENIED, get_staff_access
@@ -28,6 +28,7 @@ from app.services.staff import TOPIC as STAFF_TOPIC
 from components.account import logout_form
 from components.browser import close_overlay, staff_sidebar_toggle
 from components.context import use_session
+from components.effects import use_effect
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon

@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reactpy import component, html, use_effect, use_ref, use_state
+from reactpy import component, html, use_ref, use_state
 
 from app.services.support import announce_presence, presence_topic
 from components.browser import typing_sink
 from components.context import use_session
+from components.effects import use_effect
 from components.hooks import use_action, use_topic
 
 HEARTBEAT_SECONDS = 10

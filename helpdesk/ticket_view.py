@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from reactpy import component, html, use_effect, use_state
+from reactpy import component, html, use_state
 
 from app.services.support import (
     ASSIGN_OTHERS,
@@ -28,6 +28,7 @@ from app.services.support import (
     ticket_topic,
 )
 from components.context import use_session
+from components.effects import use_effect
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.kit import QueryView, Select, UserText

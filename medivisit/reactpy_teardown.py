@@ -29,6 +29,8 @@ from reactpy.core._life_cycle_hook import LifeCycleHook
 from reactpy.core.hooks import _CurrentState
 from reactpy.core.layout import Layout, _ModelState
 
+from components.effects import Effect
+
 _original_exit = Layout.__aexit__
 _original_did_render = LifeCycleHook.affect_layout_did_render
 _hooks: weakref.WeakKeyDictionary[Layout, weakref.WeakSet[LifeCycleHook]] = weakref.WeakKeyDictionary()
@@ -51,12 +53,26 @@ def _layout_of(hook: LifeCycleHook) -> Layout | None:
     return None
 
 
-async def _did_render_noted(self: LifeCycleHook) -> None:
-    if self._effect_funcs:  # noqa: SLF001 - effects are about to start: note whose they are
-        layout = _layout_of(self)
-        if layout is not None:
-            _hooks.setdefault(layout, weakref.WeakSet()).add(self)
-    await _original_did_render(self)
+async def _did_render(self: LifeCycleHook) -> None:
+    """Start the effects this render changed. ReactPy adds a stop event on every render, effects or not,
+    and a task per effect: our `Effect`s start here without one (components/effects.py) and are stopped
+    by the unmount's `set()`; anything else goes ReactPy's way."""
+    effects = self._effect_funcs  # noqa: SLF001
+    if not effects:
+        return
+    layout = _layout_of(self)  # effects are about to start: note whose they are
+    if layout is not None:
+        _hooks.setdefault(layout, weakref.WeakSet()).add(self)
+    others = [effect for effect in effects if not isinstance(effect, Effect)]
+    for effect in effects:
+        if isinstance(effect, Effect):
+            if not effect.mounted:
+                effect.mounted = True
+                self._effect_stops.append(effect)  # noqa: SLF001 - the unmount calls its set()
+            effect.start()
+    effects[:] = others
+    if others:
+        await _original_did_render(self)
 
 
 def _ignore(_value: Any) -> None:
@@ -111,4 +127,4 @@ async def _exit_to_the_end(self: Layout, *exc: Any) -> None:
 def install() -> None:
     """Run every layout's exit to its end (idempotent)."""
     Layout.__aexit__ = _exit_to_the_end
-    LifeCycleHook.affect_layout_did_render = _did_render_noted
+    LifeCycleHook.affect_layout_did_render = _did_render

@@ -15,7 +15,7 @@ import functools
 from http.cookies import CookieError, SimpleCookie
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from reactpy import component, html, use_connection, use_effect, use_memo
+from reactpy import component, html, use_connection, use_memo
 from reactpy_router import route
 
 from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, FLASH_COOKIE, decode_flash, origin_allowed
@@ -33,6 +33,7 @@ from components.context import (
     UiSession,
     use_session,
 )
+from components.effects import use_effect
 from components.frame.bug_report import BugReportDialog
 from components.frame.cart_panel import CartPanel
 from components.frame.mobile import MobileOverlays

@@ -8,12 +8,13 @@ sees 'Authentication successful'; anyone else 'Authentication failed. Please try
 
 from __future__ import annotations
 
-from reactpy import component, html, use_effect
+from reactpy import component, html
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
 from components import browser
 from components.context import use_session
+from components.effects import use_effect
 from components.guards import auth_redirect_target
 
 AUTH_SUCCESS = "Authentication successful"

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_effect, use_ref, use_state
+from reactpy import component, html, use_ref, use_state
 from reactpy_router import navigate
 
 from app.services.appointments import checkout_rule
@@ -38,6 +38,7 @@ from app.services.errors import ValidationFailed
 from app.services.validation import us_zip
 from components.cart import ESTIMATE_NOTE, use_cart
 from components.context import use_session
+from components.effects import use_effect
 from components.format import format_currency, format_date, format_minutes, format_time
 from components.forms import Form, use_form
 from components.hooks import Query, use_action, use_query

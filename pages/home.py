@@ -3,18 +3,18 @@ there are enough of them, the four service lines, how a visit works, and the way
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from reactpy import component, html
 
 from app.services.appointments import MarketplaceFigures, marketplace_figures
 from app.services.catalog import list_catalog
 from components import browser
-from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import Button, Field, Select, frozen
+from components.kit import Button, browser_field, browser_select, frozen
 from components.service_ui import service_options
 from components.ui import button_link, card, checklist, grid, section
 
@@ -45,32 +45,48 @@ SERVICE_LINES = (
 
 @component
 def HeroSearch() -> dict:
-    """Service and ZIP code, sent to Find a Provider as its URL (`/find-provider?service=…&zip=…`)."""
-    catalog = use_query(list_catalog)
-    form = use_form(service="", zip="")
-    return html.form(
-        {
-            "class_name": "form hero-search",
-            "method": "get",
-            "action": "/find-provider",
-            "role": "search",
-            "aria-label": "Find a provider near you",
-            **browser.client_get_form(),
-        },
-        Select(
-            "Service", "service", options=service_options(catalog.data or []), form=form, id_prefix="hero"
-        ),
-        Field(
-            "ZIP code",
-            "zip",
-            form=form,
-            id_prefix="hero",
-            input_mode="numeric",
-            autocomplete="postal-code",
-            max_length=10,
-            placeholder="e.g. 10001",
-        ),
-        Button("Search", type="submit", icon="search", class_name="hero-search-submit"),
+    """Service and ZIP code, sent to Find a Provider as its URL (`/find-provider?service=…&zip=…`) by the
+    browser alone: the form is frozen markup, one copy for every tab showing the same catalog."""
+    form = use_query(hero_search_form).data
+    return form if form is not None else _hero_search(_hashable(service_options([])))
+
+
+async def hero_search_form(*, session: Any) -> dict:
+    """The hero's form for the catalog as it is: the tab keeps only this shared element, not the catalog."""
+    return _hero_search(_hashable(service_options(await list_catalog(session=session))))
+
+
+def _hashable(options: list) -> tuple:
+    return tuple(
+        (label, tuple(members)) if isinstance(members, list) else (label, members)
+        for label, members in options
+    )
+
+
+@lru_cache(maxsize=4)  # the catalog now, and the one before a change while tabs catch up
+def _hero_search(options: tuple) -> dict:
+    return frozen(
+        html.form(
+            {
+                "class_name": "form hero-search",
+                "method": "get",
+                "action": "/find-provider",
+                "role": "search",
+                "aria-label": "Find a provider near you",
+                **browser.client_get_form(),
+            },
+            browser_select("Service", "service", options=options, id_prefix="hero"),
+            browser_field(
+                "ZIP code",
+                "zip",
+                id_prefix="hero",
+                input_mode="numeric",
+                auto_complete="postal-code",
+                max_length=10,
+                placeholder="e.g. 10001",
+            ),
+            Button("Search", type="submit", icon="search", class_name="hero-search-submit"),
+        )
     )
 
 
@@ -87,11 +103,16 @@ def TrustFigures() -> dict | str:
         shown.append((f"{figures.visits_completed:,}", "visits completed"))
     if figures.average_rating is not None:
         shown.append((f"{figures.average_rating} / 5", f"average rating from {figures.reviews:,} reviews"))
-    if not shown:
-        return ""
-    return html.dl(
-        {"class_name": "trust-figures", "aria-label": "MediVisit in numbers"},
-        *(html.div({"key": label}, html.dt(label), html.dd(value)) for value, label in shown),
+    return _trust_figures(tuple(shown)) if shown else ""
+
+
+@lru_cache(maxsize=4)
+def _trust_figures(shown: tuple[tuple[str, str], ...]) -> dict:
+    return frozen(
+        html.dl(
+            {"class_name": "trust-figures", "aria-label": "MediVisit in numbers"},
+            *(html.div({"key": label}, html.dt(label), html.dd(value)) for value, label in shown),
+        )
     )
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 
-from reactpy import component, html, use_effect, use_location
+from reactpy import component, html, use_location
 
 from app.services.feedback import record_unknown_path, suggest_page
 from components import browser
 from components.context import use_session
+from components.effects import use_effect
 from components.hooks import use_action
 
 logger = logging.getLogger("app.pages")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import cache
 
 from reactpy import component, html, use_location, use_state
 
@@ -32,6 +33,7 @@ from components.frame.links import (
 )
 from components.frame.nav import logo
 from components.icons import icon
+from components.kit import frozen
 
 MENU_CART_DELAY_S = 0.1
 
@@ -164,23 +166,28 @@ def SideDrawer() -> dict:
     )
 
 
-@component
-def BottomBar() -> dict:
-    session = use_session()
-    pathname = use_location().pathname
-    entries = [
+@cache
+def _bottom_link(link: NavLink, active: bool) -> dict:
+    """One link of the bottom bar, frozen: every tab shares the two copies (on its page or not)."""
+    return frozen(
         html.a(
             {
-                "class_name": "bottom-bar-item" + (" active" if is_active(link.href, pathname) else ""),
+                "class_name": "bottom-bar-item" + (" active" if active else ""),
                 "href": link.href,
-                "aria-current": "page" if is_active(link.href, pathname) else None,
+                "aria-current": "page" if active else None,
                 "key": link.label,
             },
             icon(link.icon, size=22),
             html.span(link.label),
         )
-        for link in BOTTOM_BAR
-    ]
+    )
+
+
+@component
+def BottomBar() -> dict:
+    session = use_session()
+    pathname = use_location().pathname
+    entries = [_bottom_link(link, is_active(link.href, pathname)) for link in BOTTOM_BAR]
     cart = html.button(
         {
             "class_name": "bottom-bar-item",

@@ -14,7 +14,7 @@ from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
 from components.kit.display import Badge, StatCard, UserText, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
-from components.kit.fields import Checkbox, Field, Select, TextArea, field_ids
+from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.static import frozen
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
@@ -40,6 +40,8 @@ __all__ = [
     "Tabs",
     "TextArea",
     "UserText",
+    "browser_field",
+    "browser_select",
     "clamp_page_size",
     "dialog_actions",
     "empty_state",

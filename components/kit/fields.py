@@ -343,6 +343,28 @@ def Select(
     )
 
 
+def browser_field(
+    label: Any, name: str, *, id_prefix: str = "field", type: str = "text", **attributes: Any
+) -> dict:
+    """Field's markup with nothing kept on the server, for a form the browser alone handles (a GET search
+    form, browser.client_get_form): it holds no handler, so the form can be `frozen` and shared by every
+    tab. `attributes` are the input's own (max_length=10, input_mode="numeric", …)."""
+    ids = field_ids(name, id_prefix=id_prefix)
+    control = html.input(
+        {"type": type, "id": ids[0], "name": name, "class_name": "input", **_given(**attributes)}
+    )
+    return _frame(name=name, label=label, control=control, ids=ids, hint=None, error=None)
+
+
+def browser_select(
+    label: Any, name: str, *, options: Sequence[Option | OptionGroup], id_prefix: str = "field"
+) -> dict:
+    """Select's markup with nothing kept on the server (see `browser_field`); the first option is chosen."""
+    ids = field_ids(name, id_prefix=id_prefix)
+    control = html.select({"id": ids[0], "name": name, "class_name": "input"}, *_option_elements(options))
+    return _frame(name=name, label=label, control=control, ids=ids, hint=None, error=None)
+
+
 @component
 def Checkbox(
     label: Any,
