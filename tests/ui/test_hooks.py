@@ -315,6 +315,35 @@ async def test_an_exclusive_action_runs_once_under_a_flood_of_clicks_and_refetch
         assert len(fetch.calls) == 2
 
 
+async def test_a_quick_action_never_shows_its_busy_state() -> None:
+    """Busy shows only once a run has taken components.hooks.PENDING_SHOWN_AFTER: a quick command renders
+    no flash of it."""
+    done = asyncio.Event()
+    seen: list[bool] = []
+
+    async def command(*, session: Any) -> str:
+        return "done"
+
+    @component
+    def Probe() -> Any:
+        action = use_action(command)
+        seen.append(action.pending)
+
+        async def click(_event: Any) -> None:
+            await action.run()
+            done.set()
+
+        return html.button({"on_click": click}, "Save")
+
+    async with Layout(with_session(Probe())) as layout:
+        update = await layout.render()
+        target = find_handler(update["model"])
+        await layout.deliver({"type": "layout-event", "target": target, "data": [{}]})
+        await asyncio.wait_for(done.wait(), TIMEOUT)
+        assert not layout._rendering_queue._pending  # no render due, and the busy timer was cancelled
+    assert seen == [False]  # one render: the click rendered nothing
+
+
 async def test_a_failing_action_toasts_and_does_not_refetch() -> None:
     from app.services.errors import ServiceError
 
