@@ -7,6 +7,7 @@ Each test works in ZIP codes of its own, so tests sharing the session database d
 
 from __future__ import annotations
 
+import itertools
 import random
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -398,7 +399,9 @@ async def test_soonest_over_many_schedule_groups_matches_a_brute_force_ranking(
 
 async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
     """Price pages are bounded by each service's cheapest offers; with ties on price, several services per
-    provider, a place of visit and small pages, the order must equal ranking every candidate."""
+    provider, cheaper offers outside the services searched (a provider's lowest price of all is not its
+    price in scope), a place of visit, small pages, and with or without a ZIP code, the order must equal
+    ranking every candidate."""
     rng = random.Random(7)
     services = ("routine-blood-draw", "fasting-blood-draw", "lab-kit-collection")
     home, office = ServiceLocation.home, ServiceLocation.office
@@ -410,6 +413,8 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
             (slug, rng.choice((60, 70, 70, 80)), rng.choice(((home,), (office,), (home, office))))
             for slug in chosen
         ]
+        if rng.random() < 0.5:  # outside every scope searched below, and often cheaper
+            offers.append(("blood-pressure-screening", rng.choice((40, 70, 90)), (home,)))
         ratings = tuple(rng.choice((3, 4, 5)) for _ in range(rng.randint(0, 2)))
         provider_id = await make_provider(
             ZIP,
@@ -426,7 +431,8 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
             prices = [
                 price
                 for slug, price, places in offers
-                if (service == "phlebotomy" or slug == service) and (location is None or location in places)
+                if (slug in services if service == "phlebotomy" else slug == service)
+                and (location is None or location in places)
             ]
             if prices:
                 ratings = ratings_of[provider_id]
@@ -434,17 +440,23 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
                 ranked.append((min(prices), -average, -len(ratings), provider_id))
         return [row[-1] for row in sorted(ranked)]
 
-    for service, location in (("phlebotomy", None), ("phlebotomy", home), ("fasting-blood-draw", office)):
+    searches = (("phlebotomy", None), ("phlebotomy", home), ("fasting-blood-draw", office))
+    for (service, location), zip_code in itertools.product(searches, (ZIP, None)):
         found = []
         for page in range(1, 10):
             query = ProviderQuery(
-                zip_code=ZIP, service=service, location=location, sort=SearchSort.price, page=page, per_page=4
+                zip_code=zip_code,
+                service=service,
+                location=location,
+                sort=SearchSort.price,
+                page=page,
+                per_page=4,
             )
             async with app_db.unit_of_work() as session:
                 result = await search_providers(session=session, query=query, now=NOW)
             if result.page == page:
                 found += [card.id for card in result.items]
-        assert found == expected(service, location), (service, location)
+        assert found == expected(service, location), (service, location, zip_code)
 
 
 async def test_a_broad_search_counts_up_to_a_cap(configured, monkeypatch) -> None:
