@@ -23,9 +23,10 @@ group: the listed providers' distinct (time zone, weekly hours), a few dozen, fo
 taken in order of it, a batch at a time (the first sized from the count), one branch per group walking its
 members in rating order and stopping after the rows needed, until the page is certain: a broad search reads
 only its first rank's groups, and never builds the other few dozen branches. Only the rows fetched have their
-busy time loaded. A date filter drops the groups without a slot that day, and checks the busy time of the
-candidates it fetches (the page, and up to the cap for the count), never of all. The page itself is loaded in
-a fixed number of queries, whatever its size.
+busy time loaded. A date filter drops the groups without a slot that day; its count counts in SQL the
+candidates without time off or visits that day (they have their group's slot), and the busy time is checked
+only of the others it needs and of the page's candidates, never of all. The page itself is loaded in a fixed
+number of queries, whatever its size.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from sqlalchemy import (
     false,
     func,
     literal,
+    not_,
     select,
     text,
     true,
@@ -452,19 +454,24 @@ MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by 
 async def _count_available(
     session: AsyncSession, base: _Base, conditions: list, finder: SlotFinder, cap: int
 ) -> tuple[int, bool]:
-    """`_count` for a date filter: only candidates with a slot on the day count. Candidates are fetched
-    (cap + 1 of them first) and checked against their busy time; more are fetched only while too many
-    were left without a slot to decide."""
-    limit = cap + 1
+    """`_count` for a date filter: only candidates with a slot on the day count. The groups without one are
+    gone from `conditions`, so a candidate without busy or blocked time in the day's window has its group's
+    slot: those are counted in SQL (up to the cap), with no row fetched. Only while that leaves the count
+    undecided are the others fetched (as many as could decide it first) and checked against their busy time."""
+    free, more = await _count(session, base, [*conditions, *finder.free(base.id)], cap)
+    if more:
+        return cap, True
+    constrained = [*conditions, not_(and_(*finder.free(base.id)))]
+    limit = cap + 1 - free
     while True:
         statement = select(
             base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
-        ).where(*conditions)
+        ).where(*constrained)
         rows = (await session.execute(statement.limit(limit))).all()
         await finder.load(
-            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*conditions)
+            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*constrained)
         )
-        available = sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
+        available = free + sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
         if available > cap:
             return cap, True
         if len(rows) < limit:
