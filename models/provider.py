@@ -133,6 +133,9 @@ class ProviderService(Base):
             "ix_provider_services_service_price_offer", "service_id", "price", "provider_id", "location_mask"
         ),
         Index("ix_provider_services_type_service", "provider_type", "service_id"),
+        # A provider's offers with their price and places: search's probes per candidate (an offer at a place
+        # of visit, the lowest price in scope) read the index alone, not the table.
+        Index("ix_provider_services_provider_offer", "provider_id", "service_id", "price", "location_mask"),
         CheckConstraint("price >= 0", name="price_not_negative"),
     )
 
@@ -216,6 +219,19 @@ Index(
     ProviderZip.zip_code,
     ProviderZip.time_zone,
     ProviderZip.schedule_key,
+    ProviderZip.rating_average.desc(),
+    ProviderZip.review_count.desc(),
+    ProviderZip.provider_id,
+    ProviderZip.provider_type,
+    ProviderZip.service_mask,
+    **LISTED_ZIP,
+)
+# A ZIP code's listed providers by lowest price (then rating): a price page in a service or category reads only
+# those whose lowest price is within the page's bound, and one without a service is an index range.
+Index(
+    "ix_provider_zip_codes_listed_price",
+    ProviderZip.zip_code,
+    ProviderZip.lowest_price,
     ProviderZip.rating_average.desc(),
     ProviderZip.review_count.desc(),
     ProviderZip.provider_id,

@@ -7,6 +7,7 @@ Each test works in ZIP codes of its own, so tests sharing the session database d
 
 from __future__ import annotations
 
+import itertools
 import random
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -17,9 +18,10 @@ from sqlalchemy import event
 from app import db as app_db
 from app.principal import SYSTEM
 from app.services.providers import Hours, add_time_off, list_featured, search_providers
+from models.booking import AppointmentStatus
 from models.catalog import ServiceLocation
-from models.provider import ProviderQuery, SearchSort
-from tests.factories import provider
+from models.provider import MAX_PAGE_SIZE, ProviderQuery, SearchSort
+from tests.factories import person, provider, visit
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY, TUESDAY = date(2030, 1, 7), date(2030, 1, 8)
@@ -398,7 +400,9 @@ async def test_soonest_over_many_schedule_groups_matches_a_brute_force_ranking(
 
 async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
     """Price pages are bounded by each service's cheapest offers; with ties on price, several services per
-    provider, a place of visit and small pages, the order must equal ranking every candidate."""
+    provider, cheaper offers outside the services searched (a provider's lowest price of all is not its
+    price in scope), a place of visit, small pages, and with or without a ZIP code, the order must equal
+    ranking every candidate."""
     rng = random.Random(7)
     services = ("routine-blood-draw", "fasting-blood-draw", "lab-kit-collection")
     home, office = ServiceLocation.home, ServiceLocation.office
@@ -410,6 +414,8 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
             (slug, rng.choice((60, 70, 70, 80)), rng.choice(((home,), (office,), (home, office))))
             for slug in chosen
         ]
+        if rng.random() < 0.5:  # outside every scope searched below, and often cheaper
+            offers.append(("blood-pressure-screening", rng.choice((40, 70, 90)), (home,)))
         ratings = tuple(rng.choice((3, 4, 5)) for _ in range(rng.randint(0, 2)))
         provider_id = await make_provider(
             ZIP,
@@ -426,7 +432,8 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
             prices = [
                 price
                 for slug, price, places in offers
-                if (service == "phlebotomy" or slug == service) and (location is None or location in places)
+                if (slug in services if service == "phlebotomy" else slug == service)
+                and (location is None or location in places)
             ]
             if prices:
                 ratings = ratings_of[provider_id]
@@ -434,17 +441,23 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
                 ranked.append((min(prices), -average, -len(ratings), provider_id))
         return [row[-1] for row in sorted(ranked)]
 
-    for service, location in (("phlebotomy", None), ("phlebotomy", home), ("fasting-blood-draw", office)):
+    searches = (("phlebotomy", None), ("phlebotomy", home), ("fasting-blood-draw", office))
+    for (service, location), zip_code in itertools.product(searches, (ZIP, None)):
         found = []
         for page in range(1, 10):
             query = ProviderQuery(
-                zip_code=ZIP, service=service, location=location, sort=SearchSort.price, page=page, per_page=4
+                zip_code=zip_code,
+                service=service,
+                location=location,
+                sort=SearchSort.price,
+                page=page,
+                per_page=4,
             )
             async with app_db.unit_of_work() as session:
                 result = await search_providers(session=session, query=query, now=NOW)
             if result.page == page:
                 found += [card.id for card in result.items]
-        assert found == expected(service, location), (service, location)
+        assert found == expected(service, location), (service, location, zip_code)
 
 
 async def test_a_broad_search_counts_up_to_a_cap(configured, monkeypatch) -> None:
@@ -502,3 +515,47 @@ async def test_a_capped_date_search_skips_providers_busy_that_day(configured, mo
             )
         assert (first.total, first.more) == (2, False), sort
         assert {first.items[0].id, second.items[0].id} == free, sort
+
+
+async def test_a_date_search_counts_providers_free_all_day_and_checks_only_the_others(
+    configured, monkeypatch
+) -> None:
+    """A date search counts the candidates without time off or live visits that day in SQL, and checks the
+    others' busy time: time off or a visit for part of the day leaves a slot, time off or a visit all day
+    none, and a cancelled visit keeps no one busy; with or without a ZIP code, under, at and over the cap."""
+    from app.services.providers import _search
+
+    patient = await person()
+    monday_9am = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # 09:00 in New York
+    free = {await make_provider(ZIP, f"Free {index}") for index in range(2)}
+    morning_off = await make_provider(ZIP, "Morning Off")
+    booked = await make_provider(ZIP, "Booked Morning")
+    cancelled = await make_provider(ZIP, "Cancelled Visit")
+    away = await make_provider(ZIP, "Away All Day")
+    booked_all_day = await make_provider(ZIP, "Booked All Day")
+    async with app_db.unit_of_work() as session:
+        for provider_id, hours in ((morning_off, 3), (away, 24)):
+            await add_time_off(
+                session=session, actor=SYSTEM, provider_id=provider_id, starts_at=monday_9am,
+                ends_at=monday_9am + timedelta(hours=hours),
+            )  # fmt: skip
+    await visit(patient, booked, monday_9am)
+    await visit(patient, booked_all_day, monday_9am, minutes=8 * 60)
+    await visit(patient, cancelled, monday_9am, status=AppointmentStatus.cancelled)
+    available = {*free, morning_off, booked, cancelled}
+
+    async def page_of(sort: SearchSort, where: dict, per_page: int):  # noqa: ANN202 - a ProviderPage
+        query = ProviderQuery(day=MONDAY, sort=sort, per_page=per_page, **where)
+        async with app_db.unit_of_work() as session:
+            return await search_providers(session=session, query=query, time_zone=NY, now=NOW)
+
+    for sort in SearchSort:
+        for where in ({"zip_code": ZIP}, {}):
+            every = await page_of(sort, where, MAX_PAGE_SIZE)
+            assert {card.id for card in every.items} == available and every.total == 5, (sort, where)
+            for cap, expected in ((5, (5, False)), (4, (4, True)), (2, (2, True)), (1, (1, True))):
+                monkeypatch.setattr(_search, "COUNT_CAP", cap)
+                first = await page_of(sort, where, 1)  # the cap is past the page: the count is capped
+                assert (first.total, first.more) == expected, (cap, sort, where)
+                assert first.items[0].id == every.items[0].id, (cap, sort, where)
+            monkeypatch.setattr(_search, "COUNT_CAP", 1000)

@@ -25,6 +25,7 @@ from sqlalchemy import (
     bindparam,
     case,
     delete,
+    exists,
     literal,
     null,
     or_,
@@ -340,7 +341,7 @@ async def load_blocks(
         TimeOff.provider_id,
         type_coerce(TimeOff.starts_at, moment).label("starts_at"),
         type_coerce(TimeOff.ends_at, moment).label("ends_at"),
-    ).where(_ids_clause(session, TimeOff.provider_id, ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
+    ).where(_ids_clause(session, TimeOff.provider_id, ids), *_time_off_within(start, end))
     appointments = select(
         literal("busy"),
         Appointment.provider_id,
@@ -348,9 +349,7 @@ async def load_blocks(
         type_coerce(Appointment.ends_at, moment),
     ).where(
         _ids_clause(session, Appointment.provider_id, ids),
-        live_appointment(now or datetime.now(UTC)),
-        Appointment.busy_until > start,
-        Appointment.starts_at < end,
+        *_busy_within(start, end, now or datetime.now(UTC)),
     )
     busy: dict[str, list[Interval]] = {}
     blocked: dict[str, list[Interval]] = {}
@@ -358,6 +357,25 @@ async def load_blocks(
         into = busy if kind == "busy" else blocked
         into.setdefault(provider_id, []).append(Interval(as_utc(starts_at), as_utc(ends_at)))
     return busy, blocked
+
+
+def _time_off_within(start: datetime, end: datetime) -> tuple:
+    """Time off overlapping [start, end) (what `load_blocks` reads as blocked)."""
+    return (TimeOff.ends_at > start, TimeOff.starts_at < end)
+
+
+def _busy_within(start: datetime, end: datetime, now: datetime) -> tuple:
+    """Appointments keeping their provider busy at some point of [start, end) (what `load_blocks` reads as busy)."""
+    return (live_appointment(now), Appointment.busy_until > start, Appointment.starts_at < end)
+
+
+def free_within(provider_id: Any, start: datetime, end: datetime, now: datetime) -> tuple:
+    """SQL conditions: the provider (a column) has neither time off nor a live appointment overlapping
+    [start, end), so `load_blocks` would find nothing for it (two probes of the providers' indexes)."""
+    return (
+        ~exists().where(TimeOff.provider_id == provider_id, *_time_off_within(start, end)),
+        ~exists().where(Appointment.provider_id == provider_id, *_busy_within(start, end, now)),
+    )
 
 
 def _calendars_statement() -> CompoundSelect:
@@ -492,6 +510,11 @@ class SlotFinder:
         for target, found in ((self.busy, busy), (self.blocked, blocked)):
             for pid, intervals in found.items():
                 target.setdefault(pid, []).extend(intervals)
+
+    def free(self, provider_id: Any) -> tuple:
+        """SQL conditions: the provider (a column) has no busy or blocked time in the window, so its first
+        slot is `unblocked` (what `exact` gives without a `load`)."""
+        return free_within(provider_id, *self.window, self.now)
 
     def constrained(self, provider_id: str) -> bool:
         return provider_id in self.busy or provider_id in self.blocked

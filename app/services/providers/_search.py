@@ -2,28 +2,31 @@
 or category, provider type, ZIP coverage, place of visit and date; sorted by soonest opening, rating or
 price; 20 per page, each with its next open slot.
 
-How it stays fast: every filter is an indexed lookup, and every page is an index walk that stops at the
-page. With a ZIP code, candidates are that ZIP code's rows of `provider_zip_codes`, which carry copies of
-the provider's listing state, type, time zone, weekly hours, rating, lowest price and the mask of services
-offered (one bit per catalog service; kept by the commands that change them, `listing_values`): the listed
-ones are one range of ix_provider_zip_codes_listed_rating in rating order, or of
-ix_provider_zip_codes_listed_schedule per schedule group, with no probe into `providers`, and a service or
-category is a test of the mask inside those indexes (an offer probe only for a place of visit). Without
-one, `providers` is walked (ix_providers_listing by rating, ix_providers_listing_price_rating by price,
-ix_providers_listing_schedule_rating per group); a service is an offer probe by primary key or the service
-index, and a type with a service is first checked against the offers' (type, service) index, so a
-combination nobody offers costs one probe. Every sort counts matches
-only up to a cap past the page (`ProviderPage.more`: "1,000+ providers match"). A price page in a service or
-category is bounded first: each service's cheapest matching offers, read in (service, price) index order,
-give a price no page member exceeds, and only offers at or below it are aggregated. Soonest-first ranks by
-schedule group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose
-index scan; `availability.SlotFinder` computes each group's first slot once, a lower bound for its members;
-the groups are taken in order of it, a batch at a time (the first sized from the count), one branch per
-group walking its members in rating order and stopping after the rows needed, until the page is certain: a
-broad search reads only its first rank's groups, and never builds the other few dozen branches. Only the
-rows fetched have their busy time loaded. A date filter drops the groups without a slot that day, and
-checks the busy time of the candidates it fetches (the page, and up to the cap for the count), never of
-all. The page itself is loaded in a fixed number of queries, whatever its size.
+How it stays fast: every filter is an indexed lookup, and every page is an index walk that stops at the page.
+With a ZIP code, candidates are that ZIP code's rows of `provider_zip_codes`, which carry copies of the
+provider's listing state, type, time zone, weekly hours, rating, lowest price and the mask of services offered
+(one bit per catalog service; kept by the commands that change them, `listing_values`): the listed ones are
+one range of ix_provider_zip_codes_listed_rating in rating order, or of ix_provider_zip_codes_listed_schedule
+per schedule group, with no probe into `providers`, and a service or category is a test of the mask inside
+those indexes (an offer probe only for a place of visit). Without one, `providers` is walked
+(ix_providers_listing by rating, ix_providers_listing_price_rating by price,
+ix_providers_listing_schedule_rating per group); a service is an offer probe or a walk of the service index.
+Offer probes read ix_provider_services_provider_offer alone (places and price included), and a type with a
+service is first checked against the offers' (type, service) index, so a combination nobody offers costs one
+probe. Every sort counts matches only up to a cap past the page (`ProviderPage.more`: "1,000+ providers
+match"). A price page in a service or category is bounded first: each service's cheapest matching offers, read
+in (service, price) index order, give a price no page member exceeds, and only the candidates whose lowest
+price of all is at or below it (a range of ix_provider_zip_codes_listed_price or
+ix_providers_listing_price_rating) are joined to their offers at or below it. Soonest-first ranks by schedule
+group: the listed providers' distinct (time zone, weekly hours), a few dozen, found by a loose index scan;
+`availability.SlotFinder` computes each group's first slot once, a lower bound for its members; the groups are
+taken in order of it, a batch at a time (the first sized from the count), one branch per group walking its
+members in rating order and stopping after the rows needed, until the page is certain: a broad search reads
+only its first rank's groups, and never builds the other few dozen branches. Only the rows fetched have their
+busy time loaded. A date filter drops the groups without a slot that day; its count counts in SQL the
+candidates without time off or visits that day (they have their group's slot), and the busy time is checked
+only of the others it needs and of the page's candidates, never of all. The page itself is loaded in a fixed
+number of queries, whatever its size.
 """
 
 from __future__ import annotations
@@ -38,10 +41,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import (
     Float,
     Integer,
+    and_,
     exists,
     false,
     func,
     literal,
+    not_,
     select,
     text,
     true,
@@ -202,8 +207,10 @@ def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool =
         conditions.append(base.service_mask.op("&")(scope.mask) != 0)
         if query.location is None:
             return conditions
-    # A probe of the candidate's offers by primary key: pages and capped counts stop early.
-    conditions.append(exists().where(ProviderService.provider_id == base.id, *offer_conditions))
+    # A probe of the candidate's offers (an index-only one): pages and capped counts stop early. Its own
+    # offers table, even in a statement that joins the offers (a price page).
+    probe = exists().where(ProviderService.provider_id == base.id, *offer_conditions)
+    conditions.append(probe.correlate_except(ProviderService))
     return conditions
 
 
@@ -323,22 +330,27 @@ async def _ordered_rows(
     """The first `need` candidates by rating (or by price, then rating), as rows of (id), or of (id,
     time_zone, schedule_key) with `schedules` (ids alone keep a walk through ties index-only)."""
     columns = [base.id.label("id")]
-    if schedules:
-        columns += [base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")]
+    grouped = [base.time_zone, base.schedule_key] if schedules else []
+    columns += [column.label(column.key) for column in grouped]
     statement = select(*columns).where(*conditions)
     by_rating = _order_by_rating(base)
     if query.sort != SearchSort.price:
         statement = statement.order_by(*by_rating)
     elif (bound := await _price_bound(session, base, scope, query, need)) is not None:
-        # Only the offers at or below the bound: their lowest is the provider's lowest price in scope.
-        lowest = (
-            select(ProviderService.provider_id, func.min(ProviderService.price).label("price"))
-            .where(*_offer_conditions(scope, query), ProviderService.price <= bound)
-            .group_by(ProviderService.provider_id)
-            .subquery()
+        # Only the candidates' offers at or below the bound: their lowest is the provider's lowest price in
+        # scope. A candidate's lowest price of all (its listing copy, in the price indexes) is no higher, so
+        # only candidates with one at or below the bound are joined to their offers (not every offer in
+        # scope at or below it, across the country).
+        offers = and_(
+            ProviderService.provider_id == base.id,
+            *_offer_conditions(scope, query),
+            ProviderService.price <= bound,
         )
-        statement = statement.join(lowest, lowest.c.provider_id == base.id).order_by(
-            lowest.c.price, *by_rating
+        statement = (
+            statement.join(ProviderService, offers)
+            .where(base.lowest_price <= bound)
+            .group_by(base.id, base.rating, base.review_count, *grouped)
+            .order_by(func.min(ProviderService.price), *by_rating)
         )
     else:
         statement = statement.order_by(_price(base, scope, query).asc().nulls_last(), *by_rating)
@@ -442,19 +454,24 @@ MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by 
 async def _count_available(
     session: AsyncSession, base: _Base, conditions: list, finder: SlotFinder, cap: int
 ) -> tuple[int, bool]:
-    """`_count` for a date filter: only candidates with a slot on the day count. Candidates are fetched
-    (cap + 1 of them first) and checked against their busy time; more are fetched only while too many
-    were left without a slot to decide."""
-    limit = cap + 1
+    """`_count` for a date filter: only candidates with a slot on the day count. The groups without one are
+    gone from `conditions`, so a candidate without busy or blocked time in the day's window has its group's
+    slot: those are counted in SQL (up to the cap), with no row fetched. Only while that leaves the count
+    undecided are the others fetched (as many as could decide it first) and checked against their busy time."""
+    free, more = await _count(session, base, [*conditions, *finder.free(base.id)], cap)
+    if more:
+        return cap, True
+    constrained = [*conditions, not_(and_(*finder.free(base.id)))]
+    limit = cap + 1 - free
     while True:
         statement = select(
             base.id.label("id"), base.time_zone.label("time_zone"), base.schedule_key.label("schedule_key")
-        ).where(*conditions)
+        ).where(*constrained)
         rows = (await session.execute(statement.limit(limit))).all()
         await finder.load(
-            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*conditions)
+            session, [r.id for r in rows] if limit <= MAX_CHECKED else select(base.id).where(*constrained)
         )
-        available = sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
+        available = free + sum(1 for r in rows if finder.exact(r.id, r.time_zone, r.schedule_key) is not None)
         if available > cap:
             return cap, True
         if len(rows) < limit:
