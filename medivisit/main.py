@@ -30,6 +30,7 @@ from app.settings import PROJECT_ROOT, get_settings
 from medivisit import (
     collector,
     first_paint,
+    reactpy_client,
     reactpy_component_check,
     reactpy_hook_stack,
     reactpy_teardown,
@@ -38,7 +39,7 @@ from medivisit import (
 )
 from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
-from medivisit.static_assets import CompressAssets, VersionedStaticFiles
+from medivisit.static_assets import YEAR, CompressAssets, VersionedStaticFiles
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.heads import for_brand
 from pages.routes import NOT_FOUND, match_route
@@ -96,6 +97,7 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
     page = page.replace("{__head__}", head)
+    page = page.replace(reactpy_client.ORIGINAL_URL, reactpy_client.patched_url())  # see reactpy_client
     page = page.replace(
         '<html lang="en">', f'<html lang="en" data-theme="light" data-auth-tick="{int(refresh_tick_ms)}">'
     )
@@ -198,6 +200,14 @@ def create_app() -> FastAPI:
             worker_script,
             media_type="text/javascript",
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @app.get(reactpy_client.patched_url(), include_in_schema=False)
+    async def reactpy_client_bundle() -> Response:
+        return Response(
+            reactpy_client.patched_bundle(),
+            media_type="text/javascript",
+            headers={"Cache-Control": f"public, max-age={YEAR}, immutable"},
         )
 
     reactpy_fastapi.configure(app, Root, reactpy_fastapi.Options(serve_index_route=False))

@@ -41,11 +41,10 @@
     location.reload();
   }
 
-  // ReactPy's client draws the whole page again for every update it receives (it patches its model and
-  // re-renders from the root), and one click brings several (the button's busy state, the badges, a toast,
-  // the cart panel): each cost a full redraw, one after another. Updates are handed over once per frame,
-  // all that arrived since the last, so they cost one redraw together; a tab in the background (no frames)
-  // still gets them within 100 ms.
+  // One click brings several updates (the badges, a toast, the cart panel), and the client draws after
+  // each (only the parts an update changed: medivisit/reactpy_client.py). Updates are handed over once per
+  // frame, all that arrived since the last, so they are drawn together; a tab in the background (no
+  // frames) still gets them within 100 ms.
   function oneDrawPerFrame(socket) {
     var handler = null;
     var queue = [];
@@ -58,10 +57,6 @@
       var batch = queue;
       queue = [];
       if (!batch.length) return;
-      // The client asks for a redraw by flipping a boolean state, so an even number of updates in one
-      // task would flip it back and draw nothing: an even batch hands its last update over twice (setting
-      // the same part of the page again changes nothing).
-      if (batch.length % 2 === 0) batch.push(batch[batch.length - 1]);
       for (var i = 0; i < batch.length; i++) if (handler) handler.call(socket, batch[i]);
     }
     Object.defineProperty(socket, "onmessage", {

@@ -224,3 +224,16 @@ async def test_every_description_is_one_sentence_of_at_most_160_characters() -> 
         assert 40 <= len(text) <= MAX_DESCRIPTION and text.endswith("."), screen.path
     clipped = clip("word " * 50)  # a look-up's longer text is cut at a word
     assert len(clipped) <= MAX_DESCRIPTION and clipped.endswith(" word…")
+
+
+async def test_pages_load_the_patched_client_which_is_cached_for_good(client) -> None:
+    """medivisit/reactpy_client.py: the page links ReactPy's client with the redraw patches, by a name that
+    carries its hash (so a browser keeps it until it changes), and not the original bundle."""
+    page = (await client.get("/")).text
+    (src,) = re.findall(r'<script type="module" crossorigin src="(/_reactpy/assets/[^"]+)"', page)
+    assert re.fullmatch(r"/_reactpy/assets/client-[0-9a-f]{12}\.js", src)
+    bundle = await client.get(src)
+    assert bundle.status_code == 200
+    assert bundle.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in bundle.headers["cache-control"]
+    assert "__mvSetIn" in bundle.text and "Element=Cn.memo(Element" in bundle.text
