@@ -132,27 +132,25 @@ def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None
             "No openings in the next 30 days",
         )
     )
-    slot = frozen(slot)
-    if add_service:
-        slot = html.div(
-            {"class_name": "provider-card-foot"}, slot, AddToCartButton(add_service, provider_id=card.id)
-        )
-    return html.article(
-        {"class_name": "provider-card", "key": card.id, "aria-labelledby": heading_id},
-        *_frozen_parts(
-            html.div(
-                {"class_name": "provider-head"},
-                *_avatar_and_who(card, heading_id),
-                html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
-            ),
-            UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
-            _services(card.services),
-            html.p({"class_name": "provider-languages"}, "Speaks " + ", ".join(card.languages))
-            if card.languages
-            else "",
+    parts = (
+        html.div(
+            {"class_name": "provider-head"},
+            *_avatar_and_who(card, heading_id),
+            html.div({"class_name": "provider-price"}, price_tag(card.price, is_from=card.price_is_from)),
         ),
-        slot,
+        UserText(card.bio, tag="p", class_name="provider-bio") if card.bio else "",
+        _services(card.services),
+        html.p({"class_name": "provider-languages"}, "Speaks " + ", ".join(card.languages))
+        if card.languages
+        else "",
     )
+    article = {"class_name": "provider-card", "key": card.id, "aria-labelledby": heading_id}
+    if not add_service:
+        return frozen(html.article(article, *parts, slot))  # nothing on it acts: one element
+    foot = html.div(
+        {"class_name": "provider-card-foot"}, frozen(slot), AddToCartButton(add_service, provider_id=card.id)
+    )
+    return html.article(article, *_frozen_parts(*parts), foot)
 
 
 def _avatar_and_who(provider: ProviderCard | FeaturedProvider, heading_id: str) -> tuple[dict, dict]:

@@ -3,10 +3,13 @@ detailed service cards (price to pay now, length, places, preparation), each wit
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import html
 
+from app.services.catalog import list_catalog
 from components.cart import AddToCartButton
 from components.catalog_copy import LOCATIONS
 from components.format import format_minutes
@@ -78,6 +81,22 @@ def service_detail(service: ServiceRead) -> dict:
             html.a({"class_name": "btn btn-outline", "href": find_href(service.slug)}, "Find a provider"),
         ),
     )
+
+
+async def catalog_service_options(*, session: Any) -> tuple:
+    """`service_options` of the catalog as it is (a query for `use_query`), as one tuple every tab shares
+    while the catalog is unchanged: a search form's tab keeps this, not its own copy of the catalog."""
+    options = service_options(await list_catalog(session=session))
+    return _shared(tuple((label, tuple(m) if isinstance(m, list) else m) for label, m in options))
+
+
+NO_SERVICES = (("", "Any service"),)  # the options while the catalog loads
+
+
+@lru_cache(maxsize=4)
+def _shared(options: tuple) -> tuple:
+    """The first of equal option tuples (lru_cache answers an equal key with the result it kept)."""
+    return options
 
 
 def service_options(catalog: list[CategoryRead]) -> list:

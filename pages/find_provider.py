@@ -11,26 +11,25 @@ invalid instead of being ignored (`zip_problem`).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from urllib.parse import parse_qs, urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_location
 from reactpy_router import use_search_params
 
-from app.services.catalog import list_catalog
 from app.services.errors import ValidationFailed
 from app.services.providers import search_providers
 from app.services.validation import us_zip
 from components import browser
 from components.context import use_session
-from components.forms import use_form
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import Field, Select, error_state, loading_state
+from components.kit import browser_field, browser_select, error_state, frozen, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
-from components.service_ui import service_options
+from components.service_ui import NO_SERVICES, catalog_service_options
 from components.ui import button_link, notice, page_header, section
-from models.catalog import CategoryRead, ServiceLocation
+from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
 
 PATH = "/find-provider"
@@ -57,76 +56,85 @@ def zip_problem(params: dict[str, list[str]]) -> str | None:
 
 @component
 def _SearchForm(query: ProviderQuery, today: str, typed_zip: str = "") -> dict:
-    catalog = use_query(list_catalog)
-    if catalog.data is None and catalog.error is None:
-        # Wait for the services, so the service list is complete when the fields mount.
+    options = use_query(catalog_service_options)
+    if options.data is None and options.error is None:
+        # Wait for the services, so the service list is complete when the fields appear.
         return loading_state("Loading search…")
-    # A new set of fields whenever the URL changes, so they show the filters in force.
-    return _Fields(
-        query,
+    return _search_form(
+        options.data or NO_SERVICES,
         today,
-        catalog.data or [],
-        typed_zip,
-        key=f"{urlencode(query.to_params())}&zip-typed={typed_zip}",
-    )
-
-
-@component
-def _Fields(query: ProviderQuery, today: str, categories: list[CategoryRead], typed_zip: str = "") -> dict:
-    # The fields report changes (no re-render): then an unrelated update elsewhere on the page cannot
-    # reset what the visitor is typing. The browser submits the form itself (a GET to this path).
-    form = use_form(
         service=query.service or "",
-        zip=query.zip_code or typed_zip,
-        type=query.provider_type.value if query.provider_type else "",
+        zip_code=query.zip_code or typed_zip,
+        provider_type=query.provider_type.value if query.provider_type else "",
         location=query.location.value if query.location else "",
-        date=query.day.isoformat() if query.day else "",
+        day=query.day.isoformat() if query.day else "",
+        sort=query.sort.value,
     )
+
+
+@lru_cache(maxsize=256)
+def _search_form(
+    options: tuple,
+    today: str,
+    *,
+    service: str,
+    zip_code: str,
+    provider_type: str,
+    location: str,
+    day: str,
+    sort: str,
+) -> dict:
+    """The filters in force, as a form the browser submits itself (a GET to this path, in the page):
+    frozen markup, so a tab keeps one element for it, shared by every tab with the same filters. A new
+    URL brings a new form showing the filters in force; typing changes nothing on the server, so no
+    update elsewhere on the page can reset what the visitor is typing."""
     types = [*COMMON_TYPES, *(t for t in ProviderType if t not in COMMON_TYPES)]
-    return html.form(
-        {
-            "class_name": "form search-form",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Find a provider",
-            **browser.client_get_form(),
-        },
-        Select("Service", "service", options=service_options(categories), form=form, id_prefix="search"),
-        Field(
-            "ZIP code",
-            "zip",
-            form=form,
-            id_prefix="search",
-            input_mode="numeric",
-            autocomplete="postal-code",
-            max_length=10,
-            placeholder="e.g. 10001",
-            hint="A 5-digit US ZIP code.",
-        ),
-        Select(
-            "Provider type",
-            "type",
-            options=[("", "Any provider type"), *((t.value, t.label) for t in types)],
-            form=form,
-            id_prefix="search",
-        ),
-        Select(
-            "Place of visit",
-            "location",
-            options=[("", "Anywhere"), *((loc.value, loc.label) for loc in ServiceLocation)],
-            form=form,
-            id_prefix="search",
-        ),
-        Field("Date", "date", type="date", min=today, max_length=None, form=form, id_prefix="search"),
-        html.input({"type": "hidden", "name": "sort", "value": query.sort.value}),
-        html.div(
-            {"class_name": "search-actions"},
-            html.button(
-                {"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"
+    return frozen(
+        html.form(
+            {
+                "class_name": "form search-form",
+                "method": "get",
+                "action": PATH,
+                "role": "search",
+                "aria-label": "Find a provider",
+                **browser.client_get_form(),
+            },
+            browser_select("Service", "service", options=options, value=service, id_prefix="search"),
+            browser_field(
+                "ZIP code",
+                "zip",
+                value=zip_code,
+                hint="A 5-digit US ZIP code.",
+                id_prefix="search",
+                input_mode="numeric",
+                auto_complete="postal-code",
+                max_length=10,
+                placeholder="e.g. 10001",
             ),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
-        ),
+            browser_select(
+                "Provider type",
+                "type",
+                options=[("", "Any provider type"), *((t.value, t.label) for t in types)],
+                value=provider_type,
+                id_prefix="search",
+            ),
+            browser_select(
+                "Place of visit",
+                "location",
+                options=[("", "Anywhere"), *((loc.value, loc.label) for loc in ServiceLocation)],
+                value=location,
+                id_prefix="search",
+            ),
+            browser_field("Date", "date", type="date", value=day, min=today, id_prefix="search"),
+            html.input({"type": "hidden", "name": "sort", "value": sort}),
+            html.div(
+                {"class_name": "search-actions"},
+                html.button(
+                    {"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"
+                ),
+                html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
+            ),
+        )
     )
 
 

@@ -4,18 +4,16 @@ there are enough of them, the four service lines, how a visit works, and the way
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any
 
 from reactpy import component, html
 
 from app.services.appointments import MarketplaceFigures, marketplace_figures
-from app.services.catalog import list_catalog
 from components import browser
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
 from components.kit import Button, browser_field, browser_select, frozen
-from components.service_ui import service_options
+from components.service_ui import NO_SERVICES, catalog_service_options
 from components.ui import button_link, card, checklist, grid, section
 
 # (slug of /services#<slug> and of its illustration, name, one line)
@@ -47,20 +45,7 @@ SERVICE_LINES = (
 def HeroSearch() -> dict:
     """Service and ZIP code, sent to Find a Provider as its URL (`/find-provider?service=…&zip=…`) by the
     browser alone: the form is frozen markup, one copy for every tab showing the same catalog."""
-    form = use_query(hero_search_form).data
-    return form if form is not None else _hero_search(_hashable(service_options([])))
-
-
-async def hero_search_form(*, session: Any) -> dict:
-    """The hero's form for the catalog as it is: the tab keeps only this shared element, not the catalog."""
-    return _hero_search(_hashable(service_options(await list_catalog(session=session))))
-
-
-def _hashable(options: list) -> tuple:
-    return tuple(
-        (label, tuple(members)) if isinstance(members, list) else (label, members)
-        for label, members in options
-    )
+    return _hero_search(use_query(catalog_service_options).data or NO_SERVICES)
 
 
 @lru_cache(maxsize=4)  # the catalog now, and the one before a change while tabs catch up

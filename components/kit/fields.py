@@ -344,24 +344,48 @@ def Select(
 
 
 def browser_field(
-    label: Any, name: str, *, id_prefix: str = "field", type: str = "text", **attributes: Any
+    label: Any,
+    name: str,
+    *,
+    value: str = "",
+    hint: Any = None,
+    id_prefix: str = "field",
+    type: str = "text",
+    **attributes: Any,
 ) -> dict:
     """Field's markup with nothing kept on the server, for a form the browser alone handles (a GET search
     form, browser.client_get_form): it holds no handler, so the form can be `frozen` and shared by every
-    tab. `attributes` are the input's own (max_length=10, input_mode="numeric", …)."""
+    tab. `value` is the one it shows first; `attributes` are the input's own (max_length=10, …)."""
     ids = field_ids(name, id_prefix=id_prefix)
     control = html.input(
-        {"type": type, "id": ids[0], "name": name, "class_name": "input", **_given(**attributes)}
+        {
+            "type": type,
+            "id": ids[0],
+            "name": name,
+            "class_name": "input",
+            **({"default_value": value} if value else {}),
+            **_aria(ids, hint, None, False),
+            **_given(**attributes),
+        }
     )
-    return _frame(name=name, label=label, control=control, ids=ids, hint=None, error=None)
+    return _frame(name=name, label=label, control=control, ids=ids, hint=hint, error=None)
 
 
 def browser_select(
-    label: Any, name: str, *, options: Sequence[Option | OptionGroup], id_prefix: str = "field"
+    label: Any,
+    name: str,
+    *,
+    options: Sequence[Option | OptionGroup],
+    value: str = "",
+    id_prefix: str = "field",
 ) -> dict:
-    """Select's markup with nothing kept on the server (see `browser_field`); the first option is chosen."""
+    """Select's markup with nothing kept on the server (see `browser_field`): `value` chosen, else the
+    first option."""
     ids = field_ids(name, id_prefix=id_prefix)
-    control = html.select({"id": ids[0], "name": name, "class_name": "input"}, *_option_elements(options))
+    control = html.select(
+        {"id": ids[0], "name": name, "class_name": "input", **({"default_value": value} if value else {})},
+        *_option_elements(options),
+    )
     return _frame(name=name, label=label, control=control, ids=ids, hint=None, error=None)
 
 
