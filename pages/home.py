@@ -135,17 +135,27 @@ def HomePage() -> dict:
             ),
         ),
         html.div({"class_name": "container"}, TrustFigures()),
-        section(_service_lines(), title="Care we bring to you"),
-        section(
-            _steps(),
-            html.div(
-                {"class_name": "button-row spaced-above"},
-                button_link("How it works", "/how-it-works", variant="outline"),
-            ),
-            title="How a visit works",
-            muted=True,
+        *_fixed_sections(),
+    )
+
+
+@cache
+def _fixed_sections() -> tuple[dict, ...]:
+    """The service lines, the steps of a visit and the way in for providers: nothing on them changes."""
+    return (
+        frozen(section(_service_lines(), title="Care we bring to you")),
+        frozen(
+            section(
+                _steps(),
+                html.div(
+                    {"class_name": "button-row spaced-above"},
+                    button_link("How it works", "/how-it-works", variant="outline"),
+                ),
+                title="How a visit works",
+                muted=True,
+            )
         ),
-        section(_provider_invitation()),
+        frozen(section(_provider_invitation())),
     )
 
 
