@@ -33,6 +33,7 @@ from medivisit import (
     reactpy_client,
     reactpy_component_check,
     reactpy_hook_stack,
+    reactpy_paths,
     reactpy_teardown,
     render_gate,
     websocket_guard,
@@ -166,6 +167,7 @@ def create_app() -> FastAPI:
     render_gate.install()
     reactpy_component_check.install()
     reactpy_teardown.install()
+    reactpy_paths.install()
     websocket_guard.install()
     settings = get_settings()
     first_paint.install(settings.first_paint_budget_ms / 1000)
