@@ -64,7 +64,9 @@ class Toaster:
     ) -> None:
         toast = Toast(next(self._ids), title, description, variant, action_label, action_href, duration_ms)
         if self._set is not None:
-            self._set(lambda current: (*live_toasts(current), toast))
+            # Only the newest TOAST_LIMIT are ever shown (app.css): the older ones are dropped, not re-sent
+            # to the browser with every new toast.
+            self._set(lambda current: (*live_toasts(current)[-(TOAST_LIMIT - 1) :], toast))
 
     def success(self, title: str, description: str | None = None) -> None:
         self.show(title, description=description, variant="success")
