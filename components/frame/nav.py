@@ -146,6 +146,24 @@ def _primary_nav() -> dict:
     )
 
 
+@cache
+def _theme_toggle() -> dict:
+    """The theme button: the browser alone acts on it (app.js), so it is frozen, one copy for every tab."""
+    return frozen(
+        html.button(
+            {
+                "class_name": "icon-button",
+                "type": "button",
+                **browser.theme_toggle(),
+                "aria-label": "Change theme",
+            },
+            icon("sun", size=20, class_name="icon theme-icon-light"),
+            icon("moon", size=20, class_name="icon theme-icon-dark"),
+            icon("monitor", size=20, class_name="icon theme-icon-system"),
+        )
+    )
+
+
 @component
 def TopNav() -> dict:
     session = use_session()
@@ -166,17 +184,7 @@ def TopNav() -> dict:
             _primary_nav(),
             html.div(
                 {"class_name": "header-actions"},
-                html.button(
-                    {
-                        "class_name": "icon-button",
-                        "type": "button",
-                        **browser.theme_toggle(),
-                        "aria-label": "Change theme",
-                    },
-                    icon("sun", size=20, class_name="icon theme-icon-light"),
-                    icon("moon", size=20, class_name="icon theme-icon-dark"),
-                    icon("monitor", size=20, class_name="icon theme-icon-system"),
-                ),
+                _theme_toggle(),
                 html.button(
                     {
                         "class_name": "icon-button cart-button desktop-only",

@@ -182,7 +182,9 @@ class Tab:
     async def timed_add_to_cart(self) -> float:
         started = time.perf_counter()
         await self._send(self.add_to_cart, {})
-        while '"aria-busy": "false"' not in json.dumps(await self._next()):
+        # Done when its toast ("Added … to cart", "Updated …") is shown: the command has run and the page
+        # has its result (a quick command shows no busy state to wait for: components/hooks.py).
+        while '"toast-title"' not in json.dumps(await self._next()):
             pass
         return time.perf_counter() - started
 
