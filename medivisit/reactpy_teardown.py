@@ -17,6 +17,9 @@ layout, and the layout's exit stops the effects of those it did not unmount.
 Once unmounted, the tab's components are cut loose from their state (ReactPy's state setters hold their
 state in a reference cycle), so that their memory goes back at once rather than at the next full garbage
 collection (medivisit/collector.py).
+
+Effects start here too: the `use_effect` of components/effects.py starts after its render without a task
+and is stopped by the unmount (a mounted effect then costs the tab no waiting task, event or future).
 """
 
 from __future__ import annotations
@@ -125,6 +128,6 @@ async def _exit_to_the_end(self: Layout, *exc: Any) -> None:
 
 
 def install() -> None:
-    """Run every layout's exit to its end (idempotent)."""
+    """Run every layout's exit to its end, and start `use_effect`s without a task each (idempotent)."""
     Layout.__aexit__ = _exit_to_the_end
     LifeCycleHook.affect_layout_did_render = _did_render
