@@ -6,6 +6,7 @@ service, the cards carry an Add to cart button for that service with that provid
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from reactpy import html
@@ -111,7 +112,36 @@ def chosen_service(page: ProviderPage) -> str | None:
 
 
 def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None = None) -> dict:
-    """A search result; with `add_service`, an Add to cart button books that service with this provider."""
+    """A search result; with `add_service`, an Add to cart button books that service with this provider.
+    Without one nothing on it acts: it is one frozen element, written once for every tab and search that
+    shows the same provider with the same figures (popular searches show the same cards again and again)."""
+    if not add_service:
+        return _frozen_card(_SameContent(card), time_zone)
+    return _card(card, time_zone, add_service)
+
+
+class _SameContent:
+    """A card as a cache key: equal when everything it shows is (the card's JSON), whatever the object."""
+
+    __slots__ = ("card", "key")
+
+    def __init__(self, card: ProviderCard) -> None:
+        self.card = card
+        self.key = card.model_dump_json()
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameContent) and other.key == self.key
+
+
+@lru_cache(maxsize=2048)  # a few MB at most: a card's HTML is ~1 KB
+def _frozen_card(content: _SameContent, time_zone: str) -> dict:
+    return _card(content.card, time_zone, None)
+
+
+def _card(card: ProviderCard, time_zone: str, add_service: str | None) -> dict:
     heading_id = f"provider-{card.id}"
     slot = (
         html.p(
