@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 DEMO_SERVICE = "/services/routine-blood-draw"
 ZIPS = ("10011", "60614")  # New York and Chicago demo providers
+CARDS_SHOWN: list[int] = []  # result cards a ZIP search showed (the demo has fewer than a page of 20)
 
 # Counts the websocket's bytes (both ways) and times an action to the frame painted after its change.
 PAGE_PROBE = """
@@ -226,6 +227,7 @@ def search_updates(page, url: str, clicks: int) -> list[tuple[float, int]]:  # n
         )
         done = f"return location.search.includes('zip={zip_code}') && ({first}) !== {shown!r}"
         results.append(timed(page, act, done))
+        CARDS_SHOWN.append(page.evaluate("document.querySelectorAll('#app .provider-card').length"))
     return results
 
 
@@ -316,8 +318,9 @@ def report(browser, args, app, app_url, hello, hello_url) -> None:  # noqa: ANN0
     h50, h95, hbytes = summary(hello_rounds)
     print(f"\nClicks to the painted change ({args.clicks} per round, medians of {args.rounds} rounds)")
     print(f"  hello-world counter           p50 {h50:5.1f} ms  p95 {h95:5.1f} ms  {hbytes / 1024:5.1f} KB")
-    targets = {"Add to cart": 10, "ZIP search (20 results)": 40}
-    for name, rounds in (("Add to cart", cart_rounds), ("ZIP search (20 results)", search_rounds)):
+    search = f"ZIP search ({statistics.median(CARDS_SHOWN):.0f} results)"
+    targets = {"Add to cart": 10, search: 40}
+    for name, rounds in (("Add to cart", cart_rounds), (search, search_rounds)):
         p50, p95, size = summary(rounds)
         print(
             f"  {name:<29} p50 {p50:5.1f} ms  p95 {p95:5.1f} ms = {p95 / h95:4.1f}× hello  "
