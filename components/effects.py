@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
+from types import EllipsisType
 from typing import Any
 
 from reactpy import use_memo, use_ref
@@ -83,7 +84,9 @@ def _cancel_or_clean(task: asyncio.Task[Cleanup | None]) -> Cleanup:
 
 def use_effect(
     function: EffectFunction | None = None,
-    dependencies: Sequence[Any] | None = ...,  # type: ignore[assignment] - ReactPy's "infer them" default
+    dependencies: Sequence[Any]
+    | EllipsisType
+    | None = ...,  # ...: inferred from the closure, as ReactPy does
 ) -> Callable[[EffectFunction], None] | None:
     """ReactPy's `use_effect`: `function` runs after the first render and after each render whose
     `dependencies` changed (by identity), its returned clean-up before the next run and at unmount.
