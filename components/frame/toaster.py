@@ -1,4 +1,5 @@
-"""Toasts, bottom-right. Display time and the 3-visible limit are CSS; Alt+T focus is in static/js/app.js."""
+"""Toasts, bottom-right. Display time is CSS; the Toaster keeps the newest 3 (TOAST_LIMIT), which CSS also
+caps (fewer while the cart panel is open); Alt+T focus is in static/js/app.js."""
 
 from __future__ import annotations
 
