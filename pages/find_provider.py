@@ -84,22 +84,22 @@ def _search_form(
     day: str,
     sort: str,
 ) -> dict:
-    """The filters in force, as a form the browser submits itself (a GET to this path, in the page):
-    frozen markup, so a tab keeps one element for it, shared by every tab with the same filters. A new
-    URL brings a new form showing the filters in force; typing changes nothing on the server, so no
-    update elsewhere on the page can reset what the visitor is typing."""
+    """The filters in force, as a form the browser submits itself (a GET to this path, in the page). Each
+    field is frozen markup, shared by every tab with the same filters, so a new search sends only the fields
+    whose value changed (a new ZIP code: that field, not the service list again). Typing changes nothing
+    on the server, so no update elsewhere on the page can reset what the visitor is typing."""
     types = [*COMMON_TYPES, *(t for t in ProviderType if t not in COMMON_TYPES)]
-    return frozen(
-        html.form(
-            {
-                "class_name": "form search-form",
-                "method": "get",
-                "action": PATH,
-                "role": "search",
-                "aria-label": "Find a provider",
-                **browser.client_get_form(),
-            },
-            browser_select("Service", "service", options=options, value=service, id_prefix="search"),
+    return html.form(
+        {
+            "class_name": "form search-form",
+            "method": "get",
+            "action": PATH,
+            "role": "search",
+            "aria-label": "Find a provider",
+            **browser.client_get_form(),
+        },
+        frozen(browser_select("Service", "service", options=options, value=service, id_prefix="search")),
+        frozen(
             browser_field(
                 "ZIP code",
                 "zip",
@@ -110,32 +110,39 @@ def _search_form(
                 auto_complete="postal-code",
                 max_length=10,
                 placeholder="e.g. 10001",
-            ),
+            )
+        ),
+        frozen(
             browser_select(
                 "Provider type",
                 "type",
                 options=[("", "Any provider type"), *((t.value, t.label) for t in types)],
                 value=provider_type,
                 id_prefix="search",
-            ),
+            )
+        ),
+        frozen(
             browser_select(
                 "Place of visit",
                 "location",
                 options=[("", "Anywhere"), *((loc.value, loc.label) for loc in ServiceLocation)],
                 value=location,
                 id_prefix="search",
-            ),
-            browser_field("Date", "date", type="date", value=day, min=today, id_prefix="search"),
-            html.input({"type": "hidden", "name": "sort", "value": sort}),
-            html.div(
-                {"class_name": "search-actions"},
-                html.button(
-                    {"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"
-                ),
-                html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
-            ),
-        )
+            )
+        ),
+        frozen(browser_field("Date", "date", type="date", value=day, min=today, id_prefix="search")),
+        html.input({"type": "hidden", "name": "sort", "value": sort}),
+        _SEARCH_ACTIONS,
     )
+
+
+_SEARCH_ACTIONS = frozen(
+    html.div(
+        {"class_name": "search-actions"},
+        html.button({"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"),
+        html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
+    )
+)
 
 
 @component
