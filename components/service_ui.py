@@ -14,6 +14,7 @@ from components.cart import AddToCartButton
 from components.catalog_copy import LOCATIONS
 from components.format import format_minutes
 from components.icons import icon
+from components.kit import browser_field
 from components.provider_ui import price_tag
 from models.catalog import CategoryRead, ServiceRead
 
@@ -91,6 +92,21 @@ async def catalog_service_options(*, session: Any) -> tuple:
 
 
 NO_SERVICES = (("", "Any service"),)  # the options while the catalog loads
+
+
+def zip_search_field(*, id_prefix: str, value: str = "", hint: str | None = None) -> dict:
+    """The ZIP code field of a search form the browser submits (home's hero, Find a Provider's filters)."""
+    return browser_field(
+        "ZIP code",
+        "zip",
+        value=value,
+        hint=hint,
+        id_prefix=id_prefix,
+        input_mode="numeric",
+        auto_complete="postal-code",
+        max_length=10,
+        placeholder="e.g. 10001",
+    )
 
 
 @lru_cache(maxsize=4)

@@ -27,7 +27,7 @@ from components.hooks import use_query
 from components.icons import icon
 from components.kit import browser_field, browser_select, error_state, frozen, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
-from components.service_ui import NO_SERVICES, catalog_service_options
+from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from components.ui import button_link, notice, page_header, section
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
@@ -99,19 +99,7 @@ def _search_form(
             **browser.client_get_form(),
         },
         frozen(browser_select("Service", "service", options=options, value=service, id_prefix="search")),
-        frozen(
-            browser_field(
-                "ZIP code",
-                "zip",
-                value=zip_code,
-                hint="A 5-digit US ZIP code.",
-                id_prefix="search",
-                input_mode="numeric",
-                auto_complete="postal-code",
-                max_length=10,
-                placeholder="e.g. 10001",
-            )
-        ),
+        frozen(zip_search_field(id_prefix="search", value=zip_code, hint="A 5-digit US ZIP code.")),
         frozen(
             browser_select(
                 "Provider type",

@@ -12,8 +12,8 @@ from components import browser
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import Button, browser_field, browser_select, frozen
-from components.service_ui import NO_SERVICES, catalog_service_options
+from components.kit import Button, browser_select, frozen
+from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from components.ui import button_link, card, checklist, grid, section
 
 # (slug of /services#<slug> and of its illustration, name, one line)
@@ -61,15 +61,7 @@ def _hero_search(options: tuple) -> dict:
                 **browser.client_get_form(),
             },
             browser_select("Service", "service", options=options, id_prefix="hero"),
-            browser_field(
-                "ZIP code",
-                "zip",
-                id_prefix="hero",
-                input_mode="numeric",
-                auto_complete="postal-code",
-                max_length=10,
-                placeholder="e.g. 10001",
-            ),
+            zip_search_field(id_prefix="hero"),
             Button("Search", type="submit", icon="search", class_name="hero-search-submit"),
         )
     )
