@@ -87,8 +87,7 @@ def service_detail(service: ServiceRead) -> dict:
 async def catalog_service_options(*, session: Any) -> tuple:
     """`service_options` of the catalog as it is (a query for `use_query`), as one tuple every tab shares
     while the catalog is unchanged: a search form's tab keeps this, not its own copy of the catalog."""
-    options = service_options(await list_catalog(session=session))
-    return _shared(tuple((label, tuple(m) if isinstance(m, list) else m) for label, m in options))
+    return _shared(service_options(await list_catalog(session=session)))
 
 
 NO_SERVICES = (("", "Any service"),)  # the options while the catalog loads
@@ -115,18 +114,19 @@ def _shared(options: tuple) -> tuple:
     return options
 
 
-def service_options(catalog: list[CategoryRead]) -> list:
-    """'Any service', then one group per category: 'Any <category> service' and its services."""
-    return [
-        ("", "Any service"),
+def service_options(catalog: list[CategoryRead]) -> tuple:
+    """'Any service', then one group per category: 'Any <category> service' and its services (tuples, so
+    that equal option lists are one cache key)."""
+    return (
+        NO_SERVICES[0],
         *(
             (
                 category.name,
-                [
+                (
                     (category.slug, f"Any {category.name} service"),
                     *((service.slug, service.name) for service in category.services),
-                ],
+                ),
             )
             for category in catalog
         ),
-    ]
+    )

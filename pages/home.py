@@ -152,29 +152,23 @@ def _fixed_sections() -> tuple[dict, ...]:
 
 
 # The page's fixed parts are frozen (kit `frozen`): one element each on the server, shared by every tab.
-@cache
 def _service_lines() -> dict:
-    return frozen(
-        grid(
-            *(
-                card(
-                    html.p(text),
-                    media=illustration(slug, class_name="card-media"),
-                    title=title,
-                    href=f"/services#{slug}",
-                )
-                for slug, title, text in SERVICE_LINES
-            ),
-            columns=4,
-        )
+    return grid(
+        *(
+            card(
+                html.p(text),
+                media=illustration(slug, class_name="card-media"),
+                title=title,
+                href=f"/services#{slug}",
+            )
+            for slug, title, text in SERVICE_LINES
+        ),
+        columns=4,
     )
 
 
-@cache
 def _steps() -> dict:
-    return frozen(
-        grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
-    )
+    return grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
 
 
 @cache
@@ -212,17 +206,14 @@ def _hero_card() -> dict:
     )
 
 
-@cache
 def _provider_invitation() -> dict:
-    return frozen(
+    return html.div(
+        {"class_name": "cta-band"},
         html.div(
-            {"class_name": "cta-band"},
-            html.div(
-                html.h2("Are you a licensed provider?"),
-                html.p(
-                    "Set your own hours and service area, and get paid for visits you already know how to do."
-                ),
+            html.h2("Are you a licensed provider?"),
+            html.p(
+                "Set your own hours and service area, and get paid for visits you already know how to do."
             ),
-            button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
-        )
+        ),
+        button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
     )
