@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check install lint format chromium migrate clean bench
+.PHONY: run test check install lint format chromium migrate clean bench test-n8n screenshots
 
 # Some containers set PYTHONDONTWRITEBYTECODE: then every test process, live server and command the tests start
 # compiles the project's sources again (about half a second of CPU each, dozens of times a run).
@@ -52,8 +52,9 @@ format: install
 	$(VENV)/bin/ruff format .
 
 # The fast lane: lint, the import contracts, and the unit, headless-UI and API tests (no browser), on two
-# processes (every test has its own database and servers, so they run side by side). `make test` then runs
-# the timing gates (tests/gates: load and login under attack, alone on the machine) and the browser tests.
+# processes (every test has its own database and servers, so they run side by side). `make test` runs the
+# timing gates first (tests/gates: load and login under attack, alone on a quiet machine: the fast lane drops
+# its PostgreSQL databases in the background after it ends), then the fast lane, then the browser tests.
 # Work stealing: each process starts on its own half of the list (a file's module-scoped servers start once)
 # and takes tests from the other's end when it runs dry, so both finish together. The browser tests go a file
 # per process: their servers are module fixtures, which xdist's default chunks (a file split between both
@@ -73,9 +74,14 @@ test: install chromium $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest $(FAST_XDIST) $(FAST_TESTS)
 	$(PY) -m pytest tests/gates
-	$(PY) -m pytest $(E2E_XDIST) tests/e2e
+	$(PY) -m pytest $(FAST_XDIST) --durations=15 $(FAST_TESTS)
+	$(PY) -m pytest $(E2E_XDIST) --durations=25 tests/e2e
+
+# The browser tests with their screenshots (tests/artifacts/*.png, desktop and phone, light and dark) for
+# people to look at; `make test` skips taking them.
+screenshots: install chromium $(OIDC_PROVIDER)
+	SCREENSHOTS=1 $(PY) -m pytest $(E2E_XDIST) tests/e2e
 
 # Not part of `make test`. Provider search: 10,000 sample providers in a temporary SQLite database, p50/p95
 # over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100"; on PostgreSQL at 1M:
@@ -91,5 +97,16 @@ bench: install chromium
 		$(PY) tools/bench_booking.py --server $(BOOKING_DATABASE) $(BOOKING_ARGS); \
 	else echo "bench: no PostgreSQL on 127.0.0.1:5432, booking throughput skipped"; fi
 
+# Not part of `make test` (opt-in): installs n8n from npm into tests/n8n (1.8 GB, 1,918 packages, about 17 minutes
+# on two cores the first time: it compiles isolated-vm; n8n 1.123.x, the last line that runs on Node 20), imports
+# the appointment-reminder template as the site serves it, activates it, and checks that a real booking
+# delivered by the outbox starts an execution in n8n (about 25 s once installed).
+N8N := tests/n8n/node_modules/.package-lock.json
+$(N8N): tests/n8n/package.json tests/n8n/package-lock.json
+	cd tests/n8n && npm ci --no-audit --no-fund --loglevel=error
+
+test-n8n: install $(N8N)
+	$(PY) -m pytest -p no:cacheprovider tests/n8n -s
+
 clean:
-	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache tests/oidc/node_modules
+	rm -rf $(VENV) var tests/artifacts .pytest_cache .ruff_cache tests/oidc/node_modules tests/n8n/node_modules

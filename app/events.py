@@ -18,10 +18,10 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import ARRAY, Text, bindparam, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
@@ -65,6 +65,25 @@ async def publish_on_commit(session: AsyncSession, topic: str, payload: dict[str
         )
         return
     session.sync_session.info.setdefault(_PENDING, []).append(message)
+
+
+async def publish_all_on_commit(
+    session: AsyncSession, messages: Sequence[tuple[str, dict[str, Any] | None]]
+) -> None:
+    """`publish_on_commit` for several (topic, payload) pairs at once: one statement on PostgreSQL."""
+    if not messages:
+        return
+    if not _is_postgres(session):
+        for topic, payload in messages:
+            await publish_on_commit(session, topic, payload)
+        return
+    raw = [json.dumps({"topic": topic, "payload": payload or {}}) for topic, payload in messages]
+    await session.execute(
+        text("SELECT pg_notify(:channel, message) FROM unnest(:messages) AS message").bindparams(
+            bindparam("messages", type_=ARRAY(Text))
+        ),
+        {"channel": CHANNEL, "messages": raw},
+    )
 
 
 @event.listens_for(Session, "after_commit")

@@ -7,6 +7,8 @@ SMTP_URL forms: `smtp://host:port`, `smtp://user:password@host:port` (STARTTLS w
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
 from html import unescape
@@ -27,7 +29,23 @@ def _plain_text(html: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", unescape(text)).strip()
 
 
-def build_message(*, sender: str, recipients: list[str], subject: str, html: str) -> EmailMessage:
+@dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message (an invoice's PDF)."""
+
+    filename: str
+    content: bytes
+    media_type: str = "application/pdf"
+
+
+def build_message(
+    *,
+    sender: str,
+    recipients: list[str],
+    subject: str,
+    html: str,
+    attachments: Sequence[Attachment] = (),
+) -> EmailMessage:
     message = EmailMessage()
     message["From"] = sender
     message["To"] = ", ".join(recipients)
@@ -36,6 +54,11 @@ def build_message(*, sender: str, recipients: list[str], subject: str, html: str
     message["Message-ID"] = make_msgid(domain="medivisit.local")
     message.set_content(_plain_text(html))
     message.add_alternative(html, subtype="html")
+    for attachment in attachments:
+        maintype, _, subtype = attachment.media_type.partition("/")
+        message.add_attachment(
+            attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename
+        )
     return message
 
 

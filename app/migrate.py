@@ -28,3 +28,10 @@ def upgrade(database_url: str) -> None:
 async def upgrade_async(database_url: str) -> None:
     # env.py runs its own event loop, so it must not run on the caller's.
     await asyncio.to_thread(upgrade, database_url)
+
+
+def head_revision() -> str:
+    """The newest migration's revision id (what an up-to-date database reports)."""
+    from alembic.script import ScriptDirectory  # noqa: PLC0415 - only the tests and the health page ask
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head() or ""

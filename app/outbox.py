@@ -4,6 +4,9 @@ A message that carries a secret (a one-time code or link: `secret=True`) does no
 table: its body is replaced by a notice once it is delivered, or, when it was not, once the secret has
 expired (`redact_after`, swept by the first send of every later transaction: a checkout that sends
 several messages sweeps once, and stores them with one insert through `send_emails`).
+
+Attachments (an invoice's PDF) travel with the SMTP delivery only: the outbox row keeps the body, not the
+file, which its sender can always produce again (the invoice's PDF download).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.mail import DeliveryError, build_message, deliver
+from app.mail import Attachment, DeliveryError, build_message, deliver
 from app.settings import get_settings
 from models.mail import OutboxMessage, OutboxMessageRead, OutboxStatus
 
@@ -36,6 +39,7 @@ class Email:
     html: str
     sender: str | None = None
     secret: bool = False
+    attachments: tuple[Attachment, ...] = ()
 
 
 _SWEEP = (
@@ -88,7 +92,11 @@ async def send_emails(*, session: AsyncSession, emails: Sequence[Email]) -> list
     if settings.smtp_url:
         for row, email in zip(rows, emails, strict=True):
             message = build_message(
-                sender=row.sender, recipients=email.recipients, subject=email.subject, html=email.html
+                sender=row.sender,
+                recipients=email.recipients,
+                subject=email.subject,
+                html=email.html,
+                attachments=email.attachments,
             )
             try:
                 await deliver(settings.smtp_url, message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -128,14 +129,47 @@ class Settings(BaseSettings):
     cancel_grace_minutes: int = 15
     # Held times a patient may have at once: one per visit in their cart, and never more than this.
     max_live_holds_per_patient: int = 10
+    # A service request closes after this many hours (or when its last preferred time ends, if sooner).
+    service_request_lifetime_hours: int = 72
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
     default_time_zone: str = "America/New_York"
     # The server e-mails 24-hour visit reminders from a background task (every minute); tests may turn it
-    # off. `python -m medivisit reminders` sends the due ones once (for a cron job instead).
+    # off. `python -m medivisit reminders` sends the due ones once (for a cron job instead). The same switch
+    # runs the daily digests and the help desk's overdue-ticket notices (each every minute).
     reminders_enabled: bool = True
-    # How orders are paid (app/services/payments.py): "pay_at_visit", the patient pays the provider at the
-    # visit and the platform records it when the visit is completed.
-    payment_gateway: Literal["pay_at_visit"] = "pay_at_visit"
+    # Account deletion (issue 12): a requested deletion waits this many days (the person may cancel), then
+    # the periodic job anonymises the account; tests may turn the job off. Data export: downloads per hour.
+    account_deletion_grace_days: int = 14
+    account_purge_enabled: bool = True
+    rate_limit_data_export: int = 5
+    # How orders are paid (app/services/booking/_payments.py): "pay_at_visit", the patient pays the provider
+    # at the visit and the platform records it when the visit is completed; "stripe", the patient pays by
+    # card on Stripe Checkout when placing the order (app/services/payments), which needs both keys below.
+    payment_gateway: Literal["pay_at_visit", "stripe"] = "pay_at_visit"
+    stripe_secret_key: str = ""  # sk_live_… / sk_test_… (or a restricted key rk_…)
+    stripe_webhook_secret: str = ""  # whsec_…: the signing secret of the webhook endpoint
+    # Where the Stripe SDK sends its API requests (tests point it at a local server).
+    stripe_api_base: str = "https://api.stripe.com"
+
+    # ---- AI assistant's language model (issue 16): any OpenAI-compatible chat-completions server (Ollama
+    # http://localhost:11434/v1, vLLM, llama.cpp's llama-server). Unset: the assistant answers with the
+    # retrieved passages themselves.
+    llm_base_url: str = ""  # including /v1
+    llm_model: str = ""
+    llm_api_key: str = ""
+    llm_timeout_seconds: float = Field(default=30.0, gt=0, le=300)
+    # How long a patient has to pay on Stripe Checkout (30 minutes is Stripe's shortest) before the order's
+    # visits are released.
+    stripe_checkout_minutes: int = Field(default=30, ge=30, le=24 * 60)
+    # Money (issue 14): a completed visit's earning stays pending this long (the patient may dispute it)
+    # before the provider may request its payout; the smallest payout a provider may request (dollars); a
+    # payout above this amount (dollars) needs a second, different approver.
+    dispute_window_hours: int = 72
+    earnings_release_enabled: bool = True  # the periodic job that releases them (tests may turn it off)
+    payout_minimum: Decimal = Decimal("50")
+    payout_second_approval_above: Decimal = Decimal("1000")
+    # Provider enrollment (issue 13): a rejected applicant may apply again this many days after the decision.
+    enrollment_reapply_days: int = Field(default=90, ge=0, le=3650)
 
     # ---- abuse limits of anonymous-friendly actions (counted in app/ratelimit.py), per 10 minutes ----
     # /functions/v1/send-email per client address; bug reports per reporter (visitor or account) and per
@@ -144,6 +178,7 @@ class Settings(BaseSettings):
     rate_limit_bug_reports: int = 5
     rate_limit_bug_reports_per_ip: int = 10
     abuse_limit_window: int = 600
+    rate_limit_assistant: int = 60  # assistant messages per person (or visitor) per abuse_limit_window
 
     # Unknown paths the 404 tracker keeps for staff (the least visited are dropped first).
     not_found_paths_kept: int = 1000
@@ -177,10 +212,30 @@ class Settings(BaseSettings):
     # Typing is saved this long after the last keystroke (one write per pause, not per key).
     draft_save_delay_ms: int = 800
 
+    # ---- automation (issue 15 part 4: outbound webhooks to n8n, app/services/automation) ----
+    # May the webhook URL be a private, loopback or link-local address? None: yes in development (a local
+    # n8n, the tests), no in production.
+    automation_allow_private_urls: bool | None = None
+    # The periodic job that sends queued events every 5 s (tests may turn it off and drive it themselves),
+    # and how long one request may take.
+    automation_delivery_enabled: bool = True
+    automation_timeout_seconds: float = Field(default=15, gt=0, le=60)
+
     @model_validator(mode="after")
     def _environment_defaults(self) -> Settings:
         if self.mailer_autoconfirm is None:
             self.mailer_autoconfirm = not self.is_production
+        if self.payment_gateway == "stripe":
+            missing = [
+                name
+                for name, value in (
+                    ("STRIPE_SECRET_KEY", self.stripe_secret_key),
+                    ("STRIPE_WEBHOOK_SECRET", self.stripe_webhook_secret),
+                )
+                if not value.strip()
+            ]
+            if missing:
+                raise ValueError(f"PAYMENT_GATEWAY=stripe needs {' and '.join(missing)} to be set")
         return self
 
     @property

@@ -2,7 +2,9 @@
 
 A file is accepted when its contents are one of the allowed types, told apart by their magic bytes (PNG,
 JPEG, GIF, WebP, PDF) or by being plain UTF-8 text, and its name's extension agrees with those contents:
-a renamed executable is refused whatever it is called. At most UPLOAD_MAX_BYTES (5 MB).
+a renamed executable is refused whatever it is called. At most UPLOAD_MAX_BYTES (5 MB). A caller may name
+other types (`check_upload(..., kinds=DOCUMENT_TYPES)`: CVs are PDF, Word or OpenDocument text, a Word or
+ODT file recognised by its ZIP entries or, for the old .doc, its OLE2 header).
 
 On disk a file is named only by a random storage key under UPLOAD_DIR (default var/uploads/), so nothing a
 user typed ever reaches a path; the cleaned-up original name is kept in the database for downloads. The
@@ -12,10 +14,12 @@ interface (`save`, `path_of`, `remove`) is what an S3-compatible store would imp
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import secrets
 import unicodedata
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +43,14 @@ ALLOWED_EXTENSIONS = frozenset(ext for kind in ALLOWED_TYPES for ext in kind.ext
 ALLOWED_DESCRIPTION = "PNG, JPEG, GIF, WebP, PDF and text files"
 # `accept` attribute of the file inputs (a hint for the picker; the server decides).
 ACCEPT = ",".join(sorted(ALLOWED_EXTENSIONS))
+DOCX = FileType("application/vnd.openxmlformats-officedocument.wordprocessingml.document", (".docx",))
+DOC = FileType("application/msword", (".doc",))
+ODT = FileType("application/vnd.oasis.opendocument.text", (".odt",))
+DOCUMENT_TYPES = (PDF, DOCX, DOC, ODT)
+DOCUMENT_DESCRIPTION = "PDF, Word (.docx, .doc) and OpenDocument (.odt) files"
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+# An ODT's first ZIP entry is the uncompressed file `mimetype` (OpenDocument 1.2, part 3, 3.3).
+_ODT_HEADER = b"mimetype" + ODT.content_type.encode()
 
 MAX_NAME = 120
 _KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -72,6 +84,24 @@ def sniff(data: bytes) -> FileType | None:
     return TEXT if _is_text(data) else None
 
 
+def sniff_document(data: bytes) -> FileType | None:
+    """PDF, DOCX, DOC or ODT, judged by the contents only (the ZIP's directory is read, nothing unpacked)."""
+    if data.startswith(b"%PDF-"):
+        return PDF
+    if data.startswith(_OLE2):
+        return DOC
+    if not data.startswith(b"PK\x03\x04"):
+        return None
+    if data[30 : 30 + len(_ODT_HEADER)] == _ODT_HEADER:
+        return ODT
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, ValueError):
+        return None
+    return DOCX if {"[Content_Types].xml", "word/document.xml"} <= names else None
+
+
 def _is_text(data: bytes) -> bool:
     try:
         text = data.decode("utf-8-sig")
@@ -91,17 +121,21 @@ def safe_filename(name: str, extension: str) -> str:
     return stem + extension
 
 
-def check_upload(filename: str, data: bytes) -> tuple[str, str]:
-    """(safe file name, content type) of an acceptable upload; UploadRejected otherwise."""
+def check_upload(
+    filename: str, data: bytes, *, kinds: tuple[FileType, ...] = ALLOWED_TYPES
+) -> tuple[str, str]:
+    """(safe file name, content type) of an acceptable upload (one of `kinds`); UploadRejected otherwise."""
     limit = get_settings().upload_max_bytes
     if not data:
         raise UploadRejected("empty_file", "The file is empty.")
     if len(data) > limit:
         raise UploadRejected("too_large", f"Files can be at most {limit / (1024 * 1024):g} MB.")
     extension = os.path.splitext(filename.strip())[1].lower()
-    kind = sniff(data)
-    if extension not in ALLOWED_EXTENSIONS or kind is None:
-        raise UploadRejected("unsupported_type", f"Only {ALLOWED_DESCRIPTION} can be attached.")
+    documents = kinds == DOCUMENT_TYPES
+    kind = sniff_document(data) if documents else sniff(data)
+    if extension not in {ext for k in kinds for ext in k.extensions} or kind not in kinds:
+        described = DOCUMENT_DESCRIPTION if documents else ALLOWED_DESCRIPTION
+        raise UploadRejected("unsupported_type", f"Only {described} can be attached.")
     if extension not in kind.extensions:
         raise UploadRejected(
             "unsupported_type", f"The contents of this file do not match its name ({extension})."

@@ -62,7 +62,7 @@ from components.kit import (
     loading_state,
 )
 from components.kit.buttons import Variant
-from components.order_ui import visit_price
+from components.order_ui import receipt_link, visit_price
 from components.ui import button_link
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
@@ -106,6 +106,7 @@ def AppointmentsBoard(path: str) -> dict:
     session = use_session()
     params = use_search_params()
     tab = "past" if _param(params, "tab") == "past" else "upcoming"
+    shown = _param(params, "visit")[:36]  # a notification's link: that visit is marked and focused
     provider = is_provider(session.user)
     day = _day(_param(params, "day")) if provider else None
     return html.div(
@@ -115,7 +116,7 @@ def AppointmentsBoard(path: str) -> dict:
             _tabs(path, tab),
             _day_filter(path, tab, day) if provider else "",
         ),
-        TabPanel(tab, _VisitList(path, tab, provider, day), id=TABS_ID),
+        TabPanel(tab, _VisitList(path, tab, provider, day, shown), id=TABS_ID),
         html.p(
             {"class_name": "appts-footnote"},
             f"Times are shown in your time zone ({session.time_zone.replace('_', ' ')}). ",
@@ -175,7 +176,7 @@ async def _visits(*, session, actor, when: str, provider: bool, day: date | None
 
 
 @component
-def _VisitList(path: str, tab: str, provider: bool, day: date | None) -> dict:
+def _VisitList(path: str, tab: str, provider: bool, day: date | None, shown: str = "") -> dict:
     session = use_session()
     visits = use_query(
         _visits, actor=session.actor, when=tab, provider=provider, day=day, time_zone=session.time_zone
@@ -204,7 +205,9 @@ def _VisitList(path: str, tab: str, provider: bool, day: date | None) -> dict:
         html.div(
             {"class_name": "appt-list"},
             *(
-                _VisitCard(visit, provider, session.time_zone, open_dialog, changed, key=visit.id)
+                _VisitCard(
+                    visit, provider, session.time_zone, open_dialog, changed, visit.id == shown, key=visit.id
+                )
                 for visit in visits.data
             ),
         ),
@@ -283,6 +286,7 @@ def _VisitCard(
     time_zone: str,
     open_dialog: Open,
     changed: Callable[[], None],
+    shown: bool = False,
 ) -> dict:
     session = use_session()
 
@@ -369,7 +373,11 @@ def _VisitCard(
 
     who = UserText(visit.patient_name) if provider else html._("with ", UserText(visit.provider_name))
     return html.article(
-        {"class_name": f"appt-card appt-card-{status.value}", "aria-labelledby": heading_id},
+        {
+            "class_name": f"appt-card appt-card-{status.value}" + (" is-shown" if shown else ""),
+            "aria-labelledby": heading_id,
+            **({"aria-current": "true", "tab_index": -1, **browser.focus_on_mount()} if shown else {}),
+        },
         html.div(
             {"class_name": "appt-head"},
             html.div(
@@ -406,6 +414,7 @@ def _VisitCard(
                 {"class_name": "appt-order"},
                 visit_price(visit, price_class="appt-price", was_class="appt-price-original"),
                 html.span(f"Order {visit.order_number}") if visit.order_number else "",
+                receipt_link(visit.order_number) if visit.order_number and not provider else "",
             ),
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",
         ),

@@ -15,7 +15,9 @@ Who reads what:
 - auth.js: form posts with a busy label (`auth_form`, `busy_label`);
 - presence.js: typing presence (`typing_scope`, `typing_field`, `typing_sink`);
 - uploads.js: file uploads (`upload_scope`, `upload_input`, `upload_sink`, `upload_status`);
-- staff.js: the staff sidebar toggle (`staff_sidebar_toggle`).
+- staff.js: the staff sidebar toggle (`staff_sidebar_toggle`);
+- dashboard.js: the dashboard sidebar toggle, its rail's tooltips and the header's "Go to" search
+  (`dashboard_sidebar_toggle`, `rail_tooltip`, `dashboard_search`, `dashboard_search_status`).
 """
 
 from __future__ import annotations
@@ -43,10 +45,12 @@ def navigate_after(ms: int) -> Attributes:
     return {"data-navigate-after": str(ms)}
 
 
-def follow(href: str) -> dict:
+def follow(href: str, *, full_load: bool = False) -> dict:
     """A hidden link the browser follows at once: opens `href` within the page after a command (what
-    reactpy-router's navigate() cannot do for a change of query string). Key it by `href`."""
-    return html.a({"hidden": True, "href": href, "key": href, **navigate_after(0)})
+    reactpy-router's navigate() cannot do for a change of query string). Key it by `href`. `full_load`:
+    a page load from the server instead (e.g. to sign-in once the session ended elsewhere)."""
+    native = native_link() if full_load else {}
+    return html.a({"hidden": True, "href": href, "key": href, **navigate_after(0), **native})
 
 
 def client_get_form() -> Attributes:
@@ -144,6 +148,27 @@ def staff_sidebar_toggle() -> Attributes:
     return {"data-staff-sidebar-toggle": ""}
 
 
+def dashboard_sidebar_toggle() -> Attributes:
+    """A button that collapses or opens the dashboard sidebar (a drawer on small screens); kept in the
+    cookie 'sidebar:state'. Ctrl/Cmd+B does the same."""
+    return {"data-dash-sidebar-toggle": ""}
+
+
+def rail_tooltip(label: str) -> Attributes:
+    """A dashboard sidebar link: its tooltip while the sidebar is an icon rail; the "Go to" search's target."""
+    return {"data-tip": label}
+
+
+def dashboard_search() -> Attributes:
+    """The header's "Go to" form: the browser opens the sidebar link whose name matches what was typed."""
+    return {"data-dash-search": ""}
+
+
+def dashboard_search_status() -> Attributes:
+    """Where the "Go to" form says that nothing matched."""
+    return {"data-dash-search-status": ""}
+
+
 # ---- forms that post to the server (auth.js) -------------------------------------------------------
 def auth_form() -> Attributes:
     """A form posted to /auth/*: the browser shows the busy label while it is on its way."""
@@ -177,9 +202,20 @@ def upload_scope() -> Attributes:
     return {"data-upload-scope": ""}
 
 
-def upload_input(*, max_bytes: int, max_files: int) -> Attributes:
-    """A file input whose files the browser posts to /api/uploads (cookie session + CSRF header)."""
-    return {"data-upload": "", "data-max-bytes": str(max_bytes), "data-max-files": str(max_files)}
+def upload_input(*, max_bytes: int, max_files: int, url: str | None = None) -> Attributes:
+    """A file input whose files the browser posts to /api/uploads, or `url` (cookie session + CSRF header),
+    with the values of the scope's `upload_field()` controls."""
+    return {
+        "data-upload": "",
+        "data-max-bytes": str(max_bytes),
+        "data-max-files": str(max_files),
+        **({"data-upload-url": url} if url else {}),
+    }
+
+
+def upload_field() -> Attributes:
+    """A control whose name=value goes with the scope's uploads."""
+    return {"data-upload-field": ""}
 
 
 def upload_sink() -> Attributes:

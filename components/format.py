@@ -24,6 +24,13 @@ def format_currency(amount: Decimal | float | int) -> str:
     return f"{sign}${text}"
 
 
+def format_money(amount: Decimal | float | int) -> str:
+    """Money in a ledger (wallet, earnings, statements): always two decimals — $120.00, $89.50, -$5.00."""
+    value = Decimal(str(amount)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    sign = "-" if value < 0 else ""
+    return f"{sign}${abs(value):,.2f}"
+
+
 def format_date(value: date | datetime) -> str:
     """Abbreviated month, day, four-digit year: 'Nov 21, 2026'."""
     return f"{value:%b} {value.day}, {value:%Y}"

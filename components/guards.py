@@ -30,6 +30,9 @@ ADMIN_ROLES = frozenset({"owner", "admin"})
 BACK_OFFICE_ROLES = frozenset({"management", "hr", "support"})  # land in the staff portal after sign-in
 
 LOGIN_PATH = "/login"
+ENROLLMENT_PATH = "/provider-enrollment"
+ENROLLMENT_LOGIN = "/login?redirect=/provider-enrollment"
+ENROLLMENT_LOGIN_MESSAGE = "Please sign in or create an account to apply as a provider"
 DASHBOARD_LOGIN = "/login?redirect=/dashboard"
 ADMIN_LOGIN = "/login?redirect=/admin"
 DASHBOARD_LOGIN_MESSAGE = "Please log in to access the dashboard"
@@ -71,6 +74,12 @@ def appointments_rule(user: CurrentUser | None) -> Denial | None:
     return Denial(APPOINTMENTS_LOGIN, APPOINTMENTS_LOGIN_MESSAGE) if user is None else None
 
 
+def enrollment_rule(user: CurrentUser | None) -> Denial | None:
+    """Provider enrollment: a signed-in account (of any role: a patient may apply); signed-out visitors sign in
+    (or sign up from there) and come back."""
+    return Denial(ENROLLMENT_LOGIN, ENROLLMENT_LOGIN_MESSAGE) if user is None else None
+
+
 def staff_rule(user: CurrentUser | None) -> Denial | None:
     """The staff portal: management, hr, support and owner; signed-out visitors go to /login (SPEC §6)."""
     if user is None:
@@ -86,6 +95,19 @@ def admin_rule(user: CurrentUser | None) -> Denial | None:
         return Denial(ADMIN_LOGIN)
     if user.role not in ADMIN_ROLES:
         return Denial("/", ACCESS_DENIED, ADMIN_DENIED_DESCRIPTION)
+    return None
+
+
+AUTOMATION_DENIED_DESCRIPTION = "Only owners and admins can manage automation."
+
+
+def dashboard_admin_rule(user: CurrentUser | None) -> Denial | None:
+    """A dashboard screen of the Administration group (Automation): owner, admin or master admin (SPEC §6);
+    signed-out visitors sign in first, everybody else goes back to the dashboard."""
+    if user is None:
+        return Denial(DASHBOARD_LOGIN, DASHBOARD_LOGIN_MESSAGE)
+    if user.role not in ADMIN_ROLES and not user.is_master_admin:
+        return Denial("/dashboard", ACCESS_DENIED, AUTOMATION_DENIED_DESCRIPTION)
     return None
 
 
@@ -115,7 +137,9 @@ def auth_redirect_target(redirect: str | None, user: CurrentUser | None) -> str:
     if user is None:
         return LOGIN_PATH
     if user.role == "provider":
-        return "/dashboard" if user.enrollment_complete else "/provider-enrollment"
+        return "/dashboard" if user.enrollment_complete else ENROLLMENT_PATH
+    if user.provider_applicant and not user.enrollment_complete:
+        return ENROLLMENT_PATH  # an open application (the applicant is a patient until approved)
     if user.role in BACK_OFFICE_ROLES:
         return "/staff"
     if user.role in ADMIN_ROLES:

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from reactpy import use_ref, use_state
+from reactpy import use_connection, use_ref, use_state
 
 from app import events
 from app.db import unit_of_work
@@ -96,6 +96,16 @@ class LoadsInFlight:
 loads_in_flight: contextvars.ContextVar[LoadsInFlight | None] = contextvars.ContextVar(
     "loads_in_flight", default=None
 )
+
+
+def use_live_tab() -> bool:
+    """Whether this render is a live tab's (a websocket carries it), not the server's first paint of the
+    page (its HTML, rendered with no carrier). A layout mounted without a backend (the UI tests) counts as
+    live."""
+    try:
+        return use_connection().carrier is not None
+    except RuntimeError:  # no backend: ReactPy's own error for a layout rendered outside a server
+        return True
 
 
 async def in_unit_of_work(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:

@@ -18,6 +18,27 @@ from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 
 CONFIRMED = "Booking confirmed"
 REQUESTED = "Requested — awaiting the provider's confirmation"
+AWAITING_PAYMENT = "Awaiting payment"
+PAYMENT_FAILED = "Payment failed"
+PAY_BY_CARD = "Pay by card"
+
+
+def receipt_href(number: str) -> str:
+    """Where an order's receipt downloads (app/api/documents.py)."""
+    return f"/api/orders/{number}/receipt.pdf"
+
+
+def receipt_link(number: str, *, label: str = "Receipt", class_name: str = "receipt-link") -> dict:
+    """A download link to the order's receipt; its accessible name says which order and that it is a PDF."""
+    return html.a(
+        {
+            "class_name": class_name,
+            "href": receipt_href(number),
+            "download": "",
+            "aria-label": f"{label} for order {number} (PDF)",
+        },
+        label,
+    )
 
 
 def visit_price(
@@ -46,7 +67,21 @@ def visit_when(visit: AppointmentRead, session: UiSession) -> str:
 
 
 def confirmation_copy(order: OrderRead) -> tuple[str, str, str]:
-    """(eyebrow and page title, heading, lead) of the confirmation: never 'confirmed' over pending visits."""
+    """(eyebrow and page title, heading, lead) of the confirmation: never 'confirmed' over pending visits,
+    nor 'requested' before a card payment is confirmed."""
+    if order.payment_status == "failed":
+        return (
+            PAYMENT_FAILED,
+            "Your payment did not go through",
+            "Nothing was charged, and the visits of this order were released. You can book them again.",
+        )
+    if order.payment_status == "awaiting":
+        return (
+            AWAITING_PAYMENT,
+            "Complete your payment",
+            "Your visits hold their times while you pay by card on Stripe's secure page. This page updates as "
+            "soon as Stripe confirms the payment.",
+        )
     if any(visit.status == AppointmentStatus.pending for visit in order.appointments):
         return (
             REQUESTED,
@@ -59,6 +94,17 @@ def confirmation_copy(order: OrderRead) -> tuple[str, str, str]:
         "You're booked!",
         "We've e-mailed your confirmation; you can follow it under My Appointments.",
     )
+
+
+_ICONS = {REQUESTED: "clock", AWAITING_PAYMENT: "clock", PAYMENT_FAILED: "alert"}
+
+
+def total_label(order: OrderRead) -> str:
+    return {
+        "paid": "Total, paid by card",
+        "awaiting": "Total, to pay by card",
+        "failed": "Total (nothing was charged)",
+    }.get(order.payment_status, "Total, paid at the visit")
 
 
 @component
@@ -76,7 +122,7 @@ def OrderConfirmation(order: OrderRead) -> dict:
                     {"class_name": "checkout-done-card"},
                     html.span(
                         {"class_name": "checkout-done-icon"},
-                        icon("clock" if eyebrow == REQUESTED else "check", size=32),
+                        icon(_ICONS.get(eyebrow, "check"), size=32),
                     ),
                     html.p({"class_name": "eyebrow"}, eyebrow),
                     # Place order lands here: the focus moves to the heading (a screen reader reads it).
@@ -111,11 +157,23 @@ def OrderConfirmation(order: OrderRead) -> dict:
                             for visit in order.appointments
                         ],
                     ),
-                    order_totals(order.subtotal, order.platform_fee, order.total, "Total, paid at the visit"),
+                    order_totals(order.subtotal, order.platform_fee, order.total, total_label(order)),
                     html.div(
                         {"class_name": "button-row"},
+                        html.a(
+                            {
+                                "class_name": "btn btn-primary",
+                                "href": order.payment_url,
+                                **browser.native_link(),
+                            },
+                            PAY_BY_CARD,
+                            icon("shield", size=18),
+                        )
+                        if order.payment_url
+                        else "",
                         button_link("View My Appointments", "/appointments", icon_name="calendar"),
                         button_link("Browse more services", "/services", variant="outline"),
+                        receipt_link(order.number, label="Download receipt", class_name="btn btn-outline"),
                     ),
                 ),
             ),

@@ -1,8 +1,8 @@
 """Loads a screen on first visit and keeps a failing screen from taking the app down with it.
 
 `ScreenView` applies the route's access rule (components/guards.py) once, then imports the screen named in
-the route table ("module:attribute") when it is first shown, renders it inside the site frame (unless the
-route is `framed=False`, as every /staff screen is: the staff portal brings its own frame), and shows
+the route table ("module:attribute") when it is first shown, renders it inside its frame (the public
+site's, the dashboard's, or none for a screen with its own, as every /staff screen has), and shows
 'Unexpected Application Error!' with the message if the screen raises while rendering. Navigating
 elsewhere clears the error.
 """
@@ -17,6 +17,7 @@ from reactpy import component, html, use_location, use_state
 
 from components import browser
 from components.context import use_session
+from components.frame.dashboard import DashboardFrame
 from components.frame.layout import SiteFrame
 from components.guards import Rule, use_guard
 from components.icons import icon
@@ -25,6 +26,11 @@ from components.ui import page_title
 logger = logging.getLogger(__name__)
 ROUTER_FALLBACK = "Unexpected Application Error!"
 
+# The frame around a screen (the route table's `frame`).
+SITE_FRAME = "site"  # the public site: banner, top nav, footer, bottom bar
+DASHBOARD_FRAME = "dashboard"  # the signed-in dashboard: sidebar and its own header
+OWN_FRAME = "own"  # the screen brings its own (the staff portal's StaffFrame)
+
 
 def load_screen(target: str) -> Callable:
     module_name, _, attribute = target.partition(":")
@@ -32,7 +38,7 @@ def load_screen(target: str) -> Callable:
 
 
 @component
-def ScreenView(target: str, title: str, rule: Rule | None = None, framed: bool = True) -> dict:
+def ScreenView(target: str, title: str, rule: Rule | None = None, frame: str = SITE_FRAME) -> dict:
     session = use_session()
     redirect = use_guard(rule)
     pathname = use_location().pathname
@@ -46,7 +52,11 @@ def ScreenView(target: str, title: str, rule: Rule | None = None, framed: bool =
         else _LoadedScreen(target, lambda message: set_failure((pathname, message)), key=pathname)
     )
     content = [page_title(f"{title} | {session.brand_name}"), body]
-    return SiteFrame(*content) if framed else html.div({"class_name": "app-shell"}, *content)
+    if frame == SITE_FRAME:
+        return SiteFrame(*content)
+    if frame == DASHBOARD_FRAME:
+        return DashboardFrame(*content)
+    return html.div({"class_name": "app-shell"}, *content)
 
 
 @component

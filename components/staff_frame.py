@@ -17,7 +17,7 @@ server render. `StaffSection` is the screen-level guard: without the section's p
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reactpy import component, create_context, html, use_context
@@ -27,12 +27,13 @@ from app.services.staff import HELP_DESK_DENIED, get_staff_access
 from app.services.staff import TOPIC as STAFF_TOPIC
 from components.account import logout_form
 from components.browser import close_overlay, staff_sidebar_toggle
-from components.context import use_session
+from components.context import SessionContext, use_session
 from components.effects import use_effect
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
 from components.kit import UserText, loading_state
+from components.notification_bell import NotificationBell
 from models.account import Role
 from models.staff import Permission, StaffAccessRead
 
@@ -50,6 +51,7 @@ class StaffSectionInfo:
     icon: str
     permission: Permission | None = None
     owner_only: bool = False
+    roles: frozenset[Role] = frozenset()  # when set: only these roles (and owners) open it, e.g. HR's
 
     @property
     def href(self) -> str:
@@ -63,21 +65,35 @@ class StaffSectionInfo:
 
 
 P = Permission
-# SPEC §6: the staff menu, each item hidden without its permission; the audit log is the owner's.
+# SPEC §6: the staff menu, each item hidden without its permission; the audit log is the owner's. The
+# notification inbox (issue 12) is everyone's; Invoices (issue 14) needs create_invoices.
 STAFF_SECTIONS: tuple[StaffSectionInfo, ...] = (
     StaffSectionInfo("", "Dashboard", "dashboard"),
+    StaffSectionInfo("notifications", "Notifications", "bell"),
     StaffSectionInfo("analytics", "Analytics", "chart", P.view_analytics),
     StaffSectionInfo("providers", "Provider Management", "briefcase", P.manage_providers),
     StaffSectionInfo("verifications", "Verification Requests", "shield", P.manage_verification),
     StaffSectionInfo("revenue", "Revenue Reports", "dollar", P.view_revenue),
+    StaffSectionInfo("invoices", "Invoices", "receipt", P.create_invoices),
     StaffSectionInfo("ads", "Advertisement Management", "megaphone", P.manage_ads),
     StaffSectionInfo("help-desk", "Help Desk", "message", P.view_support_tickets),
     StaffSectionInfo("team", "Staff Management", "users", P.manage_staff),
+    StaffSectionInfo(
+        "careers", "Careers", "briefcase", P.manage_staff
+    ),  # job postings, applications (issue 17)
     StaffSectionInfo("onboarding", "Provider Onboarding", "user-plus", P.manage_onboarding),
     StaffSectionInfo("moderation", "Content Moderation", "flag", P.moderate_content),
     StaffSectionInfo("documents", "Document Approvals", "file-check", P.approve_documents),
     StaffSectionInfo("appointments", "Appointments", "calendar", P.view_appointments),
+    StaffSectionInfo("products", "Products", "package", P.manage_services),
+    StaffSectionInfo("store-orders", "Store Orders", "truck", P.manage_services),
+    # The corporate desk (issue 17): leads from /corporate, contracts and the organizations behind them.
+    StaffSectionInfo("leads", "Corporate Leads", "building", P.manage_services),
+    StaffSectionInfo("contracts", "Contracts", "file-check", P.manage_services),
+    StaffSectionInfo("organizations", "Organizations", "users", P.manage_services),
     StaffSectionInfo("documentation", "Documentation", "book"),
+    # The public Help Center's articles (issue 16): owners and HR (admins write them through the service too).
+    StaffSectionInfo("help-center", "Help Center", "help", roles=frozenset({Role.owner, Role.hr})),
     StaffSectionInfo("settings", "Settings", "settings"),
     StaffSectionInfo("audit", "Audit Log", "lock", owner_only=True),
 )
@@ -101,6 +117,8 @@ def may_open(section: StaffSectionInfo, access: StaffAccessRead | None) -> bool:
     """Whether `access` may open `section` (no access: only what needs no permission)."""
     if section.owner_only:
         return access is not None and access.is_owner
+    if section.roles:
+        return access is not None and (access.is_owner or access.role in section.roles)
     if section.permission is None:
         return True
     return access is not None and access.can(section.permission)
@@ -152,6 +170,9 @@ def StaffFrame(*children: Any, active: str = "") -> dict:
     body: Any = children
     if state.error:
         body = (access_problem(state.error),)
+    pinned = state.access.time_zone if state.access is not None else None
+    if pinned and pinned != session.time_zone:  # the member's own zone wins over the browser's
+        body = (SessionContext(*body, value=replace(session, time_zone=pinned)),)
     return StaffAccessContext(
         html.div(
             {"class_name": "staff-layout"},
@@ -247,6 +268,7 @@ def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -
         )
         if access is not None
         else html.span({"class_name": "staff-toolbar-who"}),
+        NotificationBell(),
         html.a({"class_name": "btn btn-ghost btn-sm staff-toolbar-site", "href": "/"}, "Back to site"),
         logout_form(csrf_token, class_name="btn btn-outline btn-sm", role=None),
     )

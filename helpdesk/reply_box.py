@@ -1,5 +1,7 @@
 """The reply box under a ticket's thread: a 3-row message, the 'Internal Note' checkbox ('(Only visible to
-staff)'), Attach, the canned responses picker, and Send Reply / Add Note (the label follows the checkbox).
+staff)'), Attach, the canned responses picker, Request AI analysis (a reply drafted from the help center by
+app/services/assistant, put in the box to edit; SPEC §9's "AI analysis requested"), and Send Reply / Add
+Note (the label follows the checkbox).
 
 The message field is the kit's TextArea on a `use_form()` form: typing re-renders nothing. Toasts per SPEC §8:
 'Reply sent to customer' or 'Internal note added'. A message that is empty after trimming is ignored
@@ -12,6 +14,7 @@ from collections.abc import Callable
 
 from reactpy import component, event, html, use_state
 
+from app.services.assistant import draft_ticket_reply
 from app.services.support import list_canned_responses, render_canned_response, reply_to_ticket
 from components.browser import typing_field, typing_scope
 from components.context import use_session
@@ -37,6 +40,7 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     staged = use_staged_files()
     canned = use_query(list_canned_responses, actor=session.actor)
     send = use_action(reply_to_ticket)
+    analyse = use_action(draft_ticket_reply)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
@@ -67,6 +71,20 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
         text = render_canned_response(found.body, ticket)
         current = form.values.get("content", "").rstrip()
         form.reset(content=f"{current}\n\n{text}" if current else text)
+
+    async def request_analysis() -> None:
+        # AI analysis requested: a reply drafted from the help center lands in the box, for the agent to edit
+        # and send (never sent from here).
+        draft = await analyse.run(actor=session.actor, ticket_id=ticket.id)
+        if draft is None:
+            return
+        current = form.values.get("content", "").rstrip()
+        form.reset(content=f"{current}\n\n{draft.text}" if current else draft.text)
+        session.toaster.success(
+            "AI draft added to the reply: check and edit it before sending"
+            if draft.found
+            else "The help center has nothing on this ticket"
+        )
 
     label = "Add Note" if internal else "Send Reply"
     form_view = html.form(
@@ -114,6 +132,16 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
                 html.option({"value": ""}, "Canned responses…"),
                 *(html.option({"key": c.id, "value": c.id}, c.title) for c in canned.data or ()),
                 html.option({"value": MANAGE}, "Manage canned responses…"),
+            ),
+            Button(
+                "Request AI analysis",
+                variant="outline",
+                size="sm",
+                icon="sparkles",
+                pending=analyse.pending,
+                pending_label="Drafting…",
+                on_click=request_analysis,
+                class_name="reply-ai",
             ),
             Button(
                 label, type="submit", pending=send.pending, pending_label="Sending…", class_name="reply-send"

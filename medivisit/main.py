@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import secrets
@@ -19,17 +18,37 @@ from reactpy.backend._common import CLIENT_BUILD_DIR
 from reactpy.backend.types import Location
 
 from app import ratelimit
+from app.api import (
+    account,
+    ads,
+    automation,
+    careers,
+    credentials,
+    documents,
+    enrollment_files,
+    functions,
+    health,
+    payments,
+    revenue,
+    store_images,
+    uploads,
+    wallet,
+)
+from app.api import analytics as analytics_api
 from app.api import auth_v1 as auth_api
 from app.api import browser_auth as auth_browser
-from app.api import functions, health, uploads
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database, unit_of_work
-from app.services.appointments import send_due_reminders
+from app.services.ads import keep_ads_fresh, load_live_ads
+from app.services.automation import watch_signups
+from app.services.features import keep_toggles_fresh, load_toggles
 from app.services.feedback import record_unknown_path
+from app.services.notifications import install_security_notices
 from app.settings import PROJECT_ROOT, get_settings
 from medivisit import (
     collector,
     first_paint,
+    periodic,
     reactpy_client,
     reactpy_component_check,
     reactpy_hook_stack,
@@ -46,13 +65,14 @@ from pages.heads import for_brand
 from pages.routes import NOT_FOUND, match_route
 
 logger = logging.getLogger("app.pages")
-reminder_logger = logging.getLogger("app.reminders")
 STATIC_DIR = Path(PROJECT_ROOT) / "static"
 VISITOR_COOKIE_MAX_AGE = 400 * 24 * 3600
-REMINDER_INTERVAL_SECONDS = 60
 TITLE_MARK = "<!--title-->"
 DESCRIPTION_MARK = "<!--description-->"
 APP_MARK = "<!--app-->"
+SIDEBAR_COOKIE = (
+    "sidebar:state"  # "false": the dashboard sidebar is collapsed (SPEC §4; static/js/dashboard.js)
+)
 
 
 def asset_version() -> str:
@@ -73,11 +93,12 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     <title>{TITLE_MARK}</title>
     <link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">
     <link rel="manifest" href="/static/manifest.webmanifest">
-    <!-- theme.js blocks (the theme is set before the first paint); the deferred classic scripts run after
+    <!-- theme.js and first-paint.js block (the theme is set and clicks on the first frame are caught before
+         the first paint); the deferred classic scripts run after
          parsing, in document order, so still before ReactPy's client module below opens its socket. -->
     <script src="/static/js/theme.js?v={version}"></script>
     <script defer src="/static/js/connection.js?v={version}"></script>
-    <script defer src="/static/js/first-paint.js?v={version}"></script>
+    <script src="/static/js/first-paint.js?v={version}"></script>
     <link rel="stylesheet" href="/static/css/icons.css?v={version}">
     <link rel="stylesheet" href="/static/css/app.css?v={version}">
     <link rel="stylesheet" href="/static/css/pages.css?v={version}">
@@ -87,6 +108,15 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     <link rel="stylesheet" href="/static/css/provider.css?v={version}">
     <link rel="stylesheet" href="/static/css/helpdesk.css?v={version}">
     <link rel="stylesheet" href="/static/css/staff.css?v={version}">
+    <link rel="stylesheet" href="/static/css/dashboard.css?v={version}">
+    <link rel="stylesheet" href="/static/css/store.css?v={version}">
+    <link rel="stylesheet" href="/static/css/automation.css?v={version}">
+    <link rel="stylesheet" href="/static/css/corporate.css?v={version}">
+    <link rel="stylesheet" href="/static/css/requests.css?v={version}">
+    <link rel="stylesheet" href="/static/css/forum.css?v={version}">
+    <link rel="stylesheet" href="/static/css/assistant.css?v={version}">
+    <link rel="stylesheet" href="/static/css/careers.css?v={version}">
+    <link rel="stylesheet" href="/static/css/ads.css?v={version}">
     <script type="module" src="/static/js/tz.js?v={version}"></script>
     <script type="module" src="/static/js/app.js?v={version}"></script>
     <script type="module" src="/static/js/auth.js?v={version}"></script>
@@ -94,6 +124,7 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     <script type="module" src="/static/js/uploads.js?v={version}"></script>
     <script type="module" src="/static/js/presence.js?v={version}"></script>
     <script type="module" src="/static/js/staff.js?v={version}"></script>
+    <script type="module" src="/static/js/dashboard.js?v={version}"></script>
     """
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
@@ -110,14 +141,19 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     )
 
 
-def _page_html(template: str, *, title: str, description: str, first_frame: str | None) -> str:
+def _page_html(
+    template: str, *, title: str, description: str, first_frame: str | None, sidebar_collapsed: bool = False
+) -> str:
     """The page with its title, its meta description and either its first frame (see
-    medivisit/first_paint.py) or 'Loading…'."""
+    medivisit/first_paint.py) or 'Loading…'; marked for a collapsed dashboard sidebar when the visitor's
+    cookie says so (static/js/dashboard.js keeps it), so the first paint is already right."""
     app = (
         f'<div id="first-paint">{first_frame}</div><div id="app"></div>'
         if first_frame is not None
         else '<div id="app"><div class="boot" role="status" aria-live="polite">Loading…</div></div>'
     )
+    if sidebar_collapsed:
+        template = template.replace("<html ", "<html data-sidebar-collapsed ", 1)
     return (
         template.replace(TITLE_MARK, escape(title), 1)
         .replace(DESCRIPTION_MARK, escape(description), 1)
@@ -148,22 +184,10 @@ async def _first_frame(request: Request, set_cookies: list[str], budget: float) 
         return None
 
 
-async def send_reminders_periodically() -> None:
-    """E-mail the due visit reminders now and every minute after. A failed run is logged and the next one
-    tries again; several workers may run this at once (the service claims each visit once)."""
-    while True:
-        try:
-            async with unit_of_work() as session:
-                sent = await send_due_reminders(session=session)
-            if sent:
-                reminder_logger.info("Sent %d visit reminder(s)", sent)
-        except Exception:
-            reminder_logger.exception("Sending visit reminders failed")
-        await asyncio.sleep(REMINDER_INTERVAL_SECONDS)
-
-
 def create_app() -> FastAPI:
     reactpy_hook_stack.install()
+    install_security_notices()  # the identity service's security entries notify their account
+    watch_signups()  # a new patient account queues automation's patient.signup in its own transaction
     render_gate.install()
     reactpy_component_check.install()
     reactpy_teardown.install()
@@ -176,12 +200,16 @@ def create_app() -> FastAPI:
     async def lifespan(_app: FastAPI):  # noqa: ANN202
         ratelimit.configure(ratelimit.counters_for(settings))
         collector.tune()
-        reminders = asyncio.create_task(send_reminders_periodically()) if settings.reminders_enabled else None
+        jobs = periodic.start_jobs(settings)
+        await load_toggles()  # before the first request, so a toggle holds from the start
+        toggles = asyncio.create_task(keep_toggles_fresh(), name="feature toggles")
+        await load_live_ads()  # the ads' serving snapshot (app/services/ads/_serving.py)
+        live_ads = asyncio.create_task(keep_ads_fresh(), name="live ads")
         yield
-        if reminders is not None:
-            reminders.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reminders
+        toggles.cancel()
+        live_ads.cancel()
+        await asyncio.gather(toggles, live_ads, return_exceptions=True)
+        await periodic.stop_jobs(jobs)
         await get_database().dispose()
 
     app = FastAPI(title=f"{settings.brand_name} API", lifespan=lifespan, docs_url="/docs", redoc_url=None)
@@ -189,6 +217,18 @@ def create_app() -> FastAPI:
     app.include_router(health.router)
     app.include_router(functions.router)
     app.include_router(uploads.router)
+    app.include_router(enrollment_files.router)
+    app.include_router(credentials.router)
+    app.include_router(account.router)
+    app.include_router(revenue.router)
+    app.include_router(analytics_api.router)
+    app.include_router(wallet.router)
+    app.include_router(documents.router)
+    app.include_router(payments.router)
+    app.include_router(store_images.router)
+    app.include_router(automation.router)
+    app.include_router(careers.router)
+    app.include_router(ads.router)
     app.include_router(auth_api.router)
     app.include_router(auth_browser.router)
     version = asset_version()
@@ -270,6 +310,7 @@ def create_app() -> FastAPI:
                 title=f"{head.title if head else shown.title} | {settings.brand_name}",
                 description=for_brand(head.description if head else shown.description, settings.brand_name),
                 first_frame=first_frame,
+                sidebar_collapsed=request.cookies.get(SIDEBAR_COOKIE) == "false",
             ),
             status_code=200 if found else 404,
             # A renewed session's answer is not stored anywhere (renew_for_page says "no-store").

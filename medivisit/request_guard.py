@@ -20,7 +20,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.settings import get_settings
 
-STREAMED = ("/api/uploads",)
+# File uploads (multipart, binary: NUL bytes are data there); each endpoint limits its own size.
+STREAMED = (
+    "/api/uploads",
+    "/api/enrollment/documents",
+    "/api/enrollment/photo",
+    "/api/store/products/",
+    "/api/careers/cv",
+    "/api/ads/images",
+)
 
 
 class _Refused(Exception):

@@ -89,7 +89,39 @@ async def _demo_provider_profile(session: AsyncSession) -> list[str]:
     return [f"verified profile for {name}, the demo provider" if created else "profile already exists"]
 
 
+async def _decision_reasons(session: AsyncSession) -> list[str]:
+    from app.services.enrollment import ensure_decision_reasons
+
+    added = await ensure_decision_reasons(session=session)
+    return [f"added {len(added)} reasons"] if added else ["already complete"]
+
+
+async def _handbook(session: AsyncSession) -> list[str]:
+    from app.services.handbook import ensure_handbook
+
+    added = await ensure_handbook(session=session)
+    return [f"added {len(added)} articles"] if added else ["already complete"]
+
+
+async def _help_center(session: AsyncSession) -> list[str]:
+    from app.services.help_center import ensure_help_center
+
+    added = await ensure_help_center(session=session)
+    return [f"added {len(added)} articles"] if added else ["already complete"]
+
+
+async def _forum(session: AsyncSession) -> list[str]:
+    from app.services.forum import ensure_forum_categories
+
+    added = await ensure_forum_categories(session=session)
+    return [f"added {len(added)} categories"] if added else ["already complete"]
+
+
 SEEDERS.insert(0, ("Service catalog (reference data)", False, _reference_catalog))
+SEEDERS.insert(1, ("Enrollment decision reasons (reference data)", False, _decision_reasons))
+SEEDERS.insert(2, ("Staff handbook (reference data)", False, _handbook))
+SEEDERS.insert(3, ("Help Center articles (reference data)", False, _help_center))
+SEEDERS.insert(4, ("Forum categories (reference data)", False, _forum))
 SEEDERS.append(("Demo provider profile (verified, New York City)", True, _demo_provider_profile))
 
 
@@ -129,3 +161,21 @@ SEEDERS.append(
     )
 )
 SEEDERS.append(("Demo help-desk tickets", True, _demo_tickets))
+
+
+async def _demo_store(session: AsyncSession) -> list[str]:
+    from app.services.demo import seed_demo_store
+
+    return await seed_demo_store(session=session)
+
+
+SEEDERS.append(("Demo store catalogue", True, _demo_store))
+
+
+async def _demo_careers(session: AsyncSession) -> list[str]:
+    from app.services.demo import seed_demo_careers
+
+    return await seed_demo_careers(session=session)
+
+
+SEEDERS.append(("Demo job postings", True, _demo_careers))

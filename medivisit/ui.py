@@ -92,7 +92,7 @@ def _route_table(with_test_screens: bool) -> tuple:
     """Built once and shared by every tab (a tab holding its own copy cost 100 objects)."""
     known = screens(with_test_screens=with_test_screens)
     return tuple(
-        route(screen.path, ScreenView(screen.target, screen.title, screen.rule, framed=screen.framed))
+        route(screen.path, ScreenView(screen.target, screen.title, screen.rule, frame=screen.frame))
         for screen in (*known, NOT_FOUND)
     )
 

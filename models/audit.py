@@ -29,7 +29,8 @@ class AuditAction(enum.StrEnum):
     password_change = "password_change"
     mfa_enroll = "mfa_enroll"
     mfa_verify = "mfa_verify"
-    mfa_unenroll = "mfa_unenroll"
+    mfa_unenroll = "mfa_unenroll"  # details.verified: whether two-factor sign-in was on with it
+    email_change_request = "email_change_request"  # a change of the account's e-mail address was asked for
     account_create = "account_create"  # details.role
     role_change = "role_change"  # details.from, details.to
     waitlist_approve = "waitlist_approve"
@@ -46,6 +47,99 @@ class AuditAction(enum.StrEnum):
     staff_add = "staff_add"  # details.role, details.permissions
     staff_update = "staff_update"  # details: the changed fields
     staff_remove = "staff_remove"
+    # The account's own pages (issue 12):
+    session_revoke = "session_revoke"  # details.session_id, details.scope: one or others
+    data_export = "data_export"
+    deletion_request = "deletion_request"  # details.due
+    deletion_cancel = "deletion_cancel"
+    account_delete = "account_delete"  # by the periodic job: the account anonymised
+    # Money (issue 14): target the visit or the payout request; details.amount_cents, details.reason
+    refund_exception = "refund_exception"  # a paid visit cancelled inside the refund window, refunded
+    refund_issued = "refund_issued"  # a completed visit refunded (details.earning_cents, fee_cents)
+    credit_adjusted = "credit_adjusted"  # goodwill wallet credit; target: the patient's user id
+    payout_requested = "payout_requested"
+    payout_approved = "payout_approved"  # details.step: first or final
+    payout_rejected = "payout_rejected"
+    payout_sent = "payout_sent"
+    payout_paid = "payout_paid"
+    payout_failed = "payout_failed"
+    # Documents (issue 14 parts 3, 5, 8): target "order <number>", "statement <YYYY-MM>", "invoice <number>".
+    receipt_download = (
+        "receipt_download"  # details.order_id, details.patient_id (the patient's or staff's read)
+    )
+    statement_download = "statement_download"  # details.provider_id
+    invoice_created = "invoice_created"  # details.recipient_kind, details.total_cents
+    invoice_updated = "invoice_updated"  # details.total_cents
+    invoice_sent = "invoice_sent"  # details.to (the billing e-mail), details.delivered
+    invoice_paid = "invoice_paid"  # details.method, details.reference, details.amount_cents
+    invoice_voided = "invoice_voided"  # details.reason, details.from
+    invoice_download = "invoice_download"  # details.patient_id when the recipient is a patient
+    # Card payments (PAYMENT_GATEWAY=stripe): target the order id; details.event (the processor's event id),
+    # details.amount_cents, details.reason (why it failed). By the processor: no actor.
+    card_payment_succeeded = "card_payment_succeeded"
+    card_payment_failed = "card_payment_failed"
+    card_removed = (
+        "card_removed"  # a patient removed a saved card; target: their user id, details.brand/last4
+    )
+    # Credential verification (issue 13, staff side): target "application <id>" or a document's file name.
+    application_view = "application_view"  # details.applicant_id, details.status
+    application_decision = "application_decision"  # details.decision, details.reasons, details.from
+    credential_file_view = "credential_file_view"  # target: the file name; details.document_id
+    document_review = "document_review"  # details.decision (approved/rejected), details.reason, document_id
+    # The staff handbook (issue 15): target "article <slug>"; details.fields changed, details.title
+    handbook_edit = "handbook_edit"  # details.created: a new article
+    handbook_delete = "handbook_delete"
+    # The Help Center (issue 16): target "help article <slug>"; details.fields, title, created, status
+    help_article_edit = "help_article_edit"
+    help_article_delete = "help_article_delete"
+    # AI assistant (issue 16): the category and level only, never the words
+    assistant_red_flag = "assistant_red_flag"  # details.category, details.level
+    assistant_ticket_draft = "assistant_ticket_draft"  # target: "ticket #N"; details.found
+    # The admin console (issue 15): target "feature <key>" or the account's e-mail.
+    feature_toggle = "feature_toggle"  # details.from, details.to
+    # The console's accounts (issue 15 part 3): target the account's e-mail.
+    account_flags = "account_flags"  # details.is_vip / has_free_access: {from, to}
+    account_disable = "account_disable"  # details.sessions_ended
+    account_enable = "account_enable"
+    force_sign_out = "force_sign_out"  # details.sessions_ended
+    # The store (issue 14 part 9): target "product <id>" or "store order <number>".
+    product_create = "product_create"  # details: the product's fields
+    product_update = "product_update"  # details: the changed fields (from, to)
+    product_image = "product_image"  # details.change: added or removed, details.image_id
+    store_fulfilment = "store_fulfilment"  # details.from, details.to, carrier, tracking_number, reason
+    # Automation (issue 15 part 4): target "automation"; secrets themselves never enter the log.
+    automation_update = "automation_update"  # details: the changed settings (url host, event types, …)
+    automation_test = "automation_test"  # details.outcome, details.http_status
+    automation_secret_rotate = "automation_secret_rotate"  # details.previous_valid_until
+    automation_secret_view = "automation_secret_view"  # the signing secret was shown to this administrator
+    automation_redeliver = "automation_redeliver"  # target: the message id; details.event_type
+    automation_disabled = "automation_disabled"  # by the delivery job: details.reason (410 Gone)
+    # Organizations and corporate work (issue 17): target "organization <id>", "lead <id>", "contract <id>".
+    organization_create = (
+        "organization_create"  # by staff: details.kind, details.admin_email, details.invited
+    )
+    organization_invite = "organization_invite"  # details.email, details.role
+    organization_join = "organization_join"  # details.role
+    organization_leave = "organization_leave"
+    organization_member_remove = "organization_member_remove"  # details.user_id, details.by_staff
+    organization_rename = "organization_rename"  # details.from, details.to
+    lead_update = "lead_update"  # details: status / assigned_to {from, to}, or details.note
+    contract_create = "contract_create"  # details.organization_id, details.lead_id
+    contract_update = "contract_update"  # details: the changed fields
+    event_day_book = "event_day_book"  # details.providers, details.starts_at
+    event_day_invoice = "event_day_invoice"  # details.invoice
+    # The forum (issue 16): target "forum post <id>" or the member's user id; details.action, details.reason
+    forum_moderation = "forum_moderation"
+    # Careers (issue 17 part 5): target "job posting <slug>" or "job application <id>".
+    career_posting_edit = "career_posting_edit"  # details.fields changed, details.created, details.status
+    # details.from, details.to, details.notes_changed, details.emailed (the rejection e-mail was sent)
+    career_application_update = "career_application_update"
+    career_cv_download = "career_cv_download"  # target: the application; details.posting, details.filename
+    # Ads (issue 17 part 4): target "ad flight <id>"; details.from, to, reason, flags, revision.
+    ad_submit = "ad_submit"  # details.placements, budget_cents, flags
+    ad_edit = "ad_edit"  # the advertiser changed the creative: back to review (details.fields)
+    ad_review = "ad_review"  # details.decision approved/rejected, details.reason
+    ad_status = "ad_status"  # paused, resumed or ended (details.from, details.to, details.reason)
 
 
 class AuditEntry(Base):

@@ -107,7 +107,12 @@ class Appointment(Base):
         Index("ix_appointments_provider_starts", "provider_id", "starts_at"),
         Index("ix_appointments_patient_starts", "patient_id", "starts_at"),
         Index("ix_appointments_status_starts", "status", "starts_at"),
+        # Analytics: each patient's first completed visit, read from the index alone.
+        Index("ix_appointments_status_patient_starts", "status", "patient_id", "starts_at"),
         Index("ix_appointments_order", "order_id"),
+        # Staff appointments' filters (issue 15): metro (the visit's city and state) and service line.
+        Index("ix_appointments_metro_starts", "state", "city", "starts_at"),
+        Index("ix_appointments_service_starts", "service_id", "starts_at"),
         CheckConstraint("starts_at < ends_at AND ends_at <= busy_until", name="span"),
         CheckConstraint("price >= 0", name="price_not_negative"),
     )
@@ -206,6 +211,15 @@ class AppointmentRead(BaseModel):
     start_opens_at: datetime | None = None
 
 
+class VisitSummary(BaseModel):
+    """A patient's next open visit and latest completed one (either may be None)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    next_visit: AppointmentRead | None
+    last_completed: AppointmentRead | None
+
+
 class TransactionRead(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -234,6 +248,10 @@ class OrderRead(BaseModel):
     created_at: datetime
     appointments: list[AppointmentRead]
     transactions: list[TransactionRead]
+    # Card payments (PAYMENT_GATEWAY=stripe): "awaiting", "paid" or "failed" (models/payment.py), empty for
+    # orders paid at the visit; while awaiting, the address of the page the patient pays on.
+    payment_status: str = ""
+    payment_url: str = ""
 
 
 class CheckoutLine(BaseModel):

@@ -48,18 +48,27 @@ class CartItemRead(BaseModel):
 
     id: str
     name: str
-    price: Decimal  # what one visit costs now (sale applied)
+    price: Decimal  # what one visit (or product) costs now (sale applied)
     original_price: Decimal  # before any sale
     quantity: int
-    service_id: str
-    service_slug: str
-    category_slug: str
-    duration_minutes: int
+    service_id: str = ""
+    service_slug: str = ""
+    category_slug: str = ""
+    duration_minutes: int = 0
     provider_id: str | None = None
     provider_name: str | None = None
     # No provider chosen yet: the visit costs what the provider chosen at checkout charges, and `price` is
     # the lowest any listed provider charges ("from $X").
     price_is_from: bool = False
+    # A store product (its id is "product:<product id>"): shipped, not booked (app/services/store).
+    kind: str = "visit"  # visit or product
+    product_id: str | None = None
+    stock: int | None = None  # a product's units left
+    image_url: str | None = None
+
+    @property
+    def is_product(self) -> bool:
+        return self.kind == "product"
 
 
 class CartTotals(BaseModel):

@@ -31,6 +31,7 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
+    func,
 )
 from sqlalchemy import text as sa_text
 from sqlalchemy.orm import Mapped, mapped_column
@@ -106,6 +107,11 @@ class Provider(Base):
     license_state: Mapped[str] = mapped_column(String(2), default="")
     is_verified: Mapped[bool] = mapped_column(Boolean, default=False)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Staff suspension (reason shown to staff) and credentials lapsed by the expiry job: either one unlists the
+    # provider and refuses new bookings until it is cleared (`is_listed`).
+    suspended_at: Mapped[datetime | None] = mapped_column(default=None)
+    suspension_reason: Mapped[str] = mapped_column(String(500), default="")
+    credentials_lapsed_at: Mapped[datetime | None] = mapped_column(default=None)
     bio: Mapped[str] = mapped_column(Text, default="")
     photo_url: Mapped[str] = mapped_column(String(2048), default="")
     languages: Mapped[list[str]] = mapped_column(JSON, default=list)
@@ -167,7 +173,8 @@ class ProviderZip(Base):
 
     zip_code: Mapped[str] = mapped_column(String(5), primary_key=True)
     provider_id: Mapped[str] = mapped_column(ForeignKey("providers.id", ondelete="CASCADE"), primary_key=True)
-    # Copies of the provider's row (see `listing_values`); `listed` is verified and active.
+    # Copies of the provider's row (see `listing_values`); `listed` is `is_listed` (verified, active, neither
+    # suspended nor lapsed).
     listed: Mapped[bool] = mapped_column(Boolean, default=False)
     provider_type: Mapped[ProviderType | None] = mapped_column(
         Enum(ProviderType, native_enum=False, length=32), default=None
@@ -180,6 +187,15 @@ class ProviderZip(Base):
     service_mask: Mapped[int] = mapped_column(BigInteger, default=0, server_default=sa_text("0"))
 
 
+# Provider Management's search by name: a case-insensitive prefix of the last name (in name order) or of the
+# first name.
+Index(
+    "ix_providers_last_name_lower",
+    func.lower(Provider.last_name),
+    func.lower(Provider.first_name),
+    Provider.id,
+)
+Index("ix_providers_first_name_lower", func.lower(Provider.first_name))
 # Soonest-first ranking walks each (time zone, weekly hours) group of listed providers in rating order (type
 # included for the type filter); its leading columns list the groups (a loose index scan).
 Index(
@@ -251,12 +267,34 @@ LISTING_COPY = (
 )
 
 
+def is_listed(provider: Provider | dict) -> bool:
+    """Whether a provider is public (listed, bookable): verified, active, not suspended, credentials not
+    lapsed. `LISTED_CONDITIONS` is the same rule in SQL."""
+    get = provider.get if isinstance(provider, dict) else lambda name: getattr(provider, name, None)
+    return bool(
+        get("is_verified")
+        and get("is_active")
+        and get("suspended_at") is None
+        and get("credentials_lapsed_at") is None
+    )
+
+
+_LISTING_STATE = ("is_verified", "is_active", "suspended_at", "credentials_lapsed_at")
+
+# `is_listed` in SQL, for the statements that read `providers` (ZIP-code rows carry it as `listed`).
+LISTED_CONDITIONS = (
+    Provider.is_verified.is_(True),
+    Provider.is_active.is_(True),
+    Provider.suspended_at.is_(None),
+    Provider.credentials_lapsed_at.is_(None),
+)
+LISTED_SQL = "is_verified AND is_active AND suspended_at IS NULL AND credentials_lapsed_at IS NULL"
+
+
 def listing_values(provider: Provider | dict) -> dict:
     """What a provider's ZIP-code rows copy from it (a Provider or a row as a dict)."""
     get = provider.get if isinstance(provider, dict) else lambda name: getattr(provider, name)
-    return {"listed": bool(get("is_verified") and get("is_active"))} | {
-        name: get(name) for name in LISTING_COPY
-    }
+    return {"listed": is_listed(provider)} | {name: get(name) for name in LISTING_COPY}
 
 
 class WeeklyHours(Base):
@@ -367,9 +405,16 @@ class ProviderRead(BaseModel):
     languages: list[str]
     time_zone: str
     rating: RatingRead
+    suspended_at: datetime | None = None
+    credentials_lapsed_at: datetime | None = None
     services: list[ProviderServiceRead] = Field(default_factory=list)
     zip_codes: list[str] = Field(default_factory=list)
     weekly_hours: list[WeeklyHoursRead] = Field(default_factory=list)
+
+    @property
+    def listed(self) -> bool:
+        """Public and bookable (`is_listed`)."""
+        return is_listed({name: getattr(self, name) for name in _LISTING_STATE})
 
 
 class ProviderCard(BaseModel):

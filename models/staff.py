@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from pydantic import BaseModel, ConfigDict
-from sqlalchemy import JSON, Boolean, CheckConstraint, Enum, ForeignKey, Index, String
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import JSON, Boolean, CheckConstraint, Enum, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.account import Role
@@ -153,6 +153,7 @@ class StaffAccessRead(BaseModel):
     is_owner: bool  # an owner or a master admin: reads the audit log, grants the owner role
     permissions: frozenset[Permission]
     grantable_roles: tuple[Role, ...] = ()  # the roles they may hand out (staff management)
+    time_zone: str | None = None  # the zone they pinned for the portal's times (None: the browser's)
 
     def can(self, permission: Permission) -> bool:
         return permission in self.permissions
@@ -194,3 +195,45 @@ class StaffDashboardRead(BaseModel):
     upcoming_tasks: int
     activity_rate: int | None  # percent
     activity_change: int | None  # percentage points against last week
+
+
+# ---- a member's own preferences (issue 15 item 5) -------------------------------------------------------
+MAX_SIGNATURE = 500
+# The time zones a member may pin (the US ones our providers work in, then UTC); without one, the portal
+# follows the browser's.
+STAFF_TIME_ZONES: tuple[tuple[str, str], ...] = (
+    ("America/New_York", "Eastern (New York)"),
+    ("America/Chicago", "Central (Chicago)"),
+    ("America/Denver", "Mountain (Denver)"),
+    ("America/Phoenix", "Arizona (Phoenix)"),
+    ("America/Los_Angeles", "Pacific (Los Angeles)"),
+    ("America/Anchorage", "Alaska (Anchorage)"),
+    ("Pacific/Honolulu", "Hawaii (Honolulu)"),
+    ("UTC", "UTC"),
+)
+
+
+class StaffPreference(Base):
+    """What a staff member chose for themselves: the time zone the portal shows times in (None: the
+    browser's) and the signature added to their help-desk replies."""
+
+    __tablename__ = "staff_preferences"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("auth_users.id", ondelete="CASCADE"), primary_key=True)
+    time_zone: Mapped[str | None] = mapped_column(String(64), default=None)
+    signature: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class StaffPreferencesRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    time_zone: str | None
+    signature: str
+
+
+class StaffPreferencesUpdate(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    time_zone: str = Field(default="", max_length=64)  # "" for the browser's
+    signature: str = Field(default="", max_length=MAX_SIGNATURE * 2)

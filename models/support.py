@@ -7,6 +7,12 @@ and the events they publish carry ids, never message text.
 Due times: each ticket gets a first-response and a resolution due time from its priority when it is opened.
 While the ticket is `waiting` (on the customer) the clock is paused: `paused_at` marks the start of the
 pause, and leaving `waiting` pushes both due times back by the time spent waiting.
+
+Overdue notices: the periodic job (`notify_overdue_tickets`) stamps `first_response_overdue_notified_at` /
+`resolution_overdue_notified_at` when it announces a breach, so each breach is announced once. Two partial
+indexes hold only the open tickets whose breach is not announced yet (what the job scans every minute);
+the job's query repeats their conditions word for word (`OPEN_TICKET`, the IS NULL tests) so that the
+planner can use them.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import enum
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import JSON, Boolean, Enum, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Enum, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, created_at_column, id_column, utcnow
@@ -55,6 +61,14 @@ def _enum(kind: type[enum.Enum]) -> Enum:
     return Enum(kind, native_enum=False, length=16)
 
 
+# Neither resolved nor closed (the due clock runs); SQL, shared by the partial indexes and their query.
+OPEN_TICKET = "status NOT IN ('resolved', 'closed')"
+FIRST_RESPONSE_UNANNOUNCED = (
+    f"{OPEN_TICKET} AND first_responded_at IS NULL AND first_response_overdue_notified_at IS NULL"
+)
+RESOLUTION_UNANNOUNCED = f"{OPEN_TICKET} AND resolution_overdue_notified_at IS NULL"
+
+
 class Ticket(Base):
     __tablename__ = "tickets"
     __table_args__ = (
@@ -62,6 +76,18 @@ class Ticket(Base):
         Index("ix_tickets_assigned_updated", "assigned_to", "updated_at"),
         Index("ix_tickets_user_updated", "user_id", "updated_at"),
         Index("ix_tickets_updated", "updated_at"),
+        Index(
+            "ix_tickets_first_response_watch",
+            "first_response_due_at",
+            postgresql_where=text(FIRST_RESPONSE_UNANNOUNCED),
+            sqlite_where=text(FIRST_RESPONSE_UNANNOUNCED),
+        ),
+        Index(
+            "ix_tickets_resolution_watch",
+            "resolution_due_at",
+            postgresql_where=text(RESOLUTION_UNANNOUNCED),
+            sqlite_where=text(RESOLUTION_UNANNOUNCED),
+        ),
     )
 
     id: Mapped[str] = id_column()
@@ -85,6 +111,9 @@ class Ticket(Base):
     resolution_due_at: Mapped[datetime] = mapped_column()
     first_responded_at: Mapped[datetime | None] = mapped_column(default=None)
     paused_at: Mapped[datetime | None] = mapped_column(default=None)
+    # When the staff were told the ticket missed each due time (None: not announced).
+    first_response_overdue_notified_at: Mapped[datetime | None] = mapped_column(default=None)
+    resolution_overdue_notified_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -1,124 +1,383 @@
-"""Purchase Ad Space: the ad placements MediVisit offers (SPEC §3 ad placements, in plain words), the standards
-every ad must meet, and how to enquire by email."""
+"""Purchase Ad Space (/ad-purchase, issue 17 part 4): the price list (per thousand views, per placement, with
+the placements not sold and why), which placements have room on the chosen days (`?from=…&to=…`, in the URL),
+and, for a signed-in advertiser (a provider, an owner or an admin), the booking form: placements, first and
+last day, budget, the creative (image uploaded by the browser to /api/ads/images, headline, line, https
+address), a preview in the very markup the slots use, and Submit for review. The service checks everything
+again; a mistake shows beside its field and nothing typed is lost."""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
-from app.settings import get_settings
-from components.icons import icon
-from components.ui import card, checklist, grid, mailto_href, page_header, section
+from reactpy import component, event, html, use_state
+from reactpy_router import use_search_params
 
-# Grouped by where they appear; the placement codes are HOME, HOME_TOP, HOMEPAGE_FEATURED, SEARCH_RESULTS,
-# CATEGORY_PAGE, SERVICES, SERVICES_TOP, SERVICES_MIDDLE, SERVICES_BOTTOM, SERVICE_DETAIL_PAGE,
-# PROVIDER_PROFILE, CHECKOUT_PAGE, BOOKING_CONFIRMATION and MOBILE_APP_BANNER.
-PLACEMENTS = (
-    (
-        "home",
-        "Home page",
-        (
-            "A banner at the top of the home page",
-            "A featured spot on the home page",
-            "Standard home page ads",
-        ),
-    ),
-    (
-        "heart",
-        "Services pages",
-        (
-            "Top, middle or bottom of the Services page",
-            "General Services page ads",
-            "Individual service pages, such as IV Therapy",
-            "Service category pages",
-        ),
-    ),
-    ("search", "Search results", ("Sponsored results in provider search, clearly labelled",)),
-    ("user", "Provider profiles", ("Ads shown on provider profile pages",)),
-    ("calendar", "Booking", ("The checkout page", "The booking confirmation page")),
-    ("monitor", "Mobile", ("A banner shown to visitors on phones",)),
+from app.services.ads import (
+    ADVERTISER_ROLES,
+    flight_problems,
+    get_ad_availability,
+    list_ad_prices,
+    submit_ad_flight,
 )
+from components.ad_slot import ad_card, image_field
+from components.browser import client_get_form
+from components.context import use_session
+from components.format import format_currency, format_date
+from components.forms import use_form
+from components.hooks import use_action, use_query
+from components.kit import (
+    Badge,
+    Button,
+    Checkbox,
+    Column,
+    DataTable,
+    Field,
+    QueryView,
+    TextArea,
+    browser_field,
+)
+from components.ui import button_link, checklist, page_header, section
+from models.ads import MAX_BODY, MAX_HEADLINE, MAX_NAME, MAX_URL, AdCreative, AvailabilityRead, FlightCreate
 
+PATH = "/ad-purchase"
+DEFAULT_DAYS = 14
 STANDARDS = (
-    "Every ad is reviewed before it runs",
-    "Ads are labelled as sponsored",
-    "Health claims must be accurate and backed by evidence",
+    "Every ad is reviewed by a person before it runs, and again after any change",
+    "Ads are labelled “Sponsored”",
+    "Ads are chosen by the page they appear on, never by who is looking: no health data, bookings or "
+    "browsing history",
+    "Health claims must be accurate and backed by evidence; say “Results vary.” or “Not medical advice.”",
     "Services offered must be legal and properly licensed",
-    "Patient health information is never used to target ads",
 )
 
-ENQUIRY = (
-    "Your business and what you'd like to promote",
-    "The placements you're interested in",
-    "Preferred dates and the areas you want to reach",
-)
+
+def _day(params: dict[str, list[str]], name: str, default: date) -> date:
+    try:
+        return date.fromisoformat((params.get(name) or [""])[0].strip()[:10])
+    except ValueError:
+        return default
+
+
+def _cpm(cents: int) -> str:
+    return format_currency(cents / 100)
 
 
 @component
 def AdPurchasePage() -> dict:
-    support = get_settings().support_email
+    params = use_search_params()
+    first = datetime.now(UTC).date()  # flights run by UTC days, as the service counts them
+    starts = _day(params, "from", first)
+    ends = _day(params, "to", starts + timedelta(days=DEFAULT_DAYS - 1))
     return html._(
         page_header(
             "Advertise on MediVisit",
             "Reach people arranging care at home, and the providers who deliver it, with clearly labelled "
-            "placements across the site.",
+            "placements across the site. You pay per thousand views, never more than your budget.",
             eyebrow="Purchase Ad Space",
         ),
-        section(
-            grid(
-                *(
-                    card(
-                        html.ul(
-                            {"class_name": "card-list"}, *(html.li({"key": item}, item) for item in items)
-                        ),
-                        icon_name=name,
-                        title=title,
-                    )
-                    for name, title, items in PLACEMENTS
-                ),
-                columns=3,
-            ),
-            title="Where ads appear",
-        ),
+        section(_prices(), title="Placements and prices"),
+        section(_Availability(starts.isoformat(), ends.isoformat()), title="Availability", muted=True),
         section(
             html.div(
-                {"class_name": "split"},
+                {"class_name": "split ad-purchase-split"},
+                _Booking(starts.isoformat(), ends.isoformat()),
                 html.div(
                     html.h2({"class_name": "section-title"}, "Our ad standards"),
-                    html.p(
-                        {"class_name": "text-muted"},
-                        "People come to MediVisit to make decisions about their health. Ads have to respect "
-                        "that.",
-                    ),
                     checklist(*STANDARDS),
                     html.p(
                         {"class_name": "hint"},
-                        "We may decline any ad, and ads must follow applicable advertising law, including "
-                        "FTC "
-                        "rules on health claims.",
-                    ),
-                ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "Enquire about ad space"),
-                    html.p("Email us with:"),
-                    html.ul({"class_name": "card-list"}, *(html.li({"key": item}, item) for item in ENQUIRY)),
-                    html.p(
-                        {"class_name": "spaced-row"},
-                        "We'll reply with availability, pricing and the creative formats for each placement.",
-                    ),
-                    html.div(
-                        {"class_name": "button-row"},
-                        html.a(
-                            {
-                                "class_name": "btn btn-primary",
-                                "href": mailto_href(support, "Ad space enquiry"),
-                            },
-                            icon("mail", size=18),
-                            "Email an enquiry",
-                        ),
+                        "Clicks from one network are counted once a minute, crawlers are never counted, and "
+                        "no third-party trackers are used.",
                     ),
                 ),
             ),
-            muted=True,
+            id="book",
+        ),
+    )
+
+
+def _prices() -> dict:
+    def price(row: Any) -> Any:
+        return f"{_cpm(row.cpm_cents)} per 1,000 views" if row.used else Badge("Not sold", tone="neutral")
+
+    return DataTable(
+        [
+            Column("label", "Placement"),
+            Column("where", "Where it appears"),
+            Column("cpm_cents", "Price", render=price),
+            Column(
+                "capacity",
+                "Ads at once",
+                render=lambda row: str(row.capacity) if row.used else "—",
+                numeric=True,
+            ),
+        ],
+        list_ad_prices(),
+        caption="Prices per placement (CPM: per thousand views)",
+        row_key=lambda row: row.placement,
+    )
+
+
+@component
+def _Availability(starts: str, ends: str) -> dict:
+    query = use_query(get_ad_availability, starts_on=starts, ends_on=ends)
+
+    def free(row: AvailabilityRead) -> Any:
+        if row.free == 0:
+            return Badge("Fully booked", tone="danger")
+        return Badge(f"{row.free} of {row.capacity} free", tone="success")
+
+    return html._(
+        html.form(
+            {
+                "key": f"range {starts} {ends}",
+                "class_name": "form audit-filters ad-range",
+                "method": "get",
+                "action": PATH,
+                "aria-label": "Days to check",
+                **client_get_form(),
+            },
+            browser_field("First day", "from", value=starts, type="date", id_prefix="range"),
+            browser_field("Last day", "to", value=ends, type="date", id_prefix="range"),
+            html.div({"class_name": "audit-filter-actions"}, Button("Check availability", type="submit")),
+        ),
+        html.p(
+            {"class_name": "hint"},
+            f"From {format_date(date.fromisoformat(starts))} to {format_date(date.fromisoformat(ends))}: "
+            "the places left on the busiest of those days.",
+        ),
+        QueryView(
+            query,
+            lambda rows: DataTable(
+                [Column("label", "Placement"), Column("free", "Places free", render=free)],
+                rows,
+                caption="Availability for the chosen days",
+                row_key=lambda row: row.placement,
+            ),
+            loading_label="Checking availability…",
+        ),
+    )
+
+
+@component
+def _Booking(starts: str, ends: str) -> dict:
+    session = use_session()
+    user = session.user
+    if user is None:
+        return html.div(
+            {"class_name": "card ad-signin"},
+            html.h2({"class_name": "card-title"}, "Book a flight"),
+            html.p("Sign in with your provider or business account to book placements and upload your ad."),
+            html.div(
+                {"class_name": "button-row"},
+                button_link("Sign in", f"/login?redirect={PATH}", icon_name="arrow-right"),
+            ),
+        )
+    if user.role not in ADVERTISER_ROLES and not user.is_master_admin:
+        return html.div(
+            {"class_name": "card ad-signin"},
+            html.h2({"class_name": "card-title"}, "Book a flight"),
+            html.p(
+                "Ad space is bought by providers and business accounts. Patients' accounts can't buy ads, "
+                "and nothing about your care is ever used to choose the ads you see."
+            ),
+            html.div({"class_name": "button-row"}, button_link("Join as Provider", "/become-provider")),
+        )
+    return _BookingForm(starts, ends)
+
+
+def _placement_choices() -> list[Any]:
+    return [row for row in list_ad_prices() if row.used]
+
+
+@component
+def _BookingForm(starts: str, ends: str) -> dict:
+    session = use_session()
+    choices = _placement_choices()
+    form = use_form(
+        name="",
+        starts_on=starts,
+        ends_on=ends,
+        budget="",
+        headline="",
+        body="",
+        link_url="https://",
+        **{f"placement_{row.placement}": False for row in choices},
+    )
+    errors, set_errors = use_state({})
+    problem, set_problem = use_state("")
+    image, set_image = use_state(None)  # {"id", "url"} once uploaded
+    preview, set_preview = use_state(None)  # a FlightCreate shown in the slots' markup
+    booked, set_booked = use_state(None)
+
+    def refused(message: str) -> None:
+        set_problem(message)
+
+    action = use_action(submit_ad_flight, on_success=set_booked, on_error=refused)
+
+    def typed() -> FlightCreate:
+        values = form.values
+        return FlightCreate(
+            name=str(values.get("name", ""))[:500],
+            placements=[row.placement for row in choices if values.get(f"placement_{row.placement}")],
+            starts_on=str(values.get("starts_on", ""))[:20],
+            ends_on=str(values.get("ends_on", ""))[:20],
+            budget=str(values.get("budget", ""))[:32],
+            creative=AdCreative(
+                headline=str(values.get("headline", ""))[:500],
+                body=str(values.get("body", ""))[:1000],
+                link_url=str(values.get("link_url", ""))[:1000],
+                image_id=image["id"] if image else "",
+            ),
+        )
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        data = typed()
+        found = flight_problems(data)
+        set_errors(found)
+        set_problem("")
+        if found:
+            return
+        await action.run(actor=session.actor, data=data)
+
+    def show_preview() -> None:
+        set_preview(typed())
+
+    if booked is not None:
+        return html.div(
+            {"class_name": "card ad-booked", "role": "status"},
+            html.h2({"class_name": "card-title"}, "Thanks: your flight is in review"),
+            html.p(
+                f"“{booked.name}” waits for our team to review it. It starts serving on "
+                f"{format_date(booked.starts_on)} once approved, and stops when its "
+                f"{format_currency(booked.budget_cents / 100)} budget is spent."
+            ),
+            html.p({"class_name": "hint"}, "Nothing is charged for days it does not run."),
+            html.div(
+                {"class_name": "button-row"},
+                button_link("See your ad figures", "/dashboard/ad-analytics", icon_name="arrow-right"),
+            ),
+        )
+
+    return html.form(
+        {"class_name": "form ad-form", "on_submit": submit, "no_validate": True, "id": "ad-form"},
+        html.h2({"class_name": "section-title"}, "Book a flight"),
+        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        Field(
+            "Flight name",
+            "name",
+            form=form,
+            id="ad-name",
+            required=True,
+            max_length=MAX_NAME,
+            hint="For your own reports, e.g. “Spring IV clinic”.",
+            error=errors.get("name"),
+        ),
+        html.fieldset(
+            {
+                "class_name": "field ad-placements",
+                "aria-describedby": "ad-placements-error" if errors.get("placements") else None,
+            },
+            html.legend({"class_name": "label"}, "Placements"),
+            html.p({"class_name": "form-error", "id": "ad-placements-error"}, errors["placements"])
+            if errors.get("placements")
+            else "",
+            *(
+                Checkbox(
+                    f"{row.label} · {_cpm(row.cpm_cents)} per 1,000 views",
+                    f"placement_{row.placement}",
+                    form=form,
+                    id=f"ad-placement-{row.placement.lower()}",
+                )
+                for row in choices
+            ),
+        ),
+        html.div(
+            {"class_name": "form-row"},
+            Field(
+                "First day",
+                "starts_on",
+                form=form,
+                id="ad-starts",
+                type="date",
+                error=errors.get("starts_on"),
+            ),
+            Field("Last day", "ends_on", form=form, id="ad-ends", type="date", error=errors.get("ends_on")),
+        ),
+        Field(
+            "Budget (USD)",
+            "budget",
+            form=form,
+            id="ad-budget",
+            required=True,
+            max_length=12,
+            input_mode="decimal",
+            placeholder="250",
+            hint="The most you'll spend; the ad stops when it is used up.",
+            error=errors.get("budget"),
+        ),
+        Field(
+            "Headline",
+            "headline",
+            form=form,
+            id="ad-headline",
+            required=True,
+            max_length=MAX_HEADLINE,
+            error=errors.get("headline"),
+        ),
+        TextArea(
+            "Line under the headline",
+            "body",
+            form=form,
+            id="ad-body",
+            rows=2,
+            max_length=MAX_BODY,
+            hint="Include a disclaimer such as “Results vary.” Claims like “cure” or “guaranteed” are flagged.",
+            error=errors.get("body"),
+        ),
+        Field(
+            "Link (https)",
+            "link_url",
+            form=form,
+            id="ad-link",
+            type="url",
+            required=True,
+            max_length=MAX_URL,
+            error=errors.get("link_url"),
+        ),
+        image_field(image, set_image, id="ad-image-file"),
+        html.div(
+            {"class_name": "button-row"},
+            Button("Preview", variant="outline", on_click=show_preview),
+            Button("Submit for review", type="submit", pending=action.pending, pending_label="Submitting…"),
+        ),
+        _preview(preview, image, session.user.name if session.user else "") if preview is not None else "",
+    )
+
+
+def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> dict:
+    labels = {row.placement: row.label for row in _placement_choices()}
+    shown = data.placements[:3] or ["SERVICES_TOP"]
+    creative = data.creative
+    return html.section(
+        {"class_name": "ad-preview", "aria-labelledby": "ad-preview-title"},
+        html.h3({"id": "ad-preview-title"}, "Preview"),
+        html.p({"class_name": "hint"}, "Exactly as it will look on the site. Previews are never counted."),
+        *(
+            html.div(
+                {"key": code, "class_name": "ad-preview-item"},
+                html.p({"class_name": "ad-preview-where"}, labels.get(code, code)),
+                ad_card(
+                    headline=creative.headline,
+                    body=creative.body,
+                    link_url=creative.link_url,
+                    image_url=image["url"] if image else "",
+                    advertiser=advertiser,
+                    placement=code,
+                ),
+            )
+            for code in shown
         ),
     )

@@ -1,184 +1,327 @@
-"""Healthcare assistant (/ai-assistant, /healthcare-assistant): a rule-based "which service do I need?" guide
-built from native <details> choices. It suggests a service; it does not diagnose and is not medical advice."""
+"""AI Healthcare Assistant (/ai-assistant, /healthcare-assistant; issue 16 part 3): a chat that answers from
+our catalog, help center and provider directory, with the source of every answer.
+
+Every message goes through app/services/assistant, which checks it for red flags first (911, or 988 for a
+mental-health crisis; after one, no booking is offered for the rest of the conversation), refuses to
+diagnose or give doses, and says plainly when it found nothing. A language model, when one is configured,
+streams its wording into the bubble being written (`Writing`, a small leaf so each piece re-renders only
+that bubble).
+
+A visitor's conversation lives in this tab only. A signed-in user's is stored (unless they turned history
+off); its id goes into the URL (`?conversation=<id>`, handed over without a reload), so a reload or a
+reconnect brings it back, and /dashboard/ai-features links to it.
+
+Accessibility: the messages are a `role="log"` live region, the question field is labelled, and after
+each send the field is focused again (it remounts empty with `data-focus-on-mount`).
+"""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
-from reactpy import component, html
+from reactpy import component, event, html, use_location, use_ref, use_state
+from reactpy_router import use_search_params
 
-from app.services.catalog import flash_sale_running
-from components.catalog_copy import FLASH_SALE_TEXT
+from app.services.assistant import ask_assistant, get_conversation
+from components.browser import focus_on_mount, follow
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_action, use_query
 from components.icons import icon
-from components.ui import button_link, notice, page_header, section
+from components.kit import Button, Field, UserText, error_state, loading_state
+from components.ui import page_header
+from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
+
+HISTORY_PATH = "/dashboard/ai-features"
+SUGGESTIONS = (
+    "How do I prepare for a blood draw at home?",
+    "What does IV hydration cost?",
+    "How do refunds work?",
+    "Book a blood draw in 10001",
+)
+STREAM_EVERY = 0.08  # seconds between two renders of a streaming answer
+_LABEL_MAX = 60  # a line "Label: text" shows the label in bold when it is this short
 
 
-def _suggestion(title: str, href: str, *text: Any, link_label: str | None = None) -> dict:
+def _line(text: str, key: str) -> dict:
+    label, sep, rest = text.partition(": ")
+    if sep and len(label) <= _LABEL_MAX and "\n" not in label:
+        return html.p({"key": key}, html.strong(f"{label}:"), " ", rest)
+    return html.p({"key": key}, text)
+
+
+def _body(text: str) -> list[dict]:
+    """Paragraphs (blank-line separated) as blocks, each line a <p>."""
+    return [
+        html.div(
+            {"key": str(block), "class_name": "chat-block"},
+            *(
+                _line(line, f"{block}-{index}")
+                for index, line in enumerate(paragraph.splitlines())
+                if line.strip()
+            ),
+        )
+        for block, paragraph in enumerate(text.split("\n\n"))
+        if paragraph.strip()
+    ]
+
+
+def _sources(sources: tuple[SourceLink, ...]) -> dict | str:
+    if not sources:
+        return ""
+    bookings = [s for s in sources if s.url.startswith("/find-provider")]
+    others = [s for s in sources if s not in bookings]
     return html.div(
-        {"class_name": "guide-answer"},
-        html.p({"class_name": "guide-answer-label"}, "Suggested"),
-        html.h3({"class_name": "guide-answer-title"}, title),
+        {"class_name": "chat-sources"},
+        html.p({"class_name": "chat-sources-label"}, "Sources") if others else "",
+        html.ul(
+            {"class_name": "chat-source-list"},
+            *(
+                html.li({"key": s.url}, html.a({"href": s.url}, icon("arrow-right", size=14), s.title))
+                for s in others
+            ),
+        )
+        if others
+        else "",
         *(
-            html.p({"key": str(index)}, part) if isinstance(part, str) else part
-            for index, part in enumerate(text)
-            if part != ""
+            html.a({"key": s.url, "class_name": "btn btn-primary btn-sm chat-book", "href": s.url}, s.title)
+            for s in bookings
         ),
-        button_link(link_label or f"See {title}", href, icon_name="arrow-right"),
     )
 
 
-def _choice(icon_name: str, question: str, *body: Any) -> dict:
-    return html.details(
-        {"class_name": "guide-choice", "key": question},
-        html.summary(
-            {"class_name": "guide-question"},
-            html.span({"class_name": "guide-icon"}, icon(icon_name, size=20)),
-            html.span({"class_name": "guide-question-text"}, question),
-            icon("chevron-down", size=18, class_name="icon guide-chevron"),
-        ),
-        html.div({"class_name": "guide-body"}, *body),
+def _urgent(message: ChatMessage) -> dict:
+    crisis = message.kind is AnswerKind.crisis
+    actions = (
+        (("Call 988", "tel:988"), ("Text 988", "sms:988"), ("Call 911", "tel:911"))
+        if crisis
+        else (("Call 911", "tel:911"),)
     )
-
-
-def _blood_work() -> dict:
-    return _choice(
-        "droplet",
-        "I need blood work",
-        html.p({"class_name": "guide-follow-up"}, "Do you have a lab order from your clinician?"),
-        _choice(
-            "check",
-            "Yes, I have a lab order",
-            _suggestion(
-                "Mobile Phlebotomy",
-                "/services/phlebotomy",
-                "A phlebotomist draws your blood at home or work and takes it to the lab on your order.",
-                "If any of your tests need fasting (8–12 hours for some), book an early-morning visit.",
-            ),
-        ),
-        _choice(
-            "help",
-            "No, I don't have one",
-            _suggestion(
-                "At-Home Diagnostics",
-                "/services/diagnostics",
-                "Most blood tests need an order from a licensed clinician, so ask yours for one first. Some "
-                "screenings, such as a blood glucose check, can be done without one.",
+    return html.div(
+        {"class_name": "chat-urgent"},
+        html.p({"class_name": "chat-urgent-title"}, icon("alert", size=18), "Get help now"),
+        html.p(message.text),
+        html.div(
+            {"class_name": "chat-urgent-actions"},
+            *(
+                html.a({"key": href, "class_name": "btn btn-danger btn-sm", "href": href}, label)
+                for label, href in actions
             ),
         ),
     )
 
 
-def _choices() -> tuple[dict, ...]:
-    return (
-        _blood_work(),
-        _choice(
-            "syringe",
-            "I want IV hydration or a vitamin infusion",
-            _suggestion(
-                "IV Therapy",
-                "/services/iv-therapy",
-                "A registered nurse screens you, places the IV and stays for the whole infusion.",
-                html.p({"key": "sale", "class_name": "guide-sale"}, icon("zap", size=16), FLASH_SALE_TEXT)
-                if flash_sale_running()
-                else "",
-                html.p(
-                    {"key": "warning", "class_name": "guide-caution"},
-                    "If you're fainting, confused, can't keep fluids down or feel seriously unwell, get "
-                    "urgent "
-                    "care or call 911 instead.",
-                ),
-            ),
-        ),
-        _choice(
-            "stethoscope",
-            "I need care at home after surgery or a hospital stay",
-            _suggestion(
-                "In-Home Nursing",
-                "/services/nursing",
-                "Nurses check your recovery, change dressings and help you manage medications, following "
-                "your "
-                "discharge instructions or care plan.",
-            ),
-        ),
-        _choice(
-            "heart",
-            "I need injections, a dressing change or help with medications",
-            _suggestion(
-                "In-Home Nursing",
-                "/services/nursing",
-                "A licensed nurse gives injections, cares for wounds and helps you or your family with "
-                "medications, following your clinician's orders.",
-            ),
-        ),
-        _choice(
-            "flask",
-            "I want a screening or test without going to a clinic",
-            _suggestion(
-                "At-Home Diagnostics",
-                "/services/diagnostics",
-                "A provider runs point-of-care checks or collects samples for the lab at your location.",
-            ),
-        ),
-        _choice(
-            "building",
-            "I'm arranging flu shots or screenings for my team",
-            _suggestion(
-                "Corporate Solutions",
-                "/corporate",
-                "Licensed providers come to your workplace or event venue for flu shots, screenings and "
-                "blood "
-                "draws.",
-            ),
-        ),
-        _choice(
-            "search",
-            "I need something that isn't listed here",
-            _suggestion(
-                "Service request",
-                "/service-requests",
-                "Tell us about the care you need and we'll look for a provider near you who offers it.",
-                link_label="Make a service request",
-            ),
-        ),
-        _choice(
-            "briefcase",
-            "I'm a licensed provider",
-            _suggestion(
-                "Join as Provider",
-                "/become-provider",
-                "Set your own hours and service area and see patients who need care at home.",
-            ),
+def _bubble(message: ChatMessage, index: int) -> dict:
+    if message.mine:
+        return html.li(
+            {"key": str(index), "class_name": "chat-message chat-message-mine"},
+            html.span({"class_name": "sr-only"}, "You said: "),
+            UserText(message.text, tag="p", class_name="chat-bubble"),
+        )
+    urgent = message.kind in (AnswerKind.emergency, AnswerKind.crisis)
+    return html.li(
+        {"key": str(index), "class_name": f"chat-message chat-message-assistant chat-{message.kind.value}"},
+        html.span({"class_name": "sr-only"}, "Assistant: "),
+        html.div(
+            {"class_name": "chat-bubble"},
+            _urgent(message) if urgent else html._(*_body(message.text)),
+            _sources(message.sources),
         ),
     )
 
 
 @component
+def Writing(sink: Any) -> dict:
+    """The answer being written: the model's words so far (or a 'thinking' line until the first)."""
+    text, set_text = use_state("")
+    sink.current = set_text
+    # Hidden from assistive technology: the live region announces the finished answer once, not every piece.
+    return html.li(
+        {"class_name": "chat-message chat-message-assistant chat-writing", "aria-hidden": "true"},
+        html.div(
+            {"class_name": "chat-bubble", "aria-busy": "true"},
+            html._(*_body(text)) if text else html.p({"class_name": "chat-thinking"}, "Looking that up…"),
+        ),
+    )
+
+
+def _throttled(sink: Any) -> Callable[[str], None]:
+    last = [0.0]
+
+    def push(text: str) -> None:
+        now = time.monotonic()
+        if sink.current is not None and now - last[0] >= STREAM_EVERY:
+            last[0] = now
+            sink.current(text)
+
+    return push
+
+
+@component
+def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
+    session = use_session()
+    path = use_location().pathname
+    state, set_state = use_state(initial)
+    asking, set_asking = use_state("")
+    error, set_error = use_state("")
+    form = use_form(question="")
+    sink = use_ref(None)
+    ask = use_action(ask_assistant, on_error=set_error)
+
+    async def send(text: str) -> None:
+        question = text.strip()
+        if not question:
+            set_error("Type a question first.")
+            return
+        if len(question) > MAX_QUESTION:
+            set_error(f"Please keep your question under {MAX_QUESTION:,} characters.")
+            return
+        set_error("")
+        set_asking(question)
+        form.reset(question="")
+        result = await ask.run(actor=session.actor, state=state, text=question, on_text=_throttled(sink))
+        set_asking("")
+        if result is None:
+            form.reset(question=question)  # nothing lost: the question is back in the field
+            return
+        set_state(result)
+        if result.conversation_id and not initial.conversation_id:
+            handoff.current = result  # the stored view at ?conversation=<id> starts from it, without a reload
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        await send(form.values.get("question", ""))
+
+    started = bool(state.messages) or bool(asking) or bool(error)
+    messages = list(state.messages)
+    if asking:
+        messages.append(ChatMessage(kind=AnswerKind.question, text=asking, at=datetime.now(UTC)))
+    log = html.ol(
+        {"class_name": "chat-messages"},
+        html.li(
+            {"key": "hello", "class_name": "chat-message chat-message-assistant"},
+            html.div(
+                {"class_name": "chat-bubble"},
+                html.p(
+                    "Hi! Ask me about our services, how to prepare for a visit, prices, payments or booking. "
+                    "I answer from our help center and catalog, and show where each answer comes from."
+                ),
+            ),
+        ),
+        *(_bubble(message, index) for index, message in enumerate(messages)),
+        Writing(sink, key=f"writing-{len(messages)}") if asking else "",
+    )
+    suggestions = (
+        ""
+        if state.messages or asking
+        else html.div(
+            {"class_name": "chat-suggestions", "role": "group", "aria-label": "Example questions"},
+            *(
+                Button(text, variant="outline", size="sm", key=text, on_click=lambda text=text: send(text))
+                for text in SUGGESTIONS
+            ),
+        )
+    )
+    focus = focus_on_mount() if started else {}
+    composer = html.form(
+        {
+            "class_name": "chat-composer",
+            "on_submit": submit,
+            "no_validate": True,
+            "aria-label": "Ask the assistant",
+        },
+        Field(
+            "Your question",
+            "question",
+            form=form,
+            id="assistant-question",
+            max_length=MAX_QUESTION,
+            autocomplete="off",
+            placeholder="e.g. How do I prepare for a blood draw?",
+            error=error or None,
+            class_name="chat-field",
+            control_attributes={"enter_key_hint": "send", **focus},
+        ),
+        Button("Send", type="submit", icon="arrow-right", pending=ask.pending, pending_label="Sending…"),
+    )
+    footer = (
+        html.p(
+            {"class_name": "chat-footnote"},
+            "Signed in: your conversations are kept in ",
+            html.a({"href": HISTORY_PATH}, "AI Features"),
+            " unless you turned history off there; you can delete them at any time.",
+        )
+        if signed_in
+        else html.p(
+            {"class_name": "chat-footnote"},
+            "This conversation is not stored: it ends when you close this page.",
+        )
+    )
+    live = html.div(
+        {
+            "class_name": "chat-log",
+            "role": "log",
+            "aria-live": "polite",
+            "aria-label": "Conversation with the assistant",
+        },
+        log,
+    )
+    # A conversation stored just now goes into the URL, so a reconnect or a reload brings it back.
+    stored_now = signed_in and state.conversation_id and state.conversation_id != initial.conversation_id
+    moved = follow(f"{path}?conversation={state.conversation_id}") if stored_now else ""
+    status = html.p({"class_name": "sr-only", "role": "status"}, "Looking that up…" if asking else "")
+    return html.div({"class_name": "chat"}, live, status, suggestions, composer, footer, moved)
+
+
+@component
+def StoredChat(conversation_id: str, handoff: Any) -> dict:
+    session = use_session()
+    fresh = handoff.current if getattr(handoff.current, "conversation_id", None) == conversation_id else None
+    loaded = use_query(
+        get_conversation, actor=session.actor, conversation_id=conversation_id, enabled=fresh is None
+    )
+    if fresh is not None:
+        return Chat(fresh, True, handoff)
+    if loaded.error:
+        return error_state(loaded.error)
+    if loaded.data is None:
+        return loading_state("Loading your conversation…")
+    return Chat(loaded.data, True, handoff)
+
+
+@component
 def AssistantPage() -> dict:
+    session = use_session()
+    params = use_search_params()
+    conversation_id = (params.get("conversation") or [""])[0][:36]
+    signed_in = session.user is not None
+    handoff = use_ref(None)  # a conversation stored by a new chat, handed to its view at ?conversation=<id>
     return html._(
         page_header(
-            "Which service do I need?",
-            "Pick the situation closest to yours and we'll point you to the right service. This guide "
-            "follows "
-            "simple rules: it doesn't diagnose and it isn't medical advice.",
-            eyebrow="Healthcare assistant",
+            "AI Healthcare Assistant",
+            "Questions about our services, preparing for a visit, prices and booking, answered from our help "
+            "center and catalog.",
+            eyebrow="Assistant",
         ),
-        section(
+        html.section(
+            {"class_name": "section"},
             html.div(
-                {"class_name": "guide"},
-                notice(
-                    "Not medical advice. If you think you may have a medical emergency, such as chest pain, "
-                    "trouble breathing, signs of a stroke or severe bleeding, call 911 now.",
-                    tone="warning",
+                {"class_name": "container chat-container"},
+                html.div(
+                    {"class_name": "chat-safety", "role": "note"},
+                    icon("alert", size=18),
+                    html.p(
+                        html.strong("In an emergency call 911. "),
+                        "In a mental-health crisis call or text 988. This assistant can't diagnose or "
+                        "recommend medicines or doses; for those, talk to a clinician.",
+                    ),
                 ),
-                html.div({"class_name": "guide-choices"}, *_choices()),
-                html.p(
-                    {"class_name": "hint guide-footer"},
-                    "Still not sure? Ask your clinician, read the ",
-                    html.a({"href": "/help-center"}, "Help Center"),
-                    " or ",
-                    html.a({"href": "/contact"}, "contact us"),
-                    ".",
-                ),
+                StoredChat(conversation_id, handoff, key=conversation_id)
+                if conversation_id and signed_in
+                else Chat(ChatState(), signed_in, handoff, key="new"),
             ),
         ),
     )

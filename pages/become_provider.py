@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from reactpy import component, html
 
+from components.context import use_session
 from components.ui import button_link, card, chips, grid, page_header, section, steps
+
+ENROLLMENT = "/provider-enrollment"
+# Signed out: create an account (or sign in from there), then straight back to the application.
+APPLY_SIGNED_OUT = "/sign-up?redirect=%2Fprovider-enrollment"
 
 BENEFITS = (
     ("clock", "Your hours", "Set your weekly availability and accept the visits that fit it."),
@@ -47,7 +52,7 @@ REQUIREMENTS = (
 )
 
 STEPS = (
-    ("Create your account", "Sign up with your email, then choose to enroll as a provider."),
+    ("Create your account", "Sign up with your email (or sign in), and your application opens."),
     (
         "Complete enrollment",
         "Add your profile, licenses, insurance and the services you offer, and set your service area.",
@@ -59,6 +64,7 @@ STEPS = (
 
 @component
 def BecomeProviderPage() -> dict:
+    apply_href = ENROLLMENT if use_session().user is not None else APPLY_SIGNED_OUT
     return html._(
         page_header(
             "Bring your care to patients' doors",
@@ -69,7 +75,7 @@ def BecomeProviderPage() -> dict:
         ),
         html.div(
             {"class_name": "container header-actions-row"},
-            button_link("Start your application", "/provider-enrollment", icon_name="arrow-right"),
+            button_link("Apply now", apply_href, icon_name="arrow-right"),
             button_link("Provider FAQ", "/provider-faq", variant="outline"),
         ),
         section(
@@ -112,7 +118,7 @@ def BecomeProviderPage() -> dict:
                     html.h2("Ready when you are"),
                     html.p("Applying is free, and there is no fee to keep a profile on MediVisit."),
                 ),
-                button_link("Start your application", "/provider-enrollment", icon_name="arrow-right"),
+                button_link("Apply now", apply_href, icon_name="arrow-right"),
             ),
         ),
     )

@@ -1,13 +1,48 @@
-"""Careers: what MediVisit values, how the team works, and how to apply by email (open roles are posted here
-when there are any); licensed providers are pointed to Join as Provider instead."""
+"""Careers (/careers, issue 17 part 5): what MediVisit values and the open roles HR publishes from the staff
+portal, each with its own page (/careers/<slug>): the job's description and an application form that works
+signed out (name, e-mail, optional phone, a short cover note and a CV the browser uploads first, through
+/api/careers/cv), then a clear confirmation; the applicant is also e-mailed one. Licensed providers are
+pointed to Join as Provider instead.
+
+app/services/careers decides what each person may read (drafts and closed jobs only for HR), checks every
+field and renders the description's Markdown sanitised, so its HTML is inserted as given.
+"""
 
 from __future__ import annotations
 
-from reactpy import component, html
+import json
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
 
+from reactpy import component, event, html, use_state
+from reactpy_router import use_params
+
+from app.services.careers import apply_for_job, get_posting, get_staged_cv, list_open_postings
 from app.settings import get_settings
+from components import browser
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import use_action, use_query
 from components.icons import icon
-from components.ui import button_link, card, grid, mailto_href, page_header, section
+from components.kit import Button, Field, QueryView, TextArea, empty_state
+from components.ui import button_link, card, grid, notice, page_header, page_title, section
+from models.careers import (
+    EMPLOYMENT_LABELS,
+    MAX_COVER_NOTE,
+    MAX_EMAIL,
+    MAX_NAME,
+    MAX_SLUG,
+    ApplicationCreate,
+    ApplicationSentRead,
+    PostingDetailRead,
+    PostingRead,
+    PostingStatus,
+)
+
+PATH = "/careers"
+CV_URL = "/api/careers/cv"
+CV_ACCEPT = ".pdf,.doc,.docx,.odt"
 
 VALUES = (
     (
@@ -19,82 +54,312 @@ VALUES = (
     ("check", "Say what's true", "Clear prices, plain words, and no promises we can't keep."),
     ("users", "Build with providers", "Nurses and clinicians shape the product they use every day."),
 )
-
-TEAMS = (
-    "Engineering and design",
-    "Provider operations and credentialing",
-    "Patient support",
-    "Clinical quality and compliance",
-    "Partnerships and corporate services",
+EQUAL_OPPORTUNITY = (
+    "We consider all applicants without regard to race, color, religion, sex, sexual orientation, gender "
+    "identity, national origin, age, disability or veteran status."
 )
 
 
+def posting_href(slug: str) -> str:
+    return f"{PATH}/{quote(slug)}"
+
+
+def _facts(posting: PostingRead) -> dict:
+    return html.ul(
+        {"class_name": "career-facts"},
+        html.li(icon("map-pin", size=16), posting.location),
+        html.li(icon("clock", size=16), EMPLOYMENT_LABELS[posting.employment_type]),
+        html.li(icon("users", size=16), posting.team),
+    )
+
+
+def _provider_band() -> dict:
+    return section(
+        html.div(
+            {"class_name": "cta-band"},
+            html.div(
+                html.h2("Licensed provider?"),
+                html.p("You don't need a job application to see patients. Join as a provider instead."),
+            ),
+            button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+        ),
+    )
+
+
+# ---- the list ------------------------------------------------------------------------------------------
 @component
 def CareersPage() -> dict:
-    support = get_settings().support_email
+    session = use_session()
+    query = use_query(list_open_postings, actor=session.actor)
     return html._(
         page_header(
             "Work with us",
             "We're building a simpler way to get licensed care at home. If that matters to you, we'd like "
-            "to hear "
-            "from you.",
+            "to hear from you.",
             eyebrow="Careers",
+        ),
+        section(
+            QueryView(
+                query,
+                _open_roles,
+                loading_label="Loading the open roles…",
+                empty=empty_state(
+                    "No open roles right now",
+                    "We post every opening here first. Please check back soon.",
+                    icon_name="briefcase",
+                ),
+            ),
+            html.p({"class_name": "hint spaced-row"}, EQUAL_OPPORTUNITY),
+            title="Open roles",
+            id="open-roles",
         ),
         section(
             grid(
                 *(card(html.p(text), icon_name=name, title=title) for name, title, text in VALUES), columns=4
             ),
             title="What we value",
-        ),
-        section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    html.h2({"class_name": "section-title"}, "How to apply"),
-                    html.p(
-                        {"class_name": "text-muted"},
-                        "We post open roles on this page when we're hiring. We also read every note we "
-                        "receive, so if you'd like to work with us, send an email with:",
-                    ),
-                    html.ul(
-                        {"class_name": "prep-list"},
-                        html.li("The kind of work you do and the team you'd like to join"),
-                        html.li("Your resume or a link to your work"),
-                        html.li("A few lines on why care at home matters to you"),
-                    ),
-                    html.div(
-                        {"class_name": "button-row"},
-                        html.a(
-                            {
-                                "class_name": "btn btn-primary",
-                                "href": mailto_href(support, "Careers at MediVisit"),
-                            },
-                            icon("mail", size=18),
-                            "Email us",
-                        ),
-                    ),
-                    html.p(
-                        {"class_name": "hint spaced-row"},
-                        "We consider all applicants without regard to race, color, religion, sex, sexual "
-                        "orientation, gender identity, national origin, age, disability or veteran status.",
-                    ),
-                ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "Teams"),
-                    html.ul({"class_name": "card-list"}, *(html.li({"key": team}, team) for team in TEAMS)),
-                ),
-            ),
             muted=True,
         ),
-        section(
-            html.div(
-                {"class_name": "cta-band"},
+        _provider_band(),
+    )
+
+
+def _open_roles(postings: list[PostingRead]) -> dict:
+    return html.ul(
+        {"class_name": "career-list", "aria-label": "Open roles"},
+        *(
+            html.li(
+                {"key": posting.slug, "class_name": "career-item card"},
                 html.div(
-                    html.h2("Licensed provider?"),
-                    html.p("You don't need a job application to see patients. Join as a provider instead."),
+                    html.h3(
+                        {"class_name": "career-item-title"},
+                        html.a({"href": posting_href(posting.slug)}, posting.title),
+                    ),
+                    _facts(posting),
                 ),
-                button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
+                html.a(
+                    {
+                        "class_name": "btn btn-outline btn-sm",
+                        "href": posting_href(posting.slug),
+                        "aria-label": f"View and apply: {posting.title}",
+                    },
+                    "View and apply",
+                ),
+            )
+            for posting in postings
+        ),
+    )
+
+
+# ---- one job -------------------------------------------------------------------------------------------
+@component
+def CareerPostingPage() -> dict:
+    session = use_session()
+    slug = use_params().get("slug", "")[:MAX_SLUG]
+    query = use_query(get_posting, actor=session.actor, slug=slug)
+    return html.div(
+        {"class_name": "career-page"},
+        QueryView(
+            query, lambda posting: _Posting(posting, key=posting.slug), loading_label="Loading the job…"
+        ),
+    )
+
+
+@component
+def _Posting(posting: PostingDetailRead) -> dict:
+    is_open = posting.status == PostingStatus.open
+    return html._(
+        page_title(f"{posting.title} · Careers"),
+        html.section(
+            {"class_name": "page-header"},
+            html.div(
+                {"class_name": "container"},
+                html.nav(
+                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
+                    html.a({"href": PATH}, "Careers"),
+                    html.span({"aria-hidden": "true"}, " / "),
+                    html.span(posting.team),
+                ),
+                html.h1(posting.title),
+                _facts(posting),
             ),
         ),
+        section(
+            ""
+            if is_open
+            else notice(
+                "This job is a draft: only HR can see it until it is opened."
+                if posting.status == PostingStatus.draft
+                else "This job is closed: it no longer takes applications.",
+                tone="warning",
+            ),
+            html.div(
+                {"class_name": "career-layout"},
+                html.article(
+                    {
+                        "class_name": "career-description prose",
+                        "aria-label": "About the job",
+                        "dangerouslySetInnerHTML": {"__html": posting.description_html},
+                    }
+                ),
+                _ApplicationForm(posting) if is_open else "",
+            ),
+            html.p(html.a({"href": PATH}, "← All open roles")),
+        ),
+        _provider_band(),
+    )
+
+
+@component
+def _ApplicationForm(posting: PostingDetailRead) -> dict:
+    session = use_session()
+    form = use_form(draft=f"careers:{posting.slug}", name="", email="", phone="", cover_note="")
+    uploaded_now, set_cv = use_state(None)  # the CV staged in this tab: {id, filename, size, content_type}
+    staged = use_query(get_staged_cv, actor=session.actor)  # or one staged before a reload
+    cv = uploaded_now or (staged.data.model_dump() if staged.data else None)
+    sent, set_sent = use_state(None)
+    problem, set_problem = use_state("")
+
+    def done(result: ApplicationSentRead) -> None:
+        form.discard_draft()
+        set_sent(result)
+
+    action = use_action(apply_for_job, on_success=done, on_error=set_problem)
+
+    def uploaded(event: dict) -> None:
+        try:
+            staged = json.loads(event["target"]["value"])
+        except (KeyError, TypeError, ValueError):
+            return
+        if isinstance(staged, dict) and staged.get("id"):
+            set_cv(staged)
+            set_problem("")
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        set_problem("")
+        await action.run(
+            actor=session.actor,
+            slug=posting.slug,
+            data=ApplicationCreate(
+                **{k: str(form.values.get(k, "") or "") for k in ("name", "email", "phone", "cover_note")},
+                cv_id=cv["id"] if cv else "",
+            ),
+        )
+
+    if sent is not None:
+        return _sent(sent)
+    return html.aside(
+        {"class_name": "career-apply card", "aria-labelledby": "apply-title"},
+        html.h2({"id": "apply-title", "class_name": "card-title"}, "Apply for this job"),
+        html.form(
+            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "career-apply-form"},
+            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            Field(
+                "Full name",
+                "name",
+                form=form,
+                id="apply-name",
+                required=True,
+                max_length=MAX_NAME,
+                autocomplete="name",
+            ),
+            Field(
+                "E-mail",
+                "email",
+                form=form,
+                id="apply-email",
+                type="email",
+                required=True,
+                max_length=MAX_EMAIL,
+                autocomplete="email",
+                hint="We'll send a confirmation here, and write about next steps.",
+            ),
+            Field(
+                "Phone (optional)",
+                "phone",
+                form=form,
+                id="apply-phone",
+                type="tel",
+                max_length=64,
+                autocomplete="tel",
+            ),
+            TextArea(
+                "Cover note (optional)",
+                "cover_note",
+                form=form,
+                id="apply-note",
+                rows=6,
+                max_length=MAX_COVER_NOTE,
+                hint=f"A few lines on why this role, at most {MAX_COVER_NOTE:,} characters.",
+            ),
+            _cv_upload(cv, uploaded),
+            Button("Send application", type="submit", pending=action.pending, pending_label="Sending…"),
+            html.p(
+                {"class_name": "hint"},
+                "Only our hiring team reads your application. ",
+                html.a({"href": "/privacy-policy"}, "Privacy policy"),
+            ),
+        ),
+    )
+
+
+def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> dict:
+    """The CV's file input: the browser posts the file at once (static/js/uploads.js) and hands the staged
+    CV to the hidden sink, whose change `uploaded` hears."""
+    limit_mb = get_settings().upload_max_bytes // (1024 * 1024)
+    return html.div(
+        {"class_name": "career-cv", **browser.upload_scope()},
+        html.p({"class_name": "field-label", "id": "apply-cv-label"}, "CV (required)"),
+        html.p(
+            {"class_name": "hint", "id": "apply-cv-hint"},
+            f"PDF, Word (.docx, .doc) or OpenDocument (.odt), at most {limit_mb} MB.",
+        ),
+        html.div(
+            {"class_name": "career-cv-row"},
+            html.input(
+                {
+                    "id": "apply-cv",
+                    "type": "file",
+                    "class_name": "sr-only",
+                    "accept": CV_ACCEPT,
+                    "aria-labelledby": "apply-cv-label",
+                    "aria-required": "true",
+                    "aria-describedby": "apply-cv-hint",
+                    **browser.upload_input(
+                        max_bytes=get_settings().upload_max_bytes, max_files=1, url=CV_URL
+                    ),
+                }
+            ),
+            html.label(
+                {"class_name": "btn btn-outline btn-sm", "html_for": "apply-cv"},
+                icon("plus", size=16),
+                "Replace CV" if cv else "Upload CV",
+            ),
+            html.span(
+                {"aria-live": "polite"},  # says which file was received once the upload ends
+                html.span(
+                    {"class_name": "career-cv-name"},
+                    icon("file-check", size=16),
+                    f"{cv['filename']} ({max(1, int(cv['size']) // 1024):,} KB)",
+                )
+                if cv
+                else html.span({"class_name": "text-muted"}, "No file chosen"),
+            ),
+        ),
+        html.input({"type": "hidden", **browser.upload_sink(), "on_change": uploaded}),
+        html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
+    )
+
+
+def _sent(sent: ApplicationSentRead) -> dict:
+    return html.aside(
+        {"class_name": "career-apply card career-sent", "role": "status", "aria-labelledby": "sent-title"},
+        html.span({"class_name": "card-icon"}, icon("check", size=22)),
+        html.h2({"id": "sent-title", "class_name": "card-title"}, "Application sent"),
+        html.p(
+            f"Thank you. Your application for {sent.posting_title} is with our hiring team. We've e-mailed a "
+            f"confirmation to {sent.email}, and we'll write to you there about the next steps."
+        ),
+        html.a({"class_name": "btn btn-outline", "href": PATH}, "See other open roles"),
     )

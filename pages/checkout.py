@@ -4,8 +4,9 @@ One visit per unit of each cart item. For each, the patient picks where it happe
 "First available") and one of the open times, which holds that time for them for 10 minutes
 (app/services/booking.hold_slot); choosing another time replaces the hold. The shared visit address and
 each visit's intake notes are typed into uncontrolled inputs (no render per keystroke). Place order books
-every held time as one order, paid at the visit (app/services/booking.place_order); every price and total
-shown comes from the server. Place order with something missing (no time chosen, an address field empty or
+every held time as one order (app/services/booking.place_order), paid at the visit or, with the card
+gateway (PAYMENT_GATEWAY=stripe), by card on Stripe Checkout: the browser is then sent to Stripe's page,
+which brings it back to the order's page. Every price and total shown comes from the server. Place order with something missing (no time chosen, an address field empty or
 malformed) books nothing: an error summary at the top ("There is a problem", GOV.UK's pattern) takes the
 focus and links each error to its field, which shows its message beside it; what was typed and held stays.
 The confirmation says 'Booking confirmed' only when every visit of the order is
@@ -35,7 +36,9 @@ from app.services.booking import (
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
 from app.services.errors import ValidationFailed
+from app.services.payments import get_payment_options
 from app.services.validation import us_zip
+from components.browser import follow, native_link
 from components.cart import ESTIMATE_NOTE, use_cart
 from components.context import use_session
 from components.effects import use_effect
@@ -56,6 +59,7 @@ from components.kit import (
 )
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
+from components.store_checkout import StoreCheckout, store_orders_href
 from components.ui import button_link, page_header, page_title
 from models.booking import AppointmentRead
 from models.cart import CartItemRead
@@ -104,8 +108,14 @@ def CheckoutPage() -> dict:
     catalog = use_query(list_catalog)
     placed, set_placed = use_state(None)
     if placed is not None:
+        if placed.payment_url:
+            return html._(page_title("Checkout"), _header(), _to_payment(placed.payment_url))
         # The confirmation has its own address, so a reload or a shared link shows the same order.
         return navigate(f"/orders/{placed.number}", replace=True)
+    # A store order placed (its products left the cart, which may now be empty): the patient's orders.
+    store_placed, set_store_placed = use_state(None)
+    if store_placed is not None:
+        return navigate(store_orders_href(store_placed), replace=True)
     if cart is None or catalog.data is None:
         return html._(
             page_title("Checkout"),
@@ -116,14 +126,46 @@ def CheckoutPage() -> dict:
         return html._(page_title("Checkout"), _header(), _empty())
     services = {service.slug: service for category in catalog.data for service in category.services}
     items = [item for item in cart.items if item.service_slug in services]
-    return html._(page_title("Checkout"), _header(), _Booking(items, services, set_placed))
+    # Store products ship to an address and are placed as a store order of their own (components/store_checkout).
+    products = [item for item in cart.items if item.is_product]
+    return html._(
+        page_title("Checkout"),
+        _header(visits=bool(items), products=bool(products)),
+        _Booking(items, services, set_placed) if items else "",
+        StoreCheckout(products, set_store_placed, beside_visits=bool(items)) if products else "",
+    )
 
 
-def _header() -> dict:
+def _to_payment(url: str) -> dict:
+    """The order is placed and awaits its card payment: the browser goes to Stripe's page at once (the link
+    is there for a browser that does not follow by itself)."""
+    return html.section(
+        {"class_name": "section"},
+        html.div(
+            {"class_name": "container checkout-loading", "role": "status"},
+            html.p("Your visits are held. Taking you to Stripe's secure page to pay by card…"),
+            html.a({"class_name": "btn btn-primary", "href": url, **native_link()}, "Continue to payment"),
+            follow(url, full_load=True),
+        ),
+    )
+
+
+def _header(*, visits: bool = True, products: bool = False) -> dict:
+    if products and not visits:
+        return page_header(
+            "Checkout",
+            "Tell us where to ship your products. You pay on delivery.",
+            eyebrow="Store order",
+        )
     return page_header(
         "Checkout",
         f"Choose a time for each visit: we hold it for you for {HOLD_MINUTES} minutes while you finish. "
-        "You pay at the visit.",
+        + (
+            "You pay by card when you place the order."
+            if get_payment_options().pays_online
+            else "You pay at the visit."
+        )
+        + (" Store products in your cart are ordered below, with Place store order." if products else ""),
         eyebrow="Book your visits",
     )
 
@@ -658,6 +700,15 @@ def _cart_price(item: CartItemRead) -> dict:
     return html.span({"class_name": "summary-price"}, since, html.strong(format_currency(item.price)))
 
 
+def _pay_line() -> dict:
+    if get_payment_options().pays_online:
+        return html.span(
+            html.strong("Pay by card."),
+            " After Place order you pay on Stripe's secure page; your card number never reaches us.",
+        )
+    return html.span(html.strong("Pay at your visit."), " Nothing is charged now.")
+
+
 @component
 def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> dict:
     session = use_session()
@@ -705,7 +756,7 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
         html.p(
             {"class_name": "summary-pay"},
             icon("shield", size=18),
-            html.span(html.strong("Pay at your visit."), " Nothing is charged now."),
+            _pay_line(),
         ),
         html.p(
             {"class_name": "summary-pay summary-rule"},

@@ -22,8 +22,9 @@ from app.services.errors import ValidationFailed
 from app.services.providers import search_providers
 from app.services.validation import us_zip
 from components import browser
+from components.ad_slot import AdSlot
 from components.context import use_session
-from components.hooks import use_query
+from components.hooks import use_live_tab, use_query
 from components.icons import icon
 from components.kit import browser_field, browser_select, error_state, frozen, loading_state
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
@@ -139,7 +140,11 @@ def _Results(search: str, time_zone: str) -> dict:
     query = ProviderQuery.from_params(params, default_sort=DEFAULT_SORT)
     problem = zip_problem(params)
     # An invalid ZIP searches nothing (enabled=False) and says why.
-    results = use_query(search_providers, query=query, time_zone=time_zone, enabled=problem is None)
+    # Unmet demand is counted by the live page only, not again by the first paint's server copy.
+    live = use_live_tab()
+    results = use_query(
+        search_providers, query=query, time_zone=time_zone, count_unmet=live, enabled=problem is None
+    )
     if problem:
         return html.div(
             {"class_name": "search-results"},
@@ -185,6 +190,7 @@ def _Results(search: str, time_zone: str) -> dict:
             html.p({"class_name": "results-status", "role": "status"}, result_summary(page)),
             sort_links(PATH, page.query),
         ),
+        AdSlot("SEARCH_RESULTS") if page.total else "",
         html.div({"class_name": "provider-list"}, *body),
         pagination(PATH, page),
         html.p(

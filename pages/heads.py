@@ -12,11 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from app.principal import SYSTEM, Principal
+from app.services.careers import get_posting
 from app.services.catalog import get_service_page
 from app.services.errors import NotFound
+from app.services.forum import get_topic, list_forum_categories
 from app.services.providers import get_provider
 from components.catalog_copy import CATEGORIES_BY_SLUG
 from components.format import format_currency, format_minutes
+from models.careers import EMPLOYMENT_LABELS
 from models.catalog import ServiceLocation
 
 MAX_DESCRIPTION = 160  # what search engines show of a description
@@ -97,4 +101,41 @@ async def provider_head(*, session: Any, provider_id: str) -> PageHead | None:
         provider.name,
         f"{provider.name}, {provider.provider_type.label} verified by {{brand}}{offers}. "
         "Prices, reviews and next available times.",
+    )
+
+
+async def forum_topic_head(*, session: Any, topic_id: str, slug: str = "") -> PageHead | None:
+    """/forum/t/<id>/<slug>: a published topic, by its title and category (what a visitor may read)."""
+    del slug  # the id names the topic; the slug is only for people reading the address
+    try:
+        found = await get_topic(session=session, actor=Principal.visitor(""), topic_id=topic_id)
+    except NotFound:
+        return None
+    topic = found.topic
+    return PageHead(
+        topic.title,
+        f"“{topic.title}”: a conversation in the {{brand}} Community Forum, in {topic.category_name}. "
+        "Not medical advice.",
+    )
+
+
+async def forum_category_head(*, session: Any, slug: str) -> PageHead | None:
+    """/forum/c/<slug>: one of the forum's categories, by name."""
+    found = {c.slug: c for c in await list_forum_categories(session=session, actor=Principal.visitor(""))}
+    category = found.get(slug)
+    if category is None:
+        return None
+    return PageHead(f"{category.name} · Community Forum", f"{category.name}: {category.description}")
+
+
+async def career_posting_head(*, session: Any, slug: str) -> PageHead | None:
+    """/careers/<slug>: an open job, by title, team, place and employment type."""
+    try:
+        posting = await get_posting(session=session, actor=SYSTEM, slug=slug)
+    except NotFound:
+        return None
+    kind = EMPLOYMENT_LABELS[posting.employment_type].lower()
+    return PageHead(
+        f"{posting.title} · Careers",
+        f"{posting.title} ({kind}, {posting.location}) in {posting.team} at {{brand}}. Read the job and apply.",
     )

@@ -1,292 +1,366 @@
-"""Help Center: answers to common patient questions grouped by topic (booking, visits, payment, accounts,
-providers) as native <details> disclosures, and 'Contact support': the support request form in the dashboard
-(/dashboard/support?new=1), through sign-in for a signed-out visitor."""
+"""Help Center (/help-center, issue 16): answers to common questions in five categories (booking, payments,
+visits, accounts, providers), written by staff in the portal (/staff/help-center) and read here by anyone,
+signed in or not; a full-text search (`?q=` in the URL) with the matched words marked in each snippet; an
+article's own page (/help-center/<slug>) with 'Was this helpful?'; and 'Contact support': the support
+request form in the dashboard (/dashboard/support?new=1), prefilled with the article or the search that
+found nothing, through sign-in for a signed-out visitor (the prefill rides in the redirect).
+
+app/services/help_center decides what each person may read (drafts only for editors), renders the Markdown
+and sanitises it, so the article's HTML is inserted as given.
+"""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from reactpy import component, html, use_state
+from reactpy_router import use_params, use_search_params
 
 from app.auth.web import with_redirect
+from app.services.help_center import (
+    get_help_article,
+    list_help_center,
+    search_help_center,
+    vote_on_help_article,
+)
+from components.browser import client_get_form
 from components.context import use_session
-from components.ui import button_link, faq_group, faq_item, faq_layout, page_header, section
+from components.forms import use_form
+from components.hooks import Query, use_action, use_query
+from components.icons import icon
+from components.kit import Button, Field, QueryView
+from components.ui import button_link, notice, page_header, page_title, section
+from models.help_center import (
+    CATEGORY_LABELS,
+    MARK_END,
+    MARK_START,
+    MAX_QUERY,
+    MAX_SLUG,
+    HelpArticleRead,
+    HelpArticleSummaryRead,
+    HelpCategory,
+    HelpCenterRead,
+    HelpSearchHit,
+    HelpSearchRead,
+    HelpStatus,
+)
 
-TOPICS = (
-    ("booking", "Booking", "calendar"),
-    ("visits", "Visits", "map-pin"),
-    ("payment", "Payment", "cart"),
-    ("accounts", "Accounts", "user"),
-    ("providers", "Providers", "shield"),
+PATH = "/help-center"
+SUPPORT_REQUEST = "/dashboard/support?new=1"
+CATEGORY_ICONS = {
+    HelpCategory.booking: "calendar",
+    HelpCategory.payments: "cart",
+    HelpCategory.visits: "map-pin",
+    HelpCategory.accounts: "user",
+    HelpCategory.providers: "shield",
+}
+# The help desk's ticket category for each Help Center category (models/support.py TicketCategory).
+TICKET_CATEGORY = {
+    HelpCategory.booking: "booking",
+    HelpCategory.payments: "payment",
+    HelpCategory.visits: "booking",
+    HelpCategory.accounts: "account",
+    HelpCategory.providers: "services",
+}
+
+
+def article_href(slug: str) -> str:
+    return f"{PATH}/{quote(slug)}"
+
+
+def support_request(*, subject: str = "", description: str = "", category: str = "") -> str:
+    """The support request form, prefilled when given a subject (the dashboard reads these parameters)."""
+    if not subject:
+        return SUPPORT_REQUEST
+    params = {"category": category or "other", "subject": subject[:150], "description": description[:1000]}
+    return f"{SUPPORT_REQUEST}&{urlencode(params)}"
+
+
+def contact_support_href(signed_in: bool, request: str = SUPPORT_REQUEST) -> str:
+    """`request` (a support form address), through sign-in for a signed-out visitor."""
+    return request if signed_in else with_redirect("/login", request)
+
+
+def about_article(article: HelpArticleRead) -> str:
+    return support_request(
+        subject=f"Question about “{article.title}”",
+        description=f"I read the Help Center article “{article.title}” ({article_href(article.slug)}) "
+        "and still need help: ",
+        category=TICKET_CATEGORY[article.category],
+    )
+
+
+def about_search(query: str) -> str:
+    return support_request(
+        subject=f"Help with: {query}",
+        description=f"I searched the Help Center for “{query}” and did not find an answer. ",
+    )
+
+
+def still_need_help(href: str, lead: str) -> dict:
+    return section(
+        html.div(
+            {"class_name": "cta-band"},
+            html.div(html.h2("Still need help?"), html.p(lead)),
+            button_link("Contact support", href, icon_name="arrow-right"),
+        ),
+    )
+
+
+STILL_NEED_HELP = (
+    "Send a support request and follow our team's answers in your dashboard. For problems with the "
+    "website, use Report Bug."
 )
 
 
-def _booking() -> dict:
-    return faq_group(
-        "Booking",
-        faq_item(
-            "How do I book a visit?",
-            html.p(
-                "Choose a service, pick a verified provider who covers your address and a time that suits "
-                "you, "
-                "then confirm your booking. Start from ",
-                html.a({"href": "/services"}, "our services"),
-                " or ",
-                html.a({"href": "/find-provider"}, "find a provider"),
-                ".",
-            ),
-        ),
-        faq_item(
-            "Do I need a doctor's order?",
-            html.p(
-                "For most blood tests and lab work, yes: labs only run tests ordered by a licensed "
-                "clinician. "
-                "Some nursing care also needs orders. IV hydration and some screenings don't need an order, "
-                "but "
-                "you'll answer health questions before your visit.",
-            ),
-        ),
-        faq_item(
-            "Can I book for someone else?",
-            html.p(
-                "Yes. Enter the patient's name and the address where the visit will happen. The patient, or "
-                "their parent or legal guardian, must be present and agree to care at the visit.",
-            ),
-        ),
-        faq_item(
-            "How do I reschedule or cancel?",
-            html.p(
-                "You can reschedule or cancel up to 24 hours before your visit from ",
-                html.a({"href": "/appointments"}, "My Appointments"),
-                ". Closer to the visit, contact your provider or our support team.",
-            ),
-        ),
-        faq_item(
-            "What if the service I need isn't listed?",
-            html.p(
-                "Send us a ",
-                html.a({"href": "/service-requests"}, "service request"),
-                " and we'll look for a provider near you who offers it.",
-            ),
-        ),
-        id="booking",
-        icon_name="calendar",
-    )
-
-
-def _visits() -> dict:
-    return faq_group(
-        "Visits",
-        faq_item(
-            "Where can visits happen?",
-            html.p(
-                "At home, at your office, at a provider's clinic space, by video for check-ins that need no "
-                "hands-on care, or on site at a workplace or event for groups. Each service lists the places "
-                "it's offered.",
-            ),
-        ),
-        faq_item(
-            "How do I prepare?",
-            html.p(
-                "Each service page lists what to do. In short: some blood tests need 8–12 hours of fasting; "
-                "for IV therapy, eat a light meal and drink water beforehand; have your ID, lab order and "
-                "medication list ready. ",
-                html.a({"href": "/services"}, "See preparation by service"),
-                ".",
-            ),
-        ),
-        faq_item(
-            "Who will come to my home?",
-            html.p(
-                "A licensed or certified provider whose credentials we have checked. You'll see their name "
-                "and "
-                "credentials when you book, and you can ask to see their ID when they arrive.",
-            ),
-        ),
-        faq_item(
-            "What if I'm running late or the provider is?",
-            html.p(
-                "Contact each other through your booking as early as you can. If a provider can't make your "
-                "visit, we'll help you rebook.",
-            ),
-        ),
-        faq_item(
-            "Is MediVisit for emergencies?",
-            html.p(
-                html.strong("No."),
-                " Visits are for planned, non-emergency care. If you think you may have a medical emergency, "
-                "call 911 or go to the nearest emergency room.",
-            ),
-        ),
-        id="visits",
-        icon_name="map-pin",
-    )
-
-
-def _payment() -> dict:
-    return faq_group(
-        "Payment",
-        faq_item(
-            "When will I see the price?",
-            html.p(
-                "Before you book. The service price, a platform fee of 5% of your subtotal and your total "
-                "are "
-                "shown at checkout before you pay.",
-            ),
-        ),
-        faq_item(
-            "Does insurance cover visits?",
-            html.p(
-                "Visits are paid directly. You'll get an itemized receipt you can submit to your insurer, "
-                "HSA "
-                "or FSA; whether they reimburse you depends on your plan. Lab fees are usually billed "
-                "separately by the lab, which may bill your insurance.",
-            ),
-        ),
-        faq_item(
-            "How do discounts and sales work?",
-            html.p(
-                "Current offers appear in the banner at the top of the site, like today's 30% off IV "
-                "therapies. "
-                "Discounts are applied to eligible services at checkout.",
-            ),
-        ),
-        faq_item(
-            "How do refunds work?",
-            html.p(
-                "If you cancel at least 24 hours before your visit, or a provider cancels, you are not "
-                "charged "
-                "for the visit. For anything else, ",
-                html.a({"href": "/contact"}, "contact support"),
-                " and we'll look into it.",
-            ),
-        ),
-        id="payment",
-        icon_name="cart",
-    )
-
-
-def _accounts() -> dict:
-    return faq_group(
-        "Accounts",
-        faq_item(
-            "Do I need an account?",
-            html.p(
-                "You can browse services and read the help center without one. You need an account to book, "
-                "see your appointments or post in the forum. ",
-                html.a({"href": "/register"}, "Create an account"),
-                ".",
-            ),
-        ),
-        faq_item(
-            "I forgot my password.",
-            html.p(
-                html.a({"href": "/forgot-password"}, "Reset your password"),
-                " with the email you signed up with.",
-            ),
-        ),
-        faq_item(
-            "How do I update my details?",
-            html.p(
-                "Sign in and open ",
-                html.a({"href": "/dashboard/profile"}, "your profile"),
-                " to change your name, phone number or photo.",
-            ),
-        ),
-        faq_item(
-            "How is my health information protected?",
-            html.p(
-                "We handle health information in line with HIPAA and share it only with the providers caring "
-                "for you and the labs that process your tests. Read our ",
-                html.a({"href": "/privacy-policy"}, "privacy policy"),
-                ".",
-            ),
-        ),
-        faq_item(
-            "How do I close my account?",
-            html.p(
-                html.a({"href": "/contact"}, "Contact support"),
-                " from the email address on your account and we'll close it. Some records must be kept for a "
-                "period required by law.",
-            ),
-        ),
-        id="accounts",
-        icon_name="user",
-    )
-
-
-def _providers() -> dict:
-    return faq_group(
-        "Providers",
-        faq_item(
-            "How are providers checked?",
-            html.p(
-                "Before their first visit we verify each provider's identity, their license or certification "
-                "with the issuing board, and their liability insurance, and run a background check. ",
-                html.a({"href": "/providers"}, "More on verification"),
-                ".",
-            ),
-        ),
-        faq_item(
-            "Can I choose my provider?",
-            html.p(
-                "Yes. You choose from the providers who offer your service in your area, and you can book "
-                "the "
-                "same provider again for later visits when they're available.",
-            ),
-        ),
-        faq_item(
-            "How do I give feedback about a provider?",
-            html.p(
-                "After each visit you can rate it and leave a comment. For a safety concern, ",
-                html.a({"href": "/contact"}, "contact support"),
-                " straight away.",
-            ),
-        ),
-        faq_item(
-            "I'm a provider. Where do I start?",
-            html.p(
-                "See ",
-                html.a({"href": "/become-provider"}, "Join as Provider"),
-                " and the ",
-                html.a({"href": "/provider-faq"}, "Provider FAQ"),
-                ".",
-            ),
-        ),
-        id="providers",
-        icon_name="shield",
-    )
-
-
-SUPPORT_REQUEST = "/dashboard/support?new=1"
-
-
-def contact_support_href(signed_in: bool) -> str:
-    """The support request form, through sign-in for a signed-out visitor."""
-    return SUPPORT_REQUEST if signed_in else with_redirect("/login", SUPPORT_REQUEST)
-
-
+# ---- the index and the search --------------------------------------------------------------------------
 @component
 def HelpCenterPage() -> dict:
     signed_in = use_session().user is not None
+    search = " ".join(((use_search_params().get("q") or [""])[0]).split())[:MAX_QUERY]
     return html._(
         page_header(
             "How can we help?",
-            "Answers to common questions about booking, visits, payment and your account.",
+            "Search our answers about booking, payments, visits, accounts and providers, or browse by topic.",
             eyebrow="Help Center",
         ),
         section(
-            faq_layout("Help topics", TOPICS, _booking(), _visits(), _payment(), _accounts(), _providers()),
+            _SearchForm(search, key=f"form:{search}"),
+            _Results(search, key=f"results:{search}") if search else _Topics(),
         ),
-        section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Still need help?"),
-                    html.p(
-                        "Send a support request and follow our team's answers in your dashboard. For problems "
-                        "with the website, use Report Bug."
+        still_need_help(
+            contact_support_href(signed_in, about_search(search) if search else SUPPORT_REQUEST),
+            STILL_NEED_HELP,
+        ),
+    )
+
+
+@component
+def _SearchForm(search: str) -> dict:
+    form = use_form(q=search)
+    return html.form(
+        {
+            "class_name": "form help-search",
+            "method": "get",
+            "action": PATH,
+            "role": "search",
+            "aria-label": "Help Center",
+            **client_get_form(),
+        },
+        Field(
+            "Search the Help Center",
+            "q",
+            form=form,
+            id="help-search",
+            type="search",
+            max_length=MAX_QUERY,
+            placeholder="e.g. refund, cancel, two-factor",
+        ),
+        html.div(
+            {"class_name": "help-search-actions"},
+            Button("Search", type="submit", icon="search"),
+            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear") if search else "",
+        ),
+    )
+
+
+@component
+def _Topics() -> dict:
+    session = use_session()
+    query = use_query(list_help_center, actor=session.actor)
+    return QueryView(query, _topics, loading_label="Loading the Help Center…", is_empty=lambda _h: False)
+
+
+def _topics(center: HelpCenterRead) -> dict:
+    if not center.articles:
+        return html.p({"class_name": "text-muted", "role": "status"}, "No articles are published yet.")
+    by_category: dict[HelpCategory, list[HelpArticleSummaryRead]] = {}
+    for article in center.articles:
+        by_category.setdefault(article.category, []).append(article)
+    return html.div(
+        {"class_name": "help-topics"},
+        *(
+            html.section(
+                {
+                    "key": category.value,
+                    "class_name": "help-topic",
+                    "aria-labelledby": f"topic-{category.value}",
+                },
+                html.h2(
+                    {"id": f"topic-{category.value}", "class_name": "help-topic-title"},
+                    html.span({"class_name": "faq-group-icon"}, icon(CATEGORY_ICONS[category], size=18)),
+                    CATEGORY_LABELS[category],
+                ),
+                html.ul(
+                    {"class_name": "help-articles"},
+                    *(
+                        html.li(
+                            {"key": article.slug},
+                            html.a(
+                                {"href": article_href(article.slug), "class_name": "help-link"}, article.title
+                            ),
+                            html.p({"class_name": "text-muted"}, article.summary) if article.summary else "",
+                        )
+                        for article in by_category[category]
                     ),
                 ),
-                button_link("Contact support", contact_support_href(signed_in), icon_name="arrow-right"),
+            )
+            for category in HelpCategory
+            if category in by_category
+        ),
+    )
+
+
+@component
+def _Results(search: str) -> dict:
+    session = use_session()
+    query = use_query(search_help_center, actor=session.actor, query=search)
+    return QueryView(query, _results, loading_label="Searching…", is_empty=lambda _r: False)
+
+
+def marked(snippet: str) -> list[Any]:
+    """The snippet's text with its matched words in <mark> (text only: nothing is parsed as HTML)."""
+    parts: list[Any] = []
+    for index, piece in enumerate(snippet.split(MARK_START)):
+        word, _, rest = piece.partition(MARK_END) if index else ("", "", piece)
+        if word:
+            parts.append(html.mark({"key": f"m{index}"}, word))
+        if rest:
+            parts.append(rest)
+    return parts
+
+
+def _results(found: HelpSearchRead) -> dict:
+    if not found.hits:
+        return html.div(
+            {"class_name": "help-no-results", "role": "status"},
+            html.h2(f"No article matches “{found.query}”"),
+            html.p(
+                "Try other words, check the spelling, or browse ",
+                html.a({"href": PATH}, "all topics"),
+                ". You can also contact support below: we'll include your search in the request.",
+            ),
+        )
+    count = len(found.hits)
+    return html.div(
+        {"class_name": "help-results"},
+        html.p(
+            {"class_name": "text-muted", "role": "status"},
+            f"1 article matches “{found.query}”."
+            if count == 1
+            else f"{count} articles match “{found.query}”.",
+        ),
+        html.ol(
+            {"class_name": "help-hits", "aria-label": "Search results"}, *(_hit(hit) for hit in found.hits)
+        ),
+    )
+
+
+def _hit(hit: HelpSearchHit) -> dict:
+    return html.li(
+        {"key": hit.slug, "class_name": "help-hit"},
+        html.a({"href": hit.url, "class_name": "help-link"}, hit.title),
+        html.span({"class_name": "help-hit-category"}, CATEGORY_LABELS[hit.category]),
+        html.p({"class_name": "help-snippet"}, *marked(hit.snippet)) if hit.snippet else "",
+    )
+
+
+# ---- one article ---------------------------------------------------------------------------------------
+@component
+def HelpArticlePage() -> dict:
+    session = use_session()
+    slug = use_params().get("slug", "")[:MAX_SLUG]
+    query = use_query(get_help_article, actor=session.actor, slug=slug)
+    return html.div(
+        {"class_name": "help-article-page"},
+        QueryView(
+            query,
+            lambda article: _ArticleView(article, query, key=article.slug),
+            loading_label="Loading the article…",
+        ),
+    )
+
+
+@component
+def _ArticleView(article: HelpArticleRead, query: Query) -> dict:
+    signed_in = use_session().user is not None
+    return html._(
+        page_title(f"{article.title} · Help Center"),
+        html.section(
+            {"class_name": "page-header"},
+            html.div(
+                {"class_name": "container"},
+                html.nav(
+                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
+                    html.a({"href": PATH}, "Help Center"),
+                    html.span({"aria-hidden": "true"}, " / "),
+                    html.span(CATEGORY_LABELS[article.category]),
+                ),
+                html.h1(article.title),
+                html.p({"class_name": "lead"}, article.summary) if article.summary else "",
             ),
         ),
+        section(
+            notice(
+                "Draft: only Help Center editors can see this article until it is published.", tone="warning"
+            )
+            if article.status == HelpStatus.draft
+            else "",
+            html.article(
+                {
+                    "class_name": "help-article prose",
+                    "aria-label": article.title,
+                    "dangerouslySetInnerHTML": {"__html": article.body_html},
+                }
+            ),
+            _Helpful(article, query) if article.status == HelpStatus.published else "",
+            html.p(html.a({"href": PATH}, "← All help topics")),
+        ),
+        still_need_help(
+            contact_support_href(signed_in, about_article(article)),
+            "Send a support request about this article and follow our team's answers in your dashboard.",
+        ),
+    )
+
+
+@component
+def _Helpful(article: HelpArticleRead, query: Query) -> dict:
+    session = use_session()
+    answered, set_answered = use_state(article.my_vote is not None)
+    vote = use_action(vote_on_help_article, refetch=[query], on_success=lambda _kept: set_answered(True))
+
+    async def answer(helpful: bool) -> None:
+        await vote.run(actor=session.actor, slug=article.slug, helpful=helpful)
+
+    def choice(label: str, helpful: bool, icon_name: str) -> dict:
+        return Button(
+            label,
+            variant="primary" if article.my_vote is helpful else "outline",
+            icon=icon_name,
+            on_click=lambda: answer(helpful),
+            pending=vote.pending,
+        )
+
+    return html.section(
+        {"class_name": "help-feedback", "aria-labelledby": "help-feedback-title"},
+        html.h2({"id": "help-feedback-title", "class_name": "help-feedback-title"}, "Was this helpful?"),
+        html.div(
+            {"class_name": "button-row"},
+            choice("Yes", True, "check"),
+            choice("No", False, "x"),
+        ),
+        html.p(
+            {"class_name": "text-muted", "role": "status"},
+            f"Thanks for your feedback: you answered “{'Yes' if article.my_vote else 'No'}”. "
+            "You can change your answer."
+            if answered and article.my_vote is not None
+            else "",
+        ),
+        html.p(
+            {"class_name": "text-muted help-counts"},
+            f"Editors see: {article.helpful_yes} found this helpful, {article.helpful_no} did not.",
+        )
+        if article.can_edit
+        else "",
     )

@@ -9,6 +9,7 @@ from reactpy import component, html
 
 from app.services.appointments import MarketplaceFigures, marketplace_figures
 from components import browser
+from components.ad_slot import AdSlot
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
@@ -127,7 +128,12 @@ def HomePage() -> dict:
             ),
         ),
         html.div({"class_name": "container"}, TrustFigures()),
-        *_fixed_sections(),
+        html.div({"class_name": "container"}, AdSlot("HOME_TOP")),
+        _fixed_sections()[0],
+        html.div({"class_name": "container"}, AdSlot("HOMEPAGE_FEATURED")),
+        _fixed_sections()[1],
+        html.div({"class_name": "container"}, AdSlot("HOME")),
+        _fixed_sections()[2],
     )
 
 

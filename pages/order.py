@@ -1,6 +1,6 @@
 """/orders/<number>: an order's confirmation, at an address of its own (issue 11, flow 4).
 
-Checkout goes here after Place order, so a reload, a bookmark or the link in the e-mail shows the same
+Checkout goes here after Place order (with the card gateway, Stripe's payment page comes back here), so a reload, a bookmark or the link in the e-mail shows the same
 order instead of "Your cart is empty". Only its patient (or an owner or admin) can open it; anyone else is
 told it is not in their account, on a page that leads on to their own visits.
 """
@@ -11,8 +11,9 @@ from reactpy import component, html
 from reactpy_router import use_params
 
 from app.services.booking import get_order_by_number
+from app.services.payments import order_topic
 from components.context import use_session
-from components.hooks import use_query
+from components.hooks import use_query, use_topic
 from components.kit import QueryView, empty_state
 from components.order_ui import OrderConfirmation
 from components.ui import button_link, page_header
@@ -23,6 +24,9 @@ def OrderPage() -> dict:
     session = use_session()
     number = use_params().get("number", "")
     order = use_query(get_order_by_number, actor=session.actor, number=number)
+    # While a card payment awaits Stripe's confirmation, the webhook's change reloads the page's order.
+    awaiting = order.data is not None and order.data.payment_status == "awaiting"
+    use_topic(*([order_topic(order.data.id)] if awaiting else []), refetch=[order])
     if order.error:
         return html._(
             page_header("Your order"),

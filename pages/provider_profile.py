@@ -18,6 +18,7 @@ from reactpy_router import use_params, use_search_params
 
 from app.services.appointments import LATEST_REVIEWS, list_reviews
 from app.services.providers import NO_PROVIDER, get_provider, list_openings
+from components.ad_slot import AdSlot
 from components.cart import AddToCartButton
 from components.context import use_session
 from components.format import format_date, format_minutes, initials
@@ -394,6 +395,7 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
                     if provider.services
                     else "",
                     _service_area(provider.zip_codes),
+                    AdSlot("PROVIDER_PROFILE"),
                 ),
             ),
         ),

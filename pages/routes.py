@@ -12,8 +12,9 @@ an id or slug in its path, looks up the thing named (a listed provider, a servic
 catalog) and returns the title and description that name it, or None when it is not there: the HTTP layer
 then answers 404, while the screen still renders its own not-found message.
 
-`framed` says whether the screen sits in the public site frame (banner, top nav, footer): every /staff screen
-has its own frame instead (components/staff_frame.py), so it is `framed=False`.
+`frame` is what surrounds the screen (components/screen.py): the public site's (banner, top nav, footer),
+the dashboard's (sidebar and header, every /dashboard screen) or its own (every /staff screen brings
+components/staff_frame.py).
 """
 
 from __future__ import annotations
@@ -30,10 +31,21 @@ from components.guards import (
     admin_rule,
     appointments_rule,
     checkout_rule,
+    dashboard_admin_rule,
     dashboard_rule,
+    enrollment_rule,
     staff_rule,
 )
-from pages.heads import SITE_DESCRIPTION, PageHead, provider_head, service_page_head
+from components.screen import DASHBOARD_FRAME, OWN_FRAME, SITE_FRAME
+from pages.heads import (
+    SITE_DESCRIPTION,
+    PageHead,
+    career_posting_head,
+    forum_category_head,
+    forum_topic_head,
+    provider_head,
+    service_page_head,
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +54,7 @@ class Screen:
     target: str  # "pages.home:HomePage"
     title: str
     rule: Rule | None = None  # who may see it (components/guards.py); None = everyone
-    framed: bool = True  # inside the public site frame; False for the staff portal's own frame
+    frame: str = SITE_FRAME  # SITE_FRAME, DASHBOARD_FRAME or OWN_FRAME (components/screen.py)
     description: str = SITE_DESCRIPTION  # the meta description; `{brand}` is the wordmark
     # `await head(session=…, **path_params)`: the title and description naming what the path names, or
     # None, which answers HTTP 404 (the screen says 'not found' itself).
@@ -50,8 +62,8 @@ class Screen:
 
 
 ASSISTANT_DESCRIPTION = (
-    "Pick the situation closest to yours and we'll point you to the right service. A simple guide: it "
-    "doesn't diagnose and it isn't medical advice."
+    "Ask a question and we'll point you to the right service, how to prepare and what it costs. It doesn't "
+    "diagnose and it isn't medical advice."
 )
 PRIVACY_DESCRIPTION = (
     "How {brand} collects, uses and protects your information, including health information."
@@ -61,9 +73,14 @@ FORGOT_DESCRIPTION = (
     "Enter the e-mail address of your {brand} account and we'll send you a link to choose a new password."
 )
 ENROLLMENT_DESCRIPTION = (
-    "Five steps stand between a licensed provider and their first home visit: what each one asks for, so "
-    "you can have it ready."
+    "Apply to provide care with {brand}: your details, licences, services and documents, saved as you go."
 )
+
+
+def _dashboard(path: str, target: str, title: str) -> Screen:
+    """A /dashboard screen: signed-in users only, inside the dashboard's frame."""
+    return Screen(path, target, title, rule=dashboard_rule, frame=DASHBOARD_FRAME)
+
 
 PUBLIC = (
     Screen(
@@ -158,6 +175,26 @@ PUBLIC = (
         "visit, recovering, caring for a family member.",
     ),
     Screen(
+        "/forum/new",
+        "pages.forum_new_topic:ForumNewTopicPage",
+        "Start a topic",
+        description="Ask the {brand} community a question or share an experience of care at home.",
+    ),
+    Screen(
+        "/forum/c/{slug:str}",
+        "pages.forum:ForumCategoryPage",
+        "Community Forum",
+        description="Topics in one category of the {brand} Community Forum.",
+        head=forum_category_head,
+    ),
+    Screen(
+        "/forum/t/{topic_id:str}/{slug:str}",
+        "pages.forum_topic:ForumTopicPage",
+        "Community Forum",
+        description="A conversation in the {brand} Community Forum. Not medical advice.",
+        head=forum_topic_head,
+    ),
+    Screen(
         "/healthcare-assistant",
         "pages.assistant:AssistantPage",
         "AI Assistant",
@@ -173,6 +210,12 @@ PUBLIC = (
         description="Answers to common questions about booking, visits, payment and your {brand} account.",
     ),
     Screen(
+        "/help-center/{slug:str}",
+        "pages.help_center:HelpArticlePage",
+        "Help Center",
+        description="An answer from the {brand} Help Center.",
+    ),
+    Screen(
         "/contact",
         "pages.contact:ContactPage",
         "Contact",
@@ -185,11 +228,18 @@ PUBLIC = (
         description="Work with {brand}: we're building a simpler way to get licensed care at home.",
     ),
     Screen(
+        "/careers/{slug:str}",
+        "pages.careers:CareerPostingPage",
+        "Careers",
+        description="A job at {brand}: read the role and apply.",
+        head=career_posting_head,
+    ),
+    Screen(
         "/service-requests",
         "pages.service_requests:ServiceRequestsPage",
         "Service Requests",
-        description="Need care we don't list yet? Send a service request and we'll look for a licensed "
-        "provider who can offer it near you.",
+        description="Need care you can't book right now? Post a service request and licensed providers "
+        "near you can offer a visit.",
     ),
     Screen(
         "/ad-purchase",
@@ -243,6 +293,7 @@ ACCOUNT = (
         description="Choose a new password for your {brand} account.",
     ),
     Screen("/auth-redirect", "pages.auth_redirect:AuthRedirectPage", "Signing you in"),
+    Screen("/join-team", "pages.team_join:TeamJoinPage", "Join your organization"),
 )
 
 PORTALS = (
@@ -250,39 +301,192 @@ PORTALS = (
         "/provider-enrollment",
         "pages.provider_enrollment:ProviderEnrollmentPage",
         "Provider Enrollment",
+        rule=enrollment_rule,
         description=ENROLLMENT_DESCRIPTION,
     ),
     Screen(
         "/provider-enrollment/{rest:path}",
         "pages.provider_enrollment:ProviderEnrollmentPage",
         "Provider Enrollment",
+        rule=enrollment_rule,
         description=ENROLLMENT_DESCRIPTION,
     ),
-    Screen("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
+    _dashboard("/dashboard", "pages.dashboard.home:DashboardPage", "Dashboard"),
     # Built sections, ahead of the catch-all (first match wins).
+    _dashboard(
+        "/dashboard/appointments", "pages.dashboard.appointments:DashboardAppointmentsPage", "Appointments"
+    ),
+    _dashboard("/dashboard/services", "pages.dashboard.provider_services:ProviderServicesPage", "Services"),
+    _dashboard("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile"),
+    _dashboard("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings"),
+    _dashboard("/dashboard/support", "pages.dashboard.support:SupportPage", "Support"),
+    _dashboard(
+        "/dashboard/notifications", "pages.dashboard.notifications:NotificationsPage", "Notifications"
+    ),
+    _dashboard(
+        "/dashboard/notification-settings",
+        "pages.dashboard.notification_settings:NotificationSettingsPage",
+        "Notification Settings",
+    ),
+    _dashboard(
+        "/dashboard/payout-requests", "pages.dashboard.payout_requests:PayoutRequestsPage", "Payout Requests"
+    ),
+    _dashboard("/dashboard/wallet", "pages.dashboard.wallet:WalletPage", "Wallet"),
+    _dashboard("/dashboard/store", "pages.dashboard.store:StorePage", "Store"),
+    _dashboard("/dashboard/marketplace", "pages.dashboard.marketplace:MarketplacePage", "Marketplace"),
+    _dashboard("/dashboard/jobs", "pages.dashboard.jobs:JobsPage", "Jobs"),
+    _dashboard("/dashboard/ad-analytics", "pages.dashboard.ad_analytics:AdAnalyticsPage", "Ad Analytics"),
+    _dashboard(
+        "/dashboard/provider-wallet", "pages.dashboard.provider_wallet:ProviderWalletPage", "Provider Wallet"
+    ),
     Screen(
-        "/dashboard/appointments",
-        "pages.dashboard.appointments:DashboardAppointmentsPage",
+        "/dashboard/automation",
+        "pages.dashboard.automation:AutomationPage",
+        "Automation",
+        rule=dashboard_admin_rule,
+        frame=DASHBOARD_FRAME,
+    ),
+    _dashboard("/dashboard/team", "pages.dashboard.team:TeamPage", "Team"),
+    _dashboard("/dashboard/contracts", "pages.dashboard.contracts:ContractsPage", "Contracts"),
+    _dashboard("/dashboard/ai-features", "pages.dashboard.ai_features:AiFeaturesPage", "AI Features"),
+    _dashboard("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard"),
+    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, frame=OWN_FRAME),
+    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, frame=OWN_FRAME
+    ),
+    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/onboarding",
+        "staff.onboarding:OnboardingPage",
+        "Provider Onboarding",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/providers",
+        "staff.providers:ProvidersPage",
+        "Provider Management",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/providers/{provider_id:str}",
+        "staff.providers:ProviderPage",
+        "Provider",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/verifications",
+        "staff.verifications:VerificationsPage",
+        "Verification Requests",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/documents",
+        "staff.documents:DocumentsPage",
+        "Document Approvals",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/notifications",
+        "staff.notifications:StaffNotificationsPage",
+        "Notifications",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/appointments",
+        "staff.appointments:AppointmentsPage",
         "Appointments",
-        rule=dashboard_rule,
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen("/staff/settings", "staff.settings:SettingsPage", "Settings", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/documentation",
+        "staff.documentation:DocumentationPage",
+        "Documentation",
+        rule=staff_rule,
+        frame=OWN_FRAME,
     ),
     Screen(
-        "/dashboard/services",
-        "pages.dashboard.provider_services:ProviderServicesPage",
-        "Services",
-        rule=dashboard_rule,
+        "/staff/documentation/{slug:str}",
+        "staff.documentation:ArticlePage",
+        "Documentation",
+        rule=staff_rule,
+        frame=OWN_FRAME,
     ),
-    Screen("/dashboard/profile", "pages.dashboard.profile:ProfilePage", "Profile", rule=dashboard_rule),
-    Screen("/dashboard/settings", "pages.dashboard.settings:SettingsPage", "Settings", rule=dashboard_rule),
-    Screen("/dashboard/support", "pages.dashboard.support:SupportPage", "Support", rule=dashboard_rule),
-    Screen("/dashboard/{rest:path}", "pages.dashboard.home:DashboardPage", "Dashboard", rule=dashboard_rule),
-    Screen("/staff", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
-    Screen("/staff/helpdesk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
-    Screen("/staff/help-desk", "helpdesk.console:HelpDeskPage", "Help Desk", rule=staff_rule, framed=False),
-    Screen("/staff/team", "staff.team:TeamPage", "Staff Management", rule=staff_rule, framed=False),
-    Screen("/staff/audit", "staff.audit:AuditPage", "Audit Log", rule=staff_rule, framed=False),
-    Screen("/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, framed=False),
+    Screen(
+        "/staff/help-center",
+        "staff.help_center:HelpCenterAdminPage",
+        "Help Center",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen("/staff/careers", "staff.careers:CareersAdminPage", "Careers", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/careers/{slug:str}",
+        "staff.careers:ApplicationsPage",
+        "Applications",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/moderation",
+        "staff.moderation:ModerationPage",
+        "Content Moderation",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/revenue", "staff.revenue:RevenuePage", "Revenue Reports", rule=staff_rule, frame=OWN_FRAME
+    ),
+    # Invoices need create_invoices: StaffSection("invoices") checks it, as every staff section's permission.
+    Screen("/staff/invoices", "staff.invoices:InvoicesPage", "Invoices", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/invoices/{number:str}",
+        "staff.invoices:InvoicePage",
+        "Invoice",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen("/staff/products", "staff.products:ProductsPage", "Products", rule=staff_rule, frame=OWN_FRAME),
+    Screen("/staff/leads", "staff.leads:LeadsPage", "Corporate Leads", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/contracts", "staff.contracts:ContractsPage", "Contracts", rule=staff_rule, frame=OWN_FRAME
+    ),
+    Screen(
+        "/staff/organizations",
+        "staff.organizations:OrganizationsPage",
+        "Organizations",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/store-orders",
+        "staff.store_orders:StoreOrdersPage",
+        "Store Orders",
+        rule=staff_rule,
+        frame=OWN_FRAME,
+    ),
+    Screen(
+        "/staff/analytics", "staff.analytics:AnalyticsPage", "Analytics", rule=staff_rule, frame=OWN_FRAME
+    ),
+    Screen("/staff/ads", "staff.ads:AdsPage", "Advertisement Management", rule=staff_rule, frame=OWN_FRAME),
+    Screen(
+        "/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, frame=OWN_FRAME
+    ),
     Screen("/admin", "pages.admin:AdminPage", "Admin", rule=admin_rule),
+    Screen("/admin/users", "pages.admin_users:AdminUsersPage", "Users", rule=admin_rule),
+    Screen("/admin/users/{user_id:str}", "pages.admin_user:AdminUserPage", "Account", rule=admin_rule),
+    Screen("/admin/outbox", "pages.admin_outbox:AdminOutboxPage", "Mail outbox", rule=admin_rule),
+    Screen("/admin/not-found", "pages.admin_not_found:AdminNotFoundPage", "Unknown paths", rule=admin_rule),
+    Screen("/admin/health", "pages.admin_health:AdminHealthPage", "System health", rule=admin_rule),
 )
 
 # Matched only by paths nothing else matches; rendered with HTTP status 404.

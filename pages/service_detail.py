@@ -12,6 +12,7 @@ from reactpy import component, html
 from reactpy_router import use_params
 
 from app.services.catalog import get_category, get_service_page
+from components.ad_slot import AdSlot
 from components.catalog_copy import (
     CATEGORIES,
     CATEGORIES_BY_SLUG,
@@ -76,6 +77,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> di
         section(
             sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
             _Services(category.slug, service.slug if service else ""),
+            AdSlot("SERVICE_DETAIL_PAGE" if service else "CATEGORY_PAGE"),
             title="Services and prices",
             id="prices",
         ),

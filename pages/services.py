@@ -7,6 +7,7 @@ from __future__ import annotations
 from reactpy import component, html
 
 from app.services.catalog import list_catalog
+from components.ad_slot import AdSlot
 from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
 from components.hooks import use_query
 from components.icons import icon
@@ -116,11 +117,20 @@ def ServicesPage() -> dict:
             eyebrow="Services",
         ),
         html.div({"class_name": "container"}, _jump_links()),
+        html.div({"class_name": "container"}, AdSlot("SERVICES_TOP")),
         *(
-            _category_section(category, index, priced.get(category.slug), loading)
+            html._(
+                {"key": category.slug},
+                _category_section(category, index, priced.get(category.slug), loading),
+                html.div({"class_name": "container"}, AdSlot("SERVICES_MIDDLE"))
+                if index == len(CATEGORIES) // 2 - 1
+                else "",
+            )
             for index, category in enumerate(CATEGORIES)
         ),
+        html.div({"class_name": "container"}, AdSlot("SERVICES_BOTTOM")),
         section(
+            AdSlot("SERVICES"),
             html.div(
                 {"class_name": "cta-band"},
                 html.div(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy_router import navigate, use_search_params
 
+from app import flags
 from app.auth.web import with_redirect
 from app.settings import get_settings
 from components.account import (
@@ -57,7 +58,7 @@ def _SignUp(redirect: str | None) -> dict:
             title="You're on the waitlist",
             lead=f"Thanks! We'll e-mail {values.get('email') or 'you'} an invitation as soon as a place opens.",
         )
-    waitlist = get_settings().signups == "waitlist"
+    waitlist = flags.signups_mode() == "waitlist"
     min_length = get_settings().password_min_length
     return auth_card(
         oidc_option(redirect),

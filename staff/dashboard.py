@@ -44,7 +44,7 @@ from components.kit import (
     dialog_actions,
     isolate,
 )
-from components.staff_frame import use_staff_access
+from components.staff_frame import use_staff_access, use_staff_permissions
 from components.ui import portal_header
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
@@ -173,6 +173,7 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
     session = use_session()
     query = use_query(list_todays_appointments, actor=session.actor, time_zone=session.time_zone)
     open_one, set_open_one = use_state(None)
+    records = Permission.view_patient_logs in use_staff_permissions()
     viewing = use_action(open_visit)
     confirming = use_action(confirm_visit, refetch=[query])
 
@@ -214,7 +215,18 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
             html.span({"class_name": "portal-pill"}, str(len(visits))) if visits else "",
         ),
         body,
-        visit_dialog(open_one, session.time_zone, lambda: set_open_one(None)) if open_one else "",
+        html.a(
+            {"class_name": "btn btn-outline btn-sm staff-card-link", "href": "/staff/appointments"},
+            "View Full Schedule",
+        ),
+        visit_dialog(
+            open_one,
+            session.time_zone,
+            lambda: set_open_one(None),
+            records=records,
+        )
+        if open_one
+        else "",
     )
 
 
@@ -267,7 +279,14 @@ def appointment_row(
     )
 
 
-def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], None]) -> dict:
+HIDDEN_RECORDS = "Shown to members with the view patient logs permission"
+
+
+def visit_dialog(
+    visit: AppointmentRead, time_zone: str, on_close: Callable[[], None], *, records: bool = True
+) -> dict:
+    """A visit's details. Without `records` (view_patient_logs) the service sent no address or intake
+    notes, and the dialog says so instead of showing them as empty."""
     place = ", ".join(
         p for p in (visit.address_line, visit.city, f"{visit.state} {visit.zip_code}".strip()) if p
     )
@@ -280,7 +299,7 @@ def visit_dialog(visit: AppointmentRead, time_zone: str, on_close: Callable[[], 
         ("Where", f"{visit.location.label}{': ' + place if place else ''}"),
         ("Order", visit.order_number or "—"),
         ("Price", format_currency(visit.price)),
-        ("Intake notes", UserText(visit.notes) if visit.notes else "None"),
+        ("Intake notes", UserText(visit.notes) if visit.notes else "None" if records else HIDDEN_RECORDS),
     )
     return Dialog(
         "Visit details",

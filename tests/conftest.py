@@ -114,14 +114,42 @@ async def _postgres(admin_dsn: str, *statements: str) -> None:
         await conn.close()
 
 
-def create_postgres_database(base_url: str) -> tuple[str, callable]:
-    """A fresh database on the test server for this run, and how to drop it."""
+def create_postgres_database(base_url: str) -> str:
+    """A fresh database on the test server for this run (`drop_later` removes it)."""
     name = f"medivisit_test_{secrets.token_hex(4)}"
-    admin_dsn = base_url.replace("+asyncpg", "")
-    asyncio.run(_postgres(admin_dsn, f'CREATE DATABASE "{name}"'))
+    asyncio.run(_postgres(base_url.replace("+asyncpg", ""), f'CREATE DATABASE "{name}"'))
     prefix, _, _db = base_url.rpartition("/")
-    return f"{prefix}/{name}", lambda: asyncio.run(
-        _postgres(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return f"{prefix}/{name}"
+
+
+_DROP_SCRIPT = """
+import asyncio, sys
+import asyncpg
+
+async def main(dsn, names):
+    conn = await asyncpg.connect(dsn)
+    try:
+        for name in names:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+asyncio.run(main(sys.argv[1], sys.argv[2:]))
+"""
+
+
+def drop_later(admin_dsn: str, names: list[str]) -> None:
+    """Drop the run's PostgreSQL databases in a process of their own that outlives this one: each DROP
+    DATABASE forces a checkpoint (0.5–5 s on a busy server), which the suite need not wait for."""
+    import subprocess
+    import sys
+
+    subprocess.Popen(
+        [sys.executable, "-c", _DROP_SCRIPT, admin_dsn.replace("+asyncpg", ""), *names],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
 
 
@@ -222,24 +250,10 @@ class Template:
     def _admin_dsn(self) -> str:
         return os.environ["TEST_DATABASE_URL"].replace("+asyncpg", "")
 
-    def drop_clones(self) -> None:
-        for emptied in self._emptied:
-            with contextlib.suppress(Exception):  # dropped below anyway
-                emptied.result()
-        self._maker.shutdown()
-
-        async def drop_all() -> None:
-            for start in range(0, len(self.clones), 8):
-                batch = self.clones[start : start + 8]
-                await asyncio.gather(
-                    *(
-                        _postgres(self._admin_dsn, f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)')
-                        for n in batch
-                    )
-                )
-
-        if self.clones:
-            asyncio.run(drop_all())
+    def drop_clones(self) -> list[str]:
+        """Stop handing out databases; the names of every clone made (for `drop_later`)."""
+        self._maker.shutdown(wait=False, cancel_futures=True)
+        return self.clones
 
 
 @contextlib.contextmanager
@@ -269,12 +283,11 @@ def template_database(request, tmp_path_factory) -> Iterator[Template]:
             yield Template("sqlite", url, tmp)
         return
     tmp = tmp_path_factory.mktemp("db")
-    url, drop = create_postgres_database(os.environ["TEST_DATABASE_URL"])
+    url = create_postgres_database(os.environ["TEST_DATABASE_URL"])
     upgrade(url)
     template = Template("postgresql", url, tmp)
     yield template
-    template.drop_clones()
-    drop()
+    drop_later(template._admin_dsn, [*template.drop_clones(), url.rpartition("/")[2]])
 
 
 @pytest.fixture
@@ -477,6 +490,22 @@ def _run_directory() -> Path:
     shm = Path("/dev/shm")
     base = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
     return base / f"medivisit-run-{owner}"
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
+    """PostgreSQL runs the domain tests (tests/unit: the services and their queries); the API and headless
+    UI tests, which reach the same services through HTTP or a layout, run on SQLite only."""
+    elsewhere = [
+        item
+        for item in items
+        if getattr(item, "callspec", None) is not None
+        and item.callspec.params.get("template_database") == "postgresql"
+        and "tests/unit/" not in str(item.fspath)
+    ]
+    if elsewhere:
+        dropped = set(elsewhere)
+        items[:] = [item for item in items if item not in dropped]
+        config.hook.pytest_deselected(items=elsewhere)
 
 
 def pytest_configure(config) -> None:  # noqa: ANN001

@@ -14,27 +14,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import struct
 import time
 import uuid
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, TypeVar
 
 from sqlalchemy import event, func, select, text
 
 from app import db as app_db
-from app import events
+from app import events, storage
 from app.auth.common import RequestOrigin
 from app.auth.sessions import load_user_row, start_session
 from app.principal import SYSTEM, Principal
 from app.services.accounts import create_account
 from app.services.appointments import add_review
 from app.services.catalog import ensure_reference_catalog
+from app.services.enrollment import zip_state
 from app.services.providers import (
     Hours,
     ServiceOffer,
+    add_profile_license,
     create_provider,
     set_service_area,
     set_services,
@@ -50,6 +54,17 @@ from models.booking import (
     TransactionType,
 )
 from models.catalog import Service, ServiceLocation
+from models.enrollment import (
+    ApplicationEvent,
+    ApplicationStatus,
+    CredentialDocument,
+    DocumentKind,
+    DocumentStatus,
+    EventKind,
+    ProviderApplication,
+    ProviderLicense,
+)
+from models.provider import ProviderType
 from models.staff import ROLE_GRANTS, Permission, StaffMember
 
 PASSWORD = "correct-horse-1"
@@ -57,6 +72,7 @@ NY = "America/New_York"
 ZIP = "10001"
 EVERY_WEEKDAY = [Hours(day, 9 * 60, 17 * 60) for day in range(5)]
 ALL_WEEK = [Hours(day, 0, 1440) for day in range(7)]
+LICENSED_UNTIL = date(2035, 12, 31)  # after every date the tests book
 T = TypeVar("T")
 
 Offers = Mapping[str, tuple[str, tuple[ServiceLocation, ...]]] | Sequence[ServiceOffer]
@@ -144,10 +160,13 @@ async def provider(
     verified: bool = True,
     active: bool = True,
     time_zone: str = NY,
+    licenses: Sequence[tuple[str, date]] | None = None,
 ) -> str:
     """A provider profile (verified unless told otherwise) offering `offers` ({slug: (price, places)}, by
     default a routine blood draw at $79 in every place it is offered), serving `zip_codes`, working `hours`
-    (None: no hours at all), with completed-visit `ratings`; `owner` links it to a (provider) account."""
+    (None: no hours at all), with completed-visit `ratings`; `owner` links it to a (provider) account.
+    `licenses`: (state, expiry) of each licence; by default one RN licence in each of the ZIP codes' states,
+    valid until LICENSED_UNTIL (the licence-state rule: without one the provider takes no visits there)."""
     offers = {"routine-blood-draw": ("79", ())} if offers is None else offers
     if isinstance(offers, Mapping):
         offers = [ServiceOffer(slug, Decimal(price), places) for slug, (price, places) in offers.items()]
@@ -173,6 +192,19 @@ async def provider(
                 provider_id=profile.id,
                 offers=list(offers),
             )
+        if licenses is None:
+            licenses = [
+                (state, LICENSED_UNTIL) for state in sorted({zip_state(z) or "" for z in zip_codes} - {""})
+            ]
+        for n, (state, expires_on) in enumerate(licenses):
+            await add_profile_license(
+                session,
+                provider_id=profile.id,
+                license_type="RN",
+                state=state,
+                number=f"RN-{n}{profile.id[:6]}",
+                expires_on=expires_on,
+            )
         if zip_codes:
             await set_service_area(
                 session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=list(zip_codes)
@@ -182,6 +214,105 @@ async def provider(
         for rating in ratings:
             await add_review(session=session, provider_id=profile.id, rating=rating, visit_completed=True)
     return profile.id
+
+
+# ---- applications, licences and credential documents (provider enrollment) -------------------------
+async def bare_application(
+    applicant: Person | AccountRead | str,
+    *,
+    status: ApplicationStatus = ApplicationStatus.draft,
+    name: str = "Ada Nurse",
+    kind: ProviderType | None = ProviderType.nurse,
+    step: int = 1,
+    at: datetime | None = None,
+    provider_id: str | None = None,
+) -> str:
+    """An application row of `applicant` with only its basics (no licences, documents or offers), last changed
+    (and in its status since) `at` (default now); `application` builds a whole one."""
+    at = at or datetime.now(UTC)
+    first, _, last = name.partition(" ")
+    async with app_db.unit_of_work() as session:
+        row = ProviderApplication(
+            user_id=_id(applicant),
+            status=status,
+            step=step,
+            first_name=first,
+            last_name=last,
+            provider_type=kind,
+            created_at=at,
+            updated_at=at,
+            status_changed_at=at,
+            provider_id=provider_id,
+        )
+        session.add(row)
+        await session.flush()
+        session.add(
+            ApplicationEvent(application_id=row.id, kind=EventKind.created, actor_id=_id(applicant), at=at)
+        )
+        return row.id
+
+
+async def credential_document(
+    provider_id: str,
+    *,
+    kind: DocumentKind = DocumentKind.cpr_bls,
+    expires_on: date | None = None,
+    status: DocumentStatus = DocumentStatus.approved,
+    application_id: str | None = None,
+) -> str:
+    """A credential document of the provider (no file stored: the rows only), on its application (an
+    approved one is made, with an account of its own, when the provider has none)."""
+    if application_id is None:
+        async with app_db.unit_of_work() as session:
+            application_id = await session.scalar(
+                select(ProviderApplication.id).where(ProviderApplication.provider_id == provider_id)
+            )
+    if application_id is None:
+        applicant = await person(Role.provider, "Ada Nurse")
+        application_id = await bare_application(
+            applicant, status=ApplicationStatus.approved, provider_id=provider_id
+        )
+    async with app_db.unit_of_work() as session:
+        row = CredentialDocument(
+            application_id=application_id,
+            provider_id=provider_id,
+            kind=kind,
+            filename=f"{kind.value}.pdf",
+            content_type="application/pdf",
+            size=1024,
+            storage_key=f"test/{uuid.uuid4().hex}",
+            expires_on=expires_on,
+            status=status,
+        )
+        session.add(row)
+        await session.flush()
+        return row.id
+
+
+async def license_in(session: Any, provider_id: str, state: str = "NY") -> str:
+    """Inside a unit of work of the caller's: an RN licence of `state` valid until LICENSED_UNTIL (the
+    licence-state rule), for tests that build providers with the services themselves."""
+    return await add_profile_license(
+        session,
+        provider_id=provider_id,
+        license_type="RN",
+        state=state,
+        number=f"RN-{uuid.uuid4().hex[:8]}",
+        expires_on=LICENSED_UNTIL,
+    )
+
+
+async def license_for(provider_id: str, state: str = "NY", expires_on: date = LICENSED_UNTIL) -> str:
+    """Record one more licence on the provider's profile (the listing is re-synced)."""
+    async with app_db.unit_of_work() as session:
+        return await add_profile_license(
+            session,
+            provider_id=provider_id,
+            license_type="RN",
+            state=state,
+            number=f"RN-{uuid.uuid4().hex[:8]}",
+            expires_on=expires_on,
+        )
 
 
 # ---- visits --------------------------------------------------------------------------------------
@@ -302,6 +433,146 @@ async def new_ticket(
     return await run(
         open_ticket, actor=customer.actor, category=category, subject=subject, description=description, **kw
     )
+
+
+# ---- provider applications (issue 13) ------------------------------------------------------------
+def png_bytes(width: int = 240, height: int = 150, rgb: tuple[int, int, int] = (14, 116, 144)) -> bytes:
+    """A real PNG: a coloured card with a light band (what a scanned licence looks like from afar)."""
+    rows = b"".join(
+        b"\x00" + bytes(rgb if height // 3 > y or y > height * 2 // 3 else (240, 249, 255)) * width
+        for y in range(height)
+    )
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
+
+
+PDF_BYTES = (
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj "
+    b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+)
+# (licence type, state, number, expires on)
+LICENCE = ("RN", "NY", "RN-204518", date(2031, 6, 30))
+# What each document is: (file name, bytes, issued on, expires on).
+DOCUMENTS: dict[DocumentKind, tuple[str, bytes, date | None, date | None]] = {
+    DocumentKind.license: ("licence.png", png_bytes(), date(2025, 7, 1), date(2031, 6, 30)),
+    DocumentKind.government_id: (
+        "id-card.png",
+        png_bytes(rgb=(71, 85, 105)),
+        date(2024, 3, 1),
+        date(2032, 3, 1),
+    ),
+    DocumentKind.malpractice_insurance: ("insurance.pdf", PDF_BYTES, date(2025, 1, 1), date(2031, 1, 1)),
+    DocumentKind.cpr_bls: ("cpr.pdf", PDF_BYTES, date(2025, 2, 1), date(2031, 2, 1)),
+}
+
+
+async def add_application(
+    session: Any,
+    *,
+    user_id: str,
+    name: str = "Nia Applicant",
+    kind: ProviderType | str = ProviderType.nurse,
+    npi: str = "1234567893",
+    status: ApplicationStatus = ApplicationStatus.submitted,
+    zip_codes: Sequence[str] = (ZIP,),
+    offers: Mapping[str, tuple[str, int]] | None = None,
+    hours: Sequence[Hours] = EVERY_WEEKDAY,
+    licenses: Sequence[tuple[str, str, str, date]] = (LICENCE,),
+    documents: Sequence[DocumentKind] = tuple(DocumentKind),
+    submitted_at: datetime | None = None,
+    time_zone: str = NY,
+    save: Callable[[bytes], Awaitable[str]] | None = None,
+) -> str:
+    """`application`'s rows in the caller's session (the browser tests write to a live server's database):
+    the application in `status`, its licences, its documents (real files, kept by `save`, default
+    app.storage's) and the `submitted` timeline event. Returns the application's id."""
+    await ensure_reference_catalog(session=session)
+    offers = {"routine-blood-draw": ("85.00", 1)} if offers is None else offers
+    services = dict(
+        (await session.execute(select(Service.slug, Service.id).where(Service.slug.in_(list(offers))))).all()
+    )
+    first, _, last = name.partition(" ")
+    submitted_at = submitted_at or datetime.now(UTC) - timedelta(days=2)
+    row = ProviderApplication(
+        user_id=user_id,
+        status=status,
+        step=5,
+        first_name=first,
+        last_name=last or "Applicant",
+        provider_type=ProviderType(kind),
+        phone="+12125550143",
+        languages=["English", "Spanish"],
+        bio="Registered nurse with ten years of home-care experience.",
+        npi=npi,
+        offers=[
+            {"service_id": services[slug], "price": price, "location_mask": mask}
+            for slug, (price, mask) in offers.items()
+        ],
+        zip_codes=list(zip_codes),
+        weekly_hours=[
+            {"weekday": h.weekday, "start_minute": h.start_minute, "end_minute": h.end_minute} for h in hours
+        ],
+        time_zone=time_zone,
+        submitted_at=None if status == ApplicationStatus.draft else submitted_at,
+        status_changed_at=submitted_at,
+        created_at=submitted_at - timedelta(days=1),
+        updated_at=submitted_at,
+    )
+    session.add(row)
+    await session.flush()
+    for license_type, state, number, expires_on in licenses:
+        session.add(
+            ProviderLicense(
+                application_id=row.id,
+                license_type=license_type,
+                state=state,
+                number=number,
+                expires_on=expires_on,
+            )
+        )
+    store = save or storage.save
+    for document_kind in documents:
+        filename, data, issued_on, expires_on = DOCUMENTS[DocumentKind(document_kind)]
+        session.add(
+            CredentialDocument(
+                application_id=row.id,
+                kind=document_kind,
+                filename=filename,
+                content_type="image/png" if filename.endswith(".png") else "application/pdf",
+                size=len(data),
+                storage_key=await store(data),
+                issued_on=issued_on,
+                expires_on=expires_on,
+                uploaded_at=submitted_at - timedelta(hours=1),
+            )
+        )
+    if status != ApplicationStatus.draft:
+        session.add(
+            ApplicationEvent(
+                application_id=row.id, kind=EventKind.submitted, actor_id=user_id, at=submitted_at
+            )
+        )
+    await session.flush()
+    return row.id
+
+
+async def application(applicant: Person | AccountRead | str | None = None, **kw: Any) -> str:
+    """A provider application (submitted unless told otherwise) of `applicant` (a new patient account by
+    default), with a New York RN licence, the four documents and a blood-draw offer in ZIP 10001, as the
+    applicant's wizard would leave it (the wizard itself is the applicant side's). See `add_application`."""
+    if applicant is None:
+        applicant = await person(Role.patient, kw.get("name", "Nia Applicant"))
+    async with app_db.unit_of_work() as session:
+        return await add_application(session, user_id=_id(applicant), **kw)
 
 
 # ---- waiting without sleeping --------------------------------------------------------------------

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Match
 
+from app import flags
 from app.auth import mfa, otp, users
 from app.auth.common import RequestOrigin, check_redirect_to, safe_redirect
 from app.auth.errors import (
@@ -285,7 +286,7 @@ async def auth_settings() -> JSONResponse:
     return _json(
         {
             "external": external,
-            "disable_signup": settings.signups_closed,
+            "disable_signup": flags.signups_closed(),
             "mailer_autoconfirm": bool(settings.mailer_autoconfirm),
             "phone_autoconfirm": False,
             "sms_provider": "",

@@ -29,6 +29,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.api.auth_v1 import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth import mfa, oidc, otp, users
 from app.auth.errors import AuthApiError
@@ -327,7 +328,7 @@ async def register(request: Request) -> Response:
     settings = get_settings()
     try:
         required_name(name)  # a blank name is refused with a message (issue 11, flow 7)
-        if settings.signups == "waitlist":
+        if flags.signups_mode() == "waitlist":
             if not email:
                 return _back(request, back, Flash("register", "missing_fields", keep))
             await _limit("signup", request, email, limit=settings.rate_limit_otp)

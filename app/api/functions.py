@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app import ratelimit
+from app import flags, ratelimit
 from app.api.deps import SessionDep
 from app.outbox import send_email
 from app.settings import get_settings
@@ -77,7 +77,7 @@ async def send_email_function(body: SendEmailRequest, session: SessionDep, reque
             status_code=429,
             headers={"Retry-After": str(math.ceil(wait))},
         )
-    support = settings.support_email.lower()
+    support = flags.support_email().lower()
     if any(address.strip().lower() != support for address in body.to):
         return JSONResponse(
             {"error": "Recipients other than the support address are not allowed"}, status_code=403

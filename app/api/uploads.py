@@ -12,14 +12,14 @@ websocket cannot carry a file), and anyone allowed downloads it. Errors are JSON
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.datastructures import UploadFile
 
-from app.api.deps import SessionDep
-from app.auth.web import ACCESS_COOKIE, CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
-from app.principal import Principal
-from app.services.accounts import resolve_viewer
+from app.api.deps import SessionDep, signed_in
+from app.auth.web import CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
 from app.services.errors import ServiceError
 from app.services.support import open_attachment, stage_attachment
 from app.settings import get_settings
@@ -48,25 +48,9 @@ def _refusal(exc: ServiceError) -> JSONResponse:
     return _error(_STATUS.get(exc.code, exc.status_code), exc.code, exc.message)
 
 
-async def _signed_in(session: SessionDep, request: Request) -> Principal | None:
-    viewer = await resolve_viewer(session=session, access_token=request.cookies.get(ACCESS_COOKIE, ""))
-    if viewer is None:
-        return None
-    return viewer.actor.from_client(
-        ip=request.client.host if request.client else "", user_agent=request.headers.get("user-agent", "")
-    )
-
-
-@router.post(
-    "/uploads",
-    status_code=201,
-    responses={201: {"description": "`{id, filename, size, content_type}` of the staged file"}},
-)
-async def upload(request: Request, session: SessionDep) -> Response:
-    """Stage one file (PNG, JPEG, GIF, WebP, PDF or text, at most 5 MB) for a help-desk message."""
-    actor = await _signed_in(session, request)
-    if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
+def refused_upload(request: Request) -> JSONResponse | None:
+    """Why an upload is refused before its body is read (not from this site's page: 403; no or too large a
+    Content-Length: 411, 413), or None. Every upload endpoint starts with it."""
     same_site = origin_allowed(request.headers.get("origin"), request.headers.get("host", ""))
     if not same_site or not csrf_matches(request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)):
         return _error(
@@ -78,12 +62,50 @@ async def upload(request: Request, session: SessionDep) -> Response:
         return _error(411, "length_required", "The upload must say how large it is.")
     if int(length) > limit + MULTIPART_OVERHEAD:
         return _error(413, "too_large", f"Files can be at most {limit / (1024 * 1024):g} MB.")
-    async with request.form(max_files=1, max_fields=1) as form:
+    return None
+
+
+async def read_one_file(request: Request, *, missing: str) -> tuple[str, bytes] | JSONResponse:
+    """The multipart form's one `file`: its name and contents (read up to one byte over UPLOAD_MAX_BYTES,
+    so the service can say it is too large), or 400 no_file saying `missing`."""
+    async with request.form(max_files=1, max_fields=1, max_part_size=1024) as form:
         file = form.get("file")
         if not isinstance(file, UploadFile):
-            return _error(400, "no_file", "Choose a file to upload.")
-        data = await file.read(limit + 1)
-        filename = file.filename or ""
+            return _error(400, "no_file", missing)
+        return file.filename or "", await file.read(get_settings().upload_max_bytes + 1)
+
+
+def private_download(path: Path, *, media_type: str, filename: str) -> FileResponse:
+    """A stored file as a download nobody caches or runs (`attachment`, `nosniff`, a sandboxing CSP)."""
+    return FileResponse(
+        path,
+        media_type=media_type,
+        filename=filename,
+        content_disposition_type="attachment",
+        headers={
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "private, no-store",
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+        },
+    )
+
+
+@router.post(
+    "/uploads",
+    status_code=201,
+    responses={201: {"description": "`{id, filename, size, content_type}` of the staged file"}},
+)
+async def upload(request: Request, session: SessionDep) -> Response:
+    """Stage one file (PNG, JPEG, GIF, WebP, PDF or text, at most 5 MB) for a help-desk message."""
+    actor = await signed_in(session, request)
+    if actor is None:
+        return _error(401, "not_signed_in", NOT_SIGNED_IN)
+    if (refused := refused_upload(request)) is not None:
+        return refused
+    read = await read_one_file(request, missing="Choose a file to upload.")
+    if isinstance(read, JSONResponse):
+        return read
+    filename, data = read
     try:
         staged = await stage_attachment(session=session, actor=actor, filename=filename, data=data)
     except ServiceError as exc:
@@ -94,7 +116,7 @@ async def upload(request: Request, session: SessionDep) -> Response:
 @router.get("/attachments/{attachment_id}", response_model=None)
 async def download(attachment_id: str, request: Request, session: SessionDep) -> Response:
     """Download an attachment the signed-in user may see."""
-    actor = await _signed_in(session, request)
+    actor = await signed_in(session, request)
     if actor is None:
         return _error(401, "not_signed_in", NOT_SIGNED_IN)
     try:
@@ -103,14 +125,6 @@ async def download(attachment_id: str, request: Request, session: SessionDep) ->
         return _refusal(exc)
     if not found.path.is_file():
         return _error(404, "not_found", "This file is no longer available.")
-    return FileResponse(
-        found.path,
-        media_type=found.attachment.content_type,
-        filename=found.attachment.filename,
-        content_disposition_type="attachment",
-        headers={
-            "X-Content-Type-Options": "nosniff",
-            "Cache-Control": "private, no-store",
-            "Content-Security-Policy": "default-src 'none'; sandbox",
-        },
+    return private_download(
+        found.path, media_type=found.attachment.content_type, filename=found.attachment.filename
     )

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.auth.common import RequestOrigin, now, older_than, safe_redirect
 from app.auth.errors import too_many_requests, unexpected
 from app.auth.ratelimit import enforce
@@ -146,7 +147,7 @@ async def send_email_changed_notice(*, session: AsyncSession, old_email: str, ne
         "<h2>Your e-mail address was changed</h2>"
         f"<p>Your {brand} account now signs in with <strong>{escape(new_email)}</strong> instead of this address."
         "</p><p>If you did not ask for this, write to "
-        f'<a href="mailto:{escape(settings.support_email)}">{escape(settings.support_email)}</a> at once.</p>'
+        f'<a href="mailto:{escape(flags.support_email())}">{escape(flags.support_email())}</a> at once.</p>'
     )
     await send_email(
         session=session,

@@ -198,6 +198,7 @@ async def verify(
 
     moment = now()
     row.verified_at = moment
+    first_verification = factor.status != "verified"  # two-factor sign-in is turned on by this
     factor.status = "verified"
     factor.updated_at = moment
     if actor.session_id is None:
@@ -255,7 +256,11 @@ async def verify(
         AuditAction.mfa_verify,
         user_id=actor.user.id,
         email=actor.user.email,
-        details={"factor_id": factor.id, "session_id": auth_session.id},
+        details={
+            "factor_id": factor.id,
+            "session_id": auth_session.id,
+            "first_verification": first_verification,
+        },
     )
     return await session_response(session, auth_session=auth_session, refresh_token=token, origin=origin)
 
@@ -298,6 +303,10 @@ async def unenroll(
         AuditAction.mfa_unenroll,
         user_id=actor.user.id,
         email=actor.user.email,
-        details={"factor_id": factor_id, "factor_type": factor.factor_type},
+        details={
+            "factor_id": factor_id,
+            "factor_type": factor.factor_type,
+            "verified": factor.status == "verified",
+        },
     )
     return factor_id

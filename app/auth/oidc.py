@@ -25,6 +25,7 @@ from authlib.jose.errors import JoseError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.auth.common import RequestOrigin, now
 from app.auth.keys import get_key_ring
 from app.auth.sessions import find_user_by_email, load_user_row, start_session
@@ -228,7 +229,7 @@ async def sign_in_with_claims(
             raise OidcError("the provider did not vouch for the e-mail address")
         user = await find_user_by_email(session, email)
         if user is None:
-            if get_settings().signups_closed:
+            if flags.signups_closed():
                 raise OidcError("new accounts are closed (sign-ups disabled or waitlist)")
             user = await create_email_user(
                 session, email=email, password_hash=None, data=_profile_from(claims)

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.auth.common import RequestOrigin, normalize_email, older_than
 from app.auth.errors import AuthApiError, forbidden, unprocessable, validation_failed
 from app.auth.mailer import send_email_changed_notice, send_otp_email
@@ -70,7 +71,7 @@ async def request_otp(
         if not create_user:
             raise unprocessable("otp_disabled", "Signups not allowed for otp")
         if user is None:
-            if settings.signups_closed:
+            if flags.signups_closed():
                 raise unprocessable("signup_disabled", "Signups not allowed for this instance")
             user = await create_email_user(session, email=email, password_hash=None, data=data)
         if not settings.mailer_autoconfirm:

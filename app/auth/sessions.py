@@ -479,8 +479,10 @@ async def sign_out(
     await session.execute(query.execution_options(synchronize_session=False))
 
 
-async def delete_other_sessions(session: AsyncSession, *, user_id: str, keep: str | None) -> None:
+async def delete_other_sessions(session: AsyncSession, *, user_id: str, keep: str | None) -> int:
+    """End every session of the user but `keep` (None: all of them); answers how many ended."""
     query = delete(AuthSession).where(AuthSession.user_id == user_id)
     if keep:
         query = query.where(AuthSession.id != keep)
-    await session.execute(query.execution_options(synchronize_session=False))
+    ended = await session.execute(query.execution_options(synchronize_session=False))
+    return ended.rowcount or 0

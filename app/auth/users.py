@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.auth.audit import audit
 from app.auth.common import RequestOrigin, normalize_email, now, older_than
 from app.auth.errors import AuthApiError, forbidden, unauthorized, unprocessable, validation_failed
@@ -137,7 +138,7 @@ async def sign_up(
 ) -> AuthSessionRead | UserRead:
     """A Session with auto-confirm on; otherwise the User, with a confirmation e-mail sent."""
     settings = get_settings()
-    if settings.signups_closed:
+    if flags.signups_closed():
         raise unprocessable("signup_disabled", "Signups not allowed for this instance")
     if not email and phone:
         raise _phone_disabled()
@@ -265,5 +266,6 @@ async def update_user(
         await send_email_change_confirmations(
             session=session, user=user, origin=origin, redirect_to=redirect_to, pkce=bool(pkce)
         )
+        await audit(session, origin, AuditAction.email_change_request, user_id=user.id, email=user.email)
     user.updated_at = now()
     return await read_user(session, user.id)

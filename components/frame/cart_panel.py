@@ -61,7 +61,7 @@ def _CartLine(item: CartItemRead) -> dict:
     async def drop(_event: dict) -> None:
         await remove(item_id=item.id)
 
-    details = [format_minutes(item.duration_minutes)]
+    details = ["Store product · ships to you"] if item.is_product else [format_minutes(item.duration_minutes)]
     if item.provider_name:
         details.insert(0, f"with {item.provider_name}")
     return html.li(
@@ -104,7 +104,7 @@ def _CartLine(item: CartItemRead) -> dict:
             html.span(
                 {"class_name": "cart-line-total"},
                 f"{'from ' if item.price_is_from else ''}{format_currency(item.price * item.quantity)} "
-                f"for {_visits(item.quantity)}"
+                f"for {item.quantity if item.is_product else _visits(item.quantity)}"
                 if item.quantity > 1
                 else "",
             ),

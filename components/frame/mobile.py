@@ -167,8 +167,8 @@ def SideDrawer() -> dict:
 
 
 @cache
-def _bottom_link(link: NavLink, active: bool) -> dict:
-    """One link of the bottom bar, frozen: every tab shares the two copies (on its page or not)."""
+def bottom_link(link: NavLink, active: bool) -> dict:
+    """One link of a bottom bar, frozen: every tab shares the two copies (on its page or not)."""
     return frozen(
         html.a(
             {
@@ -187,7 +187,7 @@ def _bottom_link(link: NavLink, active: bool) -> dict:
 def BottomBar() -> dict:
     session = use_session()
     pathname = use_location().pathname
-    entries = [_bottom_link(link, is_active(link.href, pathname)) for link in BOTTOM_BAR]
+    entries = [bottom_link(link, is_active(link.href, pathname)) for link in BOTTOM_BAR]
     cart = html.button(
         {
             "class_name": "bottom-bar-item",

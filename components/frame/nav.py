@@ -21,6 +21,7 @@ from components.format import initials
 from components.frame.links import PLAIN_LINKS, PROVIDERS_MENU, SERVICES_MENU, NavLink
 from components.icons import icon
 from components.kit import UserText, frozen
+from components.notification_bell import NotificationBell
 
 LEGAL_SUFFIX = "Medical Services, LLC"
 
@@ -90,7 +91,7 @@ def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
     return html.span({"class_name": class_name}, initials(user.name), image)
 
 
-def _avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
+def avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
     return html.div(
         {"class_name": "nav-menu avatar-menu", **browser.menu()},
         html.button(
@@ -147,7 +148,7 @@ def _primary_nav() -> dict:
 
 
 @cache
-def _theme_toggle() -> dict:
+def theme_toggle_button() -> dict:
     """The theme button: the browser alone acts on it (app.js), so it is frozen, one copy for every tab."""
     return frozen(
         html.button(
@@ -169,7 +170,7 @@ def TopNav() -> dict:
     session = use_session()
     user = session.user
     account = (
-        _avatar_menu(user, session.csrf_token)
+        avatar_menu(user, session.csrf_token)
         if user
         else html._(
             html.a({"class_name": "btn btn-ghost desktop-only", "href": "/login"}, "Sign In"),
@@ -184,7 +185,7 @@ def TopNav() -> dict:
             _primary_nav(),
             html.div(
                 {"class_name": "header-actions"},
-                _theme_toggle(),
+                theme_toggle_button(),
                 html.button(
                     {
                         "class_name": "icon-button cart-button desktop-only",
@@ -196,6 +197,7 @@ def TopNav() -> dict:
                     html.span({"class_name": "sr-only"}, "Cart"),
                     CartBadge(),
                 ),
+                NotificationBell() if user else "",
                 account,
                 html.button(
                     {

@@ -15,6 +15,7 @@ from components.kit.dialog import Dialog, dialog_actions
 from components.kit.display import Badge, StatCard, UserText, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
+from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.static import frozen
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
@@ -32,6 +33,10 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
+    "NewerOlderLinks",
+    "PageLinks",
+    "list_href",
+    "page_param",
     "QueryLike",
     "QueryView",
     "Select",

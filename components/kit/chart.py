@@ -19,6 +19,7 @@ states the data ("Visits per day. Visits: Mon 3, Tue 5."), or your own `descript
 from __future__ import annotations
 
 import base64
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -111,6 +112,8 @@ def render_svg(
     x_title: str | None,
     y_title: str | None,
     show_legend: bool,
+    label_every: int | None = None,
+    whole_numbers: bool = False,
 ) -> str:
     """The chart as a standalone SVG document (no XML declaration, no script, no comments)."""
     chart = _KINDS[kind](
@@ -125,9 +128,19 @@ def render_svg(
         y_title=y_title,
         print_zeroes=True,
         margin=12,
+        # A horizontal bar's value axis runs along the short side: fewer, whole ticks instead of truncated ones.
+        **({"max_scale": 6, "truncate_label": -1} if kind == "horizontal_bar" else {}),
+        # Many periods: name every n-th under the axis, whole (the text alternative names them all).
+        **(
+            {"x_labels_major_every": label_every, "show_minor_x_labels": False, "truncate_label": -1}
+            if label_every and label_every > 1
+            else {}
+        ),
     )
     if kind != "pie":
         chart.x_labels = list(labels)
+        if whole_numbers:  # counts: whole ticks (never 0.1, 0.2 … of a visit)
+            chart.y_labels = _whole_ticks(kind, series)
         for name, values in series:
             chart.add(name, list(values))
     else:  # a pie: one slice per label, from the first series
@@ -138,6 +151,17 @@ def render_svg(
     svg = svg.decode() if isinstance(svg, bytes) else svg
     svg = _COMMENT.sub("", _SCRIPT.sub("", svg))
     return _CHART_ID.sub("chart-svg", svg)  # pygal's random id (and its CSS prefix): stable output
+
+
+def _whole_ticks(kind: str, series: tuple[tuple[str, tuple[Number, ...]], ...]) -> list[int]:
+    """About five whole-number ticks from 0 to the largest value (of a stack: the largest total)."""
+    columns = zip(*(values for _name, values in series), strict=False)
+    if kind == "stacked_bar":
+        top = max((sum(v or 0 for v in column) for column in columns), default=0)
+    else:
+        top = max((v or 0 for _name, values in series for v in values), default=0)
+    step = max(1, math.ceil(top / 5))
+    return list(range(0, max(step, math.ceil(top / step) * step) + 1, step))
 
 
 def svg_data_uri(svg: str) -> str:
@@ -172,19 +196,23 @@ def Chart(  # noqa: N802 - a kit element, named like the components
     height: int = 320,
     show_legend: bool | None = None,
     class_name: str | None = None,
+    label_every: int | None = None,
+    whole_numbers: bool = False,
 ) -> dict:
     """A chart of `series` — (name, values) pairs, values aligned with `labels` (None = no data).
 
     `kind`: bar, line, horizontal_bar, stacked_bar or pie (a pie takes one slice per label from the first
     series). `title` is shown as the figure caption (unless `show_title=False`) and starts the text
     alternative; `description` replaces the generated one. The SVG scales to its container's width
-    (`viewBox` kept; `width`/`height` set the aspect ratio)."""
+    (`viewBox` kept; `width`/`height` set the aspect ratio). `label_every` n: only every n-th label is
+    written under the axis (a long run of days), in full; `whole_numbers`: the value axis ticks whole
+    numbers (counts)."""
     if kind not in _KINDS:
         raise ValueError(f"unknown chart kind {kind!r}")
     frozen = tuple((str(name), tuple(values)) for name, values in series)
     legend = show_legend if show_legend is not None else (kind == "pie" or len(frozen) > 1)
     args = (kind, frozen, tuple(str(label) for label in labels))
-    rest = (width, height, x_title, y_title, legend)
+    rest = (width, height, x_title, y_title, legend, label_every, whole_numbers)
     label = description or describe(title, series, labels)
     caption_id = f"chart-{slug(title)}-title"
     return html.figure(

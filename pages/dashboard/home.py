@@ -1,74 +1,43 @@
-"""Dashboard (/dashboard and /dashboard/*): a welcome with the dashboard's sections, login required.
+"""Dashboard (/dashboard and /dashboard/*): the signed-in overview, login required.
 
-'Welcome back' greets only someone who signed in before this session (`UiSession.returning`); a first
-visit is greeted with 'Welcome'.
+The overview is per role: the getting-started checklist until it is done (components/onboarding.py), the
+patient's next visit and "book again", a provider's schedule for today, the newest notifications (live),
+the open support requests and quick actions. Its cards load on their own (`use_query`), each from one
+small query. 'Welcome back' greets only someone who signed in before this session
+(`UiSession.returning`); a first visit is greeted with 'Welcome'.
 
-Profile and Settings are built (pages/dashboard/profile.py, settings.py, routed in pages/routes.py ahead of
-the catch-all); every other sub-path shows 'Dashboard Feature Coming Soon' naming the feature, with no date
-promised. `SECTIONS`
-lists the known ones (SPEC §2); as each is built, mark it `ready` and route its path to its own screen.
+Any dashboard path without its own screen (pages/routes.py) shows 'Dashboard Feature Coming Soon' naming
+the feature, with no date promised; the sidebar's sections are in components/frame/dashboard_links.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_location
 
+from app.services.appointments import get_my_visit_summary, list_provider_schedule
+from app.services.notifications import list_notifications, notifications_topic
+from app.services.support import count_my_open_tickets
+from components.appointment_ui import is_provider
 from components.context import CurrentUser, use_session
-from components.guards import ADMIN_ROLES, feature_name, feature_segment
+from components.format import format_slot, format_time
+from components.frame.dashboard_links import APPOINTMENTS_PATH, DASHBOARD_PATH, section_title
+from components.guards import feature_name, feature_segment
+from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import UserText
+from components.kit import Badge, QueryView, UserText, empty_state
+from components.onboarding import OnboardingChecklist
+from components.tickets import time_tag, when
 from components.ui import coming_soon, portal_header
+from models.booking import AppointmentRead, VisitSummary
+from models.notification import NotificationRead
 
-DASHBOARD_PATH = "/dashboard"
-APPOINTMENTS_PATH = "/dashboard/appointments"
-
-
-@dataclass(frozen=True)
-class Section:
-    slug: str  # the path under /dashboard
-    title: str
-    icon: str
-    group: str  # sidebar group (SPEC §2)
-    ready: bool = False
-
-    @property
-    def href(self) -> str:
-        return f"{DASHBOARD_PATH}/{self.slug}"
-
-
-GROUPS = ("Navigation", "Finance", "Contracting", "Community", "Administration")
-ADMIN_GROUP = "Administration"  # owner and admin only (SPEC §2)
-
-SECTIONS: tuple[Section, ...] = (
-    Section("appointments", "Appointments", "calendar", "Navigation", ready=True),
-    Section("services", "Services", "stethoscope", "Navigation", ready=True),
-    Section("support", "Support", "message", "Navigation", ready=True),
-    Section("profile", "Profile", "user", "Navigation", ready=True),
-    Section("notifications", "Notifications", "message", "Navigation"),
-    Section("notification-settings", "Notification Settings", "mail", "Navigation"),
-    Section("settings", "Settings", "monitor", "Navigation", ready=True),
-    Section("wallet", "Wallet", "shield", "Finance"),
-    Section("provider-wallet", "Provider Wallet", "briefcase", "Finance"),
-    Section("payout-requests", "Payout Requests", "arrow-right", "Finance"),
-    Section("store", "Store", "cart", "Finance"),
-    Section("contracts", "Contracts", "check", "Contracting"),
-    Section("jobs", "Jobs", "briefcase", "Contracting"),
-    Section("marketplace", "Marketplace", "building", "Community"),
-    Section("team", "Team", "users", "Community"),
-    Section("ad-analytics", "Ad Analytics", "star", "Administration"),
-    Section("ai-features", "AI Features", "sparkles", "Administration"),
-    Section("automation", "Automation", "zap", "Administration"),
-)
-
-_BY_SLUG = {section.slug: section for section in SECTIONS}
-
-
-def section_title(slug: str) -> str:
-    """The feature behind /dashboard/<slug>: the known section's title, else a name derived from the path."""
-    known = _BY_SLUG.get(slug)
-    return known.title if known else feature_name(slug)
+SUPPORT_PATH = "/dashboard/support"
+NOTIFICATIONS_PATH = "/dashboard/notifications"
+RECENT_SHOWN = 4  # notifications on the overview
+SCHEDULE_SHOWN = 6  # visits listed on the overview; the rest are a click away
 
 
 @component
@@ -76,8 +45,8 @@ def DashboardPage() -> dict:
     session = use_session()
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:
-        return dashboard_home(session.user, returning=session.returning)
-    return coming_soon_screen(section_title(slug))
+        return overview(session.user, returning=session.returning)
+    return coming_soon_screen(section_title(slug) or feature_name(slug))
 
 
 def greeting(user: CurrentUser, *, returning: bool) -> dict:
@@ -86,43 +55,231 @@ def greeting(user: CurrentUser, *, returning: bool) -> dict:
     return html._("Welcome back, " if returning else "Welcome, ", UserText(first_name))
 
 
-def dashboard_home(user: CurrentUser, *, returning: bool = False) -> dict:
-    groups = tuple(g for g in GROUPS if g != ADMIN_GROUP or user.role in ADMIN_ROLES)
+def overview(user: CurrentUser, *, returning: bool = False) -> dict:
+    provider = is_provider(user)
     return html.div(
         {"class_name": "portal"},
         portal_header(
             greeting(user, returning=returning),
             eyebrow="Dashboard",
-            lead="Everything in your account, in one place. Sections open here as they become available.",
+            lead="Your day at a glance: visits, requests and where to go next."
+            if provider
+            else "Your visits, your requests and what you can do next.",
         ),
         html.div(
             {"class_name": "container portal-body"},
-            *(_group(group, tuple(s for s in SECTIONS if s.group == group)) for group in groups),
+            OnboardingChecklist(),
+            html.div(
+                {"class_name": "overview-grid"},
+                TodaySchedule() if provider else NextVisit(),
+                RecentNotifications(),
+                SupportCard(),
+                _quick_actions(provider),
+            ),
         ),
     )
 
 
-def _group(title: str, sections: tuple[Section, ...]) -> dict:
-    heading_id = f"dashboard-group-{title.lower()}"
+def _card(title: str, icon_name: str, *body: object, link: tuple[str, str] | None = None) -> dict:
+    heading = f"overview-{icon_name}"
     return html.section(
-        {"class_name": "portal-group", "aria-labelledby": heading_id, "key": title},
-        html.h2({"class_name": "portal-group-title", "id": heading_id}, title),
+        {"class_name": "card overview-card", "aria-labelledby": heading},
+        html.div(
+            {"class_name": "overview-card-head"},
+            html.span({"class_name": "overview-icon"}, icon(icon_name, size=18)),
+            html.h2({"id": heading}, title),
+            html.a({"class_name": "overview-link", "href": link[1]}, link[0]) if link else "",
+        ),
+        *body,
+    )
+
+
+@component
+def NextVisit() -> dict:
+    session = use_session()
+    query = use_query(get_my_visit_summary, actor=session.actor)
+    return _card(
+        "Your next visit",
+        "calendar",
+        QueryView(
+            query,
+            lambda summary: _next_visit(summary, session.time_zone),
+            is_empty=lambda summary: summary is None,
+        ),
+        link=("See all", APPOINTMENTS_PATH),
+    )
+
+
+def _next_visit(summary: VisitSummary, time_zone: str) -> dict:
+    visit = summary.next_visit
+    again = summary.last_completed
+    book_again = (
+        html.a(
+            {"class_name": "btn btn-outline btn-sm", "href": f"/providers/{again.provider_id}"},
+            html.span("Book ", UserText(again.provider_name), " again"),
+        )
+        if again
+        else ""
+    )
+    if visit is None:
+        return empty_state(
+            "No visits booked",
+            "Providers come to your home or office, often within days.",
+            action=html.div(
+                {"class_name": "button-row"},
+                html.a({"class_name": "btn btn-primary btn-sm", "href": "/find-provider"}, "Find a provider"),
+                book_again,
+            ),
+        )
+    return html.div(
+        {"class_name": "overview-visit"},
+        html.p({"class_name": "overview-visit-when"}, format_slot(visit.starts_at, time_zone)),
+        html.p(
+            {"class_name": "overview-visit-what"},
+            UserText(visit.service_name),
+            " with ",
+            UserText(visit.provider_name),
+        ),
+        html.div({"class_name": "overview-status"}, _status(visit)),
+        html.div({"class_name": "button-row"}, book_again) if again else "",
+    )
+
+
+def _status(visit: AppointmentRead) -> dict:
+    return Badge(visit.status.label, class_name=f"appt-status appt-status-{visit.status.value}")
+
+
+@component
+def TodaySchedule() -> dict:
+    session = use_session()
+    today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date()
+    query = use_query(
+        list_provider_schedule,
+        actor=session.actor,
+        when="upcoming",
+        day=today,
+        time_zone=session.time_zone,
+    )
+    return _card(
+        "Today's schedule",
+        "calendar",
+        QueryView(
+            query,
+            lambda visits: _schedule(visits, session.time_zone),
+            empty=empty_state("No visits today", "New bookings appear here as patients make them."),
+        ),
+        link=("Open schedule", APPOINTMENTS_PATH),
+    )
+
+
+def _schedule(visits: list[AppointmentRead], time_zone: str) -> dict:
+    shown = visits[:SCHEDULE_SHOWN]
+    more = len(visits) - len(shown)
+    return html._(
         html.ul(
-            {"class_name": "portal-links"},
+            {"class_name": "overview-schedule"},
             *(
                 html.li(
-                    {"key": s.slug},
+                    {"key": visit.id},
+                    html.span({"class_name": "overview-time"}, format_time(visit.starts_at, time_zone)),
+                    html.span(
+                        {"class_name": "overview-visit-what"},
+                        UserText(visit.service_name),
+                        html.span({"class_name": "overview-muted"}, " · ", UserText(visit.patient_name)),
+                    ),
+                    _status(visit),
+                )
+                for visit in shown
+            ),
+        ),
+        html.p({"class_name": "overview-muted"}, f"and {more} more today") if more > 0 else "",
+    )
+
+
+@component
+def RecentNotifications() -> dict:
+    """The newest notifications, live: a new one appears here as the bell counts it."""
+    session = use_session()
+    query = use_query(list_notifications, actor=session.actor, tab="all", page_size=RECENT_SHOWN)
+    use_topic(notifications_topic(session.user.id), refetch=[query])
+    return _card(
+        "Recent notifications",
+        "bell",
+        QueryView(
+            query,
+            lambda page: _recent(page.items, session.time_zone),
+            is_empty=lambda page: page is None or not page.items,
+            empty=empty_state("You're all caught up", "Updates about your visits and requests appear here."),
+        ),
+        link=("See all", NOTIFICATIONS_PATH),
+    )
+
+
+def _recent(items: tuple[NotificationRead, ...], time_zone: str) -> dict:
+    return html.ul(
+        {"class_name": "overview-notes"},
+        *(
+            html.li(
+                {"key": item.id, "class_name": "" if item.read else "is-unread"},
+                html.a({"href": item.link}, item.title),
+                html.span(
+                    {"class_name": "overview-muted"},
+                    "Unread · " if not item.read else "",
+                    time_tag(item.created_at, when(item.created_at, time_zone)),
+                ),
+            )
+            for item in items
+        ),
+    )
+
+
+@component
+def SupportCard() -> dict:
+    session = use_session()
+    query = use_query(count_my_open_tickets, actor=session.actor)
+    return _card(
+        "Support",
+        "message",
+        QueryView(query, _support, is_empty=lambda count: count is None),
+        link=("Your requests", SUPPORT_PATH),
+    )
+
+
+def _support(count: int) -> dict:
+    if count == 0:
+        text = "No open requests. If something isn't right, we're here to help."
+    else:
+        text = (
+            f"You have {count} open request{'s' if count != 1 else ''}. Replies from our team appear there."
+        )
+    return html._(
+        html.p({"class_name": "overview-muted"}, text),
+        html.a({"class_name": "btn btn-outline btn-sm", "href": SUPPORT_PATH}, "Contact support"),
+    )
+
+
+def _quick_actions(provider: bool) -> dict:
+    first = ("Set services and hours", "/dashboard/services", "stethoscope")
+    if not provider:
+        first = ("Browse services", "/services", "heart")
+    actions = (
+        first,
+        ("Your profile", "/dashboard/profile", "user"),
+        ("Account settings", "/dashboard/settings", "settings"),
+    )
+    return _card(
+        "Quick actions",
+        "zap",
+        html.ul(
+            {"class_name": "overview-actions"},
+            *(
+                html.li(
+                    {"key": href},
                     html.a(
-                        {"class_name": "portal-link", "href": s.href},
-                        html.span({"class_name": "portal-link-icon"}, icon(s.icon, size=20)),
-                        html.span(
-                            {"class_name": "portal-link-text"},
-                            html.span({"class_name": "portal-link-label"}, s.title),
-                            "" if s.ready else html.span({"class_name": "portal-pill"}, "Coming soon"),
-                        ),
+                        {"class_name": "overview-action", "href": href}, icon(name, size=18), html.span(label)
                     ),
                 )
-                for s in sections
+                for label, href, name in actions
             ),
         ),
     )

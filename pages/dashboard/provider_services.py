@@ -514,13 +514,23 @@ def _note(title: str, text: str, label: str, href: str) -> dict:
 
 
 def _status(provider: ProviderRead, zone_label: str) -> dict:
-    listed = provider.is_verified and provider.is_active
+    listed = provider.listed
     return html.div(
         {"class_name": "editor-status"},
         html.span(
             {"class_name": "status-pill" + (" status-on" if listed else "")},
             icon("shield" if listed else "clock", size=14),
-            "Listed" if listed else ("Awaiting verification" if not provider.is_verified else "Not listed"),
+            "Listed"
+            if listed
+            else (
+                "Awaiting verification"
+                if not provider.is_verified
+                else "Suspended"
+                if provider.suspended_at
+                else "Credentials expired"
+                if provider.credentials_lapsed_at
+                else "Not listed"
+            ),
         ),
         html.span({"class_name": "editor-zone"}, icon("clock", size=14), f"Time zone: {zone_label}"),
         html.a(

@@ -1,4 +1,6 @@
-"""Settings (/dashboard/settings): the account, the password and two-factor authentication (TOTP).
+"""Settings (/dashboard/settings): the account, the password, two-factor authentication (TOTP), and the
+account sections of pages/dashboard/account_sections.py (signed-in devices, e-mail change, visit address,
+data export, deletion).
 
 Starting an enrolment (QR code and secret) runs on this connection through
 `app.services.two_factor.start_totp_setup`. Confirming the first code and turning the factor off are form
@@ -20,6 +22,13 @@ from components.icons import icon
 from components.kit import Button, error_state, loading_state
 from components.ui import portal_header
 from models.account import TotpSetup
+from pages.dashboard.account_sections import (
+    AccountDeletion,
+    ActiveSessions,
+    EmailChange,
+    SavedAddressCard,
+    data_export_card,
+)
 
 
 @component
@@ -51,13 +60,18 @@ def SettingsPage() -> dict:
                     html.a({"class_name": "btn btn-outline", "href": "/reset-password"}, "Change password"),
                 ),
             ),
+            EmailChange(),
             _TwoFactor(),
+            ActiveSessions(),
+            SavedAddressCard(),
+            data_export_card(),
             html.section(
                 {"class_name": "settings-card", "aria-labelledby": "settings-signout"},
                 html.h2({"id": "settings-signout", "class_name": "settings-title"}, "Sign out"),
                 html.p({"class_name": "settings-text"}, "Sign out of this browser."),
                 logout_form(session.csrf_token, class_name="btn btn-outline", role=None),
             ),
+            AccountDeletion(),
         ),
     )
 

@@ -1,7 +1,9 @@
 """Support (/dashboard/support): a signed-in user's help requests. Open one (category, subject,
 description, files), see their tickets with their status, read a ticket's conversation and reply.
 
-`?new=1` opens the request form (the Help Center's 'Contact support' links here), `?ticket=<id>` a ticket.
+`?new=1` opens the request form (the Help Center's 'Contact support' links here), `?ticket=<id>` a ticket;
+with `&category=…&subject=…&description=…` (the Help Center's article or failed search) the form starts
+prefilled with them instead of the saved draft.
 Staff replies arrive live: the screen refetches on the user's `support:<id>` events, which never mention
 internal notes (nor do the reads this screen makes: app/services/support_customers.py).
 """
@@ -37,6 +39,7 @@ from models.support import TicketCategory, TicketRead, TicketStatus
 PATH = "/dashboard/support"
 REQUEST_SENT = "Your request was sent. We'll reply here."
 REPLY_SENT = "Reply sent"
+SUBJECT_PREFILL, DESCRIPTION_PREFILL = 150, 1_000
 _CATEGORIES = [(c.value, c.value.replace("_", " ").title()) for c in TicketCategory]
 
 
@@ -56,7 +59,7 @@ def SupportPage() -> dict:
     if selected:
         main: Any = _MyTicket(selected, key=selected)
     elif creating:
-        main = _NewRequest(on_created=set_opened, can_cancel=bool(mine.data))
+        main = _NewRequest(on_created=set_opened, can_cancel=bool(mine.data), prefill=_prefill(params))
     else:
         main = html.div(
             {"class_name": "support-card desk-detail-empty"},
@@ -134,11 +137,28 @@ def _ticket_list(
     )
 
 
+def _prefill(params: dict[str, list[str]]) -> dict[str, str]:
+    """The request's fields given in the address (the Help Center's 'Contact support'), cut to size."""
+    category = _param(params, "category")
+    subject = _param(params, "subject")[:SUBJECT_PREFILL]
+    if not subject:
+        return {}
+    return {
+        "category": category if category in TicketCategory.__members__ else TicketCategory.other.value,
+        "subject": subject,
+        "description": _param(params, "description")[:DESCRIPTION_PREFILL],
+    }
+
+
 @component
-def _NewRequest(on_created: Callable[[str], None], can_cancel: bool) -> dict:
+def _NewRequest(
+    on_created: Callable[[str], None], can_cancel: bool, prefill: dict[str, str] | None = None
+) -> dict:
     session = use_session()
     form = use_form(
-        draft="support:new-request", category=TicketCategory.other.value, subject="", description=""
+        # prefilled by the Help Center: what it gives wins over an older saved draft
+        draft=None if prefill else "support:new-request",
+        **(prefill or {"category": TicketCategory.other.value, "subject": "", "description": ""}),
     )
     staged = use_staged_files()
     send = use_action(open_ticket)

@@ -308,7 +308,9 @@ function followDelayedLinks() {
   for (const link of app.querySelectorAll("a[data-navigate-after]")) {
     if (scheduled.has(link)) continue;
     scheduled.add(link);
-    setTimeout(() => { if (link.isConnected) navigate(link.href, { replace: true }); },
+    // data-native: a full page load (the server decides what the page is now, e.g. after a sign-out).
+    const go = () => (link.hasAttribute("data-native") ? location.replace(link.href) : navigate(link.href, { replace: true }));
+    setTimeout(() => { if (link.isConnected) go(); },
                Number(link.dataset.navigateAfter) || 0);
   }
 }

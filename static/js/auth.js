@@ -47,7 +47,8 @@ function toast(title) {
 // ---- signed out elsewhere: this tab reloads ---------------------------------------------------------
 let reloading = false;
 function reloadSignedOut() {
-  if (reloading) return;
+  // idle.js may already be taking the tab to /login?redirect=<this page>: a reload would cancel that.
+  if (reloading || "leaving" in root.dataset) return;
   reloading = true;
   location.reload();
 }

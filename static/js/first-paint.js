@@ -7,9 +7,9 @@
 // script). What a person does in it is not lost: typed values are copied into the live fields, the button
 // they clicked is clicked again in the live tree, and focus stays on the same field. Elements are matched
 // by id, else by their position in the tree.
-// ReactPy's client gives each field a local copy of its value, which a mount effect resets to the
-// server's value: a typed value is therefore copied at once and again once those effects have run (else
-// the field would look empty and a form read from the page would send nothing).
+// Typed values are copied into the live fields at once (the patched client keeps them: see
+// medivisit/reactpy_client.py); ticked boxes and the pending click are replayed once the live tree's mount
+// effects have run, so its handlers are in place.
 (function () {
   var pendingClick = null;
 
@@ -50,6 +50,23 @@
     setTimeout(run, 100);
   }
 
+  // The live tree's first render may not hold the clicked control yet (its data still loading on a busy
+  // server): click its counterpart as soon as it appears, for up to three seconds, rather than drop the click.
+  function clickWhenRendered(target) {
+    var root = target;
+    while (root.parentElement) root = root.parentElement;  // the removed first frame
+    var app = document.getElementById("app");
+    var watcher = new MutationObserver(function () {
+      var live = counterpart(target, root, app);
+      if (live && live.isConnected) {
+        watcher.disconnect();
+        live.click();
+      }
+    });
+    watcher.observe(app, { childList: true, subtree: true });
+    setTimeout(function () { watcher.disconnect(); }, 3000);
+  }
+
   function changed(field) {
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
     if (field.tagName === "SELECT") {
@@ -58,24 +75,26 @@
     return field.value !== field.defaultValue;
   }
 
+  // A click on a button of the server's copy (not a link, not a form the browser posts itself) waits for
+  // the live tree, and is handled there only (the page's document-wide scripts do not see it first). This
+  // script blocks in the head so the listener is in place before the first frame can be clicked.
+  document.addEventListener("click", function (event) {
+    var first = document.getElementById("first-paint");
+    var target = event.target.closest && event.target.closest("button, [role=button], [role=tab], [role=menuitem], summary");
+    if (!first || !target || !first.contains(target)) return;
+    // The page's own scripts (static/js/app.js) act on these in the server's copy at once: no replay.
+    if (target.closest("[data-theme-toggle], [data-banner-close], [data-close-overlay], [data-history-back]")) return;
+    var form = target.closest("form");
+    if (form && form.getAttribute("action") && target.type === "submit") return;
+    event.preventDefault();
+    event.stopPropagation();
+    pendingClick = target;
+  }, true);
+
   function start() {
     var first = document.getElementById("first-paint");
     var app = document.getElementById("app");
     if (!first || !app) return;
-
-    // A click on a button of the server's copy (not a link, not a form the browser posts itself) waits for
-    // the live tree, and is handled there only (the page's document-wide scripts do not see it first).
-    first.addEventListener("click", function (event) {
-      var target = event.target.closest("button, [role=button], [role=tab], [role=menuitem], summary");
-      if (!target || !first.contains(target)) return;
-      // The page's own scripts (static/js/app.js) act on these in the server's copy at once: no replay.
-      if (target.closest("[data-theme-toggle], [data-banner-close], [data-close-overlay], [data-history-back]")) return;
-      var form = target.closest("form");
-      if (form && form.getAttribute("action") && target.type === "submit") return;
-      event.preventDefault();
-      event.stopPropagation();
-      pendingClick = target;
-    }, true);
 
     function swap() {
       observer.disconnect();
@@ -88,28 +107,25 @@
       var focusTarget = focused ? counterpart(focused, first, app) : null;
       var clickTarget = pendingClick ? counterpart(pendingClick, first, app) : null;
       first.remove();
-      // Told to the live fields at once, and again after their mount effects if one put the server's
-      // value back.
       var texts = pairs.filter(function (pair) {
         return pair[1] && pair[0].type !== "checkbox" && pair[0].type !== "radio";
       });
       texts.forEach(function (pair) { setValue(pair[1], pair[0].value); });
       if (focusTarget) focusTarget.focus();
       afterMountEffects(function () {
-        texts.forEach(function (pair) {
-          if (pair[1].isConnected && pair[1].value !== pair[0].value) setValue(pair[1], pair[0].value);
-        });
         pairs.forEach(function (pair) {
           var live = pair[1];
           if (live && live.isConnected && texts.indexOf(pair) < 0 && live.checked !== pair[0].checked) live.click();
         });
         if (clickTarget && clickTarget.isConnected) clickTarget.click();
+        else if (pendingClick) clickWhenRendered(pendingClick);
       });
     }
     var observer = new MutationObserver(function () {
       if (app.firstElementChild) swap();
     });
     observer.observe(app, { childList: true });
+    if (app.firstElementChild) swap();  // the live tree drew before the page finished parsing
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

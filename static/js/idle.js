@@ -59,7 +59,11 @@ async function report(body = {}) {
 async function leave(tellServer) {
   if (leaving) return;
   leaving = true;
+  document.documentElement.dataset.leaving = ""; // auth.js then leaves the navigation below to us
   if (tellServer) { try { await post({ sign_out: true }); } catch { /* the server ends it anyway */ } }
+  // The session is over (here or elsewhere): stop reporting, and never nest /login in its own redirect.
+  document.cookie = "mv_expires_at=; max-age=0; path=/";
+  if (location.pathname === "/login") return;
   const here = location.pathname + location.search;
   location.assign(`/login?redirect=${encodeURIComponent(here)}`);
 }

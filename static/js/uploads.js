@@ -3,6 +3,8 @@
 // CSRF double submit) and hands the answer {id, filename, size, content_type} to the screen: it writes the
 // JSON into the hidden [data-upload-sink] input of the same [data-upload-scope] and fires an input event.
 // Errors (too large, wrong type, signed out) are shown as toasts; nothing is uploaded twice.
+// An input may name another endpoint (data-upload-url, e.g. provider enrollment's documents); the values of
+// the scope's [data-upload-field] controls (name=value) are posted with the file.
 
 function readCookie(name) {
   const prefix = `${name}=`;
@@ -23,10 +25,11 @@ function deliver(sink, value) {
   sink.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
-async function upload(file) {
+async function upload(file, url, scope) {
   const body = new FormData();
+  for (const field of scope.querySelectorAll("[data-upload-field]")) body.append(field.name, field.value);
   body.append("file", file, file.name);
-  const response = await fetch("/api/uploads", {
+  const response = await fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "X-CSRF-Token": readCookie("mv_csrf") },
@@ -55,7 +58,7 @@ document.addEventListener("change", async (event) => {
     }
     if (status) status.textContent = `Uploading ${file.name}…`;
     try {
-      deliver(sink, JSON.stringify(await upload(file)));
+      deliver(sink, JSON.stringify(await upload(file, input.dataset.uploadUrl || "/api/uploads", scope)));
     } catch (error) {
       toast(error.message);
     }

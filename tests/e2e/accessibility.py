@@ -8,21 +8,25 @@ script parsed once instead of once per check).
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from axe_playwright_python.base import AXE_SCRIPT
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import DESKTOP, MOBILE
-from tests.e2e.helpers import wait_for_screen
+from tests.conftest import LiveServer
+from tests.e2e.conftest import DESKTOP, MOBILE, SCREENSHOTS, screenshot
+from tests.e2e.helpers import sign_in, wait_for_screen
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 OPTIONS = {"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]}
 LOOKS = ((DESKTOP, "light"), (DESKTOP, "dark"), (MOBILE, "light"), (MOBILE, "dark"))
-# Public routes share the frame and the kit: each is checked at both widths and in both themes, paired
-# (desktop light, phone dark) to keep the suite's budget; the signed-in screens in all four looks.
+# Each screen is checked at both widths and in both themes, paired (desktop light, phone dark): contrast
+# depends on the theme and structure on the width, and the four combinations doubled the suite's axe time.
+# The illustrated public pages are checked in all four looks (test_accessibility.py).
 PUBLIC_LOOKS = ((DESKTOP, "light"), (MOBILE, "dark"))
 
 
@@ -43,6 +47,10 @@ def violations(page: Page, where: str) -> list[str]:
     """axe-core's WCAG A/AA violations on the page as it is now, one line each."""
     if not page.evaluate("() => typeof window.axe === 'object'"):  # a new document since the last check
         page.evaluate(AXE_SCRIPT)
+    # axe reads colours: not those of a toast half-way through fading in or out.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => !a.effect?.target?.closest?.('.toast') || a.playState !== 'running')"
+    )
     found = page.evaluate("(options) => axe.run(document, options)", OPTIONS)["violations"]
     return [
         f"{where}: {v['id']} ({v['impact']}) at {', '.join(str(n['target'][0]) for n in v['nodes'][:3])}"
@@ -50,16 +58,52 @@ def violations(page: Page, where: str) -> list[str]:
     ]
 
 
-def check_every_look(page: Page, where: str, looks=LOOKS) -> list[str]:  # noqa: ANN001
-    """axe in each look (width and theme) on the page as loaded (what theme.js does at load, done here)."""
+def set_look(page: Page, viewport: dict, scheme: str) -> None:
+    """Show the page at `viewport` in the `scheme` theme (what theme.js does at load, done here)."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme=scheme)
+    page.evaluate("(scheme) => document.documentElement.setAttribute('data-theme', scheme)", scheme)
+    # Colours ease between themes: read them (axe, a screenshot) once the transitions have ended.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState === 'finished')"
+    )
+
+
+def check_every_look(page: Page, where: str, looks=PUBLIC_LOOKS) -> list[str]:  # noqa: ANN001
+    """axe in each look (width and theme) on the page as loaded (what theme.js does at load, done here);
+    the page is left in the look it had."""
+    before = page.viewport_size, page.evaluate("() => document.documentElement.getAttribute('data-theme')")
     problems = []
     for viewport, scheme in looks:
-        page.set_viewport_size(viewport)
-        page.emulate_media(color_scheme=scheme)
-        page.evaluate("(scheme) => document.documentElement.setAttribute('data-theme', scheme)", scheme)
-        # Colours ease between themes: axe must read them once the transitions have ended.
-        page.wait_for_function(
-            "() => document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState === 'finished')"
-        )
+        set_look(page, viewport, scheme)
         problems += violations(page, f"{where} at {viewport['width']} px, {scheme}")
+    if (looks[-1][0], looks[-1][1]) != before:
+        set_look(page, *before)
     return problems
+
+
+def screenshot_looks(page: Page, looks=LOOKS) -> Iterator[tuple[dict, str]]:  # noqa: ANN001
+    """Each look in turn, set on the page, for screenshots; none unless SCREENSHOTS=1 (setting a look waits
+    for the theme's colour transitions)."""
+    if not SCREENSHOTS:
+        return
+    for viewport, scheme in looks:
+        set_look(page, viewport, scheme)
+        yield viewport, scheme
+
+
+def signed_in_at(page: Page, server: LiveServer, email: str, path: str) -> None:
+    """Sign in as a demo account (the demo password) straight to `path`, its content loaded."""
+    sign_in(page, server, email, DEMO_PASSWORD, path=f"/login?redirect={path}")
+    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
+    loaded(page)
+
+
+def full_page_screenshots(page: Page, name: str) -> None:
+    """With SCREENSHOTS=1, `<name>-desktop|mobile-light|dark` of the whole page; back to desktop light."""
+    if not SCREENSHOTS:
+        return
+    for viewport, scheme in screenshot_looks(page):
+        size = "mobile" if viewport == MOBILE else "desktop"
+        screenshot(page, f"{name}-{size}-{scheme}", full_page=True, animations="disabled")
+    set_look(page, DESKTOP, "light")

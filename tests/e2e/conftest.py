@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,15 +31,27 @@ MOBILE = {"width": 375, "height": 812}
 expect.set_options(timeout=10_000)
 
 
-# The longest files (over 40 s of a worker's time each, about the longest first). xdist hands out whole files
+# The longest files (over 20 s of a worker's time each, about the longest first). xdist hands out whole files
 # (--dist loadfile) in collection order (--no-loadscope-reorder): starting with the longest lets the short ones
 # fill in at the end, so that both processes finish together instead of one running a long file alone.
 LONGEST_FIRST = (
     "test_accessibility.py",
+    "test_corporate.py",
     "test_accessibility_signed_in.py",
+    "test_automation.py",
+    "test_admin_console_pages.py",
+    "test_store.py",
+    "test_forum.py",
+    "test_ads.py",
+    "test_invoices.py",
     "test_sign_in.py",
+    "test_careers.py",
     "test_staff_portal.py",
     "test_booking_flow.py",
+    "test_service_requests.py",
+    "test_enrollment.py",
+    "test_provider_journey.py",
+    "test_assistant.py",
     "test_phi_hardening.py",
     "test_helpdesk.py",
     "test_keyboard.py",
@@ -108,7 +121,7 @@ def mobile_page(browser: Browser) -> Iterator[Page]:
 
 def wait_for_live_page(page: Page) -> None:
     """Wait until the live tree (not the first frame in the HTML) shows the frame."""
-    page.locator("#app .site-header, #app .app-shell").first.wait_for()
+    page.locator("#app .site-header, #app .app-shell, #app .dash-layout").first.wait_for()
 
 
 def open_page(page: Page, url: str) -> Page:
@@ -118,7 +131,15 @@ def open_page(page: Page, url: str) -> Page:
     return page
 
 
+# Screenshots are for people to look at (`make screenshots`), not assertions: the test command skips them
+# (a few hundred full-page PNGs were about a minute of the browser lane).
+SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
+
+
 def screenshot(page: Page, name: str, *, full_page: bool = False, **options) -> None:
-    """Save tests/artifacts/<name>.png; `options` go to Playwright (e.g. animations="disabled")."""
+    """Save tests/artifacts/<name>.png when SCREENSHOTS=1; `options` go to Playwright (e.g.
+    animations="disabled")."""
+    if not SCREENSHOTS:
+        return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page, **options)

@@ -21,7 +21,7 @@ from tests.e2e.helpers import sign_in, toasts
 
 SIGNED_IN = {
     "patient@demo.medivisit.test": ("/dashboard", "/appointments", "/checkout", "/dashboard/support"),
-    "provider@demo.medivisit.test": ("/appointments", "/dashboard/services"),
+    "provider@demo.medivisit.test": ("/dashboard", "/appointments", "/dashboard/services"),
     "support@demo.medivisit.test": ("/staff", "/staff/helpdesk"),
 }
 

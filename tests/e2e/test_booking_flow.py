@@ -42,6 +42,7 @@ from tests.conftest import (
     LiveServer,
     create_postgres_database,
     demo_database,
+    drop_later,
     html_part,
     seed_demo,
     start_server,
@@ -49,6 +50,7 @@ from tests.conftest import (
 )
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
+from tests.factories import license_in
 
 ZIP = "10001"
 ZONE = "America/New_York"
@@ -90,6 +92,7 @@ async def _populate(database_url: str) -> None:
                 provider_id=elena.id,
                 offers=[ServiceOffer("iv-hydration", Decimal("150"))],
             )
+            await license_in(session, elena.id)
             await set_service_area(session=session, actor=SYSTEM, provider_id=elena.id, zip_codes=[ZIP])
             await set_weekly_hours(session=session, actor=SYSTEM, provider_id=elena.id, hours=every_day)
             for _ in range(4):
@@ -112,11 +115,8 @@ def site(request, tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
     _inbox, smtp_url = smtp_server
     # Playwright's thread already runs an event loop: whatever runs one of its own goes to a worker thread.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        drop = None
         if request.param == "postgresql":
-            database_url, drop = pool.submit(
-                create_postgres_database, os.environ["TEST_DATABASE_URL"]
-            ).result()
+            database_url = pool.submit(create_postgres_database, os.environ["TEST_DATABASE_URL"]).result()
         else:
             database_url = demo_database(tmp / "booking.db")  # a copy of the run's seeded demo database
         server = start_server(tmp, DATABASE_URL=database_url, SMTP_URL=smtp_url, REMINDERS_ENABLED="false")
@@ -127,8 +127,8 @@ def site(request, tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
             yield server
         finally:
             stop_server(server)
-            if drop is not None:
-                pool.submit(drop).result()
+            if request.param == "postgresql":
+                drop_later(os.environ["TEST_DATABASE_URL"], [database_url.rpartition("/")[2]])
 
 
 @pytest.fixture
@@ -222,6 +222,18 @@ def snapshot(page: Page, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
+def add_priyas_draw(page: Page, site: LiveServer) -> None:
+    """Find a Provider: search ZIP code 10001 for blood draws and add Priya Shah's from her card."""
+    open_page(page, site.url("/find-provider"))
+    search = page.get_by_role("search", name="Find a provider")
+    search.get_by_label("ZIP code").fill(ZIP)
+    search.get_by_label("Service", exact=True).select_option("routine-blood-draw")
+    search.get_by_role("button", name="Search").click()
+    expect(page.locator(f'.search-results[data-results-for*="zip={ZIP}"][aria-busy="false"]')).to_be_visible()
+    visit(page, "Priya Shah").get_by_role("button", name="Add to cart").click()
+    expect(toasts(page, f"Added {DRAW} to cart")).to_be_visible()
+
+
 def no_horizontal_overflow(page: Page) -> None:
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow}px"
@@ -232,14 +244,7 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     page = new_page()
 
     # A signed-out visitor searches by ZIP code and service and adds Priya's blood draw from her card.
-    open_page(page, site.url("/find-provider"))
-    search = page.get_by_role("search", name="Find a provider")
-    search.get_by_label("ZIP code").fill(ZIP)
-    search.get_by_label("Service", exact=True).select_option("routine-blood-draw")
-    search.get_by_role("button", name="Search").click()
-    expect(page.locator(f'.search-results[data-results-for*="zip={ZIP}"][aria-busy="false"]')).to_be_visible()
-    visit(page, "Priya Shah").get_by_role("button", name="Add to cart").click()
-    expect(toasts(page, f"Added {DRAW} to cart")).to_be_visible()
+    add_priyas_draw(page, site)
     expect(cart_panel(page).get_by_text("with Priya Shah")).to_be_visible()
     page.keyboard.press("Escape")
 

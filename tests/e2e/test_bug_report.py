@@ -141,3 +141,28 @@ def test_repeated_failures_show_at_most_three_toasts(mail_down_server, page) -> 
     page.wait_for_function("(toast) => !toast.isConnected", arg=oldest)
     expect(failures).to_have_count(3)
     expect(failures.filter(visible=True)).to_have_count(3)
+
+
+def test_what_is_typed_the_moment_the_dialog_opens_is_kept(live_server, page) -> None:
+    """The e-mail typed in the same frame the field appears (before the client's effects run, as a fast user
+    or a busy machine does) stays in the field and reaches the server's form."""
+    open_page(page, live_server.url("/"))
+    typed = page.evaluate(
+        """() => new Promise((done) => {
+            const watcher = new MutationObserver(() => {
+                const field = document.getElementById("bug-email");
+                if (!field) return;
+                watcher.disconnect();
+                const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set;
+                setter.call(field, "fast@example.com");
+                field.dispatchEvent(new Event("input", { bubbles: true }));
+                // After the next frame and the task after it: the client's mount effects have run.
+                requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => done(field.value))));
+            });
+            watcher.observe(document.body, { childList: true, subtree: true });
+            document.querySelector("footer .footer-bottom button").click();  // Report Bug
+        })"""
+    )
+    assert typed == "fast@example.com"
+    dialog = page.get_by_role("dialog", name="Report a Bug")
+    expect(dialog.get_by_label("Your email")).to_have_value("fast@example.com")

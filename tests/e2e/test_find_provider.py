@@ -29,6 +29,7 @@ from app.services.providers import (
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import screenshot
 from tests.e2e.helpers import wait_for_screen
+from tests.factories import license_in
 
 ZIP = "10001"
 VISITOR_ZONE = "America/Chicago"
@@ -61,6 +62,7 @@ async def _populate(database_url: str) -> None:
                         ServiceOffer("routine-blood-draw", Decimal(80)),
                     ],
                 )
+                await license_in(session, profile.id)
                 await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=[ZIP])
                 await set_weekly_hours(session=session, actor=SYSTEM, provider_id=profile.id, hours=ALL_WEEK)
                 for _ in range(index % 5 + 1):
@@ -80,6 +82,7 @@ async def _populate(database_url: str) -> None:
                 provider_id=hidden.id,
                 offers=[ServiceOffer("iv-hydration", Decimal(1))],
             )
+            await license_in(session, hidden.id)
             await set_service_area(session=session, actor=SYSTEM, provider_id=hidden.id, zip_codes=[ZIP])
     finally:
         await database.dispose()

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
+from tests.e2e.conftest import DESKTOP, MOBILE, SCREENSHOTS, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts, wait_for_screen
 
 PATIENT = "patient@demo.medivisit.test"
@@ -186,6 +186,8 @@ def look(page: Page, viewport: dict, scheme: str) -> None:
 
 
 def shoot(page: Page, name: str, target: Locator | None = None) -> None:
+    if not SCREENSHOTS:
+        return
     for viewport, size in ((DESKTOP, "desktop"), (MOBILE, "mobile")):
         for scheme in ("light", "dark"):
             look(page, viewport, scheme)

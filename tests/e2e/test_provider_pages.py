@@ -37,6 +37,7 @@ from models.account import Role
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts, wait_for_screen
+from tests.factories import license_in
 
 PASSWORD = "Demo-MediVisit-1"
 DEMO_PROVIDER = "provider@demo.medivisit.test"
@@ -77,6 +78,7 @@ async def _populate(database_url: str) -> tuple[str, str]:
                     ServiceOffer("iv-hydration", Decimal("150")),
                 ],
             )
+            await license_in(session, listed.id)
             await set_service_area(
                 session=session, actor=SYSTEM, provider_id=listed.id, zip_codes=["10001", "10002"]
             )

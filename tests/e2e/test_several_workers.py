@@ -16,7 +16,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import LiveServer, create_postgres_database, start_demo_server, start_server, stop_server
+from tests.conftest import (
+    LiveServer,
+    create_postgres_database,
+    drop_later,
+    start_demo_server,
+    start_server,
+    stop_server,
+)
 from tests.e2e.conftest import DESKTOP
 from tests.e2e.helpers import sign_in, toasts
 
@@ -29,15 +36,14 @@ SUBJECT = "Receipt for my insurance claim"  # a demo ticket of Jordan Lee's, not
 def two_workers(tmp_path_factory) -> Iterator[tuple[LiveServer, LiveServer]]:
     # asyncio.run cannot start beside Playwright's loop: create (and drop) the database on a worker thread.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        database_url, drop = pool.submit(create_postgres_database, os.environ["TEST_DATABASE_URL"]).result()
+        database_url = pool.submit(create_postgres_database, os.environ["TEST_DATABASE_URL"]).result()
     env = {"DATABASE_URL": database_url, "RATE_LIMIT_TOKEN": "3", "REMINDERS_ENABLED": "false"}
     first, _ = start_demo_server(tmp_path_factory.mktemp("worker-a"), **env)
     second = start_server(tmp_path_factory.mktemp("worker-b"), **env)
     yield first, second
     stop_server(first)
     stop_server(second)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(drop).result()
+    drop_later(os.environ["TEST_DATABASE_URL"], [database_url.rpartition("/")[2]])
 
 
 def _signed_in(browser: Browser, server: LiveServer, role: str) -> Page:

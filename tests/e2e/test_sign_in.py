@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.api.conftest import mail_link, mail_to
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, screenshot
-from tests.e2e.helpers import account_menu, log_out, sign_in, toasts, wait_for_screen
+from tests.e2e.helpers import account_menu, log_out, sign_in_with_form, toasts, wait_for_screen
 
 PASSWORD = "secret-pass-1"
 
@@ -72,7 +72,7 @@ def test_sign_up_sign_out_and_sign_in_again_keeping_the_email(live_server, page:
     expect_signed_out(page)
     assert cookie(page, "mv_access") is None and cookie(page, "mv_refresh") is None
 
-    sign_in(page, live_server, email, password="not-my-password")
+    sign_in_with_form(page, live_server, email, password="not-my-password")
     expect(page.get_by_role("alert").filter(has_text="Incorrect email or password")).to_be_visible()
     expect(page.get_by_label("Email")).to_have_value(email)
     expect(page.get_by_label("Password", exact=True)).to_have_value("")
@@ -108,6 +108,7 @@ def test_auth_redirect_without_a_session_fails_back_to_login(live_server, page: 
 def test_mobile_menu_and_drawer_show_dashboard_when_signed_in(live_server, mobile_page: Page) -> None:
     page = mobile_page
     sign_up(page, live_server)
+    open_page(page, live_server.url("/"))  # the public site's menus (the dashboard has its own frame)
     page.get_by_role("button", name="Open menu").click()
     menu = page.get_by_role("dialog", name="Menu", exact=True)
     expect(menu.get_by_role("link", name="Dashboard")).to_have_attribute("href", "/dashboard")
@@ -219,7 +220,7 @@ def test_forgot_password_email_link_sets_a_new_password(quick_server, page: Page
     expect(toasts(page, "Your password has been updated")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/dashboard$"))
     log_out(page)
-    sign_in(page, quick_server, email, password="brand-new-pass-2")
+    sign_in_with_form(page, quick_server, email, password="brand-new-pass-2")
     expect(page).to_have_url(re.compile(r"/dashboard$"))
 
 
@@ -246,7 +247,7 @@ def test_totp_turned_on_in_settings_is_asked_for_at_sign_in(live_server, page: P
     expect(account_menu(page)).to_be_visible()  # still signed in: the rotated tokens reached the cookies
 
     log_out(page)
-    sign_in(page, live_server, email, PASSWORD)
+    sign_in_with_form(page, live_server, email, PASSWORD)
     expect(page).to_have_url(re.compile(r"/login\?step=mfa"))
     expect(page.get_by_role("heading", name="Two-factor authentication")).to_be_visible()
     assert cookie(page, "mv_access") is None

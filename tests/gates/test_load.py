@@ -37,7 +37,7 @@ import asyncpg
 import pytest
 import websockets
 
-from tests.conftest import LiveServer, create_postgres_database, start_demo_server, stop_server
+from tests.conftest import LiveServer, create_postgres_database, drop_later, start_demo_server, stop_server
 
 STORM = 1000
 STORM_TIMEOUT = 240
@@ -51,20 +51,17 @@ WARM_UP = 5
 @pytest.fixture(scope="module")
 def demo_worker(tmp_path_factory) -> Iterator[tuple[LiveServer, str]]:
     tmp = tmp_path_factory.mktemp("load")
-    drop = None
     env = {"VAR_DIR": str(tmp), "REMINDERS_ENABLED": "false"}
     if os.environ.get("TEST_DATABASE_URL"):
         with ThreadPoolExecutor(max_workers=1) as pool:
-            database_url, drop = pool.submit(
+            env["DATABASE_URL"] = pool.submit(
                 create_postgres_database, os.environ["TEST_DATABASE_URL"]
             ).result()
-        env["DATABASE_URL"] = database_url
     server, database_url = start_demo_server(tmp, **env)
     yield server, database_url
     stop_server(server)
-    if drop is not None:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(drop).result()
+    if "DATABASE_URL" in env:
+        drop_later(os.environ["TEST_DATABASE_URL"], [database_url.rpartition("/")[2]])
 
 
 async def _sql(database_url: str, statement: str, rows: list[tuple] | None = None) -> list[tuple]:

@@ -17,9 +17,16 @@ from tests.unit.test_booking import NINE, NOW
 
 # Statements of one booking on PostgreSQL, where the tests deliver over SMTP (the outbox rows' status is
 # written after delivery; without SMTP_URL one fewer) and the cart's event is a pg_notify (SQLite: one
-# fewer). Before issue 10 one booking cost 51: hold_slot 21, place_order 30.
+# fewer). Before issue 10 one booking cost 51: hold_slot 21, place_order 30. Issue 12's notifications add
+# three to place_order: the recipients' preferences, the inbox rows (one insert) and their events (one
+# pg_notify for all; SQLite: none). Issue 14's ledger adds four, written in the order's own unit of work
+# (the money must not exist without its order): the visits' charges (one insert), the patient's booked
+# account (one upsert; the world's side has no row to update), the journal entry and its postings (one
+# insert each). The platform's accounts are summed from postings, so no booking waits on a shared row.
+# Issue 15's automation adds one: the integration's row, read to decide whether appointment.created is
+# queued (nothing is queued while it is disconnected or the event type is off).
 HOLD_BUDGET = 6
-PLACE_BUDGET = 11
+PLACE_BUDGET = 19
 
 
 class _Counter:

@@ -16,20 +16,36 @@ import pytest
 from sqlalchemy import func, select
 
 from app import db as app_db
+from app.principal import Principal
 from app.services.accounts import demo_email
+from app.services.careers import list_open_postings
 from app.services.demo import seed_demo_marketplace
 from app.services.errors import PermissionDenied
+from app.services.notifications import list_notifications
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured, search_providers
 from app.settings import get_settings
 from medivisit.seed import seed
 from models import Base
 from models.account import Role
 from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction
+from models.careers import CareerApplication
 from models.identity import User, as_utc
+from models.ledger import AccountKind, LedgerAccount, Posting, VisitCharge
 from models.provider import Provider, ProviderQuery, Review
+from models.store import Product, ProductCategory
 from models.support import Ticket
+from tests import factories
 
-TABLES = ("providers", "appointments", "orders", "transactions", "provider_reviews", "tickets", "auth_users")
+TABLES = (
+    "providers",
+    "appointments",
+    "orders",
+    "transactions",
+    "provider_reviews",
+    "tickets",
+    "auth_users",
+    "products",
+)
 
 
 async def _counts() -> dict[str, int]:
@@ -74,7 +90,26 @@ async def test_seeding_twice_adds_nothing(demo) -> None:
     report = await seed(demo=True)
     assert time.perf_counter() - started < 2
     assert await _counts() == before
-    assert report.count("already present") == 2
+    assert report.count("already present") == 4  # the marketplace, the tickets, the store, the jobs
+
+
+async def test_the_demo_has_open_jobs_and_a_draft_and_no_invented_applicants(demo) -> None:
+    visitor = Principal.visitor("demo-visitor")
+    opened = await factories.run(list_open_postings, actor=visitor)
+    assert [p.title for p in opened][:1] == ["Credentialing Coordinator"] and len(opened) == 3
+    assert any(p.remote for p in opened)
+    async with app_db.unit_of_work() as session:
+        assert await session.scalar(select(func.count()).select_from(CareerApplication)) == 0
+
+
+async def test_the_demo_store_has_a_small_catalogue_in_several_categories(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        products = (await session.scalars(select(Product))).all()
+    assert len(products) == len({p.name for p in products}) >= 10
+    assert len({p.category for p in products}) >= 6
+    assert {p.category for p in products} <= {c.value for c in ProductCategory}
+    assert any(p.stock == 0 for p in products) and any(0 < p.stock <= 5 for p in products)
+    assert all(p.active and p.price_cents > 0 and p.description for p in products)
 
 
 async def test_verified_providers_in_three_metros_found_by_zip(demo) -> None:
@@ -184,3 +219,39 @@ async def test_never_in_production(identity, monkeypatch) -> None:
     with pytest.raises(PermissionDenied, match="production"):
         async with app_db.unit_of_work() as session:
             await seed_demo_marketplace(session=session)
+
+
+async def test_the_demo_patient_and_provider_have_a_notification_history(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        patient = await session.scalar(select(User.id).where(User.email == demo_email(Role.patient)))
+        provider_user = await session.scalar(select(User.id).where(User.email == demo_email(Role.provider)))
+    for someone in (patient, provider_user):
+        actor = await factories.sign_in(someone)
+        async with app_db.unit_of_work() as session:
+            inbox = await list_notifications(session=session, actor=actor, tab="all")
+            assert len(inbox.items) == 8
+            assert inbox.unread == 3
+            assert all(as_utc(item.created_at) <= datetime.now(UTC) for item in inbox.items)
+            # Worded like live ones: dates only, and each opens its visit.
+            assert all(item.link.startswith("/dashboard/appointments?") for item in inbox.items)
+
+
+async def test_the_demo_patient_and_provider_have_their_money_in_the_ledger(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        provider_user = await session.scalar(select(User.id).where(User.email == demo_email(Role.provider)))
+        priya = await session.scalar(select(Provider.id).where(Provider.user_id == provider_user))
+        total = await session.scalar(select(func.coalesce(func.sum(Posting.amount), 0)))
+        balances = dict(
+            (
+                await session.execute(
+                    select(LedgerAccount.kind, LedgerAccount.balance).where(LedgerAccount.owner_id == priya)
+                )
+            ).all()
+        )
+        released = await session.scalar(
+            select(func.coalesce(func.sum(VisitCharge.price), 0)).where(
+                VisitCharge.provider_id == priya, VisitCharge.released_at.is_not(None)
+            )
+        )
+    assert total == 0  # every entry balanced
+    assert balances[AccountKind.provider_available] == released > 0  # her visits past the dispute window

@@ -16,11 +16,12 @@ from app.services.accounts import resolve_viewer
 from app.settings import get_settings
 from components.frame.banner import SALE_TEXT, flash_sale_banner
 from components.order_ui import CONFIRMED, REQUESTED, confirmation_copy
+from components.screen import DASHBOARD_FRAME, OWN_FRAME, SITE_FRAME
 from components.ui import sale_callout
 from medivisit.ui import _routes
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 from pages.dashboard.home import coming_soon_screen as dashboard_coming_soon
-from pages.dashboard.home import dashboard_home
+from pages.dashboard.home import overview
 from pages.routes import SCREENS
 from staff.portal import coming_soon_screen as staff_coming_soon
 from tests import factories
@@ -49,9 +50,9 @@ async def test_a_first_sign_in_is_not_returning_and_a_later_one_is(identity) -> 
 
 async def test_the_dashboard_welcomes_back_only_a_returning_user(identity) -> None:
     someone = await factories.person(name="Pat Lee")
-    first_visit = text(dashboard_home(someone.account, returning=False))
+    first_visit = text(overview(someone.account, returning=False))
     assert "Welcome, Pat" in first_visit and "Welcome back" not in first_visit
-    assert "Welcome back, Pat" in text(dashboard_home(someone.account, returning=True))
+    assert "Welcome back, Pat" in text(overview(someone.account, returning=True))
 
 
 def test_no_sign_in_or_sign_up_screen_says_welcome_back_to_everyone() -> None:
@@ -136,11 +137,18 @@ def test_no_banner_when_the_sale_is_off(sale_day) -> None:
     assert flash_sale_banner() == ""
 
 
-# ---- the staff portal has its own frame ------------------------------------------------------------
-def test_staff_screens_are_outside_the_public_frame() -> None:
-    staff = [s for s in SCREENS if s.path == "/staff" or s.path.startswith("/staff/")]
-    assert staff and all(not s.framed for s in staff)
-    assert all(s.framed for s in SCREENS if s not in staff)
+# ---- the staff portal and the dashboard have their own frames ---------------------------------------
+def _expected_frame(path: str) -> str:
+    if path == "/staff" or path.startswith("/staff/"):
+        return OWN_FRAME
+    if path == "/dashboard" or path.startswith("/dashboard/"):
+        return DASHBOARD_FRAME
+    return SITE_FRAME
+
+
+def test_staff_and_dashboard_screens_are_outside_the_public_frame() -> None:
+    assert {s.frame for s in SCREENS} == {OWN_FRAME, DASHBOARD_FRAME, SITE_FRAME}
+    for screen in SCREENS:
+        assert screen.frame == _expected_frame(screen.path), screen.path
     for route in _routes():
-        is_staff = route.path == "/staff" or route.path.startswith("/staff/")
-        assert route.element._kwargs["framed"] is not is_staff, route.path
+        assert route.element._kwargs["frame"] == _expected_frame(route.path), route.path

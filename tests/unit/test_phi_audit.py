@@ -80,10 +80,11 @@ async def test_staff_downloading_a_customers_file_is_audited_the_customer_is_not
 
 
 async def test_opening_a_visit_names_the_address_and_browser(people) -> None:
-    patient, support = people
+    patient, _support = people
+    manager = at_desk(await person(Role.management))  # view_patient_logs: the address and notes are read
     place = await clinic()
     visit_id = await visit(place, patient, datetime(2033, 7, 6, 14, tzinfo=UTC), AppointmentStatus.pending)
-    await run(open_visit, actor=support.actor, appointment_id=visit_id)
+    await run(open_visit, actor=manager.actor, appointment_id=visit_id)
     [entry] = await entries(AuditAction.patient_records_view)
     assert (entry.target, entry.ip, entry.user_agent) == (patient.id, "203.0.113.7", BROWSER)
 

@@ -435,10 +435,14 @@ async def test_opening_a_visit_is_audited_and_confirming_needs_manage_appointmen
     support, management = await person(Role.support), await person(Role.management)
     pending = await visit(place, patient, datetime(2033, 7, 6, 14, tzinfo=UTC), AppointmentStatus.pending)
 
-    details = await run(open_visit, actor=support.actor, appointment_id=pending)
+    # Without view_patient_logs (support): the visit, not the patient's address or notes, and no record read.
+    brief = await run(open_visit, actor=support.actor, appointment_id=pending)
+    assert (brief.patient_name, brief.notes, brief.address_line) == ("Jordan Lee", "", "")
+    assert await audit_of(AuditAction.patient_records_view, patient.id) == []
+    details = await run(open_visit, actor=management.actor, appointment_id=pending)
     assert (details.patient_name, details.notes) == ("Jordan Lee", "Gate code 1234")
     [entry] = await audit_of(AuditAction.patient_records_view, patient.id)
-    assert entry.actor_email == support.email and entry.details["appointment_id"] == pending
+    assert entry.actor_email == management.email and entry.details["appointment_id"] == pending
 
     await refused(PermissionDenied, confirm_visit, actor=support.actor, appointment_id=pending)
     confirmed = await run(confirm_visit, actor=management.actor, appointment_id=pending)

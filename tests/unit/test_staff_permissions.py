@@ -38,7 +38,7 @@ from tests.unit.test_staff import clinic, visit
 
 NY = "America/New_York"
 
-ALWAYS = {"Dashboard", "Documentation", "Settings"}
+ALWAYS = {"Dashboard", "Notifications", "Documentation", "Settings"}
 MANAGEMENT_MENU = ALWAYS | {
     "Analytics",
     "Provider Management",
@@ -52,13 +52,16 @@ HR_MENU = ALWAYS | {
     "Analytics",
     "Help Desk",
     "Staff Management",
+    "Careers",  # job postings and applications: manage_staff (issue 17)
     "Provider Onboarding",
     "Content Moderation",
     "Document Approvals",
     "Appointments",
+    "Help Center",  # the public Help Center's articles: HR and owners write them (issue 16)
 }
 SUPPORT_MENU = ALWAYS | {"Help Desk", "Appointments"}
-OWNER_MENU = MANAGEMENT_MENU | HR_MENU | {"Audit Log"}
+OWNER_MENU = MANAGEMENT_MENU | HR_MENU | {"Audit Log", "Invoices", "Products", "Store Orders"}
+OWNER_MENU |= {"Corporate Leads", "Contracts", "Organizations"}  # the corporate desk (issue 17)
 
 # persona: (role, extra permissions, active)
 PERSONAS = {
@@ -82,7 +85,7 @@ MENU = {
     "management": MANAGEMENT_MENU,
     "hr": HR_MENU,
     "support": SUPPORT_MENU,
-    "support + manage_staff": SUPPORT_MENU | {"Staff Management"},
+    "support + manage_staff": SUPPORT_MENU | {"Staff Management", "Careers"},
 }
 # action: who may
 EXPECTED = {

@@ -1,5 +1,6 @@
 """Accounts: who is signed in (the Principal re-check every command makes), the account mapped from the
-identity record, profiles, two-factor settings, the waitlist, and the operator's account tools.
+identity record, profiles, two-factor settings, the signed-in devices, e-mail change, data export and
+deletion, the welcome overlays, the waitlist, and the operator's account tools.
 
 Its public surface: see app/services/__init__.py.
 """
@@ -19,6 +20,21 @@ PUBLIC = {
         "set_role",
         "split_name",
     ),
+    "_export": ("export_my_data",),
+    "_lifecycle": (
+        "cancel_account_deletion",
+        "cancel_email_change",
+        "delete_due_accounts",
+        "dismiss_onboarding",
+        "dismiss_vip_welcome",
+        "get_account_status",
+        "get_saved_address",
+        "get_welcome",
+        "remove_address",
+        "request_account_deletion",
+        "request_email_change",
+        "save_address",
+    ),
     "_mapping": (
         "account_of",
         "get_account",
@@ -33,6 +49,12 @@ PUBLIC = {
         "resolve_viewer",
     ),
     "_profile": ("update_profile",),
+    "_sessions": (
+        "describe_device",
+        "list_sessions",
+        "sign_out_other_sessions",
+        "sign_out_session",
+    ),
     "_two_factor": (
         "get_two_factor",
         "start_totp_setup",

@@ -67,6 +67,7 @@ def map_account(*, user_id: str, email: str, app_metadata: dict, user_metadata: 
             if k not in PROFILE_KEYS and k not in {"sub", "email", "email_verified", "phone_verified"}
         },
         enrollment_complete=app_metadata.get("enrollment_complete") is True,
+        provider_applicant=app_metadata.get("provider_applicant") is True,
     )
 
 

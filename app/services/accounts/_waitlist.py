@@ -23,10 +23,13 @@ from app.principal import Principal
 from app.services.accounts._admin import is_admin, split_name
 from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ServiceError, Unavailable, ValidationFailed
+from app.services.notifications._copy import WAITLIST_APPROVED
+from app.services.notifications._delivery import notify
 from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.identity import User
+from models.notification import NotificationKind
 from models.waitlist import WaitlistEntry, WaitlistEntryRead, WaitlistStatus
 
 INVALID_EMAIL = "Please enter a valid e-mail address."
@@ -130,6 +133,15 @@ async def approve_waitlist_entry(
     else:
         user = await send_invitation(session=session, email=entry.email, name=entry.name)
     if entry.status != WaitlistStatus.approved:
+        title, body = WAITLIST_APPROVED
+        await notify(
+            session=session,
+            recipients=[user.id],
+            kind=NotificationKind.waitlist_approved,
+            link="/dashboard",
+            title=title,
+            body=body,
+        )
         entry.status = WaitlistStatus.approved
         entry.approved_at = now()
         entry.approved_by = by.id

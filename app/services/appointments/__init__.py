@@ -1,5 +1,7 @@
 """Appointments: the visit lifecycle (confirm, start, complete, cancel, reschedule), reads of visits for
-patients, providers and staff, visit e-mails and 24-hour reminders, and reviews of completed visits.
+patients, providers and staff, visit e-mails and 24-hour reminders, reviews of completed visits, and the
+staff's appointments screen (every visit by day or week, a visit's details, reassign, reschedule and cancel
+on the patient's behalf: `_staff_reads`, `_staff_actions`).
 
 Its public surface: see app/services/__init__.py.
 """
@@ -20,12 +22,28 @@ PUBLIC = {
         "cancel_appointment",
         "complete_appointment",
         "confirm_appointment",
+        "get_my_visit_summary",
         "list_my_appointments",
         "list_provider_schedule",
         "list_reschedule_slots",
         "reschedule_appointment",
         "send_due_reminders",
         "start_appointment",
+    ),
+    "_staff_actions": (
+        "STAFF_TOPIC",
+        "cancel_visit_for_patient",
+        "list_reassign_options",
+        "list_staff_reschedule_times",
+        "reassign_visit",
+        "reschedule_visit_for_patient",
+    ),
+    "_staff_reads": (
+        "get_provider_schedule",
+        "get_staff_visit",
+        "get_staff_visit_filters",
+        "list_staff_visits",
+        "shown_days",
     ),
     "_reviews": (
         "LATEST_REVIEWS",

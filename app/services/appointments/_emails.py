@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.outbox import Email, send_email
 from app.settings import get_settings
 from models.booking import AppointmentRead
@@ -127,8 +128,9 @@ def _cancelled_intro(a: AppointmentRead, by: str, audience: str) -> str:
 
 def visit_update_copy(kind: str, audience: str, a: AppointmentRead) -> tuple[str, str, str, str]:
     """(subject, heading, intro, closing) of a lifecycle e-mail: `kind` is confirmed, rescheduled, cancelled
-    or reminder; `audience` is patient or provider."""
-    policy = POLICY_LINE.format(support=get_settings().support_email)
+    or reminder, or a change staff made (staff_rescheduled, reassigned, unassigned: the provider who had
+    the visit); `audience` is patient or provider."""
+    policy = POLICY_LINE.format(support=flags.support_email())
     match kind, audience:
         case "confirmed", "patient":
             intro = f"{a.provider_name} confirmed your {a.service_name} visit."
@@ -143,6 +145,32 @@ def visit_update_copy(kind: str, audience: str, a: AppointmentRead) -> tuple[str
             intro = f"{a.patient_name} moved their {a.service_name} visit to the time below."
             closing = "Please confirm the new time in your schedule."
             return "A patient rescheduled a visit", "A visit was rescheduled", intro, closing
+        case "staff_rescheduled", "patient":
+            intro = (
+                f"Our team moved your {a.service_name} visit with {a.provider_name} to the time below. "
+                f"{a.provider_name} will confirm the new time."
+            )
+            return "Your visit was rescheduled", "Your visit was rescheduled", intro, policy
+        case "staff_rescheduled", "provider":
+            intro = f"Our team moved {a.patient_name}'s {a.service_name} visit to the time below."
+            closing = "Please confirm the new time in your schedule."
+            return "A visit was rescheduled", "A visit was rescheduled", intro, closing
+        case "reassigned", "patient":
+            intro = (
+                f"Our team gave your {a.service_name} visit to {a.provider_name}, at the same time and place. "
+                f"{a.provider_name} will confirm it."
+            )
+            return "Your visit has a new provider", "Your visit has a new provider", intro, policy
+        case "reassigned", "provider":
+            intro = f"Our team assigned {a.patient_name}'s {a.service_name} visit to you."
+            closing = "Please confirm it in your schedule."
+            return "A visit was assigned to you", "A visit was assigned to you", intro, closing
+        case "unassigned", "provider":
+            intro = (
+                f"Our team gave {a.patient_name}'s {a.service_name} visit below to another provider; "
+                "it is no longer on your schedule."
+            )
+            return "A visit went to another provider", "A visit went to another provider", intro, ""
         case "cancelled", _:
             reason = f"Reason: {a.cancel_reason}" if a.cancel_reason else ""
             closing = " ".join(part for part in (reason, "Nothing is charged for a cancelled visit.") if part)

@@ -11,24 +11,25 @@ Who may do what (checked here, on every call, after re-checking the browser sess
 - owners and admins: what the provider may, on any visit, and cancel at any time.
 Held slots (a checkout in progress) are not visits yet: nobody sees or changes them here.
 
-Money: each visit has a `booking` transaction and each order one `fee`, all pending until the visit is done
-("pay at visit"). Completing a visit settles its booking; once every visit of the order that was not
-cancelled is completed, the fee settles and the order is paid. Cancelling a visit cancels its booking;
-once every visit of the order is cancelled, the fee and the order are cancelled too.
+Money is the ledger's (`app.services.ledger._visits`), written in the same unit of work: completing a visit
+collects it (the provider's pending earning, the platform's fee share) and settles its `booking` transaction,
+and once no visit of the order is open the `fee` settles at what was collected and the order is paid.
+Cancelling a visit voids what was owed, or refunds what was paid ahead as wallet credit under the refund
+policy (inside 24 hours only as a staff exception: `refund_exception`, its reason); once every visit of the
+order is cancelled, the fee and the order are cancelled too.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import ColumnElement, delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import events
+from app import events, flags
 from app.principal import Principal
 from app.services.accounts._admin import is_admin, require_account
 from app.services.accounts._mapping import get_account
@@ -36,26 +37,26 @@ from app.services.appointments._emails import send_visit_update
 from app.services.appointments._policy import START_EARLY, patient_change_refusal
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
-from app.services.booking._payments import get_gateway
+from app.services.automation._emit import emit_visit_events
+from app.services.booking._holds import lock_providers
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.ledger._visits import settle_cancelled_visit, settle_completed_visit
+from app.services.notifications._copy import Audience
+from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._availability import load_blocks, load_hours, slot_rules
 from app.services.providers._profiles import day_bounds
 from app.services.providers._slots import Interval, generate_slots, zone
 from app.services.staff._members import permissions_of
-from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import (
     Appointment,
     AppointmentRead,
     AppointmentStatus,
-    Order,
-    OrderStatus,
-    Transaction,
-    TransactionStatus,
-    TransactionType,
+    VisitSummary,
     overlap_refused,
 )
 from models.identity import User, as_utc
+from models.notification import NotificationKind
 from models.provider import Provider
 from models.staff import Permission
 
@@ -200,6 +201,29 @@ async def list_my_appointments(
     return await appointment_reads(session, rows.all())
 
 
+async def get_my_visit_summary(*, session: AsyncSession, actor: Principal) -> VisitSummary:
+    """The signed-in patient's next open visit and their latest completed one (the dashboard overview's
+    "next visit" and "book again"): two indexed single-row reads."""
+    account = await require_account(session=session, actor=actor)
+    mine = select(Appointment).where(Appointment.patient_id == account.id)
+    upcoming = await session.scalar(
+        mine.where(Appointment.status.in_(OPEN))
+        .order_by(Appointment.starts_at.asc(), Appointment.id)
+        .limit(1)
+    )
+    completed = await session.scalar(
+        mine.where(Appointment.status == AppointmentStatus.completed)
+        .order_by(Appointment.starts_at.desc(), Appointment.id)
+        .limit(1)
+    )
+    reads = await appointment_reads(session, [row for row in (upcoming, completed) if row is not None])
+    by_id = {read.id: read for read in reads}
+    return VisitSummary(
+        next_visit=by_id.get(upcoming.id) if upcoming else None,
+        last_completed=by_id.get(completed.id) if completed else None,
+    )
+
+
 async def list_provider_schedule(
     *,
     session: AsyncSession,
@@ -238,7 +262,7 @@ async def _open_starts(
     off and other visits, the booking notice and horizon — the visit's own time does not count as busy."""
     minutes = int((as_utc(row.ends_at) - as_utc(row.starts_at)).total_seconds() // 60)
     start, end = day_bounds(day, time_zone)
-    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    buffer = timedelta(minutes=flags.travel_buffer_minutes())
     hours = await load_hours(session, [provider.id])
     busy, blocked = await load_blocks(session, [provider.id], start - buffer, end + buffer, now)
     itself = Interval(as_utc(row.starts_at), as_utc(row.ends_at))
@@ -291,12 +315,31 @@ async def _email_of(session: AsyncSession, user_id: str | None) -> str | None:
     return account.email if account is not None and account.email else None
 
 
+_NOTICE = {
+    "confirmed": NotificationKind.visit_confirmed,
+    "rescheduled": NotificationKind.visit_changed,
+    "cancelled": NotificationKind.visit_cancelled,
+}
+
+
 async def _tell(
-    session: AsyncSession, read: AppointmentRead, provider: Provider, kind: str, *audiences: str
+    session: AsyncSession,
+    read: AppointmentRead,
+    provider: Provider,
+    kind: str,
+    *audiences: Audience,
+    now: datetime | None = None,
 ) -> None:
-    for audience in audiences:
-        user_id = read.patient_id if audience == "patient" else read.provider_user_id
-        to = await _email_of(session, user_id)
+    """Notify the audiences of the visit (in-app, live) and send the visit e-mail to those whose
+    preferences want it now (the notification owns no e-mail of its own for visits: this one is it)."""
+    recipients = {a: read.patient_id if a == "patient" else read.provider_user_id for a in audiences}
+    notes = [
+        VisitNote(user_id, a, read.id, read.starts_at, provider.time_zone)
+        for a, user_id in recipients.items()
+    ]
+    delivery = await notify_visits(session=session, kind=_NOTICE[kind], notes=notes, now=now)
+    for audience, user_id in recipients.items():
+        to = await _email_of(session, user_id) if user_id in delivery.email_now else None
         if to is not None:
             await send_visit_update(
                 session=session,
@@ -319,58 +362,8 @@ async def _changed(session: AsyncSession, row: Appointment) -> AppointmentRead:
     await session.flush()
     read = await appointment_read(session, row)
     await _announce(session, read)
+    await emit_visit_events(session=session, visits=[read])
     return read
-
-
-# ---- money --------------------------------------------------------------------------------------
-async def _pending(
-    session: AsyncSession, kind: TransactionType, condition: ColumnElement[bool]
-) -> Sequence[Transaction]:
-    found = await session.scalars(
-        select(Transaction).where(
-            condition, Transaction.type == kind, Transaction.status == TransactionStatus.pending
-        )
-    )
-    return found.all()
-
-
-async def _order_visits_left(session: AsyncSession, order_id: str, *finished: AppointmentStatus) -> int:
-    """How many visits of the order are in none of the `finished` states."""
-    await session.flush()
-    return (
-        await session.scalar(
-            select(func.count())
-            .select_from(Appointment)
-            .where(Appointment.order_id == order_id, Appointment.status.not_in(finished))
-        )
-        or 0
-    )
-
-
-async def _settle_visit(session: AsyncSession, row: Appointment, now: datetime) -> None:
-    gateway = get_gateway()
-    for transaction in await _pending(session, TransactionType.booking, Transaction.appointment_id == row.id):
-        await gateway.settle(transaction, at=now)
-    if row.order_id is None:
-        return
-    if await _order_visits_left(session, row.order_id, *CLOSED) == 0:
-        for transaction in await _pending(session, TransactionType.fee, Transaction.order_id == row.order_id):
-            await gateway.settle(transaction, at=now)
-        await session.execute(update(Order).where(Order.id == row.order_id).values(status=OrderStatus.paid))
-
-
-async def _cancel_money(session: AsyncSession, row: Appointment) -> None:
-    gateway = get_gateway()
-    for transaction in await _pending(session, TransactionType.booking, Transaction.appointment_id == row.id):
-        await gateway.void(transaction)
-    if row.order_id is None:
-        return
-    if await _order_visits_left(session, row.order_id, AppointmentStatus.cancelled) == 0:
-        for transaction in await _pending(session, TransactionType.fee, Transaction.order_id == row.order_id):
-            await gateway.void(transaction)
-        await session.execute(
-            update(Order).where(Order.id == row.order_id).values(status=OrderStatus.cancelled)
-        )
 
 
 # ---- commands -----------------------------------------------------------------------------------
@@ -380,11 +373,13 @@ async def cancel_appointment(
     actor: Principal,
     appointment_id: str,
     reason: str = "",
+    refund_exception: str = "",
     now: datetime | None = None,
 ) -> AppointmentRead:
     """Cancel a pending or confirmed visit: the patient outside the notice window, the provider (with a
     reason) before it starts, an owner or admin at any time. E-mails the patient, and the provider when
-    someone else cancelled."""
+    someone else cancelled. Money paid ahead is refunded as wallet credit: in full 24 hours or more ahead;
+    inside that window only with `refund_exception` (its reason) given by staff holding process_payments."""
     now = _moment(now)
     party, row, provider = await _acting(session, actor, appointment_id)
     _expect(row, *CHANGEABLE)
@@ -398,11 +393,13 @@ async def cancel_appointment(
             raise ValidationFailed(REASON_REQUIRED)
     row.status = AppointmentStatus.cancelled
     row.cancelled_at, row.cancelled_by, row.cancel_reason = now, party.value, reason
-    await _cancel_money(session, row)
+    await settle_cancelled_visit(
+        session=session, actor=actor, row=row, at=now, refund_exception=refund_exception
+    )
     read = await _changed(session, row)
     # The patient always hears of it; the provider unless they cancelled themselves.
     audiences = ("patient",) if party is Party.provider else ("patient", "provider")
-    await _tell(session, read, provider, "cancelled", *audiences)
+    await _tell(session, read, provider, "cancelled", *audiences, now=now)
     return read
 
 
@@ -418,6 +415,25 @@ async def reschedule_appointment(
     same provider. A confirmed visit goes back to pending: the provider confirms the new time."""
     now = _moment(now)
     row, provider = await _reschedulable(session, actor, appointment_id, now)
+    await move_visit(session, row, provider, starts_at, now)
+    read = await _changed(session, row)
+    await _tell(session, read, provider, "rescheduled", "patient", "provider", now=now)
+    return read
+
+
+async def move_visit(
+    session: AsyncSession,
+    row: Appointment,
+    provider: Provider,
+    starts_at: datetime,
+    now: datetime,
+    *,
+    not_open: str = NOT_OPEN,
+    lock: bool = False,
+) -> None:
+    """Move `row` to `starts_at`, one of its provider's open times (else `not_open`), keeping its length and
+    travel time; it waits for the provider to confirm again (pending) and its reminder is due again. With
+    `lock`, the write queues behind the provider's other writers (PostgreSQL) once the time is found open."""
     if starts_at.tzinfo is None:
         raise ValidationFailed(BAD_TIME)
     new_start = starts_at.astimezone(UTC)
@@ -425,7 +441,7 @@ async def reschedule_appointment(
         raise ValidationFailed(SAME_TIME)
     day = new_start.astimezone(zone(provider.time_zone)).date()
     if new_start not in await _open_starts(session, row, provider, day, provider.time_zone, now):
-        raise ValidationFailed(NOT_OPEN)
+        raise ValidationFailed(not_open)
     length = as_utc(row.ends_at) - as_utc(row.starts_at)
     travel = as_utc(row.busy_until) - as_utc(row.ends_at)
     # Expired holds no longer count, but the no-overlap rule still sees their rows.
@@ -436,6 +452,8 @@ async def reschedule_appointment(
             Appointment.hold_expires_at <= now,
         )
     )
+    if lock:
+        await lock_providers(session, [provider.id])
     try:
         # Another booking may take the time between the check above and this write: the database's
         # no-overlap rule then refuses it, and only this savepoint is rolled back.
@@ -443,17 +461,13 @@ async def reschedule_appointment(
             row.starts_at = new_start
             row.ends_at = new_start + length
             row.busy_until = new_start + length + travel
-            if row.status is AppointmentStatus.confirmed:
-                row.status, row.confirmed_at = AppointmentStatus.pending, None
+            row.status, row.confirmed_at = AppointmentStatus.pending, None
             row.reminder_sent_at = None  # the reminder is due again, before the new time
             await session.flush()
     except IntegrityError as exc:
         if not overlap_refused(exc):
             raise
         raise ValidationFailed(TAKEN) from None
-    read = await _changed(session, row)
-    await _tell(session, read, provider, "rescheduled", "patient", "provider")
-    return read
 
 
 async def confirm_appointment(
@@ -465,7 +479,7 @@ async def confirm_appointment(
     _expect(row, AppointmentStatus.pending)
     row.status, row.confirmed_at = AppointmentStatus.confirmed, now
     read = await _changed(session, row)
-    await _tell(session, read, provider, "confirmed", "patient")
+    await _tell(session, read, provider, "confirmed", "patient", now=now)
     return read
 
 
@@ -488,20 +502,25 @@ async def complete_appointment(
     """The provider completes a visit in progress, not before its start time: its payment settles (and the order's fee and the order
     once all its visits are done), and the patient's review of it counts."""
     now = _moment(now)
-    row, _provider = await _as_provider(session, actor, appointment_id)
+    row, provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.in_progress)
     if now < as_utc(row.starts_at):
         raise ValidationFailed(COMPLETE_TOO_EARLY)
     row.status, row.completed_at = AppointmentStatus.completed, now
-    await _settle_visit(session, row, now)
+    await settle_completed_visit(session=session, row=row, at=now)
     await mark_visit_completed(session=session, appointment_id=row.id)
-    return await _changed(session, row)
+    read = await _changed(session, row)
+    if not read.reviewed:
+        note = VisitNote(read.patient_id, "patient", read.id, read.starts_at, provider.time_zone)
+        await notify_visits(session=session, kind=NotificationKind.review_request, notes=[note], now=now)
+    return read
 
 
 # ---- reminders ----------------------------------------------------------------------------------
 async def send_due_reminders(*, session: AsyncSession, now: datetime | None = None) -> int:
-    """E-mail one reminder for each pending or confirmed visit starting within the next 24 hours that has not
-    had one; returns how many were sent. Safe to run from several workers at once: each visit is claimed
+    """Remind the patient of each pending or confirmed visit starting within the next 24 hours that has not
+    had a reminder: a notification, and the reminder e-mail when their preferences want it now; returns how
+    many visits were reminded. Safe to run from several workers at once: each visit is claimed
     with a conditional UPDATE, and only the run whose UPDATE changed the row sends its e-mail."""
     now = _moment(now)
     due = (
@@ -548,8 +567,14 @@ async def send_due_reminders(*, session: AsyncSession, now: datetime | None = No
             )
         ).all()
     )
-    for read in await appointment_reads(session, rows):
-        if emails.get(read.patient_id):
+    reads = await appointment_reads(session, rows)
+    await emit_visit_events(session=session, visits=reads, event_type="appointment.reminder_due", now=now)
+    notes = [VisitNote(r.patient_id, "patient", r.id, r.starts_at, zones[r.provider_id]) for r in reads]
+    delivery = await notify_visits(
+        session=session, kind=NotificationKind.visit_reminder, notes=notes, now=now
+    )
+    for read in reads:
+        if read.patient_id in delivery.email_now and emails.get(read.patient_id):
             await send_visit_update(
                 session=session,
                 to=emails[read.patient_id],

@@ -14,6 +14,7 @@ from sqlalchemy import Select, bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.principal import Principal
 from app.services.accounts._principals import require_account
 from app.services.appointments._reads import appointment_reads, read_of
@@ -123,13 +124,13 @@ async def hold_slot(
     account = await require_account(session=session, actor=actor)
     now = current_time(now)
     location = ServiceLocation(location)
-    service, category_slug, candidates = await service_and_providers(
-        session, service_slug, location, zip_code, provider_id
-    )
-    zip_code = place_zip(service, location, zip_code)
     if starts_at.tzinfo is None:
         raise ValidationFailed(NOT_OPEN)
     starts_at = starts_at.astimezone(UTC)
+    service, category_slug, candidates = await service_and_providers(
+        session, service_slug, location, zip_code, provider_id, starts_at.date()
+    )
+    zip_code = place_zip(service, location, zip_code)
     ends_at = starts_at + timedelta(minutes=service.duration_minutes)
 
     if provider_id is not None and candidates and candidates[0].provider.user_id == account.id:
@@ -162,7 +163,7 @@ async def hold_slot(
                 Appointment.hold_expires_at <= now,
             )
         )
-    busy_until = ends_at + timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    busy_until = ends_at + timedelta(minutes=flags.travel_buffer_minutes())
     for index, candidate in enumerate(free):
         # Writers of one provider's time queue here (PostgreSQL). Without it, a second insert waiting on the
         # exclusion constraint deadlocks with the first transaction's next write of its own row (place_order

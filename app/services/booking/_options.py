@@ -44,7 +44,7 @@ async def checkout_options(
     location = ServiceLocation(location)
     service, category_slug = await bookable_service(session, service_slug)
     zip_code = place_zip(service, location, zip_code)
-    candidates = await eligible_providers(session, service, location, zip_code, provider_id)
+    candidates = await eligible_providers(session, service, location, zip_code, provider_id, day)
     start, end = day_bounds(day, time_zone)
     calendars = await provider_calendars(
         session, [c.provider for c in candidates], slot_rules(service.duration_minutes), start, end, now

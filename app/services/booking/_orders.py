@@ -1,6 +1,7 @@
 """Orders: `place_order` books the patient's holds in one unit of work — every hold, place and address is
-checked again before the payment gateway is asked for anything; then the order, the `pending` appointments
-and their transactions are written, the booked items leave the cart and the e-mails go out — and
+checked again before the payment gateway is asked for anything; then the order, the `pending` appointments,
+their transactions and the ledger's entry (`app.services.ledger`: what the patient owes, or paid ahead) are
+written, the booked items leave the cart and the e-mails go out — and
 `get_order` reads one back for its patient.
 
 Prices: a hold records the price computed when it was taken, and that price stays valid while the hold
@@ -25,11 +26,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.outbox import Email, send_emails
 from app.principal import Principal
 from app.services.accounts._admin import is_admin
+from app.services.accounts._mapping import get_account
 from app.services.accounts._principals import require_account
 from app.services.appointments._emails import visit_email
 from app.services.appointments._reads import appointment_reads, read_of
+from app.services.automation._emit import emit_visit_events
 from app.services.booking._holds import lock_providers
-from app.services.booking._payments import PaymentGateway, get_gateway
+from app.services.booking._payments import PaymentGateway, gateway_of, get_gateway
 from app.services.booking._rules import (
     ADDRESSED,
     EXPIRED,
@@ -56,7 +59,11 @@ from app.services.booking._rules import (
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
 from app.services.catalog._pricing import CENT, price_for
+from app.services.enrollment._rules import zip_state
 from app.services.errors import NotFound, ValidationFailed
+from app.services.ledger._visits import PlacedVisit, record_order_placed
+from app.services.notifications._visits import VisitNote, notify_visits
+from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
 from app.services.providers._profiles import display_name
 from app.settings import get_settings
 from models.account import AccountRead
@@ -76,7 +83,9 @@ from models.booking import (
 )
 from models.catalog import Price, Service, ServiceCategory, ServiceLocation
 from models.identity import User, as_utc
-from models.provider import Provider, ProviderService, ProviderZip
+from models.notification import NotificationKind
+from models.payment import CardPayment, CardPaymentStatus
+from models.provider import Provider, ProviderService, ProviderZip, is_listed
 
 
 def _transaction_read(t: Transaction) -> TransactionRead:
@@ -95,7 +104,10 @@ def _transaction_read(t: Transaction) -> TransactionRead:
 
 
 def _assemble(
-    order: Order, appointments: list[AppointmentRead], transactions: Sequence[Transaction]
+    order: Order,
+    appointments: list[AppointmentRead],
+    transactions: Sequence[Transaction],
+    payment: CardPayment | None = None,
 ) -> OrderRead:
     """The OrderRead of `order`: its visits by start time, each visit's transactions after it in that
     order, the fee last."""
@@ -116,6 +128,8 @@ def _assemble(
         created_at=as_utc(order.created_at),
         appointments=appointments,
         transactions=[_transaction_read(t) for t in ordered],
+        payment_status=payment.status.value if payment else "",
+        payment_url=payment.checkout_url if payment and payment.status is CardPaymentStatus.awaiting else "",
     )
 
 
@@ -129,7 +143,8 @@ async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
         )
     ).all()
     transactions = (await session.scalars(select(Transaction).where(Transaction.order_id == order.id))).all()
-    return _assemble(order, await appointment_reads(session, appointments), transactions)
+    payment = await session.get(CardPayment, order.id, populate_existing=True)
+    return _assemble(order, await appointment_reads(session, appointments), transactions, payment)
 
 
 async def get_order(*, session: AsyncSession, actor: Principal, order_id: str) -> OrderRead:
@@ -231,10 +246,19 @@ def _checked_statement(count: int) -> Select:
         .where(ProviderZip.provider_id == Appointment.provider_id, ProviderZip.zip_code == line_zip)
         .exists()
     )
+    line_state = case(
+        *(
+            (Appointment.id == hold, bindparam(f"state_{index}", type_=String()))
+            for index, hold in enumerate(holds)
+        ),
+        else_=literal("", String()),
+    )
+    # The licence-state rule: the last day the provider is licensed in the line's state (None: never).
+    licensed_until = licensed_until_sql(Appointment.provider_id, line_state)
     number_taken = select(Order.id).where(Order.number == bindparam("number")).exists()
     return (
         select(Appointment, Service, ServiceCategory.slug, Provider, ProviderService, covered)
-        .add_columns(User.email, number_taken)
+        .add_columns(User.email, number_taken, licensed_until)
         .join(Service, Service.id == Appointment.service_id)
         .join(ServiceCategory, ServiceCategory.id == Service.category_id)
         .join(Provider, Provider.id == Appointment.provider_id)
@@ -260,22 +284,28 @@ async def _checked_visits(
     values = {"number": number}
     for index, x in enumerate(lines):
         values[f"hold_{index}"], values[f"zip_{index}"] = x.hold_id, x.zip_code.strip()
+        values[f"state_{index}"] = zip_state(x.zip_code.strip()) or ""
     rows = (await session.execute(_checked_statement(len(lines)), values)).all()
     found = {row[0].id: row for row in rows}
     if len(found) != len(lines):
         raise ValidationFailed(UNKNOWN_HOLD)
-    emails = {provider.user_id: email for _h, _s, _c, provider, _o, _z, email, _n in rows if email}
+    emails = {provider.user_id: email for _h, _s, _c, provider, _o, _z, email, _n, _l in rows if email}
     visits = []
     for line in lines:
-        hold, service, category_slug, provider, offer, serves_zip, _email, _taken = found[line.hold_id]
+        hold, service, category_slug, provider, offer, serves_zip, _email, _taken, licensed = found[
+            line.hold_id
+        ]
         if hold.patient_id != account.id or hold.status != AppointmentStatus.held:
             raise ValidationFailed(NOT_HELD.format(service=service.name))
         if as_utc(hold.hold_expires_at) <= now:
             raise ValidationFailed(EXPIRED.format(service=service.name))
-        if offer is None or not (service.is_active and provider.is_verified and provider.is_active):
+        if offer is None or not (service.is_active and is_listed(provider)):
             name = display_name(provider.first_name, provider.last_name)
             raise ValidationFailed(WITHDRAWN.format(provider=name, service=service.name))
         zip_code, street, city, state = _place(line, service, provider, offer, serves_zip)
+        if zip_code and (licensed is None or licensed < as_utc(hold.starts_at).date()):
+            name = display_name(provider.first_name, provider.last_name)
+            raise ValidationFailed(NOT_LICENSED.format(provider=name, state=zip_state(zip_code)))
         notes = line.notes.strip()
         if len(notes) > NOTES_MAX:
             raise ValidationFailed(LONG_NOTES.format(service=service.name))
@@ -295,7 +325,7 @@ async def _checked_visits(
                 price=current if current.charge < held.charge else held,
             )
         )
-    return _Checked(visits=visits, provider_emails=emails, number_taken=bool(rows[0][-1]))
+    return _Checked(visits=visits, provider_emails=emails, number_taken=bool(rows[0][-2]))
 
 
 def _new_order_number() -> str:
@@ -323,14 +353,24 @@ async def _send_booking_emails(
     emails: dict[str, str],
     gateway: PaymentGateway,
 ) -> None:
-    """The patient's confirmation and each provider's 'New visit request', times in the provider's zone
-    (one confirmation per zone in the rare order whose providers live in different zones), stored with one
-    insert. `emails`: the providers' addresses by user id."""
+    """Notify the patient and each provider of every visit booked (in-app, live), then send the patient's
+    confirmation and each provider's 'New visit request' to those whose preferences want the e-mail now,
+    times in the provider's zone (one confirmation per zone in the rare order whose providers live in
+    different zones), stored with one insert. `emails`: the providers' addresses by user id."""
+    notes = [
+        VisitNote(user_id, audience, visit.id, visit.starts_at, providers[visit.provider_id].time_zone)
+        for visit in order.appointments
+        for audience, user_id in (
+            ("patient", patient.id),
+            ("provider", providers[visit.provider_id].user_id),
+        )
+    ]
+    delivery = await notify_visits(session=session, kind=NotificationKind.visit_booked, notes=notes)
     emails_out: list[Email] = []
     by_zone: dict[str, list[AppointmentRead]] = {}
     for visit in order.appointments:
         by_zone.setdefault(providers[visit.provider_id].time_zone, []).append(visit)
-    if patient.email:
+    if patient.email and patient.id in delivery.email_now:
         for time_zone, visits in by_zone.items():
             emails_out.append(
                 visit_email(
@@ -349,7 +389,7 @@ async def _send_booking_emails(
             )
     for provider in providers.values():
         address = emails.get(provider.user_id or "")
-        if not address:
+        if not address or provider.user_id not in delivery.email_now:
             continue
         visits = [v for v in order.appointments if v.provider_id == provider.id]
         count = "a visit" if len(visits) == 1 else f"{len(visits)} visits"
@@ -500,8 +540,24 @@ async def place_order(
             gateway_reference=reference,
         )
     ]
+    # A gateway that confirms later (a card on Stripe Checkout): the order awaits payment, and its money
+    # enters the ledger only when the processor confirms it (app/services/payments `_webhook`).
+    awaiting = gateway.confirms_later
+    if gateway.collects_at_order and not awaiting:
+        for transaction in transactions:
+            await gateway.settle(transaction, at=now)
     session.add_all(transactions)
     await session.flush()
+    if not awaiting:
+        await record_order_placed(
+            session=session,
+            order_id=order.id,
+            patient_id=account.id,
+            visits=[PlacedVisit(v.hold.id, v.hold.provider_id, v.price.charge) for v in visits],
+            fee=fee,
+            paid_ahead=gateway.collects_at_order,
+            at=now,
+        )
 
     booked_items = [line.cart_item_id for line in lines if line.cart_item_id]  # one per booked visit
     await remove_items(session=session, owner=CartOwner(user_id=account.id), item_ids=booked_items)
@@ -521,6 +577,37 @@ async def place_order(
         for v in visits
     ]
     read = _assemble(order, appointments, transactions)
+    if awaiting:
+        # The patient and the providers hear of the visits once the payment is confirmed (`announce_order`).
+        url = await gateway.start_payment(session=session, order=order, patient=account, now=now)
+        return read.model_copy(
+            update={"payment_status": CardPaymentStatus.awaiting.value, "payment_url": url}
+        )
     providers = {v.provider.id: v.provider for v in visits}
     await _send_booking_emails(session, account, read, providers, checked.provider_emails, gateway)
+    await emit_visit_events(
+        session=session, visits=read.appointments, event_type="appointment.created", now=now
+    )
     return read
+
+
+async def announce_order(*, session: AsyncSession, order_id: str) -> None:
+    """The booking notifications and e-mails of an order whose payment was confirmed after it was placed
+    (a card gateway's webhook): what `place_order` sends at once when the visits are paid at the visit."""
+    order = await session.get(Order, order_id)
+    patient = await get_account(session=session, user_id=order.patient_id) if order else None
+    if order is None or patient is None:
+        return
+    read = await _order_read(session, order)
+    rows = await session.execute(
+        select(Provider, User.email)
+        .outerjoin(User, User.id == Provider.user_id)
+        .where(Provider.id.in_({visit.provider_id for visit in read.appointments}))
+    )
+    providers: dict[str, Provider] = {}
+    emails: dict[str, str] = {}
+    for provider, email in rows.all():
+        providers[provider.id] = provider
+        if email and provider.user_id:
+            emails[provider.user_id] = email
+    await _send_booking_emails(session, patient, read, providers, emails, gateway_of(order))

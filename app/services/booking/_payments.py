@@ -1,11 +1,13 @@
 """Payment gateways: how the money of an order is authorised when it is placed, and settled or voided when
-its visits are completed or cancelled.
+its visits are completed or cancelled. The ledger (`app.services.ledger`) records the same money as postings.
 
 A gateway works on the order and transaction rows of the caller's unit of work and never commits. The
 embedded default is `PayAtVisit`: the patient pays the provider at the visit, so authorising an order asks
-no outside system for anything, and a transaction is settled when its visit is completed. A card gateway
-would implement the same three calls against its processor; `get_gateway()` returns the configured one
-(PAYMENT_GATEWAY).
+no outside system for anything, and a transaction is settled when its visit is completed. The card gateway,
+`StripeCard` (app/services/payments), collects at checkout but only once its processor confirms
+(`confirms_later`): placing the order starts the payment (`start_payment`, the address of Stripe's payment
+page), and the order awaits payment until the processor's webhook says it was paid or failed.
+`get_gateway()` returns the configured one (PAYMENT_GATEWAY).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Protocol
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.payments._stripe import StripeCard
 from app.settings import get_settings
+from models.account import AccountRead
 from models.base import utcnow
 from models.booking import Order, Transaction, TransactionStatus
 
@@ -22,6 +28,12 @@ from models.booking import Order, Transaction, TransactionStatus
 class PaymentGateway(Protocol):
     name: str  # stored on orders (payment_method) and transactions (gateway)
     label: str  # what patients read
+    # Whether placing an order collects the money (a card captured at checkout: the ledger records it as
+    # paid ahead, and a cancellation refunds it as wallet credit) or only records what is owed at the visit.
+    collects_at_order: bool
+    # Whether the processor confirms the collection afterwards (a webhook): the order then awaits payment,
+    # holding its visits' times, and the ledger records the money only once it is in.
+    confirms_later: bool
 
     async def authorize(self, order: Order, amount: Decimal) -> str:
         """Reserve `amount` for `order` (placed, numbered, not committed); return the gateway's reference."""
@@ -35,6 +47,13 @@ class PaymentGateway(Protocol):
         """Release a pending transaction that will never be collected: it becomes `cancelled`."""
         ...
 
+    async def start_payment(
+        self, *, session: AsyncSession, order: Order, patient: AccountRead, now: datetime
+    ) -> str | None:
+        """After the order is written: the address of the page the patient pays on (None: nothing to pay
+        online now). Only gateways that `confirms_later` are asked."""
+        ...
+
 
 class PayAtVisit:
     """Payment in person at the visit. Nothing is charged online: the order number is the reference the
@@ -42,6 +61,8 @@ class PayAtVisit:
 
     name = "pay_at_visit"
     label = "Pay at visit"
+    collects_at_order = False
+    confirms_later = False
 
     async def authorize(self, order: Order, amount: Decimal) -> str:
         return order.number
@@ -53,10 +74,21 @@ class PayAtVisit:
     async def void(self, transaction: Transaction) -> None:
         transaction.status = TransactionStatus.cancelled
 
+    async def start_payment(
+        self, *, session: AsyncSession, order: Order, patient: AccountRead, now: datetime
+    ) -> str | None:
+        return None
 
-GATEWAYS: dict[str, type[PaymentGateway]] = {PayAtVisit.name: PayAtVisit}
+
+GATEWAYS: dict[str, type[PaymentGateway]] = {PayAtVisit.name: PayAtVisit, StripeCard.name: StripeCard}
 
 
 def get_gateway() -> PaymentGateway:
     """The configured gateway (default: pay at visit)."""
     return GATEWAYS[get_settings().payment_gateway]()
+
+
+def gateway_of(order: Order) -> PaymentGateway:
+    """The gateway an order was placed with (the configured one when that gateway is no longer known)."""
+    kind = GATEWAYS.get(order.payment_method)
+    return kind() if kind is not None else get_gateway()

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.enrollment._rules import zip_state
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import load_calendars, slot_rules
+from app.services.providers._licensing import licensed_in, today_utc
 from app.services.providers._profiles import LISTED
 from app.services.providers._search import ORDER_BY_RATING
 from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
@@ -135,15 +137,25 @@ def place_zip(service: Service, location: ServiceLocation, zip_code: str) -> str
     return zip_code
 
 
+def serves_zip(
+    provider_id: ColumnElement, zip_code: object, state: object, day: object
+) -> ColumnElement[bool]:
+    """SQL: the provider travels to the ZIP code and holds a licence of its state valid on `day` (the
+    licence-state rule, `providers.licensed_in`); values or bound parameters."""
+    travels = exists().where(ProviderZip.provider_id == provider_id, ProviderZip.zip_code == zip_code)
+    return and_(travels, licensed_in(provider_id, state, day))
+
+
 async def eligible_providers(
     session: AsyncSession,
     service: Service,
     location: ServiceLocation,
     zip_code: str,
     provider_id: str | None,
+    day: date | None = None,
 ) -> list[_Candidate]:
-    """Listed providers who offer the service at this place and (unless virtual) travel to the ZIP code,
-    best rated first."""
+    """Listed providers who offer the service at this place and (unless virtual) travel to the ZIP code
+    and are licensed in its state on `day` (default today), best rated first."""
     statement = (
         select(Provider, ProviderService.price)
         .join(ProviderService, ProviderService.provider_id == Provider.id)
@@ -156,7 +168,7 @@ async def eligible_providers(
     )
     if zip_code:
         statement = statement.where(
-            Provider.id.in_(select(ProviderZip.provider_id).where(ProviderZip.zip_code == zip_code))
+            serves_zip(Provider.id, zip_code, zip_state(zip_code), day or today_utc())
         )
     if provider_id is not None:
         statement = statement.where(Provider.id == provider_id)
@@ -174,9 +186,7 @@ def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
     )
     if by_zip:
         offers = offers.where(
-            ProviderService.provider_id.in_(
-                select(ProviderZip.provider_id).where(ProviderZip.zip_code == bindparam("zip"))
-            )
+            serves_zip(ProviderService.provider_id, bindparam("zip"), bindparam("state"), bindparam("day"))
         )
     if by_provider:
         offers = offers.where(ProviderService.provider_id == bindparam("provider_id"))
@@ -192,14 +202,27 @@ def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
 
 
 async def service_and_providers(
-    session: AsyncSession, slug: str, location: ServiceLocation, zip_code: str, provider_id: str | None
+    session: AsyncSession,
+    slug: str,
+    location: ServiceLocation,
+    zip_code: str,
+    provider_id: str | None,
+    day: date | None = None,
 ) -> tuple[Service, str, list[_Candidate]]:
     """`bookable_service` and its `eligible_providers` in one query: the service, its category slug and
-    the listed providers offering it at `location` who travel to `zip_code` (the caller checks the place
-    and ZIP code with `place_zip` afterwards; a malformed ZIP code simply matches nobody)."""
+    the listed providers offering it at `location` who travel to `zip_code` and are licensed in its state on
+    `day` (the caller checks the place and ZIP code with `place_zip` afterwards; a malformed ZIP code simply
+    matches nobody)."""
     zip_code = "" if location == ServiceLocation.virtual else zip_code.strip()
     statement = _service_and_providers_statement(bool(zip_code), provider_id is not None)
-    values = {"slug": slug, "bit": location.bit, "zip": zip_code, "provider_id": provider_id}
+    values = {
+        "slug": slug,
+        "bit": location.bit,
+        "zip": zip_code,
+        "state": zip_state(zip_code) or "",
+        "day": day or today_utc(),
+        "provider_id": provider_id,
+    }
     rows = (await session.execute(statement, values)).all()
     if not rows:
         raise NotFound(NO_SERVICE)

@@ -26,15 +26,17 @@ from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import events
+from app import events, flags
 from app.principal import Principal
 from app.services.accounts._principals import SESSION_ENDED, require_account
+from app.services.cart._products import product_lines, product_of
 from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._profiles import LISTED, display_name
 from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals
 from models.catalog import Service, ServiceCategory
 from models.provider import Provider, ProviderService
+from models.store import CartProduct, Product
 
 PLATFORM_FEE_PERCENT = 5
 MAX_QUANTITY = 10  # visits of one item per checkout; the badge still counts past 9 as "9+"
@@ -51,6 +53,12 @@ NOT_OFFERED = "This service can't be booked right now."
 PROVIDER_NOT_OFFERING = "This provider doesn't offer this service right now."
 NOT_IN_CART = "This item is no longer in your cart."
 TOO_MANY = "You can book at most {limit} visits of {item} at once."
+STORE_CLOSED = "The store is closed for now. Orders already placed are still on their way."
+PRODUCT_SIGN_IN = "Please sign in to add products to your cart."
+PRODUCT_GONE = "This product is no longer in the store."
+PRODUCT_OUT = "{item} is out of stock."
+PRODUCT_TOO_MANY = "You can order at most {limit} of {item} at once."
+PRODUCT_ONLY_LEFT = "Only {stock} of {item} left."
 
 
 @dataclass(frozen=True)
@@ -203,6 +211,8 @@ async def get_cart(*, session: AsyncSession, owner: CartOwner) -> CartRead:
                 price_is_from=not row.provider_id,
             )
         )
+    if owner.user_id:
+        items.extend(await product_lines(session, owner.user_id))
     if gone:
         await session.execute(delete(CartItem).where(CartItem.id.in_(gone)))
         await _announce(session, owner)
@@ -298,8 +308,10 @@ async def _owned_item(session: AsyncSession, owner: CartOwner, item_id: str) -> 
 async def set_quantity(
     *, session: AsyncSession, owner: CartOwner, actor: Principal, item_id: str, quantity: int
 ) -> CartChange:
-    """Set how many visits of an item to book; below 1 removes it (SPEC §4)."""
+    """Set how many visits of an item to book (or units of a product to order); below 1 removes it (SPEC §4)."""
     await _check(session, owner, actor)
+    if product_of(item_id) is not None:
+        return await _set_product_quantity(session, owner, item_id, quantity)
     row, name = await _owned_item(session, owner, item_id)
     if quantity < 1:
         await session.delete(row)
@@ -317,6 +329,8 @@ async def remove_from_cart(
     *, session: AsyncSession, owner: CartOwner, actor: Principal, item_id: str
 ) -> CartChange:
     await _check(session, owner, actor)
+    if product_of(item_id) is not None:
+        return await _set_product_quantity(session, owner, item_id, 0)
     row, name = await _owned_item(session, owner, item_id)
     await session.delete(row)
     await session.flush()
@@ -326,9 +340,95 @@ async def remove_from_cart(
 async def clear_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartChange:
     await _check(session, owner, actor)
     await session.execute(delete(CartItem).where(_owned(owner)))
+    if owner.user_id:
+        await session.execute(delete(CartProduct).where(CartProduct.user_id == owner.user_id))
     cart = CartRead(items=[], totals=cart_totals([]))
     await _announce(session, owner, cart)
     return CartChange(cart=cart, message=CLEARED)
+
+
+# ---- store products ---------------------------------------------------------------------------------
+async def add_product_to_cart(
+    *, session: AsyncSession, owner: CartOwner, actor: Principal, product_id: str
+) -> CartChange:
+    """Add one unit of a store product to a signed-in user's cart: refused when it is out of stock or the
+    cart already holds all that is left (checkout reserves the stock: app/services/store)."""
+    if not owner.user_id:
+        raise PermissionDenied(PRODUCT_SIGN_IN)
+    if not flags.store_open():
+        raise ValidationFailed(STORE_CLOSED, code="store_closed")
+    await _check(session, owner, actor)
+    product = await session.scalar(
+        select(Product).where(Product.id == product_id[:36], Product.active.is_(True))
+    )
+    if product is None:
+        raise NotFound(PRODUCT_GONE)
+    held = (
+        await session.scalar(
+            select(CartProduct.quantity).where(
+                CartProduct.user_id == owner.user_id, CartProduct.product_id == product.id
+            )
+        )
+        or 0
+    )
+    if product.stock <= 0:
+        raise ValidationFailed(PRODUCT_OUT.format(item=product.name))
+    if held >= MAX_QUANTITY:
+        raise ValidationFailed(PRODUCT_TOO_MANY.format(limit=MAX_QUANTITY, item=product.name))
+    if held >= product.stock:
+        raise ValidationFailed(PRODUCT_ONLY_LEFT.format(stock=product.stock, item=product.name))
+    dialect = session.bind.dialect.name if session.bind is not None else "sqlite"
+    insert = postgres_insert if dialect == "postgresql" else sqlite_insert
+    statement = insert(CartProduct).values(user_id=owner.user_id, product_id=product.id, quantity=1)
+    statement = statement.on_conflict_do_update(
+        index_elements=[CartProduct.user_id, CartProduct.product_id],
+        set_={"quantity": CartProduct.quantity + 1},
+    )
+    await session.execute(statement)
+    is_new = held == 0
+    return await _changed(
+        session, owner, (ADDED if is_new else UPDATED).format(item=product.name), added=is_new
+    )
+
+
+async def _set_product_quantity(
+    session: AsyncSession, owner: CartOwner, item_id: str, quantity: int
+) -> CartChange:
+    found = (
+        await session.execute(
+            select(CartProduct, Product)
+            .join(Product, Product.id == CartProduct.product_id)
+            .where(
+                CartProduct.user_id == (owner.user_id or ""), CartProduct.product_id == product_of(item_id)
+            )
+        )
+    ).first()
+    if found is None:
+        raise NotFound(NOT_IN_CART)
+    row, product = found
+    if quantity < 1:
+        await session.delete(row)
+        message = REMOVED
+    elif quantity > MAX_QUANTITY:
+        raise ValidationFailed(PRODUCT_TOO_MANY.format(limit=MAX_QUANTITY, item=product.name))
+    elif quantity > row.quantity and quantity > product.stock:
+        raise ValidationFailed(PRODUCT_ONLY_LEFT.format(stock=product.stock, item=product.name))
+    else:
+        row.quantity = quantity
+        message = UPDATED
+    await session.flush()
+    return await _changed(session, owner, message.format(item=product.name))
+
+
+async def remove_products(*, session: AsyncSession, owner: CartOwner, product_ids: Sequence[str]) -> None:
+    """Take ordered products out of the user's cart (after a store order was placed; no toast)."""
+    if owner.user_id and product_ids:
+        await session.execute(
+            delete(CartProduct).where(
+                CartProduct.user_id == owner.user_id, CartProduct.product_id.in_(list(product_ids))
+            )
+        )
+        await _announce(session, owner)
 
 
 @cache

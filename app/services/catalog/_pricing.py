@@ -2,7 +2,8 @@
 
 The rules are pure functions of a service's category, its price and a moment; the browser never sends a
 price. `price_at` is the rule; `price_for` applies it with the sale configured in the settings
-(FLASH_SALE_ENABLED, FLASH_SALE_DAY, FLASH_SALE_TIME_ZONE); `flash_sale_running` says whether that sale runs
+(FLASH_SALE_ENABLED, FLASH_SALE_DAY, FLASH_SALE_TIME_ZONE) or switched at run time in the admin console
+(app/flags.py); `flash_sale_running` says whether that sale runs
 now (the banner and the sale notes are shown only then).
 """
 
@@ -13,6 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
+from app import flags
 from app.settings import get_settings
 from models.catalog import Price
 
@@ -54,9 +56,9 @@ def configured_sale(at: datetime) -> FlashSale | None:
     settings = get_settings()
     return flash_sale_on(
         at,
-        day=settings.flash_sale_day,
+        day=flags.flash_sale_day(),
         time_zone=settings.flash_sale_time_zone,
-        enabled=settings.flash_sale_enabled,
+        enabled=flags.flash_sale_enabled(),
     )
 
 

@@ -21,6 +21,8 @@ from app.auth.sessions import find_user_by_email
 from app.services.accounts._admin import DEMO_PEOPLE, create_demo_patients, demo_email
 from app.services.accounts._mapping import account_of
 from app.services.appointments._reviews import rating_summary, refresh_ratings
+from app.services.demo._money import seed_demo_ledger
+from app.services.demo._notices import seed_demo_notices
 from app.services.demo._visits import Patient, Plan, Seat, book, no_perfect_scores, random_rating
 from app.services.errors import PermissionDenied
 from app.services.providers._availability import load_hours
@@ -206,6 +208,23 @@ async def seed_demo_marketplace(*, session: AsyncSession, now: datetime | None =
         session.add_all([row for row in plan.rows if isinstance(row, model)])
         await session.flush()
     await refresh_ratings(session=session, provider_ids=[priya.id])
+    notices = await seed_demo_notices(
+        session=session,
+        visits=[row for row in plan.rows if isinstance(row, Appointment)],
+        patient_id=jordan.account.id,
+        provider_id=priya.id,
+        provider_user_id=await session.scalar(select(Provider.user_id).where(Provider.id == priya.id)),
+        time_zone=priya.time_zone,
+        now=now,
+    )
+    money = await seed_demo_ledger(
+        session=session,
+        orders=[row for row in plan.rows if isinstance(row, Order)],
+        visits=[row for row in plan.rows if isinstance(row, Appointment)],
+        patient_id=jordan.account.id,
+        provider_id=priya.id,
+        now=now,
+    )
 
     per_metro = ", ".join(
         f"{count + (metro == 'New York')} in {metro}" for metro, count in PROVIDERS_PER_METRO.items()
@@ -215,4 +234,5 @@ async def seed_demo_marketplace(*, session: AsyncSession, now: datetime | None =
         f"{len(seats) + 1} verified providers ({per_metro}), {len(patients)} more patients",
         f"visits: {c.get('completed', 0)} completed ({c.get('review', 0)} reviewed), {c.get('cancelled', 0)} "
         f"cancelled, {c.get('pending', 0)} pending, {c.get('confirmed', 0)} confirmed",
+        f"{notices} notifications for the demo patient and provider, {money} of their visits in the ledger",
     ]

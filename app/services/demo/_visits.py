@@ -16,13 +16,13 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+from app import flags
 from app.services.appointments._reviews import public_author_name
 from app.services.booking._payments import get_gateway
 from app.services.booking._rules import ORDER_ALPHABET
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, platform_fee
 from app.services.catalog._pricing import price_for
 from app.services.providers._slots import Hours
-from app.settings import get_settings
 from models.account import AccountRead
 from models.base import new_id
 from models.booking import (
@@ -152,7 +152,7 @@ def book(
         return False
     service, own_price, mask = rng.choice(offers)
     past = status in (AppointmentStatus.completed, AppointmentStatus.cancelled)
-    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    buffer = timedelta(minutes=flags.travel_buffer_minutes())
     today = now.astimezone(ZoneInfo(seat.time_zone)).date()
     starts_at = None
     for _attempt in range(12):

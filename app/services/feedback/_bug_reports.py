@@ -7,6 +7,7 @@ from html import escape
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.outbox import send_email
 from app.principal import Principal
 from app.services._limits import limit
@@ -99,7 +100,7 @@ async def submit_bug_report(
         sent_at=report.created_at,
     )
     sent = await send_email(
-        session=session, recipients=[get_settings().support_email], subject=f"Bug Report: {title}", html=html
+        session=session, recipients=[flags.support_email()], subject=f"Bug Report: {title}", html=html
     )
     if sent.status == OutboxStatus.failed:
         # Nothing is kept: the unit of work rolls back and the user keeps what they typed to try again.

@@ -27,6 +27,19 @@ PUBLIC = {
         "set_own_weekly_hours",
         "set_weekly_hours",
     ),
+    "_licensing": (
+        "NOT_LICENSED",
+        "add_profile_license",
+        "licensed_states",
+    ),
+    "_management": (
+        "PROVIDERS_TOPIC",
+        "get_managed_provider",
+        "list_managed_providers",
+        "list_provider_audit",
+        "reinstate_provider",
+        "suspend_provider",
+    ),
     "_profiles": (
         "FEATURED_MIN_REVIEWS",
         "MAX_ZIPS",
@@ -42,6 +55,7 @@ PUBLIC = {
         "set_own_services",
         "set_service_area",
         "set_services",
+        "sync_listing",
     ),
     "_samples": (
         "METROS",

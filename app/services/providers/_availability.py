@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import flags
 from app.principal import Principal
 from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import acting_account, require_account
@@ -73,7 +74,7 @@ def slot_rules(duration_minutes: int) -> SlotRules:
     settings = get_settings()
     return SlotRules(
         duration_minutes=duration_minutes,
-        buffer_minutes=settings.slot_travel_buffer_minutes,
+        buffer_minutes=flags.travel_buffer_minutes(),
         notice_minutes=settings.slot_min_notice_minutes,
         horizon_days=settings.slot_horizon_days,
         step_minutes=settings.slot_step_minutes,
@@ -468,7 +469,7 @@ class SlotFinder:
         settings = get_settings()
         self.now, self.not_before, self.before = now, not_before, before
         self.rules = slot_rules(minutes)
-        buffer = timedelta(minutes=settings.slot_travel_buffer_minutes)
+        buffer = timedelta(minutes=flags.travel_buffer_minutes())
         end = now + timedelta(days=settings.slot_horizon_days, minutes=1)
         self.window = (
             max(now, not_before or now) - buffer,
@@ -587,7 +588,7 @@ async def open_slots(
 ) -> list[datetime]:
     """Open start times (UTC) of a provider in [start, end): three queries for a window of any length."""
     hours = await load_hours(session, [provider_id])
-    buffer = timedelta(minutes=get_settings().slot_travel_buffer_minutes)
+    buffer = timedelta(minutes=flags.travel_buffer_minutes())
     busy, blocked = await load_blocks(session, [provider_id], start - buffer, end + buffer, now)
     return list(
         generate_slots(

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -25,6 +25,7 @@ from app.services.accounts._principals import acting_account, require_account
 from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._availability import day_bounds, hours_read, open_slots, own_provider
+from app.services.providers._licensing import sync_listing, zip_listing
 from models.account import AccountRead, Role
 from models.catalog import (
     Service,
@@ -36,6 +37,7 @@ from models.catalog import (
 )
 from models.provider import (
     DEFAULT_TIME_ZONE,
+    LISTED_CONDITIONS,
     DaySlots,
     FeaturedProvider,
     Provider,
@@ -46,10 +48,9 @@ from models.provider import (
     ProviderZip,
     RatingRead,
     WeeklyHours,
-    listing_values,
 )
 
-LISTED = (Provider.is_verified.is_(True), Provider.is_active.is_(True))
+LISTED = LISTED_CONDITIONS  # verified, active, not suspended, credentials not lapsed
 FEATURED_MIN_REVIEWS = 5
 FEATURED_LIMIT = 6
 
@@ -82,13 +83,6 @@ class ServiceOffer:
     service_slug: str
     price: Decimal | str
     locations: tuple[ServiceLocation, ...] = ()
-
-
-async def sync_listing(session: AsyncSession, provider: Provider) -> None:
-    """Copy what search reads from a provider onto its ZIP-code rows (call after changing the provider)."""
-    await session.execute(
-        update(ProviderZip).where(ProviderZip.provider_id == provider.id).values(**listing_values(provider))
-    )
 
 
 def display_name(first: str, last: str) -> str:
@@ -253,8 +247,7 @@ async def set_service_area(
     if len(codes) > MAX_ZIPS:
         raise ValidationFailed(TOO_MANY_ZIPS.format(limit=MAX_ZIPS))
     await session.execute(delete(ProviderZip).where(ProviderZip.provider_id == provider.id))
-    copies = listing_values(provider)
-    session.add_all(ProviderZip(provider_id=provider.id, zip_code=code, **copies) for code in codes)
+    session.add_all(ProviderZip(**row) for row in await zip_listing(session, provider, codes))
     await session.flush()
     return await _read(session, provider)
 
@@ -350,6 +343,8 @@ async def _read(session: AsyncSession, provider: Provider, at: datetime | None =
         license_state=provider.license_state,
         is_verified=provider.is_verified,
         is_active=provider.is_active,
+        suspended_at=provider.suspended_at,
+        credentials_lapsed_at=provider.credentials_lapsed_at,
         bio=provider.bio,
         photo_url=provider.photo_url,
         languages=list(provider.languages or []),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from operator import itemgetter
 
@@ -28,6 +28,7 @@ from app.services.catalog._catalog import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
 from models.base import new_id, utcnow
 from models.catalog import Service, ServiceCategory, locations_of, service_mask
+from models.enrollment import ProviderLicense
 from models.provider import (
     Provider,
     ProviderService,
@@ -246,6 +247,21 @@ def provider_rows(
         "service_mask": service_mask(s.search_bit for s in services),
         "created_at": now - timedelta(days=rng.randint(1, 700)),
     }
+    # A licence of the metro's state (the licence-state rule), expiring one to three years ahead: spread by
+    # the licence number, so the random sequence (and every demo that depends on it) stays as it was.
+    number = provider["license_number"]
+    licenses = [
+        {
+            "id": new_id(),
+            "application_id": None,
+            "provider_id": pid,
+            "license_type": license_type,
+            "state": state,
+            "number": number,
+            "expires_on": now.date() + timedelta(days=365 + int(number[-6:]) % 730),
+            "created_at": provider["created_at"],
+        }
+    ]
     copies = listing_values(provider)
     zip_rows = [
         {"zip_code": z, "provider_id": pid, **copies}
@@ -255,6 +271,7 @@ def provider_rows(
         "providers": [provider],
         "offers": offers,
         "zips": zip_rows,
+        "licenses": licenses,
         "hours": hours,
         "time_off": time_off,
         "reviews": reviews,
@@ -265,6 +282,7 @@ TABLES = {
     "providers": Provider,
     "offers": ProviderService,
     "zips": ProviderZip,
+    "licenses": ProviderLicense,
     "hours": WeeklyHours,
     "time_off": TimeOff,
     "reviews": Review,
@@ -426,6 +444,7 @@ async def seed_demo_provider(*, session: AsyncSession, user_id: str, name: str) 
     """A verified profile for the demo provider account, unless it has one. Returns its id or None.
     Its reviews come from real visits (the demo marketplace seeding)."""
     from app.services.providers._availability import set_weekly_hours
+    from app.services.providers._licensing import add_profile_license
     from app.services.providers._profiles import ServiceOffer, create_provider, set_service_area, set_services
 
     if await session.scalar(select(Provider.id).where(Provider.user_id == user_id)):
@@ -458,6 +477,14 @@ async def seed_demo_provider(*, session: AsyncSession, user_id: str, name: str) 
             ServiceOffer("iv-vitamin-infusion", Decimal("239")),
             ServiceOffer("injection-visit", Decimal("89")),
         ],
+    )
+    await add_profile_license(
+        session=session,
+        provider_id=profile.id,
+        license_type="RN",
+        state="NY",
+        number="RN-204518",
+        expires_on=date.today().replace(day=1) + timedelta(days=2 * 365),
     )
     await set_service_area(session=session, actor=SYSTEM, provider_id=profile.id, zip_codes=DEMO_ZIPS)
     await set_weekly_hours(

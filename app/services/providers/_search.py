@@ -27,6 +27,9 @@ busy time loaded. A date filter drops the groups without a slot that day; its co
 candidates without time off or visits that day (they have their group's slot), and the busy time is checked
 only of the others it needs and of the page's candidates, never of all. The page itself is loaded in a fixed
 number of queries, whatever its size.
+
+The one write: a search with a ZIP code that finds no provider adds one to that ZIP's count of the day
+(`analytics.record_unmet_search`, unmet demand for staff analytics; no personal data).
 """
 
 from __future__ import annotations
@@ -56,11 +59,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.analytics._demand import record_unmet_search
 from app.services.providers._availability import SlotFinder, day_bounds
 from app.services.providers._profiles import LISTED, display_name, load_offers
 from app.settings import get_settings
 from models.catalog import Service, ServiceCategory, service_mask
 from models.provider import (
+    LISTED_SQL,
     MAX_PAGE_SIZE,
     Provider,
     ProviderCard,
@@ -253,8 +258,11 @@ async def search_providers(
     query: ProviderQuery,
     time_zone: str | None = None,
     now: datetime | None = None,
+    count_unmet: bool = False,
 ) -> ProviderPage:
-    """One page of listed providers matching `query`; `time_zone` is the visitor's (for the date filter)."""
+    """One page of listed providers matching `query`; `time_zone` is the visitor's (for the date filter).
+    `count_unmet`: a search with a ZIP code that finds nobody counts as unmet demand (the search screen's
+    live page sets it, not the throw-away copy rendered for the first paint)."""
     now = now or datetime.now(UTC)
     per_page = max(1, min(query.per_page, MAX_PAGE_SIZE))
     scope, note = await _scope(session, query.service)
@@ -281,6 +289,9 @@ async def search_providers(
         total, more = await _count_available(session, base, conditions, finder, cap)
     else:
         total, more = await _count(session, base, conditions, cap)
+    if count_unmet and total == 0 and query.zip_code is not None:
+        # Unmet demand for staff analytics: one counter per ZIP per day, nothing about the visitor.
+        await record_unmet_search(session, zip_code=query.zip_code, now=now)
     page = _clamp(query.page, total, per_page)
     need = page * per_page
     available_only = query.day is not None
@@ -414,7 +425,7 @@ _LOOSE_SCAN = """
     )
     SELECT time_zone, schedule_key FROM pairs
 """
-_DISTINCT_SCHEDULES = text(_LOOSE_SCAN.format(table="providers", listed="is_verified AND is_active"))
+_DISTINCT_SCHEDULES = text(_LOOSE_SCAN.format(table="providers", listed=LISTED_SQL))
 _DISTINCT_ZIP_SCHEDULES = text(
     _LOOSE_SCAN.format(table="provider_zip_codes", listed="zip_code = :zip AND listed")
 )

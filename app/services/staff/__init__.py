@@ -21,6 +21,7 @@ PUBLIC = {
         "list_todays_appointments",
         "open_visit",
     ),
+    "_preferences": ("get_my_staff_preferences", "update_my_staff_preferences"),
     "_members": (
         "ALREADY_STAFF",
         "ASSIGNABLE_ROLES",

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import false, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
+from app.services.accounts._mapping import account_of, owner_emails
 from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
 from models.account import AccountRead, Role
+from models.identity import User
 from models.staff import PORTAL_ROLES, ROLE_GRANTS, Permission, StaffMember
 
 PORTAL_DENIED = "You don't have permission to access the staff portal."
@@ -41,16 +43,45 @@ def effective_permissions(
     return ROLE_GRANTS[role] | extras
 
 
-async def permissions_of(*, session: AsyncSession, account: AccountRead) -> frozenset[Permission]:
-    """What `account` may do in the portal now (its staff row read fresh)."""
+def _permissions(account: AccountRead, member: StaffMember | None) -> frozenset[Permission]:
     if account.role not in PORTAL_ROLES and not account.is_master_admin:
         return frozenset()
     if account.role == Role.owner or account.is_master_admin:
         return frozenset(Permission)
-    member = await session.scalar(select(StaffMember).where(StaffMember.user_id == account.id))
     if member is None:
         return effective_permissions(account.role)
     return effective_permissions(account.role, member.extra_permissions, active=member.active)
+
+
+async def permissions_of(*, session: AsyncSession, account: AccountRead) -> frozenset[Permission]:
+    """What `account` may do in the portal now (its staff row read fresh)."""
+    if account.role not in PORTAL_ROLES and not account.is_master_admin:
+        return frozenset()
+    member = await session.scalar(select(StaffMember).where(StaffMember.user_id == account.id))
+    return _permissions(account, member)
+
+
+async def members_with(
+    *, session: AsyncSession, permission: Permission, limit: int = 500
+) -> list[AccountRead]:
+    """The staff who hold `permission` now (by the same rules as `permissions_of`), by name: one query for
+    the candidates (portal roles, owner e-mails, master admins) and their staff rows."""
+    owners = sorted(owner_emails())
+    found = await session.execute(
+        select(User, StaffMember)
+        .outerjoin(StaffMember, StaffMember.user_id == User.id)
+        .where(
+            or_(
+                User.raw_app_meta_data["role"].as_string().in_([role.value for role in PORTAL_ROLES]),
+                User.raw_app_meta_data["is_master_admin"].as_boolean().is_(True),
+                User.email.in_(owners) if owners else false(),
+            )
+        )
+        .limit(limit)
+    )
+    accounts = [(account_of(user), member) for user, member in found.tuples()]
+    holders = [account for account, member in accounts if permission in _permissions(account, member)]
+    return sorted(holders, key=lambda a: (a.name.lower(), a.email))
 
 
 async def require_staff(

@@ -31,7 +31,7 @@ from app.services.appointments._lifecycle import confirm_appointment
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import day_bounds
-from app.services.staff._access import require_permission, require_staff
+from app.services.staff._access import permissions_of, require_permission, require_staff
 from app.services.staff._tasks import count_tasks
 from app.settings import get_settings
 from models.audit import AuditAction
@@ -155,12 +155,16 @@ async def list_todays_appointments(
 
 
 async def open_visit(*, session: AsyncSession, actor: Principal, appointment_id: str) -> AppointmentRead:
-    """A visit's details for the member (view_appointments); recorded as a view of the patient's records."""
+    """A visit's details for the member (view_appointments). The patient's address and intake notes only
+    with view_patient_logs, and then recorded as a view of the patient's records (as /staff/appointments
+    does); without it they are never read out."""
     member = await require_permission(session=session, actor=actor, permission=Permission.view_appointments)
     row = await session.get(Appointment, appointment_id)
     if row is None or row.status == AppointmentStatus.held:
         raise NotFound(NO_VISIT)
     read = await appointment_read(session, row)
+    if Permission.view_patient_logs not in await permissions_of(session=session, account=member):
+        return read.model_copy(update={"address_line": "", "notes": ""})
     await audit.record_by(
         session=session,
         account=member,

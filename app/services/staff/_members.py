@@ -31,6 +31,8 @@ from app.services.accounts._mapping import account_of, owner_emails
 from app.services.accounts._principals import require_account
 from app.services.accounts._waitlist import send_invitation
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.notifications._copy import STAFF_HOME, staff_access_copy
+from app.services.notifications._delivery import notify
 from app.services.providers._availability import day_bounds
 from app.services.staff._access import (
     effective_permissions,
@@ -40,9 +42,11 @@ from app.services.staff._access import (
 )
 from app.services.staff._audit import MAX_PAGE as AUDIT_PAGE
 from app.services.staff._audit import list_audit
+from app.services.staff._preferences import time_zone_of
 from models.account import AccountRead, Role
 from models.audit import AuditAction
 from models.identity import User, as_utc
+from models.notification import NotificationKind
 from models.staff import (
     PORTAL_ROLES,
     ROLE_GRANTS,
@@ -83,6 +87,7 @@ async def get_staff_access(*, session: AsyncSession, actor: Principal) -> StaffA
         is_owner=is_owner(account),
         permissions=permissions,
         grantable_roles=grantable_roles(account, permissions),
+        time_zone=await time_zone_of(session, account.id),
     )
 
 
@@ -211,6 +216,17 @@ async def _record(
         details={"user_id": member.id, **details},
     )
     await events.publish_on_commit(session, TOPIC, {"user_id": member.id, "action": str(action)})
+    # The member hears of it, unless they acted themselves or were just invited (the invitation says it).
+    if member.id != manager.id and member.email_confirmed_at is not None:
+        title, body = staff_access_copy(removed=action == AuditAction.staff_remove)
+        await notify(
+            session=session,
+            recipients=[member.id],
+            kind=NotificationKind.staff_access_changed,
+            link="/" if action == AuditAction.staff_remove else STAFF_HOME,
+            title=title,
+            body=body,
+        )
 
 
 async def _manager(session: AsyncSession, actor: Principal) -> tuple[AccountRead, frozenset[Permission]]:

@@ -1,5 +1,5 @@
-"""The help desk: tickets, replies and internal notes, attachments, due times, canned responses, presence,
-and the customer side (open a ticket, read and reply to one's own).
+"""The help desk: tickets, replies and internal notes, attachments, due times and overdue notices, canned
+responses, presence, and the customer side (open a ticket, read and reply to one's own).
 
 Its public surface: see app/services/__init__.py.
 """
@@ -21,11 +21,13 @@ PUBLIC = {
         "ticket_topic",
     ),
     "_customers": (
+        "count_my_open_tickets",
         "get_my_ticket",
         "list_my_tickets",
         "open_ticket",
         "reply_as_customer",
     ),
+    "_overdue": ("notify_overdue_tickets",),
     "_tickets": (
         "ASSIGN_OTHERS",
         "TicketFilter",

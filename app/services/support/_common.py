@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.events import publish_on_commit
+from app.services.automation._emit import emit_ticket_event
 from app.services.errors import NotFound, ValidationFailed
 from models.account import AccountRead
 from models.audit import AuditAction
@@ -179,6 +180,7 @@ async def change_status(
         return False
     record_change(session, ticket, account.id, "status", old.label, status.label)
     await audit_ticket(session, account, AuditAction.ticket_status, ticket, old.value, status.value)
+    await emit_ticket_event(session=session, ticket=ticket)
     return True
 
 
@@ -262,4 +264,5 @@ async def create_ticket(
         ),
     )
     record_change(session, ticket, created_by, "created", "", f"#{ticket.number}")
+    await emit_ticket_event(session=session, ticket=ticket, created=True, now=at)
     return ticket

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
@@ -122,6 +122,18 @@ async def list_my_tickets(
         )
     )
     return await ticket_reads(session, rows, for_customer=True)
+
+
+async def count_my_open_tickets(*, session: AsyncSession, actor: Principal) -> int:
+    """How many of the signed-in user's tickets are not resolved or closed yet."""
+    account = await require_account(session=session, actor=actor)
+    settled = (TicketStatus.resolved, TicketStatus.closed)
+    count = await session.scalar(
+        select(func.count())
+        .select_from(Ticket)
+        .where(Ticket.user_id == account.id, Ticket.status.not_in(settled))
+    )
+    return int(count or 0)
 
 
 async def get_my_ticket(*, session: AsyncSession, actor: Principal, ticket_id: str) -> TicketDetail:

@@ -17,16 +17,24 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from sqlalchemy import delete, false, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.events import publish_on_commit
 from app.principal import Principal
-from app.services.accounts._mapping import account_of, get_account, owner_emails
+from app.services.accounts._mapping import get_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.staff._access import permissions_of, require_permission
+from app.services.notifications._copy import (
+    ticket_assigned_copy,
+    ticket_link_for_customer,
+    ticket_link_for_staff,
+    ticket_reply_copy,
+)
+from app.services.notifications._delivery import notify
+from app.services.staff._access import members_with, permissions_of, require_permission
+from app.services.staff._preferences import signed
 from app.services.support._attachments import add_message
 from app.services.support._common import (
     MESSAGE_REQUIRED,
@@ -48,8 +56,8 @@ from app.services.support._reads import accounts_by_id, message_read, ticket_det
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow
-from models.identity import User
-from models.staff import PORTAL_ROLES, Permission
+from models.notification import NotificationKind
+from models.staff import Permission
 from models.support import (
     CannedResponse,
     CannedResponseRead,
@@ -168,6 +176,8 @@ async def reply_to_ticket(
     public reply marks the ticket as responded to."""
     account = await _agent(session, actor)
     content = clean_text(content, required=MESSAGE_REQUIRED, limit=TEXT_MAX, name="message")
+    if not internal:
+        content = await signed(session, account.id, content)
     ticket = await load_ticket(session, ticket_id, for_update=True)
     now = utcnow()
     message, attachments = await add_message(
@@ -187,6 +197,16 @@ async def reply_to_ticket(
     if not internal and ticket.first_responded_at is None:
         ticket.first_responded_at = now
     await announce(session, ticket, "note" if internal else "reply", customer=not internal)
+    if not internal and ticket.user_id != account.id:
+        title, body = ticket_reply_copy(ticket.number)
+        await notify(
+            session=session,
+            recipients=[ticket.user_id],
+            kind=NotificationKind.ticket_reply,
+            link=ticket_link_for_customer(ticket.id),
+            title=title,
+            body=body,
+        )
     if internal and moved:
         # The customer sees the new status, not that a note caused it.
         await publish_on_commit(
@@ -288,32 +308,23 @@ async def assign_ticket(
     ticket.assigned_to = assignee_id
     ticket.updated_at = utcnow()
     await announce(session, ticket, "assigned", customer=False)
+    if assignee_id is not None and assignee_id != account.id:
+        title, body = ticket_assigned_copy(ticket.number)
+        await notify(
+            session=session,
+            recipients=[assignee_id],
+            kind=NotificationKind.ticket_assigned,
+            link=ticket_link_for_staff(ticket.id),
+            title=title,
+            body=body,
+        )
     return await _read(session, ticket)
 
 
 async def list_assignable_staff(*, session: AsyncSession, actor: Principal) -> list[AccountRead]:
     """Staff members who may work the help desk (and so be assigned tickets), by name."""
     await _agent(session, actor)
-    roles = [role.value for role in PORTAL_ROLES]
-    owners = sorted(owner_emails())
-    users = list(
-        await session.scalars(
-            select(User)
-            .where(
-                or_(
-                    User.raw_app_meta_data["role"].as_string().in_(roles),
-                    User.email.in_(owners) if owners else false(),
-                )
-            )
-            .limit(500)
-        )
-    )
-    agents = []
-    for user in users:
-        account = account_of(user)
-        if await _may_work_tickets(session, account):
-            agents.append(account)
-    return sorted(agents, key=lambda a: (a.name.lower(), a.email))
+    return await members_with(session=session, permission=Permission.view_support_tickets)
 
 
 # ---- canned responses ------------------------------------------------------------------------------

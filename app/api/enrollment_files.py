@@ -1,0 +1,84 @@
+"""Provider enrollment's credential documents over HTTP (ReactPy's websocket cannot carry a file).
+
+- `POST /api/enrollment/documents`: multipart form with one `file` and the fields `kind` (license,
+  government_id, malpractice_insurance, cpr_bls), `issued_on`, `expires_on` (YYYY-MM-DD, may be empty),
+  from the signed-in applicant's browser with the CSRF token in `X-CSRF-Token`. Answers 201 with the
+  document, or `{code, message, errors}` (422 with field errors for wrong dates).
+- `POST /api/enrollment/photo`: multipart form with one `file` (PNG, JPEG or WebP): the applicant's photo,
+  replacing the one before. Answers 201 `{photo: true}`, or `{code, message}`.
+Opening a document again (`GET /api/enrollment/documents/{id}`, for its applicant and the staff who verify
+it) is app/api/credentials.py.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
+from starlette.datastructures import UploadFile
+
+from app.api.deps import SessionDep, signed_in
+from app.api.uploads import NOT_SIGNED_IN, _error, _refusal, read_one_file, refused_upload
+from app.principal import Principal
+from app.services.enrollment import StepInvalid, add_document, set_photo
+from app.services.errors import ServiceError
+from app.settings import get_settings
+from models.enrollment import DocumentCreate
+
+router = APIRouter(prefix="/api/enrollment", tags=["provider enrollment files"])
+
+
+async def _refused(request: Request, session: SessionDep) -> tuple[Principal | None, Response | None]:
+    """The signed-in applicant behind an upload from this site's page, or the answer refusing it."""
+    actor = await signed_in(session, request)
+    if actor is None:
+        return None, _error(401, "not_signed_in", NOT_SIGNED_IN)
+    refused = refused_upload(request)
+    return (None, refused) if refused is not None else (actor, None)
+
+
+@router.post("/documents", status_code=201, responses={201: {"description": "the document handed in"}})
+async def upload_document(request: Request, session: SessionDep) -> Response:
+    """Hand in one credential document (PDF, PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES) with its dates."""
+    actor, refused = await _refused(request, session)
+    if refused is not None:
+        return refused
+    limit = get_settings().upload_max_bytes
+    async with request.form(max_files=1, max_fields=4, max_part_size=1024) as form:
+        file = form.get("file")
+        if not isinstance(file, UploadFile):
+            return _error(400, "no_file", "Choose a file to upload.")
+        try:
+            described = DocumentCreate(
+                kind=str(form.get("kind") or ""),
+                filename=file.filename or "",
+                issued_on=str(form.get("issued_on") or ""),
+                expires_on=str(form.get("expires_on") or ""),
+            )
+        except ValidationError:
+            return _error(422, "validation_failed", "Choose which document this is.")
+        data = await file.read(limit + 1)
+    try:
+        document = await add_document(session=session, actor=actor, document=described, data=data)
+    except StepInvalid as exc:
+        return JSONResponse({"code": exc.code, "message": exc.message, "errors": exc.errors}, status_code=422)
+    except ServiceError as exc:
+        return _refusal(exc)
+    return JSONResponse(document.model_dump(mode="json"), status_code=201)
+
+
+@router.post("/photo", status_code=201, responses={201: {"description": "the photo set"}})
+async def upload_photo(request: Request, session: SessionDep) -> Response:
+    """The applicant's photo (PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES), replacing the one before."""
+    actor, refused = await _refused(request, session)
+    if refused is not None:
+        return refused
+    read = await read_one_file(request, missing="Choose a photo to upload.")
+    if isinstance(read, JSONResponse):
+        return read
+    filename, data = read
+    try:
+        application = await set_photo(session=session, actor=actor, filename=filename, data=data)
+    except ServiceError as exc:
+        return _refusal(exc)
+    return JSONResponse({"photo": bool(application.photo_key)}, status_code=201)

@@ -1,0 +1,239 @@
+"""Serving and counting: approved, in-flight ads in each placement, from a snapshot this process keeps in
+memory (loaded at start-up, again on every `TOPIC` event and every REFRESH seconds, like the feature toggles),
+so a slot never queries to find its ad; then one view or click counted on the server with billing hygiene.
+
+- Contextual only: an ad is chosen by the placement alone, never by who is looking (no account, bookings or
+  health data reach this module; the visitor cookie is hashed and used only for the frequency cap).
+- Frequency cap: FREQUENCY_CAP views of one ad per visitor per FREQUENCY_WINDOW, and one ad once per page
+  view, in the shared rate-limit counters (app/ratelimit: this process, PostgreSQL or Redis).
+- A view is billed at the placement's price per thousand, only while the budget covers it (one conditional
+  UPDATE); the flight whose budget cannot pay for another view becomes 'spent' and stops serving.
+- A click is counted once per ad per truncated client address (/24, /48) per minute; crawlers' views and
+  clicks are not counted; previews never reach this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+from collections import defaultdict
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import events, ratelimit
+from app.db import unit_of_work
+from app.services.accounts import account_of
+from app.services.ads._flights import IMAGE_PATH
+from app.services.ads._rules import (
+    CLICK_WINDOW,
+    FREQUENCY_CAP,
+    FREQUENCY_WINDOW,
+    NO_FLIGHT,
+    PRICE_OF,
+    SAME_PAGE_SECONDS,
+    TOPIC,
+    is_bot,
+    today,
+    truncate_ip,
+)
+from app.services.errors import NotFound
+from models.ads import AdDailyStat, AdFlight, AdFlightPlacement, FlightStatus, LiveAd
+from models.identity import User
+
+logger = logging.getLogger(__name__)
+REFRESH = 60.0  # seconds between reloads when no event arrives
+
+# This process's copy of what may serve, by placement (replaced whole, never edited in place).
+_snapshot: dict[str, tuple[LiveAd, ...]] = {}
+
+
+async def read_live_ads(*, session: AsyncSession) -> dict[str, tuple[LiveAd, ...]]:
+    """Approved flights whose last day has not passed, by placement (three queries in all)."""
+    rows = (
+        await session.scalars(
+            select(AdFlight).where(
+                AdFlight.status == FlightStatus.approved.value, AdFlight.ends_on >= today()
+            )
+        )
+    ).all()
+    if not rows:
+        return {}
+    ids = [row.id for row in rows]
+    placements: dict[str, set[str]] = defaultdict(set)
+    found = await session.execute(
+        select(AdFlightPlacement.flight_id, AdFlightPlacement.placement).where(
+            AdFlightPlacement.flight_id.in_(ids)
+        )
+    )
+    for flight_id, placement in found.all():
+        placements[flight_id].add(placement)
+    users = await session.scalars(select(User).where(User.id.in_({row.advertiser_id for row in rows})))
+    names = {user.id: account_of(user).name for user in users}
+    live: dict[str, list[LiveAd]] = defaultdict(list)
+    for row in rows:
+        ad = LiveAd(
+            flight_id=row.id,
+            advertiser_name=names.get(row.advertiser_id, ""),
+            headline=row.headline,
+            body=row.body,
+            link_url=row.link_url,
+            image_url=IMAGE_PATH.format(id=row.image_id) if row.image_id else "",
+            placements=frozenset(placements[row.id]),
+            starts_on=row.starts_on,
+            ends_on=row.ends_on,
+        )
+        for placement in ad.placements:
+            live[placement].append(ad)
+    return {placement: tuple(ads) for placement, ads in live.items()}
+
+
+async def load_live_ads() -> None:
+    """Read what may serve into this process, keeping the last copy when the read fails."""
+    global _snapshot
+    try:
+        async with unit_of_work() as session:
+            fresh = await read_live_ads(session=session)
+    except Exception:  # noqa: BLE001 - the next round tries again
+        logger.exception("Could not load the live ads")
+        return
+    _snapshot = fresh
+
+
+async def keep_ads_fresh() -> None:
+    """Load again on each `TOPIC` event and every REFRESH seconds (until cancelled)."""
+    async with events.subscribe(TOPIC) as queue:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(queue.get(), REFRESH)
+            await load_live_ads()
+
+
+def live_ads(placement: str) -> tuple[LiveAd, ...]:
+    """The ads that may show in `placement` today (memory only)."""
+    day = today()
+    return tuple(ad for ad in _snapshot.get(placement, ()) if ad.starts_on <= day <= ad.ends_on)
+
+
+async def _count(
+    session: AsyncSession, flight_id: str, placement: str, *, views: int = 0, clicks: int = 0, cost: int = 0
+) -> None:
+    """Add to the flight's counters for today (one UPDATE; the day's row is made by the first count)."""
+    day = today()
+    where = (AdDailyStat.flight_id == flight_id, AdDailyStat.placement == placement, AdDailyStat.day == day)
+    change = {
+        "views": AdDailyStat.views + views,
+        "clicks": AdDailyStat.clicks + clicks,
+        "cost_millicents": AdDailyStat.cost_millicents + cost,
+    }
+    if (await session.execute(update(AdDailyStat).where(*where).values(**change))).rowcount:
+        return
+    try:
+        async with session.begin_nested():
+            session.add(
+                AdDailyStat(
+                    flight_id=flight_id,
+                    placement=placement,
+                    day=day,
+                    views=views,
+                    clicks=clicks,
+                    cost_millicents=cost,
+                )
+            )
+    except IntegrityError:  # another request made the row first
+        await session.execute(update(AdDailyStat).where(*where).values(**change))
+
+
+async def _bill_view(session: AsyncSession, flight_id: str, placement: str) -> bool:
+    """Count one view if the budget pays for it; else mark the flight spent (it stops serving)."""
+    cpm = await session.scalar(
+        select(AdFlightPlacement.cpm_cents).where(
+            AdFlightPlacement.flight_id == flight_id, AdFlightPlacement.placement == placement
+        )
+    )
+    if cpm is None:
+        return False
+    approved = AdFlight.status == FlightStatus.approved.value
+    paid = await session.execute(
+        update(AdFlight)
+        .where(
+            AdFlight.id == flight_id,
+            approved,
+            AdFlight.spent_millicents + cpm <= AdFlight.budget_cents * 1000,
+        )
+        .values(spent_millicents=AdFlight.spent_millicents + cpm)
+    )
+    if not paid.rowcount:
+        spent = await session.execute(
+            update(AdFlight)
+            .where(
+                AdFlight.id == flight_id,
+                approved,
+                AdFlight.spent_millicents + cpm > AdFlight.budget_cents * 1000,
+            )
+            .values(status=FlightStatus.spent.value)
+        )
+        if spent.rowcount:
+            await events.publish_on_commit(session, TOPIC, {"flight_id": flight_id})
+        return False
+    await _count(session, flight_id, placement, views=1, cost=cpm)
+    return True
+
+
+def _visitor_key(visitor: str) -> str:
+    return hashlib.sha256(f"ads:{visitor}".encode()).hexdigest()[:24]
+
+
+async def serve_ad(*, session: AsyncSession, placement: str, visitor: str, user_agent: str) -> LiveAd | None:
+    """The ad a live page's slot shows now, its view counted; None when none may show. `visitor` is the
+    anonymous visitor cookie (only for the frequency cap); crawlers see ads but are never counted."""
+    if placement not in PRICE_OF or not PRICE_OF[placement].used:
+        return None
+    candidates = list(live_ads(placement))
+    random.shuffle(candidates)  # rotation between the flights sharing a placement
+    who = _visitor_key(visitor) if visitor else ""
+    for ad in candidates:
+        if who:
+            key = f"{ad.flight_id}:{who}"
+            if await ratelimit.hit("ad_page", key, limit=1, window=SAME_PAGE_SECONDS) is not None:
+                continue
+            if await ratelimit.hit("ad_cap", key, limit=FREQUENCY_CAP, window=FREQUENCY_WINDOW) is not None:
+                continue
+        if not who or is_bot(user_agent):
+            return ad
+        if await _bill_view(session, ad.flight_id, placement):
+            return ad
+    return None
+
+
+async def record_ad_click(
+    *, session: AsyncSession, flight_id: str, placement: str, ip: str, user_agent: str
+) -> str:
+    """Count a click (once per ad per /24 or /48 per minute, never a crawler's, only on an approved flight in a
+    placement it bought) and return where it goes; NotFound for an unknown flight or one not reviewed."""
+    row = (
+        await session.execute(select(AdFlight.link_url, AdFlight.status).where(AdFlight.id == flight_id[:36]))
+    ).first()
+    # Only a reviewed creative's address is followed: the counter is no open redirect for ads nobody approved
+    # (a new flight, a rejected one, or an edited one back in review).
+    if row is None or row.status in (FlightStatus.review.value, FlightStatus.rejected.value):
+        raise NotFound(NO_FLIGHT)
+    link_url, status = row
+    bought = await session.scalar(
+        select(AdFlightPlacement.id).where(
+            AdFlightPlacement.flight_id == flight_id[:36], AdFlightPlacement.placement == placement[:32]
+        )
+    )
+    network = truncate_ip(ip)
+    billable = status == FlightStatus.approved.value and bought and network and not is_bot(user_agent)
+    if (
+        billable
+        and await ratelimit.hit("ad_click", f"{flight_id[:36]}:{network}", limit=1, window=CLICK_WINDOW)
+        is None
+    ):
+        await _count(session, flight_id[:36], placement[:32], clicks=1)
+    return link_url

@@ -1,0 +1,180 @@
+"""Events from the domain: the one call other domains make (`emit_event`, or the helpers for visits and
+tickets). The event is written to the outbox in the caller's own transaction, so it exists only if that
+change commits; the delivery job sends it afterwards (never inside the request).
+
+SPEC §5: nothing is queued while the integration is disconnected or when its type is switched off.
+SPEC §3: the body is the fields plus eventType, timestamp (ISO), environment and source. Fields are ids,
+statuses and times; clinical text (`details`: the service, the patient's notes, a ticket's words) is added
+only for the types the owner opted in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import events
+from app.services.automation._access import integration_row
+from app.services.automation._catalogue import BY_NAME
+from app.services.automation._signing import new_message_id
+from app.settings import get_settings
+from models.automation import AutomationDelivery, AutomationIntegration, DeliveryStatus
+from models.booking import AppointmentRead, AppointmentStatus
+from models.ledger import VisitCharge
+from models.support import Ticket, TicketStatus
+
+SOURCE = "medivisit"
+MAX_DETAIL = 2000
+MAX_BODY = 64 * 1024
+
+
+def envelope(event_type: str, fields: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """SPEC §3's automation event payload."""
+    return {
+        **fields,
+        "eventType": event_type,
+        "timestamp": now.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+        "environment": get_settings().app_env,
+        "source": SOURCE,
+    }
+
+
+def encode(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _short(value: Any) -> Any:
+    return value[:MAX_DETAIL] if isinstance(value, str) else value
+
+
+def delivery_for(
+    row: AutomationIntegration | None,
+    event_type: str,
+    fields: dict[str, Any],
+    details: dict[str, Any] | None,
+    now: datetime,
+) -> AutomationDelivery | None:
+    """The outbox row for this event, or None when it is skipped (SPEC §5)."""
+    if event_type not in BY_NAME:
+        raise ValueError(f"Unknown automation event type {event_type!r}")
+    if row is None or not row.connected or event_type in (row.disabled_types or []):
+        return None
+    if details and event_type in (row.detailed_types or []):
+        fields = {**fields, **{k: _short(v) for k, v in details.items()}}
+    body = encode(envelope(event_type, fields, now))
+    if len(body.encode()) > MAX_BODY:
+        body = encode(
+            envelope(event_type, {"truncated": True, **{k: fields[k] for k in list(fields)[:8]}}, now)
+        )
+    return AutomationDelivery(
+        message_id=new_message_id(),
+        event_type=event_type,
+        body=body,
+        status=DeliveryStatus.pending,
+        attempts=0,
+        manual=False,
+        next_attempt_at=now,
+    )
+
+
+async def emit_event(
+    *,
+    session: AsyncSession,
+    event_type: str,
+    fields: dict[str, Any],
+    details: dict[str, Any] | None = None,
+    now: datetime | None = None,
+) -> bool:
+    """Queue `event_type` for n8n with this transaction; False when it is skipped (SPEC §5)."""
+    row = await integration_row(session)
+    delivery = delivery_for(row, event_type, fields, details, now or datetime.now(UTC))
+    if delivery is not None:
+        session.add(delivery)
+        await events.publish_on_commit(session, "automation", {"event_type": event_type})
+    return delivery is not None
+
+
+_VISIT_EVENTS = {
+    AppointmentStatus.cancelled: "appointment.canceled",
+    AppointmentStatus.completed: "appointment.completed",
+}
+
+
+def _visit_fields(visit: AppointmentRead) -> dict[str, Any]:
+    return {
+        "appointmentId": visit.id,
+        "orderId": visit.order_id,
+        "orderNumber": visit.order_number,
+        "patientId": visit.patient_id,
+        "providerId": visit.provider_id,
+        "serviceId": visit.service_id,
+        "status": visit.status.value,
+        "startsAt": visit.starts_at.isoformat(),
+        "endsAt": visit.ends_at.isoformat(),
+        "zipCode": visit.zip_code,
+        "price": str(visit.price),
+    }
+
+
+async def emit_visit_events(
+    *,
+    session: AsyncSession,
+    visits: Sequence[AppointmentRead],
+    event_type: str | None = None,
+    now: datetime | None = None,
+) -> None:
+    """One event per visit: `event_type` (appointment.created for a booking, .reminder_due for the
+    24-hour reminder), else .canceled / .completed / .updated by the visit's new status."""
+    for visit in visits:
+        kind = event_type or _VISIT_EVENTS.get(visit.status, "appointment.updated")
+        details = {
+            "serviceName": visit.service_name,
+            "notes": visit.notes,
+            "cancelReason": visit.cancel_reason,
+        }
+        await emit_event(
+            session=session, event_type=kind, fields=_visit_fields(visit), details=details, now=now
+        )
+
+
+async def emit_ticket_event(
+    *, session: AsyncSession, ticket: Ticket, created: bool = False, now: datetime | None = None
+) -> bool:
+    """support.ticket_created, or .ticket_resolved / .ticket_updated by the ticket's new status."""
+    if created:
+        event_type = "support.ticket_created"
+    elif ticket.status in (TicketStatus.resolved, TicketStatus.closed):
+        event_type = "support.ticket_resolved"
+    else:
+        event_type = "support.ticket_updated"
+    fields = {
+        "ticketId": ticket.id,
+        "ticketNumber": ticket.number,
+        "userId": ticket.user_id,
+        "status": ticket.status.value,
+        "priority": ticket.priority.value,
+        "category": ticket.category.value,
+        "assignedTo": ticket.assigned_to,
+    }
+    details = {"subject": ticket.subject, "description": ticket.description}
+    return await emit_event(session=session, event_type=event_type, fields=fields, details=details, now=now)
+
+
+async def emit_payment_event(
+    *, session: AsyncSession, event_type: str, charge: VisitCharge, at: datetime, cents: int | None = None
+) -> bool:
+    """payment.succeeded (a visit's money collected) or payment.refunded (`cents` back to the patient)."""
+    amount = charge.price + charge.fee if cents is None else cents
+    fields = {
+        "appointmentId": charge.appointment_id,
+        "orderId": charge.order_id,
+        "patientId": charge.patient_id,
+        "providerId": charge.provider_id,
+        "amountCents": amount,
+        "currency": "usd",
+    }
+    return await emit_event(session=session, event_type=event_type, fields=fields, now=at)

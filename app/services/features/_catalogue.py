@@ -1,0 +1,106 @@
+"""What an administrator may switch without a restart: the feature toggles of the admin console and the
+business settings of the owners' staff settings (none of them secrets). Each names its kind, its choices and
+its default: the server's own setting, so one nobody touched changes nothing. Only features that exist are
+listed here (a toggle for a screen not built yet would be a switch that does nothing)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.settings import get_settings
+
+
+@dataclass(frozen=True)
+class Feature:
+    key: str
+    label: str
+    description: str
+    kind: str  # switch, choice, date, email, minutes or count
+    default: Callable[[], Any]  # the server's setting, as the toggle's value
+    choices: tuple[tuple[str, str], ...] = field(default=())
+    group: str = "toggle"  # toggle: the admin console; business: the owners' staff settings
+
+
+def _sale_day() -> str:
+    day = get_settings().flash_sale_day
+    return day.isoformat() if day else ""
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "signups",
+        "Sign-ups",
+        "Open: anyone may create an account. Waitlist: /register takes an e-mail address and an "
+        "administrator invites people from the waitlist.",
+        "choice",
+        lambda: get_settings().signups,
+        (("open", "Open"), ("waitlist", "Waitlist")),
+    ),
+    Feature(
+        "flash_sale",
+        "Flash sale",
+        "The 24-hour sale: 30 % off IV therapy, with the banner across the site.",
+        "switch",
+        lambda: get_settings().flash_sale_enabled,
+    ),
+    Feature(
+        "flash_sale_day",
+        "Flash sale day",
+        "The one day the sale runs (in the sale's time zone); empty for every day.",
+        "date",
+        _sale_day,
+    ),
+    Feature(
+        "store",
+        "Store",
+        "Patients browse and order products at /dashboard/store. Off: the store says it is closed, nothing can "
+        "be added to a cart or ordered; orders already placed are still fulfilled.",
+        "switch",
+        lambda: True,
+    ),
+    Feature(
+        "forum_posting",
+        "Forum posting",
+        "Members may start topics, reply, like and flag in the forum. Off: the forum stays readable and "
+        "says posting is paused; moderators still work the queue.",
+        "switch",
+        lambda: True,
+    ),
+    Feature(
+        "assistant_llm",
+        "Assistant language model",
+        "The AI assistant phrases its answers with the language model set by LLM_BASE_URL and LLM_MODEL. "
+        "Off (or with no model set): it answers with the help-center and catalog passages themselves.",
+        "switch",
+        lambda: True,
+    ),
+)
+BUSINESS: tuple[Feature, ...] = (
+    Feature(
+        "support_email",
+        "Support e-mail address",
+        "Where bug reports go, and the address patients are given in visit e-mails and security notices.",
+        "email",
+        lambda: get_settings().support_email,
+        group="business",
+    ),
+    Feature(
+        "travel_buffer_minutes",
+        "Travel time between visits (minutes)",
+        "Kept free after each visit so the provider can reach the next address; new bookings respect it.",
+        "minutes",
+        lambda: get_settings().slot_travel_buffer_minutes,
+        group="business",
+    ),
+    Feature(
+        "forum_flag_threshold",
+        "Flags that hide a forum post",
+        "A post flagged by this many different members is hidden at once and waits in the moderation queue.",
+        "count",
+        lambda: 3,
+        group="business",
+    ),
+)
+BY_KEY = {feature.key: feature for feature in (*FEATURES, *BUSINESS)}

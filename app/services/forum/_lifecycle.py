@@ -1,0 +1,78 @@
+"""What happens when a post's status changes: the topic's counts and latest activity follow the published
+posts (aggregated in SQL), a post published for the first time counts towards its author's trust and tells
+the topic's watchers (never the muted, never the author), and an author hears why a post was rejected or
+hidden. Notifications carry no post text: a PHI-free line and a link to the topic."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.notifications import notify
+from models.forum import ForumMember, ForumPost, ForumTopic, ForumTopicUser, PostStatus, WatchLevel
+from models.notification import NotificationKind
+
+
+def topic_href(topic: ForumTopic) -> str:
+    return f"/forum/t/{topic.id}/{topic.slug}"
+
+
+async def refresh_topic(session: AsyncSession, topic: ForumTopic) -> None:
+    """The topic's status (its opening post's), published replies and latest published activity."""
+    await session.flush()
+    opening, replies, latest = (
+        await session.execute(
+            select(
+                func.max(ForumPost.status).filter(ForumPost.number == 1),
+                func.count().filter(ForumPost.number > 1, ForumPost.status == PostStatus.published),
+                func.max(ForumPost.created_at).filter(ForumPost.status == PostStatus.published),
+            ).where(ForumPost.topic_id == topic.id)
+        )
+    ).one()
+    topic.status = PostStatus(opening) if opening else topic.status
+    topic.reply_count = int(replies or 0)
+    topic.last_activity_at = latest or topic.created_at
+    if topic.accepted_post_id is not None:
+        accepted = await session.get(ForumPost, topic.accepted_post_id)
+        if accepted is None or accepted.status != PostStatus.published:
+            topic.accepted_post_id = None
+
+
+async def first_published(session: AsyncSession, topic: ForumTopic, post: ForumPost) -> None:
+    """`post` has just been published for the first time (at once, or approved by a moderator)."""
+    member = await session.get(ForumMember, post.author_id)
+    if member is None:
+        member = ForumMember(user_id=post.author_id, approved_posts=0, silence_reason="")
+        session.add(member)
+    member.approved_posts += 1
+    await refresh_topic(session, topic)
+    if post.number == 1:
+        return
+    watchers = await session.scalars(
+        select(ForumTopicUser.user_id).where(
+            ForumTopicUser.topic_id == topic.id,
+            ForumTopicUser.level == WatchLevel.watching,
+            ForumTopicUser.user_id != post.author_id,
+        )
+    )
+    await notify(
+        session=session,
+        recipients=list(watchers),
+        kind=NotificationKind.forum_reply,
+        link=topic_href(topic),
+        title="New reply in a forum topic you watch",
+        body="Open the forum to read it. You can mute the topic from its page.",
+    )
+
+
+async def tell_author(session: AsyncSession, topic: ForumTopic, post: ForumPost, *, hidden: bool) -> None:
+    """The author hears their post was hidden or rejected, with the moderator's reason."""
+    what = "hidden" if hidden else "not published"
+    await notify(
+        session=session,
+        recipients=[post.author_id],
+        kind=NotificationKind.forum_post_moderated,
+        link=topic_href(topic),
+        title=f"Your forum post was {what}",
+        body=f"Reason: {post.moderation_reason}",
+    )

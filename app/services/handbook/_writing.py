@@ -1,0 +1,48 @@
+"""What writing a Markdown article needs, for the staff handbook and the public help center alike: a line
+of text tidied, a slug from its title that no other article holds, its place at the end of its group, and
+the changed fields of an edit."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
+
+from models.handbook import MAX_SLUG
+
+
+def one_line(raw: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", raw or "").split())
+
+
+def slugify(title: str) -> str:
+    """'Refunds & payouts' → 'refunds-payouts' (ASCII, short enough for a numbered twin within MAX_SLUG)."""
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_title).strip("-")[: MAX_SLUG - 9].strip("-")
+    return slug or "article"
+
+
+async def free_slug(session: AsyncSession, slugs: InstrumentedAttribute, title: str) -> str:
+    """`title`'s slug, numbered (-2, -3, …) when another article of the table of `slugs` holds it."""
+    base = slugify(title)
+    taken = set(await session.scalars(select(slugs).where(slugs.like(f"{base}%"))))
+    return next(s for s in (base, *(f"{base}-{n}" for n in range(2, 10_000))) if s not in taken)
+
+
+async def next_position(
+    session: AsyncSession, positions: InstrumentedAttribute, group: InstrumentedAttribute, value: str
+) -> int:
+    """After the last article of `group` == `value`."""
+    return await session.scalar(select(func.coalesce(func.max(positions), 0) + 10).where(group == value))
+
+
+def apply_changes(row: Any, values: dict[str, Any]) -> list[str]:
+    """Set `values` on `row`; the names of those that changed, sorted (for the audit entry)."""
+    changed = sorted(name for name, value in values.items() if getattr(row, name) != value)
+    for name, value in values.items():
+        setattr(row, name, value)
+    return changed

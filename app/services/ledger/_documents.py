@@ -1,0 +1,409 @@
+"""The ledger's documents (issue 14 parts 3 and 5): a receipt per order and a provider's monthly statement,
+as PDF (app/pdf's layout).
+
+- **Receipt** (`get_order_receipt`): the order's patient, or staff holding process_payments (and admins);
+  anyone else is told there is no such order (404, never a hint that it exists). It lists the visits, the
+  platform fee and the order's transactions (payments, pending amounts owed at the visit, refunds) as
+  booking and the ledger recorded them. Every download is audited (`receipt_download`: who, from where,
+  which patient's order), as the other reads of patients' records are.
+- **Monthly statement** (`get_monthly_statement`, `monthly_statement_pdf`): the signed-in provider's own
+  month (UTC): available balance at its opening and closing, earnings completed and released, refunds
+  reversed, payouts requested, returned and paid, all summed in SQL from the postings of the provider's
+  accounts in one query; then the month's completed visits. `list_statement_months`: the months with
+  any posting on the provider's accounts, newest first, for the screen's month picker.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import audit
+from app.pdf import Column, Document, Party, PdfFile, Table, format_money, render
+from app.principal import Principal
+from app.services.accounts._admin import is_admin
+from app.services.accounts._mapping import account_of
+from app.services.accounts._principals import require_account
+from app.services.booking._payments import GATEWAYS
+from app.services.errors import NotFound, ValidationFailed
+from app.services.ledger._journal import account_id, dollars
+from app.services.ledger._reads import _period, _provider, list_provider_statement
+from app.services.providers._profiles import display_name
+from app.services.staff._access import permissions_of
+from app.settings import get_settings
+from models.audit import AuditAction
+from models.booking import Appointment, Order, Transaction, TransactionStatus, TransactionType
+from models.catalog import Service
+from models.identity import User, as_utc
+from models.ledger import AccountKind, EntryKind, JournalEntry, MonthlyStatementRead, Posting
+from models.provider import Provider
+from models.staff import Permission
+
+NO_ORDER = "No order has this number."
+BAD_MONTH = "Choose a month as YYYY-MM."
+MAX_STATEMENT_LINES = 2_000
+MAX_MONTHS = 60
+MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+
+TYPE_LABELS = {
+    TransactionType.booking: "Visit",
+    TransactionType.fee: "Platform fee",
+    TransactionType.refund: "Refund",
+    TransactionType.deposit: "Deposit",
+    TransactionType.adjustment: "Adjustment",
+    TransactionType.payout: "Payout",
+}
+STATUS_LABELS = {
+    TransactionStatus.pending: "Due at the visit",
+    TransactionStatus.completed: "Paid",
+    TransactionStatus.failed: "Failed",
+    TransactionStatus.cancelled: "Cancelled",
+}
+
+
+def _day(moment: datetime | None, zone: ZoneInfo) -> str:
+    if moment is None:
+        return "—"
+    local = as_utc(moment).astimezone(zone)
+    return f"{local:%b} {local.day}, {local:%Y}"
+
+
+def _zone(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name) if name and len(name) < 64 else ZoneInfo(get_settings().default_time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(get_settings().default_time_zone)
+
+
+def _method(name: str) -> str:
+    gateway = GATEWAYS.get(name)
+    return gateway.label if gateway is not None else name.replace("_", " ").capitalize()
+
+
+def _company() -> Party:
+    settings = get_settings()
+    return Party("From", (f"{settings.brand_name} Medical Services, LLC", settings.support_email))
+
+
+# ---- receipts ------------------------------------------------------------------------------------
+async def get_order_receipt(
+    *, session: AsyncSession, actor: Principal, number: str, time_zone: str | None = None
+) -> PdfFile:
+    """The receipt of order `number` as PDF, for its patient or payments staff (audited)."""
+    account = await require_account(session=session, actor=actor)
+    order = await session.scalar(select(Order).where(Order.number == (number or "")[:16].upper()))
+    if order is None:
+        raise NotFound(NO_ORDER)
+    if order.patient_id != account.id and not is_admin(account):
+        allowed = await permissions_of(session=session, account=account)
+        if Permission.process_payments not in allowed:
+            raise NotFound(NO_ORDER)
+    zone = _zone(time_zone)
+    patient = await session.get(User, order.patient_id)
+    patient_account = account_of(patient) if patient is not None else None
+    visits = (
+        await session.execute(
+            select(Appointment, Service.name, Provider.first_name, Provider.last_name)
+            .join(Service, Service.id == Appointment.service_id)
+            .join(Provider, Provider.id == Appointment.provider_id)
+            .where(Appointment.order_id == order.id)
+            .order_by(Appointment.starts_at, Appointment.id)
+        )
+    ).all()
+    transactions = (
+        await session.scalars(
+            select(Transaction)
+            .where(Transaction.order_id == order.id)
+            .order_by(Transaction.created_at, Transaction.id)
+        )
+    ).all()
+    position = {row.id: index for index, (row, *_rest) in enumerate(visits)}
+    transactions = sorted(
+        transactions,
+        key=lambda t: (
+            t.type is TransactionType.refund,
+            t.appointment_id is None,
+            position.get(t.appointment_id or "", 0),
+        ),
+    )
+    services = {row.id: name for row, name, *_rest in visits}
+
+    def paid(kind: set[TransactionType], status: TransactionStatus) -> int:
+        return sum(int(t.amount * 100) for t in transactions if t.type in kind and t.status is status)
+
+    charged = {TransactionType.booking, TransactionType.fee, TransactionType.deposit}
+    paid_cents = paid(charged, TransactionStatus.completed)
+    due_cents = paid(charged, TransactionStatus.pending)
+    refunded_cents = paid({TransactionType.refund}, TransactionStatus.completed)
+    document = Document(
+        title="Receipt",
+        number=f"Order {order.number}",
+        status=order.status.value.replace("_", " "),
+        dates=(
+            ("Ordered", _day(order.created_at, zone)),
+            ("Payment", _method(order.payment_method)),
+        ),
+        parties=(
+            _company(),
+            Party(
+                "Billed to",
+                tuple(
+                    line
+                    for line in (
+                        patient_account.name if patient_account else "Former patient",
+                        patient_account.email if patient_account else "",
+                    )
+                    if line
+                ),
+            ),
+        ),
+        tables=(
+            Table(
+                "Visits",
+                (
+                    Column("Date", 1.3),
+                    Column("Service", 2.6),
+                    Column("Provider", 2),
+                    Column("Status", 1.2),
+                    Column("Price", 1.2, "RIGHT"),
+                ),
+                tuple(
+                    (
+                        _day(row.starts_at, zone),
+                        service,
+                        display_name(first, last),
+                        row.status.label,
+                        format_money(row.price),
+                    )
+                    for row, service, first, last in visits
+                ),
+                totals=(
+                    ("Subtotal", format_money(order.subtotal)),
+                    ("Platform fee", format_money(order.platform_fee)),
+                    ("Order total", format_money(order.total)),
+                ),
+                empty="This order has no visits.",
+            ),
+            Table(
+                "Payments and refunds",
+                (
+                    Column("Date", 1.3),
+                    Column("Item", 3.4),
+                    Column("Status", 1.6),
+                    Column("Amount", 1.2, "RIGHT"),
+                ),
+                tuple(
+                    (
+                        _day(t.settled_at or t.created_at, zone),
+                        " · ".join(
+                            part
+                            for part in (TYPE_LABELS[t.type], services.get(t.appointment_id or "", ""))
+                            if part
+                        ),
+                        "Credited to wallet"
+                        if t.type is TransactionType.refund and t.status is TransactionStatus.completed
+                        else STATUS_LABELS[t.status],
+                        format_money(-t.amount if t.type is TransactionType.refund else t.amount),
+                    )
+                    for t in transactions
+                ),
+                totals=(
+                    ("Paid", format_money(dollars(paid_cents))),
+                    ("Refunded", format_money(-dollars(refunded_cents))),
+                    ("Net paid", format_money(dollars(paid_cents - refunded_cents))),
+                ),
+                empty="No payment has been recorded yet.",
+            ),
+        ),
+        notes=tuple(
+            note
+            for note in (
+                f"Still due at the visit: {format_money(dollars(due_cents))}." if due_cents else "",
+                f"Refunds are credited to your {get_settings().brand_name} wallet." if refunded_cents else "",
+                f"Dates in {zone.key}. Questions about this receipt: {get_settings().support_email}.",
+            )
+            if note
+        ),
+    )
+    await audit.record_by(
+        session=session,
+        account=account,
+        actor=actor,
+        action=AuditAction.receipt_download,
+        target=f"order {order.number}",
+        details={"order_id": order.id, "patient_id": order.patient_id},
+    )
+    return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))
+
+
+# ---- monthly statements ----------------------------------------------------------------------------
+def month_range(month: str) -> tuple[datetime, datetime]:
+    """'2026-11' → [Nov 1, Dec 1) in UTC; ValidationFailed for anything else."""
+    found = MONTH.match((month or "").strip()[:7]) if len(month or "") <= 7 else None
+    if not found or not 1 <= int(found.group(2)) <= 12 or int(found.group(1)) < 2000:
+        raise ValidationFailed(BAD_MONTH)
+    year, number = int(found.group(1)), int(found.group(2))
+    start = datetime(year, number, 1, tzinfo=UTC)
+    end = datetime(year + (number == 12), number % 12 + 1, 1, tzinfo=UTC)
+    return start, end
+
+
+async def get_monthly_statement(
+    *, session: AsyncSession, actor: Principal, month: str
+) -> MonthlyStatementRead:
+    """The signed-in provider's figures for `month` (YYYY-MM, UTC), summed in SQL."""
+    start, end = month_range(month)
+    provider = await _provider(session, actor, None)
+    available = account_id(AccountKind.provider_available, provider.id)
+    pending = account_id(AccountKind.provider_pending, provider.id)
+    payout = account_id(AccountKind.provider_payout, provider.id)
+    inside = and_(Posting.created_at >= start, Posting.created_at < end)
+
+    def total(*conditions: ColumnElement[bool]) -> ColumnElement[int]:
+        return func.coalesce(func.sum(case((and_(*conditions), Posting.amount), else_=0)), 0)
+
+    entry = JournalEntry.kind
+    row = (
+        await session.execute(
+            select(
+                total(Posting.account_id == available, Posting.created_at < start),
+                total(Posting.account_id == available, Posting.created_at < end),
+                total(Posting.account_id == pending, inside, entry == EntryKind.visit_completed),
+                total(Posting.account_id == available, inside, entry == EntryKind.earning_released),
+                total(Posting.account_id.in_((pending, available)), inside, entry == EntryKind.refund),
+                total(Posting.account_id == available, inside, entry == EntryKind.payout_requested),
+                total(Posting.account_id == available, inside, entry == EntryKind.payout_returned),
+                total(Posting.account_id == payout, inside, entry == EntryKind.payout_paid),
+            )
+            .select_from(Posting)
+            .join(JournalEntry, JournalEntry.id == Posting.entry_id)
+            .where(Posting.account_id.in_((available, pending, payout)), Posting.created_at < end)
+        )
+    ).one()
+    opening, closing, earned, released, refunds, requested, returned, paid = (int(v or 0) for v in row)
+    return MonthlyStatementRead(
+        provider_id=provider.id,
+        provider_name=display_name(provider.first_name, provider.last_name),
+        month=f"{start:%Y-%m}",
+        opening_available=dollars(opening),
+        closing_available=dollars(closing),
+        earned=dollars(earned),
+        released=dollars(released),
+        refunds_reversed=dollars(-refunds),
+        payouts_requested=dollars(-requested),
+        payouts_returned=dollars(returned),
+        payouts_paid=dollars(-paid),
+    )
+
+
+async def list_statement_months(*, session: AsyncSession, actor: Principal) -> list[str]:
+    """The months (YYYY-MM, UTC) with any movement on the signed-in provider's accounts, newest first."""
+    provider = await _provider(session, actor, None)
+    ids = [
+        account_id(kind, provider.id)
+        for kind in (
+            AccountKind.provider_pending,
+            AccountKind.provider_available,
+            AccountKind.provider_payout,
+        )
+    ]
+    period = _period(Posting.created_at, "month", session.bind.dialect.name).label("period")
+    rows = await session.execute(
+        select(period)
+        .where(Posting.account_id.in_(ids))
+        .group_by(period)
+        .order_by(period.desc())
+        .limit(MAX_MONTHS)
+    )
+    return [str(value)[:7] for (value,) in rows.all()]
+
+
+async def monthly_statement_pdf(*, session: AsyncSession, actor: Principal, month: str) -> PdfFile:
+    """The signed-in provider's statement for `month` as PDF: the figures, then the month's visits."""
+    figures = await get_monthly_statement(session=session, actor=actor, month=month)
+    start, end = month_range(month)
+    lines = []
+    page = 1
+    while len(lines) < MAX_STATEMENT_LINES:
+        found = await list_provider_statement(
+            session=session, actor=actor, since=start, until=end, page=page, page_size=100
+        )
+        lines.extend(found.items)
+        if not found.items or page * 100 >= found.total:
+            break
+        page += 1
+    lines.sort(key=lambda line: (line.completed_at, line.appointment_id))
+    utc = ZoneInfo("UTC")
+    account = await require_account(session=session, actor=actor)
+    f = figures
+    document = Document(
+        title="Monthly statement",
+        number=f"{start:%B %Y}",
+        dates=(
+            ("Period", f"{_day(start, utc)} – {_day(end - timedelta(days=1), utc)}"),
+            ("Issued", _day(datetime.now(UTC), utc)),
+        ),
+        parties=(_company(), Party("Provider", (f.provider_name, account.email))),
+        summary=(
+            ("Opening available", format_money(f.opening_available)),
+            ("Earnings released", format_money(f.released)),
+            ("Payouts requested", format_money(f.payouts_requested)),
+            ("Closing available", format_money(f.closing_available)),
+        ),
+        tables=(
+            Table(
+                "Available balance",
+                (Column("Movement", 5), Column("Amount", 1.4, "RIGHT")),
+                (
+                    ("Opening available balance", format_money(f.opening_available)),
+                    ("Earnings released after the dispute window", format_money(f.released)),
+                    ("Refunds taken back from earnings", format_money(-f.refunds_reversed)),
+                    ("Payouts requested", format_money(-f.payouts_requested)),
+                    ("Payouts returned (rejected or failed)", format_money(f.payouts_returned)),
+                ),
+                totals=(("Closing available balance", format_money(f.closing_available)),),
+            ),
+            Table(
+                "Visits completed this month",
+                (
+                    Column("Completed", 1.3),
+                    Column("Service", 2.8),
+                    Column("Price", 1.1, "RIGHT"),
+                    Column("Refunded", 1.1, "RIGHT"),
+                    Column("Earning", 1.1, "RIGHT"),
+                    Column("Released", 1.3),
+                ),
+                tuple(
+                    (
+                        _day(line.completed_at, utc),
+                        line.service_name,
+                        format_money(line.price),
+                        format_money(line.refunded),
+                        format_money(line.earning),
+                        _day(line.released_at, utc) if line.released_at else "Pending",
+                    )
+                    for line in lines
+                ),
+                totals=(("Earnings from visits this month", format_money(f.earned)),),
+                empty="No visits were completed this month.",
+            ),
+        ),
+        notes=(
+            f"Payouts paid to you this month: {format_money(f.payouts_paid)}.",
+            "Earnings become available when the dispute window after the visit has passed. "
+            "The platform fee is paid by the patient on top of your price. Dates in UTC.",
+        ),
+    )
+    await audit.record_by(
+        session=session,
+        account=account,
+        actor=actor,
+        action=AuditAction.statement_download,
+        target=f"statement {figures.month}",
+        details={"provider_id": figures.provider_id},
+    )
+    return PdfFile(filename=f"medivisit-statement-{figures.month}.pdf", content=render(document))

@@ -1,0 +1,73 @@
+"""The dispute window: `release_due_earnings` (a periodic job) moves each completed visit's earning from the
+provider's pending balance to available once `dispute_window_hours` have passed since its completion.
+
+Each visit is released once, whichever worker runs the job: it is claimed by a conditional UPDATE
+(`released_at IS NULL`) that returns what to release, and only the run whose UPDATE changed the row posts the
+entry (on PostgreSQL a competing run waits for the row and then finds it taken). What a refund already
+reversed is not released.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.ledger._journal import move, post
+from app.services.ledger._rules import RELEASE_BATCH
+from app.settings import get_settings
+from models.base import utcnow
+from models.ledger import AccountKind, EntryKind, VisitCharge
+
+
+async def release_due_earnings(*, session: AsyncSession, now: datetime | None = None) -> int:
+    """Release the earnings whose dispute window is over (at most RELEASE_BATCH a run); returns how many."""
+    now = now or utcnow()
+    cutoff = now - timedelta(hours=get_settings().dispute_window_hours)
+    due = (
+        await session.scalars(
+            select(VisitCharge.appointment_id)
+            .where(
+                VisitCharge.released_at.is_(None),
+                VisitCharge.completed_at.is_not(None),
+                VisitCharge.completed_at <= cutoff,
+            )
+            .order_by(VisitCharge.completed_at, VisitCharge.appointment_id)
+            .limit(RELEASE_BATCH)
+        )
+    ).all()
+    released = 0
+    for appointment_id in due:
+        claimed = (
+            await session.execute(
+                update(VisitCharge)
+                .where(VisitCharge.appointment_id == appointment_id, VisitCharge.released_at.is_(None))
+                .values(released_at=now)
+                .returning(
+                    VisitCharge.provider_id,
+                    VisitCharge.order_id,
+                    VisitCharge.price,
+                    VisitCharge.refunded_earning,
+                )
+                .execution_options(synchronize_session=False)
+            )
+        ).first()
+        if claimed is None:
+            continue
+        provider_id, order_id, price, refunded = claimed
+        await post(
+            session=session,
+            kind=EntryKind.earning_released,
+            legs=move(
+                price - refunded,
+                (AccountKind.provider_pending, provider_id),
+                (AccountKind.provider_available, provider_id),
+            ),
+            description="Dispute window over: earning available",
+            order_id=order_id,
+            appointment_id=appointment_id,
+            at=now,
+        )
+        released += 1
+    return released

@@ -1,0 +1,509 @@
+"""A visit's money, from checkout to refund, written in the unit of work of the business change.
+
+- **Placed** (`record_order_placed`, called by `booking.place_order`): each visit gets its `VisitCharge` (its
+  price and its share of the order's 5 % fee, split by price so the shares add up to the order's fee) and
+  one entry moves the order's total from the world into the patient's `patient_booked` account: owed at
+  the visit with pay at visit, paid ahead with a gateway that collects at checkout. A card payment the
+  processor confirms later (Stripe) is recorded by the payments webhook once it is paid; until then its
+  visits cannot be completed or cancelled here (`AWAITING_PAYMENT`), and a failed one never enters.
+- **Completed** (`settle_completed_visit`): patient_booked → provider_pending (the price) + platform_fees
+  (the fee share); the visit's `booking` transaction settles, and once no visit of the order is open the
+  order's `fee` transaction settles at the fees actually collected and the order is paid.
+- **Cancelled** (`settle_cancelled_visit`): nothing collected yet → the amount owed goes back to the world
+  (`booking_voided`) and its transactions are cancelled. Paid ahead → a refund as wallet credit
+  (patient_booked → patient_credit), by policy: in full when the cancellation is at least
+  REFUND_NOTICE_HOURS before the start; inside that window only as a staff exception (process_payments,
+  with a reason, audited).
+- **Refunded after completion** (`refund_visit`, staff with process_payments, a reason): the refunded share
+  of the visit's total reverses the provider's earning and the platform fee in proportion (the provider's
+  pending earning first, then available), as wallet credit.
+
+The SPEC's transaction rows stay the readable view: `booking` per visit and `fee` per order (pending, then
+completed or cancelled), and a `refund` row per refund, always equal to the postings (tests check both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import audit
+from app.principal import Principal
+from app.services.automation._emit import emit_payment_event
+from app.services.booking._payments import gateway_of, get_gateway
+from app.services.errors import NotFound, ValidationFailed
+from app.services.ledger._journal import (
+    FEES,
+    WORLD,
+    InsufficientFunds,
+    Leg,
+    account_id,
+    cents,
+    dollars,
+    lock_balances,
+    move,
+    post,
+    write_lock,
+)
+from app.services.ledger._rules import (
+    AWAITING_PAYMENT,
+    CREDIT_TOO_SMALL,
+    MAX_REASON,
+    NO_PATIENT,
+    NO_VISIT,
+    NOT_COMPLETED,
+    NOTHING_LEFT,
+    REFUND_ALREADY_PAID_OUT,
+    REFUND_NEEDS_EXCEPTION,
+    REFUND_NOTICE_HOURS,
+    REFUND_REASON_REQUIRED,
+    REFUND_TOO_MUCH,
+    require_payments_staff,
+)
+from app.services.notifications._delivery import notify
+from models.audit import AuditAction
+from models.base import utcnow
+from models.booking import (
+    Appointment,
+    AppointmentStatus,
+    Order,
+    OrderStatus,
+    Transaction,
+    TransactionStatus,
+    TransactionType,
+)
+from models.identity import User, as_utc
+from models.ledger import AccountKind, EntryKind, VisitCharge
+from models.notification import NotificationKind
+from models.payment import CardPayment, CardPaymentStatus
+
+WALLET_PATH = "/dashboard/wallet"
+
+
+def split_fee(fee: int, prices: Sequence[tuple[str, int]]) -> dict[str, int]:
+    """The order's fee (cents) split over its visits ((id, price cents)) in proportion to their prices, the
+    rounding cents going to the largest remainders (ties by id): the shares always add up to `fee`."""
+    subtotal = sum(price for _id, price in prices)
+    if subtotal <= 0:
+        shares = {visit_id: 0 for visit_id, _price in prices}
+        if prices:
+            shares[min(visit_id for visit_id, _price in prices)] = fee
+        return shares
+    exact = {visit_id: divmod(fee * price, subtotal) for visit_id, price in prices}
+    shares = {visit_id: whole for visit_id, (whole, _rest) in exact.items()}
+    left = fee - sum(shares.values())
+    for visit_id in sorted(exact, key=lambda v: (-exact[v][1], v))[:left]:
+        shares[visit_id] += 1
+    return shares
+
+
+@dataclass(frozen=True)
+class PlacedVisit:
+    appointment_id: str
+    provider_id: str
+    price: Decimal
+
+
+async def record_order_placed(
+    *,
+    session: AsyncSession,
+    order_id: str,
+    patient_id: str,
+    visits: Sequence[PlacedVisit],
+    fee: Decimal,
+    paid_ahead: bool,
+    at: datetime | None = None,
+) -> None:
+    """Each visit's charge, and one entry: the order's total into the patient's booked account."""
+    at = at or utcnow()
+    shares = split_fee(cents(fee), [(v.appointment_id, cents(v.price)) for v in visits])
+    rows = [
+        {
+            "appointment_id": v.appointment_id,
+            "order_id": order_id,
+            "patient_id": patient_id,
+            "provider_id": v.provider_id,
+            "price": cents(v.price),
+            "fee": shares[v.appointment_id],
+            "paid_ahead": paid_ahead,
+            "created_at": at,
+        }
+        for v in visits
+    ]
+    await session.execute(insert(VisitCharge), rows)
+    total = sum(row["price"] + row["fee"] for row in rows)
+    await post(
+        session=session,
+        kind=EntryKind.order_placed,
+        legs=move(total, WORLD, (AccountKind.patient_booked, patient_id)),
+        description="Visits booked (paid ahead)" if paid_ahead else "Visits booked (pay at visit)",
+        order_id=order_id,
+        at=at,
+    )
+
+
+async def _charge(session: AsyncSession, row: Appointment) -> VisitCharge:
+    """The visit's charge, row-locked on PostgreSQL. An order placed before the ledger existed (or written
+    without checkout, as demo data is) gets its charges now, with the entry checkout would have written."""
+    await write_lock(session, VisitCharge.appointment_id, [row.id])
+    found = await session.scalar(
+        select(VisitCharge)
+        .where(VisitCharge.appointment_id == row.id)
+        .execution_options(populate_existing=True)
+    )
+    if found is not None:
+        return found
+    order = await session.scalar(select(Order).where(Order.id == row.order_id).with_for_update())
+    if order is None:
+        raise NotFound(NO_VISIT)
+    payment = await session.get(CardPayment, order.id)
+    if payment is not None and payment.status is not CardPaymentStatus.paid:
+        # Nothing of an order awaiting its card payment is in the ledger yet (and a failed one never is).
+        raise ValidationFailed(AWAITING_PAYMENT)
+    visits = (await session.execute(select(Appointment).where(Appointment.order_id == order.id))).scalars()
+    paid_ahead = gateway_of(order).collects_at_order
+    await record_order_placed(
+        session=session,
+        order_id=order.id,
+        patient_id=order.patient_id,
+        visits=[PlacedVisit(v.id, v.provider_id, v.price) for v in visits.all()],
+        fee=order.platform_fee,
+        paid_ahead=paid_ahead,
+        at=as_utc(order.created_at),
+    )
+    return await session.scalar(select(VisitCharge).where(VisitCharge.appointment_id == row.id))
+
+
+async def _transactions(
+    session: AsyncSession, kind: TransactionType, *, appointment_id: str | None = None, order_id: str
+) -> Sequence[Transaction]:
+    query = select(Transaction).where(Transaction.order_id == order_id, Transaction.type == kind)
+    if appointment_id is not None:
+        query = query.where(Transaction.appointment_id == appointment_id)
+    return (await session.scalars(query)).all()
+
+
+async def _close_order(session: AsyncSession, order_id: str, at: datetime) -> None:
+    """The order's fee transaction and status after one of its visits was completed or cancelled: while a
+    visit is open the pending fee is what may still be collected (the shares of visits not voided); once
+    none is open it settles at the fees collected (the order is paid), or is cancelled with the order when
+    every visit was cancelled."""
+    await session.flush()
+    charges = (await session.scalars(select(VisitCharge).where(VisitCharge.order_id == order_id))).all()
+    open_visits = await session.scalar(
+        select(func.count())
+        .select_from(Appointment)
+        .where(
+            Appointment.order_id == order_id,
+            Appointment.status.not_in((AppointmentStatus.completed, AppointmentStatus.cancelled)),
+        )
+    )
+    gateway = get_gateway()
+    collectable = sum(c.fee for c in charges if c.voided_at is None or c.paid_ahead)
+    for fee in await _transactions(session, TransactionType.fee, order_id=order_id):
+        if fee.status is not TransactionStatus.pending:
+            continue
+        if collectable:
+            fee.amount = dollars(collectable)
+        if open_visits:
+            continue
+        if any(c.completed_at is not None for c in charges):
+            await gateway.settle(fee, at=at)
+        else:
+            await gateway.void(fee)
+    if open_visits:
+        return
+    completed = any(c.completed_at is not None for c in charges)
+    status = OrderStatus.paid if completed else OrderStatus.cancelled
+    await session.execute(update(Order).where(Order.id == order_id).values(status=status))
+
+
+async def _booking_done(session: AsyncSession, row: Appointment, at: datetime, *, collected: bool) -> None:
+    """The visit's pending `booking` transaction settles (collected) or is voided, then the order's fee."""
+    gateway = get_gateway()
+    for booking in await _transactions(
+        session, TransactionType.booking, appointment_id=row.id, order_id=row.order_id
+    ):
+        if booking.status is TransactionStatus.pending:
+            await (gateway.settle(booking, at=at) if collected else gateway.void(booking))
+    await _close_order(session, row.order_id, at)
+
+
+async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at: datetime) -> None:
+    """The visit was completed: its money is collected into the provider's pending earning and the
+    platform's fees, and its transactions settle."""
+    if row.order_id is None:
+        return
+    charge = await _charge(session, row)
+    if charge.completed_at is None and charge.voided_at is None:
+        await post(
+            session=session,
+            kind=EntryKind.visit_completed,
+            legs=[
+                Leg(AccountKind.patient_booked, charge.patient_id, -(charge.price + charge.fee)),
+                Leg(AccountKind.provider_pending, charge.provider_id, charge.price),
+                Leg(AccountKind.platform_fees, "", charge.fee),
+            ],
+            description="Visit completed",
+            order_id=charge.order_id,
+            appointment_id=row.id,
+            at=at,
+        )
+        charge.completed_at = at
+        await emit_payment_event(session=session, event_type="payment.succeeded", charge=charge, at=at)
+    await _booking_done(session, row, at, collected=True)
+
+
+def refund_refusal(*, starts_at: datetime, now: datetime, exception: str) -> str | None:
+    """Why the money paid for a visit cannot go back on cancelling it now (None: refunded in full)."""
+    if as_utc(starts_at) - now >= timedelta(hours=REFUND_NOTICE_HOURS) or exception.strip():
+        return None
+    return REFUND_NEEDS_EXCEPTION
+
+
+async def _refund_row(
+    session: AsyncSession, charge: VisitCharge, amount: int, description: str, at: datetime
+) -> Transaction:
+    row = Transaction(
+        order_id=charge.order_id,
+        appointment_id=charge.appointment_id,
+        user_id=charge.patient_id,
+        type=TransactionType.refund,
+        status=TransactionStatus.completed,
+        amount=dollars(amount),
+        description=description,
+        gateway="wallet",
+        settled_at=at,
+    )
+    session.add(row)
+    await emit_payment_event(
+        session=session, event_type="payment.refunded", charge=charge, at=at, cents=amount
+    )
+    return row
+
+
+async def _tell_patient(
+    session: AsyncSession,
+    patient_id: str,
+    amount: int,
+    at: datetime,
+    body: str = "A refund was credited to your wallet.",
+) -> None:
+    await notify(
+        session=session,
+        recipients=[patient_id],
+        kind=NotificationKind.wallet_credit,
+        link=WALLET_PATH,
+        title=f"${dollars(amount):,.2f} was added to your wallet",
+        body=body,
+        now=at,
+    )
+
+
+async def settle_cancelled_visit(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    row: Appointment,
+    at: datetime,
+    refund_exception: str = "",
+) -> None:
+    """The visit was cancelled: an amount owed is voided; money paid ahead is refunded as wallet credit
+    under the refund policy (inside the window only with a staff exception: process_payments and its
+    reason, audited)."""
+    if row.order_id is None:
+        return
+    charge = await _charge(session, row)
+    if charge.voided_at is None and charge.completed_at is None:
+        exception = (refund_exception or "").strip()[:MAX_REASON]
+        if charge.paid_ahead:
+            refusal = refund_refusal(starts_at=row.starts_at, now=at, exception=exception)
+            if refusal:
+                raise ValidationFailed(refusal)
+            staff = None
+            if as_utc(row.starts_at) - at < timedelta(hours=REFUND_NOTICE_HOURS):
+                staff = await require_payments_staff(session=session, actor=actor)
+            amount = charge.price + charge.fee
+            await post(
+                session=session,
+                kind=EntryKind.refund,
+                legs=move(amount, (AccountKind.patient_booked, charge.patient_id), _credit(charge)),
+                description="Cancelled visit refunded as wallet credit",
+                order_id=charge.order_id,
+                appointment_id=row.id,
+                actor_id=staff.id if staff else actor.user_id,
+                reason=exception,
+                at=at,
+            )
+            charge.refunded_earning, charge.refunded_fee = charge.price, charge.fee
+            await _refund_row(session, charge, amount, "Refund as wallet credit (cancelled visit)", at)
+            if staff is not None:
+                await audit.record_by(
+                    session=session,
+                    account=staff,
+                    actor=actor,
+                    action=AuditAction.refund_exception,
+                    target=row.id,
+                    details={"amount_cents": amount, "reason": exception},
+                )
+            await _tell_patient(session, charge.patient_id, amount, at)
+        else:
+            await post(
+                session=session,
+                kind=EntryKind.booking_voided,
+                legs=move(charge.price + charge.fee, (AccountKind.patient_booked, charge.patient_id), WORLD),
+                description="Cancelled visit, nothing to collect",
+                order_id=charge.order_id,
+                appointment_id=row.id,
+                at=at,
+            )
+        charge.voided_at = at
+    await _booking_done(session, row, at, collected=False)
+
+
+def _credit(charge: VisitCharge) -> tuple[AccountKind, str]:
+    return (AccountKind.patient_credit, charge.patient_id)
+
+
+def proportional(total: int, price: int, fee: int) -> tuple[int, int]:
+    """(earning, fee) reversed by refunding `total` cents of a visit of `price` + `fee`: in proportion,
+    rounded half up on the earning, the fee taking the rest."""
+    whole = price + fee
+    earning = (2 * total * price + whole) // (2 * whole) if whole else 0
+    return earning, total - earning
+
+
+async def refund_visit(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    appointment_id: str,
+    reason: str,
+    amount: Decimal | None = None,
+    now: datetime | None = None,
+) -> Decimal:
+    """Staff (process_payments) refund part or all (`amount`, default what is left) of a completed visit
+    as wallet credit, with a reason: the provider's earning (pending first, then available) and the
+    platform fee are reversed in proportion. Returns the amount refunded."""
+    staff = await require_payments_staff(session=session, actor=actor)
+    at = now or utcnow()
+    reason = (reason or "").strip()[:MAX_REASON]
+    if not reason:
+        raise ValidationFailed(REFUND_REASON_REQUIRED)
+    row = await session.get(Appointment, appointment_id)
+    if row is None or row.order_id is None:
+        raise NotFound(NO_VISIT)
+    if row.status is not AppointmentStatus.completed:
+        raise ValidationFailed(NOT_COMPLETED)
+    charge = await _charge(session, row)
+    left_earning = charge.price - charge.refunded_earning
+    left_fee = charge.fee - charge.refunded_fee
+    left = left_earning + left_fee
+    if left <= 0:
+        raise ValidationFailed(NOTHING_LEFT)
+    total = left if amount is None else cents(amount)
+    if total <= 0 or total > left:
+        raise ValidationFailed(REFUND_TOO_MUCH.format(left=dollars(left)))
+    earning, fee = proportional(total, charge.price, charge.fee)
+    earning, fee = min(earning, left_earning), min(fee, left_fee)
+    earning += total - earning - fee  # a last cent the rounding gave the other side
+    pending = account_id(AccountKind.provider_pending, charge.provider_id)
+    available = account_id(AccountKind.provider_available, charge.provider_id)
+    held = await lock_balances(session, [pending, available])
+    # Until the dispute window ends this visit's earning is all pending; after, it is available (or paid).
+    from_pending = earning if charge.released_at is None else 0
+    from_available = earning - from_pending
+    if from_pending > held[pending] or from_available > held[available]:
+        raise ValidationFailed(REFUND_ALREADY_PAID_OUT)
+    credit = _credit(charge)
+    try:
+        await post(
+            session=session,
+            kind=EntryKind.refund,
+            legs=[
+                Leg(AccountKind.provider_pending, charge.provider_id, -from_pending),
+                Leg(AccountKind.provider_available, charge.provider_id, -from_available),
+                Leg(FEES[0], FEES[1], -fee),
+                Leg(credit[0], credit[1], total),
+            ],
+            description="Visit refunded as wallet credit",
+            order_id=charge.order_id,
+            appointment_id=row.id,
+            actor_id=staff.id,
+            reason=reason,
+            at=at,
+        )
+    except InsufficientFunds:
+        raise ValidationFailed(REFUND_ALREADY_PAID_OUT) from None
+    charge.refunded_earning += earning
+    charge.refunded_fee += fee
+    await _refund_row(session, charge, total, "Refund as wallet credit", at)
+    await audit.record_by(
+        session=session,
+        account=staff,
+        actor=actor,
+        action=AuditAction.refund_issued,
+        target=row.id,
+        details={"amount_cents": total, "earning_cents": earning, "fee_cents": fee, "reason": reason},
+    )
+    await _tell_patient(session, charge.patient_id, total, at)
+    return dollars(total)
+
+
+async def grant_wallet_credit(
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    patient_id: str,
+    amount: Decimal,
+    reason: str,
+    now: datetime | None = None,
+) -> Decimal:
+    """Staff (process_payments) add goodwill credit to a patient's wallet, with a reason (audited); returns
+    the patient's new credit balance."""
+    staff = await require_payments_staff(session=session, actor=actor)
+    at = now or utcnow()
+    reason = (reason or "").strip()[:MAX_REASON]
+    if not reason:
+        raise ValidationFailed(REFUND_REASON_REQUIRED)
+    value = cents(amount)
+    if value <= 0:
+        raise ValidationFailed(CREDIT_TOO_SMALL)
+    if await session.get(User, patient_id) is None:
+        raise NotFound(NO_PATIENT)
+    await post(
+        session=session,
+        kind=EntryKind.credit_adjustment,
+        legs=move(value, WORLD, (AccountKind.patient_credit, patient_id)),
+        description="Credit from support",
+        actor_id=staff.id,
+        reason=reason,
+        at=at,
+    )
+    session.add(
+        Transaction(
+            user_id=patient_id,
+            type=TransactionType.adjustment,
+            status=TransactionStatus.completed,
+            amount=dollars(value),
+            description="Credit from support",
+            gateway="wallet",
+            settled_at=at,
+        )
+    )
+    await audit.record_by(
+        session=session,
+        account=staff,
+        actor=actor,
+        action=AuditAction.credit_adjusted,
+        target=patient_id,
+        details={"amount_cents": value, "reason": reason},
+    )
+    await _tell_patient(session, patient_id, value, at, "Credit from our support team.")
+    credit = account_id(AccountKind.patient_credit, patient_id)
+    return dollars((await lock_balances(session, [credit]))[credit])

@@ -1,0 +1,350 @@
+"""Stripe's webhook: `handle_stripe_webhook` verifies an event and moves its order's card payment on.
+
+- **Verified**: the `Stripe-Signature` header is checked by the SDK (`stripe.Webhook.construct_event`)
+  against STRIPE_WEBHOOK_SECRET with its default tolerance (5 minutes): a bad, missing or old signature is
+  refused (`WebhookRejected`, 400) and nothing is written.
+- **Once**: the event's id is inserted into `payment_events` first (ON CONFLICT DO NOTHING). A replay finds
+  it and changes nothing; two deliveries of one event at the same moment serialise on the primary key (the
+  second waits for the first unit of work and then finds the id). Different events about the same payment
+  (checkout.session.completed and payment_intent.succeeded both say "paid") serialise on the card payment's
+  row, and only an `awaiting` payment moves.
+- **Paid** (checkout.session.completed with payment_status "paid", checkout.session.async_payment_succeeded,
+  payment_intent.succeeded): the payment is `paid`, the order's booking and fee transactions settle (their
+  reference becomes the PaymentIntent's id), the ledger records the order's money as paid ahead
+  (`record_order_placed`), the patient and providers get the booking notifications and e-mails.
+- **Failed** (payment_intent.payment_failed, checkout.session.async_payment_failed, checkout.session.expired):
+  the payment is `failed`, the order cancelled, its visits cancelled (their times free again), its
+  transactions failed; the Checkout Session is expired so it cannot be paid afterwards; the patient is
+  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order.
+- A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe.
+- Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import stripe
+from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import audit, events
+from app.services.appointments._lifecycle import _tell as tell_visit
+from app.services.appointments._lifecycle import appointments_topic
+from app.services.appointments._reads import appointment_read
+from app.services.booking._orders import announce_order
+from app.services.errors import NotFound, ServiceError
+from app.services.ledger._journal import write_lock
+from app.services.ledger._visits import PlacedVisit, record_order_placed
+from app.services.notifications._delivery import notify
+from app.services.payments._stripe import NAME, stripe_client
+from app.settings import get_settings
+from models.audit import AuditAction
+from models.booking import (
+    Appointment,
+    AppointmentStatus,
+    Order,
+    OrderStatus,
+    Transaction,
+    TransactionStatus,
+)
+from models.notification import NotificationKind
+from models.payment import CardPayment, CardPaymentStatus, PaymentEvent
+from models.provider import Provider
+
+logger = logging.getLogger(__name__)
+
+MAX_EVENT_BYTES = 256 * 1024  # Stripe's events are a few kilobytes
+NOT_CONFIGURED = "Card payments are not enabled on this site."
+BAD_SIGNATURE = "The Stripe-Signature header does not match this event (or is too old)."
+BAD_PAYLOAD = "The event is not valid JSON."
+TOO_LARGE = f"An event may be at most {MAX_EVENT_BYTES // 1024} KiB."
+EXPIRED_REASON = "The payment page expired before the payment was made."
+DECLINED_REASON = "The card payment was declined."
+RELEASED_REASON = "The booking was not completed."  # the visits' cancel reason (providers may read it)
+
+PAID_EVENTS = frozenset(
+    {"checkout.session.completed", "checkout.session.async_payment_succeeded", "payment_intent.succeeded"}
+)
+FAILED_EVENTS = frozenset(
+    {"payment_intent.payment_failed", "checkout.session.async_payment_failed", "checkout.session.expired"}
+)
+
+
+class WebhookRejected(ServiceError):
+    status_code = 400
+    code = "invalid_signature"
+
+
+class EventTooLarge(ServiceError):
+    status_code = 413
+    code = "payload_too_large"
+
+
+@dataclass(frozen=True)
+class WebhookOutcome:
+    """What the webhook did with one event: `processed` false for a replay; `result` paid, failed,
+    ignored (an unknown type, or nothing to change) or unknown_order."""
+
+    event_id: str
+    type: str
+    processed: bool
+    result: str
+
+
+def _now(now: datetime | None) -> datetime:
+    return (now or datetime.now(UTC)).astimezone(UTC)
+
+
+def _verified(payload: bytes, signature: str) -> tuple[str, str, dict[str, Any]]:
+    """(event id, type, the event's object) of a payload whose signature the SDK accepts."""
+    try:
+        event = stripe.Webhook.construct_event(
+            payload.decode("utf-8"), signature, get_settings().stripe_webhook_secret
+        )
+    except stripe.SignatureVerificationError:
+        raise WebhookRejected(BAD_SIGNATURE) from None
+    except (ValueError, UnicodeDecodeError):
+        raise ServiceError(BAD_PAYLOAD, code="invalid_payload") from None
+    body = json.loads(payload)
+    found = (body.get("data") or {}).get("object") if isinstance(body, dict) else None
+    return str(event.id)[:255], str(event.type)[:100], found if isinstance(found, dict) else {}
+
+
+async def _claim(session: AsyncSession, event_id: str, kind: str, at: datetime) -> bool:
+    """Record the event as processed; False when it already was (a replay)."""
+    insert = (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(PaymentEvent)
+    done = await session.execute(
+        insert.values(id=event_id, gateway=NAME, type=kind, received_at=at).on_conflict_do_nothing(
+            index_elements=[PaymentEvent.id]
+        )
+    )
+    return done.rowcount == 1
+
+
+async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> CardPayment | None:
+    """The card payment an event's object is about (checkout session, or payment intent), row-locked."""
+    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    order_id = str(metadata.get("order_id") or obj.get("client_reference_id") or "")[:36]
+    if kind.startswith("checkout.session."):
+        where = CardPayment.checkout_session_id == str(obj.get("id") or "")[:255]
+    elif order_id:
+        where = CardPayment.order_id == order_id
+    else:
+        where = CardPayment.payment_intent_id == str(obj.get("id") or "")[:255]
+    found = await session.scalar(select(CardPayment.order_id).where(where))
+    if found is None:
+        return None
+    await write_lock(session, CardPayment.order_id, [found])
+    return await session.scalar(
+        select(CardPayment).where(CardPayment.order_id == found).execution_options(populate_existing=True)
+    )
+
+
+def _intent_of(kind: str, obj: dict[str, Any]) -> str | None:
+    if kind.startswith("payment_intent."):
+        return str(obj.get("id") or "")[:255] or None
+    intent = obj.get("payment_intent")
+    if isinstance(intent, dict):
+        intent = intent.get("id")
+    return str(intent)[:255] if intent else None
+
+
+async def _audit(session: AsyncSession, action: AuditAction, order: Order, details: dict[str, Any]) -> None:
+    await audit.record(
+        session=session,
+        actor_id=None,
+        actor_email="stripe",
+        action=action,
+        target=order.id,
+        ip=None,
+        user_agent=None,
+        details={"order": order.number, **details},
+    )
+
+
+async def _announce(session: AsyncSession, order: Order, visits: list[Appointment]) -> None:
+    users = {order.patient_id}
+    if visits:
+        rows = await session.scalars(
+            select(Provider.user_id).where(Provider.id.in_({v.provider_id for v in visits}))
+        )
+        users |= {user_id for user_id in rows if user_id}
+    for user_id in users:
+        await events.publish_on_commit(session, appointments_topic(user_id), {"order_id": order.id})
+    await events.publish_on_commit(session, order_topic(order.id), {"order_id": order.id})
+
+
+def order_topic(order_id: str) -> str:
+    """The event topic of one order (its page refetches when its payment changes)."""
+    return f"order:{order_id}"
+
+
+async def apply_paid(
+    session: AsyncSession, payment: CardPayment, order: Order, intent: str | None, event_id: str, at: datetime
+) -> str:
+    if payment.status is CardPaymentStatus.failed:
+        # Paid after the order was given up (the session expired at the same moment): the money goes back.
+        await _refund_late_payment(session, payment, order, intent, event_id)
+        return "refunded"
+    if payment.status is not CardPaymentStatus.awaiting:
+        return "ignored"
+    payment.status, payment.paid_at = CardPaymentStatus.paid, at
+    payment.payment_intent_id = intent or payment.payment_intent_id
+    reference = (payment.payment_intent_id or payment.checkout_session_id)[:64]
+    for row in await session.scalars(
+        select(Transaction).where(
+            Transaction.order_id == order.id, Transaction.status == TransactionStatus.pending
+        )
+    ):
+        row.status, row.settled_at, row.gateway_reference = TransactionStatus.completed, at, reference
+    visits = list(await session.scalars(select(Appointment).where(Appointment.order_id == order.id)))
+    await session.flush()
+    await record_order_placed(
+        session=session,
+        order_id=order.id,
+        patient_id=order.patient_id,
+        visits=[PlacedVisit(v.id, v.provider_id, v.price) for v in visits],
+        fee=order.platform_fee,
+        paid_ahead=True,
+        at=at,
+    )
+    await _audit(
+        session,
+        AuditAction.card_payment_succeeded,
+        order,
+        {"event": event_id, "amount_cents": payment.amount, "payment_intent": reference},
+    )
+    await announce_order(session=session, order_id=order.id)
+    await _announce(session, order, visits)
+    return "paid"
+
+
+async def _refund_late_payment(
+    session: AsyncSession, payment: CardPayment, order: Order, intent: str | None, event_id: str
+) -> None:
+    if not intent:
+        return
+    try:
+        async with stripe_client() as client:
+            await client.v1.refunds.create_async(
+                params={"payment_intent": intent, "metadata": {"order_id": order.id}},
+                options={"idempotency_key": f"medivisit-late-refund-{intent}"},
+            )
+    except stripe.StripeError:
+        logger.exception("Refunding the late payment of order %s failed", order.number)
+        raise
+    await _audit(
+        session,
+        AuditAction.card_payment_failed,
+        order,
+        {"event": event_id, "refunded_cents": payment.amount, "reason": "paid after the order was released"},
+    )
+
+
+def _failure_reason(kind: str, obj: dict[str, Any]) -> str:
+    if kind == "checkout.session.expired":
+        return EXPIRED_REASON
+    error = obj.get("last_payment_error")
+    message = error.get("message") if isinstance(error, dict) else None
+    return str(message or DECLINED_REASON)[:200]
+
+
+async def apply_failed(
+    session: AsyncSession, payment: CardPayment, order: Order, reason: str, event_id: str, at: datetime
+) -> str:
+    if payment.status is not CardPaymentStatus.awaiting:
+        return "ignored"
+    payment.status, payment.failure_reason = CardPaymentStatus.failed, reason
+    order.status = OrderStatus.cancelled
+    visits = list(
+        await session.scalars(
+            select(Appointment).where(
+                Appointment.order_id == order.id,
+                Appointment.status.not_in((AppointmentStatus.cancelled, AppointmentStatus.completed)),
+            )
+        )
+    )
+    confirmed = [visit for visit in visits if visit.status is AppointmentStatus.confirmed]
+    for visit in visits:
+        visit.status, visit.cancelled_at = AppointmentStatus.cancelled, at
+        visit.cancelled_by, visit.cancel_reason = "system", RELEASED_REASON
+    await session.execute(
+        update(Transaction)
+        .where(Transaction.order_id == order.id, Transaction.status == TransactionStatus.pending)
+        .values(status=TransactionStatus.failed)
+        .execution_options(synchronize_session=False)
+    )
+    if reason != EXPIRED_REASON:
+        await _expire_checkout(payment.checkout_session_id)
+    await notify(
+        session=session,
+        recipients=[order.patient_id],
+        kind=NotificationKind.payment_failed,
+        link=f"/orders/{order.number}",
+        title=f"Your payment for order {order.number} did not go through",
+        body="Nothing was charged and its visits were released. You can book them again.",
+        now=at,
+    )
+    await _audit(
+        session,
+        AuditAction.card_payment_failed,
+        order,
+        {"event": event_id, "amount_cents": payment.amount, "reason": reason},
+    )
+    # A provider who already accepted a visit hears that it is off (the visit's own cancellation notice);
+    # the others were never told of the order (its booking e-mails wait for the payment).
+    await session.flush()
+    for visit in confirmed:
+        provider = await session.get(Provider, visit.provider_id)
+        await tell_visit(
+            session, await appointment_read(session, visit), provider, "cancelled", "provider", now=at
+        )
+    await _announce(session, order, visits)
+    return "failed"
+
+
+async def _expire_checkout(checkout_session_id: str) -> None:
+    """Close the payment page of a failed order, so it cannot be paid afterwards (it may already be closed:
+    expired, or completed, whose payment is then refunded when its event comes)."""
+    try:
+        async with stripe_client() as client:
+            await client.v1.checkout.sessions.expire_async(checkout_session_id)
+    except stripe.StripeError as error:
+        logger.info("Expiring checkout session %s: %s", checkout_session_id[:80], error)
+
+
+async def handle_stripe_webhook(
+    *, session: AsyncSession, payload: bytes, signature: str, now: datetime | None = None
+) -> WebhookOutcome:
+    """Verify one webhook delivery from Stripe and apply its event once (see the module's notes). Raises
+    `WebhookRejected` (400) for a bad signature, `ServiceError` (400) for a body that is not JSON,
+    `EventTooLarge` (413), `NotFound` (404) when the card gateway is not configured."""
+    if get_settings().payment_gateway != NAME:
+        raise NotFound(NOT_CONFIGURED, code="not_configured")
+    if len(payload) > MAX_EVENT_BYTES:
+        raise EventTooLarge(TOO_LARGE)
+    event_id, kind, obj = _verified(payload, signature or "")
+    at = _now(now)
+    if not await _claim(session, event_id, kind, at):
+        return WebhookOutcome(event_id, kind, processed=False, result="duplicate")
+    if kind not in PAID_EVENTS and kind not in FAILED_EVENTS:
+        return WebhookOutcome(event_id, kind, processed=True, result="ignored")
+    if kind == "checkout.session.completed" and obj.get("payment_status") != "paid":
+        # A delayed payment method: its async_payment_succeeded / _failed event decides.
+        return WebhookOutcome(event_id, kind, processed=True, result="ignored")
+    payment = await _payment_of(session, kind, obj)
+    order = await session.get(Order, payment.order_id) if payment is not None else None
+    if payment is None or order is None:
+        return WebhookOutcome(event_id, kind, processed=True, result="unknown_order")
+    await session.execute(update(PaymentEvent).where(PaymentEvent.id == event_id).values(order_id=order.id))
+    if kind in PAID_EVENTS:
+        result = await apply_paid(session, payment, order, _intent_of(kind, obj), event_id, at)
+    else:
+        result = await apply_failed(session, payment, order, _failure_reason(kind, obj), event_id, at)
+    return WebhookOutcome(event_id, kind, processed=True, result=result)

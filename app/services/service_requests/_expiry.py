@@ -1,0 +1,66 @@
+"""Expiry: the periodic job that closes live requests whose time has come (`expires_at`: the request
+lifetime, or the end of their last preferred time), with their pending offers. Safe in several workers at
+once: each row moves only from a live status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.booking._rules import current_time
+from app.services.notifications._delivery import notify
+from app.services.service_requests._reads import announce
+from app.services.service_requests._rules import MY_REQUESTS
+from models.notification import NotificationKind
+from models.service_request import (
+    LIVE_REQUEST,
+    OfferStatus,
+    RequestStatus,
+    ServiceRequest,
+    ServiceRequestOffer,
+)
+
+BATCH = 500  # requests closed per run; the next run takes the rest
+
+
+async def expire_due_requests(*, session: AsyncSession, now: datetime | None = None) -> int:
+    """Close up to BATCH live requests past `expires_at`, expire their pending offers and tell their patients;
+    how many closed."""
+    now = current_time(now)
+    rows = (
+        await session.execute(
+            select(ServiceRequest.id, ServiceRequest.patient_id)
+            .where(ServiceRequest.status.in_(LIVE_REQUEST), ServiceRequest.expires_at <= now)
+            .order_by(ServiceRequest.expires_at)
+            .limit(BATCH)
+        )
+    ).all()
+    if not rows:
+        return 0
+    due = [request_id for request_id, _ in rows]
+    closed = await session.execute(
+        update(ServiceRequest)
+        .where(ServiceRequest.id.in_(due), ServiceRequest.status.in_(LIVE_REQUEST))
+        .values(status=RequestStatus.expired, closed_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    await session.execute(
+        update(ServiceRequestOffer)
+        .where(ServiceRequestOffer.request_id.in_(due), ServiceRequestOffer.status == OfferStatus.pending)
+        .values(status=OfferStatus.expired, decided_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    for request_id in due:
+        await announce(session, request_id)
+    await notify(
+        session=session,
+        recipients=[patient_id for _, patient_id in rows],
+        kind=NotificationKind.service_request_closed,
+        link=MY_REQUESTS,
+        title="Your service request has closed",
+        body="Its time has passed without a booking. You can post a new one.",
+        now=now,
+    )
+    return closed.rowcount

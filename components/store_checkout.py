@@ -1,0 +1,158 @@
+"""Checkout's products (issue 14 part 9): the cart's store products, a US shipping address (a draft, so a
+reload keeps what was typed) and Place order, paid on delivery. The address is checked by the store
+service (`shipping_problems`: a real ZIP code in the state typed); each mistake shows beside its field and
+in the error summary at the top, and what was typed stays. Shown by /checkout when the cart holds products.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, html, use_state
+
+from app.services.cart import cart_totals
+from app.services.store import place_store_order, shipping_problems
+from components.context import use_session
+from components.format import format_currency
+from components.forms import use_form
+from components.hooks import use_action
+from components.icons import icon
+from components.kit import Button, ErrorSummary, Field, UserText
+from components.order_ui import order_totals
+from components.store_ui import SHIPPING_FIELDS, stock_line
+from models.cart import CartItemRead
+from models.store import ShippingAddress
+
+ORDERS_HREF = "/dashboard/store?tab=orders"
+
+
+def store_orders_href(number: str) -> str:
+    """The patient's store orders, saying that order `number` was placed."""
+    return f"{ORDERS_HREF}&placed={number}"
+
+
+def shipping_id(name: str) -> str:
+    return f"shipping-{name}"
+
+
+@component
+def StoreCheckout(
+    products: list[CartItemRead], on_placed: Callable[[str], None], *, beside_visits: bool = False
+) -> dict:
+    """`on_placed(number)` once the order is placed (the page above navigates: this part may be gone with
+    the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button."""
+    session = use_session()
+    form = use_form(draft="checkout:shipping")
+    errors, set_errors = use_state({})
+    problem, set_problem = use_state(None)
+    attempt, set_attempt = use_state(0)
+
+    def refused(message: str) -> None:
+        set_problem(message)
+        set_attempt(lambda n: n + 1)
+
+    def done(order: Any) -> None:
+        form.discard_draft()
+        on_placed(order.number)
+
+    order = use_action(place_store_order, on_success=done, on_error=refused)
+
+    async def submit(_event: Any = None) -> None:
+        set_problem(None)
+        address = ShippingAddress(
+            **{name: str(form.values.get(name, ""))[:500] for name, *_ in SHIPPING_FIELDS}
+        )
+        found = shipping_problems(address)
+        set_errors(found)
+        if found:
+            set_attempt(lambda n: n + 1)
+            return
+        await order.run(actor=session.actor, address=address)
+
+    totals = cart_totals(products)
+    summary = [(shipping_id(name), message) for name, message in errors.items()]
+    if problem:
+        summary.append((None, problem))
+    return html.section(
+        {"class_name": "section checkout store-checkout", "aria-labelledby": "store-checkout-title"},
+        html.div(
+            {"class_name": "container checkout-errors"},
+            ErrorSummary(summary, attempt=attempt, id="store-checkout-errors"),
+        )
+        if summary
+        else "",
+        html.div(
+            {"class_name": "container checkout-grid"},
+            html.div(
+                {"class_name": "checkout-main"},
+                html.section(
+                    {"class_name": "checkout-card", "aria-labelledby": "shipping-title"},
+                    html.h2(
+                        {"id": "shipping-title", "class_name": "checkout-card-title"},
+                        html.span({"class_name": "checkout-card-icon"}, icon("truck", size=18)),
+                        "Shipping address",
+                    ),
+                    html.p({"class_name": "hint"}, "We ship store products within the United States."),
+                    html.div(
+                        {"class_name": "store-shipping"},
+                        *[
+                            Field(
+                                label,
+                                name,
+                                form=form,
+                                id=shipping_id(name),
+                                id_prefix="shipping",
+                                autocomplete=autocomplete,
+                                max_length=limit,
+                                error=errors.get(name),
+                                class_name=f"field-{name}",
+                                input_mode="numeric" if name == "zip_code" else None,
+                                placeholder="NY" if name == "state" else None,
+                            )
+                            for name, label, autocomplete, limit in SHIPPING_FIELDS
+                        ],
+                    ),
+                ),
+            ),
+            html.aside(
+                {"class_name": "checkout-summary", "aria-labelledby": "store-checkout-title"},
+                html.h2(
+                    {"id": "store-checkout-title", "class_name": "checkout-card-title"},
+                    "Store products" if beside_visits else "Products",
+                ),
+                html.ul(
+                    {"class_name": "summary-lines"},
+                    *[
+                        html.li(
+                            {"key": item.id},
+                            html.div(
+                                {"class_name": "summary-line-text"},
+                                html.strong(UserText(item.name)),
+                                html.span({"class_name": "hint"}, f"Quantity {item.quantity}"),
+                                stock_line(item.stock or 0) if (item.stock or 0) < item.quantity else "",
+                            ),
+                            html.span(
+                                {"class_name": "summary-price"},
+                                html.strong(format_currency(item.price * item.quantity)),
+                            ),
+                        )
+                        for item in products
+                    ],
+                ),
+                order_totals(totals.subtotal, totals.platform_fee, totals.total, "Total"),
+                html.p(
+                    {"class_name": "summary-pay"},
+                    icon("shield", size=18),
+                    html.span(html.strong("Pay on delivery."), " Nothing is charged now."),
+                ),
+                Button(
+                    f"Place {'store ' if beside_visits else ''}order · {format_currency(totals.total)}",
+                    on_click=submit,
+                    pending=order.pending,
+                    pending_label="Placing order…",
+                    class_name="btn-block",
+                ),
+            ),
+        ),
+    )

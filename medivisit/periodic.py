@@ -1,0 +1,150 @@
+"""The server's periodic jobs: visit reminders, notification digests, overdue-ticket notices, account
+deletions past their grace period, earnings past their dispute window, providers' good standing (expiry
+reminders and lapses), nudges to idle enrollment drafts, the automation webhooks' due deliveries, service
+requests past their time and, with the card gateway, card payments whose Stripe webhook never came.
+
+Each job is a service function run in a unit of work of its own, now and every `every` seconds after, in
+every worker: the services claim each row once, so several workers may run the same job. A failed run is
+logged and the next one tries again. Each run's outcome is recorded (`job_runs`, by the admin domain's
+`record_job_run`, in a unit of work of its own) for /admin/health.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import unit_of_work
+from app.principal import SYSTEM
+from app.services.accounts import delete_due_accounts
+from app.services.admin import record_job_run
+from app.services.appointments import send_due_reminders
+from app.services.automation import deliver_due_webhooks
+from app.services.enrollment import keep_good_standing, nudge_idle_drafts
+from app.services.ledger import release_due_earnings
+from app.services.notifications import send_daily_digests
+from app.services.payments import reconcile_card_payments
+from app.services.service_requests import expire_due_requests
+from app.services.support import notify_overdue_tickets
+from app.settings import Settings
+
+logger = logging.getLogger("app.jobs")
+MINUTE = 60
+HOUR = 60 * MINUTE  # for rules counted in days
+
+
+@dataclass(frozen=True)
+class Job:
+    done: str  # what a run did, with its count: "Sent %d visit reminder(s)"
+    work: Callable[[AsyncSession], Awaitable[int]]
+    enabled: Callable[[Settings], bool]
+    every: float = MINUTE
+
+
+JOBS = (
+    Job(
+        "Sent %d visit reminder(s)",
+        lambda session: send_due_reminders(session=session),
+        lambda settings: settings.reminders_enabled,
+    ),
+    Job(
+        "Sent %d daily digest(s)",
+        lambda session: send_daily_digests(session=session),
+        lambda settings: settings.reminders_enabled,
+    ),
+    Job(
+        "Announced %d overdue ticket(s)",
+        lambda session: notify_overdue_tickets(session=session),
+        lambda settings: settings.reminders_enabled,
+    ),
+    Job(
+        "Deleted %d account(s)",
+        lambda session: delete_due_accounts(session=session, actor=SYSTEM),
+        lambda settings: settings.account_purge_enabled,
+        every=10 * MINUTE,
+    ),
+    Job(
+        "Released %d visit earning(s)",
+        lambda session: release_due_earnings(session=session),
+        lambda settings: settings.earnings_release_enabled,
+    ),
+    Job(
+        "Good standing: %d change(s)",
+        lambda session: keep_good_standing(session=session),
+        lambda settings: settings.reminders_enabled,
+        every=HOUR,
+    ),
+    Job(
+        # Opens its own short units of work (a request may take 15 s; no transaction waits on it).
+        "Made %d webhook delivery attempt(s)",
+        lambda _session: deliver_due_webhooks(),
+        lambda settings: settings.automation_delivery_enabled,
+        every=5,
+    ),
+    Job(
+        "Nudged %d idle enrollment draft(s)",
+        lambda session: nudge_idle_drafts(session=session),
+        lambda settings: settings.reminders_enabled,
+        every=HOUR,
+    ),
+    Job(
+        "Reconciled %d card payment(s) with Stripe",
+        lambda session: reconcile_card_payments(session=session),
+        lambda settings: settings.payment_gateway == "stripe",
+        every=5 * MINUTE,
+    ),
+    Job(
+        "Expired %d service request(s)",
+        lambda session: expire_due_requests(session=session),
+        lambda _settings: True,
+    ),
+)
+
+
+async def run_periodically(job: Job) -> None:
+    while True:
+        await run_once(job)
+        await asyncio.sleep(job.every)
+
+
+async def run_once(job: Job) -> None:
+    """One run of `job`, then its outcome recorded; neither failure stops the next run."""
+    count, error = 0, ""
+    try:
+        async with unit_of_work() as session:
+            count = await job.work(session)
+        if count:
+            logger.info(job.done, count)
+    except Exception as exc:
+        logger.exception("Periodic job failed (%s)", job.done.replace("%d", "N"))
+        error = f"{type(exc).__name__}: {exc}"
+    try:
+        async with unit_of_work() as session:
+            await record_job_run(
+                session=session,
+                actor=SYSTEM,
+                job=job.done.replace("%d", "N"),
+                every_seconds=job.every,
+                ok=not error,
+                count=count or 0,
+                error=error,
+            )
+    except Exception:
+        logger.exception("Could not record the run of a periodic job (%s)", job.done.replace("%d", "N"))
+
+
+def start_jobs(settings: Settings) -> list[asyncio.Task]:
+    """Start the jobs `settings` turns on; `stop_jobs` ends them."""
+    return [asyncio.create_task(run_periodically(job)) for job in JOBS if job.enabled(settings)]
+
+
+async def stop_jobs(tasks: list[asyncio.Task]) -> None:
+    for task in tasks:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task

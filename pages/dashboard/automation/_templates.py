@@ -1,0 +1,60 @@
+"""SPEC §3's four workflow templates, each downloadable as an n8n workflow to import (the file comes from
+/api/automation/templates/{id}.json: a websocket cannot hand over a file)."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from app.services.automation import list_workflow_templates
+from components.context import use_session
+from components.hooks import use_query
+from components.kit import Badge, QueryView
+from models.automation import WorkflowTemplateRead
+
+TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
+
+
+@component
+def TemplatesCard() -> dict:
+    session = use_session()
+    templates = use_query(list_workflow_templates, actor=session.actor)
+    return html.section(
+        {"class_name": "settings-card", "aria-labelledby": "automation-templates"},
+        html.h2({"id": "automation-templates", "class_name": "settings-title"}, "Workflow templates"),
+        html.p(
+            {"class_name": "settings-text"},
+            "Import one in n8n (Workflows → Import from File), add your e-mail or SMS step and activate it. "
+            "Each runs for at most an hour and saves its progress and manual executions.",
+        ),
+        QueryView(
+            templates,
+            lambda rows: html.ul({"class_name": "automation-templates"}, *(_template(t) for t in rows)),
+            loading_label="Loading templates…",
+        ),
+    )
+
+
+def _template(template: WorkflowTemplateRead) -> dict:
+    return html.li(
+        {"class_name": "automation-template", "key": template.id},
+        html.div(
+            {"class_name": "automation-template-head"},
+            html.h3({"class_name": "automation-subtitle"}, template.name),
+            Badge(template.difficulty.capitalize(), tone=TONES.get(template.difficulty, "neutral")),
+        ),
+        html.p({"class_name": "settings-text"}, template.description),
+        html.p(
+            {"class_name": "automation-template-meta"},
+            f"{template.nodes} nodes · listens on ",
+            html.code(template.webhook_path),
+        ),
+        html.a(
+            {
+                "class_name": "btn btn-outline btn-sm",
+                "href": f"/api/automation/templates/{template.id}.json",
+                "download": f"medivisit-{template.id}.json",
+                "aria-label": f"Download the {template.name} workflow (JSON)",
+            },
+            "Download JSON",
+        ),
+    )

@@ -1,0 +1,136 @@
+"""Jobs (/dashboard/jobs, issue 17): the provider's offers on service requests (pending, accepted,
+declined, withdrawn, expired), a pending one withdrawn with one click, and the jobs they won with the
+patient's notes (shown only once the job is won) and the booked visit's order. Updated live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, html, use_state
+
+from app.services.service_requests import SERVICE_REQUESTS_TOPIC, list_my_offers, withdraw_offer
+from components.context import use_session
+from components.format import format_money, format_slot
+from components.hooks import use_action, use_query, use_topic
+from components.kit import Badge, Button, Column, DataTable, QueryView, UserText
+from components.ui import portal_header
+from models.service_request import OfferRead, OfferStatus
+
+STATUS = {
+    OfferStatus.pending: ("Pending", "info"),
+    OfferStatus.accepted: ("Accepted", "success"),
+    OfferStatus.declined: ("Declined", "neutral"),
+    OfferStatus.withdrawn: ("Withdrawn", "neutral"),
+    OfferStatus.expired: ("Expired", "neutral"),
+}
+
+
+def status_badge(status: OfferStatus) -> dict:
+    text, tone = STATUS[status]
+    return Badge(text, tone=tone)
+
+
+@component
+def JobsPage() -> dict:
+    session = use_session()
+    offers = use_query(list_my_offers, actor=session.actor)
+    mine = {o.request_id for o in offers.data or ()}
+    use_topic(SERVICE_REQUESTS_TOPIC, refetch=[offers], on_event=lambda e: e.get("request_id") in mine)
+    withdraw = use_action(withdraw_offer, refetch=[offers])
+    page, set_page = use_state(1)
+    zone = session.time_zone
+
+    def action(offer: OfferRead) -> Any:
+        if offer.status != OfferStatus.pending:
+            return "—"
+
+        async def take_back() -> None:
+            if await withdraw.run(actor=session.actor, offer_id=offer.id) is not None:
+                session.toaster.success("Offer withdrawn")
+
+        return Button(
+            "Withdraw",
+            on_click=take_back,
+            variant="outline",
+            size="sm",
+            pending=withdraw.pending,
+            aria_label=f"Withdraw your offer for {offer.service_name} in {offer.zip_code}",
+        )
+
+    columns = [
+        Column("service_name", "Service"),
+        Column("zip_code", "ZIP code"),
+        Column("starts_at", "Start", render=lambda o: format_slot(o.starts_at, zone)),
+        Column("price", "Price", render=lambda o: format_money(o.price), numeric=True),
+        Column("status", "Status", render=lambda o: status_badge(o.status)),
+        Column("id", "Action", render=action),
+    ]
+
+    def body(rows: list[OfferRead]) -> dict:
+        won = [o for o in rows if o.status == OfferStatus.accepted]
+        return html._(
+            html.section(
+                {"class_name": "staff-card", "aria-labelledby": "won-title"},
+                html.div({"class_name": "staff-card-head"}, html.h2({"id": "won-title"}, "Won jobs")),
+                html.ul({"class_name": "request-cards"}, *(_won_card(o, zone) for o in won))
+                if won
+                else html.p(
+                    {"class_name": "hint"}, "When a patient accepts one of your offers, it appears here."
+                ),
+            ),
+            html.section(
+                {"class_name": "staff-card", "aria-labelledby": "offers-title"},
+                html.div({"class_name": "staff-card-head"}, html.h2({"id": "offers-title"}, "My offers")),
+                DataTable(
+                    columns, rows, caption="My offers", row_key=lambda o: o.id, page=page, on_page=set_page
+                ),
+            ),
+        )
+
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Jobs",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="Your offers on patients' service requests, and the visits you won.",
+        ),
+        html.div(
+            {"class_name": "container portal-body"},
+            QueryView(
+                offers,
+                body,
+                empty=html.div(
+                    {"class_name": "staff-card"},
+                    html.p("You haven't sent any offers yet. "),
+                    html.a({"href": "/dashboard/marketplace"}, "Find open requests in the Marketplace"),
+                ),
+                loading_label="Loading your offers…",
+            ),
+        ),
+    )
+
+
+def _won_card(offer: OfferRead, zone: str) -> dict:
+    title_id = f"won-{offer.id}-title"
+    return html.li(
+        {"class_name": "card request-card", "key": offer.id, "aria-labelledby": title_id},
+        html.div(
+            {"class_name": "request-card-head"},
+            html.h3({"class_name": "card-title", "id": title_id}, offer.service_name),
+            status_badge(offer.status),
+        ),
+        html.p(
+            {"class_name": "request-meta"},
+            f"{offer.location.label if offer.location else ''} visit · ZIP {offer.zip_code} · "
+            f"{format_slot(offer.starts_at, zone)} · {format_money(offer.price)}",
+        ),
+        html.p({"class_name": "request-notes"}, html.strong("Patient's notes: "), UserText(offer.notes))
+        if offer.notes
+        else html.p({"class_name": "hint"}, "The patient left no notes."),
+        html.p(
+            f"Order {offer.order_number}. ",
+            html.a({"href": "/dashboard/appointments"}, "Confirm it under Appointments"),
+        )
+        if offer.order_number
+        else "",
+    )

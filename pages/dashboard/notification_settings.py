@@ -1,0 +1,23 @@
+"""Notification Settings (/dashboard/notification-settings): which categories reach the signed-in person
+in the app and by e-mail, and which wait for the daily digest (components/notifications.py)."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.notifications import NotificationSettings
+from components.ui import portal_header
+
+
+@component
+def NotificationSettingsPage() -> dict:
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Notification Settings",
+            eyebrow=html.a({"href": "/dashboard/notifications"}, "Notifications"),
+            lead="Choose how we tell you about your visits, requests and account. Security alerts and "
+            "cancellations always reach you.",
+        ),
+        html.div({"class_name": "container portal-body"}, NotificationSettings()),
+    )

@@ -1,0 +1,24 @@
+"""Notifications (/dashboard/notifications): the signed-in person's inbox (components/notifications.py),
+tabs Unread, All and Archived, inside the dashboard."""
+
+from __future__ import annotations
+
+from reactpy import component, html
+
+from components.notifications import NotificationInbox
+from components.ui import portal_header
+
+PATH = "/dashboard/notifications"
+
+
+@component
+def NotificationsPage() -> dict:
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Notifications",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="Updates about your visits, requests and account. Open one to see the details.",
+        ),
+        html.div({"class_name": "container portal-body"}, NotificationInbox(PATH)),
+    )

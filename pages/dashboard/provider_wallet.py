@@ -1,0 +1,276 @@
+"""Provider Wallet (/dashboard/provider-wallet; issue 14): the signed-in provider's earnings — pending (inside
+the dispute window), available (may be requested as a payout), in payout (an open request) and paid out —
+as stat cards, with the rule that pending becomes available `DISPUTE_WINDOW_HOURS` after the visit is
+completed; then the per-visit statement (price, platform fee, refunded, earning, when it is or was
+released), 25 a page in the URL (`?page=2`); and a month picker of the months with activity that downloads
+that month's statement as PDF (`GET /api/provider-wallet/statement/{YYYY-MM}.pdf`). A provider-side account without a provider profile is told
+so; a patient is told the page is for providers (the ledger service refuses them anyway). The numbers are
+app/services/ledger's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from reactpy import component, html, use_state
+from reactpy_router import use_search_params
+
+from app.principal import Principal
+from app.services.errors import NotFound
+from app.services.ledger import get_provider_balances, list_provider_statement, list_statement_months
+from app.settings import get_settings
+from components.context import use_session
+from components.format import format_date, format_money
+from components.frame.dashboard_links import PROVIDER_SIDE
+from components.hooks import use_query
+from components.kit import Badge, Column, DataTable, QueryView, Select, StatCard, UserText, empty_state
+from components.ui import portal_header
+from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
+
+PATH = "/dashboard/provider-wallet"
+STATEMENT_PATH = "/api/provider-wallet/statement/{month}.pdf"
+PAGE_SIZE = 25
+MAX_PAGE = 10_000
+NO_PROFILE_TITLE = "No provider profile yet"
+NO_PROFILE_TEXT = (
+    "Earnings appear here once your provider profile is set up and you complete visits. "
+    "Finish your provider enrollment to get started."
+)
+FOR_PROVIDERS_TITLE = "The provider wallet is for providers"
+FOR_PROVIDERS_TEXT = (
+    "It shows what providers earn from their visits. Your own credit and payments are in your Wallet."
+)
+
+
+def release_rule(hours: int) -> str:
+    """'Pending earnings become available 72 hours after the visit is completed.'"""
+    unit = "hour" if hours == 1 else "hours"
+    return (
+        f"Pending earnings become available {hours} {unit} after the visit is completed "
+        "(the time a patient has to raise a dispute)."
+    )
+
+
+def page_of(params: dict[str, list[str]]) -> int:
+    text = (params.get("page") or [""])[0].strip()[:6]
+    return min(int(text), MAX_PAGE) if text.isdigit() and int(text) > 0 else 1
+
+
+def page_href(page: int) -> str:
+    return f"{PATH}?page={page}" if page > 1 else PATH
+
+
+async def balances_or_none(*, session: Any, actor: Principal) -> ProviderBalancesRead | None:
+    """The provider's balances, or None when the account has no provider profile."""
+    try:
+        return await get_provider_balances(session=session, actor=actor)
+    except NotFound:
+        return None
+
+
+async def statement_or_none(
+    *, session: Any, actor: Principal, page: int, page_size: int
+) -> StatementPageRead | None:
+    try:
+        return await list_provider_statement(session=session, actor=actor, page=page, page_size=page_size)
+    except NotFound:
+        return None
+
+
+@component
+def ProviderWalletPage() -> dict:
+    session = use_session()
+    provider_side = session.user.role in PROVIDER_SIDE
+    body: Any = (
+        html._(_Balances(), _MonthlyStatements(), _Statement(page_of(use_search_params())))
+        if provider_side
+        else html.div(
+            {"class_name": "staff-card"},
+            empty_state(
+                FOR_PROVIDERS_TITLE,
+                FOR_PROVIDERS_TEXT,
+                action=html.a(
+                    {"class_name": "btn btn-primary btn-sm", "href": "/dashboard/wallet"}, "Open my Wallet"
+                ),
+            ),
+        )
+    )
+    return html.div(
+        {"class_name": "portal"},
+        portal_header(
+            "Provider Wallet",
+            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
+            lead="What you earned from your visits: pending, available to request, in payout and paid out.",
+        ),
+        html.div({"class_name": "container portal-body"}, body),
+    )
+
+
+def no_profile() -> dict:
+    return html.div({"class_name": "staff-card"}, empty_state(NO_PROFILE_TITLE, NO_PROFILE_TEXT))
+
+
+@component
+def _Balances() -> dict:
+    session = use_session()
+    query = use_query(balances_or_none, actor=session.actor)
+    return QueryView(
+        query,
+        lambda balances: balance_cards(balances, get_settings().dispute_window_hours),
+        is_empty=lambda data: data is None,
+        empty=no_profile(),
+        loading_label="Loading your balances…",
+    )
+
+
+def balance_cards(balances: ProviderBalancesRead, hours: int) -> dict:
+    return html.section(
+        {"class_name": "provider-wallet-balances", "aria-label": "Your balances"},
+        html.div(
+            {"class_name": "staff-stats"},
+            StatCard(
+                "Pending", format_money(balances.pending), icon="clock", hint="Inside the dispute window."
+            ),
+            StatCard(
+                "Available",
+                format_money(balances.available),
+                icon="wallet",
+                hint="Yours to request as a payout.",
+            ),
+            StatCard(
+                "In payout", format_money(balances.in_payout), icon="arrow-right", hint="In an open payout."
+            ),
+            StatCard(
+                "Paid out", format_money(balances.paid_out), icon="check", hint="Paid to you, all time."
+            ),
+        ),
+        html.p({"class_name": "hint provider-wallet-rule"}, release_rule(hours)),
+    )
+
+
+async def months_or_none(*, session: Any, actor: Principal) -> list[str] | None:
+    try:
+        return await list_statement_months(session=session, actor=actor)
+    except NotFound:
+        return None
+
+
+def month_label(month: str) -> str:
+    """'2026-11' → 'November 2026'."""
+    return datetime.strptime(month, "%Y-%m").strftime("%B %Y")
+
+
+@component
+def _MonthlyStatements() -> dict:
+    session = use_session()
+    query = use_query(months_or_none, actor=session.actor)
+    # No profile: the balances above already say so.
+    return QueryView(
+        query,
+        lambda months: _MonthPicker(months),
+        is_empty=lambda data: data is None,
+        empty="",
+        loading_label="Loading your statements…",
+    )
+
+
+@component
+def _MonthPicker(months: list[str]) -> dict:
+    chosen, set_chosen = use_state(months[0] if months else "")
+    month = chosen if chosen in months else (months[0] if months else "")
+    return html.section(
+        {"class_name": "staff-card monthly-statements", "aria-labelledby": "monthly-title"},
+        html.div({"class_name": "staff-card-head"}, html.h2({"id": "monthly-title"}, "Monthly statements")),
+        html.div(
+            {"class_name": "monthly-statement-picker"},
+            Select(
+                "Month",
+                "statement-month",
+                options=[(m, month_label(m)) for m in months],
+                default=month,
+                on_change=set_chosen,
+                id="statement-month",
+                hint="Opening and closing available balance, earnings released, payouts and each visit (UTC).",
+            ),
+            html.a(
+                {
+                    "class_name": "btn btn-primary",
+                    "href": STATEMENT_PATH.format(month=month),
+                    "download": "",
+                    "aria-label": f"Download the statement for {month_label(month)} (PDF)",
+                },
+                "Download PDF",
+            ),
+        )
+        if months
+        else html.p(
+            {"class_name": "hint"},
+            "No statements yet: a month appears here once money moves on your earnings.",
+        ),
+    )
+
+
+@component
+def _Statement(page: int) -> dict:
+    session = use_session()
+    query = use_query(statement_or_none, actor=session.actor, page=page, page_size=PAGE_SIZE)
+    # No profile: the balances above already say so.
+    return QueryView(
+        query,
+        lambda data: statement_section(data, session.time_zone),
+        is_empty=lambda data: data is None,
+        empty="",
+        loading_label="Loading your statement…",
+    )
+
+
+def _day(moment: datetime | None, zone: ZoneInfo) -> str:
+    return format_date(moment.astimezone(zone)) if moment else "—"
+
+
+def release_badge(line: StatementLineRead, zone: ZoneInfo) -> dict:
+    if line.released_at is not None:
+        return Badge("Available", tone="success", class_name="release-status")
+    return html.span(
+        Badge("Pending", tone="warning", class_name="release-status"),
+        html.span({"class_name": "hint"}, f" until {_day(line.releases_at, zone)}"),
+    )
+
+
+def statement_columns(time_zone: str) -> tuple[Column, ...]:
+    zone = ZoneInfo(time_zone)
+    return (
+        Column("completed", "Completed", render=lambda line: _day(line.completed_at, zone)),
+        Column("service", "Service", render=lambda line: UserText(line.service_name)),
+        Column("price", "Price", render=lambda line: format_money(line.price), numeric=True),
+        Column("fee", "Platform fee", render=lambda line: format_money(line.platform_fee), numeric=True),
+        Column("refunded", "Refunded", render=lambda line: format_money(line.refunded), numeric=True),
+        Column("earning", "Earning", render=lambda line: format_money(line.earning), numeric=True),
+        Column("status", "Status", render=lambda line: release_badge(line, zone)),
+    )
+
+
+def statement_section(page: StatementPageRead, time_zone: str) -> dict:
+    return html.section(
+        {"class_name": "staff-card provider-statement", "aria-labelledby": "statement-title"},
+        html.div(
+            {"class_name": "staff-card-head"}, html.h2({"id": "statement-title"}, "Statement per visit")
+        ),
+        html.p(
+            {"class_name": "hint"},
+            "The platform fee is paid by the patient on top of your price; your earning is the price less refunds.",
+        ),
+        DataTable(
+            statement_columns(time_zone),
+            page.items,
+            caption="Statement per visit",
+            page=page.page,
+            page_size=page.page_size,
+            total=page.total,
+            page_href=page_href,
+            row_key=lambda line: line.appointment_id,
+            empty="No completed visits yet. Each completed visit's earning will appear here.",
+        ),
+    )

@@ -1,0 +1,329 @@
+"""Advertisement Management (/staff/ads, manage_ads; issue 17 part 4): the review queue and every flight by
+status (`?status=review|approved|paused|rejected|ended|spent|all`, paged in the URL). Each flight shows its
+creative in the slots' own markup, what the health-claim screening found (the reviewer decides: nothing is
+approved by itself), its placements, days, budget and spend. Approve, Reject (a reason the advertiser reads),
+Pause, Resume and End; app/services/ads checks the permission and audits each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html, use_state
+from reactpy_router import use_search_params
+
+from app.services.ads import list_ad_flights, review_ad_flight, set_ad_flight_status
+from components.ad_slot import ad_card
+from components.context import use_session
+from components.format import format_currency, format_date
+from components.forms import use_form
+from components.hooks import Query, use_action, use_query
+from components.icons import icon
+from components.kit import (
+    Badge,
+    Button,
+    Dialog,
+    PageLinks,
+    QueryView,
+    TabPanel,
+    Tabs,
+    TextArea,
+    UserText,
+    dialog_actions,
+)
+from components.staff_frame import StaffFrame, StaffSection
+from components.ui import portal_header
+from models.ads import MAX_REASON, FlightPage, FlightRead, FlightStatus
+
+PATH = "/staff/ads"
+PAGE_SIZE = 10
+S = FlightStatus
+TABS = (
+    ("review", "Waiting for review"),
+    ("approved", "Approved"),
+    ("paused", "Paused"),
+    ("rejected", "Rejected"),
+    ("ended", "Ended"),
+    ("spent", "Budget spent"),
+    ("all", "All"),
+)
+TONES = {
+    "review": "warning",
+    "approved": "success",
+    "paused": "neutral",
+    "rejected": "danger",
+    "ended": "neutral",
+    "spent": "neutral",
+}
+
+
+@component
+def AdsPage() -> dict:
+    return StaffFrame(StaffSection(_Ads, slug="ads"), active="ads")
+
+
+def _href(status: str, page: int = 1) -> str:
+    query = [] if status == "review" else [f"status={status}"]
+    if page > 1:
+        query.append(f"page={page}")
+    return f"{PATH}?{'&'.join(query)}" if query else PATH
+
+
+@component
+def _Ads() -> dict:
+    params = use_search_params()
+    status = (params.get("status") or ["review"])[0][:16]
+    status = status if status in dict(TABS) else "review"
+    page_text = (params.get("page") or ["1"])[0][:6]
+    page = int(page_text) if page_text.isdigit() and int(page_text) > 0 else 1
+    session = use_session()
+    query = use_query(
+        list_ad_flights,
+        actor=session.actor,
+        status="" if status == "all" else status,
+        page=page,
+        page_size=PAGE_SIZE,
+    )
+    asking, set_asking = use_state(None)  # (flight, the move) that needs a reason
+    return html._(
+        portal_header(
+            "Advertisement Management",
+            eyebrow="Staff Portal",
+            lead="Review ads before they run, and pause or end any flight. Ads run only in their placements, "
+            "chosen by the page, never by who is looking.",
+        ),
+        html.div(
+            {"class_name": "container portal-body"},
+            html.section(
+                {"class_name": "staff-card", "aria-labelledby": "ads-title"},
+                html.div({"class_name": "staff-card-head"}, html.h2({"id": "ads-title"}, "Flights")),
+                Tabs(
+                    TABS,
+                    status,
+                    label="Flights by status",
+                    href=_href,
+                    id="ads-tabs",
+                    class_name="tabs ad-tabs",
+                ),
+                TabPanel(
+                    status,
+                    QueryView(
+                        query,
+                        lambda data: _flights(data, status, query, set_asking),
+                        is_empty=lambda data: data is None,
+                        loading_label="Loading flights…",
+                    ),
+                    id="ads-tabs",
+                ),
+            ),
+            _Reason(
+                asking[0],
+                asking[1],
+                query,
+                on_close=lambda: set_asking(None),
+                key=f"{asking[0].id} {asking[1]}",
+            )
+            if asking
+            else "",
+        ),
+    )
+
+
+def _flights(
+    data: FlightPage, status: str, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
+) -> dict:
+    if not data.items:
+        return html.p(
+            {"class_name": "empty-note"},
+            "No flights are waiting for review." if status == "review" else "No flights here.",
+        )
+    return html._(
+        html.ul(
+            {"class_name": "ad-review-list"},
+            *(
+                _FlightItem(flight, query, ask, key=f"{flight.id} {flight.revision} {flight.status}")
+                for flight in data.items
+            ),
+        ),
+        PageLinks(
+            data.page,
+            data.total,
+            data.page_size,
+            href=lambda number: _href(status, number),
+            label="Pages of flights",
+        ),
+    )
+
+
+@component
+def _FlightItem(
+    flight: FlightRead, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
+) -> dict:
+    session = use_session()
+    approve = use_action(review_ad_flight, refetch=[query])
+    resume = use_action(set_ad_flight_status, refetch=[query])
+    title_id = f"flight-{flight.id}"
+    actions: list[Any] = []
+    if flight.status == S.review:
+        actions = [
+            Button(
+                "Approve",
+                icon="check",
+                pending=approve.pending,
+                pending_label="Approving…",
+                on_click=lambda: approve.run(actor=session.actor, flight_id=flight.id, approve=True),
+                aria_label=f"Approve {flight.name}",
+            ),
+            Button(
+                "Reject",
+                variant="outline",
+                on_click=lambda: ask((flight, "reject")),
+                aria_label=f"Reject {flight.name}",
+            ),
+        ]
+    elif flight.status == S.approved:
+        actions = [
+            Button(
+                "Pause",
+                variant="outline",
+                on_click=lambda: ask((flight, "paused")),
+                aria_label=f"Pause {flight.name}",
+            ),
+        ]
+    elif flight.status == S.paused:
+        actions = [
+            Button(
+                "Resume",
+                pending=resume.pending,
+                pending_label="Resuming…",
+                on_click=lambda: resume.run(actor=session.actor, flight_id=flight.id, status="approved"),
+                aria_label=f"Resume {flight.name}",
+            ),
+        ]
+    if flight.status in (S.review, S.approved, S.paused):
+        actions.append(
+            Button(
+                "End",
+                variant="ghost",
+                on_click=lambda: ask((flight, "ended")),
+                aria_label=f"End {flight.name}",
+            )
+        )
+    return html.li(
+        {"class_name": "ad-review-item", "aria-labelledby": title_id},
+        html.div(
+            {"class_name": "ad-review-head"},
+            html.h3({"id": title_id}, UserText(flight.name)),
+            Badge(flight.status.label, tone=TONES.get(flight.status.value, "neutral")),
+        ),
+        html.div(
+            {"class_name": "ad-review-body"},
+            ad_card(
+                headline=flight.headline,
+                body=flight.body,
+                link_url=flight.link_url,
+                image_url=flight.image_url,
+                advertiser=flight.advertiser_name,
+            ),
+            html.dl(
+                {"class_name": "ad-facts"},
+                html.dt("Advertiser"),
+                html.dd(UserText(flight.advertiser_name)),
+                html.dt("Link"),
+                html.dd(html.code(flight.link_url)),
+                html.dt("Placements"),
+                html.dd(", ".join(flight.placements)),
+                html.dt("Days"),
+                html.dd(f"{format_date(flight.starts_on)} to {format_date(flight.ends_on)}"),
+                html.dt("Budget"),
+                html.dd(
+                    f"{format_currency(flight.spent_cents / 100)} spent of {format_currency(flight.budget_cents / 100)}"
+                ),
+                html.dt("Version"),
+                html.dd(
+                    f"Creative {flight.revision}" + (" (edited: review again)" if flight.revision > 1 else "")
+                ),
+            ),
+        ),
+        _screening(flight),
+        html.p({"class_name": "hint"}, "Reason given: ", UserText(flight.reason)) if flight.reason else "",
+        html.div({"class_name": "button-row"}, *actions) if actions else "",
+    )
+
+
+def _screening(flight: FlightRead) -> dict:
+    if not flight.flags:
+        return html.p(
+            {"class_name": "ad-screening is-clear"},
+            icon("check", size=16),
+            "Screening found no health claims, drug names or missing disclaimer. A person still decides.",
+        )
+    return html.div(
+        {"class_name": "ad-screening is-flagged", "role": "note"},
+        html.p(
+            icon("alert", size=16), html.strong("Screening flagged this creative — check before approving:")
+        ),
+        html.ul(*(html.li({"key": flag}, flag) for flag in flight.flags)),
+    )
+
+
+MOVE_WORDS = {
+    "reject": ("Reject", "Rejecting…", "Why is it rejected? The advertiser reads this.", True),
+    "paused": ("Pause", "Pausing…", "Why is it paused? (optional)", False),
+    "ended": ("End", "Ending…", "Why is it ended? (optional)", False),
+}
+
+
+@component
+def _Reason(flight: FlightRead, move: str, query: Query, on_close: Callable[[], None]) -> Any:
+    session = use_session()
+    form = use_form(reason="")
+    problem, set_problem = use_state("")
+    verb, pending_label, label, required = MOVE_WORDS[move]
+
+    def done(_result: Any) -> None:
+        session.toaster.success(f"{verb} done", flight.name)
+        on_close()
+
+    action = use_action(
+        review_ad_flight if move == "reject" else set_ad_flight_status,
+        refetch=[query],
+        on_success=done,
+        on_error=set_problem,
+    )
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        reason = str(form.values.get("reason", ""))[: MAX_REASON * 2]
+        if required and not reason.strip():
+            set_problem("Say why, so the advertiser can put it right.")
+            return
+        if move == "reject":
+            await action.run(actor=session.actor, flight_id=flight.id, approve=False, reason=reason)
+        else:
+            await action.run(actor=session.actor, flight_id=flight.id, status=move, reason=reason)
+
+    return Dialog(
+        f"{verb} “{flight.name}”",
+        html.form(
+            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "ad-reason-form"},
+            TextArea(
+                label,
+                "reason",
+                form=form,
+                id="ad-reason",
+                rows=3,
+                max_length=MAX_REASON,
+                required=required,
+                error=problem or None,
+            ),
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close),
+                Button(verb, type="submit", pending=action.pending, pending_label=pending_label),
+            ),
+        ),
+        open=True,
+        on_close=on_close,
+        id="ad-reason-dialog",
+        busy=action.pending,
+    )

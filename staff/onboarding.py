@@ -1,0 +1,192 @@
+"""Provider Onboarding (/staff/onboarding, manage_onboarding): the pipeline as counts per status, a board
+of the applications in each status (oldest in status first, with their age in status), and the timeline of
+the applicant chosen on the board (`?application=<id>`, so it survives a reconnect and can be shared).
+Idle drafts are nudged by a periodic job (app.services.enrollment.nudge_idle_drafts), not from here.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from reactpy import component, html
+from reactpy_router import use_search_params
+
+from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
+from components.context import use_session
+from components.format import format_date
+from components.hooks import use_query
+from components.kit import Badge, QueryView, StatCard, UserText
+from components.staff_frame import StaffFrame, StaffSection
+from components.ui import portal_header
+from models.enrollment import ApplicationStatus, EventKind, WizardStep
+from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
+
+PATH = "/staff/onboarding"
+TONES = {
+    ApplicationStatus.draft: "neutral",
+    ApplicationStatus.submitted: "info",
+    ApplicationStatus.in_review: "info",
+    ApplicationStatus.needs_information: "warning",
+    ApplicationStatus.approved: "success",
+    ApplicationStatus.rejected: "danger",
+}
+EVENT_LABELS = {
+    EventKind.created: "Started the application",
+    EventKind.submitted: "Submitted",
+    EventKind.info_requested: "Information requested",
+    EventKind.resubmitted: "Resubmitted",
+    EventKind.in_review: "Review started",
+    EventKind.approved: "Approved",
+    EventKind.rejected: "Rejected",
+    EventKind.document_approved: "Document approved",
+    EventKind.document_rejected: "Document rejected",
+    EventKind.nudged: "Reminder sent (idle draft)",
+    EventKind.suspended: "Suspended",
+    EventKind.reinstated: "Reinstated",
+    EventKind.lapsed: "Credentials lapsed",
+    EventKind.withdrawn: "Withdrawn",
+}
+
+
+def days_text(days: int) -> str:
+    return "today" if days == 0 else ("1 day" if days == 1 else f"{days} days")
+
+
+def application_href(application_id: str) -> str:
+    return f"{PATH}?{urlencode({'application': application_id})}#timeline"
+
+
+@component
+def OnboardingPage() -> dict:
+    return StaffFrame(StaffSection(_Onboarding, slug="onboarding"), active="onboarding")
+
+
+@component
+def _Onboarding() -> dict:
+    session = use_session()
+    chosen = (use_search_params().get("application") or [""])[0][:36]
+    pipeline = use_query(get_onboarding_pipeline, actor=session.actor)
+    return html._(
+        portal_header(
+            "Provider Onboarding",
+            eyebrow="Staff Portal",
+            lead=f"Every application by status, oldest first. Drafts idle for {NUDGE_IDLE.days} days get a "
+            f"reminder, at most one every {NUDGE_EVERY.days} days.",
+        ),
+        html.div(
+            {"class_name": "container portal-body"},
+            QueryView(
+                pipeline, lambda data: pipeline_view(data, chosen), loading_label="Loading the pipeline…"
+            ),
+            _Timeline(chosen, key=chosen) if chosen else "",
+        ),
+    )
+
+
+def pipeline_view(data: OnboardingPipeline, chosen: str) -> dict:
+    return html._(
+        html.section(
+            {"class_name": "staff-stats onboarding-counts", "aria-label": "Applications by status"},
+            *(StatCard(c.status.label, str(c.count), key=c.status.value) for c in data.columns),
+        ),
+        html.section(
+            {"class_name": "onboarding-board", "aria-label": "Onboarding board"},
+            *(
+                html.section(
+                    {
+                        "key": column.status.value,
+                        "class_name": "staff-card onboarding-column",
+                        "aria-labelledby": f"column-{column.status.value}",
+                    },
+                    html.div(
+                        {"class_name": "staff-card-head"},
+                        html.h2({"id": f"column-{column.status.value}"}, column.status.label),
+                        html.span({"class_name": "portal-pill"}, str(column.count)),
+                    ),
+                    html.ol(
+                        {"class_name": "onboarding-cards"},
+                        *(board_card(card, card.id == chosen) for card in column.cards),
+                    )
+                    if column.cards
+                    else html.p({"class_name": "hint"}, "None"),
+                    html.p(
+                        {"class_name": "hint"}, f"Showing the oldest {len(column.cards)} of {column.count}."
+                    )
+                    if column.count > len(column.cards)
+                    else "",
+                )
+                for column in data.columns
+            ),
+        ),
+    )
+
+
+def board_card(card: OnboardingCard, current: bool) -> dict:
+    step = ""
+    if card.status == ApplicationStatus.draft and card.step:
+        step = f"Step {min(card.step, len(WizardStep))} of {len(WizardStep)} saved"
+    return html.li(
+        {"key": card.id, "class_name": "onboarding-card" + (" is-current" if current else "")},
+        html.a(
+            {
+                "class_name": "onboarding-card-link",
+                "href": application_href(card.id),
+                "aria-current": "true" if current else None,
+            },
+            UserText(card.name, class_name="onboarding-name"),
+        ),
+        html.span(
+            {"class_name": "onboarding-meta"},
+            card.provider_type.label if card.provider_type else "Type not chosen",
+        ),
+        html.span({"class_name": "onboarding-meta"}, f"In status for {days_text(card.days_in_status)}"),
+        html.span({"class_name": "onboarding-meta"}, step) if step else "",
+        html.span({"class_name": "onboarding-meta"}, f"Reminded {format_date(card.last_nudged_at)}")
+        if card.last_nudged_at
+        else "",
+    )
+
+
+@component
+def _Timeline(application_id: str) -> dict:
+    session = use_session()
+    query = use_query(get_applicant_timeline, actor=session.actor, application_id=application_id)
+    return html.section(
+        {"id": "timeline", "class_name": "staff-card", "aria-labelledby": "timeline-title"},
+        QueryView(query, timeline_view, loading_label="Loading the timeline…"),
+    )
+
+
+def event_text(entry: TimelineEntry) -> str:
+    label = EVENT_LABELS.get(entry.kind, entry.kind.value)
+    reason = entry.details.get("reason")
+    return f"{label}: {reason}" if reason else label
+
+
+def timeline_view(data: ApplicantTimeline) -> dict:
+    return html._(
+        html.div(
+            {"class_name": "staff-card-head"},
+            html.h2({"id": "timeline-title"}, "Timeline of ", UserText(data.name)),
+            Badge(data.status.label, tone=TONES[data.status]),
+        ),
+        html.p(
+            {"class_name": "staff-card-lead"},
+            f"{data.email} · {data.provider_type.label if data.provider_type else 'type not chosen'} · started "
+            f"{format_date(data.created_at)}",
+        ),
+        html.ol(
+            {"class_name": "timeline"},
+            *(
+                html.li(
+                    {"key": e.id, "class_name": "timeline-item"},
+                    html.time({"date_time": e.at.isoformat()}, format_date(e.at)),
+                    html.span({"class_name": "timeline-what"}, event_text(e)),
+                    html.span({"class_name": "timeline-who"}, e.actor),
+                )
+                for e in data.events
+            ),
+        )
+        if data.events
+        else html.p({"class_name": "hint"}, "Nothing has happened yet."),
+    )

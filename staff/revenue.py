@@ -1,0 +1,444 @@
+"""Revenue Reports (/staff/revenue, view_revenue; issue 14 items 6 and 7).
+
+- The revenue summary from the ledger (gross bookings, platform fees, refunds, payouts, net) by day, week or
+  month (`?by=` in the URL), a chart of gross against net and a CSV download (app/api/revenue.py).
+- The same money split by service line or by metro (`?split=`), with a chart and a CSV.
+- The payout queue: pending, approved and in-transit requests with the steps a member with
+  process_payments may take (approve, reject with a reason, mark sent, paid, or failed with a reason).
+  app/services/ledger checks every permission and rule (the second approver among them); this screen shows
+  its refusals as a message above the queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html, use_state
+from reactpy_router import use_search_params
+
+from app.services.ledger import (
+    approve_payout,
+    get_revenue_breakdown,
+    get_revenue_summary,
+    list_payout_queue,
+    mark_payout_failed,
+    mark_payout_paid,
+    mark_payout_sent,
+    reject_payout,
+)
+from components.context import use_session
+from components.format import format_date, format_money
+from components.forms import use_form
+from components.hooks import Query, use_action, use_query
+from components.kit import (
+    Badge,
+    Button,
+    Chart,
+    Column,
+    DataTable,
+    Dialog,
+    Field,
+    QueryView,
+    StatCard,
+    TabPanel,
+    Tabs,
+    dialog_actions,
+)
+from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
+from components.ui import portal_header
+from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
+from models.staff import Permission
+
+PATH = "/staff/revenue"
+EXPORT_PATH = "/api/revenue/export.csv"
+BREAKDOWN_EXPORT_PATH = "/api/revenue/breakdown.csv"
+GRANULARITIES = (("day", "Daily"), ("week", "Weekly"), ("month", "Monthly"))
+SPLITS = (("service_line", "By service line"), ("metro", "By metro"))
+CHART_GROUPS = 8  # the chart shows the largest groups; the table lists them all
+STATUS_LABELS = {
+    PayoutStatus.pending: "Pending",
+    PayoutStatus.approved: "Approved",
+    PayoutStatus.in_transit: "In transit",
+    PayoutStatus.paid: "Paid",
+    PayoutStatus.rejected: "Rejected",
+    PayoutStatus.failed: "Failed",
+}
+DONE = {
+    "approve": "Payout approved",
+    "sent": "Payout marked sent",
+    "paid": "Payout marked paid",
+    "reject": "Payout rejected",
+    "failed": "Payout marked failed",
+}
+
+
+def granularity(params: dict[str, list[str]]) -> str:
+    value = (params.get("by") or ["month"])[0]
+    return value if value in dict(GRANULARITIES) else "month"
+
+
+def split_of(params: dict[str, list[str]]) -> str:
+    value = (params.get("split") or ["service_line"])[0]
+    return value if value in dict(SPLITS) else "service_line"
+
+
+def period_label(summary: RevenueSummaryRead, index: int) -> str:
+    start = summary.rows[index].period
+    if summary.granularity == "month":
+        return start.strftime("%b %Y")
+    return start.strftime("%b %-d")
+
+
+@component
+def RevenuePage() -> dict:
+    return StaffFrame(StaffSection(_Revenue, slug="revenue"), active="revenue")
+
+
+@component
+def _Revenue() -> dict:
+    permissions = use_staff_permissions()
+    return html._(
+        portal_header(
+            "Revenue Reports",
+            eyebrow="Staff Portal",
+            lead="What the marketplace earned, refunded and paid out, from the ledger; and the payout queue.",
+        ),
+        html.div(
+            {"class_name": "container portal-body revenue"},
+            _Summary(),
+            _Breakdown(),
+            _Queue()
+            if Permission.process_payments in permissions
+            else html.section(
+                {"class_name": "staff-card", "aria-labelledby": "queue-title"},
+                html.h2({"id": "queue-title"}, "Payout requests"),
+                html.p("Processing payouts needs the process payments permission."),
+            ),
+        ),
+    )
+
+
+# ---- the summary --------------------------------------------------------------------------------------
+@component
+def _Summary() -> dict:
+    session = use_session()
+    params = use_search_params()
+    by = granularity(params)
+    query = use_query(get_revenue_summary, actor=session.actor, granularity=by)
+    return html.section(
+        {"class_name": "staff-card revenue-summary", "aria-labelledby": "revenue-title"},
+        html.div(
+            {"class_name": "staff-card-head revenue-controls"},
+            html.h2({"id": "revenue-title"}, "Revenue summary"),
+            html.a(
+                {
+                    "class_name": "btn btn-sm btn-outline",
+                    "href": f"{EXPORT_PATH}?granularity={by}",
+                    "download": "",
+                },
+                "Download CSV",
+            ),
+        ),
+        Tabs(
+            GRANULARITIES,
+            by,
+            label="Period",
+            href=lambda key: f"{PATH}?by={key}&split={split_of(params)}",
+            id="revenue-by",
+        ),
+        TabPanel(
+            by,
+            QueryView(
+                query, _summary_body, is_empty=lambda _summary: False, loading_label="Loading revenue…"
+            ),
+            id="revenue-by",
+        ),
+    )
+
+
+def _summary_body(summary: RevenueSummaryRead) -> dict:
+    t = summary.totals
+    labels = [period_label(summary, i) for i in range(len(summary.rows))]
+    columns = [
+        Column("period", "Period", render=lambda r: format_date(r.period)),
+        Column("gross", "Gross bookings", render=lambda r: format_money(r.gross), numeric=True),
+        Column("fees", "Platform fees", render=lambda r: format_money(r.fees), numeric=True),
+        Column("refunds", "Refunds", render=lambda r: format_money(r.refunds), numeric=True),
+        Column("payouts", "Payouts", render=lambda r: format_money(r.payouts), numeric=True),
+        Column("invoiced", "Invoices paid", render=lambda r: format_money(r.invoiced), numeric=True),
+        Column("net", "Net", render=lambda r: format_money(r.net), numeric=True),
+    ]
+    return html.div(
+        {"class_name": "revenue-body"},
+        html.div(
+            {"class_name": "staff-stats", "aria-label": "Totals"},
+            StatCard("Gross bookings", format_money(t.gross), key="gross"),
+            StatCard("Platform fees", format_money(t.fees), key="fees"),
+            StatCard("Refunds", format_money(t.refunds), key="refunds"),
+            StatCard("Payouts", format_money(t.payouts), key="payouts"),
+            StatCard("Invoices paid", format_money(t.invoiced), key="invoiced"),
+            StatCard(
+                "Net", format_money(t.net), hint="Fees minus fees refunded, plus invoices paid", key="net"
+            ),
+        ),
+        Chart(
+            "Gross bookings and net revenue",
+            [
+                ("Gross bookings", [float(r.gross) for r in summary.rows]),
+                ("Net", [float(r.net) for r in summary.rows]),
+            ],
+            labels=labels,
+            kind="bar",
+            y_title="USD",
+        )
+        if summary.rows
+        else "",
+        DataTable(
+            columns,
+            list(reversed(summary.rows)),
+            caption="Revenue by period, newest first",
+            row_key=lambda r: r.period.isoformat(),
+            page_size=100,
+            empty="No money has moved yet.",
+        ),
+    )
+
+
+# ---- by service line or metro --------------------------------------------------------------------------
+@component
+def _Breakdown() -> dict:
+    session = use_session()
+    params = use_search_params()
+    split = split_of(params)
+    query = use_query(get_revenue_breakdown, actor=session.actor, split=split)
+    return html.section(
+        {"class_name": "staff-card revenue-breakdown", "aria-labelledby": "breakdown-title"},
+        html.div(
+            {"class_name": "staff-card-head revenue-controls"},
+            html.h2({"id": "breakdown-title"}, "Where revenue comes from"),
+            html.a(
+                {
+                    "class_name": "btn btn-sm btn-outline",
+                    "href": f"{BREAKDOWN_EXPORT_PATH}?split={split}",
+                    "download": "",
+                    "aria-label": f"Download CSV, revenue {dict(SPLITS)[split].lower()}",
+                },
+                "Download CSV",
+            ),
+        ),
+        Tabs(
+            SPLITS,
+            split,
+            label="Split",
+            href=lambda key: f"{PATH}?by={granularity(params)}&split={key}",
+            id="revenue-split",
+        ),
+        TabPanel(
+            split,
+            QueryView(query, _breakdown_body, is_empty=lambda _b: False, loading_label="Loading revenue…"),
+            id="revenue-split",
+        ),
+    )
+
+
+def _breakdown_body(breakdown: RevenueBreakdownRead) -> dict:
+    noun = "Service line" if breakdown.split == "service_line" else "Metro (city of the visit)"
+    top = breakdown.groups[:CHART_GROUPS]
+    columns = [
+        Column("label", noun),
+        Column("gross", "Gross bookings", render=lambda g: format_money(g.gross), numeric=True),
+        Column("fees", "Platform fees", render=lambda g: format_money(g.fees), numeric=True),
+        Column("refunds", "Refunds", render=lambda g: format_money(g.refunds), numeric=True),
+        Column("net", "Net", render=lambda g: format_money(g.net), numeric=True),
+    ]
+    return html.div(
+        {"class_name": "revenue-body"},
+        Chart(
+            f"Gross bookings by {noun.split(' (')[0].lower()}",
+            [("Gross bookings", [float(g.gross) for g in top])],
+            labels=[g.label for g in top],
+            kind="horizontal_bar",
+            x_title="USD",
+            height=max(160, 48 * len(top)),
+        )
+        if top
+        else "",
+        DataTable(
+            columns,
+            [*breakdown.groups, breakdown.totals] if breakdown.groups else [],
+            caption=f"Revenue by {noun.lower()}, largest first; payouts are paid per provider and not split",
+            row_key=lambda g: g.label,
+            row_class=lambda g: "revenue-total" if g is breakdown.totals else None,
+            page_size=50,
+            empty="No visit has been completed yet.",
+        ),
+    )
+
+
+# ---- the payout queue ---------------------------------------------------------------------------------
+@component
+def _Queue() -> dict:
+    session = use_session()
+    query = use_query(list_payout_queue, actor=session.actor)
+    problem, set_problem = use_state("")
+    closing, set_closing = use_state(None)  # (kind, payout) for the reason dialog
+
+    def done(kind: str) -> Callable[[Any], None]:
+        def after(result: PayoutRead) -> None:
+            set_problem("")
+            waiting = kind == "approve" and result.status is PayoutStatus.pending
+            session.toaster.success(
+                "First approval recorded" if waiting else DONE[kind],
+                "A second approver is needed."
+                if waiting
+                else f"{result.provider_name}: {format_money(result.amount)}",
+            )
+
+        return after
+
+    common = {"refetch": [query], "on_error": set_problem}
+    actions = {
+        "approve": use_action(approve_payout, on_success=done("approve"), **common),
+        "sent": use_action(mark_payout_sent, on_success=done("sent"), **common),
+        "paid": use_action(mark_payout_paid, on_success=done("paid"), **common),
+    }
+    busy = any(a.pending for a in actions.values())
+
+    def step(kind: str, payout: PayoutRead) -> Callable[[], Any]:
+        async def run() -> None:
+            await actions[kind].run(actor=session.actor, payout_id=payout.id)
+
+        return run
+
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "queue-title"},
+        html.div(
+            {"class_name": "staff-card-head"},
+            html.h2({"id": "queue-title"}, "Payout requests"),
+            html.span({"class_name": "portal-pill"}, str(query.data[1])) if query.data else "",
+        ),
+        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        QueryView(
+            query,
+            lambda data: _queue_table(data[0], step, set_closing, busy),
+            empty="No payout requests are waiting.",
+            is_empty=lambda data: not data[0],
+            loading_label="Loading payout requests…",
+        ),
+        _ReasonDialog(closing, query, on_close=lambda: set_closing(None), on_error=set_problem)
+        if closing
+        else "",
+    )
+
+
+# A request's next step (label, action) by status, and the endings that ask for a reason (label, action,
+# the statuses they apply to), in the order the buttons stand.
+FORWARD = {
+    PayoutStatus.pending: ("Approve", "approve"),
+    PayoutStatus.approved: ("Mark sent", "sent"),
+    PayoutStatus.in_transit: ("Mark paid", "paid"),
+}
+ENDINGS = (
+    ("Reject", "reject", (PayoutStatus.pending, PayoutStatus.approved)),
+    ("Mark failed", "failed", (PayoutStatus.approved, PayoutStatus.in_transit)),
+)
+
+
+def _status_cell(payout: PayoutRead) -> Any:
+    badge = Badge(
+        STATUS_LABELS[payout.status], tone="warning" if payout.status is PayoutStatus.pending else "info"
+    )
+    if payout.status is PayoutStatus.pending and payout.approvals_needed > 1:
+        approvals = 1 if payout.first_approver_id else 0
+        return html._(badge, html.span(f" {approvals} of 2 approvals"))
+    return badge
+
+
+def _queue_table(
+    payouts: list[PayoutRead],
+    step: Callable[[str, PayoutRead], Callable[[], Any]],
+    ask_reason: Callable[[tuple[str, PayoutRead]], None],
+    busy: bool,
+) -> dict:
+    def buttons(p: PayoutRead) -> dict:
+        who = f"{p.provider_name} {format_money(p.amount)}"
+        items = []
+        if p.status in FORWARD:
+            label, action = FORWARD[p.status]
+            items.append(
+                Button(label, size="sm", on_click=step(action, p), disabled=busy, aria_label=f"{label} {who}")
+            )
+        for label, action, statuses in ENDINGS:
+            if p.status in statuses:
+                items.append(
+                    Button(
+                        label,
+                        size="sm",
+                        variant="outline",
+                        on_click=lambda action=action: ask_reason((action, p)),
+                        aria_label=f"{label} {who}",
+                    )
+                )
+        return html.div({"class_name": "payout-actions"}, *items)
+
+    columns = [
+        Column("requested_at", "Requested", render=lambda p: format_date(p.requested_at)),
+        Column("provider_name", "Provider"),
+        Column("amount", "Amount", render=lambda p: format_money(p.amount), numeric=True),
+        Column("status", "Status", render=_status_cell),
+        Column("actions", "Actions", render=buttons),
+    ]
+    return DataTable(
+        columns,
+        payouts,
+        caption="Open payout requests, oldest first",
+        row_key=lambda p: p.id,
+        empty="No payout requests are waiting.",
+    )
+
+
+@component
+def _ReasonDialog(
+    closing: tuple[str, PayoutRead],
+    query: Query,
+    on_close: Callable[[], None],
+    on_error: Callable[[str], None],
+) -> Any:
+    session = use_session()
+    kind, payout = closing
+    form = use_form(reason="")
+    fn = reject_payout if kind == "reject" else mark_payout_failed
+
+    def after(result: PayoutRead) -> None:
+        on_error("")
+        session.toaster.success(DONE[kind], f"{result.provider_name}: {format_money(result.amount)}")
+        on_close()
+
+    def failed(message: str) -> None:
+        on_error(message)
+        on_close()
+
+    action = use_action(fn, refetch=[query], on_success=after, on_error=failed)
+    title = "Reject payout" if kind == "reject" else "Mark payout failed"
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        await action.run(actor=session.actor, payout_id=payout.id, reason=str(form.values.get("reason", "")))
+
+    return Dialog(
+        title,
+        html.form(
+            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "payout-reason-form"},
+            Field("Reason", "reason", form=form, id="payout-reason", required=True, max_length=500),
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close),
+                Button(title, type="submit", variant="danger", pending=action.pending),
+            ),
+        ),
+        open=True,
+        on_close=on_close,
+        description=f"{payout.provider_name}, {format_money(payout.amount)}. The amount goes back to their available balance; they see the reason.",
+        id="payout-reason-dialog",
+        busy=action.pending,
+    )

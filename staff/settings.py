@@ -1,0 +1,175 @@
+"""Settings (/staff/settings; issue 15 item 5): the member's own preferences — the time zone the portal shows
+times in (pinned, or the browser's) and the signature under their help-desk replies — and where their
+notification channels are chosen. Owners also see the business settings an administrator may change at run
+time (app/services/features, group "business") and the policies that are fixed by our published terms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import component, event, html
+
+from app.services.features import list_features, set_feature
+from app.services.staff import get_my_staff_preferences, update_my_staff_preferences
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import Query, use_action, use_query
+from components.kit import Button, Field, QueryView, Select, TextArea
+from components.staff_frame import StaffFrame, StaffSection, use_staff_access
+from components.ui import portal_header
+from models.feature import FeatureRead
+from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate
+
+NOTIFICATION_SETTINGS = "/dashboard/notification-settings"
+NUMBERS = {"minutes": (0, 240), "count": (1, 20)}  # the number kinds of business settings: (min, max)
+
+
+@component
+def SettingsPage() -> dict:
+    return StaffFrame(StaffSection(_Settings, slug="settings"), active="settings")
+
+
+@component
+def _Settings() -> dict:
+    session = use_session()
+    access = use_staff_access().access
+    preferences = use_query(get_my_staff_preferences, actor=session.actor)
+    return html._(
+        portal_header(
+            "Settings",
+            eyebrow="Staff Portal",
+            lead="Your own preferences for the portal"
+            + (", and the business settings you manage as an owner." if access and access.is_owner else "."),
+        ),
+        html.div(
+            {"class_name": "container portal-body staff-settings"},
+            QueryView(
+                preferences,
+                lambda data: _Preferences(data, preferences, key=f"{data.time_zone}:{data.signature}"),
+                loading_label="Loading your settings…",
+            ),
+            _Business() if access and access.is_owner else "",
+        ),
+    )
+
+
+@component
+def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
+    session = use_session()
+    form = use_form(time_zone=data.time_zone or "", signature=data.signature)
+    save = use_action(
+        update_my_staff_preferences,
+        refetch=[query],
+        on_success=lambda _r: session.toaster.success("Settings saved"),
+    )
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        await save.run(
+            actor=session.actor,
+            data=StaffPreferencesUpdate(
+                time_zone=str(form.values.get("time_zone", "")),
+                signature=str(form.values.get("signature", "")),
+            ),
+        )
+
+    browser_zone = session.time_zone.replace("_", " ")
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "prefs-title"},
+        html.h2({"id": "prefs-title"}, "Your preferences"),
+        html.form(
+            {"class_name": "form staff-settings-form", "on_submit": submit, "no_validate": True},
+            Select(
+                "Time zone",
+                "time_zone",
+                form=form,
+                id="prefs-time-zone",
+                placeholder=f"Follow my browser ({browser_zone})",
+                options=list(STAFF_TIME_ZONES),
+                hint="Visit times, due times and the audit log in the portal are shown in this zone.",
+            ),
+            TextArea(
+                "Help-desk signature",
+                "signature",
+                form=form,
+                id="prefs-signature",
+                rows=4,
+                max_length=MAX_SIGNATURE,
+                hint="Added under your replies to customers (never under internal notes). Up to six lines.",
+            ),
+            html.div(
+                {"class_name": "button-row"},
+                Button("Save settings", type="submit", pending=save.pending),
+            ),
+        ),
+        html.div(
+            {"class_name": "staff-settings-aside"},
+            html.h3("Notification channels"),
+            html.p(
+                "Choose which notifications also reach you by e-mail, and when you get a daily digest, in ",
+                html.a({"href": NOTIFICATION_SETTINGS}, "Notification settings"),
+                ".",
+            ),
+        ),
+    )
+
+
+# ---- business settings (owners) ------------------------------------------------------------------------
+@component
+def _Business() -> dict:
+    session = use_session()
+    settings = use_query(list_features, actor=session.actor, group="business")
+    return html.section(
+        {"class_name": "staff-card", "aria-labelledby": "business-title"},
+        html.h2({"id": "business-title"}, "Business settings"),
+        html.p(
+            {"class_name": "text-muted"},
+            "Changes apply at once across the site and are recorded in the audit log.",
+        ),
+        QueryView(
+            settings,
+            lambda rows: html.div(
+                {"class_name": "staff-settings-business"},
+                *(_BusinessSetting(row, settings, key=f"{row.key}:{row.value}") for row in rows),
+            ),
+            loading_label="Loading business settings…",
+        ),
+        html.h3("Fixed by our published terms"),
+        html.ul(
+            {"class_name": "staff-settings-facts"},
+            html.li("Platform fee: 5 % of each order's subtotal, shown to patients at checkout."),
+            html.li("Free cancellation and rescheduling: up to 24 hours before a visit."),
+            html.li("To change them, update the Terms of Service first: patients agreed to these terms."),
+        ),
+    )
+
+
+@component
+def _BusinessSetting(row: FeatureRead, query: Query) -> dict:
+    session = use_session()
+    form = use_form(value=str(row.value))
+    save = use_action(
+        set_feature, refetch=[query], on_success=lambda r: session.toaster.success(f"{r.label} saved")
+    )
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        value: Any = str(form.values.get("value", ""))
+        await save.run(actor=session.actor, key=row.key, value=value)
+
+    return html.form(
+        {"class_name": "form staff-settings-row", "on_submit": submit, "no_validate": True},
+        Field(
+            row.label,
+            "value",
+            form=form,
+            id=f"business-{row.key}",
+            type="email" if row.kind == "email" else "number" if row.kind in NUMBERS else "text",
+            hint=row.description,
+            max_length=320,
+            min=str(NUMBERS[row.kind][0]) if row.kind in NUMBERS else None,
+            max=str(NUMBERS[row.kind][1]) if row.kind in NUMBERS else None,
+        ),
+        Button("Save", type="submit", size="sm", pending=save.pending, aria_label=f"Save {row.label}"),
+    )

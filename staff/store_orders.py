@@ -1,0 +1,321 @@
+"""Store Orders (/staff/store-orders, manage_services; issue 14 part 9): the fulfilment queue, newest first,
+filtered by fulfilment status (tabs in the URL, `?status=processed`) and searched by order number; each
+order shows its next steps: Mark processed, Mark shipped (carrier and tracking number, in a dialog), Mark
+delivered, Mark returned (after delivery) or Cancel order (before shipping; both with an optional reason).
+app/services/store validates every step, audits it, records the money and e-mails the patient; this screen
+shows its refusals above the queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reactpy import component, event, html, use_state
+from reactpy_router import use_search_params
+
+from app.services.store import NEXT_STEPS, list_store_orders, move_fulfilment
+from components.browser import client_get_form
+from components.context import use_session
+from components.forms import use_form
+from components.hooks import Query, use_action, use_query
+from components.kit import (
+    Button,
+    Dialog,
+    Field,
+    PageLinks,
+    QueryView,
+    TabPanel,
+    Tabs,
+    browser_field,
+    dialog_actions,
+    list_href,
+    page_param,
+)
+from components.staff_frame import StaffFrame, StaffSection
+from components.store_ui import order_card
+from components.ui import portal_header
+from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead
+
+F = FulfilmentStatus
+PATH = "/staff/store-orders"
+PAGE_SIZE = 20
+TABS = (("", "All"), *((f.value, f.label) for f in F))
+# A step's button (label, needs the dialog) by the status it leads to.
+STEP_LABELS = {
+    F.processed: ("Mark processed", False),
+    F.shipped: ("Mark shipped", True),
+    F.delivered: ("Mark delivered", False),
+    F.returned: ("Mark returned", True),
+    F.canceled: ("Cancel order", True),
+}
+DONE = {
+    F.processed: "Order marked processed",
+    F.shipped: "Order marked shipped",
+    F.delivered: "Order marked delivered",
+    F.returned: "Order marked returned",
+    F.canceled: "Order canceled",
+}
+
+
+def _first(params: dict[str, list[str]], name: str, limit: int = 40) -> str:
+    return (params.get(name) or [""])[0].strip()[:limit]
+
+
+def _href(**params: Any) -> str:
+    return list_href(PATH, **params)
+
+
+@component
+def StoreOrdersPage() -> dict:
+    return StaffFrame(StaffSection(_Queue, slug="store-orders"), active="store-orders")
+
+
+@component
+def _Queue() -> dict:
+    params = use_search_params()
+    status = _first(params, "status", 12)
+    status = status if status in {f.value for f in F} else ""
+    search = _first(params, "q", 16)
+    page = page_param(params)
+    session = use_session()
+    query = use_query(
+        list_store_orders,
+        actor=session.actor,
+        fulfilment=status,
+        search=search,
+        page=page,
+        page_size=PAGE_SIZE,
+    )
+    problem, set_problem = use_state("")
+    asking, set_asking = use_state(None)  # (order, target) for the dialog
+
+    def after(result: StoreOrderRead) -> None:
+        set_problem("")
+        session.toaster.success(DONE[result.fulfilment], f"Order {result.number}")
+
+    action = use_action(move_fulfilment, refetch=[query], on_success=after, on_error=set_problem)
+
+    def step(order: StoreOrderRead, target: FulfilmentStatus) -> Callable[[], Any]:
+        async def run() -> None:
+            if STEP_LABELS[target][1]:
+                set_asking((order, target))
+            else:
+                await action.run(actor=session.actor, order_id=order.id, to=target.value)
+
+        return run
+
+    return html._(
+        portal_header(
+            "Store Orders",
+            eyebrow="Staff Portal",
+            lead="Move each store order along: processed, shipped with its tracking number, delivered.",
+        ),
+        html.div(
+            {"class_name": "container portal-body store"},
+            Tabs(
+                TABS,
+                status,
+                label="Fulfilment status",
+                href=lambda key: _href(status=key, q=search),
+                id="orders-by",
+                class_name="tabs store-status-tabs",
+            ),
+            TabPanel(
+                status,
+                html.form(
+                    {
+                        "key": f"search {status} {search}",
+                        "class_name": "form audit-filters store-filters",
+                        "method": "get",
+                        "action": PATH,
+                        "role": "search",
+                        "aria-label": "Find an order",
+                        **client_get_form(),
+                    },
+                    html.input({"type": "hidden", "name": "status", "value": status}) if status else "",
+                    browser_field(
+                        "Order number",
+                        "q",
+                        value=search,
+                        type="search",
+                        id_prefix="orders",
+                        max_length=16,
+                        placeholder="MS-",
+                    ),
+                    html.div(
+                        {"class_name": "audit-filter-actions"},
+                        Button("Search", type="submit", icon="search"),
+                        html.a({"class_name": "btn btn-outline", "href": _href(status=status)}, "Clear"),
+                    ),
+                ),
+                html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+                QueryView(
+                    query,
+                    lambda data: _orders(data, step, action.pending, status, search),
+                    is_empty=lambda data: data is None,
+                    loading_label="Loading store orders…",
+                ),
+                id="orders-by",
+                class_name="store-orders",
+            ),
+            _StepDialog(
+                asking,
+                query,
+                on_close=lambda: set_asking(None),
+                on_error=set_problem,
+                key=f"{asking[0].id} {asking[1]}",
+            )
+            if asking
+            else "",
+        ),
+    )
+
+
+def _orders(
+    data: StoreOrderPage,
+    step: Callable[[StoreOrderRead, FulfilmentStatus], Callable[[], Any]],
+    busy: bool,
+    status: str,
+    search: str,
+) -> dict:
+    if not data.items:
+        return html.p(
+            {"class_name": "hint"}, "No store orders match." if status or search else "No store orders yet."
+        )
+
+    def buttons(order: StoreOrderRead) -> dict:
+        targets = NEXT_STEPS[order.fulfilment]
+        if not targets:
+            return ""
+        return html.div(
+            {"class_name": "store-order-actions"},
+            *[
+                Button(
+                    STEP_LABELS[target][0],
+                    size="sm",
+                    variant="danger"
+                    if target is F.canceled
+                    else ("outline" if target is F.returned else "primary"),
+                    on_click=step(order, target),
+                    disabled=busy,
+                    aria_label=f"{STEP_LABELS[target][0]}: order {order.number}",
+                    key=target.value,
+                )
+                for target in targets
+            ],
+        )
+
+    return html._(
+        html.p(
+            {"class_name": "hint store-count", "role": "status"},
+            f"{data.total} order" + ("" if data.total == 1 else "s"),
+        ),
+        *[
+            html.div(
+                {"key": order.id},
+                order_card(
+                    order,
+                    heading_level="h2",
+                    extra=html._(
+                        html.p({"class_name": "hint"}, f"Patient: {order.patient_name}")
+                        if order.patient_name
+                        else "",
+                        buttons(order),
+                    ),
+                ),
+            )
+            for order in data.items
+        ],
+        PageLinks(
+            data.page,
+            data.total,
+            data.page_size,
+            href=lambda n: _href(status=status, q=search, page=n),
+            label="Pages of orders",
+        ),
+    )
+
+
+@component
+def _StepDialog(
+    asking: tuple[StoreOrderRead, FulfilmentStatus],
+    query: Query,
+    on_close: Callable[[], None],
+    on_error: Callable[[str], None],
+) -> Any:
+    session = use_session()
+    order, target = asking
+    form = use_form(carrier="", tracking_number="", reason="")
+
+    def after(result: StoreOrderRead) -> None:
+        on_error("")
+        session.toaster.success(DONE[result.fulfilment], f"Order {result.number}")
+        on_close()
+
+    problem, set_problem = use_state("")
+    action = use_action(move_fulfilment, refetch=[query], on_success=after, on_error=set_problem)
+    label = STEP_LABELS[target][0]
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        values = form.values
+        await action.run(
+            actor=session.actor,
+            order_id=order.id,
+            to=target.value,
+            carrier=str(values.get("carrier", ""))[:100],
+            tracking_number=str(values.get("tracking_number", ""))[:100],
+            reason=str(values.get("reason", ""))[:1000],
+        )
+
+    fields = (
+        [
+            Field(
+                "Carrier",
+                "carrier",
+                form=form,
+                id="ship-carrier",
+                required=True,
+                max_length=40,
+                placeholder="UPS, USPS, FedEx",
+            ),
+            Field(
+                "Tracking number",
+                "tracking_number",
+                form=form,
+                id="ship-tracking",
+                required=True,
+                max_length=40,
+            ),
+        ]
+        if target is F.shipped
+        else [Field("Reason (optional)", "reason", form=form, id="step-reason", max_length=500)]
+    )
+    descriptions = {
+        F.shipped: "The patient is e-mailed the carrier and tracking number.",
+        F.returned: "Its total is refunded to the patient's wallet as credit and the stock goes back on the shelf.",
+        F.canceled: "Nothing is owed for it any more and the stock goes back on the shelf.",
+    }
+    return Dialog(
+        f"{label}: order {order.number}",
+        html.form(
+            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "store-step-form"},
+            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            *fields,
+            dialog_actions(
+                Button("Back", variant="ghost", on_click=on_close),
+                Button(
+                    label,
+                    type="submit",
+                    variant="danger" if target is F.canceled else "primary",
+                    pending=action.pending,
+                ),
+            ),
+        ),
+        open=True,
+        on_close=on_close,
+        description=descriptions[target],
+        id="store-step-dialog",
+        busy=action.pending,
+    )

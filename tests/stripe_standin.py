@@ -1,0 +1,217 @@
+"""A stand-in for the few Stripe API endpoints the card gateway calls, because Stripe cannot be reached from
+the test machines: a small local HTTP server answering in the shapes Stripe documents (https://docs.stripe.com/api:
+customers, checkout sessions, a customer's payment methods, detach, refunds), with STRIPE_API_BASE pointed at it
+so the official SDK's own requests are what it receives. It records every request for the tests to check.
+
+What it does not stand in for: Stripe's hosted payment page, or its decision to send a webhook. The tests
+send the webhook events themselves, signed with the SDK's own helper (`stripe.WebhookSignature`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import stripe
+
+WEBHOOK_SECRET = "whsec_test_medivisit"
+SECRET_KEY = "sk_test_medivisit"
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    params: dict[str, str]
+    idempotency_key: str
+
+
+@dataclass
+class StripeStandIn:
+    url: str = ""
+    requests: list[Request] = field(default_factory=list)
+    # payment methods by customer id
+    cards: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Browser tests: the Checkout Session's `url` is a page of this server (Stripe's hosted page is not
+    # reachable, and no test goes through it); otherwise checkout.stripe.com's form of address.
+    hosted_here: bool = False
+    _counter: int = 0
+
+    def calls(self, method: str, pattern: str) -> list[Request]:
+        return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
+
+    def next_id(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}_test{self._counter:06d}"
+
+    def add_card(self, customer: str, brand: str, last4: str, exp_month: int, exp_year: int) -> str:
+        card_id = self.next_id("pm")
+        self.cards.setdefault(customer, []).insert(
+            0,
+            {
+                "id": card_id,
+                "object": "payment_method",
+                "type": "card",
+                "customer": customer,
+                "created": int(time.time()),
+                "livemode": False,
+                "card": {
+                    "brand": brand,
+                    "last4": last4,
+                    "exp_month": exp_month,
+                    "exp_year": exp_year,
+                    "country": "US",
+                    "funding": "credit",
+                },
+            },
+        )
+        return card_id
+
+    # ---- the endpoints ----
+    def answer(self, method: str, path: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        if method == "POST" and path == "/v1/customers":
+            return 200, {
+                "id": self.next_id("cus"),
+                "object": "customer",
+                "email": params.get("email"),
+                "name": params.get("name"),
+                "metadata": {"user_id": params.get("metadata[user_id]", "")},
+                "livemode": False,
+            }
+        if method == "POST" and path == "/v1/checkout/sessions":
+            session_id = self.next_id("cs")
+            found = {
+                "id": session_id,
+                "object": "checkout.session",
+                "mode": "payment",
+                "status": "open",
+                "payment_status": "unpaid",
+                "customer": params.get("customer"),
+                "client_reference_id": params.get("client_reference_id"),
+                "amount_total": int(params.get("line_items[0][price_data][unit_amount]", "0")),
+                "currency": "usd",
+                "payment_intent": None,
+                "metadata": {"order_id": params.get("metadata[order_id]", "")},
+                "success_url": params.get("success_url"),
+                "cancel_url": params.get("cancel_url"),
+                "expires_at": int(params.get("expires_at", "0")),
+                "url": f"{self.url if self.hosted_here else 'https://checkout.stripe.com'}/c/pay/{session_id}",
+                "livemode": False,
+            }
+            self.sessions[session_id] = found
+            return 200, found
+        retrieve = re.fullmatch(r"/v1/checkout/sessions/([^/]+)", path)
+        if method == "GET" and retrieve:
+            found = self.sessions.get(retrieve.group(1))
+            if found is None:
+                return 404, _error(f"No such checkout.session: '{retrieve.group(1)}'", "resource_missing")
+            return 200, found
+        expire = re.fullmatch(r"/v1/checkout/sessions/([^/]+)/expire", path)
+        if method == "POST" and expire:
+            found = self.sessions.get(expire.group(1))
+            if found is None or found["status"] != "open":
+                return 400, _error("This Checkout Session is not open.", "checkout_session_not_open")
+            found.update(status="expired", url=None)
+            return 200, found
+        listed = re.fullmatch(r"/v1/customers/([^/]+)/payment_methods", path)
+        if method == "GET" and listed:
+            data = self.cards.get(listed.group(1), [])[: int(params.get("limit", "10"))]
+            return 200, {"object": "list", "url": path, "has_more": False, "data": data}
+        one = re.fullmatch(r"/v1/customers/([^/]+)/payment_methods/([^/]+)", path)
+        if method == "GET" and one:
+            for card in self.cards.get(one.group(1), []):
+                if card["id"] == one.group(2):
+                    return 200, card
+            return 404, _error(f"No such PaymentMethod: '{one.group(2)}'", "resource_missing")
+        detach = re.fullmatch(r"/v1/payment_methods/([^/]+)/detach", path)
+        if method == "POST" and detach:
+            for cards in self.cards.values():
+                for card in cards:
+                    if card["id"] == detach.group(1):
+                        cards.remove(card)
+                        return 200, {**card, "customer": None}
+            return 400, _error("The payment method you provided is not attached to a customer.", "")
+        if method == "POST" and path == "/v1/refunds":
+            return 200, {
+                "id": self.next_id("re"),
+                "object": "refund",
+                "payment_intent": params.get("payment_intent"),
+                "status": "succeeded",
+            }
+        return 404, _error(f"Unrecognized request URL ({method}: {path}).", "")
+
+
+def _error(message: str, code: str) -> dict[str, Any]:
+    return {"error": {"type": "invalid_request_error", "message": message, "code": code}}
+
+
+def serve() -> tuple[StripeStandIn, ThreadingHTTPServer]:
+    standin = StripeStandIn()
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def _handle(self) -> None:
+            parts = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length).decode() if length else ""
+            params = dict(parse_qsl(parts.query)) | dict(parse_qsl(body))
+            if self.command == "GET" and parts.path.startswith("/c/pay/"):
+                page = b"<!doctype html><title>Stripe stand-in</title><h1>Stand-in payment page</h1>"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(page)))
+                self.end_headers()
+                self.wfile.write(page)
+                return
+            with lock:
+                standin.requests.append(
+                    Request(self.command, parts.path, params, self.headers.get("Idempotency-Key", ""))
+                )
+                status, answer = standin.answer(self.command, parts.path, params)
+            data = json.dumps(answer).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Request-Id", "req_standin")
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_DELETE = _handle  # noqa: N815 - http.server's hook names
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    standin.url = f"http://127.0.0.1:{server.server_address[1]}"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return standin, server
+
+
+def signed(
+    event: dict[str, Any], *, secret: str = WEBHOOK_SECRET, timestamp: int | None = None
+) -> tuple[bytes, str]:
+    """The body and `Stripe-Signature` header of a webhook delivery, signed by the SDK's own helper."""
+    payload = json.dumps(event)
+    return payload.encode(), stripe.WebhookSignature.generate_signature_header(payload, secret, timestamp)
+
+
+def event(kind: str, obj: dict[str, Any], event_id: str | None = None) -> dict[str, Any]:
+    """A webhook event in Stripe's documented envelope (API version of the SDK)."""
+    return {
+        "id": event_id or f"evt_{kind.replace('.', '_')}_{int(time.time() * 1000)}",
+        "object": "event",
+        "api_version": stripe.api_version,
+        "created": int(time.time()),
+        "livemode": False,
+        "pending_webhooks": 1,
+        "request": {"id": None, "idempotency_key": None},
+        "type": kind,
+        "data": {"object": obj},
+    }
