@@ -3,7 +3,8 @@
 The decision is `components.guards.auth_redirect_target`: the `redirect` query parameter when it is a safe
 same-site path (never another site: that would be an open redirect), otherwise by role. A signed-in visitor
 sees 'Authentication successful'; anyone else 'Authentication failed. Please try again.' and goes back to
-/login after 1.5 s, a delay the browser keeps (`data-navigate-after`, static/js/app.js).
+/login after 1.5 s, a delay the browser keeps (`data-navigate-after`, static/js/app.js). The screen has no
+site frame (pages/routes.py): only the card, in the page's main landmark.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ def AuthRedirectPage() -> dict:
 
     if user is None:
         login = with_redirect("/login", redirect)
-        return html.section(
-            {"class_name": "auth-page"},
+        return html.main(
+            {"id": "main", "class_name": "auth-page"},
             html.div(
                 {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
                 html.p({"class_name": "auth-lead"}, AUTH_FAILED),
@@ -49,8 +50,8 @@ def AuthRedirectPage() -> dict:
             ),
         )
     target = auth_redirect_target(redirect, user)
-    return html.section(
-        {"class_name": "auth-page"},
+    return html.main(
+        {"id": "main", "class_name": "auth-page"},
         html.div(
             {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
             html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),

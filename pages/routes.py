@@ -292,7 +292,9 @@ ACCOUNT = (
         "Choose a new password",
         description="Choose a new password for your {brand} account.",
     ),
-    Screen("/auth-redirect", "pages.auth_redirect:AuthRedirectPage", "Signing you in"),
+    # No frame: a header with an account menu would be clickable for the moment between the browser
+    # taking the new address and the next screen drawing, and the click would land on the old menu.
+    Screen("/auth-redirect", "pages.auth_redirect:AuthRedirectPage", "Signing you in", frame=OWN_FRAME),
     Screen("/join-team", "pages.team_join:TeamJoinPage", "Join your organization"),
 )
 
