@@ -131,6 +131,9 @@ class Settings(BaseSettings):
     max_live_holds_per_patient: int = 10
     # A service request closes after this many hours (or when its last preferred time ends, if sooner).
     service_request_lifetime_hours: int = 72
+    # A service request reaches the providers whose service area has a ZIP code within this many miles of
+    # the request's (its own ZIP code need not be listed by anyone); they agree to travel by offering.
+    service_request_reach_miles: float = Field(default=25.0, ge=0, le=100)
     # The visitor's time zone when the browser has not told us theirs (the `tz` cookie).
     default_time_zone: str = "America/New_York"
     # The server e-mails 24-hour visit reminders from a background task (every minute); tests may turn it

@@ -24,6 +24,7 @@ from app.services.service_requests import (
     cancel_service_request,
     list_my_service_requests,
     post_service_request,
+    reach_miles,
 )
 from components.context import use_session
 from components.format import format_money, format_rating, format_slot, format_time
@@ -60,18 +61,22 @@ EXAMPLES = (
     ("users", "A group visit", "Care for several people at one address or at an event."),
 )
 
-NEXT = (
-    (
-        "You post a request",
-        "Choose the service, where the visit happens, your ZIP code and up to three times.",
-    ),
-    (
-        "Licensed providers offer",
-        "Verified providers who offer the service, travel to your ZIP code and hold a licence in your state "
-        "see your request and send an offer: a price, a time and a short note.",
-    ),
-    ("You choose", "Accept the offer that suits you: the visit is booked and shows in My Appointments."),
-)
+
+def how_it_works() -> tuple[tuple[str, str], ...]:
+    reach = f"{reach_miles():g}"
+    return (
+        (
+            "You post a request",
+            "Choose the service, where the visit happens, your ZIP code and up to three times.",
+        ),
+        (
+            "Licensed providers offer",
+            f"Verified providers who offer the service, work within {reach} miles of your ZIP code and hold a "
+            "licence in your state see your request and send an offer: a price, a time and a short note.",
+        ),
+        ("You choose", "Accept the offer that suits you: the visit is booked and shows in My Appointments."),
+    )
+
 
 STATUS = {
     RequestStatus.open: ("Waiting for offers", "info"),
@@ -143,7 +148,7 @@ def _Explanation() -> dict:  # noqa: N802 - static markup, named like the compon
         section(
             html.div(
                 {"class_name": "split"},
-                html.div(html.h2({"class_name": "section-title"}, "How it works"), steps(*NEXT)),
+                html.div(html.h2({"class_name": "section-title"}, "How it works"), steps(*how_it_works())),
                 html.div(
                     {"class_name": "card"},
                     html.h2({"class_name": "card-title"}, "Ask for a visit"),

@@ -1,6 +1,6 @@
 """Marketplace (/dashboard/marketplace, issue 17): the providers' job board. A listed provider sees the live
-service requests they are eligible for (a service they offer at that place, a ZIP code in their service
-area, a licence of its state), newest first, updated live as patients post them, and sends one offer per
+service requests they are eligible for (a service they offer at that place, a ZIP code within reach of
+their service area, a licence of its state), newest first, updated live as patients post them, and sends one offer per
 request: a start time open in their calendar inside one of the patient's preferred times, a price within
 the catalog bounds and a short message. Patients' notes are never shown here. The rules and their wording
 live in app/services/service_requests.
@@ -18,6 +18,7 @@ from app.services.service_requests import (
     list_job_board,
     list_offer_times,
     price_bounds,
+    reach_miles,
     send_offer,
 )
 from components.context import use_session
@@ -79,8 +80,8 @@ def MarketplacePage() -> dict:
         portal_header(
             "Marketplace",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Service requests from patients in your service area, newest first. New ones appear here "
-            "as they're posted.",
+            lead=f"Service requests from patients within {reach_miles():g} miles of your service area, newest "
+            "first. New ones appear here as they're posted.",
         ),
         html.div(
             {"class_name": "container portal-body"},

@@ -1,11 +1,13 @@
-"""Issue 17, done when: a patient posts a service request; an eligible provider's Marketplace shows it
-within a second, without a reload, and the provider offers; the patient accepts and the visit is booked (it
-shows in My Appointments); an ineligible provider never sees it. Signed-out visitors are sent to sign in to
+"""Issue 17, done when: a patient posts a service request for a ZIP code no provider lists; an eligible
+provider's Marketplace shows it within a second, without a reload, and the provider offers; the patient
+accepts and the visit is booked (it shows in My Appointments); an ineligible provider never sees it. Signed-out visitors are sent to sign in to
 ask. axe-core checks each screen built here once; screenshots at 1280×800 and 375×812, light and dark.
 
 The site is a copy of the run's demo database: the patient Jordan Lee and the provider Priya Shah (routine
-blood draws in ZIP 10001, a NY licence), open every day from 7 AM to 7 PM here, plus a Chicago provider
-account (ZIP 60614, an IL licence) who is not eligible for a New York request.
+blood draws in Manhattan and Brooklyn ZIP codes, a NY licence), open every day from 7 AM to 7 PM here, plus a
+Chicago provider account (ZIP 60614, an IL licence) who is not eligible for a New York request. The request
+comes from Yonkers (10701), which no demo provider lists: it is 15 miles from Priya's area, within the
+25-mile reach of a service request.
 """
 
 from __future__ import annotations
@@ -143,11 +145,11 @@ def test_request_offer_accept_book(site: LiveServer, new_page, page: Page) -> No
     sign_in(patient, site, PATIENT, DEMO_PASSWORD, path="/login?redirect=%2Fservice-requests")
     expect(patient.get_by_role("heading", name="New request")).to_be_visible()
 
-    # The patient asks for a home blood draw in 10001, the day after tomorrow from 9 to noon.
+    # The patient asks for a home blood draw in Yonkers, the day after tomorrow from 9 to noon.
     day = (datetime.now(ZoneInfo(ZONE)) + timedelta(days=2)).date().isoformat()
     patient.get_by_label("Service", exact=True).select_option(label="Routine blood draw")
     patient.get_by_label("Place of visit").select_option(label="Home")
-    patient.get_by_label("ZIP code").fill("10001")
+    patient.get_by_label("ZIP code").fill("10701")
     first = patient.get_by_role("group", name="Preferred time 1")
     first.get_by_label("Date").fill(day)
     first.get_by_label("From").fill("09:00")
@@ -160,7 +162,7 @@ def test_request_offer_accept_book(site: LiveServer, new_page, page: Page) -> No
 
     # Priya's board shows it live, without a reload and without the notes.
     expect(board_card(provider)).to_be_visible(timeout=1_000)
-    expect(board_card(provider)).to_contain_text("ZIP 10001 (New York, NY)")
+    expect(board_card(provider)).to_contain_text("ZIP 10701 (Yonkers, NY)")
     expect(provider.get_by_text(NOTES)).to_have_count(0)
     # A provider in Chicago never sees it.
     sign_in(far, site, FAR_AWAY, FAR_PASSWORD, path="/login?redirect=/dashboard/marketplace")
@@ -186,8 +188,8 @@ def test_request_offer_accept_book(site: LiveServer, new_page, page: Page) -> No
     problems += looks(patient, "patient", "#my-requests-title")
     mine.get_by_role("button", name="Accept Priya Shah's offer").click()
     accept = patient.get_by_role("dialog", name="Book this visit")
-    accept.get_by_label("Street address").fill("350 5th Ave")
-    accept.get_by_label("City").fill("New York")
+    accept.get_by_label("Street address").fill("86 Main St")
+    accept.get_by_label("City").fill("Yonkers")
     accept.get_by_label("State").fill("NY")
     screenshot(patient, "requests-accept-dialog-1280-light")
     accept.get_by_role("button", name="Book visit").click()

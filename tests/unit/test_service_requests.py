@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from app import db as app_db
 from app.principal import Principal
+from app.services.booking import hold_slot
 from app.services.errors import NotFound, ValidationFailed
 from app.services.service_requests import (
     accept_offer,
@@ -24,9 +25,10 @@ from app.services.service_requests import (
     post_service_request,
     send_offer,
 )
-from app.services.service_requests._rules import ALREADY_OFFERED, NOT_ELIGIBLE, NOT_OPEN
+from app.services.service_requests._rules import ALREADY_OFFERED, NOT_ELIGIBLE, NOT_OPEN, reach_of
 from models.account import Role
 from models.booking import Appointment, AppointmentStatus
+from models.catalog import ServiceLocation
 from models.notification import Notification
 from models.service_request import OfferStatus, RequestStatus, ServiceRequestCreate, WindowInput
 from tests.factories import person, provider, run
@@ -93,6 +95,48 @@ async def test_only_eligible_providers_see_a_request_and_never_its_notes(identit
     for actor in (support.actor, eligible):
         with pytest.raises(NotFound):
             await run(get_service_request, actor=actor, request_id=request_id)
+
+
+def test_the_reach_of_a_service_area_is_every_zip_code_within_25_miles() -> None:
+    reach = reach_of(["10001"])
+    assert {"10001", "10701", "07030"} <= reach  # itself; Yonkers, NY (15 miles); Hoboken, NJ (3 miles)
+    assert reach.isdisjoint({"12207", "60614", "19103"})  # Albany, Chicago, Philadelphia (80 miles)
+    assert 300 < len(reach) < 2000
+    assert reach_of([]) == frozenset()
+
+
+async def test_a_request_from_a_zip_nobody_lists_reaches_the_providers_nearby_and_is_booked(identity) -> None:
+    # Nobody lists Yonkers (10701); Ella travels to Manhattan (10001), 15 miles away; Al to Albany (12207).
+    ella, ella_id = await provider_account("Ella Nearby")
+    albany, _ = await provider_account("Al Albany", zip_codes=("12207",))
+    patient = await person(name="Pat Yonkers")
+    request_id = await post(patient.actor, zip_code="10701")
+
+    board = await run(list_job_board, actor=ella, now=NOW)
+    assert [(r.id, r.area) for r in board] == [(request_id, "Yonkers, NY")]
+    assert 14 < board[0].distance_miles < 17
+    assert await run(list_job_board, actor=albany, now=NOW) == []
+
+    winning = await offer(ella, request_id, "80")
+    address = {**ADDRESS, "city": "Yonkers"}
+    accepted = await run(accept_offer, actor=patient.actor, offer_id=winning, now=NOW, **address)
+    assert accepted.status == RequestStatus.booked
+    async with app_db.unit_of_work() as session:
+        visit = await session.scalar(select(Appointment).where(Appointment.provider_id == ella_id))
+    assert (visit.status, visit.zip_code, visit.city) == (AppointmentStatus.pending, "10701", "Yonkers")
+
+    # Her offer was for that visit only: booking her in Yonkers at another time is still refused.
+    with pytest.raises(ValidationFailed, match="ZIP code 10701"):
+        await run(
+            hold_slot,
+            actor=patient.actor,
+            service_slug="routine-blood-draw",
+            provider_id=ella_id,
+            starts_at=TUESDAY_NINE + timedelta(hours=2),
+            zip_code="10701",
+            location=ServiceLocation.home,
+            now=NOW,
+        )
 
 
 async def test_an_offer_is_priced_within_the_catalog_bounds_once_per_provider(identity) -> None:

@@ -128,7 +128,14 @@ async def hold_slot(
         raise ValidationFailed(NOT_OPEN)
     starts_at = starts_at.astimezone(UTC)
     service, category_slug, candidates = await service_and_providers(
-        session, service_slug, location, zip_code, provider_id, starts_at.date()
+        session,
+        service_slug,
+        location,
+        zip_code,
+        provider_id,
+        starts_at.date(),
+        patient_id=account.id,
+        starts_at=starts_at,
     )
     zip_code = place_zip(service, location, zip_code)
     ends_at = starts_at + timedelta(minutes=service.duration_minutes)

@@ -18,7 +18,7 @@ from datetime import datetime
 from decimal import Decimal
 from functools import cache
 
-from sqlalchemy import Select, String, and_, bindparam, case, literal, select, update
+from sqlalchemy import Select, String, and_, bindparam, case, literal, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -55,6 +55,7 @@ from app.services.booking._rules import (
     UNKNOWN_HOLD,
     WITHDRAWN,
     address_problems,
+    agreed_to_travel,
     current_time,
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
@@ -241,10 +242,11 @@ def _checked_statement(count: int) -> Select:
         ),
         else_=literal("", String()),
     )
-    covered = (
+    covered = or_(
         select(ProviderZip.provider_id)
         .where(ProviderZip.provider_id == Appointment.provider_id, ProviderZip.zip_code == line_zip)
-        .exists()
+        .exists(),
+        agreed_to_travel(Appointment.provider_id, Appointment.patient_id, line_zip, Appointment.starts_at),
     )
     line_state = case(
         *(

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.enrollment._rules import zip_state
@@ -22,6 +22,7 @@ from app.services.providers._search import ORDER_BY_RATING
 from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
 from models.catalog import Service, ServiceCategory, ServiceLocation
 from models.provider import Provider, ProviderService, ProviderZip
+from models.service_request import OfferStatus, ServiceRequest, ServiceRequestOffer
 
 HOLD_MINUTES = 10
 NOTES_MAX = 2000
@@ -137,12 +138,35 @@ def place_zip(service: Service, location: ServiceLocation, zip_code: str) -> str
     return zip_code
 
 
-def serves_zip(
-    provider_id: ColumnElement, zip_code: object, state: object, day: object
+def agreed_to_travel(
+    provider_id: object, patient_id: object, zip_code: object, starts_at: object
 ) -> ColumnElement[bool]:
-    """SQL: the provider travels to the ZIP code and holds a licence of its state valid on `day` (the
-    licence-state rule, `providers.licensed_in`); values or bound parameters."""
+    """SQL: the patient accepted the provider's offer on their service request in this ZIP code, for a visit
+    starting at `starts_at`: the provider agreed to travel there, though their listed area may not hold it
+    (app/services/service_requests); columns, values or bound parameters."""
+    return exists().where(
+        ServiceRequestOffer.provider_id == provider_id,
+        ServiceRequestOffer.status == OfferStatus.accepted,
+        ServiceRequestOffer.starts_at == starts_at,
+        ServiceRequest.id == ServiceRequestOffer.request_id,
+        ServiceRequest.patient_id == patient_id,
+        ServiceRequest.zip_code == zip_code,
+    )
+
+
+def serves_zip(
+    provider_id: ColumnElement,
+    zip_code: object,
+    state: object,
+    day: object,
+    agreed: ColumnElement[bool] | None = None,
+) -> ColumnElement[bool]:
+    """SQL: the provider travels to the ZIP code (their area holds it, or `agreed`: `agreed_to_travel`) and
+    holds a licence of its state valid on `day` (the licence-state rule, `providers.licensed_in`); values
+    or bound parameters."""
     travels = exists().where(ProviderZip.provider_id == provider_id, ProviderZip.zip_code == zip_code)
+    if agreed is not None:
+        travels = or_(travels, agreed)
     return and_(travels, licensed_in(provider_id, state, day))
 
 
@@ -177,8 +201,8 @@ async def eligible_providers(
 
 @cache
 def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
-    """`service_and_providers`' statement for each combination of filters, built once (slug, bit, zip and
-    provider_id are parameters)."""
+    """`service_and_providers`' statement for each combination of filters, built once (slug, bit, zip,
+    state, day, provider_id, patient_id and starts_at are parameters)."""
     offers = (
         select(ProviderService.provider_id, ProviderService.service_id, ProviderService.price)
         .join(Provider, Provider.id == ProviderService.provider_id)
@@ -186,7 +210,18 @@ def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
     )
     if by_zip:
         offers = offers.where(
-            serves_zip(ProviderService.provider_id, bindparam("zip"), bindparam("state"), bindparam("day"))
+            serves_zip(
+                ProviderService.provider_id,
+                bindparam("zip"),
+                bindparam("state"),
+                bindparam("day"),
+                agreed_to_travel(
+                    ProviderService.provider_id,
+                    bindparam("patient_id"),
+                    bindparam("zip"),
+                    bindparam("starts_at"),
+                ),
+            )
         )
     if by_provider:
         offers = offers.where(ProviderService.provider_id == bindparam("provider_id"))
@@ -208,11 +243,14 @@ async def service_and_providers(
     zip_code: str,
     provider_id: str | None,
     day: date | None = None,
+    *,
+    patient_id: str | None = None,
+    starts_at: datetime | None = None,
 ) -> tuple[Service, str, list[_Candidate]]:
     """`bookable_service` and its `eligible_providers` in one query: the service, its category slug and
-    the listed providers offering it at `location` who travel to `zip_code` and are licensed in its state on
-    `day` (the caller checks the place and ZIP code with `place_zip` afterwards; a malformed ZIP code simply
-    matches nobody)."""
+    the listed providers offering it at `location` who travel to `zip_code` (their area, or they agreed to
+    come to `patient_id` at `starts_at`) and are licensed in its state on `day` (the caller checks the place
+    and ZIP code with `place_zip` afterwards; a malformed ZIP code simply matches nobody)."""
     zip_code = "" if location == ServiceLocation.virtual else zip_code.strip()
     statement = _service_and_providers_statement(bool(zip_code), provider_id is not None)
     values = {
@@ -222,6 +260,8 @@ async def service_and_providers(
         "state": zip_state(zip_code) or "",
         "day": day or today_utc(),
         "provider_id": provider_id,
+        "patient_id": patient_id,
+        "starts_at": starts_at,
     }
     rows = (await session.execute(statement, values)).all()
     if not rows:

@@ -1,6 +1,6 @@
 """Service requests → the providers' job board (issue 17): a patient asks for a visit the catalog or
 directory doesn't satisfy right now and follows it (`_requests`); eligible providers (their services,
-service area and licence states) see it live on their board and send one offer each, which they may
+the reach of their service area, licence states) see it live on their board and send one offer each, which they may
 withdraw (`_offers`); the patient accepts one and it is booked through the ordinary holds and checkout;
 live requests expire by a periodic job (`_expiry`). The rules, limits and words live in `_rules`.
 
@@ -33,6 +33,7 @@ PUBLIC = {
         "PRICE_CEILING",
         "PRICE_FLOOR",
         "price_bounds",
+        "reach_miles",
     ),
 }
 

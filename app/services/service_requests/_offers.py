@@ -31,6 +31,7 @@ from app.services.service_requests._rules import (
     check_price,
     eligible_for,
     miles_from,
+    reach_of,
     windows_of,
 )
 from models.catalog import Service
@@ -57,15 +58,25 @@ async def _listed_provider(session: AsyncSession, actor: Principal) -> Provider:
     return provider
 
 
+async def _area(session: AsyncSession, provider: Provider) -> list[str]:
+    """The ZIP codes of the provider's service area."""
+    return list(
+        (
+            await session.scalars(select(ProviderZip.zip_code).where(ProviderZip.provider_id == provider.id))
+        ).all()
+    )
+
+
 async def list_job_board(
     *, session: AsyncSession, actor: Principal, now: datetime | None = None
 ) -> list[ServiceRequestRead]:
-    """Live requests the signed-in provider is eligible for (`eligible_for`: their services, service area
-    and licence states), newest first, at most MAX_LISTED; each with the provider's own offer, if any, and
-    its distance from the centre of their service area (the `zipcodes` list's coordinates). Never the
-    patient's notes."""
+    """Live requests the signed-in provider is eligible for (`eligible_for`: their services, the reach of
+    their service area and their licence states), newest first, at most MAX_LISTED; each with the
+    provider's own offer, if any, and its distance from the centre of their service area (the `zipcodes`
+    list's coordinates). Never the patient's notes."""
     now = current_time(now)
     provider = await _listed_provider(session, actor)
+    area = await _area(session, provider)
     rows = (
         await session.execute(
             select(ServiceRequest, Service, ServiceRequestOffer)
@@ -77,15 +88,12 @@ async def list_job_board(
                     ServiceRequestOffer.provider_id == provider.id,
                 ),
             )
-            .where(eligible_for(provider.id, provider.user_id, now.date(), now))
+            .where(eligible_for(provider.id, provider.user_id, reach_of(area), now.date(), now))
             .order_by(ServiceRequest.created_at.desc(), ServiceRequest.id)
             .limit(MAX_LISTED)
         )
     ).all()
-    area = (
-        await session.scalars(select(ProviderZip.zip_code).where(ProviderZip.provider_id == provider.id))
-    ).all()
-    centre = centre_of(list(area))
+    centre = centre_of(area)
     return [
         request_read(
             request,
@@ -100,13 +108,14 @@ async def list_job_board(
 async def _eligible_request(
     session: AsyncSession, provider: Provider, request_id: str, now: datetime
 ) -> tuple[ServiceRequest, Service]:
+    reach = reach_of(await _area(session, provider))
     found = (
         await session.execute(
             select(ServiceRequest, Service)
             .join(Service, Service.id == ServiceRequest.service_id)
             .where(
                 ServiceRequest.id == request_id[:36],
-                eligible_for(provider.id, provider.user_id, now.date(), now),
+                eligible_for(provider.id, provider.user_id, reach, now.date(), now),
             )
         )
     ).first()

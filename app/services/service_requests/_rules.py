@@ -1,11 +1,14 @@
 """The rules service requests share: limits, the words people read, the offer price bounds, the ZIP code's
-place and time zone (the `zipcodes` list, like the rest of the app), parsing the patient's time windows, and
-the eligibility rule in SQL (who may see a request and offer on it)."""
+place and time zone (the `zipcodes` list, like the rest of the app), the ZIP codes within reach of a
+provider's service area, parsing the patient's time windows, and the eligibility rule in SQL (who may see a
+request and offer on it)."""
 
 from __future__ import annotations
 
 import functools
 import math
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -19,7 +22,7 @@ from app.services.errors import ValidationFailed
 from app.services.providers._licensing import licensed_in
 from app.settings import get_settings
 from models.catalog import ServiceLocation
-from models.provider import ProviderService, ProviderZip
+from models.provider import ProviderService
 from models.service_request import (
     LIVE_REQUEST,
     MAX_MESSAGE,
@@ -155,6 +158,55 @@ def centre_of(zip_codes: list[str]) -> tuple[float, float] | None:
     return sum(lat for lat, _ in points) / len(points), sum(lon for _, lon in points) / len(points)
 
 
+@functools.cache
+def _zip_grid() -> dict[tuple[int, int], list[str]]:
+    """The ZIP codes with known centres, by the whole degrees of latitude and longitude they lie in."""
+    grid: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for code, place in _zip_places().items():
+        if place.latitude is not None and place.longitude is not None:
+            grid[math.floor(place.latitude), math.floor(place.longitude)].append(code)
+    return dict(grid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _near(zip_code: str, miles: float) -> frozenset[str]:
+    """The ZIP codes whose centres lie within `miles` of this one's, itself included."""
+    place = zip_place(zip_code)
+    if place is None or place.latitude is None or place.longitude is None:
+        return frozenset({zip_code})
+    # Only the grid cells the circle can touch: a degree of latitude is about 69 miles, a degree of
+    # longitude that times the cosine of the latitude.
+    rows = math.ceil(miles / 69) + 1
+    columns = math.ceil(miles / (69 * max(math.cos(math.radians(abs(place.latitude) + 1)), 0.05))) + 1
+    cell_lat, cell_lon = math.floor(place.latitude), math.floor(place.longitude)
+    grid = _zip_grid()
+    centre = (place.latitude, place.longitude)
+    found = {zip_code}
+    for dlat in range(-rows, rows + 1):
+        for dlon in range(-columns, columns + 1):
+            for code in grid.get((cell_lat + dlat, cell_lon + dlon), ()):
+                distance = miles_from(centre, code)
+                if distance is not None and distance <= miles:
+                    found.add(code)
+    return frozenset(found)
+
+
+def reach_miles() -> float:
+    """How far from their service area a provider can be asked to travel by a service request."""
+    return get_settings().service_request_reach_miles
+
+
+def reach_of(area: Iterable[str]) -> frozenset[str]:
+    """The ZIP codes a provider with this service area can be asked to travel to by a service request: those
+    within `reach_miles` of a ZIP code of the area (the area's own included), so a request from a ZIP code
+    nobody lists still reaches the providers nearby."""
+    miles = reach_miles()
+    reach: set[str] = set()
+    for zip_code in area:
+        reach |= _near(zip_code, miles)
+    return frozenset(reach)
+
+
 def zip_place(zip_code: str) -> ZipPlace | None:
     return _zip_places().get((zip_code or "").strip())
 
@@ -225,24 +277,22 @@ def location_bit() -> ColumnElement[int]:
 
 
 def eligible_for(
-    provider_id: object, provider_user_id: str | None, day: date, now: datetime
+    provider_id: object, provider_user_id: str | None, reach: frozenset[str], day: date, now: datetime
 ) -> ColumnElement[bool]:
-    """SQL: the request is live and open to the provider: they offer its service at its place, travel to
-    its ZIP code, hold a licence of its state valid on `day`, and it isn't their own (their account's)
-    request. The provider's own listing (verified, active…) is checked by the caller."""
+    """SQL: the request is live and open to the provider: they offer its service at its place, its ZIP code
+    is within `reach` of their service area (`reach_of`), they hold a licence of its state valid on `day`,
+    and it isn't their own (their account's) request. The provider's own listing (verified, active…) is
+    checked by the caller."""
     offers = exists().where(
         ProviderService.provider_id == provider_id,
         ProviderService.service_id == ServiceRequest.service_id,
         ProviderService.location_mask.op("&")(location_bit()) != 0,
     )
-    travels = exists().where(
-        ProviderZip.provider_id == provider_id, ProviderZip.zip_code == ServiceRequest.zip_code
-    )
     conditions = [
         ServiceRequest.status.in_(LIVE_REQUEST),
         ServiceRequest.expires_at > now,
         offers,
-        travels,
+        ServiceRequest.zip_code.in_(sorted(reach)),
         licensed_in(provider_id, ServiceRequest.state, day),
     ]
     if provider_user_id is not None:
