@@ -4,6 +4,7 @@ a real SMTP server (aiosmtpd) and settings pointed at them."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import secrets
@@ -25,6 +26,7 @@ from app import db as app_db
 from app import ratelimit
 from app.migrate import upgrade
 from app.settings import get_settings
+from tests.server_forker import Forker
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -403,8 +405,15 @@ class LiveServer:
         return self.log_path.read_text(errors="replace")
 
 
-def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveServer:
-    """`python -m medivisit serve` on a free port with a fresh, migrated SQLite database."""
+_FORKER = Forker()
+atexit.register(_FORKER.close)
+
+
+def start_server(
+    tmp_dir: Path, *, port: int | None = None, fresh_process: bool = False, **env: str
+) -> LiveServer:
+    """`python -m medivisit serve` on a free port with a fresh, migrated SQLite database: forked from this
+    test process's forker (tests/server_forker.py), or with `fresh_process` a new interpreter."""
     import subprocess
     import sys
     import time
@@ -424,13 +433,18 @@ def start_server(tmp_dir: Path, *, port: int | None = None, **env: str) -> LiveS
     log_path = tmp_dir / "server.log"
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
     process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "medivisit", "serve", "--port", str(port), "--log-level", "warning"],
-        env=process_env,
-        stdout=log_path.open("w"),
-        stderr=subprocess.STDOUT,
-        cwd=Path(__file__).parent.parent,
-    )
+    argv = ["serve", "--port", str(port), "--log-level", "warning"]
+    root = Path(__file__).parent.parent
+    if fresh_process:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "medivisit", *argv],
+            env=process_env,
+            stdout=log_path.open("w"),
+            stderr=subprocess.STDOUT,
+            cwd=root,
+        )
+    else:
+        process = _FORKER.start(argv, process_env, root, log_path)
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90  # a busy machine imports slowly
     while time.monotonic() < deadline:
@@ -461,7 +475,6 @@ def _migrated_sqlite_file() -> Path:
     it (migrating each one costs a second of CPU and, with a commit per revision, many seconds of fsync on
     a busy disk)."""
     if not _migrated_template:
-        import atexit
         import tempfile
 
         directory = Path(tempfile.mkdtemp(prefix="medivisit-migrated-"))
@@ -581,7 +594,8 @@ def live_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
     _inbox, smtp_url = smtp_server
     tmp = tmp_path_factory.mktemp("live")
     database_url = f"sqlite:///{tmp / 'live.db'}"
-    server = start_server(tmp, SMTP_URL=smtp_url, DATABASE_URL=database_url)
+    # A new interpreter, as `python -m medivisit serve` runs in production (the other servers are forked).
+    server = start_server(tmp, fresh_process=True, SMTP_URL=smtp_url, DATABASE_URL=database_url)
     seed_demo(database_url, demo=False)  # the service catalog, as every install has it
     yield server
     stop_server(server)
