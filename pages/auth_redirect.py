@@ -39,7 +39,7 @@ def AuthRedirectPage() -> dict:
     if user is None:
         login = with_redirect("/login", redirect)
         return html.main(
-            {"id": "main", "class_name": "auth-page"},
+            {"id": "main", "class_name": "auth-page auth-page-alone"},
             html.div(
                 {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
                 html.p({"class_name": "auth-lead"}, AUTH_FAILED),
@@ -51,7 +51,7 @@ def AuthRedirectPage() -> dict:
         )
     target = auth_redirect_target(redirect, user)
     return html.main(
-        {"id": "main", "class_name": "auth-page"},
+        {"id": "main", "class_name": "auth-page auth-page-alone"},
         html.div(
             {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
             html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),
