@@ -31,6 +31,7 @@ from app.services.payments import (
     reconcile_card_payments,
     remove_my_card,
 )
+from app.services.service_requests import accept_offer, list_my_service_requests
 from app.settings import Settings, get_settings
 from medivisit.main import create_app
 from models.account import Role
@@ -41,10 +42,13 @@ from models.ledger import JournalEntry, Posting
 from models.mail import OutboxMessage
 from models.notification import Notification, NotificationKind
 from models.payment import CardPayment, PaymentCustomer, PaymentEvent
+from models.service_request import OfferStatus, RequestStatus
 from tests import stripe_standin
 from tests.factories import ZIP, blocked_writers, person, provider, run
 from tests.unit.test_booking import NOW
 from tests.unit.test_ledger import WEDNESDAY_NINE, World, balanced, book, money
+from tests.unit.test_service_requests import ADDRESS, offer, post, provider_account
+from tests.unit.test_service_requests import NOW as REQUEST_NOW
 
 WEBHOOK = "/api/payments/stripe/webhook"
 
@@ -349,6 +353,32 @@ async def test_a_provider_who_accepted_the_visit_hears_it_is_off_when_the_paymen
     got = [(m["To"], m["Subject"]) for m in smtp.wait_for(3)]
     assert (world.provider.email, "A visit was cancelled") in got
     assert any(s.startswith("Your payment for order ") for to, s in got if to == world.patient.email)
+
+
+async def test_a_failed_payment_reopens_the_service_request_it_booked(stripe_on, client) -> None:
+    ella, _ella_id = await provider_account("Ella Card")
+    patient = await person(name="Pat Card")
+    request_id = await post(patient.actor)
+    winning = await offer(ella, request_id, "80")
+    booked = await run(accept_offer, actor=patient.actor, offer_id=winning, now=REQUEST_NOW, **ADDRESS)
+    assert booked.status == RequestStatus.booked and booked.payment_url  # sent to Stripe Checkout
+    async with app_db.unit_of_work() as session:
+        order_id = await session.scalar(select(Order.id).where(Order.number == booked.order_number))
+    assert (await deliver(client, declined(await payment_of(order_id)))).json()["result"] == "failed"
+
+    # Not "booked" with no visit: the accepted offer is open again, and both sides are told.
+    [mine] = await run(list_my_service_requests, actor=patient.actor)
+    assert (mine.status, mine.order_number, [o.status for o in mine.offers]) == (
+        RequestStatus.offered,
+        "",
+        [OfferStatus.pending],
+    )
+    async with app_db.unit_of_work() as session:
+        titles = set((await session.scalars(select(Notification.title))).all())
+    assert titles >= {"Your service request is open again", "A visit you were booked for is off for now"}
+    # Accepting it again books the visit again, on a new order.
+    again = await run(accept_offer, actor=patient.actor, offer_id=winning, now=REQUEST_NOW, **ADDRESS)
+    assert again.status == RequestStatus.booked and again.order_number not in ("", booked.order_number)
 
 
 async def test_an_expired_checkout_fails_the_order(world, stripe_on, client) -> None:

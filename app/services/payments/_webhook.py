@@ -15,7 +15,8 @@
 - **Failed** (payment_intent.payment_failed, checkout.session.async_payment_failed, checkout.session.expired):
   the payment is `failed`, the order cancelled, its visits cancelled (their times free again), its
   transactions failed; the Checkout Session is expired so it cannot be paid afterwards; the patient is
-  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order.
+  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order. A service request
+  booked by that order is open again (`service_requests.reopen_released_requests`).
 - A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe.
 - Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
 """
@@ -43,6 +44,7 @@ from app.services.ledger._journal import write_lock
 from app.services.ledger._visits import PlacedVisit, record_order_placed
 from app.services.notifications._delivery import notify
 from app.services.payments._stripe import NAME, stripe_client
+from app.services.service_requests._released import reopen_released_requests
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.booking import (
@@ -280,6 +282,7 @@ async def apply_failed(
         .values(status=TransactionStatus.failed)
         .execution_options(synchronize_session=False)
     )
+    await reopen_released_requests(session, appointment_ids=[visit.id for visit in visits], now=at)
     if reason != EXPIRED_REASON:
         await _expire_checkout(payment.checkout_session_id)
     await notify(

@@ -1,8 +1,9 @@
 """Service requests → the providers' job board (issue 17): a patient asks for a visit the catalog or
-directory doesn't satisfy right now and follows it (`_requests`); eligible providers (their services,
-the reach of their service area, licence states) see it live on their board and send one offer each, which they may
-withdraw (`_offers`); the patient accepts one and it is booked through the ordinary holds and checkout;
-live requests expire by a periodic job (`_expiry`). The rules, limits and words live in `_rules`.
+directory doesn't satisfy right now and follows it (`_requests`); eligible providers (their services, the
+reach of their service area, licence states) see it live on their board and send one offer each, which they
+may withdraw (`_offers`); the patient accepts one and it is booked through the ordinary holds and checkout,
+and is open again if that booking's payment fails (`_released`); live requests expire by a periodic job
+(`_expiry`). The rules, limits and words live in `_rules`.
 
 Its public surface: see app/services/__init__.py.
 """
