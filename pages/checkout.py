@@ -424,7 +424,8 @@ def _VisitLine(
     # times: today, unless its times are gone (see `skip_a_closed_day`).
     held_day = hold.starts_at.astimezone(ZoneInfo(time_zone)).date() if hold else None
     day, set_day = use_state(held_day if held_day in days else days[0])
-    day_picked, set_day_picked = use_state(held_day in days)
+    # Read when an effect runs, not when it was scheduled: a pick made since then must not be undone.
+    day_picked = use_ref(held_day in days)
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
     problem, set_problem = use_state(None)
     places[line_key] = place  # what Place order checks the address against (no render of its own)
@@ -481,7 +482,7 @@ def _VisitLine(
 
     def choose_day(chosen: date) -> None:
         set_problem(None)
-        set_day_picked(True)
+        day_picked.current = True
         set_day(chosen)
 
     data = options.data
@@ -501,12 +502,19 @@ def _VisitLine(
     if hold and _shows_hold(hold, day, place, provider, time_zone):
         times = sorted({*times, hold.starts_at})  # a held time is busy for everyone else, not for its holder
 
-    @use_effect(dependencies=[data, loading, day_picked])
+    @use_effect(dependencies=[data, loading])
     def skip_a_closed_day() -> None:
         # Until the patient picks a day, a day without open times (today, late in the day) moves on to
-        # the next one, so times show as soon as the place is known.
-        if not day_picked and data is not None and not loading and not times and day < days[-1]:
-            set_day(day + timedelta(days=1))
+        # the next one, so times show as soon as the place is known. The day moves only if it is still the
+        # one this render showed and nobody has picked one: the effect may run after a click on a day that
+        # came in after its render.
+        if not day_picked.current and data is not None and not loading and not times and day < days[-1]:
+            shown = day
+            set_day(
+                lambda current: (
+                    shown + timedelta(days=1) if current == shown and not day_picked.current else current
+                )
+            )
 
     return html.article(
         {
