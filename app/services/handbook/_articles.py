@@ -14,11 +14,10 @@ from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.handbook._render import render_markdown
-from app.services.handbook._writing import apply_changes, free_slug, next_position, one_line
+from app.services.handbook._writing import one_line, write_article_row
 from app.services.staff._access import require_staff
 from models.account import AccountRead
 from models.audit import AuditAction
-from models.base import utcnow
 from models.handbook import (
     MAX_ARTICLES,
     MAX_BODY,
@@ -146,26 +145,17 @@ async def save_article(
     account = await _writer(session, actor)
     values = _checked(data)
     creating = slug is None
-    if creating:
-        if await session.scalar(select(func.count()).select_from(HandbookArticle)) >= MAX_ARTICLES:
-            raise ValidationFailed(FULL)
-        slug = await free_slug(session, HandbookArticle.slug, values["title"])
-        position = await next_position(
-            session, HandbookArticle.position, HandbookArticle.topic, values["topic"]
-        )
-        row = HandbookArticle(slug=slug, position=position, **values)
-        session.add(row)
-        changed = sorted(values)
-    else:
-        row = await session.scalar(
-            select(HandbookArticle).where(HandbookArticle.slug == slug[:MAX_SLUG]).with_for_update()
-        )
-        if row is None:
-            raise NotFound(NOT_FOUND)
-        changed = apply_changes(row, values)
-    row.updated_at = utcnow()
-    row.updated_by = account.id
-    await session.flush()
+    row, changed = await write_article_row(
+        session,
+        HandbookArticle,
+        group="topic",
+        slug=slug,
+        values=values,
+        editor_id=account.id,
+        limit=MAX_ARTICLES,
+        full=FULL,
+        not_found=NOT_FOUND,
+    )
     await audit.record(
         session=session,
         actor_id=account.id,

@@ -1,6 +1,6 @@
 """What writing a Markdown article needs, for the staff handbook and the public help center alike: a line
 of text tidied, a slug from its title that no other article holds, its place at the end of its group, and
-the changed fields of an edit."""
+the changed fields of an edit, and the create-or-change step both services' save goes through."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
+from app.services.errors import NotFound, ValidationFailed
+from models.base import utcnow
 from models.handbook import MAX_SLUG
 
 
@@ -46,3 +48,38 @@ def apply_changes(row: Any, values: dict[str, Any]) -> list[str]:
     for name, value in values.items():
         setattr(row, name, value)
     return changed
+
+
+async def write_article_row(
+    session: AsyncSession,
+    model: Any,
+    *,
+    group: str,
+    slug: str | None,
+    values: dict[str, Any],
+    editor_id: str,
+    limit: int,
+    full: str,
+    not_found: str,
+) -> tuple[Any, list[str]]:
+    """Create an article of `model` (`slug` None: at most `limit` of them, else `full`; its slug from the
+    title, at the end of its `group` column's value) or change the one at `slug` (locked; else `not_found`),
+    stamped with its editor; the row and the names of the fields set or changed."""
+    if slug is None:
+        if await session.scalar(select(func.count()).select_from(model)) >= limit:
+            raise ValidationFailed(full)
+        position = await next_position(session, model.position, getattr(model, group), values[group])
+        row = model(
+            slug=await free_slug(session, model.slug, str(values["title"])), position=position, **values
+        )
+        session.add(row)
+        changed = sorted(values)
+    else:
+        row = await session.scalar(select(model).where(model.slug == slug[:MAX_SLUG]).with_for_update())
+        if row is None:
+            raise NotFound(not_found)
+        changed = apply_changes(row, values)
+    row.updated_at = utcnow()
+    row.updated_by = editor_id
+    await session.flush()
+    return row, changed

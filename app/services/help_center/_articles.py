@@ -4,18 +4,17 @@ one grouped query per list, never one per article."""
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
 from app.services.handbook._render import render_markdown
-from app.services.handbook._writing import apply_changes, free_slug, next_position, one_line
+from app.services.handbook._writing import one_line, write_article_row
 from app.services.help_center._access import can_edit_help_center, require_editor
 from app.services.help_center._votes import vote_counts, voter_key
 from models.audit import AuditAction
-from models.base import utcnow
 from models.help_center import (
     MAX_ARTICLES,
     MAX_BODY,
@@ -148,26 +147,17 @@ async def save_help_article(
     account = await require_editor(session, actor)
     values = _checked(data)
     creating = slug is None
-    if creating:
-        if await session.scalar(select(func.count()).select_from(HelpArticle)) >= MAX_ARTICLES:
-            raise ValidationFailed(FULL)
-        new_slug = await free_slug(session, HelpArticle.slug, str(values["title"]))
-        position = await next_position(
-            session, HelpArticle.position, HelpArticle.category, values["category"]
-        )
-        row = HelpArticle(slug=new_slug, position=position, **values)
-        session.add(row)
-        changed = sorted(values)
-    else:
-        row = await session.scalar(
-            select(HelpArticle).where(HelpArticle.slug == slug[:MAX_SLUG]).with_for_update()
-        )
-        if row is None:
-            raise NotFound(NOT_FOUND)
-        changed = apply_changes(row, values)
-    row.updated_at = utcnow()
-    row.updated_by = account.id
-    await session.flush()
+    row, changed = await write_article_row(
+        session,
+        HelpArticle,
+        group="category",
+        slug=slug,
+        values=values,
+        editor_id=account.id,
+        limit=MAX_ARTICLES,
+        full=FULL,
+        not_found=NOT_FOUND,
+    )
     await audit.record(
         session=session,
         actor_id=account.id,
