@@ -21,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 
 from app.api.csv_files import csv_attachment, safe_cell
 from app.api.deps import SessionDep, signed_in
-from app.api.uploads import _error, _refusal, read_one_file, refused_upload
+from app.api.uploads import _error, _refusal, read_one_file, uploader
 from app.services.ads import add_ad_image, get_ad_figures, open_ad_image, record_ad_click
 from app.services.errors import ServiceError
 
@@ -53,10 +53,8 @@ async def click(flight_id: str, request: Request, session: SessionDep, p: str = 
 @router.post("/images", status_code=201, responses={201: {"description": "`{id, url}`"}})
 async def upload_image(request: Request, session: SessionDep) -> Response:
     """Upload a creative's image (a signed-in advertiser)."""
-    actor = await signed_in(session, request)
-    if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
-    if (refused := refused_upload(request)) is not None:
+    actor, refused = await uploader(session, request, not_signed_in=NOT_SIGNED_IN)
+    if refused is not None:
         return refused
     read = await read_one_file(request, missing="Choose an image to upload.")
     if isinstance(read, JSONResponse):

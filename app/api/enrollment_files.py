@@ -17,9 +17,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
-from app.api.deps import SessionDep, signed_in
-from app.api.uploads import NOT_SIGNED_IN, _error, _refusal, read_one_file, refused_upload
-from app.principal import Principal
+from app.api.deps import SessionDep
+from app.api.uploads import _error, _refusal, read_one_file, uploader
 from app.services.enrollment import StepInvalid, add_document, set_photo
 from app.services.errors import ServiceError
 from app.settings import get_settings
@@ -28,19 +27,10 @@ from models.enrollment import DocumentCreate
 router = APIRouter(prefix="/api/enrollment", tags=["provider enrollment files"])
 
 
-async def _refused(request: Request, session: SessionDep) -> tuple[Principal | None, Response | None]:
-    """The signed-in applicant behind an upload from this site's page, or the answer refusing it."""
-    actor = await signed_in(session, request)
-    if actor is None:
-        return None, _error(401, "not_signed_in", NOT_SIGNED_IN)
-    refused = refused_upload(request)
-    return (None, refused) if refused is not None else (actor, None)
-
-
 @router.post("/documents", status_code=201, responses={201: {"description": "the document handed in"}})
 async def upload_document(request: Request, session: SessionDep) -> Response:
     """Hand in one credential document (PDF, PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES) with its dates."""
-    actor, refused = await _refused(request, session)
+    actor, refused = await uploader(session, request)
     if refused is not None:
         return refused
     limit = get_settings().upload_max_bytes
@@ -70,7 +60,7 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
 @router.post("/photo", status_code=201, responses={201: {"description": "the photo set"}})
 async def upload_photo(request: Request, session: SessionDep) -> Response:
     """The applicant's photo (PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES), replacing the one before."""
-    actor, refused = await _refused(request, session)
+    actor, refused = await uploader(session, request)
     if refused is not None:
         return refused
     read = await read_one_file(request, missing="Choose a photo to upload.")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
-from app.api.uploads import NOT_SIGNED_IN, _error, _refusal, read_one_file, refused_upload
+from app.api.deps import SessionDep
+from app.api.uploads import _refusal, read_one_file, uploader
 from app.services.errors import ServiceError
 from app.services.store import add_product_image, open_product_image
 
@@ -26,10 +26,8 @@ router = APIRouter(prefix="/api/store", tags=["store product photos"])
 )
 async def upload_image(product_id: str, request: Request, session: SessionDep) -> Response:
     """Add one photo to a product (staff with manage_services)."""
-    actor = await signed_in(session, request)
-    if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
-    if (refused := refused_upload(request)) is not None:
+    actor, refused = await uploader(session, request)
+    if refused is not None:
         return refused
     read = await read_one_file(request, missing="Choose a photo to upload.")
     if isinstance(read, JSONResponse):

@@ -20,6 +20,7 @@ from starlette.datastructures import UploadFile
 
 from app.api.deps import SessionDep, signed_in
 from app.auth.web import CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
+from app.principal import Principal
 from app.services.errors import ServiceError
 from app.services.support import open_attachment, stage_attachment
 from app.settings import get_settings
@@ -65,6 +66,18 @@ def refused_upload(request: Request) -> JSONResponse | None:
     return None
 
 
+async def uploader(
+    session: SessionDep, request: Request, *, not_signed_in: str = NOT_SIGNED_IN
+) -> tuple[Principal | None, Response | None]:
+    """The signed-in person behind an upload from this site's page, or the answer refusing it (401, or
+    `refused_upload`'s)."""
+    actor = await signed_in(session, request)
+    if actor is None:
+        return None, _error(401, "not_signed_in", not_signed_in)
+    refused = refused_upload(request)
+    return (None, refused) if refused is not None else (actor, None)
+
+
 async def read_one_file(request: Request, *, missing: str) -> tuple[str, bytes] | JSONResponse:
     """The multipart form's one `file`: its name and contents (read up to one byte over UPLOAD_MAX_BYTES,
     so the service can say it is too large), or 400 no_file saying `missing`."""
@@ -97,10 +110,8 @@ def private_download(path: Path, *, media_type: str, filename: str) -> FileRespo
 )
 async def upload(request: Request, session: SessionDep) -> Response:
     """Stage one file (PNG, JPEG, GIF, WebP, PDF or text, at most 5 MB) for a help-desk message."""
-    actor = await signed_in(session, request)
-    if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
-    if (refused := refused_upload(request)) is not None:
+    actor, refused = await uploader(session, request)
+    if refused is not None:
         return refused
     read = await read_one_file(request, missing="Choose a file to upload.")
     if isinstance(read, JSONResponse):
