@@ -1,6 +1,11 @@
 """One signed request to the webhook URL (httpx): the Standard Webhooks headers, the optional Header Auth
 token, a timeout (AUTOMATION_TIMEOUT_SECONDS, 15 s), redirects not followed (3xx is a failure), and what
-came back, shortened for the log. Never raises: a network failure is an outcome too."""
+came back, shortened for the log. Never raises: a network failure is an outcome too.
+
+The connection goes to an address `resolve_checked` resolved and checked for this very request (pinned):
+the URL's host is swapped for that address, the Host header keeps the name, and for https the TLS server
+name (SNI, and so the certificate check) is the name too (httpx's `sni_hostname` extension). httpx never
+resolves the name again, so a DNS answer that changes between the check and the connection is never used."""
 
 from __future__ import annotations
 
@@ -11,12 +16,13 @@ import httpx
 
 from app.auth.sealed import unseal
 from app.services.automation._signing import webhook_headers
-from app.services.automation._urls import check_resolved
+from app.services.automation._urls import resolve_checked
 from app.services.errors import ValidationFailed
 from app.settings import get_settings
 from models.automation import MAX_EXCERPT, AutomationIntegration
 
 USER_AGENT = "MediVisit-Webhooks/1.0"
+MAX_ADDRESSES = 4  # checked addresses tried in turn when one refuses the connection
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ async def send(target: Target, *, message_id: str, body: str) -> Outcome:
         return int((time.perf_counter() - started) * 1000)
 
     try:
-        await check_resolved(target.url)
+        addresses = await resolve_checked(target.url)
     except ValidationFailed as exc:
         return Outcome(None, f"Refused: {exc.message}"[:200], "", took())
     headers = webhook_headers(
@@ -89,16 +95,30 @@ async def send(target: Target, *, message_id: str, body: str) -> Outcome:
     headers["user-agent"] = USER_AGENT
     if target.header_name and target.header_token:
         headers[target.header_name] = target.header_token
+    url = httpx.URL(target.url)
+    headers["host"] = url.netloc.decode("ascii")
+    extensions = {"sni_hostname": url.raw_host.decode("ascii")} if url.scheme == "https" else {}
     timeout = get_settings().automation_timeout_seconds
     try:
         async with httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-            response = await client.post(target.url, content=body.encode(), headers=headers)
+            for tried, address in enumerate(addresses[:MAX_ADDRESSES], start=1):
+                try:
+                    response = await client.post(
+                        url.copy_with(host=address),
+                        content=body.encode(),
+                        headers=headers,
+                        extensions=extensions,
+                    )
+                    break
+                except httpx.ConnectError:
+                    if tried == min(len(addresses), MAX_ADDRESSES):
+                        raise
     except httpx.TimeoutException:
         return Outcome(None, f"No answer within {timeout:g} s", "", took())
     except httpx.ConnectError as exc:
         return Outcome(
             None, f"Could not connect: {exc}"[:200] if str(exc) else "Could not connect", "", took()
         )
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         return Outcome(None, f"{type(exc).__name__}: {exc}"[:200], "", took())
     return Outcome(response.status_code, "", _excerpt(response), took())
