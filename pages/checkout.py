@@ -28,6 +28,7 @@ from app.services.booking import (
     HOLD_MINUTES,
     CheckoutLine,
     address_problems,
+    checkout_open_days,
     checkout_options,
     hold_slot,
     list_my_holds,
@@ -416,21 +417,38 @@ def _VisitLine(
     session = use_session()
     time_zone = session.time_zone
     days = _day_choices(time_zone)
+    today = days[0]
     default_place = (
         ServiceLocation.home if ServiceLocation.home in service.locations else service.locations[0]
     )
     place, set_place = use_state(hold.location if hold else default_place)
-    # The day of the patient's own held time (a reload or a drop keeps it), else the first day with open
-    # times: today, unless its times are gone (see `skip_a_closed_day`).
-    held_day = hold.starts_at.astimezone(ZoneInfo(time_zone)).date() if hold else None
-    day, set_day = use_state(held_day if held_day in days else days[0])
-    # Read when an effect runs, not when it was scheduled: a pick made since then must not be undone.
-    day_picked = use_ref(held_day in days)
     provider, set_provider = use_state(item.provider_id or FIRST_AVAILABLE)
+    needs_zip = place != ServiceLocation.virtual
+    place_known = not needs_zip or bool(zip_code)
+    # Only the days with an open time for this provider (or anyone, for "first available") are offered;
+    # until they are known (no ZIP code yet), every day of the next two weeks.
+    open_days = use_query(
+        checkout_open_days,
+        service_slug=service.slug,
+        zip_code=zip_code if needs_zip else "",
+        location=place,
+        days=DAYS_SHOWN,
+        time_zone=time_zone,
+        provider_id=provider or None,
+        enabled=place_known,
+    )
+    held_day = hold.starts_at.astimezone(ZoneInfo(time_zone)).date() if hold else None
+    if place_known and open_days.data is not None:
+        # The day of the patient's own hold stays: that time is busy for everyone but them.
+        days = [d for d in days if d in open_days.data or d == held_day]
+    # The day the patient picked (or that of their own held time: a reload or a drop keeps it) while it is
+    # still offered, else the first day offered.
+    picked, set_picked = use_state(held_day)
+    day = picked if picked in days else (days[0] if days else None)
     problem, set_problem = use_state(None)
     places[line_key] = place  # what Place order checks the address against (no render of its own)
-    needs_zip = place != ServiceLocation.virtual
-    # Once the visit can be placed (a ZIP code for in-person visits); until then data is None.
+    # Once the visit can be placed (a ZIP code for in-person visits) and its days are known; until then
+    # data is None.
     options = use_query(
         checkout_options,
         service_slug=service.slug,
@@ -438,7 +456,7 @@ def _VisitLine(
         location=place,
         day=day,
         time_zone=time_zone,
-        enabled=not needs_zip or bool(zip_code),
+        enabled=place_known and day is not None and open_days.data is not None,
     )
 
     def held(result: AppointmentRead) -> None:
@@ -449,6 +467,7 @@ def _VisitLine(
         # Someone else may have taken the time: say so here and show the times that are still open.
         set_problem(message)
         options.refetch()
+        open_days.refetch()
 
     holding = use_action(hold_slot, on_success=held, on_error=refused)
     prefix = f"visit-{number}"
@@ -482,8 +501,7 @@ def _VisitLine(
 
     def choose_day(chosen: date) -> None:
         set_problem(None)
-        day_picked.current = True
-        set_day(chosen)
+        set_picked(chosen)
 
     data = options.data
     # Until the times of a new day or place arrive, the previous ones stay on screen, not to be chosen.
@@ -501,20 +519,6 @@ def _VisitLine(
         times = []
     if hold and _shows_hold(hold, day, place, provider, time_zone):
         times = sorted({*times, hold.starts_at})  # a held time is busy for everyone else, not for its holder
-
-    @use_effect(dependencies=[data, loading])
-    def skip_a_closed_day() -> None:
-        # Until the patient picks a day, a day without open times (today, late in the day) moves on to
-        # the next one, so times show as soon as the place is known. The day moves only if it is still the
-        # one this render showed and nobody has picked one: the effect may run after a click on a day that
-        # came in after its render.
-        if not day_picked.current and data is not None and not loading and not times and day < days[-1]:
-            shown = day
-            set_day(
-                lambda current: (
-                    shown + timedelta(days=1) if current == shown and not day_picked.current else current
-                )
-            )
 
     return html.article(
         {
@@ -588,7 +592,7 @@ def _VisitLine(
                         else {}
                     ),
                 },
-                *[_day_chip(d, days[0], d == day, choose_day) for d in days],
+                *[_day_chip(d, today, d == day, choose_day) for d in days],
             ),
             html.p(
                 {"class_name": "visit-label", "id": f"{prefix}-times"},
@@ -601,6 +605,7 @@ def _VisitLine(
             _times(
                 prefix,
                 options,
+                open_days,
                 needs_zip and not zip_code,
                 times,
                 hold,
@@ -649,6 +654,7 @@ def _held_badge(hold: AppointmentRead | None, time_zone: str) -> dict:
 def _times(
     prefix: str,
     options: Query,
+    open_days: Query,
     waiting_for_zip: bool,
     times: list[datetime],
     hold: AppointmentRead | None,
@@ -658,6 +664,13 @@ def _times(
 ) -> dict:
     if waiting_for_zip:
         return html.p({"class_name": "times-note"}, "Enter your ZIP code above to see open times.")
+    if open_days.error:
+        return error_state(open_days.error, open_days.refetch)
+    if open_days.data == [] and hold is None:
+        return html.p(
+            {"class_name": "times-note", "aria-busy": "true" if open_days.loading else "false"},
+            f"No open times in the next {DAYS_SHOWN // 7} weeks. Try another provider or place of visit.",
+        )
     if options.error:
         return error_state(options.error, options.refetch)
     if options.data is None:

@@ -18,7 +18,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -37,6 +39,7 @@ from app.services.providers import (
     set_services,
     set_weekly_hours,
 )
+from components.format import format_date
 from models.provider import Provider
 from tests.conftest import (
     LiveServer,
@@ -190,8 +193,23 @@ def summary_totals(scope: Locator) -> list[str]:
     ]
 
 
-def choose_day(line: Locator, days_ahead: int) -> None:
-    chip = day_chips(line).nth(days_ahead)
+def day_ahead(days: int, *, weekdays_only: bool = False) -> date:
+    """The day `days` from today in New York (the browsers' and the providers' zone); with `weekdays_only`,
+    the first Monday-to-Friday day from then on (the demo's Priya Shah works Monday to Friday), so a test
+    passes on whatever day of the week it runs."""
+    day = datetime.now(ZoneInfo(ZONE)).date() + timedelta(days=days)
+    while weekdays_only and day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
+def choose_day(line: Locator, day: int | date) -> None:
+    """Choose the day chip of `day` (a date, or so many days from today)."""
+    if isinstance(day, int):
+        day = day_ahead(day)
+    chip = line.get_by_role("group", name="Day").get_by_role(
+        "button", name=re.compile(rf", {re.escape(format_date(day))}$")
+    )
     chip.click()
     expect(chip).to_have_attribute("aria-pressed", "true")
 
@@ -200,10 +218,10 @@ def held(line: Locator) -> Locator:
     return line.get_by_role("status").filter(has_text="Held until")
 
 
-def hold(line: Locator, days_ahead: int, label: str | None = None) -> str:
-    """Choose the day `days_ahead` days from today and a time (the first one if no `label`); returns the
-    time chosen once the line says it is held."""
-    choose_day(line, days_ahead)
+def hold(line: Locator, day: int | date, label: str | None = None) -> str:
+    """Choose `day` (a date, or so many days from today) and a time (the first one if no `label`); returns
+    the time chosen once the line says it is held."""
+    choose_day(line, day)
     chip = time_chip(line, label) if label else times(line).first
     label = chip.inner_text()
     chip.click()

@@ -19,7 +19,16 @@ from tests.conftest import LiveServer, demo_database, start_server, stop_server
 from tests.e2e.accessibility import DEMO_PASSWORD, check_every_look, loaded
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
-from tests.e2e.test_booking_flow import POLICY_WINDOW_DAYS, ZIP, ZONE, add_priyas_draw, hold, summary, visit
+from tests.e2e.test_booking_flow import (
+    POLICY_WINDOW_DAYS,
+    ZIP,
+    ZONE,
+    add_priyas_draw,
+    day_ahead,
+    hold,
+    summary,
+    visit,
+)
 
 PATIENT = "patient@demo.medivisit.test"
 PROVIDER = "provider@demo.medivisit.test"
@@ -72,7 +81,7 @@ def book_a_draw(page: Page, site: LiveServer) -> None:
     add_priyas_draw(page, site)
     open_page(page, site.url("/checkout"))
     page.get_by_label("ZIP code").fill(ZIP)
-    hold(visit(page, DRAW), POLICY_WINDOW_DAYS + 2)
+    hold(visit(page, DRAW), day_ahead(POLICY_WINDOW_DAYS + 2, weekdays_only=True))
     page.get_by_label("Street address").fill("350 W 31st St")
     page.get_by_label("City").fill("New York")
     page.get_by_label("State").fill("NY")

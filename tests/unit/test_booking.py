@@ -26,6 +26,7 @@ from app.services.booking import (
     SAME_TIME,
     TAKEN,
     CheckoutLine,
+    checkout_open_days,
     checkout_options,
     get_order,
     get_order_by_number,
@@ -655,6 +656,48 @@ async def test_checkout_options_list_each_providers_times_and_the_first_availabl
     assert (await options("10099")).providers == []
     assert await refused(options("12")) == "Enter a 5-digit ZIP code."
     assert (await options(zip_code, time_zone="Not/AZone")).time_zone == get_settings().default_time_zone
+
+
+async def open_days(zip_code: str = ZIP, **changes):  # noqa: ANN003, ANN201 - list[date]
+    arguments = {
+        "service_slug": "iv-hydration",
+        "zip_code": zip_code,
+        "location": HOME,
+        "days": 14,
+        "time_zone": NY,
+        "now": NOW,
+    } | changes
+    async with app_db.unit_of_work() as session:
+        return await checkout_open_days(session=session, **arguments)
+
+
+async def test_checkout_offers_only_the_days_a_provider_has_open_times(identity) -> None:
+    """Checkout used to offer a day chip for every day, Saturdays of a Monday-to-Friday provider too."""
+    offer = {"iv-hydration": ("150", (HOME,))}
+    weekdays = await provider("Wendy Weekday", offers=offer)  # 9 to 5, Monday to Friday
+    weekend = await provider("Sal Saturday", offers=offer, hours=[Hours(5, 540, 1020)])
+    idle = await provider("Ida Idle", offers=offer, hours=None)
+    fortnight = [MONDAY + timedelta(days=n) for n in range(14)]
+
+    assert await open_days(provider_id=weekdays) == [d for d in fortnight if d.weekday() < 5]
+    assert await open_days(provider_id=weekend) == [d for d in fortnight if d.weekday() == 5]
+    assert await open_days(provider_id=idle) == []
+    assert await open_days() == [d for d in fortnight if d.weekday() < 6]  # first available: either
+    assert await open_days(days=3, provider_id=weekdays) == fortnight[:3]
+
+    # A day of time off is no longer offered; nor is today once its last time is past the notice.
+    async with app_db.unit_of_work() as session:
+        tuesday = datetime(2030, 1, 8, 5, 0, tzinfo=UTC)
+        await add_time_off(
+            session=session,
+            actor=SYSTEM,
+            provider_id=weekdays,
+            starts_at=tuesday,
+            ends_at=tuesday + timedelta(days=1),
+        )
+    late = datetime(2030, 1, 7, 21, 0, tzinfo=UTC)  # Monday 16:00 in New York: 17:00 is within notice
+    assert (await open_days(provider_id=weekdays, now=late))[:2] == [date(2030, 1, 9), date(2030, 1, 10)]
+    assert await open_days("10099") == []  # nobody travels there
 
 
 async def test_checkout_options_cost_the_same_queries_for_any_number_of_providers(identity) -> None:

@@ -14,7 +14,7 @@ PUBLIC = {
         "list_my_holds",
         "release_hold",
     ),
-    "_options": ("checkout_options",),
+    "_options": ("checkout_open_days", "checkout_options"),
     "_orders": (
         "CheckoutLine",
         "get_order",

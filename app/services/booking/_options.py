@@ -1,9 +1,12 @@
 """`checkout_options`: for a service, a place of visit and a ZIP code, the open start times of every
-eligible provider on one calendar day of the visitor, and their union ("first available")."""
+eligible provider on one calendar day of the visitor, and their union ("first available");
+`checkout_open_days`: which of the visitor's next days have any open time at all, so checkout offers only
+those."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+import dataclasses
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +23,7 @@ from app.services.catalog._pricing import price_for
 from app.services.providers._availability import day_bounds, slot_rules
 from app.services.providers._profiles import display_name
 from app.services.providers._search import visitor_zone
+from app.services.providers._slots import zone
 from models.booking import CheckoutOptions, ProviderTimes
 from models.catalog import ServiceLocation
 from models.provider import RatingRead
@@ -70,3 +74,41 @@ async def checkout_options(
         ],
         first_available=sorted({moment for found in times.values() for moment in found}),
     )
+
+
+MAX_OPEN_DAYS = 31
+
+
+async def checkout_open_days(
+    *,
+    session: AsyncSession,
+    service_slug: str,
+    zip_code: str,
+    location: ServiceLocation,
+    days: int,
+    time_zone: str,
+    provider_id: str | None = None,
+    now: datetime | None = None,
+) -> list[date]:
+    """The calendar days of the visitor's `time_zone`, of the `days` (1 to 31) from today on, on which
+    `provider_id` (or any provider who can do the visit, for "first available") has an open start time."""
+    now = current_time(now)
+    time_zone = visitor_zone(time_zone)
+    location = ServiceLocation(location)
+    service, _category = await bookable_service(session, service_slug)
+    zip_code = place_zip(service, location, zip_code)
+    today = now.astimezone(zone(time_zone)).date()
+    window = [today + timedelta(days=n) for n in range(max(1, min(days, MAX_OPEN_DAYS)))]
+    candidates = await eligible_providers(session, service, location, zip_code, provider_id, today)
+    start, end = day_bounds(window[0], time_zone)[0], day_bounds(window[-1], time_zone)[1]
+    calendars = await provider_calendars(
+        session, [c.provider for c in candidates], slot_rules(service.duration_minutes), start, end, now
+    )
+    open_days = []
+    for day in window:
+        not_before, before = day_bounds(day, time_zone)
+        that_day = dataclasses.replace(calendars, not_before=not_before, before=before)
+        # One start time is enough: the lazy slot generator stops at the first.
+        if any(that_day.starts(c.provider, first_only=True) for c in candidates):
+            open_days.append(day)
+    return open_days

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
+from itertools import islice
 
 from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -284,18 +285,24 @@ class _Calendars:
     blocked: dict[str, list[Interval]]
     expired: set[str]  # providers with an expired hold in the window (its row still counts for no-overlap)
 
-    def starts(self, provider: Provider, *, with_busy: bool = True) -> list[datetime]:
-        """The provider's open start times in the window (ignoring booked and held time if not `with_busy`)."""
+    def starts(
+        self, provider: Provider, *, with_busy: bool = True, first_only: bool = False
+    ) -> list[datetime]:
+        """The provider's open start times in the window (ignoring booked and held time if not `with_busy`;
+        only the first, if any, with `first_only`)."""
         return list(
-            generate_slots(
-                hours=self.hours.get(provider.id, ()),
-                time_zone=provider.time_zone,
-                now=self.now,
-                rules=self.rules,
-                busy=self.busy.get(provider.id, ()) if with_busy else (),
-                blocked=self.blocked.get(provider.id, ()),
-                not_before=self.not_before,
-                before=self.before,
+            islice(
+                generate_slots(
+                    hours=self.hours.get(provider.id, ()),
+                    time_zone=provider.time_zone,
+                    now=self.now,
+                    rules=self.rules,
+                    busy=self.busy.get(provider.id, ()) if with_busy else (),
+                    blocked=self.blocked.get(provider.id, ()),
+                    not_before=self.not_before,
+                    before=self.before,
+                ),
+                1 if first_only else None,
             )
         )
 
