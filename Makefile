@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check install lint format chromium migrate clean bench test-n8n screenshots
+.PHONY: run test check install lint format chromium migrate clean bench test-n8n screenshots test-week
 
 # Some containers set PYTHONDONTWRITEBYTECODE: then every test process, live server and command the tests start
 # compiles the project's sources again (about half a second of CPU each, dozens of times a run).
@@ -82,6 +82,13 @@ test: install chromium $(OIDC_PROVIDER)
 # people to look at; `make test` skips taking them.
 screenshots: install chromium $(OIDC_PROVIDER)
 	SCREENSHOTS=1 $(PY) -m pytest $(E2E_XDIST) tests/e2e
+
+# Not part of `make test`: the fast lane and the browser tests once for each day of the week, the clock moved
+# by libfaketime (Debian's faketime, installed if missing); DAYS="5 6" runs only those offsets. See
+# tools/test_every_weekday.sh.
+test-week: install chromium $(OIDC_PROVIDER)
+	@command -v faketime >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null; }
+	tools/test_every_weekday.sh
 
 # Not part of `make test`. Provider search: 10,000 sample providers in a temporary SQLite database, p50/p95
 # over a mix of queries (BENCH_ARGS="--providers 2000 --queries 100"; on PostgreSQL at 1M:
