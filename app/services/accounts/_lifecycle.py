@@ -3,18 +3,10 @@ and what the signed-in home greets it with (the VIP welcome once, the onboarding
 
 Deletion: `request_account_deletion` (the person re-types their e-mail address) schedules it
 `ACCOUNT_DELETION_GRACE_DAYS` ahead and signs out every other session; `cancel_account_deletion` undoes it
-meanwhile; `delete_due_accounts` (the periodic job, `SYSTEM`) then anonymises the account:
-
-- removed: the sign-in (password, identities, factors, sessions, one-time tokens), the name, phone,
-  organization and image (user metadata), the saved address, cart, form drafts, help-desk tickets with
-  their messages and attachments' records, the review texts;
-- kept, detached from the person: visits and orders with their money (dates, service, provider, price,
-  status: the bookkeeping the business must keep), with the visit address and intake notes blanked; review
-  ratings (a provider's rating stays honest); the audit log (append-only, by design);
-- a provider's public profile is unlisted (inactive) and unlinked.
-
-The identity row itself stays as an anonymous, banned tombstone (`deleted-<id>@deleted.invalid`), because
-the kept visits and orders reference it.
+meanwhile; `delete_due_accounts` (the periodic job, `SYSTEM`) then erases the person (`_erasure`: what is
+deleted, what is kept for the books without the person, files on disk included) and leaves the identity row
+as an anonymous, banned tombstone (`deleted-<id>@deleted.invalid`), because the kept visits and orders
+reference it.
 """
 
 from __future__ import annotations
@@ -29,6 +21,7 @@ from app.auth.errors import AuthApiError
 from app.auth.sessions import delete_other_sessions, load_user_row
 from app.auth.users import update_user
 from app.principal import Principal
+from app.services.accounts._erasure import erase_person
 from app.services.accounts._principals import identity_of, require_account, require_identity
 from app.services.accounts._sessions import audit_own
 from app.services.accounts._waitlist import _invite_origin
@@ -45,16 +38,12 @@ from models.account import (
     SavedAddress,
     Welcome,
 )
-from models.assistant import AssistantConversation, AssistantMessage, AssistantPreference
 from models.audit import AuditAction
 from models.base import utcnow
 from models.booking import Appointment, AppointmentStatus
-from models.cart import CartItem
 from models.catalog import ServiceLocation
-from models.draft import FormDraft
-from models.identity import Identity, MfaFactor, OneTimeToken, User, as_utc
-from models.provider import Provider, Review, WeeklyHours
-from models.support import Ticket
+from models.identity import OneTimeToken, User, as_utc
+from models.provider import Provider, WeeklyHours
 
 MAX_EMAIL = 320
 MAX_CONFIRMATION = 320
@@ -268,40 +257,7 @@ async def delete_due_accounts(
 
 async def _anonymise(session: AsyncSession, user: User, moment: datetime) -> None:
     user_id, old_email = user.id, user.email or ""
-    # The assistant's conversations hold the person's own words about their health: they go too.
-    conversations = select(AssistantConversation.id).where(AssistantConversation.user_id == user_id)
-    await session.execute(delete(AssistantMessage).where(AssistantMessage.conversation_id.in_(conversations)))
-    for model in (
-        Identity,
-        MfaFactor,
-        OneTimeToken,
-        SavedAddress,
-        CartItem,
-        Ticket,
-        AssistantConversation,
-        AssistantPreference,
-    ):
-        await session.execute(delete(model).where(model.user_id == user_id))
-    await delete_other_sessions(session, user_id=user_id, keep=None)
-    await session.execute(delete(FormDraft).where(FormDraft.owner_key == f"user:{user_id}"))
-    await session.execute(
-        update(Appointment)
-        .where(Appointment.patient_id == user_id)
-        .values(address_line="", city="", notes="")
-        .execution_options(synchronize_session=False)
-    )
-    await session.execute(
-        update(Review)
-        .where(Review.author_id == user_id)
-        .values(author_id=None, author_name="Former patient", comment="")
-        .execution_options(synchronize_session=False)
-    )
-    await session.execute(
-        update(Provider)
-        .where(Provider.user_id == user_id)
-        .values(user_id=None, is_active=False, bio="", photo_url="")
-        .execution_options(synchronize_session=False)
-    )
+    await erase_person(session, user, moment)
     user.email = f"deleted-{user_id}@{DELETED_DOMAIN}"
     user.phone = None
     user.encrypted_password = None

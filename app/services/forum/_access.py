@@ -91,8 +91,11 @@ async def authors_of(session: AsyncSession, user_ids: Iterable[str]) -> dict[str
     ids = sorted({i for i in user_ids if i})
     if not ids:
         return {}
+    # A deleted account's tombstone is shown as a former member (its posts' text was removed too).
     accounts = {
-        user.id: account_of(user) for user in await session.scalars(select(User).where(User.id.in_(ids)))
+        user.id: account_of(user)
+        for user in await session.scalars(select(User).where(User.id.in_(ids)))
+        if not (user.raw_app_meta_data or {}).get("deleted")
     }
     verified = set(
         await session.scalars(
