@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 from app.api.deps import SessionDep
-from app.api.uploads import _error, _refusal, read_one_file, uploader
+from app.api.uploads import MalformedUpload, _error, _refusal, read_one_file, upload_form, uploader
 from app.services.enrollment import StepInvalid, add_document, set_photo
 from app.services.errors import ServiceError
 from app.settings import get_settings
@@ -34,20 +34,23 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
     if refused is not None:
         return refused
     limit = get_settings().upload_max_bytes
-    async with request.form(max_files=1, max_fields=4, max_part_size=1024) as form:
-        file = form.get("file")
-        if not isinstance(file, UploadFile):
-            return _error(400, "no_file", "Choose a file to upload.")
-        try:
-            described = DocumentCreate(
-                kind=str(form.get("kind") or ""),
-                filename=file.filename or "",
-                issued_on=str(form.get("issued_on") or ""),
-                expires_on=str(form.get("expires_on") or ""),
-            )
-        except ValidationError:
-            return _error(422, "validation_failed", "Choose which document this is.")
-        data = await file.read(limit + 1)
+    try:
+        async with upload_form(request, max_fields=4) as form:
+            file = form.get("file")
+            if not isinstance(file, UploadFile):
+                return _error(400, "no_file", "Choose a file to upload.")
+            try:
+                described = DocumentCreate(
+                    kind=str(form.get("kind") or ""),
+                    filename=file.filename or "",
+                    issued_on=str(form.get("issued_on") or ""),
+                    expires_on=str(form.get("expires_on") or ""),
+                )
+            except ValidationError:
+                return _error(422, "validation_failed", "Choose which document this is.")
+            data = await file.read(limit + 1)
+    except MalformedUpload as exc:
+        return exc.answer
     try:
         document = await add_document(session=session, actor=actor, document=described, data=data)
     except StepInvalid as exc:

@@ -5,18 +5,28 @@ websocket cannot carry a file), and anyone allowed downloads it. Errors are JSON
   carrying the CSRF token in `X-CSRF-Token` (double submit: equal to the `mv_csrf` cookie). Answers 201
   `{id, filename, size, content_type}`: a staged attachment of the uploader, claimed when the message or
   ticket it goes with is sent. 401 not_signed_in, 403 csrf_failed, 411 length_required, 413 too_large,
-  415 unsupported_type, 400 no_file or empty_file, 429 too_many_uploads.
+  415 unsupported_type, 400 no_file or empty_file, 429 too_many_uploads, 400 malformed_upload.
 - `GET /api/attachments/{id}`: the file as a download (`Content-Disposition: attachment`, `nosniff`), for
   whoever app/services/support_attachments.py allows; 401 not_signed_in, 404 not_found for anyone else.
+
+Every upload endpoint (this one, ad images, product photos, enrollment documents and photo, careers CVs)
+reads its body through `upload_form`, the one place that parses multipart: a body that is not
+multipart/form-data with a boundary, that python-multipart cannot parse, or that ends before its closing
+boundary (a cut connection: the file would be stored truncated) answers 400 `malformed_upload`.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
-from starlette.datastructures import UploadFile
+from python_multipart.exceptions import FormParserError
+from python_multipart.multipart import parse_options_header
+from starlette.datastructures import FormData, UploadFile
+from starlette.formparsers import MultiPartException, MultiPartParser
 
 from app.api.deps import SessionDep, signed_in
 from app.auth.web import CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
@@ -39,6 +49,40 @@ _STATUS = {
     "storage_full": 507,
 }
 NOT_SIGNED_IN = "Please sign in to upload or download files."
+MALFORMED = (
+    "The upload could not be read (it was incomplete or not a file form). Choose the file and try again."
+)
+MAX_BOUNDARY = 70  # RFC 2046 §5.1.1
+
+
+class MalformedUpload(Exception):
+    """The body is not a complete multipart/form-data form; `answer` is the 400 to send."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.answer = JSONResponse({"code": "malformed_upload", "message": MALFORMED}, status_code=400)
+
+
+class _CompleteMultiPartParser(MultiPartParser):
+    """Starlette's parser, but a form must end with its closing boundary, and python-multipart's own parse
+    errors (which Starlette lets through as a 500) are refusals like Starlette's."""
+
+    ended = False
+
+    def on_end(self) -> None:
+        self.ended = True
+
+    async def parse(self) -> FormData:
+        try:
+            form = await super().parse()
+        except FormParserError as exc:
+            for file in self._files_to_close_on_error:
+                file.close()
+            raise MultiPartException(str(exc)) from exc
+        if not self.ended:
+            await form.close()
+            raise MultiPartException("The body ended before the closing boundary.")
+        return form
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -78,14 +122,42 @@ async def uploader(
     return (None, refused) if refused is not None else (actor, None)
 
 
+@asynccontextmanager
+async def upload_form(request: Request, *, max_fields: int = 1) -> AsyncIterator[FormData]:
+    """The request's multipart form (at most one file and `max_fields` parts of 1 KB), closed on leaving;
+    MalformedUpload for anything that is not a complete multipart/form-data body. A URL-encoded form
+    cannot carry a file: it is an empty form (the endpoint answers no_file) and is not read."""
+    media_type, params = parse_options_header(request.headers.get("content-type", ""))
+    if media_type == b"application/x-www-form-urlencoded":
+        yield FormData()
+        return
+    boundary = params.get(b"boundary", b"")
+    if media_type != b"multipart/form-data" or not 0 < len(boundary) <= MAX_BOUNDARY:
+        raise MalformedUpload("not multipart/form-data with a boundary")
+    parser = _CompleteMultiPartParser(
+        request.headers, request.stream(), max_files=1, max_fields=max_fields, max_part_size=1024
+    )
+    try:
+        form = await parser.parse()
+    except MultiPartException as exc:
+        raise MalformedUpload(exc.message) from exc
+    try:
+        yield form
+    finally:
+        await form.close()
+
+
 async def read_one_file(request: Request, *, missing: str) -> tuple[str, bytes] | JSONResponse:
     """The multipart form's one `file`: its name and contents (read up to one byte over UPLOAD_MAX_BYTES,
-    so the service can say it is too large), or 400 no_file saying `missing`."""
-    async with request.form(max_files=1, max_fields=1, max_part_size=1024) as form:
-        file = form.get("file")
-        if not isinstance(file, UploadFile):
-            return _error(400, "no_file", missing)
-        return file.filename or "", await file.read(get_settings().upload_max_bytes + 1)
+    so the service can say it is too large), or 400 no_file saying `missing`, or 400 malformed_upload."""
+    try:
+        async with upload_form(request) as form:
+            file = form.get("file")
+            if not isinstance(file, UploadFile):
+                return _error(400, "no_file", missing)
+            return file.filename or "", await file.read(get_settings().upload_max_bytes + 1)
+    except MalformedUpload as exc:
+        return exc.answer
 
 
 def private_download(path: Path, *, media_type: str, filename: str) -> FileResponse:
