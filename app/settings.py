@@ -127,6 +127,9 @@ class Settings(BaseSettings):
     # A patient may cancel or reschedule a visit free of charge up to 24 hours before it starts, while the
     # provider has not confirmed it yet, and within this many minutes of booking it (a mistake put right).
     cancel_grace_minutes: int = 15
+    # A visit's provider sees the patient's home address and intake notes while the visit is open and for
+    # this many hours after it ended or was cancelled; then they are hidden, as the phone number is.
+    visit_details_visible_hours: int = Field(default=24, ge=0, le=24 * 30)
     # Held times a patient may have at once: one per visit in their cart, and never more than this.
     max_live_holds_per_patient: int = 10
     # A service request closes after this many hours (or when its last preferred time ends, if sooner).

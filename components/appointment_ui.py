@@ -73,6 +73,10 @@ STARS = (1, 2, 3, 4, 5)
 
 Open = Callable[[str, AppointmentRead], None]  # (dialog kind, visit)
 
+DETAILS_HIDDEN = (
+    "This visit closed a while ago, so the patient's street address and intake notes are no longer shown."
+)
+
 
 def is_provider(user: CurrentUser) -> bool:
     return user.role == Role.provider
@@ -401,6 +405,7 @@ def _VisitCard(
         )
         if provider and visit.notes
         else "",
+        html.p({"class_name": "hint"}, DETAILS_HIDDEN) if provider and visit.details_hidden else "",
         html.p(
             {"class_name": "appt-cancelled"},
             f"Cancelled by the {visit.cancelled_by or 'team'}",

@@ -200,6 +200,9 @@ class AppointmentRead(BaseModel):
     state: str
     zip_code: str
     notes: str
+    # The provider's read of a visit closed longer than VISIT_DETAILS_VISIBLE_HOURS ago: address and notes
+    # were left out (appointments._policy.provider_sees_details).
+    details_hidden: bool = False
     price: Decimal
     original_price: Decimal
     cancelled_by: str

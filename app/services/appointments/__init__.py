@@ -14,7 +14,7 @@ PUBLIC = {
     "_contact": ("PatientPhone", "show_patient_phone"),
     "_emails": ("visit_where",),
     "_figures": ("MarketplaceFigures", "forget_figures", "marketplace_figures"),
-    "_policy": ("POLICY", "change_rule_summary", "checkout_rule"),
+    "_policy": ("POLICY", "change_rule_summary", "checkout_rule", "provider_sees_details"),
     "_lifecycle": (
         "LIST_LIMIT",
         "OPEN",

@@ -252,7 +252,7 @@ async def list_provider_schedule(
         start, end = day_bounds(day, time_zone or provider.time_zone)
         query = query.where(Appointment.starts_at >= start, Appointment.starts_at < end)
     rows = await session.scalars(query.order_by(order, Appointment.id).limit(LIST_LIMIT))
-    return await appointment_reads(session, rows.all())
+    return await appointment_reads(session, rows.all(), for_provider=True)
 
 
 async def _open_starts(

@@ -57,3 +57,23 @@ def change_rule_summary() -> str:
         "You can cancel or reschedule a visit free up to 24 hours before it starts, while the provider has "
         f"not confirmed it, and within {grace} minutes of booking it."
     )
+
+
+def provider_sees_details(
+    *,
+    status: AppointmentStatus,
+    ends_at: datetime,
+    completed_at: datetime | None,
+    cancelled_at: datetime | None,
+    now: datetime,
+) -> bool:
+    """Whether the visit's provider may see the patient's home address and intake notes (HIPAA's minimum
+    necessary): while the visit is open, and for VISIT_DETAILS_VISIBLE_HOURS after it ended (its end, or
+    its completion if later) or was cancelled; after that they are hidden, as the phone number is."""
+    if status not in (AppointmentStatus.completed, AppointmentStatus.cancelled):
+        return True
+    if status is AppointmentStatus.cancelled:
+        closed = as_utc(cancelled_at or ends_at)
+    else:
+        closed = max(as_utc(ends_at), as_utc(completed_at or ends_at))
+    return now < closed + timedelta(hours=get_settings().visit_details_visible_hours)

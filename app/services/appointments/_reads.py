@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.accounts._mapping import account_of
-from app.services.appointments._policy import START_EARLY, patient_change_refusal
+from app.services.appointments._policy import START_EARLY, patient_change_refusal, provider_sees_details
 from app.services.providers._profiles import display_name
 from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service
@@ -23,10 +23,15 @@ from models.provider import Provider, Review
 
 
 async def appointment_reads(
-    session: AsyncSession, rows: Sequence[Appointment], *, now: datetime | None = None
+    session: AsyncSession,
+    rows: Sequence[Appointment],
+    *,
+    now: datetime | None = None,
+    for_provider: bool = False,
 ) -> list[AppointmentRead]:
     """`AppointmentRead`s of `rows`, in the same order, in at most five queries; `now` decides whether the
-    patient may still change each visit."""
+    patient may still change each visit. `for_provider`: the reads go to the visits' provider, so a closed
+    visit's home address and intake notes are left out once its window has passed (`provider_sees_details`)."""
     if not rows:
         return []
     now = now or datetime.now(UTC)
@@ -63,6 +68,7 @@ async def appointment_reads(
                 order_number=numbers.get(row.order_id),
                 reviewed=row.id in reviewed,
                 now=now,
+                for_provider=for_provider,
             )
         )
     return reads
@@ -77,10 +83,19 @@ def read_of(
     order_number: str | None,
     reviewed: bool,
     now: datetime | None = None,
+    for_provider: bool = False,
 ) -> AppointmentRead:
     """The `AppointmentRead` of a row whose provider, service and patient the caller already holds (no
     query: checkout builds what it just wrote this way); `now` decides whether the patient may still change
-    it."""
+    it; `for_provider` as in `appointment_reads`."""
+    now = now or datetime.now(UTC)
+    hidden = for_provider and not provider_sees_details(
+        status=row.status,
+        ends_at=row.ends_at,
+        completed_at=row.completed_at,
+        cancelled_at=row.cancelled_at,
+        now=now,
+    )
     return AppointmentRead(
         id=row.id,
         order_id=row.order_id,
@@ -98,11 +113,12 @@ def read_of(
         ends_at=as_utc(row.ends_at),
         hold_expires_at=as_utc(row.hold_expires_at),
         location=row.location,
-        address_line=row.address_line,
-        city=row.city,
+        address_line="" if hidden else row.address_line,
+        city="" if hidden else row.city,
         state=row.state,
         zip_code=row.zip_code,
-        notes=row.notes,
+        notes="" if hidden else row.notes,
+        details_hidden=hidden,
         price=row.price,
         original_price=row.original_price,
         cancelled_by=row.cancelled_by,
@@ -110,7 +126,7 @@ def read_of(
         reviewed=reviewed,
         start_opens_at=as_utc(row.starts_at) - START_EARLY,
         change_refusal=patient_change_refusal(
-            status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now or datetime.now(UTC)
+            status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
         ),
     )
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
+from app.services.appointments import provider_sees_details
 from app.services.booking._rules import current_time, provider_calendars
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.notifications._delivery import notify
@@ -34,6 +35,7 @@ from app.services.service_requests._rules import (
     reach_of,
     windows_of,
 )
+from models.booking import Appointment
 from models.catalog import Service
 from models.identity import as_utc
 from models.notification import NotificationKind
@@ -283,13 +285,36 @@ async def list_my_offers(*, session: AsyncSession, actor: Principal) -> list[Off
             .limit(MAX_LISTED)
         )
     ).all()
+    won = {
+        request.appointment_id
+        for offer, request, _service in rows
+        if offer.status == OfferStatus.accepted and request.status == RequestStatus.booked
+    } - {None}
+    visits = (
+        {v.id: v for v in await session.scalars(select(Appointment).where(Appointment.id.in_(won)))}
+        if won
+        else {}
+    )
+    now = current_time(None)
     return [
         offer_read(
             offer,
             provider,
             service,
             request,
-            with_notes=offer.status == OfferStatus.accepted and request.status == RequestStatus.booked,
+            with_notes=request.appointment_id in visits and _notes_shown(visits[request.appointment_id], now),
         )
         for offer, request, service in rows
     ]
+
+
+def _notes_shown(visit: Appointment, now: datetime) -> bool:
+    """A won job's notes follow its visit's rule: hidden from the provider once the visit closed longer
+    than VISIT_DETAILS_VISIBLE_HOURS ago."""
+    return provider_sees_details(
+        status=visit.status,
+        ends_at=visit.ends_at,
+        completed_at=visit.completed_at,
+        cancelled_at=visit.cancelled_at,
+        now=now,
+    )
