@@ -39,6 +39,7 @@ from app.services.appointments import (
     start_appointment,
     visit_where,
 )
+from app.services.validation import day_in_url
 from components import browser
 from components.context import CurrentUser, use_session
 from components.effects import use_effect
@@ -87,10 +88,8 @@ def _param(params: dict[str, list[str]], name: str) -> str:
 
 
 def _day(text: str) -> date | None:
-    try:
-        return date.fromisoformat(text) if text else None
-    except ValueError:
-        return None
+    """A day from the URL or the date input; None when blank, not a date or out of range (the shared rule)."""
+    return day_in_url(text)[0]
 
 
 def _today(time_zone: str) -> date:

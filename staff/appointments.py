@@ -27,6 +27,7 @@ from app.services.appointments import (
     list_staff_visits,
     shown_days,
 )
+from app.services.validation import day_in_url
 from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date, format_time
@@ -69,10 +70,7 @@ class Filters:
         def first(name: str, limit: int) -> str:
             return " ".join((params.get(name) or [""])[0].split())[:limit]
 
-        try:
-            day = date.fromisoformat(first("date", 10))
-        except ValueError:
-            day = today
+        day = day_in_url(first("date", 10))[0] or today  # out of range too: its week would overflow
         view, status, page = first("view", 4), first("status", 16), first("page", 5)
         return cls(
             day=day,

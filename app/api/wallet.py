@@ -6,6 +6,7 @@ over; the Wallet screen, pages/dashboard/wallet.py, links here with its filters)
   actor's own account), newest first, filtered like the screen: `kind` an entry kind, `from` / `to` days
   in the browser's time zone (the `tz` cookie; both days included). Columns: date (ISO 8601, UTC), kind,
   description, amount (two decimals, negative when credit was spent), order id, visit id.
+  422 validation_failed (`field` says which) for a day that is not YYYY-MM-DD or is outside 1900–2999;
   401 not_signed_in. A GET that changes nothing, so no CSRF token; the answer is never cached.
 """
 
@@ -22,8 +23,9 @@ from fastapi.responses import JSONResponse, Response
 
 from app.api.csv_files import csv_attachment, safe_cell
 from app.api.deps import SessionDep, signed_in
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, ValidationFailed
 from app.services.ledger import list_my_wallet_history
+from app.services.validation import calendar_day
 from app.settings import get_settings
 from models.ledger import EntryKind
 
@@ -33,13 +35,6 @@ FILENAME = "medivisit-wallet-history.csv"
 HEADER = ("date", "kind", "description", "amount", "order_id", "visit_id")
 BATCH = 100  # the service's largest page
 MAX_ROWS = 50_000
-
-
-def _day(text: str | None) -> date | None:
-    try:
-        return date.fromisoformat(text.strip()[:10]) if text else None
-    except ValueError:
-        return None
 
 
 def _zone(name: str | None) -> ZoneInfo:
@@ -76,7 +71,15 @@ async def history_csv(
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     kinds = (EntryKind(kind),) if kind in EntryKind.__members__ else ()
-    start, end = _window(_day(since), _day(until), _zone(request.cookies.get("tz")))
+    days: dict[str, date | None] = {}
+    for field, text in (("from", since), ("to", until)):
+        try:
+            days[field] = calendar_day(text)
+        except ValidationFailed as exc:
+            return JSONResponse(
+                {"code": exc.code, "message": exc.message, "field": field}, status_code=exc.status_code
+            )
+    start, end = _window(days["from"], days["to"], _zone(request.cookies.get("tz")))
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(HEADER)

@@ -1,4 +1,7 @@
-"""Input rules shared by the domains (issue 11, flow 7): phone numbers, people's names, US ZIP codes.
+"""Input rules shared by the domains (issue 11, flow 7): phone numbers, people's names, US ZIP codes, and
+calendar days typed in forms or read from URLs (issue 27: a day is between 1900-01-01 and 2999-12-31, so the
+day after it, its midnight in any time zone and its month's end always exist; 9999-12-31 used to overflow
+into a 500 wherever a day was widened to a range).
 
 Each rule returns the value as it is stored, or raises `ValidationFailed` with a message the UI shows as is.
 Phone numbers are parsed with Google's libphonenumber (the `phonenumbers` package; US is the default region)
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import date
 
 import phonenumbers
 
@@ -19,6 +23,10 @@ MAX_PHONE_INPUT = 64
 INVALID_PHONE = "Please enter a valid phone number, e.g. (212) 555-0100 or +44 20 7946 0958."
 BLANK_NAME = "Please enter your name."
 INVALID_ZIP = "Please enter a valid 5-digit US ZIP code, e.g. 10001."
+EARLIEST_DAY = date(1900, 1, 1)
+LATEST_DAY = date(2999, 12, 31)
+BAD_DAY = "Please enter a date as YYYY-MM-DD, e.g. 2026-03-14."
+DAY_OUT_OF_RANGE = "Please enter a date between 1900-01-01 and 2999-12-31."
 _ZIP = re.compile(r"\d{5}")
 _ZIP_PLUS_FOUR = re.compile(r"(\d{5})-\d{4}")
 
@@ -59,3 +67,31 @@ def us_zip(raw: str | None) -> str:
     if plus_four and text.isascii():
         return plus_four.group(1)
     raise ValidationFailed(INVALID_ZIP)
+
+
+def calendar_day(raw: str | date | None, *, message: str = BAD_DAY) -> date | None:
+    """The day a form field or URL parameter names (YYYY-MM-DD; a longer ISO timestamp keeps its day), or
+    None when it is blank. ValidationFailed(message) when it is not a date, ValidationFailed(DAY_OUT_OF_RANGE)
+    when it is outside EARLIEST_DAY..LATEST_DAY."""
+    if isinstance(raw, date):
+        day = raw
+    else:
+        text = unicodedata.normalize("NFKC", raw or "").strip()
+        if not text:
+            return None
+        try:
+            day = date.fromisoformat(text[:10])
+        except ValueError:
+            raise ValidationFailed(message) from None
+    if not EARLIEST_DAY <= day <= LATEST_DAY:
+        raise ValidationFailed(DAY_OUT_OF_RANGE)
+    return day
+
+
+def day_in_url(raw: str | None) -> tuple[date | None, str]:
+    """For a filter read from the URL: the day and '' — or None and why it was left out ('' when blank),
+    for the screen to say so instead of failing."""
+    try:
+        return calendar_day(raw), ""
+    except ValidationFailed as exc:
+        return None, exc.message

@@ -12,7 +12,7 @@ that section is absent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -24,6 +24,7 @@ from reactpy_router import use_search_params
 from app.services.invoices import list_my_invoices
 from app.services.ledger import get_my_wallet, list_my_wallet_history
 from app.services.payments import get_payment_options, list_my_cards, remove_my_card
+from app.services.validation import day_in_url
 from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date, format_money, format_time
@@ -64,13 +65,6 @@ def kind_label(kind: EntryKind) -> str:
     return KIND_LABELS.get(kind) or kind.value.replace("_", " ").capitalize()
 
 
-def _day(text: str) -> date | None:
-    try:
-        return date.fromisoformat(text) if text else None
-    except ValueError:
-        return None
-
-
 @dataclass(frozen=True)
 class WalletFilters:
     """The history's filters and page, read from and written to the URL."""
@@ -79,6 +73,8 @@ class WalletFilters:
     since: date | None = None  # first day shown
     until: date | None = None  # last day shown (included)
     page: int = 1
+    # Why a day in the URL was left out (not a date, or outside 1900–2999), shown above the filters.
+    problem: str = field(default="", compare=False)
 
     @classmethod
     def from_params(cls, params: dict[str, list[str]]) -> WalletFilters:
@@ -86,7 +82,7 @@ class WalletFilters:
             return (params.get(name) or [""])[0].strip()[:40]
 
         kind, page = first("kind"), first("page")
-        since, until = _day(first("from")), _day(first("to"))
+        (since, since_problem), (until, until_problem) = day_in_url(first("from")), day_in_url(first("to"))
         if since and until and until < since:
             since, until = until, since
         return cls(
@@ -94,6 +90,7 @@ class WalletFilters:
             since=since,
             until=until,
             page=min(int(page), MAX_PAGE) if page.isdigit() and int(page) > 0 else 1,
+            problem=since_problem or until_problem,
         )
 
     def params(self, **changes: Any) -> dict[str, str]:
@@ -142,6 +139,7 @@ def WalletPage() -> dict:
             _Balances(),
             _Invoices(),
             _Cards() if get_payment_options().cards_on_file else "",
+            date_notice(filters),
             filter_form(filters),
             _History(filters, key="history " + filters.href()),
         ),
@@ -296,6 +294,16 @@ def _Cards() -> dict:
         html.div({"class_name": "staff-card-head"}, html.h2({"id": "wallet-cards-title"}, "Saved cards")),
         QueryView(query, body, is_empty=lambda data: data is None, loading_label="Loading your cards…"),
         dialog,
+    )
+
+
+def date_notice(filters: WalletFilters) -> dict | str:
+    """Why a date in the URL was not used (a hand-edited or old link), or nothing."""
+    if not filters.problem:
+        return ""
+    return html.p(
+        {"class_name": "form-error", "role": "alert"},
+        f"A date in the address was left out. {filters.problem}",
     )
 
 

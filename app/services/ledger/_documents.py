@@ -34,6 +34,7 @@ from app.services.ledger._journal import account_id, dollars
 from app.services.ledger._reads import _period, _provider, list_provider_statement
 from app.services.providers._profiles import display_name
 from app.services.staff._access import permissions_of
+from app.services.validation import LATEST_DAY
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.booking import Appointment, Order, Transaction, TransactionStatus, TransactionType
@@ -44,7 +45,7 @@ from models.provider import Provider
 from models.staff import Permission
 
 NO_ORDER = "No order has this number."
-BAD_MONTH = "Choose a month as YYYY-MM."
+BAD_MONTH = f"Choose a month as YYYY-MM, between 2000-01 and {LATEST_DAY.year}-12."
 MAX_STATEMENT_LINES = 2_000
 MAX_MONTHS = 60
 MONTH = re.compile(r"^(\d{4})-(\d{2})$")
@@ -244,7 +245,7 @@ async def get_order_receipt(
 def month_range(month: str) -> tuple[datetime, datetime]:
     """'2026-11' → [Nov 1, Dec 1) in UTC; ValidationFailed for anything else."""
     found = MONTH.match((month or "").strip()[:7]) if len(month or "") <= 7 else None
-    if not found or not 1 <= int(found.group(2)) <= 12 or int(found.group(1)) < 2000:
+    if not found or not 1 <= int(found.group(2)) <= 12 or not 2000 <= int(found.group(1)) <= LATEST_DAY.year:
         raise ValidationFailed(BAD_MONTH)
     year, number = int(found.group(1)), int(found.group(2))
     start = datetime(year, number, 1, tzinfo=UTC)
