@@ -162,4 +162,13 @@ async def get_invoice_pdf(
         target=f"invoice {row.number}",
         details={"patient_id": row.patient_id} if row.patient_id else {},
     )
+    if row.patient_id and not own:
+        await audit.record_by(  # staff reading a patient's invoice: a read of patient data
+            session=session,
+            account=account,
+            actor=actor,
+            action=AuditAction.patient_records_view,
+            target=row.patient_id,
+            details={"invoice_id": row.id, "invoice": row.number, "via": "invoice"},
+        )
     return invoice_pdf(read, time_zone)

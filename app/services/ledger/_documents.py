@@ -238,6 +238,17 @@ async def get_order_receipt(
         target=f"order {order.number}",
         details={"order_id": order.id, "patient_id": order.patient_id},
     )
+    if order.patient_id != account.id:
+        # Someone else's receipt names the patient, their visits and payments: a read of patient data,
+        # found with the others under the patient's id.
+        await audit.record_by(
+            session=session,
+            account=account,
+            actor=actor,
+            action=AuditAction.patient_records_view,
+            target=order.patient_id,
+            details={"order_id": order.id, "order": order.number, "via": "receipt"},
+        )
     return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))
 
 
