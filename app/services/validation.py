@@ -1,5 +1,5 @@
 """Input rules shared by the domains (issue 11, flow 7): phone numbers, people's names, US ZIP codes, and
-calendar days typed in forms or read from URLs (issue 27: a day is between 1900-01-01 and 2999-12-31, so the
+amounts of money typed in dollars, and calendar days typed in forms or read from URLs (issue 27: a day is between 1900-01-01 and 2999-12-31, so the
 day after it, its midnight in any time zone and its month's end always exist; 9999-12-31 used to overflow
 into a 500 wherever a day was widened to a range).
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
+from decimal import Decimal, InvalidOperation
 
 import phonenumbers
 
@@ -23,6 +24,9 @@ MAX_PHONE_INPUT = 64
 INVALID_PHONE = "Please enter a valid phone number, e.g. (212) 555-0100 or +44 20 7946 0958."
 BLANK_NAME = "Please enter your name."
 INVALID_ZIP = "Please enter a valid 5-digit US ZIP code, e.g. 10001."
+BAD_AMOUNT = "Enter an amount in dollars, e.g. 120 or 120.50."
+# $100 million: far above any real amount here, far below where Decimal's 28 digits or a BIGINT give out.
+MAX_AMOUNT_CENTS = 10_000_000_000
 EARLIEST_DAY = date(1900, 1, 1)
 LATEST_DAY = date(2999, 12, 31)
 BAD_DAY = "Please enter a date as YYYY-MM-DD, e.g. 2026-03-14."
@@ -95,3 +99,33 @@ def day_in_url(raw: str | None) -> tuple[date | None, str]:
         return calendar_day(raw), ""
     except ValidationFailed as exc:
         return None, exc.message
+
+
+def amount_cents(
+    raw: str | Decimal | int | None,
+    *,
+    message: str = BAD_AMOUNT,
+    least: int = 0,
+    most: int = MAX_AMOUNT_CENTS,
+) -> int:
+    """Dollars as typed ('1,234.50', '$120') or given (a Decimal) as whole cents; ValidationFailed(message)
+    for anything that is not a finite amount with at most two decimals between `least` and `most` cents.
+    '1e30', 'NaN', 'inf', '-1' and '1e-9' are refused here instead of overflowing a conversion later."""
+    if isinstance(raw, Decimal | int) and not isinstance(raw, bool):
+        value = Decimal(raw)
+    else:
+        text = (
+            unicodedata.normalize("NFKC", str(raw or "")).strip().replace(",", "").removeprefix("$").strip()
+        )
+        if not text or len(text) > 32:
+            raise ValidationFailed(message)
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            raise ValidationFailed(message) from None
+    # Compare before any arithmetic: quantizing 1e30 raises, and the exponent says how many decimals there are.
+    if not value.is_finite() or not Decimal(least) / 100 <= value <= Decimal(most) / 100:
+        raise ValidationFailed(message)
+    if value.as_tuple().exponent < -2 and value != value.quantize(Decimal("0.01")):  # type: ignore[operator]
+        raise ValidationFailed(message)
+    return int(value * 100)

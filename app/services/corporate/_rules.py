@@ -3,8 +3,6 @@ dollars as typed, and the gate every staff command passes (manage_services)."""
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-
 import zipcodes
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.errors import ValidationFailed
 from app.services.staff._access import require_permission
-from app.services.validation import e164_phone
+from app.services.validation import amount_cents, e164_phone
 from models.account import AccountRead
 from models.catalog import Service
 from models.corporate import (
@@ -130,17 +128,7 @@ def enquiry_problems(data: EnquiryCreate, offered: set[str]) -> dict[str, str]:
 
 def parse_price(text: str) -> int:
     """Dollars as typed ("950", "$1,200.50") to cents, or ValidationFailed."""
-    raw = (text or "").strip().replace("$", "").replace(",", "")
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise ValidationFailed(BAD_PRICE) from None
-    if not value.is_finite() or value != value.quantize(Decimal("0.01")):
-        raise ValidationFailed(BAD_PRICE)
-    cents = int((value * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    if not 0 <= cents <= MAX_PRICE_CENTS:
-        raise ValidationFailed(BAD_PRICE)
-    return cents
+    return amount_cents(text, message=BAD_PRICE, least=0, most=MAX_PRICE_CENTS)
 
 
 def zip_time_zone(zip_code: str) -> str:

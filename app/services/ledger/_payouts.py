@@ -54,6 +54,7 @@ from app.services.ledger._rules import (
 )
 from app.services.notifications._delivery import notify
 from app.services.providers._profiles import display_name
+from app.services.validation import amount_cents
 from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction
@@ -152,7 +153,7 @@ async def request_payout(
     at = now or utcnow()
     available_id = account_id(AccountKind.provider_available, provider.id)
     available = (await lock_balances(session, [available_id]))[available_id]
-    wanted = available if amount is None else cents(amount)
+    wanted = available if amount is None else amount_cents(amount)  # 1e30, NaN, -1, 1e-9: a field error
     minimum = cents(get_settings().payout_minimum)
     if wanted < minimum:
         raise ValidationFailed(BELOW_MINIMUM.format(minimum=f"{dollars(minimum):,.2f}"))

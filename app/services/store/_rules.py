@@ -4,7 +4,6 @@ address, and which fulfilment step may follow which (see `_orders` for what each
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -12,7 +11,7 @@ from app.principal import Principal
 from app.services.enrollment._rules import US_STATES, zip_state
 from app.services.errors import ValidationFailed
 from app.services.staff._access import require_permission
-from app.services.validation import us_zip
+from app.services.validation import amount_cents, us_zip
 from models.account import AccountRead
 from models.booking import OrderStatus
 from models.staff import Permission
@@ -99,17 +98,7 @@ def _clean(text: str) -> str:
 
 def parse_price(text: str) -> int:
     """Dollars as typed ("12.50", "$1,200") to cents, or ValidationFailed."""
-    raw = (text or "").strip().replace("$", "").replace(",", "")
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise ValidationFailed(BAD_PRICE) from None
-    if not value.is_finite() or value != value.quantize(Decimal("0.01")):
-        raise ValidationFailed(BAD_PRICE)
-    cents = int((value * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    if not 0 < cents <= MAX_PRICE_CENTS:
-        raise ValidationFailed(BAD_PRICE)
-    return cents
+    return amount_cents(text, message=BAD_PRICE, least=1, most=MAX_PRICE_CENTS)
 
 
 def parse_stock(text: str) -> int:
