@@ -1,4 +1,5 @@
-"""The audit log (append-only): `record` adds an entry with the caller's unit of work.
+"""The audit log (append-only): `record` adds an entry with the caller's unit of work; `record_apart` one
+that outlives it (a refused escalation: the command raises, so its own transaction rolls back).
 
 Reading it back is a staff concern (`app.services.staff.read_audit_log`, owners only).
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import write_apart
 from models.audit import AuditAction, AuditEntry, AuditEntryRead
 from models.base import new_id, utcnow
 
@@ -55,7 +57,21 @@ async def record(
     details: dict[str, Any] | None = None,
 ) -> AuditEntryRead:
     """Append one entry; it is written with the caller's unit of work."""
-    row = AuditEntry(
+    row = _row(actor_id, actor_email, action, target, ip, user_agent, details)
+    session.add(row)
+    return AuditEntryRead.of(row)
+
+
+def _row(
+    actor_id: str | None,
+    actor_email: str | None,
+    action: AuditAction | str,
+    target: str | None,
+    ip: str | None,
+    user_agent: str | None,
+    details: dict[str, Any] | None,
+) -> AuditEntry:
+    return AuditEntry(
         id=new_id(),
         actor_id=actor_id or None,
         actor_email=(actor_email or "")[:320],
@@ -66,7 +82,24 @@ async def record(
         details=scrub(details or {}),
         created_at=utcnow(),
     )
-    session.add(row)
+
+
+async def record_apart(
+    *,
+    session: AsyncSession,
+    actor_id: str | None,
+    actor_email: str | None,
+    action: AuditAction | str,
+    target: str | None,
+    ip: str | None,
+    user_agent: str | None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntryRead:
+    """Append one entry that is kept whatever becomes of the caller's unit of work: it is written in a
+    short transaction of its own once that unit of work has ended (`app.db.write_apart`). For refusals,
+    which raise and so roll the command back."""
+    row = _row(actor_id, actor_email, action, target, ip, user_agent, details)
+    write_apart(session, row)
     return AuditEntryRead.of(row)
 
 

@@ -1,11 +1,14 @@
 """The database: async engine, session factory and the one unit of work every write goes through.
 
 `unit_of_work()` is opened in exactly two places: `components/hooks.py` for the UI and the
-`get_session` FastAPI dependency for HTTP. Services never commit; the unit of work does.
+`get_session` FastAPI dependency for HTTP. Services never commit; the unit of work does. What must outlive
+the command's own outcome (the audit entry of a refused escalation, which raises and so rolls back) is
+handed to `write_apart`: the unit of work writes it in a short transaction of its own once it has ended.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.settings import get_settings
 
+logger = logging.getLogger(__name__)
+_APART = "medivisit.write_apart"  # session.info key: rows to write once the unit of work has ended
 _ASYNC_DRIVERS = {
     "sqlite": "sqlite+aiosqlite",
     "postgresql": "postgresql+asyncpg",
@@ -98,6 +103,20 @@ class Database:
             except BaseException:
                 await session.rollback()
                 raise
+            finally:
+                apart = session.sync_session.info.pop(_APART, None)
+                if apart:
+                    await self._write_apart(apart)
+
+    async def _write_apart(self, rows: list[object]) -> None:
+        """`write_apart`'s rows, committed on their own (after the command's transaction has ended, so on
+        SQLite no write lock of it is held any more)."""
+        try:
+            async with self.sessions() as session:
+                session.add_all(rows)
+                await session.commit()
+        except Exception:  # noqa: BLE001 - the command's own outcome stands; the loss is logged
+            logger.exception("Could not write %d row(s) kept apart from a unit of work", len(rows))
 
     async def ping(self) -> bool:
         try:
@@ -127,6 +146,12 @@ def use_database(url: str) -> Database:
     global _database
     _database = Database(url)
     return _database
+
+
+def write_apart(session: AsyncSession, row: object) -> None:
+    """Write the new ORM `row` (never added to `session`) in a short transaction of its own once the unit
+    of work of `session` ends, whether it commits or rolls back."""
+    session.sync_session.info.setdefault(_APART, []).append(row)
 
 
 def unit_of_work():  # noqa: ANN201 - an async context manager of AsyncSession

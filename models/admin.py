@@ -76,6 +76,7 @@ class UserDetailRead(BaseModel):
     is_self: bool
     roles_grantable: list[Role]  # the roles the viewer may give this account (empty: none)
     may_manage: bool  # flags, disabling and forced sign-out
+    why_not: str = ""  # when the viewer may change nothing on it: why, in words (empty otherwise)
 
 
 # ---- the mail outbox --------------------------------------------------------------------------------

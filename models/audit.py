@@ -47,6 +47,9 @@ class AuditAction(enum.StrEnum):
     staff_add = "staff_add"  # details.role, details.permissions
     staff_update = "staff_update"  # details: the changed fields
     staff_remove = "staff_remove"
+    # A refused escalation (issue 27): a role, permission or change beyond what the actor holds. Target the
+    # account; details.attempt ("give the hr role", "change the account's flags"), details.missing.
+    privilege_refused = "privilege_refused"
     # The account's own pages (issue 12):
     session_revoke = "session_revoke"  # details.session_id, details.scope: one or others
     data_export = "data_export"
@@ -168,6 +171,10 @@ class AuditEntryRead(BaseModel):
     user_agent: str
     details: dict[str, Any]
     created_at: datetime
+    # The people behind `actor_id` and a `target` that is an account's id or e-mail, when the reader asked
+    # for them (the audit log screen): their names, "" when unknown, unnamed or gone.
+    actor_name: str = ""
+    target_name: str = ""
 
     @classmethod
     def of(cls, row: AuditEntry) -> AuditEntryRead:

@@ -98,9 +98,7 @@ def _Account(user: UserDetailRead, account: Query) -> dict:
 
 
 def _why_not(user: UserDetailRead) -> str:
-    if user.is_self:
-        return "This is your own account: nobody changes their own role, flags or access here."
-    return "This account has administration rights: only an owner can change it."
+    return user.why_not or "You can give this account no other role."
 
 
 @component

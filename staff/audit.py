@@ -269,16 +269,43 @@ def client_cell(entry: AuditEntryRead) -> Any:
     )
 
 
+def who_cell(entry: AuditEntryRead) -> Any:
+    """The actor by name with their e-mail below (their id on hover); 'System' for none."""
+    if not entry.actor_id and not entry.actor_email:
+        return "System"
+    return _person(entry.actor_name, entry.actor_email or entry.actor_id or "", entry.actor_id)
+
+
+def target_cell(entry: AuditEntryRead) -> Any:
+    """The target; when it is an account (its id or e-mail), the person's name above it."""
+    if not entry.target:
+        return "—"
+    if not entry.target_name:
+        return entry.target
+    return _person(entry.target_name, entry.target, entry.target)
+
+
+def _person(name: str, below: str, hover: str | None) -> Any:
+    if not name:
+        return html.span({"title": hover} if hover else {}, below)
+    return html.span(
+        {"title": hover} if hover else {},
+        html.span({"class_name": "audit-name"}, name),
+        html.br(),
+        html.span({"class_name": "audit-sub"}, below),
+    )
+
+
 def entry_columns(time_zone: str) -> tuple[Column, ...]:
     return (
         Column("when", "When", render=lambda e: when_text(e.created_at, time_zone), class_name="audit-when"),
-        Column("who", "Who", render=lambda e: e.actor_email or "System", class_name="audit-who"),
+        Column("who", "Who", render=who_cell, class_name="audit-who"),
         Column(
             "action",
             "Action",
             render=lambda e: html.span({"class_name": "portal-pill"}, action_label(e.action)),
         ),
-        Column("target", "Target", render=lambda e: e.target or "—", class_name="audit-target"),
+        Column("target", "Target", render=target_cell, class_name="audit-target"),
         Column("client", "From", render=client_cell, class_name="audit-client"),
         Column(
             "details", "Details", render=lambda e: details_text(e.details) or "—", class_name="audit-details"

@@ -255,11 +255,13 @@ def staff_table(
 
 
 def may_manage(member: StaffMemberRead, access: StaffAccessRead | None) -> bool:
-    """Whether the signed-in manager can edit or remove `member` (never themselves; an owner only by an
-    owner). The service enforces the same."""
+    """Whether the signed-in manager can edit or remove `member`: never themselves, and only someone who
+    holds nothing they lack (their role's permissions and extras, active or not); otherwise an owner.
+    The service enforces the same."""
     if access is None or member.user_id == access.user_id:
         return False
-    return member.role != Role.owner or access.is_owner
+    holds = effective_permissions(member.role, member.extra_permissions)
+    return access.is_owner or holds <= access.permissions
 
 
 @component

@@ -190,9 +190,20 @@ async def test_an_update_changes_role_and_permissions_within_what_the_manager_ho
         {"user_id": member.id, "role": {"from": "support", "to": "management"}},
         {"user_id": member.id, "permissions": {"added": ["approve_documents"], "removed": []}},
     ]
-    # Keeping a member's role while changing their permissions gives nothing new: HR may edit a
-    # management member's extra permissions without being refused for the role.
-    kept = await run(update_staff, actor=hr.actor, user_id=member.id, role="management", extra_permissions=[])
+    # A management member holds permissions HR does not hold, so changing them is an owner's (issue 27:
+    # this used to let HR strip a manager's extras); keeping the role while doing it gives nothing new.
+    message = await refused(
+        PermissionDenied,
+        update_staff,
+        actor=hr.actor,
+        user_id=member.id,
+        role="management",
+        extra_permissions=[],
+    )
+    assert message.startswith("Only an owner can change Sam Rivera: they hold permissions you do not hold:")
+    kept = await run(
+        update_staff, actor=owner.actor, user_id=member.id, role="management", extra_permissions=[]
+    )
     assert kept.role == Role.management and kept.extra_permissions == []
     # A management member with manage_staff holds everything the management role grants: they may give it.
     assert (
@@ -201,7 +212,9 @@ async def test_an_update_changes_role_and_permissions_within_what_the_manager_ho
     assert (await run(update_staff, actor=management.actor, user_id=member.id, role="management")).role == (
         Role.management
     )
-    # HR does not hold process_payments, so cannot hand it out; an owner can.
+    # HR does not hold process_payments, so cannot hand it out (to a support member, whom HR may change);
+    # an owner can.
+    await run(update_staff, actor=management.actor, user_id=member.id, role="support")
     message = await refused(
         PermissionDenied,
         update_staff,

@@ -13,6 +13,7 @@ from app.auth.passwords import check_new_password, hash_password
 from app.auth.sessions import find_user_by_email
 from app.auth.users import create_email_user, mark_email_verified
 from app.principal import Principal
+from app.services._privilege import OWNER_ROLES_DENIED, require_may_give_role
 from app.services.accounts._mapping import account_of
 from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -23,7 +24,7 @@ from models.identity import User
 
 # ---- administration: accounts from the command line, roles, flags -----------------------------
 ROLE_DENIED = "Only an owner or admin can change roles."
-OWNER_ONLY_ROLE = "Only an owner can grant or take away the owner and admin roles."
+OWNER_ONLY_ROLE = OWNER_ROLES_DENIED
 OWN_ROLE = "You cannot change your own role."
 ACCOUNT_EXISTS = "An account with this e-mail address already exists."
 ACCOUNT_NOT_FOUND = "No account has this e-mail address."
@@ -112,28 +113,36 @@ async def create_account(
 async def set_role(*, session: AsyncSession, actor: Principal, email: str, role: Role | str) -> AccountRead:
     """Give the account at `email` a role (written to app_metadata only).
 
-    `SYSTEM` is the command line. A signed-in actor must be an owner or admin (re-checked now), never on
-    their own account, and only an owner may grant owner or admin or change the role of an owner or admin.
+    `SYSTEM` is the command line and may give any role. A signed-in actor must be an owner or admin
+    (re-checked now), never on their own account, and gives only what they hold (`apply_role`).
     """
     by = None if actor.is_system else await require_account(session=session, actor=actor)
     if by is not None and not is_admin(by):
         raise PermissionDenied(ROLE_DENIED)
-    return await apply_role(session=session, by=by, email=email, role=role)
+    return await apply_role(session=session, by=by, email=email, role=role, actor=actor)
 
 
 async def apply_role(
-    *, session: AsyncSession, by: AccountRead | None, email: str, role: Role | str
+    *,
+    session: AsyncSession,
+    by: AccountRead | None,
+    email: str,
+    role: Role | str,
+    actor: Principal | None = None,
 ) -> AccountRead:
-    """The role change itself, for a caller that has already checked `by` may make it (`set_role`, staff
-    management, which checked manage_staff); `by=None` is the operator. Owner and admin stay owner-only."""
+    """The role change itself, for a caller that has already checked `by` may change roles at all
+    (`set_role`: an administrator; staff management: manage_staff; enrolment: a reviewer); `by=None` is the
+    operator. Here the shared rule (app/services/_privilege.py): `by` gives only a role whose permissions
+    they hold, to an account that holds nothing they lack (the owner and admin roles, and accounts with
+    administration rights, are an owner's); a refusal is audited. `actor` is the connection it came through."""
     role = _role(role)
     user = await _user_by_email(session, email)
-    previous = account_of(user).role
+    target = account_of(user)
+    previous = target.role
     if by is not None:
         if by.id == user.id:
             raise PermissionDenied(OWN_ROLE)
-        if (role in ADMIN_ROLES or previous in ADMIN_ROLES) and not is_owner(by):
-            raise PermissionDenied(OWNER_ONLY_ROLE)
+        await require_may_give_role(session=session, by=by, role=role, target=target, actor=actor)
     user.raw_app_meta_data = {**(user.raw_app_meta_data or {}), "role": role.value}
     await session.flush()
     await audit.record(
@@ -142,8 +151,8 @@ async def apply_role(
         actor_email=by.email if by else "",
         action=AuditAction.role_change,
         target=user.email,
-        ip="",
-        user_agent="",
+        ip=actor.ip if actor is not None else "",
+        user_agent=actor.user_agent if actor is not None else "",
         details={"from": previous.value, "to": role.value, "via": "ui" if by else "command line"},
     )
     return account_of(user)

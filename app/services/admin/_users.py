@@ -3,9 +3,12 @@ role (the accounts domain's `set_role` rules), its VIP and free-access flags (ap
 `has_free_access`, read by accounts' `map_account`), disable and re-enable it (`banned_until`, which the
 identity service refuses at sign-in, token refresh and every command's re-check), and end its sessions.
 
-Who may act on whom: nobody on their own account; an account with administration rights (owner, admin or
-master admin) only by someone with owner rights; an owner e-mail (OWNER_EMAILS) is never disabled and keeps
-its flags. Every change is audited with the administrator's address and browser.
+Who may act on whom: nobody on their own account; otherwise the shared rule of app/services/_privilege.py
+(you hand out only what you hold): an administrator without staff permissions gives only the roles that
+grant none (patient, provider) and changes only accounts that hold nothing they lack, so an account with
+administration rights or staff permissions is an owner's to change; an owner e-mail (OWNER_EMAILS) is never
+disabled and keeps its flags. Every change is audited with the administrator's address and browser, and so
+is every refused escalation.
 """
 
 from __future__ import annotations
@@ -19,12 +22,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.auth.sessions import banned_now, inactivity_limit_of, session_over
 from app.principal import Principal
-from app.services.accounts._admin import OWN_ROLE, is_owner, set_role
+from app.services._privilege import (
+    Holdings,
+    grantable_roles,
+    holdings_of,
+    may_change,
+    require_may_change,
+)
+from app.services.accounts._admin import OWN_ROLE, set_role
 from app.services.accounts._lifecycle import BANNED_FOREVER, DELETED_DOMAIN
 from app.services.accounts._mapping import account_of, map_account, owner_emails
 from app.services.admin._access import require_admin
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from models.account import ADMIN_ROLES, AccountRead, Role
+from models.account import AccountRead, Role
 from models.admin import UserDetailRead, UserPageRead, UserSummaryRead
 from models.audit import AuditAction
 from models.base import utcnow
@@ -34,7 +44,7 @@ PAGE_SIZE = 50
 MAX_QUERY = 200
 MAX_PAGE = 10_000
 NO_ACCOUNT = "There is no such account."
-OWNER_RIGHTS_NEEDED = "Only an owner can change an owner's or admin's account."
+STAFF_TARGET = "This account holds staff permissions you do not hold: only an owner can change it."
 OWN_ACCOUNT = "You cannot change your own account here."
 OWNER_EMAIL_FIXED = "An owner e-mail address (OWNER_EMAILS) always keeps its flags and cannot be disabled."
 QUERY_TOO_LONG = f"Search for at most {MAX_QUERY} characters."
@@ -164,21 +174,15 @@ async def _target(session: AsyncSession, user_id: str, *, lock: bool = False) ->
     return user
 
 
-def _has_admin_rights(account: AccountRead) -> bool:
-    return account.role in ADMIN_ROLES or account.is_master_admin
-
-
-def _may_manage(by: AccountRead, target: AccountRead) -> bool:
+def _why_not(by: AccountRead, held: Holdings, target: AccountRead, holds: Holdings) -> str:
+    """Why `by` may change nothing on `target` ("" when they may)."""
     if by.id == target.id:
-        return False
-    return is_owner(by) or not _has_admin_rights(target)
-
-
-def _grantable(by: AccountRead, target: AccountRead) -> list[Role]:
-    if not _may_manage(by, target):
-        return []
-    allowed = list(Role) if is_owner(by) else [r for r in Role if r not in ADMIN_ROLES]
-    return [r for r in allowed if r != target.role]
+        return "This is your own account: nobody changes their own role, flags or access here."
+    if may_change(held, holds):
+        return ""
+    if holds.administration:
+        return "This account has administration rights: only an owner can change it."
+    return STAFF_TARGET
 
 
 async def _live_sessions(session: AsyncSession, user: User) -> int:
@@ -193,6 +197,8 @@ async def _live_sessions(session: AsyncSession, user: User) -> int:
 
 async def _detail(session: AsyncSession, by: AccountRead, user: User) -> UserDetailRead:
     account = account_of(user)
+    held = await holdings_of(session, by)
+    why_not = _why_not(by, held, account, await holdings_of(session, account))
     return UserDetailRead(
         id=user.id,
         email=user.email or "",
@@ -208,8 +214,11 @@ async def _detail(session: AsyncSession, by: AccountRead, user: User) -> UserDet
         disabled=banned_now(user.banned_until),
         active_sessions=0 if banned_now(user.banned_until) else await _live_sessions(session, user),
         is_self=by.id == user.id,
-        roles_grantable=_grantable(by, account),
-        may_manage=_may_manage(by, account),
+        roles_grantable=[]
+        if why_not
+        else list(grantable_roles(held, (r for r in Role if r != account.role))),
+        may_manage=not why_not,
+        why_not=why_not,
     )
 
 
@@ -220,15 +229,16 @@ async def get_user(*, session: AsyncSession, actor: Principal, user_id: str) -> 
 
 
 # ---- changing ---------------------------------------------------------------------------------------
-async def _managed(session: AsyncSession, actor: Principal, user_id: str) -> tuple[AccountRead, User]:
-    """The administrator and the account they may change, or PermissionDenied / NotFound."""
+async def _managed(
+    session: AsyncSession, actor: Principal, user_id: str, attempt: str
+) -> tuple[AccountRead, User]:
+    """The administrator and the account they may change (`attempt`, for the audit log of a refusal), or
+    PermissionDenied / NotFound."""
     by = await require_admin(session=session, actor=actor)
     user = await _target(session, user_id, lock=True)
-    target = account_of(user)
     if by.id == user.id:
         raise PermissionDenied(OWN_ACCOUNT)
-    if not _may_manage(by, target):
-        raise PermissionDenied(OWNER_RIGHTS_NEEDED)
+    await require_may_change(session=session, by=by, target=account_of(user), attempt=attempt, actor=actor)
     return by, user
 
 
@@ -250,14 +260,12 @@ async def _audit(
 async def change_user_role(
     *, session: AsyncSession, actor: Principal, user_id: str, role: Role | str
 ) -> UserDetailRead:
-    """Give the account a role: the accounts domain's `set_role` (its own audit entry, role_change), after
-    the console's rule that an account with administration rights is an owner's to change."""
+    """Give the account a role: the accounts domain's `set_role`, which applies the shared rule (the role
+    and the account must hold nothing the administrator lacks) and writes its own audit entry."""
     by = await require_admin(session=session, actor=actor)
     user = await _target(session, user_id, lock=True)
     if by.id == user.id:
         raise PermissionDenied(OWN_ROLE)
-    if not _may_manage(by, account_of(user)):
-        raise PermissionDenied(OWNER_RIGHTS_NEEDED)
     await set_role(session=session, actor=actor, email=user.email or "", role=role)
     return await _detail(session, by, user)
 
@@ -271,7 +279,7 @@ async def set_user_flags(
     has_free_access: bool | None = None,
 ) -> UserDetailRead:
     """Switch the account's VIP and free-access flags (SPEC §3 isVip, hasFreeAccess); None leaves one."""
-    by, user = await _managed(session, actor, user_id)
+    by, user = await _managed(session, actor, user_id, "change the account's flags")
     if (user.email or "").lower() in owner_emails():
         raise PermissionDenied(OWNER_EMAIL_FIXED)
     wanted = {"is_vip": is_vip, "has_free_access": has_free_access}
@@ -315,7 +323,7 @@ async def _set_banned(
 
 async def disable_user(*, session: AsyncSession, actor: Principal, user_id: str) -> UserDetailRead:
     """Disable the account: it cannot sign in or refresh a token, and every session of it ends now."""
-    by, user = await _managed(session, actor, user_id)
+    by, user = await _managed(session, actor, user_id, "disable the account")
     if (user.email or "").lower() in owner_emails():
         raise PermissionDenied(OWNER_EMAIL_FIXED)
     # Compare and set: of two administrators disabling at once, one changes it (and audits); on SQLite,
@@ -328,7 +336,7 @@ async def disable_user(*, session: AsyncSession, actor: Principal, user_id: str)
 
 async def enable_user(*, session: AsyncSession, actor: Principal, user_id: str) -> UserDetailRead:
     """Let a disabled account sign in again (its old sessions stay ended)."""
-    by, user = await _managed(session, actor, user_id)
+    by, user = await _managed(session, actor, user_id, "enable the account")
     if await _set_banned(session, user, None, when_banned=True):
         await _audit(session, by, actor, AuditAction.account_enable, user)
     return await _detail(session, by, user)
@@ -337,7 +345,7 @@ async def enable_user(*, session: AsyncSession, actor: Principal, user_id: str) 
 async def force_sign_out(*, session: AsyncSession, actor: Principal, user_id: str) -> int:
     """End every session of the account now (its open tabs are refused on their next command and asked to
     sign in on their next page load); answers how many ended."""
-    by, user = await _managed(session, actor, user_id)
+    by, user = await _managed(session, actor, user_id, "sign the account out everywhere")
     ended = await _end_sessions(session, user)
     await _audit(session, by, actor, AuditAction.force_sign_out, user, sessions_ended=ended)
     return ended

@@ -121,14 +121,21 @@ def _read(feature: Feature, row: FeatureSetting | None, editors: dict[str, User]
     )
 
 
-async def set_feature(*, session: AsyncSession, actor: Principal, key: str, value: Any) -> FeatureRead:
-    """Switch `key` to `value` for every process, now."""
+async def _changeable(session: AsyncSession, actor: Principal, key: str) -> tuple[AccountRead, Feature]:
+    """The signed-in toggler and the setting `key`, if they may change it (set it or reset it): a business
+    setting only an owner or admin."""
     account = await _toggler(session, actor)
     feature = BY_KEY.get(key)
     if feature is None:
         raise NotFound(UNKNOWN)
     if feature.group == "business" and not (is_owner(account) or is_admin(account)):
         raise PermissionDenied(OWNERS_ONLY)
+    return account, feature
+
+
+async def set_feature(*, session: AsyncSession, actor: Principal, key: str, value: Any) -> FeatureRead:
+    """Switch `key` to `value` for every process, now."""
+    account, feature = await _changeable(session, actor, key)
     value = _checked(feature, value)
     row = await session.get(FeatureSetting, key, with_for_update=True)
     before = row.value if row is not None else feature.default()
@@ -144,10 +151,7 @@ async def set_feature(*, session: AsyncSession, actor: Principal, key: str, valu
 
 async def reset_feature(*, session: AsyncSession, actor: Principal, key: str) -> FeatureRead:
     """Give `key` the server's setting back."""
-    account = await _toggler(session, actor)
-    feature = BY_KEY.get(key)
-    if feature is None:
-        raise NotFound(UNKNOWN)
+    account, feature = await _changeable(session, actor, key)
     row = await session.get(FeatureSetting, key, with_for_update=True)
     if row is not None:
         before = row.value

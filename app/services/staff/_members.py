@@ -5,12 +5,14 @@ A staff member is an account whose role is a portal role (owner, management, hr,
 command line has no row yet: it reads as an active member without extras until its first update.
 
 `get_staff_access` tells the portal what the signed-in member may see. The team commands need
-`manage_staff`; role changes go through `accounts.set_role` (only an owner grants or takes away the owner
-role), and every change is written to the audit log and announced on the `staff` topic.
-Rules beyond the SPEC: nobody changes or removes their own staff access, so the last owner always stays
-(only an owner changes or removes an owner); a member can only hand out extra permissions they hold
-themselves; only patient accounts join the staff (a provider or admin keeps their role). The audit log
-screen's read (`read_audit_log`, owners only) is here too.
+`manage_staff`; role changes go through `accounts.apply_role`, and every change is written to the audit log
+and announced on the `staff` topic.
+Rules beyond the SPEC: nobody changes or removes their own staff access, so the last owner always stays;
+the shared rule of app/services/_privilege.py (you hand out only what you hold): a manager gives only roles
+and extra permissions they hold, and changes, deactivates or removes only members who hold nothing they
+lack — an owner, or a Management member changed by HR, needs an owner (every refusal is audited); only
+patient accounts join the staff (a provider or admin keeps their role). The audit log screen's read
+(`read_audit_log`, owners only) is here too.
 """
 
 from __future__ import annotations
@@ -26,6 +28,15 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
+from app.services._privilege import (
+    OWNER_ROLES_DENIED,
+    Holdings,
+    grantable_roles,
+    holdings_of,
+    require_may_change,
+    require_may_give_permissions,
+    require_may_give_role,
+)
 from app.services.accounts._admin import apply_role, is_owner
 from app.services.accounts._mapping import account_of, owner_emails
 from app.services.accounts._principals import require_account
@@ -36,7 +47,7 @@ from app.services.notifications._delivery import notify
 from app.services.providers._availability import day_bounds
 from app.services.staff._access import (
     effective_permissions,
-    permissions_of,
+    permissions_of,  # noqa: F401 - other domains read it from here
     require_permission,
     require_staff,
 )
@@ -49,7 +60,6 @@ from models.identity import User, as_utc
 from models.notification import NotificationKind
 from models.staff import (
     PORTAL_ROLES,
-    ROLE_GRANTS,
     AuditPageRead,
     Permission,
     StaffAccessRead,
@@ -65,9 +75,7 @@ ASSIGNABLE_ROLES = (Role.owner, *STAFF_ROLES)  # the owner role only by an owner
 
 INVALID_EMAIL = "Please enter a valid e-mail address."
 INVALID_ROLE = "Choose a staff role: management, hr or support."
-OWNER_ROLE_DENIED = "Only an owner can grant or take away the owner role."
-ROLE_DENIED = "You cannot give the {role} role: it holds permissions you do not hold: {names}."
-OWNER_ACCESS_DENIED = "Only an owner can change an owner's staff access."
+OWNER_ROLE_DENIED = OWNER_ROLES_DENIED
 ALREADY_STAFF = "This person is already on the staff."
 NOT_A_PATIENT = "Only a patient account can join the staff; this account is a {role}."
 MEMBER_NOT_FOUND = "This staff member no longer exists."
@@ -86,7 +94,7 @@ async def get_staff_access(*, session: AsyncSession, actor: Principal) -> StaffA
         role=account.role,
         is_owner=is_owner(account),
         permissions=permissions,
-        grantable_roles=grantable_roles(account, permissions),
+        grantable_roles=grantable_roles(await holdings_of(session, account), ASSIGNABLE_ROLES),
         time_zone=await time_zone_of(session, account.id),
     )
 
@@ -156,29 +164,14 @@ async def list_staff(*, session: AsyncSession, actor: Principal, page: int = 1) 
 # ---- changing the team -----------------------------------------------------------------------------
 
 
-def grantable_roles(manager: AccountRead, held: frozenset[Permission]) -> tuple[Role, ...]:
-    """The roles `manager` may hand out: the owner role only by an owner, and only roles whose permissions
-    they hold, so nobody grants through a role what they could not grant directly."""
-    return tuple(
-        role
-        for role in ASSIGNABLE_ROLES
-        if (role != Role.owner or is_owner(manager)) and ROLE_GRANTS.get(role, frozenset()) <= held
-    )
-
-
-def _role(value: Role | str, manager: AccountRead, held: frozenset[Permission]) -> Role:
-    """`value` as a role the manager may hand out (`grantable_roles`), else why not."""
+def _role(value: Role | str) -> Role:
+    """`value` as a portal role (whether the manager may give it is the shared rule's)."""
     try:
         role = Role(value)
     except ValueError:
         raise ValidationFailed(INVALID_ROLE) from None
     if role not in ASSIGNABLE_ROLES:
         raise ValidationFailed(INVALID_ROLE)
-    if role == Role.owner and not is_owner(manager):
-        raise PermissionDenied(OWNER_ROLE_DENIED)
-    if role not in grantable_roles(manager, held):
-        missing = sorted(ROLE_GRANTS.get(role, frozenset()) - held, key=list(Permission).index)
-        raise PermissionDenied(ROLE_DENIED.format(role=role.value, names=", ".join(p.value for p in missing)))
     return role
 
 
@@ -190,13 +183,6 @@ def _permissions(values: Iterable[Permission | str]) -> list[Permission]:
         except ValueError:
             raise ValidationFailed(f"Unknown permission {value!r}.") from None
     return sorted(chosen, key=list(Permission).index)
-
-
-def _check_grantable(added: Iterable[Permission], held: frozenset[Permission]) -> None:
-    missing = sorted(set(added) - held)
-    if missing:
-        names = ", ".join(p.value for p in missing)
-        raise PermissionDenied(f"You cannot grant permissions you do not hold: {names}.")
 
 
 async def _record(
@@ -229,10 +215,10 @@ async def _record(
         )
 
 
-async def _manager(session: AsyncSession, actor: Principal) -> tuple[AccountRead, frozenset[Permission]]:
+async def _manager(session: AsyncSession, actor: Principal) -> tuple[AccountRead, Holdings]:
     """The signed-in member, if they hold manage_staff, and everything they hold (what they may grant)."""
     manager = await require_permission(session=session, actor=actor, permission=Permission.manage_staff)
-    return manager, await permissions_of(session=session, account=manager)
+    return manager, await holdings_of(session, manager)
 
 
 async def add_staff(
@@ -247,9 +233,12 @@ async def add_staff(
     """Put the account at `email` on the staff with `role`; without an account, e-mail an invitation
     (the person sets a password from the link) and make the invited account staff."""
     manager, held = await _manager(session, actor)
-    role = _role(role, manager, held)
+    role = _role(role)
+    await require_may_give_role(session=session, by=manager, role=role, actor=actor, held=held)
     extras = _permissions(extra_permissions)
-    _check_grantable(extras, held)
+    await require_may_give_permissions(
+        session=session, by=manager, permissions=extras, actor=actor, held=held
+    )
     try:
         email = normalize_email(email)
     except AuthApiError:
@@ -266,7 +255,7 @@ async def add_staff(
         if current not in PORTAL_ROLES and current != Role.patient:
             raise ValidationFailed(NOT_A_PATIENT.format(role=current.value))
     if account_of(user).role != role:
-        await apply_role(session=session, by=manager, email=email, role=role)
+        await apply_role(session=session, by=manager, email=email, role=role, actor=actor)
     row = StaffMember(user_id=user.id, extra_permissions=[p.value for p in extras], active=True)
     session.add(row)
     await session.flush()
@@ -289,6 +278,14 @@ async def _member(session: AsyncSession, user_id: str) -> tuple[User, StaffMembe
     return user, row
 
 
+def _attempt(role: Role | None, extras: Sequence[Permission | str] | None, active: bool | None) -> str:
+    """The change asked for, in words, for the audit entry of a refusal."""
+    parts = [f"give the {role.value} role"] if role is not None else []
+    parts += ["change the extra permissions"] if extras is not None else []
+    parts += [] if active is None else ["reactivate" if active else "deactivate"]
+    return ", ".join(parts) or "change the staff access"
+
+
 async def update_staff(
     *,
     session: AsyncSession,
@@ -304,14 +301,20 @@ async def update_staff(
     if user.id == manager.id:
         raise PermissionDenied(OWN_ACCESS)
     before = _member_read(user, row)
-    if before.role == Role.owner and not is_owner(manager):
-        raise PermissionDenied(OWNER_ACCESS_DENIED)
-    new_role = before.role if role is None or role == before.role else _role(role, manager, held)
+    new_role = before.role if role is None or role == before.role else _role(role)
+    await require_may_change(
+        session=session,
+        by=manager,
+        target=account_of(user),
+        attempt=_attempt(new_role if new_role != before.role else None, extra_permissions, active),
+        actor=actor,
+        held=held,
+    )
     if active is False and new_role == Role.owner:
         raise ValidationFailed(OWNER_ALWAYS_ACTIVE)
     changes: dict = {}
     if new_role != before.role:
-        await apply_role(session=session, by=manager, email=user.email, role=new_role)
+        await apply_role(session=session, by=manager, email=user.email, role=new_role, actor=actor)
         changes["role"] = {"from": before.role.value, "to": new_role.value}
     if row is None:
         row = StaffMember(user_id=user.id, extra_permissions=[], active=True)
@@ -320,7 +323,9 @@ async def update_staff(
         extras = _permissions(extra_permissions)
         added = [p for p in extras if p not in before.extra_permissions]
         removed = [p for p in before.extra_permissions if p not in extras]
-        _check_grantable(added, held)
+        await require_may_give_permissions(
+            session=session, by=manager, permissions=added, target=account_of(user), actor=actor, held=held
+        )
         if added or removed:
             row.extra_permissions = [p.value for p in extras]
             changes["permissions"] = {
@@ -339,14 +344,20 @@ async def update_staff(
 async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str) -> StaffMemberRead:
     """Take a member off the staff: their role goes back to patient and their staff row is deleted.
     Returns the member as they were."""
-    manager, _ = await _manager(session, actor)
+    manager, held = await _manager(session, actor)
     user, row = await _member(session, user_id)
     if user.id == manager.id:
         raise PermissionDenied(REMOVE_SELF)
     before = _member_read(user, row)
-    if before.role == Role.owner and not is_owner(manager):
-        raise PermissionDenied(OWNER_ROLE_DENIED)
-    await apply_role(session=session, by=manager, email=user.email, role=Role.patient)
+    await require_may_change(
+        session=session,
+        by=manager,
+        target=account_of(user),
+        attempt="remove from the staff",
+        actor=actor,
+        held=held,
+    )
+    await apply_role(session=session, by=manager, email=user.email, role=Role.patient, actor=actor)
     if row is not None:
         await session.delete(row)
     await session.flush()
