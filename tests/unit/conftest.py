@@ -17,3 +17,15 @@ def identity(configured, monkeypatch, tmp_path):
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001
+    """Figures a test records as its `terminal_summary` property (the assistant's evaluation: recall per
+    group, false-positive rate) printed at the end of every run, captured output or not, with xdist too
+    (user properties travel back from the workers with the reports)."""
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            for name, value in getattr(report, "user_properties", ()):
+                if name == "terminal_summary":
+                    terminalreporter.write_sep("-", report.nodeid.split("::")[-1])
+                    terminalreporter.write_line(str(value))
