@@ -81,6 +81,10 @@ class AuditAction(enum.StrEnum):
     # details.amount_cents, details.reason (why it failed). By the processor: no actor.
     card_payment_succeeded = "card_payment_succeeded"
     card_payment_failed = "card_payment_failed"
+    # A signed event (or Stripe's record) that is not the payment asked for: another amount, currency,
+    # Checkout Session or PaymentIntent. Nothing was changed; details.event, details.type and
+    # {field: {expected, got}} for each difference.
+    card_payment_mismatch = "card_payment_mismatch"
     card_removed = (
         "card_removed"  # a patient removed a saved card; target: their user id, details.brand/last4
     )

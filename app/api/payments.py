@@ -3,10 +3,12 @@
 The body is read raw (the signature covers its exact bytes) and at most MAX_EVENT_BYTES of it (413
 `payload_too_large` beyond); app/services/payments `handle_stripe_webhook` verifies the `Stripe-Signature`
 header and applies the event once in this request's unit of work. Answers: 200 `{"received": true,
-"duplicate": false, "result": …}` (also for a replay, `duplicate: true`, and for event types it ignores);
-400 `invalid_signature` (bad, missing or older than 5 minutes) or `invalid_payload`; 404 `not_configured`
-with another gateway. Errors carry `error_code` and `msg`. A failure of ours (the database) stays a 5xx, so
-Stripe retries the delivery.
+"duplicate": false, "result": …}` (also for a replay, `duplicate: true`, for event types it ignores, and
+for an event that is not the payment the order asked for, `result: "mismatch"`: nothing changed, staff are
+told in the audit log); 400 `invalid_signature` (bad, missing, or dated more than 5 minutes before or after
+now) or `invalid_payload`; 404 `not_configured` with another gateway; 503 `unavailable` when Stripe could
+not be asked about the event. Errors carry `error_code` and `msg`. A failure of ours (the database, Stripe
+unreachable) stays a 5xx, so Stripe retries the delivery.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ async def _body(request: Request) -> bytes:
         400: {"description": "invalid_signature or invalid_payload"},
         404: {"description": "not_configured"},
         413: {"description": "payload_too_large"},
+        503: {
+            "description": "unavailable: Stripe could not be asked about the event (it is delivered again)"
+        },
     },
 )
 async def stripe_webhook(request: Request) -> JSONResponse:

@@ -11,6 +11,7 @@ because Stripe cannot be reached from here.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -120,7 +121,11 @@ async def place(world: World, starts_at=WEDNESDAY_NINE) -> tuple[str, CardPaymen
     return visit_id, await payment_of(order_id)
 
 
-def completed(payment: CardPayment, intent: str = "pi_test_paid") -> dict:
+_EVENTS = itertools.count(1)
+
+
+def completed(payment: CardPayment, intent: str = "pi_test_paid", **change) -> dict:  # noqa: ANN003
+    """Stripe's checkout.session.completed for the order's session, paid in full (or as `change` says)."""
     return stripe_standin.event(
         "checkout.session.completed",
         {
@@ -128,20 +133,47 @@ def completed(payment: CardPayment, intent: str = "pi_test_paid") -> dict:
             "object": "checkout.session",
             "payment_status": "paid",
             "status": "complete",
+            "amount_total": payment.amount,
+            "currency": "usd",
             "payment_intent": intent,
             "client_reference_id": payment.order_id,
             "metadata": {"order_id": payment.order_id},
+            **change,
         },
+        f"evt_test_{next(_EVENTS)}",
     )
 
 
-def declined(payment: CardPayment) -> dict:
+def succeeded(payment: CardPayment, intent: str, **change) -> dict:  # noqa: ANN003
+    return stripe_standin.event(
+        "payment_intent.succeeded",
+        {
+            "id": intent,
+            "object": "payment_intent",
+            "status": "succeeded",
+            "amount": payment.amount,
+            "amount_received": payment.amount,
+            "currency": "usd",
+            "metadata": {"order_id": payment.order_id},
+            **change,
+        },
+        f"evt_test_{next(_EVENTS)}",
+    )
+
+
+def declined(standin: stripe_standin.StripeStandIn, payment: CardPayment) -> dict:
+    """The patient's card declined on the order's payment page: Stripe's session names the attempt's
+    PaymentIntent, and Stripe sends payment_intent.payment_failed for it."""
+    standin.sessions[payment.checkout_session_id]["payment_intent"] = "pi_test_declined"
     return stripe_standin.event(
         "payment_intent.payment_failed",
         {
             "id": "pi_test_declined",
             "object": "payment_intent",
             "status": "requires_payment_method",
+            "amount": payment.amount,
+            "amount_received": 0,
+            "currency": "usd",
             "metadata": {"order_id": payment.order_id},
             "last_payment_error": {"code": "card_declined", "message": "Your card was declined."},
         },
@@ -223,11 +255,7 @@ async def test_a_completed_checkout_records_the_money_as_paid_ahead_once(world, 
     entries = await count(JournalEntry)
     again = await deliver(client, event)
     assert again.json() == {"received": True, "duplicate": True, "result": "duplicate"}
-    succeeded = stripe_standin.event(
-        "payment_intent.succeeded",
-        {"id": "pi_test_paid", "object": "payment_intent", "metadata": {"order_id": payment.order_id}},
-    )
-    assert (await deliver(client, succeeded)).json()["result"] == "ignored"
+    assert (await deliver(client, succeeded(payment, "pi_test_paid"))).json()["result"] == "ignored"
     assert await count(JournalEntry) == entries
     await balanced()
 
@@ -238,13 +266,11 @@ async def test_a_completed_checkout_records_the_money_as_paid_ahead_once(world, 
     assert (wallet.credit, wallet.booked) == (money("82.95"), 0)
 
 
-async def test_payment_intent_succeeded_alone_also_confirms_the_order(world, client) -> None:
+async def test_payment_intent_succeeded_alone_also_confirms_the_order(world, stripe_on, client) -> None:
     _visit, payment = await place(world)
-    event = stripe_standin.event(
-        "payment_intent.succeeded",
-        {"id": "pi_test_alone", "object": "payment_intent", "metadata": {"order_id": payment.order_id}},
-    )
-    assert (await deliver(client, event)).json()["result"] == "paid"
+    # Stripe's session names the PaymentIntent the patient paid through (the event is checked against it).
+    stripe_on.sessions[payment.checkout_session_id]["payment_intent"] = "pi_test_alone"
+    assert (await deliver(client, succeeded(payment, "pi_test_alone"))).json()["result"] == "paid"
     assert (await payment_of(payment.order_id)).payment_intent_id == "pi_test_alone"
     await balanced()
 
@@ -272,11 +298,7 @@ async def test_two_deliveries_of_one_event_at_once_are_applied_once(world, clien
 async def test_two_events_saying_paid_at_the_same_moment_move_the_money_once(world, client) -> None:
     _visit, payment = await place(world)
     body, header = stripe_standin.signed(completed(payment))
-    succeeded = stripe_standin.event(
-        "payment_intent.succeeded",
-        {"id": "pi_test_paid", "object": "payment_intent", "metadata": {"order_id": payment.order_id}},
-    )
-    other_body, other_header = stripe_standin.signed(succeeded)
+    other_body, other_header = stripe_standin.signed(succeeded(payment, "pi_test_paid"))
     async with app_db.unit_of_work() as session:
         assert (await handle_stripe_webhook(session=session, payload=body, signature=header)).result == "paid"
         # SQLite: the second waits on its first write; PostgreSQL: on the card payment's row lock.
@@ -297,7 +319,7 @@ async def test_a_declined_payment_cancels_the_order_frees_its_times_and_tells_th
     world, stripe_on, client, smtp
 ) -> None:
     visit_id, payment = await place(world)
-    answer = await deliver(client, declined(payment))
+    answer = await deliver(client, declined(stripe_on, payment))
     assert answer.json() == {"received": True, "duplicate": False, "result": "failed"}
     failed = await payment_of(payment.order_id)
     assert (failed.status, failed.failure_reason) == ("failed", "Your card was declined.")
@@ -344,11 +366,11 @@ async def test_a_declined_payment_cancels_the_order_frees_its_times_and_tells_th
 
 
 async def test_a_provider_who_accepted_the_visit_hears_it_is_off_when_the_payment_fails(
-    world, client, smtp
+    world, stripe_on, client, smtp
 ) -> None:
     visit_id, payment = await place(world)
     await run(visits.confirm_appointment, actor=world.provider.actor, appointment_id=visit_id, now=NOW)
-    assert (await deliver(client, declined(payment))).json()["result"] == "failed"
+    assert (await deliver(client, declined(stripe_on, payment))).json()["result"] == "failed"
     # Three e-mails: the patient's "confirmed" (the provider accepted it), then the two of the failure.
     got = [(m["To"], m["Subject"]) for m in smtp.wait_for(3)]
     assert (world.provider.email, "A visit was cancelled") in got
@@ -364,7 +386,9 @@ async def test_a_failed_payment_reopens_the_service_request_it_booked(stripe_on,
     assert booked.status == RequestStatus.booked and booked.payment_url  # sent to Stripe Checkout
     async with app_db.unit_of_work() as session:
         order_id = await session.scalar(select(Order.id).where(Order.number == booked.order_number))
-    assert (await deliver(client, declined(await payment_of(order_id)))).json()["result"] == "failed"
+    assert (await deliver(client, declined(stripe_on, await payment_of(order_id)))).json()[
+        "result"
+    ] == "failed"
 
     # Not "booked" with no visit: the accepted offer is open again, and both sides are told.
     [mine] = await run(list_my_service_requests, actor=patient.actor)
@@ -394,12 +418,88 @@ async def test_an_expired_checkout_fails_the_order(world, stripe_on, client) -> 
     assert not stripe_on.calls("POST", r"/v1/checkout/sessions/.+/expire")
 
 
+# ---- the webhook: not the payment asked for -----------------------------------------------------
+async def mismatches() -> list[dict]:
+    async with app_db.unit_of_work() as session:
+        return list(
+            (
+                await session.scalars(
+                    select(AuditEntry.details)
+                    .where(AuditEntry.action == "card_payment_mismatch")
+                    .order_by(AuditEntry.created_at)
+                )
+            ).all()
+        )
+
+
+async def test_a_signed_event_paying_another_amount_currency_or_intent_marks_nothing_paid(
+    world, stripe_on, client, smtp
+) -> None:
+    _visit, payment = await place(world)
+    assert payment.amount == 8295
+    stripe_on.sessions[payment.checkout_session_id]["payment_intent"] = "pi_test_real"
+    wrong = [
+        completed(payment, "pi_test_real", amount_total=1),  # one cent for the whole order
+        completed(payment, "pi_test_real", currency="eur"),
+        succeeded(payment, "pi_test_other"),  # another PaymentIntent than the session's
+        succeeded(payment, "pi_test_real", amount_received=100),
+    ]
+    for event in wrong:
+        answer = await deliver(client, event)
+        # Acknowledged (a retry would say the same), and nothing moves.
+        assert answer.status_code == 200
+        assert answer.json() == {"received": True, "duplicate": False, "result": "mismatch"}
+    found = await payment_of(payment.order_id)
+    assert (found.status, found.paid_at, found.payment_intent_id) == ("awaiting", None, None)
+    async with app_db.unit_of_work() as session:
+        assert (await session.get(Order, payment.order_id)).status == OrderStatus.pending
+    assert await count(Transaction, Transaction.status != TransactionStatus.pending) == 0
+    assert await count(JournalEntry) == 0
+    assert await count(AuditEntry, AuditEntry.action == "card_payment_succeeded") == 0
+    # Staff see what differed, event by event.
+    details = await mismatches()
+    assert [d["event"] for d in details] == [e["id"] for e in wrong]
+    assert details[0]["amount_cents"] == {"expected": 8295, "got": 1}
+    assert details[1]["currency"] == {"expected": "usd", "got": "eur"}
+    assert details[2]["payment_intent"] == {"expected": "pi_test_real", "got": "pi_test_other"}
+    assert details[3]["amount_cents"] == {"expected": 8295, "got": 100}
+
+    # The real payment still goes through; afterwards, a session event naming another intent is refused too.
+    assert (await deliver(client, completed(payment, "pi_test_real"))).json()["result"] == "paid"
+    assert (await payment_of(payment.order_id)).payment_intent_id == "pi_test_real"
+    assert (await deliver(client, completed(payment, "pi_test_else"))).json()["result"] == "mismatch"
+    assert (await deliver(client, succeeded(payment, "pi_test_real"))).json()["result"] == "ignored"
+    assert await count(JournalEntry) == 1
+    await balanced()
+
+
+async def test_reconciliation_leaves_a_paid_session_of_another_amount_for_staff(world, stripe_on) -> None:
+    _visit, payment = await place(world)
+    stripe_on.sessions[payment.checkout_session_id].update(
+        status="complete", payment_status="paid", payment_intent="pi_test_cheap", amount_total=1
+    )
+    later = as_utc(payment.expires_at) + timedelta(minutes=11)
+    async with app_db.unit_of_work() as session:
+        assert await reconcile_card_payments(session=session, now=later) == 0
+    assert (await payment_of(payment.order_id)).status == "awaiting"
+    assert await count(JournalEntry) == 0
+    [details] = await mismatches()
+    assert (details["event"], details["amount_cents"]) == ("reconciliation", {"expected": 8295, "got": 1})
+    # Told once, and not asked about again on the next runs.
+    asked = len(stripe_on.calls("GET", rf"/v1/checkout/sessions/{payment.checkout_session_id}"))
+    async with app_db.unit_of_work() as session:
+        assert await reconcile_card_payments(session=session, now=later + timedelta(minutes=5)) == 0
+    assert len(stripe_on.calls("GET", rf"/v1/checkout/sessions/{payment.checkout_session_id}")) == asked
+    assert len(await mismatches()) == 1
+
+
 # ---- the webhook: refused and ignored ------------------------------------------------------------
-async def test_bad_old_or_missing_signatures_are_refused_and_change_nothing(world, client) -> None:
+async def test_bad_old_future_or_missing_signatures_are_refused_and_change_nothing(world, client) -> None:
     _visit, payment = await place(world)
     event = completed(payment)
     wrong = await deliver(client, event, secret="whsec_someone_else")
     old = await deliver(client, event, timestamp=int(time.time()) - 600)
+    future = await deliver(client, event, timestamp=int(time.time()) + 600)
     body, _header = stripe_standin.signed(event)
     missing = await client.post(WEBHOOK, content=body)
     tampered = await client.post(
@@ -407,11 +507,14 @@ async def test_bad_old_or_missing_signatures_are_refused_and_change_nothing(worl
         content=body.replace(b'"paid"', b'"PAID"'),
         headers={"Stripe-Signature": stripe_standin.signed(event)[1]},
     )
-    for answer in (wrong, old, missing, tampered):
+    for answer in (wrong, old, future, missing, tampered):
         assert answer.status_code == 400
         assert answer.json()["error_code"] == "invalid_signature"
     assert await count(PaymentEvent) == 0
     assert (await payment_of(payment.order_id)).status == "awaiting"
+    # A clock a little ahead of ours (inside the 5 minutes' tolerance) is fine.
+    slightly_ahead = await deliver(client, event, timestamp=int(time.time()) + 60)
+    assert slightly_ahead.json()["result"] == "paid"
 
 
 async def test_unknown_events_are_acknowledged_and_ignored_and_huge_bodies_refused(world, client) -> None:

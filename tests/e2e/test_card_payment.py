@@ -147,6 +147,8 @@ def test_pay_by_card_then_manage_the_saved_card(page: Page, site) -> None:  # no
             "object": "checkout.session",
             "status": "complete",
             "payment_status": "paid",
+            "amount_total": checkout["amount_total"],
+            "currency": checkout["currency"],
             "payment_intent": "pi_test_browser",
             "metadata": checkout["metadata"],
         },

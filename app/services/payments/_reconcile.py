@@ -2,7 +2,8 @@
 retries): `reconcile_card_payments`, a periodic job, asks Stripe about each card payment still awaiting
 RECONCILE_AFTER past its payment page's expiry, and applies what Stripe says exactly as the webhook would
 (`_webhook.apply_paid` / `apply_failed`, under the same row lock: a webhook arriving meanwhile changes
-nothing twice).
+nothing twice). A paid session whose amount, currency or PaymentIntent is not what the order asked for
+changes nothing, as with the webhook: it is audited once (`card_payment_mismatch`) and not asked about again.
 """
 
 from __future__ import annotations
@@ -11,13 +12,20 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 import stripe
-from sqlalchemy import select
+from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.ledger._journal import write_lock
 from app.services.payments._stripe import NAME, stripe_client
-from app.services.payments._webhook import EXPIRED_REASON, apply_failed, apply_paid
+from app.services.payments._webhook import (
+    EXPIRED_REASON,
+    apply_failed,
+    apply_paid,
+    payment_mismatch,
+    record_mismatch,
+)
 from app.settings import get_settings
+from models.audit import AuditAction, AuditEntry
 from models.booking import Order
 from models.payment import CardPayment, CardPaymentStatus
 
@@ -47,6 +55,11 @@ async def reconcile_card_payments(*, session: AsyncSession, now: datetime | None
             .where(
                 CardPayment.status == CardPaymentStatus.awaiting,
                 CardPayment.expires_at < at - RECONCILE_AFTER,
+                # One that did not match is for staff now (it would fill every batch).
+                ~exists().where(
+                    AuditEntry.action == AuditAction.card_payment_mismatch.value,
+                    AuditEntry.target == CardPayment.order_id,
+                ),
             )
             .order_by(CardPayment.expires_at)
             .limit(BATCH)
@@ -68,8 +81,19 @@ async def reconcile_card_payments(*, session: AsyncSession, now: datetime | None
             continue
         if checkout.status == "complete" and checkout.payment_status == "paid":
             intent = checkout.payment_intent
-            intent = getattr(intent, "id", intent)
-            result = await apply_paid(session, payment, order, str(intent) if intent else None, SOURCE, at)
+            intent = str(getattr(intent, "id", intent) or "") or None
+            found = payment_mismatch(
+                payment,
+                order,
+                intent=intent,
+                amount=getattr(checkout, "amount_total", None),
+                currency=getattr(checkout, "currency", None),
+                paid=True,
+            )
+            if found:
+                await record_mismatch(session, order, SOURCE, "checkout.session", found)
+                continue
+            result = await apply_paid(session, payment, order, intent, SOURCE, at)
         elif checkout.status == "expired":
             result = await apply_failed(session, payment, order, EXPIRED_REASON, SOURCE, at)
         else:

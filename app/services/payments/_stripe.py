@@ -30,6 +30,7 @@ from models.booking import Order, Transaction, TransactionStatus
 from models.payment import CardPayment, CardPaymentStatus, PaymentCustomer
 
 NAME = "stripe"
+CURRENCY = "usd"  # prices are in US dollars (the catalog's currency)
 UNREACHABLE = "Card payments are unavailable right now, so nothing was booked. Please try again in a moment."
 
 
@@ -129,7 +130,7 @@ class StripeCard:
                             {
                                 "quantity": 1,
                                 "price_data": {
-                                    "currency": "usd",
+                                    "currency": CURRENCY,
                                     "unit_amount": amount,
                                     "product_data": {"name": f"{settings.brand_name} order {order.number}"},
                                 },
@@ -155,6 +156,7 @@ class StripeCard:
                 payment_intent_id=getattr(checkout, "payment_intent", None) or None,
                 checkout_url=checkout.url or "",
                 amount=amount,
+                currency=CURRENCY,
                 status=CardPaymentStatus.awaiting,
                 expires_at=expires,
                 created_at=now,

@@ -1,8 +1,15 @@
 """Stripe's webhook: `handle_stripe_webhook` verifies an event and moves its order's card payment on.
 
 - **Verified**: the `Stripe-Signature` header is checked by the SDK (`stripe.Webhook.construct_event`)
-  against STRIPE_WEBHOOK_SECRET with its default tolerance (5 minutes): a bad, missing or old signature is
-  refused (`WebhookRejected`, 400) and nothing is written.
+  against STRIPE_WEBHOOK_SECRET; its time `t` must be within TOLERANCE (the SDK's 5 minutes) of this
+  server's clock either way (the SDK itself refuses only old ones): a bad, missing, old or future-dated
+  signature is refused (`WebhookRejected`, 400) and nothing is written.
+- **The payment we asked for**: a signed event only proves it came from our Stripe account. Before it moves
+  an order, it must be about the Checkout Session recorded for the order (its id) and its PaymentIntent
+  (the one recorded, or, before one is, the one Stripe names for that session), and a "paid" event must
+  carry the order's total in cents and currency (`payment_mismatch`). One that does not is a bug or fraud:
+  it is acknowledged (200, result `mismatch`, so Stripe stops retrying), the order is left as it was, no
+  money is booked, and a `card_payment_mismatch` audit entry (and a warning in the log) tells staff.
 - **Once**: the event's id is inserted into `payment_events` first (ON CONFLICT DO NOTHING). A replay finds
   it and changes nothing; two deliveries of one event at the same moment serialise on the primary key (the
   second waits for the first unit of work and then finds the id). Different events about the same payment
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,11 +47,11 @@ from app.services.appointments._lifecycle import _tell as tell_visit
 from app.services.appointments._lifecycle import appointments_topic
 from app.services.appointments._reads import appointment_read
 from app.services.booking._orders import announce_order
-from app.services.errors import NotFound, ServiceError
+from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.ledger._journal import write_lock
 from app.services.ledger._visits import PlacedVisit, record_order_placed
 from app.services.notifications._delivery import notify
-from app.services.payments._stripe import NAME, stripe_client
+from app.services.payments._stripe import NAME, cents, stripe_client
 from app.services.service_requests._released import reopen_released_requests
 from app.settings import get_settings
 from models.audit import AuditAction
@@ -63,7 +71,11 @@ logger = logging.getLogger(__name__)
 
 MAX_EVENT_BYTES = 256 * 1024  # Stripe's events are a few kilobytes
 NOT_CONFIGURED = "Card payments are not enabled on this site."
-BAD_SIGNATURE = "The Stripe-Signature header does not match this event (or is too old)."
+BAD_SIGNATURE = (
+    "The Stripe-Signature header does not match this event, or its time is more than 5 minutes off."
+)
+UNREACHABLE = "Stripe could not be asked about this payment; the event can be delivered again."
+TOLERANCE = stripe.Webhook.DEFAULT_TOLERANCE  # seconds a signature's time may differ from ours, either way
 BAD_PAYLOAD = "The event is not valid JSON."
 TOO_LARGE = f"An event may be at most {MAX_EVENT_BYTES // 1024} KiB."
 EXPIRED_REASON = "The payment page expired before the payment was made."
@@ -91,7 +103,8 @@ class EventTooLarge(ServiceError):
 @dataclass(frozen=True)
 class WebhookOutcome:
     """What the webhook did with one event: `processed` false for a replay; `result` paid, failed,
-    ignored (an unknown type, or nothing to change) or unknown_order."""
+    ignored (an unknown type, or nothing to change), unknown_order, or mismatch (not the payment this
+    site asked for: nothing changed, staff told)."""
 
     event_id: str
     type: str
@@ -103,16 +116,32 @@ def _now(now: datetime | None) -> datetime:
     return (now or datetime.now(UTC)).astimezone(UTC)
 
 
+def _signed_at(signature: str) -> int | None:
+    """The `t` of a Stripe-Signature header (the first, as the SDK reads it)."""
+    for item in signature.split(","):
+        key, _, value = item.partition("=")
+        if key == "t":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
 def _verified(payload: bytes, signature: str) -> tuple[str, str, dict[str, Any]]:
-    """(event id, type, the event's object) of a payload whose signature the SDK accepts."""
+    """(event id, type, the event's object) of a payload whose signature the SDK accepts, signed within
+    TOLERANCE of now (the SDK checks the past; a time ahead of ours is checked here)."""
     try:
         event = stripe.Webhook.construct_event(
-            payload.decode("utf-8"), signature, get_settings().stripe_webhook_secret
+            payload.decode("utf-8"), signature, get_settings().stripe_webhook_secret, tolerance=TOLERANCE
         )
     except stripe.SignatureVerificationError:
         raise WebhookRejected(BAD_SIGNATURE) from None
     except (ValueError, UnicodeDecodeError):
         raise ServiceError(BAD_PAYLOAD, code="invalid_payload") from None
+    signed_at = _signed_at(signature)
+    if signed_at is None or signed_at > time.time() + TOLERANCE:
+        raise WebhookRejected(BAD_SIGNATURE)
     body = json.loads(payload)
     found = (body.get("data") or {}).get("object") if isinstance(body, dict) else None
     return str(event.id)[:255], str(event.type)[:100], found if isinstance(found, dict) else {}
@@ -155,6 +184,77 @@ def _intent_of(kind: str, obj: dict[str, Any]) -> str | None:
     if isinstance(intent, dict):
         intent = intent.get("id")
     return str(intent)[:255] if intent else None
+
+
+def payment_mismatch(
+    payment: CardPayment,
+    order: Order,
+    *,
+    intent: str | None,
+    amount: object = None,
+    currency: object = None,
+    paid: bool,
+) -> dict[str, Any]:
+    """What in Stripe's answer about `payment` differs from what this site asked for, as {field: {expected,
+    got}} (empty when it matches): the PaymentIntent, once one is recorded; for a "paid" answer also the
+    amount (the order's total in cents) and the currency. The Checkout Session's id is matched by the
+    callers (they found the payment by it, or asked Stripe for it)."""
+    found: dict[str, Any] = {}
+    if intent and payment.payment_intent_id and intent != payment.payment_intent_id:
+        found["payment_intent"] = {"expected": payment.payment_intent_id, "got": intent}
+    if paid:
+        expected = cents(order.total)
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount != expected:
+            found["amount_cents"] = {"expected": expected, "got": amount}
+        if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
+            found["currency"] = {"expected": payment.currency, "got": currency}
+    return found
+
+
+async def _intent_of_session(checkout_session_id: str) -> str | None:
+    """The PaymentIntent Stripe says the Checkout Session paid through (None before the patient paid)."""
+    try:
+        async with stripe_client() as client:
+            checkout = await client.v1.checkout.sessions.retrieve_async(checkout_session_id)
+    except stripe.StripeError:
+        logger.warning("Retrieving checkout session %s failed", checkout_session_id[:80])
+        raise Unavailable(UNREACHABLE) from None
+    intent = checkout.payment_intent
+    intent = getattr(intent, "id", intent)
+    return str(intent) if intent else None
+
+
+async def _event_mismatch(
+    kind: str, obj: dict[str, Any], payment: CardPayment, order: Order, intent: str | None
+) -> dict[str, Any]:
+    """`payment_mismatch` of one event: a Checkout Session's amount_total, a PaymentIntent's
+    amount_received. A PaymentIntent event for an order whose intent is not recorded yet is checked against
+    the intent Stripe names for the order's Checkout Session."""
+    paid = kind in PAID_EVENTS
+    if kind.startswith("payment_intent."):
+        if intent and not payment.payment_intent_id:
+            named = await _intent_of_session(payment.checkout_session_id)
+            if named != intent:
+                return {"payment_intent": {"expected": named, "got": intent}}
+        return payment_mismatch(
+            payment,
+            order,
+            intent=intent,
+            amount=obj.get("amount_received"),
+            currency=obj.get("currency"),
+            paid=paid,
+        )
+    return payment_mismatch(
+        payment, order, intent=intent, amount=obj.get("amount_total"), currency=obj.get("currency"), paid=paid
+    )
+
+
+async def record_mismatch(
+    session: AsyncSession, order: Order, source: str, kind: str, found: dict[str, Any]
+) -> None:
+    """Tell staff of an answer from Stripe that does not match the order's payment (nothing is changed)."""
+    logger.warning("Stripe %s (%s) does not match order %s: %s", kind, source, order.number, found)
+    await _audit(session, AuditAction.card_payment_mismatch, order, {"event": source, "type": kind, **found})
 
 
 async def _audit(session: AsyncSession, action: AuditAction, order: Order, details: dict[str, Any]) -> None:
@@ -326,8 +426,9 @@ async def handle_stripe_webhook(
     *, session: AsyncSession, payload: bytes, signature: str, now: datetime | None = None
 ) -> WebhookOutcome:
     """Verify one webhook delivery from Stripe and apply its event once (see the module's notes). Raises
-    `WebhookRejected` (400) for a bad signature, `ServiceError` (400) for a body that is not JSON,
-    `EventTooLarge` (413), `NotFound` (404) when the card gateway is not configured."""
+    `WebhookRejected` (400) for a bad signature or one dated outside TOLERANCE, `ServiceError` (400) for a
+    body that is not JSON, `EventTooLarge` (413), `NotFound` (404) when the card gateway is not configured,
+    `Unavailable` (503, nothing written: Stripe delivers it again) when Stripe cannot be asked about it."""
     if get_settings().payment_gateway != NAME:
         raise NotFound(NOT_CONFIGURED, code="not_configured")
     if len(payload) > MAX_EVENT_BYTES:
@@ -345,9 +446,14 @@ async def handle_stripe_webhook(
     order = await session.get(Order, payment.order_id) if payment is not None else None
     if payment is None or order is None:
         return WebhookOutcome(event_id, kind, processed=True, result="unknown_order")
+    intent = _intent_of(kind, obj)
+    found = await _event_mismatch(kind, obj, payment, order, intent)
+    if found:
+        await record_mismatch(session, order, event_id, kind, found)
+        return WebhookOutcome(event_id, kind, processed=True, result="mismatch")
     await session.execute(update(PaymentEvent).where(PaymentEvent.id == event_id).values(order_id=order.id))
     if kind in PAID_EVENTS:
-        result = await apply_paid(session, payment, order, _intent_of(kind, obj), event_id, at)
+        result = await apply_paid(session, payment, order, intent, event_id, at)
     else:
         result = await apply_failed(session, payment, order, _failure_reason(kind, obj), event_id, at)
     return WebhookOutcome(event_id, kind, processed=True, result=result)
