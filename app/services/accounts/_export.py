@@ -1,15 +1,20 @@
 """Data export (the right of access): everything the account holds about its owner, as one JSON document.
 
-What it holds: the profile, the saved address, orders and the visits booked (with their money), help-desk
-tickets with their messages (never staff's internal notes), the reviews written, the signed-in sessions,
-and, for a provider, the provider profile and the visits they gave (date, service, status, price; never the
-patients' names, addresses or notes: those are other people's data). Each export is audited and limited
-(`RATE_LIMIT_DATA_EXPORT` an hour per account).
+What it holds: everything the person can see of themselves — the profile, the saved address, orders and
+the visits booked (with their money), store orders with their lines and shipping address, invoices sent to
+them with their lines, service requests with their notes and the offers they received, the wallet (balances
+and every movement), notifications and notification preferences, help-desk tickets with their messages
+(never staff's internal notes), the reviews written, the signed-in sessions, and, for a provider, the
+provider profile and the visits they gave (date, service, status, price; never the patients' names,
+addresses or notes: those are other people's data). Every time is ISO 8601 in UTC with its offset
+("2026-12-01T15:00:00+00:00"). Each export is audited and limited (`RATE_LIMIT_DATA_EXPORT` an hour per
+account).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import enum
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -27,7 +32,13 @@ from models.audit import AuditAction
 from models.base import utcnow
 from models.booking import Appointment, Order, Transaction
 from models.catalog import Service
+from models.identity import as_utc
+from models.invoice import Invoice, InvoiceLine, InvoiceStatus
+from models.ledger import AccountKind, JournalEntry, LedgerAccount, Posting
+from models.notification import Notification, NotificationPreference
 from models.provider import Provider, Review
+from models.service_request import ServiceRequest, ServiceRequestOffer
+from models.store import StoreOrder, StoreOrderLine
 from models.support import Ticket, TicketMessage
 
 EXPORT_FORMAT = "medivisit-account-export/1"
@@ -38,11 +49,17 @@ MAX_ROWS = 10_000  # per kind: far beyond one person's records, a bound on one a
 
 def _plain(value: Any) -> Any:
     if isinstance(value, datetime):
+        return as_utc(value).isoformat()  # the database keeps UTC; SQLite hands it back without its zone
+    if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Decimal):
         return str(value)
-    if hasattr(value, "value"):  # an enum
+    if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
     return value
 
 
@@ -100,7 +117,7 @@ async def export_my_data(*, session: AsyncSession, actor: Principal) -> dict[str
     )
     data: dict[str, Any] = {
         "format": EXPORT_FORMAT,
-        "exported_at": utcnow().isoformat(),
+        "exported_at": _plain(utcnow()),
         "profile": {
             **account.model_dump(
                 include={"id", "email", "name", "first_name", "last_name", "role", "profile_image"}
@@ -149,7 +166,28 @@ async def export_my_data(*, session: AsyncSession, actor: Principal) -> dict[str
         "reviews": [
             _row(r, "id", "provider_id", "appointment_id", "rating", "comment", "created_at") for r in reviews
         ],
-        "sessions": [s.model_dump(mode="json") for s in await list_sessions(session=session, actor=actor)],
+        "sessions": [_plain(s.model_dump()) for s in await list_sessions(session=session, actor=actor)],
+        "store_orders": await _store_orders(session, me),
+        "invoices": await _invoices(session, me),
+        "service_requests": await _service_requests(session, me),
+        "wallet": await _wallet(session, me),
+        "notifications": [
+            _row(n, "id", "kind", "category", "title", "body", "link", "created_at", "read_at", "archived_at")
+            for n in await session.scalars(
+                select(Notification)
+                .where(Notification.recipient_id == me)
+                .order_by(Notification.created_at)
+                .limit(MAX_ROWS)
+            )
+        ],
+        "notification_preferences": [
+            _row(p, "category", "in_app", "email", "digest", "updated_at")
+            for p in await session.scalars(
+                select(NotificationPreference)
+                .where(NotificationPreference.user_id == me)
+                .order_by(NotificationPreference.category)
+            )
+        ],
     }
     profile = await session.scalar(select(Provider).where(Provider.user_id == me))
     if profile is not None:
@@ -168,3 +206,127 @@ async def export_my_data(*, session: AsyncSession, actor: Principal) -> dict[str
         ]
     await audit_own(session, account, actor, AuditAction.data_export)
     return data
+
+
+async def _store_orders(session: AsyncSession, me: str) -> list[dict[str, Any]]:
+    orders = list(
+        await session.scalars(
+            select(StoreOrder)
+            .where(StoreOrder.patient_id == me)
+            .order_by(StoreOrder.created_at)
+            .limit(MAX_ROWS)
+        )
+    )
+    lines: dict[str, list[dict[str, Any]]] = {}
+    if orders:
+        for line in await session.scalars(
+            select(StoreOrderLine).where(StoreOrderLine.order_id.in_([o.id for o in orders]))
+        ):
+            lines.setdefault(line.order_id, []).append(_row(line, "name", "unit_price_cents", "quantity"))
+    return [
+        _row(o, "id", "number", "status", "fulfilment", "subtotal_cents", "fee_cents", "total_cents")
+        | _row(o, "payment_method", "ship_name", "ship_line1", "ship_line2", "ship_city", "ship_state")
+        | _row(o, "ship_zip", "carrier", "tracking_number", "created_at", "shipped_at", "delivered_at")
+        | _row(o, "returned_at", "canceled_at")
+        | {"lines": lines.get(o.id, [])}
+        for o in orders
+    ]
+
+
+async def _invoices(session: AsyncSession, me: str) -> list[dict[str, Any]]:
+    """The invoices sent to the person (a draft is still staff's)."""
+    invoices = list(
+        await session.scalars(
+            select(Invoice)
+            .where(Invoice.patient_id == me, Invoice.status != InvoiceStatus.draft)
+            .order_by(Invoice.created_at)
+            .limit(MAX_ROWS)
+        )
+    )
+    lines: dict[str, list[dict[str, Any]]] = {}
+    if invoices:
+        for line in await session.scalars(
+            select(InvoiceLine)
+            .where(InvoiceLine.invoice_id.in_([i.id for i in invoices]))
+            .order_by(InvoiceLine.position)
+        ):
+            lines.setdefault(line.invoice_id, []).append(
+                _row(line, "description", "quantity", "unit_price_cents", "amount_cents")
+            )
+    return [
+        _row(i, "id", "number", "status", "recipient_name", "recipient_email", "recipient_address")
+        | _row(i, "due_on", "total_cents", "created_at", "sent_at", "paid_at", "payment_method", "voided_at")
+        | {"lines": lines.get(i.id, [])}
+        for i in invoices
+    ]
+
+
+async def _service_requests(session: AsyncSession, me: str) -> list[dict[str, Any]]:
+    """The person's service requests with their notes and the offers providers made them."""
+    requests = list(
+        await session.execute(
+            select(ServiceRequest, Service.name)
+            .join(Service, Service.id == ServiceRequest.service_id)
+            .where(ServiceRequest.patient_id == me)
+            .order_by(ServiceRequest.created_at)
+            .limit(MAX_ROWS)
+        )
+    )
+    offers: dict[str, list[dict[str, Any]]] = {}
+    if requests:
+        found = await session.execute(
+            select(ServiceRequestOffer, Provider.first_name, Provider.last_name)
+            .join(Provider, Provider.id == ServiceRequestOffer.provider_id)
+            .where(ServiceRequestOffer.request_id.in_([r.id for r, _name in requests]))
+            .order_by(ServiceRequestOffer.created_at)
+        )
+        for offer, first, last in found:
+            offers.setdefault(offer.request_id, []).append(
+                _row(offer, "price", "starts_at", "message", "status", "created_at", "decided_at")
+                | {"provider": f"{first} {last}".strip()}
+            )
+    return [
+        _row(r, "id", "status", "location", "zip_code", "state", "time_zone", "windows", "notes")
+        | _row(r, "order_number", "created_at", "expires_at", "closed_at")
+        | {"service": name, "offers": offers.get(r.id, [])}
+        for r, name in requests
+    ]
+
+
+async def _wallet(session: AsyncSession, me: str) -> dict[str, Any]:
+    """The wallet's balances (credit to spend, money held for booked visits) and every movement of them."""
+    accounts = {
+        a.id: a
+        for a in await session.scalars(
+            select(LedgerAccount).where(
+                LedgerAccount.owner_id == me,
+                LedgerAccount.kind.in_([AccountKind.patient_credit, AccountKind.patient_booked]),
+            )
+        )
+    }
+    balance = {kind: 0 for kind in ("patient_credit", "patient_booked")}
+    for account in accounts.values():
+        balance[account.kind.value] = account.balance
+    movements = (
+        await session.execute(
+            select(Posting, JournalEntry)
+            .join(JournalEntry, JournalEntry.id == Posting.entry_id)
+            .where(Posting.account_id.in_(list(accounts)))
+            .order_by(Posting.created_at, Posting.id)
+            .limit(MAX_ROWS)
+        )
+        if accounts
+        else []
+    )
+    return {
+        "credit_cents": balance["patient_credit"],
+        "booked_cents": balance["patient_booked"],
+        "entries": [
+            {
+                "account": posting.account_kind.value,
+                "amount_cents": posting.amount,
+                **_row(entry, "kind", "description", "order_id", "appointment_id", "created_at"),
+            }
+            for posting, entry in movements
+        ],
+    }
