@@ -1,5 +1,5 @@
-"""Pieces the forum's screens and the staff moderation screen share: the not-medical-advice notice, the
-emergency banner a red-flagged post shows its author, an author's name with the "Verified provider" badge,
+"""Pieces the forum's screens and the staff moderation screen share: the not-medical-advice notice (the
+emergency banner a red-flagged post shows its author is components/safety_ui.py's), an author's name with the "Verified provider" badge,
 and the words for why a post waits for review."""
 
 from __future__ import annotations
@@ -28,23 +28,6 @@ def medical_notice() -> dict:
         {"class_name": "notice notice-warning forum-medical", "role": "note"},
         icon("alert", size=18),
         html.p(NOT_MEDICAL_ADVICE),
-    )
-
-
-def emergency_banner(message: str) -> dict:
-    """The red-flag detector's words (911 or 988), announced at once."""
-    return html.div(
-        {"class_name": "forum-emergency", "role": "alert"},
-        icon("alert", size=22),
-        html.div(
-            html.p({"class_name": "forum-emergency-title"}, "Are you safe right now?"),
-            html.p(message),
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-danger btn-sm", "href": "tel:911"}, "Call 911"),
-                html.a({"class_name": "btn btn-outline btn-sm", "href": "tel:988"}, "Call or text 988"),
-            ),
-        ),
     )
 
 

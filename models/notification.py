@@ -42,6 +42,7 @@ class NotificationKind(enum.StrEnum):
     ticket_reply = "ticket_reply"
     ticket_assigned = "ticket_assigned"
     ticket_overdue = "ticket_overdue"
+    ticket_red_flag = "ticket_red_flag"  # a customer wrote of an emergency or a crisis (issue 27)
     verification_waiting = "verification_waiting"
     staff_access_changed = "staff_access_changed"
     waitlist_approved = "waitlist_approved"
@@ -88,6 +89,7 @@ class NotificationCategory(enum.StrEnum):
     store = "store"
     service_requests = "service_requests"
     forum = "forum"
+    safety_alerts = "safety_alerts"  # help-desk staff: a customer may be in danger (issue 27)
 
 
 class InboxTab(enum.StrEnum):

@@ -205,6 +205,9 @@ class TicketMessageRead(BaseModel):
     is_internal: bool
     created_at: datetime
     attachments: list[AttachmentRead] = []
+    # The 911 / 988 message for the person who just wrote this, when their words have a red flag (issue 27):
+    # set on the command's answer only, never stored nor read back.
+    safety_message: str = ""
 
 
 class TicketRead(BaseModel):
@@ -232,6 +235,7 @@ class TicketRead(BaseModel):
     resolution_due_at: datetime
     first_responded_at: datetime | None
     paused_at: datetime | None
+    safety_message: str = ""  # as TicketMessageRead's: on the answer to opening the ticket only
 
 
 class TicketChangeRead(BaseModel):

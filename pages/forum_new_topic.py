@@ -14,10 +14,11 @@ from app.flags import forum_posting_open
 from app.services.forum import list_forum_categories, start_topic
 from components.context import use_session
 from components.forms import use_form
-from components.forum_ui import WAITING_FOR_REVIEW, emergency_banner, medical_notice
+from components.forum_ui import WAITING_FOR_REVIEW, medical_notice
 from components.hooks import use_action, use_query
 from components.kit import Button, Field, QueryView, Select
 from components.markdown_body import markdown_body
+from components.safety_ui import emergency_banner
 from components.ui import button_link, notice, page_header, section
 from models.forum import MAX_BODY, MAX_TITLE, ForumCategoryRead, ForumPostOutcome, ForumTopicWrite, PostStatus
 

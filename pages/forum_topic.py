@@ -28,7 +28,7 @@ from app.services.forum import (
 from components.context import use_session
 from components.format import format_date
 from components.forms import Form, use_form
-from components.forum_ui import WAITING_FOR_REVIEW, author_line, emergency_banner, medical_notice, when
+from components.forum_ui import WAITING_FOR_REVIEW, author_line, medical_notice, when
 from components.hooks import Query, use_action, use_query
 from components.kit import (
     Badge,
@@ -43,6 +43,7 @@ from components.kit import (
     page_param,
 )
 from components.markdown_body import markdown_body
+from components.safety_ui import emergency_banner
 from components.ui import notice, page_title
 from models.forum import (
     FLAG_LABELS,

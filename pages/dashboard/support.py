@@ -1,5 +1,7 @@
 """Support (/dashboard/support): a signed-in user's help requests. Open one (category, subject,
-description, files), see their tickets with their status, read a ticket's conversation and reply.
+description, files), see their tickets with their status, read a ticket's conversation and reply. A
+request or reply whose words describe an emergency or a crisis is sent all the same and shows the 911 / 988
+message at once (the desk is alerted by the service).
 
 `?new=1` opens the request form (the Help Center's 'Contact support' links here), `?ticket=<id>` a ticket;
 with `&category=…&subject=…&description=…` (the Help Center's article or failed search) the form starts
@@ -23,6 +25,7 @@ from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.kit import Button, Field, Select, TextArea, UserText, empty_state, error_state, loading_state
+from components.safety_ui import emergency_banner
 from components.tickets import (
     attach_control,
     attachment_links,
@@ -55,11 +58,18 @@ def SupportPage() -> dict:
     mine = use_query(list_my_tickets, actor=session.actor)
     use_topic(support_topic(session.user.id), refetch=[mine])
     opened, set_opened = use_state(None)
+    # The 911 / 988 message when the request just sent has a red flag: it stays while the page is open.
+    safety, set_safety = use_state("")
+
+    def created(ticket: TicketRead) -> None:
+        set_safety(ticket.safety_message)
+        set_opened(ticket.id)
+
     creating = _param(params, "new") == "1" or (mine.data == [] and selected is None)
     if selected:
         main: Any = _MyTicket(selected, key=selected)
     elif creating:
-        main = _NewRequest(on_created=set_opened, can_cancel=bool(mine.data), prefill=_prefill(params))
+        main = _NewRequest(on_created=created, can_cancel=bool(mine.data), prefill=_prefill(params))
     else:
         main = html.div(
             {"class_name": "support-card desk-detail-empty"},
@@ -76,6 +86,7 @@ def SupportPage() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body"},
+            emergency_banner(safety) if safety else "",
             html.div(
                 {"class_name": "support-layout" + (" support-has-ticket" if selected else "")},
                 _ticket_list(mine.data, mine.error, mine.refetch, selected, session.time_zone),
@@ -152,7 +163,7 @@ def _prefill(params: dict[str, list[str]]) -> dict[str, str]:
 
 @component
 def _NewRequest(
-    on_created: Callable[[str], None], can_cancel: bool, prefill: dict[str, str] | None = None
+    on_created: Callable[[TicketRead], None], can_cancel: bool, prefill: dict[str, str] | None = None
 ) -> dict:
     session = use_session()
     form = use_form(
@@ -175,7 +186,7 @@ def _NewRequest(
         if created is not None:
             form.discard_draft()
             session.toaster.success(REQUEST_SENT)
-            on_created(created.id)
+            on_created(created)
 
     busy = send.pending
     return html.section(
@@ -260,6 +271,7 @@ def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     form = use_form(draft=f"support:reply:{ticket.id}", content="")
     staged = use_staged_files()
     send = use_action(reply_as_customer)
+    safety, set_safety = use_state("")  # the 911 / 988 message when the reply just sent has a red flag
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
@@ -270,17 +282,26 @@ def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
             actor=session.actor, ticket_id=ticket.id, content=content, attachment_ids=staged.ids
         )
         if sent is not None:
+            set_safety(sent.safety_message)
             session.toaster.success(REPLY_SENT)
             form.reset(content="")
             staged.clear()
             on_sent()
 
-    return html.form(
-        {"class_name": "form support-reply", "on_submit": submit, "no_validate": True, "aria-label": "Reply"},
-        TextArea("Your reply", "content", form=form, id="support-reply", rows=3, max_length=10_000),
-        html.div(
-            {"class_name": "support-reply-actions"},
-            attach_control(staged, input_id=f"support-reply-files-{ticket.id}", disabled=send.pending),
-            Button("Send reply", type="submit", pending=send.pending, pending_label="Sending…"),
+    return html.div(
+        emergency_banner(safety) if safety else "",
+        html.form(
+            {
+                "class_name": "form support-reply",
+                "on_submit": submit,
+                "no_validate": True,
+                "aria-label": "Reply",
+            },
+            TextArea("Your reply", "content", form=form, id="support-reply", rows=3, max_length=10_000),
+            html.div(
+                {"class_name": "support-reply-actions"},
+                attach_control(staged, input_id=f"support-reply-files-{ticket.id}", disabled=send.pending),
+                Button("Send reply", type="submit", pending=send.pending, pending_label="Sending…"),
+            ),
         ),
     )

@@ -57,6 +57,8 @@ KINDS: dict[NotificationKind, KindInfo] = {
         KindInfo(K.ticket_reply, C.support, "Reply to your request", digest_eligible=True),
         KindInfo(K.ticket_assigned, C.staff_work, "Ticket assigned to you"),
         KindInfo(K.ticket_overdue, C.staff_work, "Ticket overdue"),
+        # A red flag in a customer's ticket or reply: the desk is told at once, never in a digest.
+        KindInfo(K.ticket_red_flag, C.safety_alerts, "Customer may be in danger", critical=True),
         KindInfo(K.verification_waiting, C.staff_work, "Provider application waiting for review"),
         KindInfo(K.staff_access_changed, C.staff_work, "Staff access changed"),
         KindInfo(K.waitlist_approved, C.account, "Access approved", email="elsewhere"),
@@ -145,6 +147,13 @@ CATEGORIES: dict[NotificationCategory, CategoryInfo] = {
             "Security alerts",
             "A new sign-in, a changed password or two-factor sign-in, a requested e-mail change.",
             locked_reason="Always sent: you need to know if someone else is using your account.",
+        ),
+        CategoryInfo(
+            C.safety_alerts,
+            "Safety alerts",
+            "A customer's help request or reply mentions a medical emergency or a mental-health crisis.",
+            WORKERS,
+            locked_reason="Always sent: someone may be in danger and needs a person to answer now.",
         ),
     )
 }

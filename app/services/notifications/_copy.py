@@ -88,6 +88,17 @@ def ticket_overdue_copy(number: int, breach: Breach) -> tuple[str, str]:
     return f"Ticket #{number} is past its {breach} time", "Open it in the help desk."
 
 
+def ticket_red_flag_copy(number: int, level: str) -> tuple[str, str]:
+    """A customer's ticket or reply has a red flag: the ticket's number and what to do, never their words
+    nor the kind of emergency."""
+    line = "988 (crisis)" if level == "crisis" else "911 (emergency)"
+    return (
+        f"Urgent: ticket #{number} may be from someone in danger",
+        f"The safety check found words that need a person now. The customer was shown the {line} message. "
+        "Open the ticket and reply at once.",
+    )
+
+
 def verification_waiting_copy(resubmitted: bool) -> tuple[str, str]:
     """A provider application reached the verification queue (no names: the detail is behind the link)."""
     if resubmitted:

@@ -2,7 +2,9 @@
 
 A customer never receives an internal note, the ticket's history, its assignee or its tags
 (`for_customer` reads), and the events their screens hear never mention a note. Staff may open a ticket
-for a customer by e-mail address ('Message Patient'), and only staff choose a priority.
+for a customer by e-mail address ('Message Patient'), and only staff choose a priority. A ticket or reply
+with a red flag (an emergency, a crisis) is filed, made urgent and the desk alerted; the answer carries the
+911 / 988 message for the screen (`_safety`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from app.services.support._common import (
     create_ticket,
 )
 from app.services.support._reads import accounts_by_id, message_read, ticket_detail, ticket_reads
+from app.services.support._safety import check_customer_words
 from models.base import utcnow
 from models.staff import Permission
 from models.support import (
@@ -93,9 +96,13 @@ async def open_ticket(
     await claim_attachments(
         session, uploader_id=account.id, attachment_ids=attachment_ids, ticket_id=ticket.id
     )
+    flag = await check_customer_words(
+        session, ticket, written_by=account.id, text=f"{subject}\n{description}"
+    )
     await announce(session, ticket, "created", customer=True)
     await session.flush()
-    return (await ticket_reads(session, [ticket], for_customer=not on_behalf))[0]
+    read = (await ticket_reads(session, [ticket], for_customer=not on_behalf))[0]
+    return read.model_copy(update={"safety_message": flag.message}) if flag else read
 
 
 async def _own_ticket(
@@ -170,5 +177,7 @@ async def reply_as_customer(
     if ticket.status in REOPENED_BY_REPLY:
         await change_status(session, ticket, account, TicketStatus.open)
     ticket.updated_at = now
+    flag = await check_customer_words(session, ticket, written_by=account.id, text=content)
     await announce(session, ticket, "reply", customer=True)
-    return message_read(message, await accounts_by_id(session, [account.id]), attachments)
+    read = message_read(message, await accounts_by_id(session, [account.id]), attachments)
+    return read.model_copy(update={"safety_message": flag.message}) if flag else read
