@@ -124,12 +124,21 @@ def test_an_admin_gets_only_what_their_rights_allow(browser: Browser, demo: Live
     expect(admin.get_by_role("region", name="Role")).to_contain_text("only an owner can change it")
     expect(admin.get_by_role("button", name="Disable account")).to_have_count(0)
 
+    # The admin holds no staff permissions (issue 27): a staff account is an owner's to change, and a
+    # patient can be given only the roles that grant none. (This used to offer Management and HR.)
     open_page(admin, demo.url("/admin/users?q=support%40demo"))
     admin.get_by_role("table", name="Accounts").get_by_role("link", name="Sam Rivera").click()
-    role = admin.get_by_role("region", name="Role").get_by_label("Role")
-    expect(role.locator("option")).to_have_text(
-        ["Support (current)", "Patient", "Provider", "Management", "HR"]
+    expect(admin.get_by_role("region", name="Role")).to_contain_text(
+        "This account holds staff permissions you do not hold: only an owner can change it."
     )
+    expect(admin.get_by_role("region", name="Role").get_by_label("Role")).to_have_count(0)
+    expect(admin.get_by_role("button", name="Disable account")).to_have_count(0)
+    expect(admin.get_by_role("button", name="Save flags")).to_have_count(0)
+
+    open_page(admin, demo.url("/admin/users?q=jordan"))
+    admin.get_by_role("table", name="Accounts").get_by_role("link", name="Jordan Lee").click()
+    role = admin.get_by_role("region", name="Role").get_by_label("Role")
+    expect(role.locator("option")).to_have_text(["Patient (current)", "Provider"])
 
     patient = signed_in(browser, demo, "provider@demo.medivisit.test")
     open_page(patient, demo.url("/admin/users"))

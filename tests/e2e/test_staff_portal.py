@@ -215,6 +215,10 @@ def test_hr_adds_updates_and_removes_a_staff_member(server, page: Page) -> None:
     me = page.get_by_role("row").filter(has_text="hr@demo.medivisit.test")
     expect(me).to_contain_text("Your access")
     expect(me.get_by_role("button")).to_have_count(0)
+    # Management holds permissions HR lacks: HR cannot demote, deactivate or remove them (issue 27).
+    manager = page.get_by_role("row").filter(has_text="management@demo.medivisit.test")
+    expect(manager).to_contain_text("Owner only")
+    expect(manager.get_by_role("button")).to_have_count(0)
     assert page.errors == []
 
 
@@ -367,6 +371,8 @@ def test_the_owner_filters_the_audit_log(server, page: Page) -> None:
     expect(page.get_by_role("heading", name="Audit Log")).to_be_visible()
     entries = page.get_by_role("table", name="Audit entries")
     expect(entries.get_by_role("row").filter(has_text="owner@demo.medivisit.test").first).to_be_visible()
+    # Who acted, by name (issue 27), with the e-mail below it.
+    expect(entries.locator(".audit-who").filter(has_text="Olivia Bennett").first).to_be_visible()
     screenshot(page, "staff-audit", full_page=True, animations="disabled")
 
     search = page.get_by_role("search", name="Filter the audit log")
