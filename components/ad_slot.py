@@ -129,7 +129,12 @@ def AdSlot(placement: str) -> Any:
     async def choose() -> None:
         if not available:
             return
-        ad = await serve.run(placement=placement, visitor=session.visitor_id, user_agent=session.user_agent)
+        ad = await serve.run(
+            placement=placement,
+            visitor=session.visitor_id,
+            user_agent=session.user_agent,
+            ip=session.actor.ip,
+        )
         if ad is not None:
             set_shown(ad)
 

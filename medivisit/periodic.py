@@ -1,7 +1,8 @@
 """The server's periodic jobs: visit reminders, notification digests, overdue-ticket notices, account
 deletions past their grace period, earnings past their dispute window, providers' good standing (expiry
 reminders and lapses), nudges to idle enrollment drafts, the automation webhooks' due deliveries, service
-requests past their time and, with the card gateway, card payments whose Stripe webhook never came.
+requests past their time, ad view marks of past windows and, with the card gateway, card payments whose
+Stripe webhook never came.
 
 Each job is a service function run in a unit of work of its own, now and every `every` seconds after, in
 every worker: the services claim each row once, so several workers may run the same job. A failed run is
@@ -23,6 +24,7 @@ from app.db import unit_of_work
 from app.principal import SYSTEM
 from app.services.accounts import delete_due_accounts
 from app.services.admin import record_job_run
+from app.services.ads import forget_old_ad_views
 from app.services.appointments import send_due_reminders
 from app.services.automation import deliver_due_webhooks
 from app.services.enrollment import keep_good_standing, nudge_idle_drafts
@@ -102,6 +104,12 @@ JOBS = (
         "Expired %d service request(s)",
         lambda session: expire_due_requests(session=session),
         lambda _settings: True,
+    ),
+    Job(
+        "Forgot %d ad view mark(s)",
+        lambda session: forget_old_ad_views(session=session),
+        lambda _settings: True,
+        every=10 * MINUTE,
     ),
 )
 

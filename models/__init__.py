@@ -5,7 +5,7 @@ Importing this package registers every table on `Base.metadata` (Alembic and tes
 
 from models.account import AccountState, SavedAddress
 from models.admin import JobRun
-from models.ads import AdDailyStat, AdFlight, AdFlightPlacement, AdImage
+from models.ads import AdDailyStat, AdFlight, AdFlightPlacement, AdImage, AdViewMark
 from models.analytics import UnmetSearchDay
 from models.assistant import AssistantConversation, AssistantMessage, AssistantPreference
 from models.audit import AuditEntry
@@ -99,6 +99,7 @@ __all__ = [
     "AdFlight",
     "AdFlightPlacement",
     "AdImage",
+    "AdViewMark",
     "Product",
     "ServiceRequest",
     "ServiceRequestOffer",

@@ -5,7 +5,10 @@ Money is integer cents. Pricing is CPM (a price per thousand views, per placemen
 one view of a placement priced P cents per thousand costs P thousandths of a cent, so spend is kept in
 "millicents" (`spent_millicents`, `cost_millicents`) and shown as whole cents; a flight's spend never passes
 its budget (a conditional UPDATE, backed by a CHECK). Counters are aggregated per flight, placement and day
-(EthicalAds' approach): no row per view, no visitor or IP stored.
+(EthicalAds' approach): no row per view, no visitor or IP stored. The one exception is short-lived: a
+view mark says that a network (a keyed hash of the client's /24 or /48, never the address) was billed a
+view of a flight in a placement during one VIEW_WINDOW; its primary key is what makes that view count
+once, and marks of past windows are deleted.
 """
 
 from __future__ import annotations
@@ -154,6 +157,19 @@ class AdDailyStat(Base):
     views: Mapped[int] = mapped_column(BigInteger, default=0)
     clicks: Mapped[int] = mapped_column(BigInteger, default=0)
     cost_millicents: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class AdViewMark(Base):
+    """A network was billed a view of the flight in the placement during window `period` (seconds since the
+    epoch // VIEW_WINDOW). Inserted ON CONFLICT DO NOTHING: only the insert that writes it bills the view."""
+
+    __tablename__ = "ad_view_marks"
+    __table_args__ = (Index("ix_ad_view_marks_period", "period"),)
+
+    flight_id: Mapped[str] = mapped_column(ForeignKey("ad_flights.id", ondelete="CASCADE"), primary_key=True)
+    placement: Mapped[str] = mapped_column(String(32), primary_key=True)
+    network: Mapped[str] = mapped_column(String(32), primary_key=True)  # HMAC of the truncated address
+    period: Mapped[int] = mapped_column(BigInteger, primary_key=True)
 
 
 # ---- schemas ---------------------------------------------------------------------------------------------

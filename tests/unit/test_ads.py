@@ -5,10 +5,11 @@ and an advertiser reads only their own figures."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 import app.services.ads._serving as serving
 from app import db as app_db
@@ -18,6 +19,7 @@ from app.services.ads import (
     FREQUENCY_CAP,
     edit_ad_creative,
     end_my_ad_flight,
+    forget_old_ad_views,
     get_ad_figures,
     list_ad_flights,
     live_ads,
@@ -32,12 +34,13 @@ from app.services.ads import (
 from app.services.ads._rules import today
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from models.account import Role
-from models.ads import AdCreative, AdFlight, FlightCreate, FlightStatus
+from models.ads import AdCreative, AdFlight, AdViewMark, FlightCreate, FlightStatus
 from models.audit import AuditAction, AuditEntry
 from models.notification import Notification
-from tests.factories import person, run
+from tests.factories import Person, person, run
 
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36"
+HOME = "203.0.113.25"
 
 
 @pytest.fixture(autouse=True)
@@ -163,7 +166,9 @@ async def test_spend_never_passes_the_budget_and_a_spent_flight_stops(identity) 
     await run(review_ad_flight, actor=manager.actor, flight_id=booked.id, approve=True)
     await load_live_ads()
     shown = [
-        await run(serve_ad, placement="SERVICES_TOP", visitor=f"visitor-{n}", user_agent=BROWSER)
+        await run(
+            serve_ad, placement="SERVICES_TOP", visitor=f"visitor-{n}", user_agent=BROWSER, ip=f"203.0.{n}.7"
+        )
         for n in range(3)
     ]
     assert [ad is not None for ad in shown] == [True, False, False]
@@ -184,9 +189,9 @@ async def test_an_advertiser_sees_only_their_own_figures(identity) -> None:
     for booked in (a, b):
         await run(review_ad_flight, actor=manager.actor, flight_id=booked.id, approve=True)
     await load_live_ads()
-    await run(serve_ad, placement="SEARCH_RESULTS", visitor="someone", user_agent=BROWSER)
+    await run(serve_ad, placement="SEARCH_RESULTS", visitor="someone", user_agent=BROWSER, ip=HOME)
     await run(
-        serve_ad, placement="SERVICES_TOP", visitor="someone", user_agent="Googlebot/2.1"
+        serve_ad, placement="SERVICES_TOP", visitor="someone", user_agent="Googlebot/2.1", ip=HOME
     )  # not counted
     figures = await run(get_ad_figures, actor=mine.actor)
     assert [row.flight_name for row in figures.flights] == ["Mine"]
@@ -204,15 +209,21 @@ async def test_one_view_per_page_view_and_at_most_the_cap_per_visitor(identity, 
 
     async def shown() -> bool:
         return (
-            await run(serve_ad, placement="SERVICES_TOP", visitor="one-visitor", user_agent=BROWSER)
+            await run(serve_ad, placement="SERVICES_TOP", visitor="one-visitor", user_agent=BROWSER, ip=HOME)
             is not None
         )
 
     assert [await shown(), await shown()] == [True, False]  # a second slot of the same page view: no repeat
     monkeypatch.setattr(serving, "SAME_PAGE_SECONDS", 0)  # later page views
     assert [await shown() for _ in range(FREQUENCY_CAP)] == [True] * (FREQUENCY_CAP - 1) + [False]
-    assert await run(serve_ad, placement="SERVICES_TOP", visitor="another", user_agent=BROWSER) is not None
-    assert (await run(get_ad_figures, actor=advertiser.actor)).views == FREQUENCY_CAP + 1
+    assert (
+        await run(
+            serve_ad, placement="SERVICES_TOP", visitor="another", user_agent=BROWSER, ip="198.51.100.9"
+        )
+        is not None
+    )
+    # Shown FREQUENCY_CAP times to one visitor, billed once for their network this hour; once for the other's.
+    assert (await run(get_ad_figures, actor=advertiser.actor)).views == 2
 
 
 async def test_an_advertiser_ends_only_their_own_flight(identity) -> None:
@@ -245,3 +256,64 @@ async def test_staff_pause_resume_and_end_a_flight(identity) -> None:
     await run(set_ad_flight_status, actor=manager.actor, flight_id=booked.id, status="ended")
     with pytest.raises(ValidationFailed):  # ended is final
         await run(set_ad_flight_status, actor=manager.actor, flight_id=booked.id, status="approved")
+
+
+async def approved_flight(**change) -> tuple[Person, str]:  # noqa: ANN003
+    advertiser, manager = await person(Role.provider), await person(Role.management)
+    booked = await run(submit_ad_flight, actor=advertiser.actor, data=flight(**change))
+    await run(review_ad_flight, actor=manager.actor, flight_id=booked.id, approve=True)
+    await load_live_ads()
+    return advertiser, booked.id
+
+
+async def test_a_view_is_billed_once_per_network_and_placement_per_hour_whatever_the_cookies(
+    identity,
+) -> None:
+    """Twelve loads from one address, each without the cookie of the one before (a new visitor every
+    time), bill one view; another /24 bills its own; the next hour bills again; crawlers never."""
+    ratelimit.reset()
+    advertiser, flight_id = await approved_flight(placements=["SERVICES_TOP", "SEARCH_RESULTS"])
+
+    async def load(visitor: str, ip: str, placement: str = "SERVICES_TOP", agent: str = BROWSER) -> bool:
+        return await run(serve_ad, placement=placement, visitor=visitor, user_agent=agent, ip=ip) is not None
+
+    assert all([await load(f"fresh-cookie-{n}", HOME) for n in range(12)])  # every load still shows it
+    assert (await run(get_ad_figures, actor=advertiser.actor)).views == 1
+    assert await load("neighbour", "203.0.113.200")  # the same /24: the same network
+    assert await load("crawler", "192.0.2.1", agent="Googlebot/2.1")
+    assert (await run(get_ad_figures, actor=advertiser.actor)).views == 1
+    assert await load("elsewhere", "198.51.100.9")  # another network
+    assert await load("phone", "2001:db8:1::1") and await load("phone-2", "2001:db8:1:ffff::2")  # one /48
+    assert await load("same-place-other-slot", HOME, "SEARCH_RESULTS")  # another placement
+    figures = await run(get_ad_figures, actor=advertiser.actor)
+    assert figures.views == 4
+    assert {(row.placement, row.views) for row in figures.placements} == {
+        ("SERVICES_TOP", 3),
+        ("SEARCH_RESULTS", 1),
+    }
+    async with app_db.unit_of_work() as session:
+        marks = (await session.scalars(select(AdViewMark))).all()
+    assert len(marks) == 4 and not any("203.0.113" in m.network for m in marks)  # no address is kept
+
+    # An hour later (the marks' window moved back one) the network counts again; old marks are forgotten.
+    async with app_db.unit_of_work() as session:
+        await session.execute(update(AdViewMark).values(period=AdViewMark.period - 1))
+    async with app_db.unit_of_work() as session:
+        assert await forget_old_ad_views(session=session) == 4
+    assert await load("next-hour", HOME)
+    assert (await run(get_ad_figures, actor=advertiser.actor)).views == 5
+
+
+async def test_concurrent_loads_from_one_network_bill_one_view(identity) -> None:
+    ratelimit.reset()
+    advertiser, _flight_id = await approved_flight()
+    shown = await asyncio.gather(
+        *(
+            run(serve_ad, placement="SERVICES_TOP", visitor=f"burst-{n}", user_agent=BROWSER, ip=HOME)
+            for n in range(12)
+        )
+    )
+    assert all(ad is not None for ad in shown)
+    assert (await run(get_ad_figures, actor=advertiser.actor)).views == 1
+    async with app_db.unit_of_work() as session:  # $15 per thousand views: one view, 1.5 cents
+        assert (await session.get(AdFlight, _flight_id)).spent_millicents == 1_500

@@ -34,6 +34,7 @@ PUBLIC = {
     ),
     "_images": ("add_ad_image", "open_ad_image"),
     "_serving": (
+        "forget_old_ad_views",
         "keep_ads_fresh",
         "live_ads",
         "load_live_ads",

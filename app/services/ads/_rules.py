@@ -41,6 +41,9 @@ FREQUENCY_CAP = 3  # views of one ad per visitor per FREQUENCY_WINDOW
 FREQUENCY_WINDOW = 3600.0  # seconds
 SAME_PAGE_SECONDS = 5.0  # one ad shows once per page view (its slots render together)
 CLICK_WINDOW = 60.0  # one billable click per address per ad per minute
+# One billable view of an ad per placement per network (/24, /48) per clock hour, whatever the cookies: a
+# client that drops its visitor cookie on every load is a new visitor each time, but the same network.
+VIEW_WINDOW = 3600
 MAX_IN_REVIEW = 5  # flights one advertiser may have waiting for review (they hold places in the calendar)
 # Who may buy ad space: providers, and owners and admins (house ads). Organizations do not exist yet.
 ADVERTISER_ROLES = frozenset({Role.provider, *ADMIN_ROLES})

@@ -8,6 +8,11 @@ so a slot never queries to find its ad; then one view or click counted on the se
   view, in the shared rate-limit counters (app/ratelimit: this process, PostgreSQL or Redis).
 - A view is billed at the placement's price per thousand, only while the budget covers it (one conditional
   UPDATE); the flight whose budget cannot pay for another view becomes 'spent' and stops serving.
+- A view is billed at most once per ad per placement per network (the client address cut to /24 or /48)
+  per VIEW_WINDOW, whatever the cookies: the first insert of its `ad_view_marks` row (primary key, ON
+  CONFLICT DO NOTHING, so concurrent loads bill one) bills it; later ones show the ad unbilled. The row
+  keeps a keyed hash of the network, never the address, and is deleted after its window
+  (`forget_old_ad_views`, a periodic job). A load without a client address is not billed.
 - A click is counted once per ad per truncated client address (/24, /48) per minute; crawlers' views and
   clicks are not counted; previews never reach this module.
 """
@@ -17,15 +22,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 import random
+import time
 from collections import defaultdict
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, ratelimit
+from app.auth.keys import get_key_ring
 from app.db import unit_of_work
 from app.services.accounts import account_of
 from app.services.ads._flights import IMAGE_PATH
@@ -37,12 +46,13 @@ from app.services.ads._rules import (
     PRICE_OF,
     SAME_PAGE_SECONDS,
     TOPIC,
+    VIEW_WINDOW,
     is_bot,
     today,
     truncate_ip,
 )
 from app.services.errors import NotFound
-from models.ads import AdDailyStat, AdFlight, AdFlightPlacement, FlightStatus, LiveAd
+from models.ads import AdDailyStat, AdFlight, AdFlightPlacement, AdViewMark, FlightStatus, LiveAd
 from models.identity import User
 
 logger = logging.getLogger(__name__)
@@ -188,9 +198,35 @@ def _visitor_key(visitor: str) -> str:
     return hashlib.sha256(f"ads:{visitor}".encode()).hexdigest()[:24]
 
 
-async def serve_ad(*, session: AsyncSession, placement: str, visitor: str, user_agent: str) -> LiveAd | None:
+def _period(now: float | None = None) -> int:
+    return int((time.time() if now is None else now) // VIEW_WINDOW)
+
+
+async def _first_view(session: AsyncSession, flight_id: str, placement: str, network: str) -> bool:
+    """Mark the network's view of the flight in the placement for this window; False when it already was
+    (by this request's peers too: the second insert of a key waits for the first and then does nothing)."""
+    key = hmac.new(get_key_ring().secret, f"ad-view:{network}".encode(), hashlib.sha256).hexdigest()[:32]
+    insert = (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(AdViewMark)
+    marked = await session.execute(
+        insert.values(
+            flight_id=flight_id, placement=placement, network=key, period=_period()
+        ).on_conflict_do_nothing()
+    )
+    return marked.rowcount == 1
+
+
+async def forget_old_ad_views(*, session: AsyncSession, now: float | None = None) -> int:
+    """Delete the view marks of windows that have ended (a periodic job); returns how many."""
+    gone = await session.execute(delete(AdViewMark).where(AdViewMark.period < _period(now)))
+    return gone.rowcount or 0
+
+
+async def serve_ad(
+    *, session: AsyncSession, placement: str, visitor: str, user_agent: str, ip: str = ""
+) -> LiveAd | None:
     """The ad a live page's slot shows now, its view counted; None when none may show. `visitor` is the
-    anonymous visitor cookie (only for the frequency cap); crawlers see ads but are never counted."""
+    anonymous visitor cookie (only for the frequency cap), `ip` the client's address (only for counting a
+    view once per network: not stored); crawlers see ads but are never counted."""
     if placement not in PRICE_OF or not PRICE_OF[placement].used:
         return None
     candidates = list(live_ads(placement))
@@ -203,8 +239,11 @@ async def serve_ad(*, session: AsyncSession, placement: str, visitor: str, user_
                 continue
             if await ratelimit.hit("ad_cap", key, limit=FREQUENCY_CAP, window=FREQUENCY_WINDOW) is not None:
                 continue
-        if not who or is_bot(user_agent):
+        network = truncate_ip(ip)
+        if not who or not network or is_bot(user_agent):
             return ad
+        if not await _first_view(session, ad.flight_id, placement, network):
+            return ad  # shown, but this network's view in this window is already billed
         if await _bill_view(session, ad.flight_id, placement):
             return ad
     return None
