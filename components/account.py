@@ -178,18 +178,45 @@ def auth_form(
 
 
 def field(
-    label: str, *, name: str, type: str = "text", value: str = "", hint: str | None = None, **attrs
+    label: str,
+    *,
+    name: str,
+    type: str = "text",
+    value: str = "",
+    hint: str | None = None,
+    error: str | None = None,
+    **attrs,
 ) -> dict:
-    """A labelled input; `attrs` are extra input attributes (auto_complete, required, input_mode, ...)."""
+    """A labelled input; `attrs` are extra input attributes (auto_complete, required, input_mode, ...).
+    `error` is shown under it and marks it invalid (a refusal the server sent back for this field)."""
     field_id = attrs.pop("id", f"auth-{name.replace('_', '-')}")
-    described = {"aria-describedby": f"{field_id}-hint"} if hint else {}
+    described = " ".join(
+        part for part, shown in ((f"{field_id}-error", error), (f"{field_id}-hint", hint)) if shown
+    )
+    invalid = {"aria-invalid": "true"} if error else {}
     return html._(
         html.label({"html_for": field_id}, label),
         html.input(
-            {"id": field_id, "name": name, "type": type, "default_value": value, **described, **attrs}
+            {
+                "id": field_id,
+                "name": name,
+                "type": type,
+                "default_value": value,
+                **({"aria-describedby": described} if described else {}),
+                **invalid,
+                **attrs,
+            }
         ),
+        html.p({"class_name": "form-error field-error", "id": f"{field_id}-error", "role": "alert"}, error)
+        if error
+        else "",
         html.p({"class_name": "hint", "id": f"{field_id}-hint"}, hint) if hint else "",
     )
+
+
+def password_hint(min_length: int) -> str:
+    """What a new password needs (NIST SP 800-63B: length and not a common one; paste and managers welcome)."""
+    return f"At least {min_length} characters, and not a common password. A password manager's is ideal."
 
 
 def form_alert(message: str | None) -> dict | str:

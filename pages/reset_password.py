@@ -19,6 +19,7 @@ from components.account import (
     flash_message,
     form_alert,
     link_actions,
+    password_hint,
     submit_button,
     use_flash,
 )
@@ -51,6 +52,7 @@ def ResetPasswordPage() -> dict:
             ),
         )
     min_length = get_settings().password_min_length
+    weak = flash is not None and flash.code == "weak_password"  # shown under the password field
     return auth_card(
         auth_form(
             "/auth/reset-password",
@@ -63,7 +65,7 @@ def ResetPasswordPage() -> dict:
                     "auto_complete": "username",
                 }
             ),
-            form_alert(flash_message(flash)),
+            form_alert(None if weak else flash_message(flash)),
             field(
                 "New password",
                 name="password",
@@ -71,7 +73,8 @@ def ResetPasswordPage() -> dict:
                 auto_complete="new-password",
                 required=True,
                 min_length=min_length,
-                hint=f"At least {min_length} characters.",
+                hint=password_hint(min_length),
+                error=flash_message(flash) if weak else None,
             ),
             field(
                 "Confirm new password",

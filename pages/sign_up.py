@@ -21,6 +21,7 @@ from components.account import (
     form_alert,
     link_actions,
     oidc_option,
+    password_hint,
     submit_button,
     use_flash,
 )
@@ -60,12 +61,13 @@ def _SignUp(redirect: str | None) -> dict:
         )
     waitlist = flags.signups_mode() == "waitlist"
     min_length = get_settings().password_min_length
+    weak = flash is not None and flash.code == "weak_password"  # shown under the password field
     return auth_card(
         oidc_option(redirect),
         auth_form(
             "/auth/register",
             session.csrf_token,
-            form_alert(flash_message(flash)),
+            form_alert(None if weak else flash_message(flash)),
             field(
                 "Full name", name="name", value=values.get("name", ""), auto_complete="name", max_length=200
             ),
@@ -86,7 +88,8 @@ def _SignUp(redirect: str | None) -> dict:
                 auto_complete="new-password",
                 required=True,
                 min_length=min_length,
-                hint=f"At least {min_length} characters.",
+                hint=password_hint(min_length),
+                error=flash_message(flash) if weak else None,
             ),
             submit_button(
                 "Join the waitlist" if waitlist else "Create account",

@@ -1,4 +1,13 @@
-"""Password hashing (argon2id) and GoTrue's password rules (`checkPasswordStrength`).
+"""Password hashing (argon2id) and the rules every new password meets (GoTrue's `checkPasswordStrength`
+wire format, NIST SP 800-63B's content): at least PASSWORD_MIN_LENGTH (8) characters, at most 72 bytes, no
+composition rules unless an operator sets PASSWORD_REQUIRED_CHARACTERS, and not a common, breached or
+otherwise easily guessed password. That last check is zxcvbn's estimate of the guesses an attacker needs
+(frequency lists from leaked passwords, common words and names, keyboard patterns, dates, repeats, and the
+person's own e-mail and name); below 10^6 guesses, its scores 0 and 1, the password is refused with
+`weak_password` and the reason `pwned`. 10^6 is where zxcvbn stops calling a guess count "too guessable":
+it is out of reach of an online attack throttled as this service throttles sign-ins, while a list of the
+commonest hundred thousand passwords — what NIST asks to refuse — is far inside it. zxcvbn takes up to a
+quarter of a second on a long password, so it runs on the hashing pool below, like argon2.
 
 argon2 is deliberately slow (64 MiB × 3 passes by default), so hashing is a resource an attacker can
 exhaust: it runs on its own small thread pool (`PASSWORD_HASH_CONCURRENCY` threads, one per core by default)
@@ -14,7 +23,7 @@ import heapq
 import itertools
 import os
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -22,11 +31,15 @@ from typing import TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from zxcvbn import zxcvbn
 
 from app.auth.errors import AuthApiError, too_many_requests, unprocessable, validation_failed
 from app.settings import get_settings
 
 MAX_PASSWORD_BYTES = 72  # bcrypt's limit, kept by GoTrue for every hash
+MIN_GUESSES = 10**6  # see the module's docstring
+GUESSABLE = "This password is too easy to guess."
+GUESSABLE_HINT = "Try a few unrelated words, or let your password manager make one."
 
 T = TypeVar("T")
 
@@ -177,7 +190,8 @@ async def verify_password(encoded: str | None, password: str, *, ip: str = "") -
 
 
 def weakness(password: str) -> tuple[list[str], str] | None:
-    """Reasons (`length`, `characters`) and the message, or None if the password passes the rules."""
+    """Reasons (`length`, `characters`) and the message, or None if the password passes the cheap rules
+    (also reported, as GoTrue does, when a password signs in: so an old `123456` is told to change)."""
     settings = get_settings()
     reasons: list[str] = []
     messages: list[str] = []
@@ -193,6 +207,18 @@ def weakness(password: str) -> tuple[list[str], str] | None:
     return reasons, " ".join(messages)
 
 
+def guessable(password: str, user_inputs: Iterable[str] = ()) -> str | None:
+    """The message refusing a password zxcvbn finds under MIN_GUESSES guesses away, or None. Slow: call it
+    through `check_new_password`, which runs it on the hashing pool. `user_inputs` (the person's e-mail,
+    names) count as words an attacker would try first."""
+    words = [word for text in user_inputs if text for word in {text, *text.replace("@", " ").split()}]
+    result = zxcvbn(password[:MAX_PASSWORD_BYTES], user_inputs=[*words[:20], "medivisit"])
+    if result["guesses"] >= MIN_GUESSES:
+        return None
+    warning = (result.get("feedback") or {}).get("warning") or ""
+    return " ".join(part for part in (GUESSABLE, warning, GUESSABLE_HINT) if part)
+
+
 def weak_password_error(password: str) -> AuthApiError | None:
     found = weakness(password)
     if found is None:
@@ -201,10 +227,15 @@ def weak_password_error(password: str) -> AuthApiError | None:
     return unprocessable("weak_password", message, extra={"weak_password": {"reasons": reasons}})
 
 
-def check_new_password(password: str) -> None:
-    """Rules for sign-up and password changes: 400 over 72 bytes, 422 `weak_password` with reasons."""
+async def check_new_password(password: str, *, user_inputs: Iterable[str] = (), ip: str = "") -> None:
+    """The one rule for every new password (sign-up, PUT /user, recovery, invitations, the CLI): 400 over
+    72 bytes; 422 `weak_password` with reasons `length`/`characters`, or `pwned` when it is easy to guess."""
     if len(password.encode()) > MAX_PASSWORD_BYTES:
         raise validation_failed(f"Password cannot be longer than {MAX_PASSWORD_BYTES} characters")
     error = weak_password_error(password)
     if error is not None:
         raise error
+    inputs = list(user_inputs)
+    refusal = await _on_hashing_pool(lambda: guessable(password, inputs), ip=ip)
+    if refusal is not None:
+        raise unprocessable("weak_password", refusal, extra={"weak_password": {"reasons": ["pwned"]}})

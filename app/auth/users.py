@@ -125,6 +125,14 @@ def _fake_user(email: str, data: dict[str, Any] | None) -> UserRead:
     )
 
 
+def _own_words(email: str | None, *metadata: dict[str, Any] | None) -> list[str]:
+    """What a guesser tries first for this person: the e-mail address and the names in the metadata."""
+    names = [
+        str(value) for data in metadata for key, value in (data or {}).items() if "name" in key and value
+    ]
+    return [email or "", *names]
+
+
 async def sign_up(
     *,
     session: AsyncSession,
@@ -147,8 +155,8 @@ async def sign_up(
     email = normalize_email(email)
     if not password:
         raise unprocessable("validation_failed", "Signup requires a valid password")
-    check_new_password(password)
     check_user_metadata(data)
+    await check_new_password(password, user_inputs=_own_words(email, data), ip=origin.ip)
     password_hash = await hash_password(password)  # before the lookup: same timing either way
 
     user = await find_user_by_email(session, email)
@@ -217,7 +225,9 @@ async def update_user(
     if phone:
         raise _phone_disabled()
     if password is not None:
-        check_new_password(password)
+        await check_new_password(
+            password, user_inputs=_own_words(user.email, user.raw_user_meta_data, data), ip=origin.ip
+        )
     changes_email = bool(email) and email != user.email
     if (
         any(f.status == "verified" for f in user.factors)

@@ -18,7 +18,7 @@ from components.account import flash_message
 from tests.api.conftest import mail_link, mail_to, unique_email
 
 ORIGIN = {"origin": "http://testserver"}
-PASSWORD = "secret123"
+PASSWORD = "secret-1234"
 
 
 async def csrf_token(client: httpx.AsyncClient) -> str:
@@ -190,7 +190,7 @@ async def test_sign_up_failures_go_back_with_their_codes(auth_client) -> None:
     assert response.headers["location"] == "/register"
     note = flash(auth_client)
     assert note.code == "weak_password" and note.detail["reasons"] == ["length"]
-    assert "6 characters" in note.detail["message"]
+    assert "8 characters" in note.detail["message"]
 
     await post_form(auth_client, "/auth/register", name="Pat", email="not-an-address", password=PASSWORD)
     assert flash(auth_client).code == "validation_failed"

@@ -86,7 +86,12 @@ async def test_create_reads_the_password_from_stdin_and_the_account_signs_in(
 
 @pytest.mark.parametrize(
     ("stdin", "message"),
-    [("", "A password is required"), ("\n", "A password is required"), ("abc\n", "at least 6 characters")],
+    [
+        ("", "A password is required"),
+        ("\n", "A password is required"),
+        ("abc\n", "at least 8 characters"),
+        ("password1\n", "too easy to guess"),
+    ],
 )
 def test_create_refuses_a_missing_or_weak_password(database_url, stdin, message) -> None:
     done = cli(
@@ -101,7 +106,7 @@ def test_create_refuses_an_unknown_role(tmp_path) -> None:
     one run, not one per database)."""
     unused = f"sqlite:///{tmp_path / 'unused.db'}"
     done = cli_process(
-        unused, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret123\n"
+        unused, "users", "create", "--email", unique_email(), "--role", "root", stdin="secret-1234\n"
     )
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
@@ -157,14 +162,14 @@ async def test_set_role(auth_client, database_url) -> None:
     email = unique_email("promoted")
     assert (
         cli(
-            database_url, "users", "create", "--email", email, "--role", "patient", stdin="secret123\n"
+            database_url, "users", "create", "--email", email, "--role", "patient", stdin="secret-1234\n"
         ).returncode
         == 0
     )
     done = cli(database_url, "users", "set-role", "--email", email, "--role", "management")
     assert done.returncode == 0, done.stderr
     assert f"{email} now has the management role." in done.stdout
-    user = (await sign_in(auth_client, email, "secret123")).json()["user"]
+    user = (await sign_in(auth_client, email, "secret-1234")).json()["user"]
     assert user["app_metadata"]["role"] == "management"
 
     missing = cli(database_url, "users", "set-role", "--email", unique_email("nobody"), "--role", "hr")

@@ -48,7 +48,9 @@ async def keeper(monkeypatch):
 
 
 async def signup(client) -> int:  # noqa: ANN001
-    answer = await client.post("/auth/v1/signup", json={"email": unique_email("t"), "password": "secret123"})
+    answer = await client.post(
+        "/auth/v1/signup", json={"email": unique_email("t"), "password": "secret-1234"}
+    )
     return answer.status_code
 
 

@@ -13,7 +13,7 @@ def test_sign_up_with_auto_confirm_answers_a_session(auth_server) -> None:
     client = gotrue(auth_server)
     email = unique_email("signup")
     result = client.sign_up(
-        {"email": email.upper(), "password": "secret123", "options": {"data": {"name": "Ann"}}}
+        {"email": email.upper(), "password": "secret-1234", "options": {"data": {"name": "Ann"}}}
     )
     assert result.session is not None and result.session.token_type == "bearer"
     assert result.session.expires_in == 3600 and result.session.refresh_token
@@ -51,7 +51,7 @@ def test_weak_and_overlong_passwords(auth_server) -> None:
 def test_sign_in_get_user_and_update_metadata(auth_server) -> None:
     email = unique_email("signin")
     gotrue(auth_server).sign_up(
-        {"email": email, "password": "secret123", "options": {"data": {"a": 1, "b": 2}}}
+        {"email": email, "password": "secret-1234", "options": {"data": {"a": 1, "b": 2}}}
     )
 
     client = gotrue(auth_server)
@@ -60,10 +60,10 @@ def test_sign_in_get_user_and_update_metadata(auth_server) -> None:
     assert wrong.value.status == 400 and wrong.value.code == "invalid_credentials"
     assert str(wrong.value) == "Invalid login credentials"
     with pytest.raises(AuthApiError) as unknown:
-        client.sign_in_with_password({"email": unique_email("nobody"), "password": "secret123"})
+        client.sign_in_with_password({"email": unique_email("nobody"), "password": "secret-1234"})
     assert unknown.value.code == "invalid_credentials"
 
-    session = client.sign_in_with_password({"email": email, "password": "secret123"}).session
+    session = client.sign_in_with_password({"email": email, "password": "secret-1234"}).session
     assert session is not None
     assert client.get_user().user.email == email
 
@@ -82,12 +82,12 @@ def test_sign_in_get_user_and_update_metadata(auth_server) -> None:
 def test_password_change_signs_out_the_other_sessions(auth_server) -> None:
     email = unique_email("pwchange")
     first = gotrue(auth_server)
-    first.sign_up({"email": email, "password": "secret123"})
+    first.sign_up({"email": email, "password": "secret-1234"})
     second = gotrue(auth_server)
-    other = second.sign_in_with_password({"email": email, "password": "secret123"}).session
+    other = second.sign_in_with_password({"email": email, "password": "secret-1234"}).session
 
     with pytest.raises(AuthApiError) as same:
-        first.update_user({"password": "secret123"})
+        first.update_user({"password": "secret-1234"})
     assert same.value.code == "same_password"
     with pytest.raises(AuthWeakPasswordError):
         first.update_user({"password": "123"})
@@ -101,7 +101,7 @@ def test_password_change_signs_out_the_other_sessions(auth_server) -> None:
         second.refresh_session(other.refresh_token)
 
     with pytest.raises(AuthApiError):
-        gotrue(auth_server).sign_in_with_password({"email": email, "password": "secret123"})
+        gotrue(auth_server).sign_in_with_password({"email": email, "password": "secret-1234"})
     assert gotrue(auth_server).sign_in_with_password({"email": email, "password": "new-secret-456"}).session
 
 
@@ -111,7 +111,7 @@ def test_sign_up_without_auto_confirm_mails_a_confirmation_link(confirm_server, 
     result = client.sign_up(
         {
             "email": email,
-            "password": "secret123",
+            "password": "secret-1234",
             "options": {"email_redirect_to": "http://localhost:3000/welcome"},
         }
     )
@@ -119,12 +119,12 @@ def test_sign_up_without_auto_confirm_mails_a_confirmation_link(confirm_server, 
     assert result.user.email_confirmed_at is None and len(result.user.identities) == 1
 
     with pytest.raises(AuthApiError) as unconfirmed:
-        client.sign_in_with_password({"email": email, "password": "secret123"})
+        client.sign_in_with_password({"email": email, "password": "secret-1234"})
     assert unconfirmed.value.status == 400 and unconfirmed.value.code == "email_not_confirmed"
 
     # A second request within 60 s is refused.
     with pytest.raises(AuthApiError) as too_soon:
-        gotrue(confirm_server).sign_up({"email": email, "password": "secret123"})
+        gotrue(confirm_server).sign_up({"email": email, "password": "secret-1234"})
     assert too_soon.value.status == 429 and too_soon.value.code == "over_email_send_rate_limit"
 
     [message] = mail_to(smtp, email)
@@ -143,7 +143,7 @@ def test_sign_up_without_auto_confirm_mails_a_confirmation_link(confirm_server, 
     again = httpx.get(link, follow_redirects=False)
     assert again.status_code == 303 and "error_code=otp_expired" in again.headers["location"]
 
-    assert client.sign_in_with_password({"email": email, "password": "secret123"}).session
+    assert client.sign_in_with_password({"email": email, "password": "secret-1234"}).session
 
     # Signing up again with a confirmed address answers a look-alike user, not an error.
     fake = gotrue(confirm_server).sign_up({"email": email, "password": "another-secret"})
@@ -155,7 +155,7 @@ def test_unsafe_redirect_targets_fall_back_to_the_site(confirm_server, smtp) -> 
     gotrue(confirm_server).sign_up(
         {
             "email": email,
-            "password": "secret123",
+            "password": "secret-1234",
             "options": {"email_redirect_to": "https://evil.example/steal"},
         }
     )

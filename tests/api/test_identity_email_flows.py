@@ -23,7 +23,7 @@ def _amr(session) -> list[str]:  # noqa: ANN001
 
 def test_password_recovery_by_code(auth_server, smtp) -> None:
     email = unique_email("recover")
-    gotrue(auth_server).sign_up({"email": email, "password": "secret123"})
+    gotrue(auth_server).sign_up({"email": email, "password": "secret-1234"})
 
     client = gotrue(auth_server)
     client.reset_password_for_email(email, {"redirect_to": "http://localhost:3000/reset"})
@@ -61,7 +61,7 @@ def test_password_recovery_by_code(auth_server, smtp) -> None:
 
 def test_magic_link_for_an_existing_user(auth_server, smtp) -> None:
     email = unique_email("magic")
-    gotrue(auth_server).sign_up({"email": email, "password": "secret123"})
+    gotrue(auth_server).sign_up({"email": email, "password": "secret-1234"})
 
     client = gotrue(auth_server)
     assert client.sign_in_with_otp({"email": email, "options": {"should_create_user": False}}).user is None
@@ -91,7 +91,7 @@ def test_otp_code_sign_up_for_a_new_address(confirm_server, smtp) -> None:
 def test_resend_signup_confirmation(confirm_server, smtp) -> None:
     email = unique_email("resend")
     client = gotrue(confirm_server)
-    client.sign_up({"email": email, "password": "secret123"})
+    client.sign_up({"email": email, "password": "secret-1234"})
     [first] = mail_to(smtp, email)
     with pytest.raises(AuthApiError) as too_soon:
         client.resend({"type": "signup", "email": email})
@@ -107,7 +107,7 @@ def test_resend_signup_confirmation(confirm_server, smtp) -> None:
 def test_reauthentication_nonce_for_a_password_change(auth_server, smtp) -> None:
     email = unique_email("reauth")
     client = gotrue(auth_server)
-    client.sign_up({"email": email, "password": "secret123"})
+    client.sign_up({"email": email, "password": "secret-1234"})
     client.reauthenticate()
     [message] = mail_to(smtp, email)
     nonce = mail_code(message)
@@ -124,7 +124,7 @@ def test_pkce_sign_up_link_gives_a_code_for_the_session(confirm_server, smtp) ->
     client.sign_up(
         {
             "email": email,
-            "password": "secret123",
+            "password": "secret-1234",
             "options": {"email_redirect_to": "http://localhost:3000/cb"},
         }
     )
@@ -145,7 +145,7 @@ def test_pkce_sign_up_link_gives_a_code_for_the_session(confirm_server, smtp) ->
 
 def test_pkce_recovery_with_a_wrong_verifier(auth_server, smtp) -> None:
     email = unique_email("pkce-recover")
-    gotrue(auth_server).sign_up({"email": email, "password": "secret123"})
+    gotrue(auth_server).sign_up({"email": email, "password": "secret-1234"})
     client = gotrue(auth_server, flow_type="pkce")
     client.reset_password_for_email(email)
     link = mail_link(mail_to(smtp, email)[0])

@@ -34,7 +34,7 @@ def assert_error(response, status: int, code: str) -> dict:  # noqa: ANN001
     return body
 
 
-async def sign_up(client, email: str | None = None, password: str = "secret123") -> dict:  # noqa: ANN001
+async def sign_up(client, email: str | None = None, password: str = "secret-1234") -> dict:  # noqa: ANN001
     response = await client.post(
         "/auth/v1/signup", json={"email": email or unique_email(), "password": password}
     )
@@ -62,7 +62,7 @@ async def test_public_endpoints_ignore_authorization_and_unknown_fields(auth_cli
         headers={"Authorization": "Bearer expired.or.garbage"},
         json={
             "email": unique_email(),
-            "password": "secret123",
+            "password": "secret-1234",
             "data": None,
             "gotrue_meta_security": {"captcha_token": None},
             "code_challenge": None,
@@ -92,24 +92,24 @@ async def test_signup_validation(auth_client) -> None:
         "validation_failed",
     )
     assert_error(
-        await auth_client.post("/auth/v1/signup", json={"email": "not-an-email", "password": "secret123"}),
+        await auth_client.post("/auth/v1/signup", json={"email": "not-an-email", "password": "secret-1234"}),
         400,
         "validation_failed",
     )
     assert_error(
-        await auth_client.post("/auth/v1/signup", json={"password": "secret123"}),
+        await auth_client.post("/auth/v1/signup", json={"password": "secret-1234"}),
         422,
         "anonymous_provider_disabled",
     )
     assert_error(
-        await auth_client.post("/auth/v1/signup", json={"phone": "+15550100", "password": "secret123"}),
+        await auth_client.post("/auth/v1/signup", json={"phone": "+15550100", "password": "secret-1234"}),
         422,
         "phone_provider_disabled",
     )
     email = unique_email()
     await sign_up(auth_client, email)
     assert_error(
-        await auth_client.post("/auth/v1/signup", json={"email": email, "password": "secret123"}),
+        await auth_client.post("/auth/v1/signup", json={"email": email, "password": "secret-1234"}),
         422,
         "user_already_exists",
     )
@@ -176,11 +176,11 @@ async def test_sign_in_reports_a_password_that_fails_current_rules(auth_client, 
     from app.settings import get_settings
 
     email = unique_email()
-    await sign_up(auth_client, email, password="secret")
-    monkeypatch.setenv("PASSWORD_MIN_LENGTH", "10")
+    await sign_up(auth_client, email, password="secret-enough-1")
+    monkeypatch.setenv("PASSWORD_MIN_LENGTH", "20")
     get_settings.cache_clear()
     response = await auth_client.post(
-        "/auth/v1/token?grant_type=password", json={"email": email, "password": "secret"}
+        "/auth/v1/token?grant_type=password", json={"email": email, "password": "secret-enough-1"}
     )
     assert response.status_code == 200
     assert response.json()["weak_password"]["reasons"] == ["length"]
@@ -292,7 +292,7 @@ async def test_put_user_rules(auth_client) -> None:
     )
     assert "admin" in body["message"]
     assert_error(
-        await auth_client.put("/auth/v1/user", headers=headers, json={"password": "secret123"}),
+        await auth_client.put("/auth/v1/user", headers=headers, json={"password": "secret-1234"}),
         422,
         "same_password",
     )
@@ -526,7 +526,7 @@ async def test_production_links_ignore_the_host_header(auth_client, smtp, monkey
     get_settings.cache_clear()
     email = unique_email("prod")
     response = await auth_client.post(
-        "/auth/v1/signup", json={"email": email, "password": "secret123"}, headers={"Host": "evil.example"}
+        "/auth/v1/signup", json={"email": email, "password": "secret-1234"}, headers={"Host": "evil.example"}
     )
     assert response.status_code == 200 and "access_token" not in response.json()  # no auto-confirm
     link = mail_link(mail_to(smtp, email)[0])

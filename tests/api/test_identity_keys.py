@@ -50,7 +50,7 @@ def test_access_token_claims_and_get_claims_through_the_jwks(auth_server) -> Non
     client = gotrue(auth_server)
     email = unique_email("claims")
     signed_up = client.sign_up(
-        {"email": email, "password": "secret123", "options": {"data": {"plan": "gold"}}}
+        {"email": email, "password": "secret-1234", "options": {"data": {"plan": "gold"}}}
     )
     token = signed_up.session.access_token
 
@@ -125,7 +125,7 @@ def test_server_signs_with_the_configured_rsa_key(tmp_path, smtp_server) -> None
     )
     try:
         client = gotrue(server)
-        client.sign_up({"email": unique_email("rsa"), "password": "secret123"})
+        client.sign_up({"email": unique_email("rsa"), "password": "secret-1234"})
         claims = client.get_claims()
         assert claims["headers"]["alg"] == "RS256" and claims["headers"]["kid"] == "rsa-1"
         [key] = httpx.get(server.url("/auth/v1/.well-known/jwks.json")).json()["keys"]

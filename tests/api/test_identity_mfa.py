@@ -27,9 +27,9 @@ def _other_code(secret: str) -> str:
 def test_totp_enroll_challenge_verify_and_unenroll(auth_server) -> None:
     email = unique_email("mfa")
     client = gotrue(auth_server)
-    client.sign_up({"email": email, "password": "secret123"})
+    client.sign_up({"email": email, "password": "secret-1234"})
     other_device = gotrue(auth_server)
-    other = other_device.sign_in_with_password({"email": email, "password": "secret123"}).session
+    other = other_device.sign_in_with_password({"email": email, "password": "secret-1234"}).session
 
     enrolled = client.mfa.enroll({"factor_type": "totp", "friendly_name": "Phone", "issuer": "MediVisit"})
     assert enrolled.type == "totp" and enrolled.friendly_name == "Phone"
@@ -99,7 +99,7 @@ def test_totp_enroll_challenge_verify_and_unenroll(auth_server) -> None:
 
     # A new password sign-in is aal1 until the second factor: it may not change the password or unenroll.
     weak = gotrue(auth_server)
-    weak.sign_in_with_password({"email": email, "password": "secret123"})
+    weak.sign_in_with_password({"email": email, "password": "secret-1234"})
     level = weak.mfa.get_authenticator_assurance_level()
     assert level.current_level == "aal1" and level.next_level == "aal2"
     with pytest.raises(AuthApiError) as no_password:
@@ -125,7 +125,7 @@ def test_totp_enroll_challenge_verify_and_unenroll(auth_server) -> None:
 
 def test_mfa_errors(auth_server) -> None:
     client = gotrue(auth_server)
-    session = client.sign_up({"email": unique_email("mfa-err"), "password": "secret123"}).session
+    session = client.sign_up({"email": unique_email("mfa-err"), "password": "secret-1234"}).session
     with pytest.raises(AuthApiError) as missing:
         client.mfa.challenge({"factor_id": "00000000-0000-4000-8000-000000000000"})
     assert missing.value.status == 404 and missing.value.code == "mfa_factor_not_found"

@@ -45,7 +45,7 @@ def _assert_limited(response: httpx.Response) -> None:
 def test_token_limit_per_ip(limited_server) -> None:
     path = "/auth/v1/token?grant_type=password"
     for _ in range(3):
-        body = {"email": unique_email(), "password": "secret123"}
+        body = {"email": unique_email(), "password": "secret-1234"}
         assert _post(limited_server, path, "10.0.0.1", body).status_code == 400
     _assert_limited(_post(limited_server, path, "10.0.0.1", {"email": unique_email(), "password": "x" * 8}))
     # Another client is not affected.
@@ -78,11 +78,14 @@ def test_wrong_passwords_from_many_addresses_never_lock_the_owner_out(limited_se
 
 def test_signup_recover_otp_and_verify_limits(limited_server) -> None:
     for n in range(2):
-        body = {"email": unique_email(), "password": "secret123"}
+        body = {"email": unique_email(), "password": "secret-1234"}
         assert _post(limited_server, "/auth/v1/signup", "10.2.0.1", body).status_code == 200, n
     _assert_limited(
         _post(
-            limited_server, "/auth/v1/signup", "10.2.0.1", {"email": unique_email(), "password": "secret123"}
+            limited_server,
+            "/auth/v1/signup",
+            "10.2.0.1",
+            {"email": unique_email(), "password": "secret-1234"},
         )
     )
 

@@ -30,7 +30,7 @@ def _decode(token: str) -> dict:
 def test_refresh_rotates_and_reuse_after_the_interval_revokes_the_family(auth_server) -> None:
     email = unique_email("refresh")
     client = gotrue(auth_server)
-    first = client.sign_up({"email": email, "password": "secret123"}).session
+    first = client.sign_up({"email": email, "password": "secret-1234"}).session
     t0 = first.refresh_token
 
     second = client.refresh_session(t0).session
@@ -64,7 +64,7 @@ def test_refresh_rotates_and_reuse_after_the_interval_revokes_the_family(auth_se
 
 def test_refresh_keeps_user_changes_and_session(auth_server) -> None:
     client = gotrue(auth_server)
-    client.sign_up({"email": unique_email("keep"), "password": "secret123"})
+    client.sign_up({"email": unique_email("keep"), "password": "secret-1234"})
     client.update_user({"data": {"tier": "pro"}})
     refreshed = client.refresh_session().session
     claims = _decode(refreshed.access_token)
@@ -73,7 +73,7 @@ def test_refresh_keeps_user_changes_and_session(auth_server) -> None:
 
 def _sign_in(server, email: str):  # noqa: ANN202
     client = gotrue(server)
-    session = client.sign_in_with_password({"email": email, "password": "secret123"}).session
+    session = client.sign_in_with_password({"email": email, "password": "secret-1234"}).session
     return client, session
 
 
@@ -84,7 +84,7 @@ def _status(server, access_token: str) -> tuple[int, str | None]:
 
 def test_sign_out_scopes(auth_server) -> None:
     email = unique_email("logout")
-    gotrue(auth_server).sign_up({"email": email, "password": "secret123"})
+    gotrue(auth_server).sign_up({"email": email, "password": "secret-1234"})
     a, sa = _sign_in(auth_server, email)
     b, sb = _sign_in(auth_server, email)
     c, sc = _sign_in(auth_server, email)
@@ -125,7 +125,7 @@ def test_concurrent_refreshes_of_one_token_agree(auth_server) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     client = gotrue(auth_server)
-    token = client.sign_up({"email": unique_email("race"), "password": "secret123"}).session.refresh_token
+    token = client.sign_up({"email": unique_email("race"), "password": "secret-1234"}).session.refresh_token
 
     def refresh_once(_: int) -> tuple[int, str | None]:
         response = httpx.post(

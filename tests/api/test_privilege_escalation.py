@@ -27,7 +27,7 @@ def _assert_plain_patient(account) -> None:  # noqa: ANN001
 def test_sign_up_with_a_role_in_metadata_grants_nothing(auth_server) -> None:
     client = gotrue(auth_server)
     signed_up = client.sign_up(
-        {"email": unique_email("escalate"), "password": "secret123", "options": {"data": ESCALATION}}
+        {"email": unique_email("escalate"), "password": "secret-1234", "options": {"data": ESCALATION}}
     )
     assert signed_up.user.user_metadata["role"] == "owner"  # stored as the user's own data...
     assert "role" not in signed_up.user.app_metadata  # ...but never where the product reads roles from
@@ -36,7 +36,7 @@ def test_sign_up_with_a_role_in_metadata_grants_nothing(auth_server) -> None:
 
 def test_update_user_with_a_role_in_metadata_grants_nothing(auth_server) -> None:
     client = gotrue(auth_server)
-    client.sign_up({"email": unique_email("escalate2"), "password": "secret123"})
+    client.sign_up({"email": unique_email("escalate2"), "password": "secret-1234"})
     updated = client.update_user({"data": ESCALATION}).user
     assert updated.user_metadata["is_master_admin"] is True
     _assert_plain_patient(_product_account(updated))

@@ -27,7 +27,7 @@ def waitlist_mode(auth_client, monkeypatch):
 async def test_signup_and_new_otp_users_are_refused_in_waitlist_mode(waitlist_mode) -> None:
     client = waitlist_mode
     email = unique_email("queue-jumper")
-    response = await client.post("/auth/v1/signup", json={"email": email, "password": "secret123"})
+    response = await client.post("/auth/v1/signup", json={"email": email, "password": "secret-1234"})
     assert response.status_code == 422, response.text
     assert response.json()["code"] == "signup_disabled"
     assert response.headers["x-sb-error-code"] == "signup_disabled"
@@ -40,7 +40,7 @@ async def test_signup_and_new_otp_users_are_refused_in_waitlist_mode(waitlist_mo
 async def test_signups_are_open_by_default(auth_client) -> None:
     assert get_settings().signups == "open"
     response = await auth_client.post(
-        "/auth/v1/signup", json={"email": unique_email("open"), "password": "secret123"}
+        "/auth/v1/signup", json={"email": unique_email("open"), "password": "secret-1234"}
     )
     assert response.status_code == 200 and response.json()["access_token"]
     assert (await auth_client.get("/auth/v1/settings")).json()["disable_signup"] is False

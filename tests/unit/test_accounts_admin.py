@@ -110,7 +110,8 @@ async def test_create_account_unconfirmed_cannot_sign_in(fast_hashing) -> None:
     ("fields", "message"),
     [
         ({"email": "not-an-email"}, "invalid format"),
-        ({"password": "short"}, "at least 6 characters"),
+        ({"password": "short"}, "at least 8 characters"),
+        ({"password": "password1"}, "too easy to guess"),
         ({"role": "superuser"}, "Unknown role"),
     ],
 )

@@ -85,7 +85,7 @@ async def create_account(
     email = _email(email)
     role = _role(role)
     try:
-        check_new_password(password)
+        await check_new_password(password, user_inputs=[email, name or ""])
     except AuthApiError as exc:
         raise ValidationFailed(exc.message) from None
     if await find_user_by_email(session, email) is not None:
