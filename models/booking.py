@@ -255,6 +255,8 @@ class OrderRead(BaseModel):
     # orders paid at the visit; while awaiting, the address of the page the patient pays on.
     payment_status: str = ""
     payment_url: str = ""
+    # The 911 / 988 message for the patient when their intake notes have a red flag (issue 27); never stored.
+    safety_message: str = ""
 
 
 class CheckoutLine(BaseModel):

@@ -174,3 +174,4 @@ class ServiceRequestRead(BaseModel):
     my_offer: OfferRead | None = None  # the reading provider's own offer
     distance_miles: float | None = None  # on the job board: from the centre of the provider's service area
     payment_url: str = ""  # after accepting, with a card gateway: where the patient pays
+    safety_message: str = ""  # on posting: the 911 / 988 message when the notes have a red flag (issue 27)

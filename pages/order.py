@@ -1,7 +1,8 @@
 """/orders/<number>: an order's confirmation, at an address of its own (issue 11, flow 4).
 
 Checkout goes here after Place order (with the card gateway, Stripe's payment page comes back here), so a reload, a bookmark or the link in the e-mail shows the same
-order instead of "Your cart is empty". Only its patient (or an owner or admin) can open it; anyone else is
+order instead of "Your cart is empty". Intake notes with a red flag (an emergency, a crisis) put the 911 / 988
+message above the confirmation (the visit is booked all the same). Only its patient (or an owner or admin) can open it; anyone else is
 told it is not in their account, on a page that leads on to their own visits.
 """
 
@@ -16,7 +17,9 @@ from components.context import use_session
 from components.hooks import use_query, use_topic
 from components.kit import QueryView, empty_state
 from components.order_ui import OrderConfirmation
+from components.safety_ui import emergency_banner
 from components.ui import button_link, page_header
+from models.booking import OrderRead
 
 
 @component
@@ -46,7 +49,17 @@ def OrderPage() -> dict:
         )
     return QueryView(
         order,
-        OrderConfirmation,
+        _confirmation,
         is_empty=lambda found: found is None,
         loading_label="Loading your order…",
+    )
+
+
+def _confirmation(order: OrderRead) -> dict:
+    """The confirmation, after the 911 / 988 message when the intake notes have a red flag (issue 27)."""
+    if not order.safety_message:
+        return OrderConfirmation(order)
+    return html._(
+        html.div({"class_name": "container order-safety"}, emergency_banner(order.safety_message)),
+        OrderConfirmation(order),
     )

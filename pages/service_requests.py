@@ -31,6 +31,7 @@ from components.format import format_money, format_rating, format_slot, format_t
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.kit import Badge, Button, Dialog, Field, QueryView, Select, TextArea, UserText, dialog_actions
+from components.safety_ui import emergency_banner
 from components.ui import button_link, card, grid, page_header, section, steps
 from models.catalog import ServiceLocation
 from models.service_request import (
@@ -176,6 +177,7 @@ def _RequestForm(mine: Any) -> dict:
     blank = {f"{part}_{n}": "" for n in range(1, MAX_WINDOWS + 1) for part in ("day", "start", "end")}
     form = use_form(draft="service-request:new", service="", location="home", zip_code="", notes="", **blank)
     problem, set_problem = use_state("")
+    safety, set_safety = use_state("")  # the 911 / 988 message when the notes just posted have a red flag
     post = use_action(post_service_request, refetch=[mine], on_error=set_problem)
 
     @event(prevent_default=True)
@@ -198,6 +200,7 @@ def _RequestForm(mine: Any) -> dict:
         set_problem("")
         done = await post.run(actor=session.actor, request=request)
         if done is not None:
+            set_safety(done.safety_message)
             form.reset(service="", location="home", zip_code="", notes="", **blank)
             session.toaster.success(POSTED, "Providers who can take it will see it now.")
 
@@ -240,6 +243,7 @@ def _RequestForm(mine: Any) -> dict:
     return html.section(
         {"class_name": "card request-form-card", "aria-labelledby": "request-form-title"},
         html.h2({"class_name": "card-title", "id": "request-form-title"}, "New request"),
+        emergency_banner(safety) if safety else "",
         html.form(
             {
                 "class_name": "form request-form",

@@ -66,6 +66,7 @@ from app.services.ledger._visits import PlacedVisit, record_order_placed
 from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
 from app.services.providers._profiles import display_name
+from app.services.safety import find_red_flag
 from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import (
@@ -131,7 +132,15 @@ def _assemble(
         transactions=[_transaction_read(t) for t in ordered],
         payment_status=payment.status.value if payment else "",
         payment_url=payment.checkout_url if payment and payment.status is CardPaymentStatus.awaiting else "",
+        safety_message=_safety_message(appointments),
     )
+
+
+def _safety_message(appointments: list[AppointmentRead]) -> str:
+    """The 911 / 988 message when the patient's intake notes have a red flag (issue 27): the visit is booked
+    all the same, and the confirmation shows it. The words are read, never kept."""
+    flag = find_red_flag("\n".join(visit.notes for visit in appointments if visit.notes))
+    return flag.message if flag else ""
 
 
 async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
@@ -148,13 +157,18 @@ async def _order_read(session: AsyncSession, order: Order) -> OrderRead:
     return _assemble(order, await appointment_reads(session, appointments), transactions, payment)
 
 
+def _for_reader(read: OrderRead, reader_id: str, order: Order) -> OrderRead:
+    """The safety message is for the patient who wrote the notes, not for an admin reading their order."""
+    return read if order.patient_id == reader_id else read.model_copy(update={"safety_message": ""})
+
+
 async def get_order(*, session: AsyncSession, actor: Principal, order_id: str) -> OrderRead:
     """An order of the signed-in patient (any order for an owner or admin)."""
     account = await require_account(session=session, actor=actor)
     order = await session.get(Order, order_id)
     if order is None or (order.patient_id != account.id and not is_admin(account)):
         raise NotFound(NO_ORDER)
-    return await _order_read(session, order)
+    return _for_reader(await _order_read(session, order), account.id, order)
 
 
 async def get_order_by_number(*, session: AsyncSession, actor: Principal, number: str) -> OrderRead:
@@ -164,7 +178,7 @@ async def get_order_by_number(*, session: AsyncSession, actor: Principal, number
     order = await session.scalar(select(Order).where(Order.number == number[:16].upper()))
     if order is None or (order.patient_id != account.id and not is_admin(account)):
         raise NotFound(NO_ORDER)
-    return await _order_read(session, order)
+    return _for_reader(await _order_read(session, order), account.id, order)
 
 
 # ---- placing the order --------------------------------------------------------------------------

@@ -5,6 +5,7 @@ patient's records)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from sqlalchemy import func, select, update
@@ -18,6 +19,7 @@ from app.services.booking._orders import place_order
 from app.services.booking._rules import ADDRESSED, address_problems, current_time
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications._delivery import Message, notify, notify_each
+from app.services.safety import find_red_flag
 from app.services.service_requests._reads import announce, offer_read, offers_of, request_read
 from app.services.service_requests._rules import (
     BAD_PLACE,
@@ -55,13 +57,16 @@ from models.service_request import (
 )
 from models.staff import Permission
 
+logger = logging.getLogger(__name__)
+
 
 async def post_service_request(
     *, session: AsyncSession, actor: Principal, request: ServiceRequestCreate, now: datetime | None = None
 ) -> ServiceRequestRead:
     """Post the signed-in person's request: an active catalog service at a place it is offered for, a
     real US ZIP code, 1–3 future time windows (local to the ZIP code) and notes of at most MAX_NOTES
-    characters. At most MAX_LIVE_PER_PATIENT live requests each. Eligible providers see it at once."""
+    characters. At most MAX_LIVE_PER_PATIENT live requests each. Eligible providers see it at once. Notes
+    with a red flag (an emergency, a crisis) answer with the 911 / 988 message as `safety_message`."""
     account = await require_account(session=session, actor=actor)
     now = current_time(now)
     service = await session.scalar(
@@ -113,7 +118,13 @@ async def post_service_request(
     session.add(row)
     await session.flush()
     await announce(session, row.id)
-    return request_read(row, service, with_notes=True)
+    read = request_read(row, service, with_notes=True)
+    # Posted all the same (the patient asked for a visit), with the 911 / 988 message for the screen.
+    flag = find_red_flag(notes)
+    if flag is None:
+        return read
+    logger.warning("Service request red flag: level=%s category=%s", flag.level, flag.category)
+    return read.model_copy(update={"safety_message": flag.message})
 
 
 async def list_my_service_requests(
