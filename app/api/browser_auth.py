@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import flags
 from app.api.auth_v1 import _limit, _origin, transaction  # the same limits and link origins as /auth/v1
 from app.auth import mfa, oidc, otp, users
+from app.auth.common import clean_person_name
 from app.auth.errors import AuthApiError
 from app.auth.sessions import (
     Actor,
@@ -321,7 +322,7 @@ async def register(request: Request) -> Response:
     form = await _checked_form(request)
     if form is None:
         return _refused()
-    name = " ".join(form.get("name", "").split())[:200]
+    name = clean_person_name(form.get("name", ""))[:200]
     email, password, redirect = form.get("email", "").strip(), form.get("password", ""), form.get("redirect")
     back = with_redirect("/register", redirect)
     keep = {"email": email[:320], "name": name}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from app.auth.errors import validation_failed
@@ -29,6 +31,64 @@ class RequestOrigin:
     @property
     def issuer(self) -> str:
         return get_settings().jwt_issuer or self.api_url
+
+
+# A person's name, wherever it is set (identity API metadata, register form, profile, CLI, staff and
+# enrollment screens): NFKC, no control or invisible format characters (U+0000–U+001F, U+200B, U+202E
+# bidi overrides, U+FEFF …; ZWNJ and ZWJ stay, Persian, Indic scripts and emoji need them), no
+# private-use or unassigned code points, runs of whitespace as one space, at most MAX_PERSON_NAME characters.
+MAX_PERSON_NAME = 100
+NAME_TOO_LONG = f"Names can be at most {MAX_PERSON_NAME} characters."
+NAME_KEYS = frozenset(
+    {
+        "name",
+        "full_name",
+        "first_name",
+        "last_name",
+        "middle_name",
+        "given_name",
+        "family_name",
+        "display_name",
+        "nickname",
+    }
+)
+_KEPT_FORMAT = {"\u200c", "\u200d"}  # ZERO WIDTH NON-JOINER, ZERO WIDTH JOINER
+_DROPPED = {"Cc", "Cf", "Cs", "Co", "Cn"}
+
+
+def clean_person_name(raw: object) -> str:
+    """A name as it is stored and shown (see above), not yet bounded: '' when nothing visible is left."""
+    text = unicodedata.normalize("NFKC", raw if isinstance(raw, str) else "")
+    kept = "".join(
+        " " if char in "\t\n\r\v\f\x85\u2028\u2029" else char
+        for char in text
+        if char in _KEPT_FORMAT or char.isspace() or unicodedata.category(char) not in _DROPPED
+    )
+    name = " ".join(kept.split())
+    return "" if all(char in _KEPT_FORMAT or char.isspace() for char in name) else name
+
+
+def person_name_error(name: str) -> str | None:
+    """Why a cleaned name cannot be stored, or None."""
+    return NAME_TOO_LONG if len(name) > MAX_PERSON_NAME else None
+
+
+def clean_name_metadata(data: dict[str, Any] | None, *, shorten: bool = False) -> dict[str, Any] | None:
+    """User metadata with every name field (NAME_KEYS) cleaned; 400 validation_failed for one over
+    MAX_PERSON_NAME characters, or, with `shorten` (names from an outside identity provider), cut to it."""
+    if not data:
+        return data
+    cleaned = dict(data)
+    for key in NAME_KEYS & cleaned.keys():
+        if not isinstance(cleaned[key], str):
+            continue
+        name = clean_person_name(cleaned[key])
+        if person_name_error(name):
+            if not shorten:
+                raise validation_failed(f"{key}: {NAME_TOO_LONG}")
+            name = name[:MAX_PERSON_NAME].rstrip()
+        cleaned[key] = name
+    return cleaned
 
 
 def now() -> datetime:

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
-from app.auth.common import RequestOrigin, now
+from app.auth.common import RequestOrigin, clean_name_metadata, now
 from app.auth.keys import get_key_ring
 from app.auth.sessions import find_user_by_email, load_user_row, start_session
 from app.auth.users import create_email_user, mark_email_verified
@@ -232,7 +232,10 @@ async def sign_in_with_claims(
             if flags.signups_closed():
                 raise OidcError("new accounts are closed (sign-ups disabled or waitlist)")
             user = await create_email_user(
-                session, email=email, password_hash=None, data=_profile_from(claims)
+                session,
+                email=email,
+                password_hash=None,
+                data=clean_name_metadata(_profile_from(claims), shorten=True),
             )
         await mark_email_verified(session, user)
         identity = Identity(provider_id=subject, user_id=user.id, provider=PROVIDER, email=email)
@@ -242,7 +245,7 @@ async def sign_in_with_claims(
     identity.identity_data = {"sub": claims["sub"], "iss": issuer, "email": email, "email_verified": verified}
     identity.last_sign_in_at = now()
     metadata = dict(user.raw_user_meta_data or {})
-    for key, value in _profile_from(claims).items():
+    for key, value in (clean_name_metadata(_profile_from(claims), shorten=True) or {}).items():
         if not metadata.get(key):  # the provider fills gaps; it never overwrites what the user set
             metadata[key] = value
     user.raw_user_meta_data = metadata

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
 from app.auth.audit import audit
-from app.auth.common import RequestOrigin, normalize_email, now, older_than
+from app.auth.common import RequestOrigin, clean_name_metadata, normalize_email, now, older_than
 from app.auth.errors import AuthApiError, forbidden, unauthorized, unprocessable, validation_failed
 from app.auth.mailer import check_send_frequency, send_otp_email
 from app.auth.passwords import check_new_password, hash_password, verify_password
@@ -46,7 +46,7 @@ async def create_email_user(
         email=email,
         encrypted_password=password_hash,
         raw_app_meta_data=dict(EMAIL_APP_METADATA),
-        raw_user_meta_data={**(data or {}), **identity_data},
+        raw_user_meta_data={**(clean_name_metadata(data, shorten=True) or {}), **identity_data},
     )
     session.add(user)
     await session.flush()
@@ -155,6 +155,7 @@ async def sign_up(
     email = normalize_email(email)
     if not password:
         raise unprocessable("validation_failed", "Signup requires a valid password")
+    data = clean_name_metadata(data)
     check_user_metadata(data)
     await check_new_password(password, user_inputs=_own_words(email, data), ip=origin.ip)
     password_hash = await hash_password(password)  # before the lookup: same timing either way
@@ -259,6 +260,7 @@ async def update_user(
         )
 
     if data is not None:
+        data = clean_name_metadata(data) or {}
         metadata = dict(user.raw_user_meta_data or {})
         for key, value in data.items():
             if value is None:

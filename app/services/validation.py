@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 import phonenumbers
 
+from app.auth.common import clean_person_name, person_name_error
 from app.services.errors import ValidationFailed
 
 DEFAULT_PHONE_REGION = "US"
@@ -52,11 +53,21 @@ def e164_phone(raw: str | None, *, region: str = DEFAULT_PHONE_REGION) -> str:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
+def person_name(raw: str | None) -> str:
+    """A person's name as every place stores it (app.auth.common.clean_person_name: NFKC, no control or
+    invisible format characters, whitespace collapsed), '' when blank; ValidationFailed(NAME_TOO_LONG) past
+    MAX_PERSON_NAME characters."""
+    name = clean_person_name(raw)
+    if (problem := person_name_error(name)) is not None:
+        raise ValidationFailed(problem)
+    return name
+
+
 def required_name(raw: str | None, *, message: str = BLANK_NAME) -> str:
-    """A name with its runs of whitespace collapsed; ValidationFailed(message) when nothing visible is left
-    (only spaces, or only invisible format characters such as U+200B or U+202E)."""
-    name = " ".join((raw or "").split())
-    if not any(unicodedata.category(char) not in {"Cf", "Zs"} for char in name):
+    """`person_name`, and ValidationFailed(message) when nothing visible is left (only spaces, or only
+    invisible format characters such as U+200B or U+202E)."""
+    name = person_name(raw)
+    if not name:
         raise ValidationFailed(message)
     return name
 

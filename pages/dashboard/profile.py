@@ -101,7 +101,7 @@ def ProfilePage() -> dict:
                     ),
                     html.p(
                         {"class_name": "hint"},
-                        "Leave the image, organization or phone number empty to keep what is saved.",
+                        "Leave the image or organization empty to keep what is saved. Empty the phone number to remove it.",
                     ),
                     html.div(
                         {"class_name": "settings-actions"},

@@ -86,13 +86,13 @@ async def test_the_name_is_split_on_the_first_space(identity, name, first, last,
     assert (found.first_name, found.last_name, found.name) == (first, last, shown)
 
 
-async def test_empty_image_organization_and_phone_keep_their_values(identity) -> None:
+async def test_empty_image_and_organization_keep_their_values_an_empty_phone_clears(identity) -> None:
     actor, _ = await signed_in()
     assert (
         await update(actor, "Pat Lee", "https://img.example/pat.png", "Acme Clinic", "+1 212 555 0100")
         is True
     )
-    assert await update(actor, "Pat Q Lee", "", "  ", "") is True
+    assert await update(actor, "Pat Q Lee", "", "  ", "+1 212 555 0100") is True
     found = await account(actor)
     assert (found.profile_image, found.organization, found.phone_number) == (
         "https://img.example/pat.png",
@@ -134,7 +134,27 @@ async def test_an_unacceptable_value_is_refused(identity, image) -> None:
 
 async def test_an_overlong_name_is_refused(identity) -> None:
     actor, _ = await signed_in()
-    assert await update(actor, "P" * 201) is False
+    with pytest.raises(ValidationFailed, match="at most 100 characters"):
+        await update(actor, "P" * 101)
+    assert (await account(actor)).name == "Pat Lee"
+
+
+async def test_a_phone_number_can_be_removed(identity) -> None:
+    """Issue 27, inputs 4: an emptied phone field used to keep the stored number for ever."""
+    actor, _ = await signed_in()
+    assert await update(actor, "Pat Lee", phone="+1 212 555 0100") is True
+    assert (await account(actor)).phone_number == "+12125550100"
+    assert await update(actor, "Pat Lee", phone="  ") is True
+    assert (await account(actor)).phone_number == ""
+    async with app_db.unit_of_work() as session:
+        assert "phone_number" not in (await session.get(User, actor.user_id)).raw_user_meta_data
+
+
+async def test_a_name_is_cleaned_of_control_and_invisible_characters(identity) -> None:
+    actor, _ = await signed_in()
+    assert await update(actor, "  Ada\u0007 \u202eLove\u200blace\t ｊｒ ") is True
+    found = await account(actor)
+    assert (found.first_name, found.last_name) == ("Ada", "Lovelace jr")
 
 
 # ---- issue 11, flow 7: a blank name and an invalid phone number are refused with a clear message --------

@@ -47,7 +47,8 @@ async def update_profile(
     or a value is unacceptable; ValidationFailed for a blank name or an invalid phone number.
 
     The name is split on the first space: the first word is the first name, the rest the last name.
-    An empty profile image, organization or phone number keeps the value already stored.
+    An empty profile image or organization keeps the value already stored; an empty phone number removes
+    the stored one (the screen shows the saved number in the field, so an empty field is a cleared one).
     """
     identity = await identity_of(session=session, actor=actor)
     if identity is None:
@@ -70,6 +71,8 @@ async def update_profile(
         return False
     data = {"first_name": "", "last_name": "", **split_name(name)}
     data.update({key: value for key, value in kept.items() if value})
+    if not kept["phone_number"]:
+        data["phone_number"] = None  # null deletes a metadata key (GoTrue's PUT /user)
     try:
         await update_user(session=session, actor=identity, origin=RequestOrigin(), data=data)
     except AuthApiError as exc:

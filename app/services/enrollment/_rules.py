@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import zipcodes
 
+from app.auth.common import clean_person_name
 from app.services.errors import ValidationFailed
 from app.services.validation import INVALID_PHONE, e164_phone
 from models.enrollment import (
@@ -269,7 +270,7 @@ def _expiry_problem(expires: date, today: date) -> str | None:
 # ---- step 1: who you are -----------------------------------------------------------------------------------
 def clean_identity(update: IdentityUpdate) -> tuple[dict, FieldErrors]:
     errors: FieldErrors = {}
-    first, last = _text(update.first_name), _text(update.last_name)
+    first, last = clean_person_name(update.first_name), clean_person_name(update.last_name)
     for name, value, required in (
         ("first_name", first, FIRST_NAME_REQUIRED),
         ("last_name", last, LAST_NAME_REQUIRED),

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth.common import clean_person_name
 from app.principal import Principal
 from app.services.accounts._admin import is_admin
 from app.services.accounts._principals import acting_account, require_account
@@ -132,7 +133,7 @@ async def create_provider(
         if by.role != Role.provider:
             raise PermissionDenied(ONLY_PROVIDERS)
         user_id, verified = by.id, False
-    first_name, last_name = first_name.strip()[:80], last_name.strip()[:80]
+    first_name, last_name = clean_person_name(first_name)[:80], clean_person_name(last_name)[:80]
     if not first_name or not last_name:
         raise ValidationFailed(BAD_NAME)
     try:
