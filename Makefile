@@ -84,7 +84,7 @@ screenshots: install chromium $(OIDC_PROVIDER)
 	SCREENSHOTS=1 $(PY) -m pytest $(E2E_XDIST) tests/e2e
 
 # Not part of `make test`: the fast lane and the browser tests once for each day of the week, the clock moved
-# by libfaketime (Debian's faketime, installed if missing); DAYS="5 6" runs only those offsets. See
+# by libfaketime (Debian's faketime, installed if missing); DAYS="3 4" runs only those days from today, HOUR the hour in New York. See
 # tools/test_every_weekday.sh.
 test-week: install chromium $(OIDC_PROVIDER)
 	@command -v faketime >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq faketime >/dev/null; }
