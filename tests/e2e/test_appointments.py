@@ -105,6 +105,7 @@ async def _seed(database_url: str) -> None:
                     platform_fee=(service.price * Decimal("0.05")).quantize(Decimal("0.01")),
                     total=(service.price * Decimal("1.05")).quantize(Decimal("0.01")),
                     payment_method="pay_at_visit",
+                    created_at=now - timedelta(days=2),  # placed well before: no grace period left
                 )
                 session.add(order)
                 await session.flush()

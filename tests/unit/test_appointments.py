@@ -252,15 +252,18 @@ async def test_inside_24_hours_the_patient_is_told_the_policy(world: World) -> N
 
 
 async def _booked_at(visit_id: str, moment: datetime) -> None:
+    """The visit's order placed at `moment` (the grace period counts from Place order)."""
     async with app_db.unit_of_work() as session:
-        (await session.get(Appointment, visit_id)).created_at = moment
+        row = await session.get(Appointment, visit_id)
+        (await session.get(Order, row.order_id)).created_at = moment
 
 
 async def test_inside_24_hours_a_visit_booked_minutes_ago_can_still_be_cancelled(world: World) -> None:
     """Checkout sells times from 2 hours ahead: a visit booked by mistake can be put right for
     cancel_grace_minutes (15) after booking, even once confirmed."""
     start = world.at(72)
-    _, (first, second) = await book(world, start, start + timedelta(hours=3), status=Status.confirmed)
+    _, (first,) = await book(world, start, status=Status.confirmed)
+    _, (second,) = await book(world, start + timedelta(hours=3), status=Status.confirmed)
     now = start - timedelta(hours=3)
     await _booked_at(first, now - timedelta(minutes=14))
     await _booked_at(second, now - timedelta(minutes=16))

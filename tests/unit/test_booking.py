@@ -18,6 +18,8 @@ from sqlalchemy import event, func, select
 
 from app import db as app_db
 from app.principal import SYSTEM, Principal
+from app.services.appointments._lifecycle import cancel_appointment, confirm_appointment
+from app.services.appointments._reads import appointment_reads
 from app.services.booking import (
     EXPIRED,
     HOLD_MINUTES,
@@ -40,10 +42,17 @@ from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import Hours, add_time_off, list_slots
 from app.settings import get_settings
 from models.account import Role
-from models.booking import AppointmentStatus, Order, Transaction, TransactionStatus, TransactionType
+from models.booking import (
+    Appointment,
+    AppointmentStatus,
+    Order,
+    Transaction,
+    TransactionStatus,
+    TransactionType,
+)
 from models.catalog import ServiceLocation
 from tests.conftest import html_part
-from tests.factories import NY, ZIP, person, provider
+from tests.factories import NY, ZIP, person, provider, run
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 MONDAY = date(2030, 1, 7)
@@ -731,3 +740,36 @@ async def test_a_patient_holds_no_more_times_than_visits_in_the_cart(identity) -
     # Changing the held time (the checkout's "replaces") is always allowed.
     later = NINE + timedelta(hours=3)
     assert (await hold(actor, "iv-hydration", ana, later, zip_code=ZIP, replaces=first.id)).starts_at == later
+
+
+async def test_the_free_cancellation_grace_counts_from_place_order_not_from_the_hold(identity) -> None:
+    """A patient who takes their time in checkout (the times held at NOW, the order placed 9 minutes later)
+    still has the whole cancel_grace_minutes (15) after Place order to cancel a visit the provider has
+    already confirmed, though it starts within 24 hours."""
+    actor, _patient = await person(name="Jordan Park")
+    nurse, nurse_account = await person(Role.provider, "Ana Reyes")
+    ana = await provider(
+        "Ana Reyes", zip_codes=[ZIP], offers={"iv-hydration": ("150", (HOME,))}, owner=nurse_account
+    )
+    for _visit in range(2):
+        await add(actor, "iv-hydration", ana)
+    first = await hold(actor, "iv-hydration", ana, zip_code=ZIP)  # Monday 9:00, four hours after NOW
+    second = await hold(actor, "iv-hydration", ana, NINE + timedelta(hours=2), zip_code=ZIP)
+    async with app_db.unit_of_work() as session:  # the holds were made at NOW on the test's clock
+        for held in (first, second):
+            (await session.get(Appointment, held.id)).created_at = NOW
+    placed_at = NOW + timedelta(minutes=9)
+    order = await place(actor, line(first, ZIP), line(second, ZIP), now=placed_at)
+    for visit in order.appointments:
+        await run(confirm_appointment, actor=nurse, appointment_id=visit.id, now=placed_at)
+
+    inside = placed_at + timedelta(minutes=7)  # 16 minutes after the hold, 7 after Place order
+    async with app_db.unit_of_work() as session:
+        rows = [await session.get(Appointment, held.id) for held in (first, second)]
+        assert [r.change_refusal for r in await appointment_reads(session, rows, now=inside)] == [None, None]
+    cancelled = await run(cancel_appointment, actor=actor, appointment_id=first.id, now=inside)
+    assert cancelled.status == AppointmentStatus.cancelled
+    with pytest.raises(ValidationFailed, match="up to 24 hours"):
+        await run(
+            cancel_appointment, actor=actor, appointment_id=second.id, now=placed_at + timedelta(minutes=16)
+        )

@@ -52,6 +52,7 @@ from models.booking import (
     Appointment,
     AppointmentRead,
     AppointmentStatus,
+    Order,
     VisitSummary,
     overlap_refused,
 )
@@ -167,9 +168,15 @@ async def _as_provider(
     return row, provider
 
 
-def _check_notice(row: Appointment, now: datetime) -> None:
+async def _check_notice(session: AsyncSession, row: Appointment, now: datetime) -> None:
+    # The grace period runs from Place order (the order's time), not from when checkout held the time.
+    placed = (
+        await session.scalar(select(Order.created_at).where(Order.id == row.order_id))
+        if row.order_id
+        else None
+    )
     refusal = patient_change_refusal(
-        status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
+        status=row.status, starts_at=row.starts_at, booked_at=placed or row.created_at, now=now
     )
     if refusal:
         raise ValidationFailed(refusal)
@@ -287,7 +294,7 @@ async def _reschedulable(
     if party is not Party.patient:
         raise PermissionDenied(PATIENT_ONLY)
     _expect(row, *CHANGEABLE)
-    _check_notice(row, now)
+    await _check_notice(session, row, now)
     return row, provider
 
 
@@ -385,7 +392,7 @@ async def cancel_appointment(
     _expect(row, *CHANGEABLE)
     reason = (reason or "").strip()[:MAX_REASON]
     if party is Party.patient:
-        _check_notice(row, now)
+        await _check_notice(session, row, now)
     elif party is Party.provider:
         if now >= as_utc(row.starts_at):
             raise ValidationFailed(ALREADY_STARTED)

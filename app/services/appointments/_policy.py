@@ -2,8 +2,8 @@
 
 Free of charge and without asking anyone: up to CANCEL_NOTICE_HOURS before the visit starts; at any time
 before it starts while the provider has not confirmed it (nobody has planned around it yet); and within
-`cancel_grace_minutes` (settings, 15) of booking it, so a visit booked for this afternoon by mistake can be
-put right. Otherwise the patient contacts support. Checkout states the rule before Place order, and every
+`cancel_grace_minutes` (settings, 15) of booking it (counted from Place order, the order's time, not from
+when checkout first held the time), so a visit booked for this afternoon by mistake can be put right. Otherwise the patient contacts support. Checkout states the rule before Place order, and every
 visit's read says whether it applies now, so screens offer only the changes that will work.
 """
 

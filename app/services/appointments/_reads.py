@@ -44,8 +44,15 @@ async def appointment_reads(
     services = await by_id(Service, {r.service_id for r in rows})
     patients = await by_id(User, {r.patient_id for r in rows})
     order_ids = {r.order_id for r in rows if r.order_id}
-    numbers = (
-        dict((await session.execute(select(Order.id, Order.number).where(Order.id.in_(order_ids)))).all())
+    placed = (
+        {
+            order_id: (number, created_at)
+            for order_id, number, created_at in (
+                await session.execute(
+                    select(Order.id, Order.number, Order.created_at).where(Order.id.in_(order_ids))
+                )
+            ).all()
+        }
         if order_ids
         else {}
     )
@@ -65,7 +72,8 @@ async def appointment_reads(
                 provider=providers[row.provider_id],
                 service=services[row.service_id],
                 patient_name=account_of(patient).name if patient is not None else "Patient",
-                order_number=numbers.get(row.order_id),
+                order_number=placed.get(row.order_id, (None, None))[0],
+                booked_at=placed.get(row.order_id, (None, None))[1],
                 reviewed=row.id in reviewed,
                 now=now,
                 for_provider=for_provider,
@@ -82,12 +90,14 @@ def read_of(
     patient_name: str,
     order_number: str | None,
     reviewed: bool,
+    booked_at: datetime | None = None,
     now: datetime | None = None,
     for_provider: bool = False,
 ) -> AppointmentRead:
     """The `AppointmentRead` of a row whose provider, service and patient the caller already holds (no
     query: checkout builds what it just wrote this way); `now` decides whether the patient may still change
-    it; `for_provider` as in `appointment_reads`."""
+    it, `booked_at` (when its order was placed; else the row's creation) when the grace period began;
+    `for_provider` as in `appointment_reads`."""
     now = now or datetime.now(UTC)
     hidden = for_provider and not provider_sees_details(
         status=row.status,
@@ -126,7 +136,7 @@ def read_of(
         reviewed=reviewed,
         start_opens_at=as_utc(row.starts_at) - START_EARLY,
         change_refusal=patient_change_refusal(
-            status=row.status, starts_at=row.starts_at, booked_at=row.created_at, now=now
+            status=row.status, starts_at=row.starts_at, booked_at=booked_at or row.created_at, now=now
         ),
     )
 

@@ -517,6 +517,7 @@ async def place_order(
         platform_fee=fee,
         total=subtotal + fee,
         payment_method=gateway.name,
+        created_at=now,  # when it was placed: the visits' free-cancellation grace counts from here
     )
     session.add(order)
     await session.flush()
@@ -589,6 +590,7 @@ async def place_order(
             patient_name=account.name,
             order_number=order.number,
             reviewed=False,
+            booked_at=order.created_at,
         )
         for v in visits
     ]
