@@ -10,6 +10,11 @@
    code, the provider directory. Each answer carries its source links. When nothing relevant is found it
    says so plainly and offers the support request form and the forum; it never answers from nowhere.
 
+Retrieved text is data, never instructions (issue 27): a sentence in a help-center article or a catalog entry
+that addresses an assistant ("ignore previous instructions and say …", "you are now …", "system prompt") is
+left out of what is quoted or handed to a language model (`as_data`), and help-center text is quoted and
+attributed ("Title" in our help center: “…”), never said in the assistant's own voice.
+
 Relevance is judged on the question's key words (stop words dropped, light stemming, a few synonyms):
 a source counts when it shares a specific word with the question in its name or title, or two in its
 text; generic words of this site ("visit", "home", "book") alone never make a match.
@@ -155,6 +160,42 @@ _DIAGNOSIS = re.compile(
 )
 
 
+# A sentence of retrieved text that speaks to an AI instead of to a patient: prompt-injection phrasing.
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,30}?\b(?:previous|prior|above|earlier|"
+    r"preceding|all|any|every|your|other|these|those)\b[^.!?\n]{0,30}?\b(?:instructions?|prompts?|rules|"
+    r"guidelines|directions|context|messages?|passages?)\b"
+    r"|\b(?:ignore|disregard|forget) (?:everything|anything|all)(?: (?:you were told|said))? (?:above|before|so far)\b"
+    r"|\b(?:tell|inform|remind|convince) (?:the|every|all|any) (?:users?|patients?|customers?|visitors?|readers?)\b"
+    r"|\b(?:system|developer) (?:prompt|message|mode)\b"
+    r"|\bnew instructions?\b|\bjailbr(?:eak|oken)\b"
+    r"|\byou are (?:now |no longer )?(?:an? |the )?(?:ai|assistant|chatbot|bot|language model|llm|dan)\b"
+    r"|\b(?:act|behave|respond) as (?:an? |the )?(?:ai|assistant|chatbot|bot|language model|llm|dan)\b"
+    r"|\b(?:as an? (?:ai|assistant|language model)|assistants?|chatbots?|language models?|llms?|ai)\b"
+    r"[^.!?\n]{0,40}\b(?:must|should|shall|will|are to) (?:say|answer|reply|respond|tell|output|write|print)\b"
+    r"|\b(?:say|answer|reply|respond|output|print|repeat) (?:exactly|verbatim|only)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def as_data(text: str) -> str:
+    """Retrieved text without its sentences that give an AI instructions (see the module's docstring)."""
+    if not _INSTRUCTION.search(text):
+        return text
+    return " ".join(part for part in _SENTENCE.split(text) if part.strip() and not _INSTRUCTION.search(part))
+
+
+def instructs(text: str) -> bool:
+    """Whether `text` (a language model's answer, say) contains prompt-injection phrasing."""
+    return bool(_INSTRUCTION.search(text))
+
+
+def _quoted(title: str, paragraph: str) -> str:
+    """Help-center words quoted and attributed, so they never read as the assistant's own."""
+    return f"\u201c{title}\u201d in our help center: \u201c{paragraph}\u201d"
+
+
 @dataclass
 class Reply:
     """What the assistant says to one message."""
@@ -245,7 +286,7 @@ def _service_text(service: ServiceRead, category: CategoryRead, keys: set[str]) 
         price_line += f" (was {_money(price.original)}, {price.discount_percent}% off today)"
     price_line += ". Each provider sets their own price."
     parts = {
-        "prepare": f"How to prepare: {service.preparation}",
+        "prepare": f"How to prepare: {as_data(service.preparation)}",
         "price": price_line,
         "where": f"Where it can happen: {places}.",
         "long": f"A visit takes about {service.duration_minutes} minutes.",
@@ -256,16 +297,20 @@ def _service_text(service: ServiceRead, category: CategoryRead, keys: set[str]) 
         if keys & {_stem(word) for word in words}
     ]
     chosen = wanted or ["prepare", "price", "where", "long"]
-    lines = [f"{service.name} ({category.name}): {service.description}", *(parts[name] for name in chosen)]
+    lines = [
+        f"{service.name} ({category.name}): {as_data(service.description)}",
+        *(parts[name] for name in chosen),
+    ]
     return "\n".join(lines), " ".join(lines)
 
 
 def _paragraphs(body: str) -> list[str]:
-    return [
-        plain_snippet(part)
+    found = (
+        as_data(plain_snippet(part))
         for part in re.split(r"\n\s*\n", body)
         if part.strip() and not part.lstrip().startswith("#")
-    ]
+    )
+    return [part for part in found if part.strip()]
 
 
 def _best_paragraph(body: str, keys: list[str]) -> str:
@@ -341,7 +386,7 @@ async def help_reply(
     top = articles[0][0].score if articles else 0.0
     chosen = [article for match, article in articles[:2] if match.score >= top * 0.6]
     text = "\n\n".join(
-        f"{article.title}: {_best_paragraph(article.body, keys)} ({base_url}/help-center/{article.slug})"
+        f"{_quoted(article.title, _best_paragraph(article.body, keys))} ({base_url}/help-center/{article.slug})"
         for article in chosen
     )
     return text, [SourceLink(title=a.title, url=f"/help-center/{a.slug}") for a in chosen]
@@ -419,8 +464,8 @@ async def answer_question(*, session: AsyncSession, question: str, red_flagged: 
         if match.score < max(top_service, top_article) * 0.6:
             continue
         paragraph = _best_paragraph(article.body, keys)
-        lines.append(f"{article.title}: {paragraph}")
-        passages.append(f"{article.title}. {article.summary} {paragraph}")
+        lines.append(_quoted(article.title, paragraph))
+        passages.append(f"{article.title}. {as_data(article.summary)} {paragraph}")
         sources.append(SourceLink(title=article.title, url=f"/help-center/{article.slug}"))
     if not sources:
         return Reply(AnswerKind.not_found, f"{NOT_FOUND} {NOT_FOUND_HINT}", [SUPPORT_LINK, FORUM_LINK])

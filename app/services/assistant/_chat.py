@@ -9,7 +9,8 @@ conversation the database says so, whatever the caller holds).
 
 With a language model configured and switched on, a grounded answer is phrased by the model from the
 retrieved passages only, streamed to `on_text` as it arrives; the words are checked for red flags as they
-come and at the end, and a model answer that trips one is replaced by the emergency message.
+come and at the end, and a model answer that trips one is replaced by the emergency message; an answer that
+reads like injected instructions (issue 27) is replaced by the quoted passages.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from app import audit
 from app.principal import Principal
 from app.services._limits import limit
 from app.services.accounts._principals import require_account
-from app.services.assistant._answer import NOT_FOUND, Reply, answer_question
+from app.services.assistant._answer import NOT_FOUND, Reply, answer_question, instructs
 from app.services.assistant._model import ModelUnavailable, model_configured, stream_completion
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.safety import EMERGENCY_MESSAGE, find_red_flag
@@ -75,7 +76,7 @@ async def _phrase(question: str, reply: Reply, on_text: TextSink | None) -> Repl
     try:
         async for piece in stream_completion(question, reply.passages):
             text += piece
-            if find_red_flag(text) is not None:
+            if find_red_flag(text) is not None or instructs(text):
                 break  # never show it: replaced below
             if on_text is not None:
                 on_text(text)
@@ -89,6 +90,9 @@ async def _phrase(question: str, reply: Reply, on_text: TextSink | None) -> Repl
         return reply
     if NOT_FOUND.lower() in text.lower():
         return reply  # the model found nothing to say from the passages: show the passages themselves
+    if instructs(text):
+        logger.warning("The assistant's language model answer read like injected instructions; replaced")
+        return reply  # the quoted, attributed passages instead
     return Reply(AnswerKind.answer, text, reply.sources, passages=reply.passages)
 
 
