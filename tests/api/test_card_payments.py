@@ -45,6 +45,7 @@ from models.notification import Notification, NotificationKind
 from models.payment import CardPayment, PaymentCustomer, PaymentEvent
 from models.service_request import OfferStatus, RequestStatus
 from tests import stripe_standin
+from tests.conftest import html_part
 from tests.factories import ZIP, blocked_writers, person, provider, run
 from tests.unit.test_booking import NOW
 from tests.unit.test_ledger import WEDNESDAY_NINE, World, balanced, book, money
@@ -249,7 +250,7 @@ async def test_a_completed_checkout_records_the_money_as_paid_ahead_once(world, 
     assert "card_payment_succeeded" in actions
     # Now the patient and the provider hear of the booking.
     subjects = sorted(m["Subject"] for m in smtp.wait_for(2))
-    assert subjects[0].startswith("Booking confirmation MV-") and subjects[1] == "New visit request"
+    assert subjects[0].startswith("Booking request MV-") and subjects[1] == "New visit request"
 
     # Stripe also sends payment_intent.succeeded for the same payment, and replays: nothing moves again.
     entries = await count(JournalEntry)
@@ -264,6 +265,21 @@ async def test_a_completed_checkout_records_the_money_as_paid_ahead_once(world, 
     await balanced()
     wallet = await run(get_my_wallet, actor=world.patient.actor)
     assert (wallet.credit, wallet.booked) == (money("82.95"), 0)
+
+
+async def test_the_booking_email_says_booked_only_over_a_visit_the_provider_confirmed(
+    world, client, smtp
+) -> None:
+    visit_id, payment = await place(world)
+    # The provider accepts the visit while the card payment is still on its way.
+    await run(visits.confirm_appointment, actor=world.provider.actor, appointment_id=visit_id, now=NOW)
+    assert (await deliver(client, completed(payment))).json()["result"] == "paid"
+    async with app_db.unit_of_work() as session:
+        number = (await session.get(Order, payment.order_id)).number
+    mine = [m for m in smtp.wait_for(3) if m["To"] == world.patient.email]
+    booking = next(m for m in mine if m["Subject"] == f"Booking confirmation {number}")
+    assert "Your visit is booked" in html_part(booking)
+    assert "your provider has confirmed the visit" in html_part(booking)
 
 
 async def test_payment_intent_succeeded_alone_also_confirms_the_order(world, stripe_on, client) -> None:

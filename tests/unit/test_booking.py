@@ -231,8 +231,10 @@ async def test_an_order_books_the_held_visits(identity, smtp) -> None:
     # Delivered before place_order returned: the patient's confirmation and Ana's request (Ben has no account).
     assert sorted(to for _sender, (to,) in smtp.envelopes) == sorted([patient.email, provider_account.email])
     confirmation = next(m for m in smtp.messages if m["To"] == patient.email)
-    assert confirmation["Subject"] == f"Booking confirmation {order.number}"
+    # Both visits await their providers: the e-mail says they are requested, not booked.
+    assert confirmation["Subject"] == f"Booking request {order.number}"
     body = html_part(confirmation)
+    assert "Your visits are requested" in body and "booked" not in body.split("Status:")[0]
     for text in (
         "Hydration IV (1 liter)",
         "Mon, Jan 7, 2030 at 9:00 AM EST",

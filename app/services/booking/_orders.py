@@ -361,6 +361,40 @@ def _money(amount: Decimal) -> str:
     return f"${amount:,.2f}"
 
 
+def booking_email_copy(number: str, visits: Sequence[AppointmentRead]) -> tuple[str, str, str]:
+    """(subject, heading, what it means) of the patient's e-mail about these visits of order `number`:
+    "booked" only over visits their provider has confirmed, "requested" over those that await the provider,
+    and both, counted, when the order has some of each."""
+    one = len(visits) == 1
+    confirmed = sum(visit.status == AppointmentStatus.confirmed for visit in visits)
+    if confirmed == len(visits):
+        return (
+            f"Booking confirmation {number}",
+            "Your visit is booked" if one else "Your visits are booked",
+            f"Order {number}: "
+            + (
+                "your provider has confirmed the visit."
+                if one
+                else "each visit is confirmed by its provider."
+            ),
+        )
+    if not confirmed:
+        return (
+            f"Booking request {number}",
+            "Your visit is requested" if one else "Your visits are requested",
+            f"Order {number}: your provider will confirm "
+            + ("the visit shortly." if one else "each visit shortly."),
+        )
+    waiting = len(visits) - confirmed
+    return (
+        f"Booking request {number}",
+        f"{confirmed} of your visits {'is' if confirmed == 1 else 'are'} booked, "
+        f"{waiting} {'awaits' if waiting == 1 else 'await'} the provider",
+        f"Order {number}: each visit below says whether its provider has confirmed it; the others will "
+        "be confirmed shortly.",
+    )
+
+
 async def _send_booking_emails(
     session: AsyncSession,
     patient: AccountRead,
@@ -388,14 +422,14 @@ async def _send_booking_emails(
         by_zone.setdefault(providers[visit.provider_id].time_zone, []).append(visit)
     if patient.email and patient.id in delivery.email_now:
         for time_zone, visits in by_zone.items():
+            subject, heading, meaning = booking_email_copy(order.number, visits)
             emails_out.append(
                 visit_email(
                     to=patient.email,
-                    subject=f"Booking confirmation {order.number}",
-                    heading="Your visits are booked",
+                    subject=subject,
+                    heading=heading,
                     intro=(
-                        f"Thank you for booking with {get_settings().brand_name}. Order {order.number}: your "
-                        "provider will confirm each visit shortly. Payment: "
+                        f"Thank you for booking with {get_settings().brand_name}. {meaning} Payment: "
                         f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
                     ),
                     appointments=visits,
