@@ -361,14 +361,15 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     expect(missing.get_by_role("link", name="My Appointments")).to_have_attribute("href", "/appointments")
     page.go_back()
 
-    # The confirmation e-mail reached the patient's inbox.
-    subject = f"Booking confirmation {number}"
+    # The e-mail reached the patient's inbox, saying what is true: both visits await their provider.
+    subject = f"Booking request {number}"
     messages = smtp.wait_for(2)
     confirmation = next(m for m in messages if m["Subject"] == subject)
     assert confirmation["To"] == PATIENT
     body = html_part(confirmation)
-    for text in (DRAW, HYDRATION, "Priya Shah", "Elena Torres", "$199.50"):
+    for text in (DRAW, HYDRATION, "Priya Shah", "Elena Torres", "$199.50", "Your visits are requested"):
         assert text in body, text
+    assert "Your visits are booked" not in body
 
     # Both visits are under My Appointments.
     done.get_by_role("link", name="View My Appointments").click()
