@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 import urllib.request
@@ -32,6 +33,8 @@ def oidc_site(tmp_path_factory) -> Iterator[LiveServer]:
             "CLIENT_ID": "medivisit",
             "CLIENT_SECRET": "test-secret",
             "REDIRECT_URI": f"http://127.0.0.1:{app_port}/auth/oidc/callback",
+            # The moved clock of `make test-week` (libfaketime), so its tokens are dated like ours.
+            **{name: os.environ[name] for name in ("FAKETIME", "LD_PRELOAD") if name in os.environ},
         },
         stdout=log,
         stderr=subprocess.STDOUT,
