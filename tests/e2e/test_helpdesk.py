@@ -273,3 +273,25 @@ def test_contact_support_takes_a_signed_out_visitor_through_sign_in(
     expect(page).to_have_url(re.compile(r"/dashboard/support\?new=1$"))
     expect(page.get_by_role("heading", name="New support request")).to_be_visible()
     assert page.errors == []
+
+
+def test_a_request_saying_i_want_to_die_is_sent_shows_988_at_once_and_reaches_the_desk_urgent(
+    person, demo_site: LiveServer
+) -> None:
+    """Issue 27: the request is filed (the person keeps their message), the 911 / 988 banner shows at once,
+    and the ticket reaches the desk as urgent."""
+    support = person("support")
+    open_desk(support, demo_site)
+    patient = person("patient")
+    patient.goto(demo_site.url("/dashboard/support?new=1"))
+    subject = f"Can't cope {uuid.uuid4().hex[:8]}"
+    patient.get_by_label("Subject").fill(subject)
+    patient.get_by_label("Description").fill("Honestly I want to die, nothing helps any more.")
+    patient.get_by_role("button", name="Send request").click()
+    banner = patient.get_by_role("alert").filter(has_text="Are you safe right now?")
+    expect(banner).to_contain_text("Call or text 988")
+    expect(banner.get_by_role("link", name="Call or text 988")).to_have_attribute("href", "tel:988")
+    expect(patient.get_by_role("heading", name=subject)).to_be_visible()  # filed all the same
+    row = ticket_row(support, subject)
+    expect(row).to_be_visible()
+    expect(row).to_contain_text("Urgent")
