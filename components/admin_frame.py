@@ -15,7 +15,7 @@ from reactpy import html
 
 from components.format import format_date, format_time
 from components.icons import icon
-from components.ui import portal_header
+from components.kit import portal_header
 
 ADMIN_HOME = "/admin"
 # (path under /admin, label, icon)

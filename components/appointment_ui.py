@@ -56,6 +56,7 @@ from components.kit import (
     Tabs,
     TextArea,
     UserText,
+    button_link,
     dialog_actions,
     empty_state,
     error_state,
@@ -64,7 +65,6 @@ from components.kit import (
 )
 from components.kit.buttons import Variant
 from components.order_ui import receipt_link, visit_price
-from components.ui import button_link
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
 

@@ -13,7 +13,7 @@ from components import browser
 from components.context import UiSession, use_session
 from components.format import format_currency, format_date, format_slot
 from components.icons import icon
-from components.ui import button_link, page_title
+from components.kit import button_link, page_title
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 
 CONFIRMED = "Booking confirmed"

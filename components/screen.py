@@ -21,7 +21,7 @@ from components.frame.dashboard import DashboardFrame
 from components.frame.layout import SiteFrame
 from components.guards import Rule, use_guard
 from components.icons import icon
-from components.ui import page_title
+from components.kit import page_title
 
 logger = logging.getLogger(__name__)
 ROUTER_FALLBACK = "Unexpected Application Error!"

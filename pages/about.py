@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.ui import button_link, card, grid, page_header, section
+from components.kit import button_link, card, grid, page_header, section
 
 BELIEFS = (
     (

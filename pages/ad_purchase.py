@@ -36,8 +36,11 @@ from components.kit import (
     QueryView,
     TextArea,
     browser_field,
+    button_link,
+    checklist,
+    page_header,
+    section,
 )
-from components.ui import button_link, checklist, page_header, section
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_NAME, MAX_URL, AdCreative, AvailabilityRead, FlightCreate
 
 PATH = "/ad-purchase"

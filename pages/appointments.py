@@ -7,7 +7,7 @@ from reactpy import component, html
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.ui import page_header
+from components.kit import page_header
 
 PATH = "/appointments"
 

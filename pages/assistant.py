@@ -31,8 +31,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, UserText, error_state, loading_state
-from components.ui import page_header
+from components.kit import Button, Field, UserText, error_state, loading_state, page_header
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
 HISTORY_PATH = "/dashboard/ai-features"

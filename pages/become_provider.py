@@ -6,7 +6,7 @@ from __future__ import annotations
 from reactpy import component, html
 
 from components.context import use_session
-from components.ui import button_link, card, chips, grid, page_header, section, steps
+from components.kit import button_link, card, chips, grid, page_header, section, steps
 
 ENROLLMENT = "/provider-enrollment"
 # Signed out: create an account (or sign in from there), then straight back to the application.

@@ -25,8 +25,20 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, QueryView, TextArea, empty_state
-from components.ui import button_link, card, grid, notice, page_header, page_title, section
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    TextArea,
+    button_link,
+    card,
+    empty_state,
+    grid,
+    notice,
+    page_header,
+    page_title,
+    section,
+)
 from models.careers import (
     EMPLOYMENT_LABELS,
     MAX_COVER_NOTE,

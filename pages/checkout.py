@@ -54,14 +54,16 @@ from components.kit import (
     Field,
     Select,
     TextArea,
+    button_link,
     empty_state,
     error_state,
     loading_state,
+    page_header,
+    page_title,
 )
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.store_checkout import StoreCheckout, store_orders_href
-from components.ui import button_link, page_header, page_title
 from models.booking import AppointmentRead
 from models.cart import CartItemRead
 from models.catalog import ServiceLocation, ServiceRead

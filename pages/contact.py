@@ -8,7 +8,7 @@ from reactpy import component, html
 from app.settings import get_settings
 from components.context import use_session
 from components.icons import icon
-from components.ui import card, grid, mailto_href, notice, page_header, section
+from components.kit import card, grid, mailto_href, notice, page_header, section
 
 ELSEWHERE = (
     ("help", "Quick answers", "Booking, visits, payment and accounts.", "/help-center", "Help Center"),

@@ -14,8 +14,20 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Checkbox, ErrorSummary, Field, QueryView, TextArea
-from components.ui import card, checklist, grid, page_header, section, steps
+from components.kit import (
+    Button,
+    Checkbox,
+    ErrorSummary,
+    Field,
+    QueryView,
+    TextArea,
+    card,
+    checklist,
+    grid,
+    page_header,
+    section,
+    steps,
+)
 from models.corporate import (
     MAX_COMPANY,
     MAX_CONTACT,

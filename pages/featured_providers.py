@@ -7,9 +7,8 @@ from reactpy import component, html
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
-from components.kit import QueryView
+from components.kit import QueryView, button_link, card, grid, notice, page_header, section
 from components.provider_ui import featured_card
-from components.ui import button_link, card, grid, notice, page_header, section
 
 CRITERIA = (
     (

@@ -26,10 +26,19 @@ from components.ad_slot import AdSlot
 from components.context import use_session
 from components.hooks import use_live_tab, use_query
 from components.icons import icon
-from components.kit import browser_field, browser_select, error_state, frozen, loading_state
+from components.kit import (
+    browser_field,
+    browser_select,
+    button_link,
+    error_state,
+    frozen,
+    loading_state,
+    notice,
+    page_header,
+    section,
+)
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
-from components.ui import button_link, notice, page_header, section
 from models.catalog import ServiceLocation
 from models.provider import ProviderQuery, ProviderType, SearchSort
 

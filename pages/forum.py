@@ -17,8 +17,20 @@ from app.services.forum import list_topics
 from components.context import use_session
 from components.forum_ui import author_line, medical_notice, when
 from components.hooks import use_query
-from components.kit import Badge, PageLinks, QueryView, UserText, page_param
-from components.ui import button_link, card, grid, notice, page_header, page_title, section
+from components.kit import (
+    Badge,
+    PageLinks,
+    QueryView,
+    UserText,
+    button_link,
+    card,
+    grid,
+    notice,
+    page_header,
+    page_param,
+    page_title,
+    section,
+)
 from models.forum import TOPICS_PAGE, ForumTopicListRead, ForumTopicSummaryRead, PostStatus
 
 PATH = "/forum"

@@ -16,10 +16,9 @@ from components.context import use_session
 from components.forms import use_form
 from components.forum_ui import WAITING_FOR_REVIEW, medical_notice
 from components.hooks import use_action, use_query
-from components.kit import Button, Field, QueryView, Select
+from components.kit import Button, Field, QueryView, Select, button_link, notice, page_header, section
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
-from components.ui import button_link, notice, page_header, section
 from models.forum import MAX_BODY, MAX_TITLE, ForumCategoryRead, ForumPostOutcome, ForumTopicWrite, PostStatus
 
 PATH = "/forum/new"

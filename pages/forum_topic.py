@@ -40,11 +40,12 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    notice,
     page_param,
+    page_title,
 )
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
-from components.ui import notice, page_title
 from models.forum import (
     FLAG_LABELS,
     MAX_BODY,

@@ -29,8 +29,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, QueryView
-from components.ui import button_link, notice, page_header, page_title, section
+from components.kit import Button, Field, QueryView, button_link, notice, page_header, page_title, section
 from models.help_center import (
     CATEGORY_LABELS,
     MARK_END,

@@ -13,9 +13,8 @@ from components.ad_slot import AdSlot
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import Button, browser_select, frozen
+from components.kit import Button, browser_select, button_link, card, checklist, frozen, grid, section
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
-from components.ui import button_link, card, checklist, grid, section
 
 # (slug of /services#<slug> and of its illustration, name, one line)
 SERVICE_LINES = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.ui import button_link, card, checklist, grid, notice, page_header, section, steps
+from components.kit import button_link, card, checklist, grid, notice, page_header, section, steps
 
 PATIENT_STEPS = (
     (

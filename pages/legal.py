@@ -8,7 +8,7 @@ from typing import Any
 from reactpy import component, html
 
 from app.settings import get_settings
-from components.ui import notice
+from components.kit import notice
 
 LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"

@@ -15,10 +15,9 @@ from app.services.booking import get_order_by_number
 from app.services.payments import order_topic
 from components.context import use_session
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, empty_state
+from components.kit import QueryView, button_link, empty_state, page_header
 from components.order_ui import OrderConfirmation
 from components.safety_ui import emergency_banner
-from components.ui import button_link, page_header
 from models.booking import OrderRead
 
 

@@ -52,8 +52,10 @@ from components.kit import (
     Select,
     TextArea,
     field_ids,
+    notice,
+    page_header,
+    section,
 )
-from components.ui import notice, page_header, section
 from models.enrollment import (
     EDITABLE_STATUSES,
     ApplicationRead,

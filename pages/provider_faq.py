@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.ui import button_link, faq_group, faq_item, faq_layout, page_header, section
+from components.kit import button_link, faq_group, faq_item, faq_layout, page_header, section
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),

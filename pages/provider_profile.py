@@ -24,10 +24,9 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import Select, UserText, error_state, frozen, loading_state
+from components.kit import Select, UserText, button_link, error_state, frozen, loading_state, page_title
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
-from components.ui import button_link, page_title
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
 
 FIND_PATH = "/find-provider"

@@ -10,9 +10,19 @@ from reactpy import component, html, use_location
 from app.services.providers import search_providers
 from components.context import use_session
 from components.hooks import use_query
-from components.kit import empty_state, error_state, loading_state
+from components.kit import (
+    button_link,
+    card,
+    chips,
+    empty_state,
+    error_state,
+    grid,
+    loading_state,
+    page_header,
+    section,
+    steps,
+)
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
-from components.ui import button_link, card, chips, grid, page_header, section, steps
 from models.provider import ProviderQuery
 
 PATH = "/providers"

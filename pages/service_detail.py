@@ -11,7 +11,7 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy_router import use_params
 
-from app.services.catalog import get_category, get_service_page
+from app.services.catalog import flash_sale_running, get_category, get_service_page
 from components.ad_slot import AdSlot
 from components.catalog_copy import (
     CATEGORIES,
@@ -23,9 +23,18 @@ from components.catalog_copy import (
 from components.context import use_session
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import loading_state
+from components.kit import (
+    button_link,
+    card,
+    checklist,
+    grid,
+    loading_state,
+    notice,
+    page_title,
+    sale_callout,
+    section,
+)
 from components.service_ui import NOT_PUBLISHED, service_detail
-from components.ui import button_link, card, checklist, grid, notice, page_title, sale_callout, section
 from models.catalog import ServiceRead
 
 
@@ -75,7 +84,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> di
             ),
         ),
         section(
-            sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
+            sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
             _Services(category.slug, service.slug if service else ""),
             AdSlot("SERVICE_DETAIL_PAGE" if service else "CATEGORY_PAGE"),
             title="Services and prices",

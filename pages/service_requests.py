@@ -30,9 +30,24 @@ from components.context import use_session
 from components.format import format_money, format_rating, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
-from components.kit import Badge, Button, Dialog, Field, QueryView, Select, TextArea, UserText, dialog_actions
+from components.kit import (
+    Badge,
+    Button,
+    Dialog,
+    Field,
+    QueryView,
+    Select,
+    TextArea,
+    UserText,
+    button_link,
+    card,
+    dialog_actions,
+    grid,
+    page_header,
+    section,
+    steps,
+)
 from components.safety_ui import emergency_banner
-from components.ui import button_link, card, grid, page_header, section, steps
 from models.catalog import ServiceLocation
 from models.service_request import (
     LIVE_REQUEST,

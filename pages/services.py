@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from app.services.catalog import list_catalog
+from app.services.catalog import flash_sale_running, list_catalog
 from components.ad_slot import AdSlot
 from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, ServiceCategory
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
+from components.kit import button_link, page_header, sale_callout, section
 from components.service_ui import price_list
-from components.ui import button_link, page_header, sale_callout, section
 from models.catalog import CategoryRead
 
 
@@ -64,7 +64,7 @@ def _category_section(
                     html.p({"class_name": "category-tagline"}, category.tagline),
                 ),
             ),
-            sale_callout(FLASH_SALE_TEXT) if category.on_sale else "",
+            sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
             html.div(
                 {"class_name": "split"},
                 html.div(

@@ -15,8 +15,7 @@ from reactpy_router import navigate, use_search_params
 from app.services.organizations import accept_invitation, get_invitation
 from components.context import use_session
 from components.hooks import use_action, use_query
-from components.kit import Button, QueryView, UserText
-from components.ui import portal_header
+from components.kit import Button, QueryView, UserText, portal_header
 from models.organization import InvitationPreview, MemberRole, TeamRead
 
 

@@ -30,9 +30,9 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.ads import MAX_REASON, FlightPage, FlightRead, FlightStatus
 
 PATH = "/staff/ads"

@@ -33,9 +33,8 @@ from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
 from components.hooks import use_query, use_topic
-from components.kit import Button, Field, QueryView, Select, TabPanel, Tabs, UserText
+from components.kit import Button, Field, QueryView, Select, TabPanel, Tabs, UserText, portal_header
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
-from components.ui import portal_header
 from models.booking import AppointmentStatus
 from models.staff import Permission
 from models.staff_visits import (

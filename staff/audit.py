@@ -19,9 +19,8 @@ from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
 from components.hooks import use_query
-from components.kit import MAX_PAGE_SIZE, Button, Column, DataTable, Field, QueryView, Select
+from components.kit import MAX_PAGE_SIZE, Button, Column, DataTable, Field, QueryView, Select, portal_header
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead
 

@@ -53,10 +53,10 @@ from components.kit import (
     dialog_actions,
     page_param,
     param_href,
+    portal_header,
 )
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.careers import (
     APPLICATION_STATUS_LABELS,
     EMPLOYMENT_LABELS,

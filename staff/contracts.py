@@ -38,9 +38,9 @@ from components.kit import (
     dialog_actions,
     list_href,
     page_param,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.corporate import (
     ContractPage,
     ContractRead,

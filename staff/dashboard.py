@@ -43,9 +43,9 @@ from components.kit import (
     UserText,
     dialog_actions,
     isolate,
+    portal_header,
 )
 from components.staff_frame import use_staff_access, use_staff_permissions
-from components.ui import portal_header
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
 

@@ -27,10 +27,10 @@ from components.kit import (
     Field,
     QueryView,
     dialog_actions,
+    portal_header,
 )
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.handbook import (
     MAX_BODY,
     MAX_QUERY,

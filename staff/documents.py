@@ -36,9 +36,9 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.enrollment import DocumentKind, DocumentStanding, DocumentStatus
 from models.enrollment_review import MAX_DOCUMENT_NOTE, DocumentPageRead, DocumentRowRead
 from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, pager, standing_badge

@@ -37,10 +37,10 @@ from components.kit import (
     Select,
     dialog_actions,
     page_param,
+    portal_header,
 )
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.help_center import (
     CATEGORY_LABELS,
     MAX_BODY,

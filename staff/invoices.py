@@ -49,9 +49,9 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
-from components.ui import portal_header
 from models.invoice import (
     MAX_ADDRESS,
     MAX_DESCRIPTION,

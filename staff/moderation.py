@@ -43,9 +43,9 @@ from components.kit import (
     dialog_actions,
     page_param,
     param_href,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.forum import (
     ACTION_LABELS,
     LOG_PAGE,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from reactpy import component, html
 
+from components.kit import portal_header
 from components.notifications import NotificationInbox
 from components.staff_frame import StaffFrame
-from components.ui import portal_header
 
 PATH = "/staff/notifications"
 

@@ -15,9 +15,8 @@ from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timel
 from components.context import use_session
 from components.format import format_date
 from components.hooks import use_query
-from components.kit import Badge, QueryView, StatCard, UserText
+from components.kit import Badge, QueryView, StatCard, UserText, portal_header
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
 

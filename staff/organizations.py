@@ -33,9 +33,9 @@ from components.kit import (
     browser_field,
     list_href,
     page_param,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.organization import MemberRole, OrganizationKind, OrganizationPage, TeamRead
 
 PATH = "/staff/organizations"

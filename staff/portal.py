@@ -10,8 +10,8 @@ from __future__ import annotations
 from reactpy import component, use_location
 
 from components.guards import feature_name, feature_segment
+from components.kit import coming_soon
 from components.staff_frame import STAFF_HOME, StaffFrame, StaffSection, staff_section
-from components.ui import coming_soon
 from staff.dashboard import StaffDashboard
 
 HELP_DESK_PATH = "/staff/help-desk"

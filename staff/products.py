@@ -47,10 +47,10 @@ from components.kit import (
     dialog_actions,
     list_href,
     page_param,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import money
-from components.ui import portal_header
 from models.store import MAX_IMAGES, ProductCategory, ProductCreate, ProductPage, ProductRead
 
 PATH = "/staff/products"

@@ -41,9 +41,9 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
-from components.ui import portal_header
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
 from models.provider import ProviderType
 from models.staff import Permission

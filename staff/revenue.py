@@ -44,9 +44,9 @@ from components.kit import (
     TabPanel,
     Tabs,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
-from components.ui import portal_header
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
 from models.staff import Permission
 

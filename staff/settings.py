@@ -15,9 +15,8 @@ from app.services.staff import get_my_staff_preferences, update_my_staff_prefere
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
-from components.kit import Button, Field, QueryView, Select, TextArea
+from components.kit import Button, Field, QueryView, Select, TextArea, portal_header
 from components.staff_frame import StaffFrame, StaffSection, use_staff_access
-from components.ui import portal_header
 from models.feature import FeatureRead
 from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate
 

@@ -31,10 +31,10 @@ from components.kit import (
     dialog_actions,
     list_href,
     page_param,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import order_card
-from components.ui import portal_header
 from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead
 
 F = FulfilmentStatus

@@ -38,9 +38,9 @@ from components.kit import (
     QueryView,
     Select,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
-from components.ui import portal_header
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
 

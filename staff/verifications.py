@@ -47,9 +47,9 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
 from models.enrollment_review import (
     MAX_DECISION_MESSAGE,

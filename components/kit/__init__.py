@@ -7,6 +7,10 @@ pages (≤ 100 rows); `Chart` embeds a pygal SVG; `UserText` / `isolate` keep te
 bidi-isolated; `frozen` holds markup that never changes (or only shows data) as one element, shared by
 every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
 summary's links) is in static/js/kit.js.
+
+The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers), `section` / `grid` /
+`card` (layout), `button_link` / `mailto_href` (links), `notice` / `sale_callout` / `coming_soon` (notices),
+`checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` / `faq_layout` (faq).
 """
 
 from components.kit.buttons import Button
@@ -14,7 +18,13 @@ from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
 from components.kit.display import Badge, StatCard, UserText, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
+from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
+from components.kit.headers import page_header, page_title, portal_header
+from components.kit.layout import card, grid, section
+from components.kit.links import button_link, mailto_href
+from components.kit.lists import checklist, chips, steps
+from components.kit.notices import coming_soon, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.static import frozen
@@ -22,7 +32,6 @@ from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_si
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
 
 __all__ = [
-    "MAX_PAGE_SIZE",
     "Badge",
     "Button",
     "Chart",
@@ -33,10 +42,9 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
+    "MAX_PAGE_SIZE",
     "NewerOlderLinks",
     "PageLinks",
-    "list_href",
-    "page_param",
     "QueryLike",
     "QueryView",
     "Select",
@@ -47,14 +55,33 @@ __all__ = [
     "UserText",
     "browser_field",
     "browser_select",
+    "button_link",
+    "card",
+    "checklist",
+    "chips",
     "clamp_page_size",
+    "coming_soon",
     "dialog_actions",
     "empty_state",
     "error_state",
+    "faq_group",
+    "faq_item",
+    "faq_layout",
     "field_ids",
     "frozen",
+    "grid",
     "isolate",
+    "list_href",
     "loading_state",
+    "mailto_href",
+    "notice",
+    "page_header",
+    "page_param",
+    "page_title",
     "param_href",
+    "portal_header",
+    "sale_callout",
+    "section",
+    "steps",
     "tab_ids",
 ]

@@ -1,4 +1,4 @@
-"""`Dialog`: the app's one modal dialog (the markup of components/ui.py's `modal`, which it replaces).
+"""`Dialog`: the app's one modal dialog.
 
 Browser behaviour, no server render spent on it: Escape clicks the dialog's close button
 (static/js/app.js, `data-modal` / `data-modal-close`); static/js/kit.js moves the focus into the dialog when

@@ -2,7 +2,7 @@
 
 One markup for every screen:
 - loading: `div.staff-loading[role=status]` with the `portal-spinner`;
-- error: `div.notice.notice-warning[role=alert]` (components/ui.py's `notice`) plus a Retry button that
+- error: `div.notice.notice-warning[role=alert]` (the kit's `notice`) plus a Retry button that
   calls `query.refetch()`;
 - empty: `div.empty-state` with an optional `empty-icon` and the `empty-title` (checkout, the cart panel,
   the provider list, My Appointments).

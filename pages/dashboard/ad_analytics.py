@@ -35,9 +35,10 @@ from components.kit import (
     StatCard,
     TextArea,
     UserText,
+    button_link,
     dialog_actions,
+    portal_header,
 )
-from components.ui import button_link, portal_header
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
 CSV_PATH = "/api/ads/figures.csv"

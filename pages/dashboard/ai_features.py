@@ -23,8 +23,16 @@ from app.services.assistant import (
 from components.context import use_session
 from components.format import format_date
 from components.hooks import use_action, use_query
-from components.kit import Button, Checkbox, Dialog, PageLinks, QueryView, dialog_actions, empty_state
-from components.ui import portal_header
+from components.kit import (
+    Button,
+    Checkbox,
+    Dialog,
+    PageLinks,
+    QueryView,
+    dialog_actions,
+    empty_state,
+    portal_header,
+)
 from models.account import Role
 from models.assistant import PAGE_SIZE, AssistantPreferenceRead, ConversationPage, ConversationRead
 

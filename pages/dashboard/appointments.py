@@ -7,7 +7,7 @@ from reactpy import component, html
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.ui import portal_header
+from components.kit import portal_header
 
 PATH = "/dashboard/appointments"
 

@@ -11,8 +11,7 @@ from app.services.corporate import list_my_contracts
 from components.context import use_session
 from components.contract_ui import contract_card
 from components.hooks import use_query
-from components.kit import QueryView, empty_state
-from components.ui import portal_header
+from components.kit import QueryView, empty_state, portal_header
 
 
 @component

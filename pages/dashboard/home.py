@@ -27,10 +27,9 @@ from components.frame.dashboard_links import APPOINTMENTS_PATH, DASHBOARD_PATH, 
 from components.guards import feature_name, feature_segment
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Badge, QueryView, UserText, empty_state
+from components.kit import Badge, QueryView, UserText, coming_soon, empty_state, portal_header
 from components.onboarding import OnboardingChecklist
 from components.tickets import time_tag, when
-from components.ui import coming_soon, portal_header
 from models.booking import AppointmentRead, VisitSummary
 from models.notification import NotificationRead
 

@@ -12,8 +12,7 @@ from app.services.service_requests import SERVICE_REQUESTS_TOPIC, list_my_offers
 from components.context import use_session
 from components.format import format_money, format_slot
 from components.hooks import use_action, use_query, use_topic
-from components.kit import Badge, Button, Column, DataTable, QueryView, UserText
-from components.ui import portal_header
+from components.kit import Badge, Button, Column, DataTable, QueryView, UserText, portal_header
 from models.service_request import OfferRead, OfferStatus
 
 STATUS = {

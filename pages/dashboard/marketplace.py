@@ -35,8 +35,8 @@ from components.kit import (
     TextArea,
     dialog_actions,
     loading_state,
+    portal_header,
 )
-from components.ui import portal_header
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
 OFFER_SENT = "Offer sent"

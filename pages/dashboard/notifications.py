@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from reactpy import component, html
 
+from components.kit import portal_header
 from components.notifications import NotificationInbox
-from components.ui import portal_header
 
 PATH = "/dashboard/notifications"
 

@@ -16,8 +16,7 @@ from components.context import use_session
 from components.format import format_date, format_money
 from components.forms import use_form
 from components.hooks import use_action, use_query
-from components.kit import Badge, Button, Column, DataTable, Field, QueryView, StatCard
-from components.ui import portal_header
+from components.kit import Badge, Button, Column, DataTable, Field, QueryView, StatCard, portal_header
 from models.ledger import PayoutRead, PayoutStatus
 
 PATH = "/dashboard/payout-requests"

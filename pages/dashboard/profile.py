@@ -14,8 +14,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
 from components.hooks import use_action
-from components.kit import Button, Field
-from components.ui import portal_header
+from components.kit import Button, Field, portal_header
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."

@@ -45,8 +45,9 @@ from components.kit import (
     empty_state,
     error_state,
     loading_state,
+    notice,
+    portal_header,
 )
-from components.ui import notice, portal_header
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
 from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, WeeklyHoursRead

@@ -25,8 +25,17 @@ from components.context import use_session
 from components.format import format_date, format_money
 from components.frame.dashboard_links import PROVIDER_SIDE
 from components.hooks import use_query
-from components.kit import Badge, Column, DataTable, QueryView, Select, StatCard, UserText, empty_state
-from components.ui import portal_header
+from components.kit import (
+    Badge,
+    Column,
+    DataTable,
+    QueryView,
+    Select,
+    StatCard,
+    UserText,
+    empty_state,
+    portal_header,
+)
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
 
 PATH = "/dashboard/provider-wallet"

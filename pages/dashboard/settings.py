@@ -19,8 +19,7 @@ from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, error_state, loading_state
-from components.ui import portal_header
+from components.kit import Button, error_state, loading_state, portal_header
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
     AccountDeletion,

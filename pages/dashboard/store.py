@@ -32,9 +32,9 @@ from components.kit import (
     browser_select,
     empty_state,
     list_href,
+    portal_header,
 )
 from components.store_ui import AddProductButton, money, order_card, product_image, stock_line
-from components.ui import portal_header
 from models.store import ProductCategory, ProductPage, ProductRead, StoreOrderPage
 
 PATH = "/dashboard/store"

@@ -24,7 +24,17 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import Button, Field, Select, TextArea, UserText, empty_state, error_state, loading_state
+from components.kit import (
+    Button,
+    Field,
+    Select,
+    TextArea,
+    UserText,
+    empty_state,
+    error_state,
+    loading_state,
+    portal_header,
+)
 from components.safety_ui import emergency_banner
 from components.tickets import (
     attach_control,
@@ -36,7 +46,6 @@ from components.tickets import (
     use_staged_files,
     when,
 )
-from components.ui import portal_header
 from models.support import TicketCategory, TicketRead, TicketStatus
 
 PATH = "/dashboard/support"

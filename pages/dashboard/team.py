@@ -31,8 +31,8 @@ from components.kit import (
     UserText,
     dialog_actions,
     empty_state,
+    portal_header,
 )
-from components.ui import portal_header
 from models.organization import InvitationRead, MemberRead, MemberRole, TeamRead
 
 ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "Admin")]

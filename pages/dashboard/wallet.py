@@ -41,9 +41,9 @@ from components.kit import (
     browser_field,
     browser_select,
     dialog_actions,
+    portal_header,
 )
 from components.order_ui import receipt_link
-from components.ui import portal_header
 from models.invoice import InvoicePageRead
 from models.ledger import EntryKind, WalletLineRead, WalletPageRead, WalletRead
 from models.payment import SavedCardRead

@@ -16,8 +16,8 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy_router import use_search_params
 
+from components.kit import portal_header
 from components.staff_frame import StaffFrame, StaffSection
-from components.ui import portal_header
 from staff.analytics._counting import HowCounted
 from staff.analytics._range import RangeCard
 from staff.analytics._report import Report

@@ -14,15 +14,16 @@ import pytest
 from app import db as app_db
 from app.services.accounts import resolve_viewer
 from app.settings import get_settings
+from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT
 from components.frame.banner import SALE_TEXT, flash_sale_banner
 from components.order_ui import CONFIRMED, REQUESTED, confirmation_copy
 from components.screen import DASHBOARD_FRAME, OWN_FRAME, SITE_FRAME
-from components.ui import sale_callout
 from medivisit.ui import _routes
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 from pages.dashboard.home import coming_soon_screen as dashboard_coming_soon
 from pages.dashboard.home import overview
 from pages.routes import SCREENS
+from pages.services import _category_section
 from staff.portal import coming_soon_screen as staff_coming_soon
 from tests import factories
 from tests.ui.harness import text
@@ -125,11 +126,13 @@ def test_the_banner_shows_every_day_when_no_day_is_set(sale_day) -> None:
 
 
 def test_the_banner_shows_on_the_sale_day_only(sale_day) -> None:
+    iv_therapy = next(category for category in CATEGORIES if category.on_sale)
     sale_day(_today().date().isoformat())
     assert SALE_TEXT in text(flash_sale_banner())
+    assert FLASH_SALE_TEXT in text(_category_section(iv_therapy, 1, None, False))
     sale_day((_today().date() - timedelta(days=3)).isoformat())
     assert flash_sale_banner() == ""
-    assert sale_callout(SALE_TEXT) == ""
+    assert FLASH_SALE_TEXT not in text(_category_section(iv_therapy, 1, None, False))
 
 
 def test_no_banner_when_the_sale_is_off(sale_day) -> None:

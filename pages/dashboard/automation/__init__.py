@@ -11,8 +11,7 @@ from reactpy import component, html
 from app.services.automation import AUTOMATION_TOPIC, get_integration
 from components.context import use_session
 from components.hooks import use_query, use_topic
-from components.kit import QueryView
-from components.ui import portal_header
+from components.kit import QueryView, portal_header
 from pages.dashboard.automation._connection import ConnectionCard
 from pages.dashboard.automation._events import EventTypesCard
 from pages.dashboard.automation._log import DeliveryLog

@@ -1,0 +1,49 @@
+"""Page layout: `section` (a titled band of a page, in a container), `grid` (equal columns) and `card`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reactpy import html
+
+from components.icons import icon
+
+
+def section(*children: Any, title: str | None = None, id: str | None = None, muted: bool = False) -> dict:
+    """`section.section` (`section-muted` for the tinted band) holding a container and an optional h2."""
+    attributes: dict[str, Any] = {"class_name": "section" + (" section-muted" if muted else "")}
+    if id:
+        attributes["id"] = id
+    return html.section(
+        attributes,
+        html.div(
+            {"class_name": "container"},
+            html.h2({"class_name": "section-title"}, title) if title else "",
+            *children,
+        ),
+    )
+
+
+def grid(*children: Any, columns: int = 3) -> dict:
+    """`div.grid.grid-{columns}`: the children in equal columns (one column on small screens)."""
+    return html.div({"class_name": f"grid grid-{columns}"}, *children)
+
+
+def card(
+    *children: Any,
+    icon_name: str | None = None,
+    title: str | None = None,
+    href: str | None = None,
+    media: Any = None,
+) -> dict:
+    """A card; `media` (e.g. components.illustrations.illustration) goes first, above the icon and title.
+    With `href` the whole card is one link."""
+    body = [
+        media if media is not None else "",
+        html.span({"class_name": "card-icon"}, icon(icon_name, size=22)) if icon_name else "",
+        html.h3({"class_name": "card-title"}, title) if title else "",
+        *children,
+    ]
+    if href:
+        return html.a({"class_name": "card card-link", "href": href}, *body)
+    return html.div({"class_name": "card"}, *body)

@@ -1,0 +1,37 @@
+"""Lists of content: `checklist` (ticked items), `steps` (numbered steps with a title) and `chips`."""
+
+from __future__ import annotations
+
+from reactpy import html
+
+from components.icons import icon
+
+
+def checklist(*items: str) -> dict:
+    """`ul.checklist`: each item after a tick."""
+    return html.ul(
+        {"class_name": "checklist"},
+        *(html.li({"key": item}, icon("check", size=18), html.span(item)) for item in items),
+    )
+
+
+def steps(*items: tuple[str, str]) -> dict:
+    """A numbered list of (title, text) steps."""
+    return html.ol(
+        {"class_name": "steps"},
+        *(
+            html.li(
+                {"key": title, "class_name": "step"},
+                html.span({"class_name": "step-number", "aria-hidden": "true"}, str(number)),
+                html.div(html.h3({"class_name": "step-title"}, title), html.p(text)),
+            )
+            for number, (title, text) in enumerate(items, start=1)
+        ),
+    )
+
+
+def chips(*labels: str) -> dict:
+    """`ul.chips`: short labels in a row."""
+    return html.ul(
+        {"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels)
+    )
