@@ -19,7 +19,6 @@ from app.migrate import head_revision
 from app.outbox import send_email
 from app.principal import SYSTEM, Principal
 from app.services.accounts import get_account
-from app.services.accounts._principals import require_account
 from app.services.admin import (
     change_user_role,
     disable_user,
@@ -37,6 +36,7 @@ from app.services.admin import (
 )
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.feedback import record_unknown_path
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from medivisit.periodic import Job, run_once
 from models.account import Role

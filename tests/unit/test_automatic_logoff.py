@@ -18,8 +18,8 @@ from app.auth.common import RequestOrigin
 from app.auth.errors import AuthApiError
 from app.auth.sessions import authenticate, refresh, sign_in_with_password
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
+from app.services.shared.signed_in import require_account
 from models.account import Role
 from models.identity import AuthSession
 from tests.factories import PASSWORD, person

@@ -14,11 +14,11 @@ from app.auth.sessions import find_user_by_email
 from app.auth.users import create_email_user, mark_email_verified
 from app.principal import Principal
 from app.services._privilege import OWNER_ROLES_DENIED, require_may_give_role
-from app.services.accounts._mapping import account_of
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.shared.accounts import account_of, is_admin
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
-from models.account import ADMIN_ROLES, AccountRead, Role
+from models.account import AccountRead, Role
 from models.audit import AuditAction
 from models.identity import User
 
@@ -28,16 +28,6 @@ OWNER_ONLY_ROLE = OWNER_ROLES_DENIED
 OWN_ROLE = "You cannot change your own role."
 ACCOUNT_EXISTS = "An account with this e-mail address already exists."
 ACCOUNT_NOT_FOUND = "No account has this e-mail address."
-
-
-def is_owner(actor: AccountRead | None) -> bool:
-    """Owner rights: the owner role, or the master-admin flag (OWNER_EMAILS)."""
-    return actor is not None and (actor.role == Role.owner or actor.is_master_admin)
-
-
-def is_admin(actor: AccountRead | None) -> bool:
-    """Administration rights (SPEC §6): owner, admin or master admin."""
-    return actor is not None and (actor.role in ADMIN_ROLES or actor.is_master_admin)
 
 
 def _role(value: Role | str) -> Role:

@@ -24,9 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import ratelimit
 from app.principal import Principal
 from app.services.accounts._lifecycle import get_account_status, get_saved_address
-from app.services.accounts._principals import require_account
 from app.services.accounts._sessions import audit_own, list_sessions
 from app.services.errors import RateLimited
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.base import utcnow

@@ -19,7 +19,7 @@ from app.auth.errors import AuthApiError
 from app.auth.users import update_user
 from app.principal import Principal
 from app.services.accounts._admin import split_name
-from app.services.accounts._principals import identity_of
+from app.services.shared.signed_in import identity_of
 from app.services.validation import e164_phone, required_name
 
 logger = logging.getLogger(__name__)

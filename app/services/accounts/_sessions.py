@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.audit import record
 from app.auth.sessions import delete_other_sessions
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound
+from app.services.shared.signed_in import require_account
 from models.account import AccountRead, ActiveSession
 from models.audit import AuditAction
 from models.identity import AuthSession, as_utc

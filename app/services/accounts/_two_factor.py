@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth import mfa
 from app.auth.common import RequestOrigin
 from app.principal import Principal
-from app.services.accounts._principals import require_identity
 from app.services.errors import ValidationFailed
+from app.services.shared.signed_in import require_identity
 from models.account import TotpSetup, TwoFactorStatus
 
 ALREADY_ON = "Two-factor authentication is already on."

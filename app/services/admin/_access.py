@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import require_account
 from models.account import AccountRead
 
 ADMIN_ONLY = "Only an owner or admin can use the admin console."

@@ -31,9 +31,9 @@ from app.services._privilege import (
 )
 from app.services.accounts._admin import OWN_ROLE, set_role
 from app.services.accounts._lifecycle import BANNED_FOREVER, DELETED_DOMAIN
-from app.services.accounts._mapping import account_of, map_account, owner_emails
 from app.services.admin._access import require_admin
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.shared.accounts import account_of, map_account, owner_emails
 from models.account import AccountRead, Role
 from models.admin import UserDetailRead, UserPageRead, UserSummaryRead
 from models.audit import AuditAction

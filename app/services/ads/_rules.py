@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied, ValidationFailed
-from app.services.staff._access import require_permission
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import require_permission
 from models.account import ADMIN_ROLES, AccountRead, Role
 from models.ads import (
     MAX_BODY,

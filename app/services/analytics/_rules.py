@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import ValidationFailed
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.analytics import AnalyticsRange
 from models.staff import Permission

@@ -12,10 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._admin import require_account
-from app.services.accounts._mapping import account_of
 from app.services.appointments._lifecycle import OPEN, PROVIDER_ONLY, Party, _party, _visit
 from app.services.errors import PermissionDenied, ValidationFailed
+from app.services.shared.accounts import account_of
+from app.services.shared.signed_in import require_account
 from models.audit import AuditAction
 from models.identity import User
 

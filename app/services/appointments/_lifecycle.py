@@ -31,8 +31,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
 from app.principal import Principal
-from app.services.accounts._admin import is_admin, require_account
-from app.services.accounts._mapping import get_account
 from app.services.appointments._emails import send_visit_update
 from app.services.appointments._policy import START_EARLY, patient_change_refusal
 from app.services.appointments._reads import appointment_read, appointment_reads
@@ -46,7 +44,9 @@ from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._availability import load_blocks, load_hours, slot_rules
 from app.services.providers._profiles import day_bounds
 from app.services.providers._slots import Interval, generate_slots, zone
-from app.services.staff._members import permissions_of
+from app.services.shared.accounts import get_account, is_admin
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead
 from models.booking import (
     Appointment,

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.accounts._mapping import account_of
 from app.services.appointments._policy import START_EARLY, patient_change_refusal, provider_sees_details
 from app.services.providers._profiles import display_name
+from app.services.shared.accounts import account_of
 from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service
 from models.identity import User, as_utc

@@ -14,9 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._profiles import LISTED
+from app.services.shared.signed_in import require_account
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc

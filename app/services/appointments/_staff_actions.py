@@ -26,7 +26,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
 from app.principal import Principal
-from app.services.accounts._mapping import get_account
 from app.services.appointments._emails import send_visit_update
 from app.services.appointments._lifecycle import (
     ALREADY_STARTED,
@@ -48,6 +47,7 @@ from app.services.notifications._copy import Audience
 from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._availability import slot_rules
 from app.services.providers._profiles import display_name
+from app.services.shared.accounts import get_account
 from models.booking import Appointment, AppointmentRead, AppointmentStatus, overlap_refused
 from models.catalog import Service
 from models.identity import as_utc

@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.appointments._reads import appointment_reads, read_of
 from app.services.booking._rules import (
     HOLD_GONE,
@@ -36,6 +35,7 @@ from app.services.booking._rules import (
 from app.services.catalog._pricing import price_for
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import live_appointment
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.booking import (
     Appointment,

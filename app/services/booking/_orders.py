@@ -25,9 +25,6 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from app.outbox import Email, send_emails
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._mapping import get_account
-from app.services.accounts._principals import require_account
 from app.services.appointments._emails import visit_email
 from app.services.appointments._reads import appointment_reads, read_of
 from app.services.automation._emit import emit_visit_events
@@ -67,6 +64,8 @@ from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
 from app.services.providers._profiles import display_name
 from app.services.safety import find_red_flag
+from app.services.shared.accounts import get_account, is_admin
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import (

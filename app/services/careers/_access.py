@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import PermissionDenied
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.staff import Permission
 

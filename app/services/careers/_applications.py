@@ -23,7 +23,7 @@ from app.services.careers._postings import NOT_FOUND as POSTING_NOT_FOUND
 from app.services.careers._postings import posting_read
 from app.services.errors import NotFound, Unavailable, ValidationFailed
 from app.services.notifications._delivery import notify
-from app.services.staff._access import members_with
+from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone, required_name
 from app.settings import get_settings
 from models.audit import AuditAction

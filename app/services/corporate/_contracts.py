@@ -15,7 +15,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.corporate._rules import (
     PAGE_SIZE,
     clean,
@@ -27,7 +26,8 @@ from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.organizations._rules import clean_email, create_organization, membership_of
 from app.services.organizations._team import send_invitation
 from app.services.providers._profiles import display_name
-from app.services.staff._access import permissions_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.booking import Appointment

@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services._limits import limit
-from app.services.accounts._mapping import account_of
 from app.services.corporate._rules import (
     BAD_STEP,
     LEAD_STEPS,
@@ -30,7 +29,8 @@ from app.services.corporate._rules import (
 )
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications._delivery import notify
-from app.services.staff._access import members_with
+from app.services.shared.accounts import account_of
+from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone
 from app.settings import get_settings
 from models.account import AccountRead

@@ -19,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
 from app.services.accounts._admin import DEMO_PEOPLE, create_demo_patients, demo_email
-from app.services.accounts._mapping import account_of
 from app.services.appointments._reviews import rating_summary, refresh_ratings
 from app.services.demo._money import seed_demo_ledger
 from app.services.demo._notices import seed_demo_notices
@@ -36,6 +35,7 @@ from app.services.providers._samples import (
     provider_rows,
 )
 from app.services.providers._slots import Hours
+from app.services.shared.accounts import account_of
 from app.settings import get_settings
 from models.account import Role
 from models.booking import Appointment, Order, Transaction

@@ -18,7 +18,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._principals import require_identity
+from app.services.shared.signed_in import require_identity
 from app.settings import get_settings
 from models.base import new_id, utcnow
 from models.draft import MAX_FORM_KEY, FormDraft

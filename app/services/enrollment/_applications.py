@@ -20,7 +20,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import storage
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.automation._emit import emit_event
 from app.services.enrollment._common import (
     NO_APPLICATION,
@@ -43,7 +42,8 @@ from app.services.enrollment._rules import (
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications import notify
 from app.services.notifications._copy import verification_link, verification_waiting_copy
-from app.services.staff._access import members_with
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import members_with
 from models.account import Role
 from models.base import utcnow
 from models.catalog import Service

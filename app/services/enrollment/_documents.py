@@ -24,7 +24,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events, storage
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.enrollment._records import (
     NO_DOCUMENT,
     REVIEW_TOPIC,
@@ -38,7 +37,8 @@ from app.services.enrollment._records import (
 from app.services.enrollment._review import tell_applicant
 from app.services.enrollment._standing import restore_standing_if_current
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._access import permissions_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.audit import AuditAction
 from models.enrollment import (
     EXPIRING_WITHIN,

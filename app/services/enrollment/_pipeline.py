@@ -16,11 +16,11 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._mapping import account_of
 from app.services.enrollment._standing import notify_in_batches
 from app.services.errors import NotFound
 from app.services.notifications._delivery import Message
-from app.services.staff._access import require_permission
+from app.services.shared.accounts import account_of
+from app.services.shared.staff_access import require_permission
 from models.enrollment import (
     ApplicationEvent,
     ApplicationStatus,

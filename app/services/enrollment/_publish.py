@@ -22,7 +22,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
 from app.services.accounts._admin import apply_role, mark_enrollment_complete
-from app.services.accounts._mapping import account_of
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import set_weekly_hours
 from app.services.providers._profiles import (
@@ -33,6 +32,7 @@ from app.services.providers._profiles import (
     sync_listing,
 )
 from app.services.providers._slots import Hours
+from app.services.shared.accounts import account_of
 from models.account import AccountRead, Role
 from models.catalog import Service, locations_of
 from models.enrollment import CredentialDocument, ProviderApplication, ProviderLicense

@@ -17,7 +17,7 @@ from app.principal import Principal
 from app.services.enrollment._common import application_read as common_application_read
 from app.services.enrollment._common import document_read, license_read  # noqa: F401 - the staff side's
 from app.services.errors import NotFound
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.enrollment import (
     ApplicationEvent,

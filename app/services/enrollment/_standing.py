@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.services.notifications._delivery import MAX_RECIPIENTS, Message, notify_each
 from app.services.providers._licensing import sync_listing
-from app.services.staff._access import members_with
+from app.services.shared.staff_access import members_with
 from models.enrollment import (
     REMINDER_DAYS,
     ApplicationEvent,

@@ -14,11 +14,11 @@ from app import audit, events, flags
 from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.principal import Principal
-from app.services.accounts._admin import is_admin, is_owner
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.features._catalogue import BUSINESS, BY_KEY, FEATURES, Feature
-from app.services.staff._access import permissions_of
+from app.services.shared.accounts import is_admin, is_owner
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow

@@ -11,8 +11,8 @@ from app import flags
 from app.outbox import send_email
 from app.principal import Principal
 from app.services._limits import limit
-from app.services.accounts._principals import identity_of
 from app.services.errors import Unavailable, ValidationFailed
+from app.services.shared.signed_in import identity_of
 from app.settings import get_settings
 from models.bug_report import NOT_LOGGED_IN, BugReport, BugReportRead
 from models.mail import OutboxStatus

@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
 from app.principal import Principal
-from app.services.accounts._mapping import account_of
-from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
-from app.services.staff._access import require_permission
+from app.services.shared.accounts import account_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead, Role
 from models.base import utcnow
 from models.forum import ForumAuthorRead, ForumMember

@@ -15,13 +15,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.forum._access import SIGN_IN, is_forum_moderator, require_member, require_poster
 from app.services.forum._lifecycle import first_published, topic_href
 from app.services.handbook._writing import one_line, slugify
 from app.services.notifications import notify
 from app.services.safety import RedFlag, find_red_flag
+from app.services.shared.signed_in import require_account
 from models.account import AccountRead
 from models.base import utcnow
 from models.forum import (

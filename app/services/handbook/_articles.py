@@ -10,12 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.handbook._render import render_markdown
 from app.services.handbook._writing import one_line, write_article_row
-from app.services.staff._access import require_staff
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import require_staff
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.handbook import (

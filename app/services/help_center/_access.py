@@ -6,10 +6,10 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import require_account
 from app.services.errors import PermissionDenied
-from app.services.staff._access import require_staff
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import require_staff
 from models.account import AccountRead, Role
 
 EDITORS_ONLY = "Only owners, admins and HR can change the Help Center."

@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
+from app.services.shared.signed_in import require_account
 from models.help_center import MAX_SLUG, HelpArticle, HelpStatus, HelpVote
 
 NO_VOTER = (

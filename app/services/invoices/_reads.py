@@ -11,11 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.pdf import PdfFile
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
 from app.services.invoices._document import invoice_pdf
 from app.services.invoices._rules import MAX_PAGE_SIZE, MAX_SEARCH, NO_INVOICE, PAGE_SIZE, require_invoicing
-from app.services.staff._access import permissions_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.audit import AuditAction
 from models.identity import as_utc
 from models.invoice import Invoice, InvoiceLine, InvoiceLineRead, InvoicePageRead, InvoiceRead, InvoiceStatus

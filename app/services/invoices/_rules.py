@@ -15,9 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._mapping import account_of
 from app.services.errors import ValidationFailed
-from app.services.staff._access import require_permission
+from app.services.shared.accounts import account_of
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.identity import User
 from models.invoice import (

@@ -20,7 +20,7 @@ from app.services.errors import ValidationFailed
 from app.services.ledger._journal import dollars
 from app.services.ledger._reads import COLLECTED
 from app.services.ledger._rules import BAD_RANGE, BAD_SPLIT
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from models.booking import Appointment
 from models.catalog import Service, ServiceCategory
 from models.ledger import (

@@ -25,15 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.pdf import Column, Document, Party, PdfFile, Table, format_money, render
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._mapping import account_of
-from app.services.accounts._principals import require_account
 from app.services.booking._payments import GATEWAYS
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import account_id, dollars
 from app.services.ledger._reads import _period, _provider, list_provider_statement
 from app.services.providers._profiles import display_name
-from app.services.staff._access import permissions_of
+from app.services.shared.accounts import account_of, is_admin
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from app.services.validation import LATEST_DAY
 from app.settings import get_settings
 from models.audit import AuditAction

@@ -25,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger._journal import (
     WORLD,
@@ -54,6 +53,7 @@ from app.services.ledger._rules import (
 )
 from app.services.notifications._delivery import notify
 from app.services.providers._profiles import display_name
+from app.services.shared.signed_in import require_account
 from app.services.validation import amount_cents
 from app.settings import get_settings
 from models.account import AccountRead

@@ -20,8 +20,6 @@ from sqlalchemy import ColumnElement, Date, Integer, String, and_, case, cast, f
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger._journal import account_id, balances, dollars
 from app.services.ledger._rules import (
@@ -31,7 +29,9 @@ from app.services.ledger._rules import (
     NO_PROFILE,
     PAGE_SIZE,
 )
-from app.services.staff._access import permissions_of, require_permission
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of, require_permission
 from app.settings import get_settings
 from models.booking import Appointment, Order
 from models.catalog import Service

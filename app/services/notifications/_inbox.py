@@ -20,9 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications._delivery import notifications_topic
+from app.services.shared.signed_in import require_account
 from models.notification import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,

@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import ValidationFailed
 from app.services.notifications._catalogue import CATEGORIES, concerns, digest_eligible, is_critical
 from app.services.notifications._delivery import Channels, notifications_topic
+from app.services.shared.signed_in import require_account
 from models.notification import (
     NotificationCategory,
     NotificationPreference,

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.keys import get_key_ring
-from app.services.accounts._mapping import account_of
 from app.services.errors import ValidationFailed
+from app.services.shared.accounts import account_of
 from models.identity import User
 from models.organization import (
     MAX_ORG_NAME,

@@ -22,7 +22,7 @@ from app.services.organizations._rules import (
     stamp_organization,
 )
 from app.services.organizations._team import drop_member, send_invitation
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.identity import User

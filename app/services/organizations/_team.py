@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.outbox import send_email
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, PermissionDenied, Unavailable, ValidationFailed
 from app.services.organizations._rules import (
     ADMINS_ONLY,
@@ -41,6 +40,7 @@ from app.services.organizations._rules import (
     stamp_organization,
     token_hash,
 )
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction

@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, Unavailable, ValidationFailed
 from app.services.payments._stripe import NAME, customer_id_of, stripe_client
+from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.payment import SavedCardRead

@@ -38,8 +38,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import acting_account, require_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._slots import (
     Hours,
@@ -50,6 +48,8 @@ from app.services.providers._slots import (
     schedule_key,
     zone,
 )
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import acting_account, require_account
 from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus

@@ -36,7 +36,7 @@ from app.services.notifications._copy import visit_link, when_text
 from app.services.notifications._delivery import Message, notify, notify_each
 from app.services.providers._licensing import sync_listing
 from app.services.providers._profiles import NO_PROVIDER, _read, display_name
-from app.services.staff._access import members_with, require_permission
+from app.services.shared.staff_access import members_with, require_permission
 from models.account import AccountRead
 from models.audit import AuditEntry
 from models.booking import Appointment, AppointmentStatus

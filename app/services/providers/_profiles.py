@@ -21,12 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.common import clean_person_name
 from app.principal import Principal
-from app.services.accounts._admin import is_admin
-from app.services.accounts._principals import acting_account, require_account
 from app.services.catalog._pricing import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._availability import day_bounds, hours_read, open_slots, own_provider
 from app.services.providers._licensing import sync_listing, zip_listing
+from app.services.shared.accounts import is_admin
+from app.services.shared.signed_in import acting_account, require_account
 from models.account import AccountRead, Role
 from models.catalog import (
     Service,

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.booking._holds import hold_slot
 from app.services.booking._orders import place_order
 from app.services.booking._rules import ADDRESSED, address_problems, current_time
@@ -36,7 +35,8 @@ from app.services.service_requests._rules import (
     expiry_of,
     parse_windows,
 )
-from app.services.staff._access import permissions_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.booking import Appointment, CheckoutLine

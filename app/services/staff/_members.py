@@ -37,17 +37,16 @@ from app.services._privilege import (
     require_may_give_permissions,
     require_may_give_role,
 )
-from app.services.accounts._admin import apply_role, is_owner
-from app.services.accounts._mapping import account_of, owner_emails
-from app.services.accounts._principals import require_account
+from app.services.accounts._admin import apply_role
 from app.services.accounts._waitlist import send_invitation
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.notifications._copy import STAFF_HOME, staff_access_copy
 from app.services.notifications._delivery import notify
 from app.services.providers._availability import day_bounds
-from app.services.staff._access import (
+from app.services.shared.accounts import account_of, is_owner, owner_emails
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import (
     effective_permissions,
-    permissions_of,  # noqa: F401 - other domains read it from here
     require_permission,
     require_staff,
 )

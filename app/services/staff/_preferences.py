@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import ValidationFailed
-from app.services.staff._access import require_staff
+from app.services.shared.staff_access import require_staff
 from models.staff import (
     MAX_SIGNATURE,
     STAFF_TIME_ZONES,

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._access import require_staff
+from app.services.shared.staff_access import require_staff
 from models.base import utcnow
 from models.identity import as_utc
 from models.staff import StaffTask, StaffTaskRead, TaskCountsRead, TaskPriority

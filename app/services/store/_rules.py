@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.enrollment._rules import US_STATES, zip_state
 from app.services.errors import ValidationFailed
-from app.services.staff._access import require_permission
+from app.services.shared.staff_access import require_permission
 from app.services.validation import amount_cents, us_zip
 from models.account import AccountRead
 from models.booking import OrderStatus

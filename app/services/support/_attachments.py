@@ -20,9 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, storage
 from app.principal import Principal
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._access import permissions_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import permissions_of
 from app.services.support._reads import attachment_read
 from app.settings import get_settings
 from models.account import AccountRead

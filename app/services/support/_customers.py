@@ -16,10 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services.accounts._mapping import account_of
-from app.services.accounts._principals import require_account
 from app.services.errors import NotFound, ValidationFailed
-from app.services.staff._access import require_permission
+from app.services.shared.accounts import account_of
+from app.services.shared.signed_in import require_account
+from app.services.shared.staff_access import require_permission
 from app.services.support._attachments import add_message, claim_attachments
 from app.services.support._common import (
     DESCRIPTION_REQUIRED,

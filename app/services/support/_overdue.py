@@ -22,7 +22,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from app.services.notifications._copy import Breach, ticket_link_for_staff, ticket_overdue_copy
 from app.services.notifications._delivery import MAX_RECIPIENTS, Message, notify_each
-from app.services.staff._access import members_with
+from app.services.shared.staff_access import members_with
 from models.notification import NotificationKind
 from models.staff import Permission
 from models.support import FIRST_RESPONSE_UNANNOUNCED, RESOLUTION_UNANNOUNCED, Ticket

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.accounts._mapping import account_of
+from app.services.shared.accounts import account_of
 from models.account import AccountRead
 from models.identity import User, as_utc
 from models.support import (

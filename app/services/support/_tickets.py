@@ -24,7 +24,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.events import publish_on_commit
 from app.principal import Principal
-from app.services.accounts._mapping import get_account
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.notifications._copy import (
     ticket_assigned_copy,
@@ -33,7 +32,8 @@ from app.services.notifications._copy import (
     ticket_reply_copy,
 )
 from app.services.notifications._delivery import notify
-from app.services.staff._access import members_with, permissions_of, require_permission
+from app.services.shared.accounts import get_account
+from app.services.shared.staff_access import members_with, permissions_of, require_permission
 from app.services.staff._preferences import signed
 from app.services.support._attachments import add_message
 from app.services.support._common import (

@@ -1,0 +1,5 @@
+"""The rules several domains share, below the domains: who is signed in (the Principal re-check), the
+account behind an identity record and what its role allows, the staff portal's permissions, addresses and
+ZIP codes, calendar days in a time zone. Nothing here imports a domain package, so every domain may import
+these modules and no two domains need each other for them (an import contract holds it to that).
+"""
