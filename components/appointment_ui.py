@@ -181,9 +181,7 @@ async def _visits(*, session, actor, when: str, provider: bool, day: date | None
 @component
 def _VisitList(path: str, tab: str, provider: bool, day: date | None, shown: str = "") -> dict:
     session = use_session()
-    visits = use_query(
-        _visits, actor=session.actor, when=tab, provider=provider, day=day, time_zone=session.time_zone
-    )
+    visits = use_query(_visits, when=tab, provider=provider, day=day, time_zone=session.time_zone)
     use_topic(appointments_topic(session.user.id), refetch=[visits])
     dialog, set_dialog = use_state(None)
 
@@ -309,7 +307,7 @@ def _VisitCard(
 
     def step(action, label: str, busy_label: str) -> dict:  # noqa: ANN001 - an Action
         async def run() -> None:
-            await action.run(actor=session.actor, appointment_id=visit.id)
+            await action.run(appointment_id=visit.id)
 
         return Button(
             label,
@@ -429,12 +427,11 @@ def _VisitCard(
 def _PatientPhone(appointment_id: str) -> dict:
     """The patient's phone number, fetched for this visit only when its provider asks (each ask is audited),
     so it never travels with the schedule."""
-    session = use_session()
     phone, set_phone = use_state(None)
     show = use_action(show_patient_phone, on_success=set_phone)
 
     async def ask() -> None:
-        await show.run(actor=session.actor, appointment_id=appointment_id)
+        await show.run(appointment_id=appointment_id)
 
     if phone is None:
         return html.div(
@@ -520,9 +517,7 @@ def _CancelDialog(
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        result = await action.run(
-            actor=session.actor, appointment_id=visit.id, reason=form.values.get("reason", "")
-        )
+        result = await action.run(appointment_id=visit.id, reason=form.values.get("reason", ""))
         if result is not None:
             session.toaster.success(
                 "Visit cancelled", f"{visit.service_name}, {format_slot(visit.starts_at, time_zone)}"
@@ -579,9 +574,7 @@ def _RescheduleDialog(
     today = _today(time_zone)
     day, set_day = use_state(lambda: max(today, visit.starts_at.astimezone(ZoneInfo(time_zone)).date()))
     chosen, set_chosen = use_state(None)
-    slots = use_query(
-        list_reschedule_slots, actor=session.actor, appointment_id=visit.id, day=day, time_zone=time_zone
-    )
+    slots = use_query(list_reschedule_slots, appointment_id=visit.id, day=day, time_zone=time_zone)
     error, refused = _use_refusal()
     action = use_action(reschedule_appointment, on_error=refused)
 
@@ -601,7 +594,7 @@ def _RescheduleDialog(
         if chosen is None:
             refused("Choose a new time first.")
             return
-        result = await action.run(actor=session.actor, appointment_id=visit.id, starts_at=chosen)
+        result = await action.run(appointment_id=visit.id, starts_at=chosen)
         if result is not None:
             session.toaster.success(
                 "Visit rescheduled", f"{isolate(visit.provider_name)} will confirm the new time."
@@ -685,7 +678,6 @@ def _ReviewDialog(
             refused("Choose from 1 to 5 stars.")
             return
         result = await action.run(
-            actor=session.actor,
             appointment_id=visit.id,
             rating=rating,
             comment=form.values.get("comment", ""),

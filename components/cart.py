@@ -66,7 +66,7 @@ def use_cart_command(
         session.cart.command_started()
         change = None
         try:
-            change = await action.run(owner=owner, actor=session.actor, **kwargs)
+            change = await action.run(owner=owner, **kwargs)
         finally:
             session.cart.command_ended(change.cart if change else None)
         return change
@@ -80,7 +80,7 @@ def CartSync() -> dict:
     and again whenever the owner's cart changes in another tab or worker."""
     session = use_session()
     owner = use_cart_owner()
-    loaded = use_query(load_cart, owner=owner, actor=session.actor)
+    loaded = use_query(load_cart, owner=owner)
     session.cart.reloads_with(loaded.refetch)
     topic = cart_topic(owner)
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from reactpy import use_context, use_ref, use_state
 
-from app.principal import Principal
 from components.context import SessionContext
 from components.hooks import DraftSaver, use_draft
 
@@ -84,6 +83,5 @@ def use_form(*, draft: str | None = None, **initial: Any) -> Form:
         kept.values.update(saved)
         set_version(lambda v: v + 1)  # remount the controls with the restored values
 
-    actor = session.actor if session is not None else Principal.visitor("")
-    saver = use_draft(draft if session is not None else None, actor=actor, on_load=restore)
+    saver = use_draft(draft if session is not None else None, on_load=restore)
     return Form(kept.values, version, set_version, kept, saver)

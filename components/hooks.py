@@ -4,9 +4,13 @@ and `use_draft`, the database copy of a form's unsent text (components/forms.py)
 
 reactpy-django's `use_query` / `use_mutation` are the model:
 
-    tickets = use_query(list_tickets, actor=session.actor, tab=tab, enabled=can_read)
+    tickets = use_query(list_tickets, tab=tab, enabled=can_read)
     close = use_action(set_ticket_status, refetch=[tickets])
     use_topic(HELPDESK_TOPIC, refetch=[tickets])
+
+The hooks supply the actor: a service function that takes `actor` gets the connection's (the
+`UiSession.actor` of the context the hook runs in), so screens never pass it. An explicit `actor=` still
+wins, for a screen that must act for someone else (none does today).
 
 Each query or command opens one unit of work (commit on success, roll back on error). A ServiceError
 becomes an error toast (or is handed to the caller's `on_error`); anything else is logged and shown as a
@@ -22,13 +26,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from reactpy import use_connection, use_ref, use_state
+from reactpy import use_connection, use_context, use_ref, use_state
 
 from app import events
 from app.db import unit_of_work
@@ -37,7 +43,7 @@ from app.services.accounts import Viewer, resolve_viewer
 from app.services.drafts import discard_draft, load_draft, save_draft
 from app.services.errors import ServiceError
 from app.settings import get_settings
-from components.context import use_toaster
+from components.context import SessionContext, use_toaster
 from components.effects import use_effect
 
 T = TypeVar("T")
@@ -128,6 +134,27 @@ async def in_unit_of_work(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> 
             tracker.finished()
 
 
+def use_actor() -> Principal | None:
+    """Who this connection acts for (None: rendered outside the app root, as some UI tests do)."""
+    session = use_context(SessionContext)
+    return session.actor if session is not None else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _takes_actor(fn: Callable[..., Any]) -> bool:
+    try:
+        return "actor" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a callable without a signature to read
+        return False
+
+
+def _with_actor(fn: Callable[..., Any], kwargs: dict[str, Any], actor: Principal | None) -> dict[str, Any]:
+    """`kwargs` plus the connection's `actor` when `fn` takes one and the caller named none."""
+    if actor is None or "actor" in kwargs or not _takes_actor(fn):
+        return kwargs
+    return {"actor": actor, **kwargs}
+
+
 class _QueryCell:
     """One query's bookkeeping across renders (held in a ref, never rendered)."""
 
@@ -164,7 +191,8 @@ def use_query(
     enabled: bool = True,
     **kwargs: Any,
 ) -> Query[T]:
-    """Run `fn(session=<unit of work>, **kwargs)` after render.
+    """Run `fn(session=<unit of work>, **kwargs)` after render (with the connection's actor, when `fn`
+    takes one).
 
     It runs again only when `kwargs` or `deps` change by equality (a new but equal dict, Decimal or
     dataclass does not count), or on `refetch()`. With `enabled=False` nothing runs (data None, loading
@@ -174,6 +202,7 @@ def use_query(
     cell: _QueryCell = use_state(_QueryCell)[0]  # made once, kept for the component's lifetime
     refetches, set_refetches = use_state(0)
     result, set_result = use_state(lambda: _Result(None, enabled, None))
+    kwargs = _with_actor(fn, kwargs, use_actor())
 
     arguments = (fn, tuple(deps), kwargs, enabled, refetches)
     if not _unchanged(cell.arguments, arguments):
@@ -230,7 +259,7 @@ def use_action(
     on_error: Callable[[str], None] | None = None,
 ) -> Action[T]:
     """Wrap a service command: `await action.run(**kwargs)` runs `fn(session=<unit of work>, **kwargs)`
-    and returns its result, or None after a failure.
+    (with the connection's actor, when `fn` takes one) and returns its result, or None after a failure.
 
     `pending` turns true once a run has taken PENDING_SHOWN_AFTER seconds, false when runs end.
     On success every query in `refetch` reloads, then `on_success(result)` is called. With `exclusive`
@@ -238,6 +267,7 @@ def use_action(
     the server and returns None at once.
     """
     toaster = use_toaster()
+    actor = use_actor()
     pending, set_pending = use_state(False)
     running = use_ref(0)  # runs in flight, counted synchronously before the first await
     dependants = tuple(refetch)
@@ -252,7 +282,7 @@ def use_action(
         running.current += 1
         shown = asyncio.get_running_loop().call_later(PENDING_SHOWN_AFTER, still_running)
         try:
-            result = await in_unit_of_work(fn, **kwargs)
+            result = await in_unit_of_work(fn, **_with_actor(fn, kwargs, actor))
         except ServiceError as exc:
             (on_error or toaster.error)(exc.message)
             return None
@@ -400,12 +430,15 @@ class DraftSaver:
 
 
 def use_draft(
-    form_key: str | None, *, actor: Principal, on_load: Callable[[dict[str, Any]], None]
+    form_key: str | None, *, on_load: Callable[[dict[str, Any]], None], actor: Principal | None = None
 ) -> DraftSaver | None:
     """Keep a form's draft in the database under `form_key` (None: no draft). Once mounted it loads the
-    draft `actor` saved before (a reconnect, a restart, another worker) and hands it to `on_load`; the
-    returned saver writes changes. A component shows one form key for its lifetime (key it by what the
-    form is for, e.g. the ticket)."""
+    draft the actor (the connection's, or this browser's visitor outside the app root) saved before (a
+    reconnect, a restart, another worker) and hands it to `on_load`; the returned saver writes changes. A
+    component shows one form key for its lifetime (key it by what the form is for, e.g. the ticket)."""
+    connection_actor = use_actor()
+    if actor is None:
+        actor = connection_actor or Principal.visitor("")
     saver: DraftSaver | None = use_state(
         lambda: DraftSaver(form_key, actor, get_settings().draft_save_delay_ms / 1000) if form_key else None
     )[0]

@@ -33,7 +33,7 @@ def bell_label(count: int) -> str:
 def NotificationBell() -> dict:
     session = use_session()
     user = session.user
-    count = use_query(count_unread, actor=session.actor, enabled=user is not None)
+    count = use_query(count_unread, enabled=user is not None)
     use_topic(*((notifications_topic(user.id),) if user else ()), refetch=[count])
     if user is None:
         return html._()

@@ -82,13 +82,13 @@ def NotificationInbox(path: str, settings_path: str = "/dashboard/notification-s
     tab_text = _param(params, "tab")
     tab = InboxTab(tab_text) if tab_text in InboxTab.__members__ else InboxTab.unread
     page = _page_number(_param(params, "page"))
-    inbox = use_query(list_notifications, actor=session.actor, tab=tab.value, page=page)
+    inbox = use_query(list_notifications, tab=tab.value, page=page)
     use_topic(notifications_topic(session.user.id), refetch=[inbox])
     all_read = use_action(mark_all_read, refetch=[inbox])
     unread = inbox.data.unread if inbox.data else 0
 
     async def read_all() -> None:
-        await all_read.run(actor=session.actor)
+        await all_read.run()
 
     return html.section(
         {"class_name": "inbox card", "aria-labelledby": "inbox-title"},
@@ -161,18 +161,18 @@ def _Item(item: NotificationRead, inbox: Query) -> dict:
     busy = read.pending or archive.pending or restore.pending
 
     async def mark() -> None:
-        await read.run(actor=session.actor, notification_id=item.id)
+        await read.run(notification_id=item.id)
 
     @event
     async def opened(_event: dict) -> None:  # the link navigates; reading it is recorded meanwhile
         if not item.read:
-            await read.run(actor=session.actor, notification_id=item.id)
+            await read.run(notification_id=item.id)
 
     async def put_away() -> None:
-        await archive.run(actor=session.actor, notification_id=item.id)
+        await archive.run(notification_id=item.id)
 
     async def bring_back() -> None:
-        await restore.run(actor=session.actor, notification_id=item.id)
+        await restore.run(notification_id=item.id)
 
     title_id = f"notification-{item.id}"
     return html.li(
@@ -228,7 +228,7 @@ def _Item(item: NotificationRead, inbox: Query) -> dict:
 @component
 def NotificationSettings() -> dict:
     session = use_session()
-    preferences = use_query(get_notification_preferences, actor=session.actor)
+    preferences = use_query(get_notification_preferences)
     use_topic(
         notifications_topic(session.user.id),
         refetch=[preferences],
@@ -284,7 +284,7 @@ def _PreferencesForm(rows: tuple[PreferenceRead, ...], preferences: Query) -> di
                 if not r.critical
             )
         )
-        await save.run(actor=session.actor, changes=changes)
+        await save.run(changes=changes)
 
     return html.form(
         {"class_name": "prefs-form", "on_submit": submit, "aria-label": "Notification settings"},

@@ -22,13 +22,13 @@ from models.account import ChecklistItem
 def OnboardingChecklist() -> dict:
     session = use_session()
     signed_in = session.user is not None
-    welcome = use_query(get_welcome, actor=session.actor, enabled=signed_in)
+    welcome = use_query(get_welcome, enabled=signed_in)
     dismissed, set_dismissed = use_state(False)
     dismiss = use_action(dismiss_onboarding)
 
     async def hide() -> None:
         set_dismissed(True)
-        await dismiss.run(actor=session.actor)
+        await dismiss.run()
 
     items = welcome.data.checklist if welcome.data is not None else ()
     if dismissed or not items:

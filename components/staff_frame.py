@@ -159,7 +159,7 @@ def use_staff_permissions() -> frozenset[Permission]:
 @component
 def StaffFrame(*children: Any, active: str = "") -> dict:
     session = use_session()
-    query = use_query(get_staff_access, actor=session.actor)
+    query = use_query(get_staff_access)
 
     def about_me(payload: dict) -> bool:
         # A manager changed this member's role or permissions: show the new access at once.

@@ -13,7 +13,6 @@ from reactpy import component, html, use_state
 
 from app.services.cart import cart_totals
 from app.services.store import place_store_order, shipping_problems
-from components.context import use_session
 from components.format import format_currency
 from components.forms import use_form
 from components.hooks import use_action
@@ -42,7 +41,6 @@ def StoreCheckout(
 ) -> dict:
     """`on_placed(number)` once the order is placed (the page above navigates: this part may be gone with
     the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button."""
-    session = use_session()
     form = use_form(draft="checkout:shipping")
     errors, set_errors = use_state({})
     problem, set_problem = use_state(None)
@@ -68,7 +66,7 @@ def StoreCheckout(
         if found:
             set_attempt(lambda n: n + 1)
             return
-        await order.run(actor=session.actor, address=address)
+        await order.run(address=address)
 
     totals = cart_totals(products)
     summary = [(shipping_id(name), message) for name, message in errors.items()]

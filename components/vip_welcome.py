@@ -26,13 +26,13 @@ def VipWelcome() -> dict:
     session = use_session()
     user = session.user
     is_vip = user is not None and user.is_vip
-    welcome = use_query(get_welcome, actor=session.actor, enabled=is_vip)
+    welcome = use_query(get_welcome, enabled=is_vip)
     closed, set_closed = use_state(False)
     seen = use_action(dismiss_vip_welcome, on_error=lambda _message: None)
 
     async def close() -> None:
         set_closed(True)
-        await seen.run(actor=session.actor)
+        await seen.run()
 
     async def on_continue(_event: dict) -> None:
         await close()

@@ -19,7 +19,7 @@ from components.kit import Button, Dialog, Field, TextArea, dialog_actions
 @component
 def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -> dict:
     session = use_session()
-    saved = use_query(list_canned_responses, actor=session.actor)
+    saved = use_query(list_canned_responses)
     form = use_form(title="", body="")
 
     def changed(_result: object = None) -> None:
@@ -30,16 +30,14 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        created = await create.run(
-            actor=session.actor, title=form.values.get("title", ""), body=form.values.get("body", "")
-        )
+        created = await create.run(title=form.values.get("title", ""), body=form.values.get("body", ""))
         if created is not None:
             session.toaster.success("Canned response saved")
             form.reset(title="", body="")
 
     def delete(canned_id: str) -> Callable[[dict], Any]:
         async def click(_event: dict) -> None:
-            await remove.run(actor=session.actor, canned_id=canned_id)
+            await remove.run(canned_id=canned_id)
 
         return click
 

@@ -34,7 +34,6 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
     async def submit(_event: dict) -> None:
         values = form.values
         created = await submit_action.run(
-            actor=session.actor,
             customer_email=values.get("email", "").strip() or None,
             category=values.get("category", TicketCategory.other.value),
             priority=values.get("priority", TicketPriority.medium.value),

@@ -99,13 +99,13 @@ def PresenceBar(ticket_id: str) -> dict:
     @use_effect(dependencies=[ticket_id])
     async def heartbeat() -> None:
         while not stopped.current:
-            await beat.run(actor=session.actor, ticket_id=ticket_id, state="viewing")
+            await beat.run(ticket_id=ticket_id, state="viewing")
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     @use_effect(dependencies=[echo])
     async def answer() -> None:
         if echo and not stopped.current:
-            await beat.run(actor=session.actor, ticket_id=ticket_id, state="viewing")
+            await beat.run(ticket_id=ticket_id, state="viewing")
 
     @use_effect(dependencies=[seen])
     async def expire() -> None:
@@ -131,11 +131,10 @@ def PresenceBar(ticket_id: str) -> dict:
 @component
 def TypingSignal(ticket_id: str) -> dict:
     """The hidden button static/js/presence.js clicks while the agent types a reply."""
-    session = use_session()
     signal = use_action(announce_presence, on_error=_quiet)
 
     async def typing(_event: dict) -> None:
-        await signal.run(actor=session.actor, ticket_id=ticket_id, state="replying")
+        await signal.run(ticket_id=ticket_id, state="replying")
 
     return html.button(
         {"type": "button", **typing_sink(), "on_click": typing},

@@ -38,7 +38,7 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     internal, set_internal = use_state(False)
     managing, set_managing = use_state(False)
     staged = use_staged_files()
-    canned = use_query(list_canned_responses, actor=session.actor)
+    canned = use_query(list_canned_responses)
     send = use_action(reply_to_ticket)
     analyse = use_action(draft_ticket_reply)
 
@@ -48,7 +48,6 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
         if not content.strip() or send.pending:
             return
         sent = await send.run(
-            actor=session.actor,
             ticket_id=ticket.id,
             content=content,
             internal=internal,
@@ -75,7 +74,7 @@ def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
     async def request_analysis() -> None:
         # AI analysis requested: a reply drafted from the help center lands in the box, for the agent to edit
         # and send (never sent from here).
-        draft = await analyse.run(actor=session.actor, ticket_id=ticket.id)
+        draft = await analyse.run(ticket_id=ticket.id)
         if draft is None:
             return
         current = form.values.get("content", "").rstrip()

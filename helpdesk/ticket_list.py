@@ -52,7 +52,7 @@ def preview(text: str) -> str:
 @component
 def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
     session = use_session()
-    query = use_query(list_tickets, actor=session.actor, filter=state.tab.value, search=state.search)
+    query = use_query(list_tickets, filter=state.tab.value, search=state.search)
     use_topic(HELPDESK_TOPIC, refetch=[query])
 
     def rows(tickets: list[TicketRead]) -> dict:

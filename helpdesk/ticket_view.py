@@ -75,14 +75,14 @@ def TicketPane(state: DeskState) -> dict:
 @component
 def TicketView(ticket_id: str, back_href: str) -> dict:
     session = use_session()
-    detail = use_query(get_ticket, actor=session.actor, ticket_id=ticket_id)
+    detail = use_query(get_ticket, ticket_id=ticket_id)
     use_topic(ticket_topic(ticket_id), refetch=[detail])
     # A refused or missing ticket is the query's to show; the view is noted quietly.
     viewed = use_action(record_ticket_view, exclusive=False, on_error=lambda _message: None)
 
     @use_effect(dependencies=[ticket_id])
     async def opened() -> None:
-        await viewed.run(actor=session.actor, ticket_id=ticket_id)
+        await viewed.run(ticket_id=ticket_id)
 
     back = html.a({"class_name": "desk-back", "href": back_href}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:  # loading, or refused / not found: the kit's looks (error with Retry)
@@ -145,7 +145,7 @@ def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
 
     def set_status(status: TicketStatus) -> Callable[[dict], Any]:
         async def click(_event: dict) -> None:
-            await action.run(actor=session.actor, ticket_id=ticket.id, status=status)
+            await action.run(ticket_id=ticket.id, status=status)
 
         return click
 
@@ -194,17 +194,17 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
     priority = use_action(set_ticket_priority, on_success=lambda _t: refresh(), on_error=failed)
     category = use_action(set_ticket_category, on_success=lambda _t: refresh(), on_error=failed)
     assign = use_action(assign_ticket, on_success=lambda _t: refresh(), on_error=failed)
-    staff = use_query(list_assignable_staff, actor=session.actor, enabled=can_assign_others)
+    staff = use_query(list_assignable_staff, enabled=can_assign_others)
 
     async def assign_to(assignee_id: str | None) -> None:
-        await assign.run(actor=session.actor, ticket_id=ticket.id, assignee_id=assignee_id)
+        await assign.run(ticket_id=ticket.id, assignee_id=assignee_id)
 
     async def assign_to_me(_event: dict) -> None:
         await assign_to(me)
 
     def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> dict:
         async def change(chosen: str) -> None:
-            await action.run(actor=session.actor, ticket_id=ticket.id, **{name: chosen})
+            await action.run(ticket_id=ticket.id, **{name: chosen})
 
         return Select(
             label,

@@ -243,7 +243,7 @@ def _BookingForm(starts: str, ends: str) -> dict:
         set_problem("")
         if found:
             return
-        await action.run(actor=session.actor, data=data)
+        await action.run(data=data)
 
     def show_preview() -> None:
         set_preview(typed())

@@ -60,8 +60,7 @@ def AdminPage() -> dict:
 # ---- feature toggles -----------------------------------------------------------------------------------
 @component
 def _Administration() -> dict:
-    session = use_session()
-    features = use_query(list_features, actor=session.actor)
+    features = use_query(list_features)
     signups = next((f.value for f in features.data or [] if f.key == "signups"), flags.signups_mode())
     return html._(_feature_toggles(features), WaitlistSection(waitlist_on=signups == "waitlist"))
 
@@ -110,7 +109,7 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
     async def submit(_event: dict) -> None:
         raw = str(form.values.get("value", ""))
         value: Any = raw == "on" if feature.kind == "switch" else raw
-        await save.run(actor=session.actor, key=feature.key, value=value)
+        await save.run(key=feature.key, value=value)
 
     if feature.kind == "date":
         control = Field(feature.label, "value", form=form, id=ids, type="date")
@@ -143,7 +142,7 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
                     variant="ghost",
                     size="sm",
                     pending=reset.pending,
-                    on_click=lambda: reset.run(actor=session.actor, key=feature.key),
+                    on_click=lambda: reset.run(key=feature.key),
                     aria_label=f"{feature.label}: use the server's setting",
                 )
                 if feature.overridden
@@ -156,7 +155,7 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
 @component
 def WaitlistSection(waitlist_on: bool) -> dict:
     session = use_session()
-    entries = use_query(list_waitlist, actor=session.actor)
+    entries = use_query(list_waitlist)
 
     def approved(entry: WaitlistEntryRead) -> None:
         session.toaster.success("Invitation sent", f"{entry.email} can now finish signing up.")
@@ -177,7 +176,7 @@ def WaitlistSection(waitlist_on: bool) -> dict:
     else:
         body = html.ul(
             {"class_name": "waitlist", "aria_label": "Pending sign-ups"},
-            [_waitlist_row(entry, approve, session.actor) for entry in entries.data],
+            [_waitlist_row(entry, approve) for entry in entries.data],
         )
     return html.section(
         {"class_name": "waitlist-section", "aria_labelledby": "waitlist-title"},
@@ -187,9 +186,9 @@ def WaitlistSection(waitlist_on: bool) -> dict:
     )
 
 
-def _waitlist_row(entry: WaitlistEntryRead, approve, actor) -> dict:  # noqa: ANN001
+def _waitlist_row(entry: WaitlistEntryRead, approve) -> dict:  # noqa: ANN001
     async def on_approve(_event: dict) -> None:
-        await approve.run(actor=actor, entry_id=entry.id)
+        await approve.run(entry_id=entry.id)
 
     joined = f"{entry.created_at:%b} {entry.created_at.day}, {entry.created_at.year}"
     return html.li(

@@ -28,7 +28,7 @@ def every_text(seconds: float) -> str:
 @component
 def AdminHealthPage() -> dict:
     session = use_session()
-    health = use_query(get_system_health, actor=session.actor)
+    health = use_query(get_system_health)
     return admin_frame(
         QueryView(
             health,

@@ -30,7 +30,7 @@ def AdminNotFoundPage() -> dict:
 @component
 def _Paths(page: int) -> dict:
     session = use_session()
-    paths = use_query(list_unknown_paths, actor=session.actor, page=page)
+    paths = use_query(list_unknown_paths, page=page)
 
     def table(data: UnknownPathPageRead) -> dict:
         tz = session.time_zone

@@ -65,7 +65,7 @@ def _filters(status: str) -> dict:
 @component
 def _Messages(status: str, page: int) -> dict:
     session = use_session()
-    messages = use_query(list_outbox, actor=session.actor, status=status or None, page=page)
+    messages = use_query(list_outbox, status=status or None, page=page)
     reading, set_reading = use_state("")
 
     def table(data: OutboxPageRead) -> dict:
@@ -132,8 +132,7 @@ def _status_cell(message: OutboxRowRead) -> dict:
 
 @component
 def _Reader(message_id: str, close) -> dict:  # noqa: ANN001 - a callback
-    session = use_session()
-    body = use_query(get_outbox_message, actor=session.actor, message_id=message_id, enabled=bool(message_id))
+    body = use_query(get_outbox_message, message_id=message_id, enabled=bool(message_id))
     if not message_id:
         return html._()
     content = QueryView(

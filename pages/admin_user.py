@@ -38,9 +38,8 @@ def role_label(role: Role) -> str:
 
 @component
 def AdminUserPage() -> dict:
-    session = use_session()
     user_id = str(use_params().get("user_id", ""))[:64]
-    account = use_query(get_user, actor=session.actor, user_id=user_id)
+    account = use_query(get_user, user_id=user_id)
     title = account.data.name if account.data else "Account"
     return admin_frame(
         html.a({"class_name": "admin-back", "href": LIST}, icon("arrow-left", size=16), "All users"),
@@ -117,7 +116,7 @@ def _RoleCard(user: UserDetailRead, account: Query) -> dict:
         if wanted == user.role.value:
             session.toaster.error("Choose a different role", "The account already has this role.")
             return
-        await save.run(actor=session.actor, user_id=user.id, role=wanted)
+        await save.run(user_id=user.id, role=wanted)
 
     if not user.roles_grantable:
         body = html.p({"class_name": "staff-card-lead"}, _why_not(user))
@@ -153,7 +152,6 @@ def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await save.run(
-            actor=session.actor,
             user_id=user.id,
             is_vip=bool(form.values.get("is_vip")),
             has_free_access=bool(form.values.get("has_free_access")),
@@ -231,7 +229,7 @@ def _AccessCard(user: UserDetailRead, account: Query) -> dict:
                 Button(
                     "Enable account",
                     pending=enable.pending,
-                    on_click=lambda: enable.run(actor=session.actor, user_id=user.id),
+                    on_click=lambda: enable.run(user_id=user.id),
                 )
                 if user.disabled
                 else Button("Disable account", variant="danger", on_click=lambda: set_asking("disable")),
@@ -266,14 +264,14 @@ def _AccessCard(user: UserDetailRead, account: Query) -> dict:
                 "Disable account",
                 variant="danger",
                 pending=disable.pending,
-                on_click=lambda: disable.run(actor=session.actor, user_id=user.id),
+                on_click=lambda: disable.run(user_id=user.id),
             )
             if asking == "disable"
             else Button(
                 "Sign out everywhere",
                 variant="danger",
                 pending=sign_out.pending,
-                on_click=lambda: sign_out.run(actor=session.actor, user_id=user.id),
+                on_click=lambda: sign_out.run(user_id=user.id),
             ),
         ),
     )

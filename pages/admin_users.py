@@ -98,7 +98,7 @@ def _SearchForm(query: str, role: str) -> dict:
 @component
 def _Results(query: str, role: str, page: int) -> dict:
     session = use_session()
-    users = use_query(list_users, actor=session.actor, query=query, role=role or None, page=page)
+    users = use_query(list_users, query=query, role=role or None, page=page)
     return QueryView(
         users,
         lambda data: _table(data, query, role, session.time_zone),

@@ -161,7 +161,6 @@ def _throttled(sink: Any) -> Callable[[str], None]:
 
 @component
 def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
-    session = use_session()
     path = use_location().pathname
     state, set_state = use_state(initial)
     asking, set_asking = use_state("")
@@ -181,7 +180,7 @@ def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
         set_error("")
         set_asking(question)
         form.reset(question="")
-        result = await ask.run(actor=session.actor, state=state, text=question, on_text=_throttled(sink))
+        result = await ask.run(state=state, text=question, on_text=_throttled(sink))
         set_asking("")
         if result is None:
             form.reset(question=question)  # nothing lost: the question is back in the field
@@ -277,11 +276,8 @@ def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
 
 @component
 def StoredChat(conversation_id: str, handoff: Any) -> dict:
-    session = use_session()
     fresh = handoff.current if getattr(handoff.current, "conversation_id", None) == conversation_id else None
-    loaded = use_query(
-        get_conversation, actor=session.actor, conversation_id=conversation_id, enabled=fresh is None
-    )
+    loaded = use_query(get_conversation, conversation_id=conversation_id, enabled=fresh is None)
     if fresh is not None:
         return Chat(fresh, True, handoff)
     if loaded.error:

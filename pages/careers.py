@@ -21,7 +21,6 @@ from reactpy_router import use_params
 from app.services.careers import apply_for_job, get_posting, get_staged_cv, list_open_postings
 from app.settings import get_settings
 from components import browser
-from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
@@ -101,8 +100,7 @@ def _provider_band() -> dict:
 # ---- the list ------------------------------------------------------------------------------------------
 @component
 def CareersPage() -> dict:
-    session = use_session()
-    query = use_query(list_open_postings, actor=session.actor)
+    query = use_query(list_open_postings)
     return html._(
         page_header(
             "Work with us",
@@ -166,9 +164,8 @@ def _open_roles(postings: list[PostingRead]) -> dict:
 # ---- one job -------------------------------------------------------------------------------------------
 @component
 def CareerPostingPage() -> dict:
-    session = use_session()
     slug = use_params().get("slug", "")[:MAX_SLUG]
-    query = use_query(get_posting, actor=session.actor, slug=slug)
+    query = use_query(get_posting, slug=slug)
     return html.div(
         {"class_name": "career-page"},
         QueryView(
@@ -224,10 +221,9 @@ def _Posting(posting: PostingDetailRead) -> dict:
 
 @component
 def _ApplicationForm(posting: PostingDetailRead) -> dict:
-    session = use_session()
     form = use_form(draft=f"careers:{posting.slug}", name="", email="", phone="", cover_note="")
     uploaded_now, set_cv = use_state(None)  # the CV staged in this tab: {id, filename, size, content_type}
-    staged = use_query(get_staged_cv, actor=session.actor)  # or one staged before a reload
+    staged = use_query(get_staged_cv)  # or one staged before a reload
     cv = uploaded_now or (staged.data.model_dump() if staged.data else None)
     sent, set_sent = use_state(None)
     problem, set_problem = use_state("")
@@ -251,7 +247,6 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
     async def submit(_event: dict) -> None:
         set_problem("")
         await action.run(
-            actor=session.actor,
             slug=posting.slug,
             data=ApplicationCreate(
                 **{k: str(form.values.get(k, "") or "") for k in ("name", "email", "phone", "cover_note")},

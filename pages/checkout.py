@@ -213,7 +213,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     holds, set_holds = use_state({})
     # The patient's own live holds (taken before a reload or a dropped connection) are theirs again: each
     # goes back to a visit of its service (and provider, when the cart item names one).
-    mine = use_query(list_my_holds, actor=session.actor)
+    mine = use_query(list_my_holds)
     restored, set_restored = use_state(False)
 
     @use_effect(dependencies=[mine.data, mine.error])
@@ -274,7 +274,7 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
             for key, item in visits
             if key in holds
         ]
-        await order.run(actor=session.actor, lines=lines, visitor_id=session.visitor_id)
+        await order.run(lines=lines, visitor_id=session.visitor_id)
 
     errors: list[ErrorLine] = [
         *((field_id(name), message) for name, message in field_errors.items()),
@@ -479,7 +479,6 @@ def _VisitLine(
 
         async def hold_it(_event: dict) -> None:
             await holding.run(
-                actor=session.actor,
                 service_slug=service.slug,
                 provider_id=provider or None,
                 starts_at=moment,

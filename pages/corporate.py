@@ -10,7 +10,6 @@ from reactpy import component, event, html, use_state
 
 from app.services.corporate import enquiry_problems, offered_services, submit_enquiry
 from app.settings import get_settings
-from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
@@ -166,7 +165,6 @@ def CorporatePage() -> dict:
 
 @component
 def _EnquiryForm() -> Any:
-    session = use_session()
     services = use_query(offered_services)
     form = use_form(
         draft="corporate:enquiry",
@@ -206,7 +204,7 @@ def _EnquiryForm() -> Any:
         set_attempt(lambda n: n + 1)
         set_errors(problems)
         if not problems:  # the service checks again and says the same words (shown in the summary)
-            await send.run(actor=session.actor, data=data)
+            await send.run(data=data)
 
     if sent is not None:
         return html.div(

@@ -97,7 +97,7 @@ def ForumCategoryPage() -> dict:
 @component
 def _Forum(category: str | None, page: int, bookmarks: bool) -> dict:
     session = use_session()
-    query = use_query(list_topics, actor=session.actor, category=category, page=page, bookmarks=bookmarks)
+    query = use_query(list_topics, category=category, page=page, bookmarks=bookmarks)
     signed_in = session.user is not None
     here = f"{PATH}/c/{quote(category)}" if category else PATH
     return html._(

@@ -28,7 +28,7 @@ PATH = "/forum/new"
 def ForumNewTopicPage() -> dict:
     session = use_session()
     category = (use_search_params().get("category") or [""])[0][:80]
-    categories = use_query(list_forum_categories, actor=session.actor)
+    categories = use_query(list_forum_categories)
     signed_in = session.user is not None
     return html._(
         page_header(
@@ -61,7 +61,6 @@ def ForumNewTopicPage() -> dict:
 
 @component
 def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
-    session = use_session()
     known = {c.slug for c in categories}
     form = use_form(
         draft="forum-topic:new", category=category if category in known else "", title="", body=""
@@ -80,7 +79,6 @@ def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
     async def submit(_event: dict) -> None:
         set_problem("")
         await action.run(
-            actor=session.actor,
             data=ForumTopicWrite(
                 **{k: str(form.values.get(k, "") or "") for k in ("category", "title", "body")}
             ),

@@ -63,10 +63,9 @@ FORUM = "/forum"
 
 @component
 def ForumTopicPage() -> dict:
-    session = use_session()
     topic_id = use_params().get("topic_id", "")[:36]
     page = page_param(use_search_params(), last=1_000)
-    query = use_query(get_topic, actor=session.actor, topic_id=topic_id, page=page)
+    query = use_query(get_topic, topic_id=topic_id, page=page)
     return html.div(
         {"class_name": "forum-topic-page"},
         QueryView(
@@ -133,7 +132,6 @@ def _TopicView(found: ForumTopicRead, query: Query) -> dict:
 
 @component
 def _Controls(found: ForumTopicRead, query: Query) -> dict:
-    session = use_session()
     bookmark = use_action(bookmark_topic, refetch=[query])
     watch = use_action(watch_topic, refetch=[query])
     topic_id = found.topic.id
@@ -147,9 +145,7 @@ def _Controls(found: ForumTopicRead, query: Query) -> dict:
             variant="primary" if found.bookmarked else "outline",
             aria_label="Remove the bookmark" if found.bookmarked else "Bookmark this topic",
             pending=bookmark.pending,
-            on_click=lambda: bookmark.run(
-                actor=session.actor, topic_id=topic_id, bookmarked=not found.bookmarked
-            ),
+            on_click=lambda: bookmark.run(topic_id=topic_id, bookmarked=not found.bookmarked),
         ),
         Button(
             "Stop watching" if watching else "Watch",
@@ -157,9 +153,7 @@ def _Controls(found: ForumTopicRead, query: Query) -> dict:
             size="sm",
             variant="outline",
             pending=watch.pending,
-            on_click=lambda: watch.run(
-                actor=session.actor, topic_id=topic_id, level="" if watching else "watching"
-            ),
+            on_click=lambda: watch.run(topic_id=topic_id, level="" if watching else "watching"),
         ),
         Button(
             "Unmute" if muted else "Mute",
@@ -167,9 +161,7 @@ def _Controls(found: ForumTopicRead, query: Query) -> dict:
             size="sm",
             variant="ghost",
             pending=watch.pending,
-            on_click=lambda: watch.run(
-                actor=session.actor, topic_id=topic_id, level="" if muted else "muted"
-            ),
+            on_click=lambda: watch.run(topic_id=topic_id, level="" if muted else "muted"),
         ),
         html.span(
             {"class_name": "text-muted forum-watch-state", "role": "status"},
@@ -206,7 +198,6 @@ def _status_note(post: ForumPostRead) -> Any:
 def _Post(
     post: ForumPostRead, found: ForumTopicRead, query: Query, on_quote: Callable[[ForumPostRead], None]
 ) -> dict:
-    session = use_session()
     flagging, set_flagging = use_state(False)
     moderating, set_moderating = use_state("")  # "hide" or "unhide" while its dialog is open
     like = use_action(like_post, refetch=[query])
@@ -252,7 +243,7 @@ def _Post(
                     variant="primary" if post.liked else "outline",
                     aria_label=f"{'Unlike' if post.liked else 'Like'} this post ({likes})",
                     pending=like.pending,
-                    on_click=lambda: like.run(actor=session.actor, post_id=post.id),
+                    on_click=lambda: like.run(post_id=post.id),
                 )
                 if can_act and not post.mine
                 else "",
@@ -265,7 +256,7 @@ def _Post(
                     size="sm",
                     variant="outline",
                     pending=accept.pending,
-                    on_click=lambda: accept.run(actor=session.actor, post_id=post.id),
+                    on_click=lambda: accept.run(post_id=post.id),
                 )
                 if can_act and found.is_author and post.number > 1
                 else "",
@@ -332,7 +323,6 @@ def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callab
     async def submit(_event: dict) -> None:
         set_problem("")
         await run.run(
-            actor=session.actor,
             post_id=post.id,
             action=action,
             reason=str(form.values.get("reason", "") or ""),
@@ -390,9 +380,7 @@ def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None])
         if not reason:
             set_problem("Choose why you are flagging this post.")
             return
-        await action.run(
-            actor=session.actor, post_id=post.id, reason=reason, note=str(form.values.get("note", "") or "")
-        )
+        await action.run(post_id=post.id, reason=reason, note=str(form.values.get("note", "") or ""))
 
     return Dialog(
         "Flag this post",
@@ -459,7 +447,6 @@ def _ReplyBox(
         set_problem("")
         set_outcome(None)
         await action.run(
-            actor=session.actor,
             topic_id=topic.id,
             body=str(form.values.get("body", "") or ""),
             quote_of=quoting or None,

@@ -166,8 +166,7 @@ def _SearchForm(search: str) -> dict:
 
 @component
 def _Topics() -> dict:
-    session = use_session()
-    query = use_query(list_help_center, actor=session.actor)
+    query = use_query(list_help_center)
     return QueryView(query, _topics, loading_label="Loading the Help Center…", is_empty=lambda _h: False)
 
 
@@ -213,8 +212,7 @@ def _topics(center: HelpCenterRead) -> dict:
 
 @component
 def _Results(search: str) -> dict:
-    session = use_session()
-    query = use_query(search_help_center, actor=session.actor, query=search)
+    query = use_query(search_help_center, query=search)
     return QueryView(query, _results, loading_label="Searching…", is_empty=lambda _r: False)
 
 
@@ -268,9 +266,8 @@ def _hit(hit: HelpSearchHit) -> dict:
 # ---- one article ---------------------------------------------------------------------------------------
 @component
 def HelpArticlePage() -> dict:
-    session = use_session()
     slug = use_params().get("slug", "")[:MAX_SLUG]
-    query = use_query(get_help_article, actor=session.actor, slug=slug)
+    query = use_query(get_help_article, slug=slug)
     return html.div(
         {"class_name": "help-article-page"},
         QueryView(
@@ -325,12 +322,11 @@ def _ArticleView(article: HelpArticleRead, query: Query) -> dict:
 
 @component
 def _Helpful(article: HelpArticleRead, query: Query) -> dict:
-    session = use_session()
     answered, set_answered = use_state(article.my_vote is not None)
     vote = use_action(vote_on_help_article, refetch=[query], on_success=lambda _kept: set_answered(True))
 
     async def answer(helpful: bool) -> None:
-        await vote.run(actor=session.actor, slug=article.slug, helpful=helpful)
+        await vote.run(slug=article.slug, helpful=helpful)
 
     def choice(label: str, helpful: bool, icon_name: str) -> dict:
         return Button(

@@ -18,6 +18,7 @@ from typing import Any
 
 from reactpy import component, html, use_state
 
+from app.principal import Principal
 from app.services.catalog import list_catalog
 from app.services.enrollment import (
     STATE_CODES,
@@ -38,7 +39,6 @@ from app.services.enrollment import (
 )
 from app.settings import get_settings
 from components import browser
-from components.context import use_session
 from components.forms import Form, use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
@@ -103,10 +103,12 @@ def _minute(text: str) -> int:
         return -1
 
 
-async def attempt(*, session, fn: Callable[..., Awaitable[Any]], **kwargs: Any) -> dict:  # noqa: ANN001
+async def attempt(
+    *, session: Any, actor: Principal, fn: Callable[..., Awaitable[Any]], **kwargs: Any
+) -> dict:
     """Run a step's command; its field errors come back as data (the summary lists them) instead of a toast."""
     try:
-        return {"ok": await fn(session=session, **kwargs)}
+        return {"ok": await fn(session=session, actor=actor, **kwargs)}
     except StepInvalid as exc:
         return {"errors": exc.errors}
 
@@ -114,8 +116,7 @@ async def attempt(*, session, fn: Callable[..., Awaitable[Any]], **kwargs: Any) 
 # ---- the page -----------------------------------------------------------------------------------------------
 @component
 def ProviderEnrollmentPage() -> dict:
-    session = use_session()
-    application = use_query(get_my_application, actor=session.actor)
+    application = use_query(get_my_application)
     return html._(
         page_header(
             "Provider Enrollment",
@@ -135,7 +136,6 @@ def ProviderEnrollmentPage() -> dict:
 
 @component
 def _Start(reload: Callable[[], None]) -> dict:
-    session = use_session()
     start = use_action(start_application, on_success=lambda _a: reload())
     return html.div(
         {"class_name": "card enroll-start"},
@@ -147,7 +147,7 @@ def _Start(reload: Callable[[], None]) -> dict:
         ),
         Button(
             "Start my application",
-            on_click=lambda: start.run(actor=session.actor),
+            on_click=lambda: start.run(),
             pending=start.pending,
             icon="arrow-right",
         ),
@@ -160,7 +160,6 @@ def _first_open_step(app: ApplicationRead) -> WizardStep:
 
 @component
 def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
-    session = use_session()
     reasons = use_query(list_decision_reasons)
     step, set_step = use_state(lambda: _first_open_step(app))
     summary = status_summary(app, {r.code: r for r in reasons.data or []}, datetime.now(UTC))
@@ -197,7 +196,7 @@ def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
             Button(
                 "Take back to edit",
                 variant="outline",
-                on_click=lambda: withdraw.run(actor=session.actor),
+                on_click=lambda: withdraw.run(),
                 pending=withdraw.pending,
             )
             if app.status == ApplicationStatus.submitted
@@ -274,9 +273,8 @@ def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
 
 @component
 def _Reapply(reload: Callable[[], None]) -> dict:
-    session = use_session()
     start = use_action(start_application, on_success=lambda _a: reload())
-    return Button("Apply again", on_click=lambda: start.run(actor=session.actor), pending=start.pending)
+    return Button("Apply again", on_click=lambda: start.run(), pending=start.pending)
 
 
 # ---- a step's frame -----------------------------------------------------------------------------------------
@@ -297,7 +295,6 @@ def _step_form(title: str, lead: str, errors: list, attempt_no: int, *children: 
 
 
 def use_step(fn: Callable[..., Awaitable[Any]], on_saved: Callable[[ApplicationRead], None], form: Form):
-    session = use_session()
     errors, set_errors = use_state({})
     attempts, set_attempts = use_state(0)
 
@@ -313,7 +310,7 @@ def use_step(fn: Callable[..., Awaitable[Any]], on_saved: Callable[[ApplicationR
     action = use_action(attempt, on_success=done)
 
     async def send(**kwargs: Any) -> None:
-        await action.run(fn=fn, actor=session.actor, **kwargs)
+        await action.run(fn=fn, **kwargs)
 
     return errors, attempts, send, action.pending
 
@@ -426,7 +423,6 @@ def _Identity(
 @component
 def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> dict:
     """The photo patients will see (optional): uploaded on its own, at once (the browser posts the file)."""
-    session = use_session()
     remove = use_action(remove_photo, on_success=lambda _a: reload())
     ids = f"{PREFIX}-photo"
 
@@ -474,7 +470,7 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> dict:
                         "Remove photo",
                         variant="ghost",
                         size="sm",
-                        on_click=lambda: remove.run(actor=session.actor),
+                        on_click=lambda: remove.run(),
                         pending=remove.pending,
                     )
                     if app.photo_key
@@ -783,7 +779,6 @@ def _Documents(app: ApplicationRead, reload: Callable[[], None], next_step: Call
 
 @component
 def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[], None]) -> dict:
-    session = use_session()
     remove = use_action(remove_document, on_success=lambda _a: reload())
     mine = [d for d in app.documents if d.kind == kind]
     expiry_needed = kind != DocumentKind.government_id
@@ -822,7 +817,7 @@ def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[],
                         variant="ghost",
                         size="sm",
                         aria_label=f"Remove {d.filename}",
-                        on_click=lambda d=d: remove.run(actor=session.actor, document_id=d.id),
+                        on_click=lambda d=d: remove.run(document_id=d.id),
                     )
                     if d.status.value == "pending"
                     else "",
@@ -902,7 +897,6 @@ STEP_OF_ERROR = {
 def _Review(
     app: ApplicationRead, reload: Callable[[], None], go: Callable[[WizardStep], Callable[[], None]]
 ) -> dict:
-    session = use_session()
     submit = use_action(submit_application, on_success=lambda _a: reload())
     missing = completeness_errors(app, datetime.now(UTC).date())
     resend = app.status == ApplicationStatus.needs_information
@@ -940,7 +934,7 @@ def _Review(
             {"class_name": "button-row enroll-actions"},
             Button(
                 "Send my application again" if resend else "Submit application",
-                on_click=lambda: submit.run(actor=session.actor),
+                on_click=lambda: submit.run(),
                 pending=submit.pending,
                 disabled=bool(missing),
                 icon="check",

@@ -135,8 +135,7 @@ def ServiceRequestsPage() -> dict:
 
 @component
 def _SignedIn() -> dict:
-    session = use_session()
-    mine = use_query(list_my_service_requests, actor=session.actor)
+    mine = use_query(list_my_service_requests)
     known = {r.id for r in mine.data or ()}
     # Every request's changes share one topic: only this patient's requests reload the list.
     use_topic(SERVICE_REQUESTS_TOPIC, refetch=[mine], on_event=lambda e: e.get("request_id") in known)
@@ -213,7 +212,7 @@ def _RequestForm(mine: Any) -> dict:
             notes=values.get("notes", ""),
         )
         set_problem("")
-        done = await post.run(actor=session.actor, request=request)
+        done = await post.run(request=request)
         if done is not None:
             set_safety(done.safety_message)
             form.reset(service="", location="home", zip_code="", notes="", **blank)
@@ -351,7 +350,7 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> dict:
     title_id = f"request-{request.id}-title"
 
     async def do_cancel() -> None:
-        if await cancel.run(actor=session.actor, request_id=request.id) is not None:
+        if await cancel.run(request_id=request.id) is not None:
             set_confirming(False)
             session.toaster.success("Request cancelled")
 
@@ -472,9 +471,7 @@ def _AcceptDialog(request: ServiceRequestRead, offer_id: str, close: Any, refetc
     async def submit(_event: dict) -> None:
         set_problem("")
         values = {k: str(v or "") for k, v in form.values.items()}
-        done = await accept.run(
-            actor=session.actor, offer_id=offer.id, visitor_id=session.visitor_id, **values
-        )
+        done = await accept.run(offer_id=offer.id, visitor_id=session.visitor_id, **values)
         if done is None:
             return
         close()

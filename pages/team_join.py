@@ -24,7 +24,7 @@ def TeamJoinPage() -> dict:
     session = use_session()
     token = (use_search_params().get("token") or [""])[0][:100]
     signed_in = session.user is not None
-    preview = use_query(get_invitation, actor=session.actor, token=token, enabled=bool(token) and signed_in)
+    preview = use_query(get_invitation, token=token, enabled=bool(token) and signed_in)
     return html.div(
         {"class_name": "portal"},
         portal_header(
@@ -90,7 +90,7 @@ def _Accept(invitation: InvitationPreview, token: str) -> Any:
                 "Accept invitation",
                 pending=accept.pending,
                 pending_label="Joining…",
-                on_click=lambda: accept.run(actor=session.actor, token=token),
+                on_click=lambda: accept.run(token=token),
             ),
         )
         if invitation.for_me

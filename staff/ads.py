@@ -76,10 +76,8 @@ def _Ads() -> dict:
     status = status if status in dict(TABS) else "review"
     page_text = (params.get("page") or ["1"])[0][:6]
     page = int(page_text) if page_text.isdigit() and int(page_text) > 0 else 1
-    session = use_session()
     query = use_query(
         list_ad_flights,
-        actor=session.actor,
         status="" if status == "all" else status,
         page=page,
         page_size=PAGE_SIZE,
@@ -159,7 +157,6 @@ def _flights(
 def _FlightItem(
     flight: FlightRead, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
 ) -> dict:
-    session = use_session()
     approve = use_action(review_ad_flight, refetch=[query])
     resume = use_action(set_ad_flight_status, refetch=[query])
     title_id = f"flight-{flight.id}"
@@ -171,7 +168,7 @@ def _FlightItem(
                 icon="check",
                 pending=approve.pending,
                 pending_label="Approving…",
-                on_click=lambda: approve.run(actor=session.actor, flight_id=flight.id, approve=True),
+                on_click=lambda: approve.run(flight_id=flight.id, approve=True),
                 aria_label=f"Approve {flight.name}",
             ),
             Button(
@@ -196,7 +193,7 @@ def _FlightItem(
                 "Resume",
                 pending=resume.pending,
                 pending_label="Resuming…",
-                on_click=lambda: resume.run(actor=session.actor, flight_id=flight.id, status="approved"),
+                on_click=lambda: resume.run(flight_id=flight.id, status="approved"),
                 aria_label=f"Resume {flight.name}",
             ),
         ]
@@ -299,9 +296,9 @@ def _Reason(flight: FlightRead, move: str, query: Query, on_close: Callable[[], 
             set_problem("Say why, so the advertiser can put it right.")
             return
         if move == "reject":
-            await action.run(actor=session.actor, flight_id=flight.id, approve=False, reason=reason)
+            await action.run(flight_id=flight.id, approve=False, reason=reason)
         else:
-            await action.run(actor=session.actor, flight_id=flight.id, status=move, reason=reason)
+            await action.run(flight_id=flight.id, status=move, reason=reason)
 
     return Dialog(
         f"{verb} “{flight.name}”",

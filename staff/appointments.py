@@ -153,8 +153,7 @@ def _Appointments() -> dict:
 
 @component
 def _FilterForm(filters: Filters) -> dict:
-    session = use_session()
-    choices = use_query(get_staff_visit_filters, actor=session.actor)
+    choices = use_query(get_staff_visit_filters)
     form = use_form(
         date=filters.day.isoformat(),
         view=filters.view,
@@ -236,8 +235,7 @@ def _FilterForm(filters: Filters) -> dict:
 
 @component
 def _Agenda(filters: Filters, time_zone: str) -> dict:
-    session = use_session()
-    query = use_query(list_staff_visits, actor=session.actor, query=filters.query(time_zone))
+    query = use_query(list_staff_visits, query=filters.query(time_zone))
     use_topic(STAFF_TOPIC, refetch=[query])
     open_id, set_open_id = use_state("")
     first, last = shown_days(filters.day, filters.view)
@@ -376,11 +374,9 @@ def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None
 
 @component
 def _Schedule(filters: Filters, time_zone: str) -> dict:
-    session = use_session()
     first, last = shown_days(filters.day, filters.view)
     query = use_query(
         get_provider_schedule,
-        actor=session.actor,
         provider_id=filters.provider,
         starts=first,
         ends=last,

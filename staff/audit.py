@@ -178,7 +178,6 @@ def _Entries(filters: AuditFilters) -> dict:
     session = use_session()
     query = use_query(
         read_audit_log,
-        actor=session.actor,
         time_zone=session.time_zone,
         action=filters.action or None,
         actor_query=filters.actor or None,

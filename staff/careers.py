@@ -112,9 +112,8 @@ def CareersAdminPage() -> dict:
 
 @component
 def _Postings() -> dict:
-    session = use_session()
     page = page_param(use_search_params(), last=1_000)
-    query = use_query(list_postings, actor=session.actor, page=page)
+    query = use_query(list_postings, page=page)
     editing, set_editing = use_state(None)  # None: closed; "": a new posting; else the slug edited
     return html._(
         portal_header(
@@ -206,10 +205,9 @@ def _postings_table(found: PostingListRead, edit: Callable[[str], None]) -> dict
 @component
 def _Editor(slug: str | None, on_close: Callable[[], None], query: Query) -> Any:
     """An existing posting is loaded first (the list carries no description); a new one starts empty."""
-    session = use_session()
     if slug is None:
         return _EditorForm(None, on_close, query)
-    loaded = use_query(get_posting, actor=session.actor, slug=slug)
+    loaded = use_query(get_posting, slug=slug)
     if loaded.data is None:
         return Dialog(
             "Edit job",
@@ -255,7 +253,6 @@ def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None],
             for k in ("title", "team", "city", "state", "employment_type")
         }
         await action.run(
-            actor=session.actor,
             slug=posting.slug if posting else None,
             data=PostingWrite(
                 **text,
@@ -347,13 +344,12 @@ def ApplicationsPage() -> dict:
 
 @component
 def _Applications() -> dict:
-    session = use_session()
     slug = use_params().get("slug", "")[:MAX_SLUG]
     params = use_search_params()
     status = (params.get("status") or [""])[0]
     status = status if status in ApplicationStatus.__members__ else ""
     page = page_param(params, last=1_000)
-    query = use_query(list_applications, actor=session.actor, slug=slug, status=status or None, page=page)
+    query = use_query(list_applications, slug=slug, status=status or None, page=page)
     reviewing, set_reviewing = use_state(None)
     tab_href = param_href(f"{PATH}/{quote(slug)}", params, "status", default="")
     found: ApplicationListRead | None = query.data
@@ -485,7 +481,6 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
     async def submit(_event: dict) -> None:
         set_problem("")
         await action.run(
-            actor=session.actor,
             application_id=application.id,
             data=ApplicationUpdate(
                 status=str(form.values.get("status", "") or ""),

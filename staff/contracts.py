@@ -74,8 +74,7 @@ def _Contracts() -> dict:
     status = (params.get("status") or [""])[0][:12]
     status = status if status in {s.value for s in C} else ""
     page = page_param(params)
-    session = use_session()
-    contracts = use_query(list_contracts, actor=session.actor, status=status, page=page, page_size=PAGE_SIZE)
+    contracts = use_query(list_contracts, status=status, page=page, page_size=PAGE_SIZE)
     return html._(
         portal_header(
             "Contracts",
@@ -145,7 +144,7 @@ def _Contract(contract: ContractRead, query: Query) -> Any:
             icon="receipt",
             pending=invoice.pending,
             aria_label=f"Invoice the event day of {day.starts_at.date().isoformat()}",
-            on_click=lambda: invoice.run(actor=session.actor, event_day_id=day.id),
+            on_click=lambda: invoice.run(event_day_id=day.id),
         )
 
     actions = html.div(
@@ -158,9 +157,7 @@ def _Contract(contract: ContractRead, query: Query) -> Any:
                 variant="outline" if to is C.ended else "primary",
                 disabled=move.pending,
                 aria_label=f"{label}: {contract.title}",
-                on_click=lambda to=to: move.run(
-                    actor=session.actor, contract_id=contract.id, status=to.value
-                ),
+                on_click=lambda to=to: move.run(contract_id=contract.id, status=to.value),
                 key=to.value,
             )
             for to, label in STEPS[contract.status]
@@ -210,7 +207,7 @@ def _EditDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
         if isinstance(data, str):
             set_problem(data)
             return
-        await save.run(actor=session.actor, contract_id=contract.id, data=data)
+        await save.run(contract_id=contract.id, data=data)
 
     return Dialog(
         f"Edit {contract.title}",
@@ -265,7 +262,6 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
     on_day, set_on_day = use_state(day)
     providers = use_query(
         list_event_providers,
-        actor=session.actor,
         contract_id=contract.id,
         service_slug=service,
         zip_code=zip_code,
@@ -306,7 +302,6 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
             return
         chosen = [p.id for p in providers.data or [] if values.get(f"provider-{p.id}")]
         await book.run(
-            actor=session.actor,
             contract_id=contract.id,
             service_slug=service,
             day=when,

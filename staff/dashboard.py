@@ -115,7 +115,7 @@ def StaffDashboard() -> dict:
 @component
 def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
     session = use_session()
-    query = use_query(get_staff_dashboard, actor=session.actor, time_zone=session.time_zone)
+    query = use_query(get_staff_dashboard, time_zone=session.time_zone)
     reload.current = query.refetch
     return QueryView(
         query, lambda figures: stat_cards(figures, show_activity), loading_label="Loading figures…"
@@ -171,19 +171,19 @@ def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int
 @component
 def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dict:
     session = use_session()
-    query = use_query(list_todays_appointments, actor=session.actor, time_zone=session.time_zone)
+    query = use_query(list_todays_appointments, time_zone=session.time_zone)
     open_one, set_open_one = use_state(None)
     records = Permission.view_patient_logs in use_staff_permissions()
     viewing = use_action(open_visit)
     confirming = use_action(confirm_visit, refetch=[query])
 
     async def join(visit: AppointmentRead) -> None:
-        details = await viewing.run(actor=session.actor, appointment_id=visit.id)
+        details = await viewing.run(appointment_id=visit.id)
         if details is not None:
             set_open_one(details)
 
     async def confirm(visit: AppointmentRead) -> None:
-        if await confirming.run(actor=session.actor, appointment_id=visit.id) is not None:
+        if await confirming.run(appointment_id=visit.id) is not None:
             session.toaster.success(
                 "Appointment confirmed", f"{isolate(visit.patient_name)} · {visit.service_name}"
             )
@@ -345,9 +345,8 @@ def priority_badge(priority: TaskPriority) -> dict:
 
 @component
 def _Tasks(on_change: Callable[[], None]) -> dict:
-    session = use_session()
     show_all, set_show_all = use_state(False)
-    query = use_query(list_tasks, actor=session.actor, include_done=show_all)
+    query = use_query(list_tasks, include_done=show_all)
 
     def changed() -> None:
         query.refetch()
@@ -389,7 +388,6 @@ def _NewTask(on_added: Callable[[], None]) -> dict:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         task = await adding.run(
-            actor=session.actor,
             description=form.values.get("description", ""),
             priority=form.values.get("priority", TaskPriority.medium.value),
         )
@@ -424,12 +422,12 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
 
     async def toggle(_event: dict) -> None:
         done = not task.completed
-        if await toggling.run(actor=session.actor, task_id=task.id, done=done) is not None:
+        if await toggling.run(task_id=task.id, done=done) is not None:
             session.toaster.success("Task completed" if done else "Task reopened", task.description)
             on_change()
 
     async def remove(_event: dict) -> None:
-        if await deleting.run(actor=session.actor, task_id=task.id) is not None:
+        if await deleting.run(task_id=task.id) is not None:
             session.toaster.success("Task deleted", task.description)
             on_change()
 
@@ -491,7 +489,6 @@ def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Cal
     @event(prevent_default=True)
     async def save(_event: dict) -> None:
         saved = await saving.run(
-            actor=session.actor,
             task_id=task.id,
             description=form.values.get("description", ""),
             priority=form.values.get("priority", task.priority.value),

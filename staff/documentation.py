@@ -58,9 +58,8 @@ def DocumentationPage() -> dict:
 
 @component
 def _Handbook() -> dict:
-    session = use_session()
     search = ((use_search_params().get("q") or [""])[0])[:MAX_QUERY]
-    query = use_query(list_articles, actor=session.actor, query=search)
+    query = use_query(list_articles, query=search)
     writing, set_writing = use_state(False)
     can_edit = bool(query.data and query.data.can_edit)
     return html._(
@@ -167,9 +166,8 @@ def ArticlePage() -> dict:
 
 @component
 def _Article() -> dict:
-    session = use_session()
     slug = use_params().get("slug", "")[:80]
-    query = use_query(get_article, actor=session.actor, slug=slug)
+    query = use_query(get_article, slug=slug)
     return QueryView(
         query, lambda article: _ArticleView(article, query), loading_label="Loading the article…"
     )
@@ -228,7 +226,7 @@ def _ArticleView(article: ArticleRead, query: Query) -> dict:
                     "Delete article",
                     variant="danger",
                     pending=remove.pending,
-                    on_click=lambda: remove.run(actor=session.actor, slug=article.slug),
+                    on_click=lambda: remove.run(slug=article.slug),
                 ),
             ),
             open=deleting,
@@ -274,7 +272,6 @@ def _Editor(article: ArticleRead | None, on_close: Callable[[], None], query: Qu
     async def submit(_event: dict) -> None:
         set_problem("")
         await action.run(
-            actor=session.actor,
             slug=article.slug if article else None,
             data=ArticleWrite(
                 **{k: str(form.values.get(k, "")) for k in ("title", "topic", "summary", "body")}

@@ -112,10 +112,8 @@ def _Documents() -> dict:
 
 @component
 def _List(filters: DocumentFilters) -> dict:
-    session = use_session()
     query = use_query(
         list_credential_documents,
-        actor=session.actor,
         standing=filters.standing,
         kind=filters.kind,
         page=filters.page,
@@ -227,7 +225,7 @@ def _DocumentActions(row: DocumentRowRead, changed: Callable[[], None]) -> dict:
     document = row.document
 
     async def approve() -> None:
-        done = await approving.run(actor=session.actor, document_id=document.id)
+        done = await approving.run(document_id=document.id)
         if done is not None:
             session.toaster.success(APPROVED, f"{document.kind.label} of {row.applicant_name}.")
             changed()
@@ -263,7 +261,7 @@ def _DocumentActions(row: DocumentRowRead, changed: Callable[[], None]) -> dict:
 @component
 def _RejectDialog(row: DocumentRowRead, on_close: Callable[[], None], changed: Callable[[], None]) -> dict:
     session = use_session()
-    reasons = use_query(list_document_reasons, actor=session.actor)
+    reasons = use_query(list_document_reasons)
     rejecting = use_action(reject_document)
     form = use_form(reason="", note="")
     document = row.document
@@ -271,7 +269,6 @@ def _RejectDialog(row: DocumentRowRead, on_close: Callable[[], None], changed: C
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         done = await rejecting.run(
-            actor=session.actor,
             document_id=document.id,
             reason=str(form.values.get("reason", ""))[:40],
             note=str(form.values.get("note", ""))[:MAX_DOCUMENT_NOTE],

@@ -70,9 +70,8 @@ def HelpCenterAdminPage() -> dict:
 
 @component
 def _Articles() -> dict:
-    session = use_session()
     page = page_param(use_search_params(), last=1_000)
-    query = use_query(list_help_articles, actor=session.actor, page=page)
+    query = use_query(list_help_articles, page=page)
     editing, set_editing = use_state(None)  # None: closed; "": a new article; else the slug edited
     deleting, set_deleting = use_state(None)
     return html._(
@@ -186,7 +185,7 @@ def _Delete(article: HelpArticleSummaryRead, on_close: Callable[[], None], query
                 "Delete article",
                 variant="danger",
                 pending=remove.pending,
-                on_click=lambda: remove.run(actor=session.actor, slug=article.slug),
+                on_click=lambda: remove.run(slug=article.slug),
             ),
         ),
         open=True,
@@ -200,10 +199,9 @@ def _Delete(article: HelpArticleSummaryRead, on_close: Callable[[], None], query
 @component
 def _Editor(slug: str | None, on_close: Callable[[], None], query: Query) -> Any:
     """An existing article is loaded first (the list carries no text); a new one starts empty."""
-    session = use_session()
     if slug is None:
         return _EditorForm(None, on_close, query)
-    loaded = use_query(get_help_article, actor=session.actor, slug=slug)
+    loaded = use_query(get_help_article, slug=slug)
     if loaded.data is None:
         return Dialog(
             "Edit article",
@@ -244,7 +242,6 @@ def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], q
     async def submit(_event: dict) -> None:
         set_problem("")
         await action.run(
-            actor=session.actor,
             slug=article.slug if article else None,
             data=HelpArticleWrite(
                 **{k: str(form.values.get(k, "") or "") for k in ("title", "category", "summary", "body")},

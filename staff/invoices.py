@@ -170,10 +170,8 @@ def _FilterForm(filters: Filters) -> dict:
 
 @component
 def _List(filters: Filters) -> dict:
-    session = use_session()
     query = use_query(
         list_invoices,
-        actor=session.actor,
         status=filters.status,
         search=filters.search,
         page=filters.page,
@@ -246,8 +244,7 @@ def _Invoice() -> dict:
 
 @component
 def _Existing(number: str) -> dict:
-    session = use_session()
-    query = use_query(get_invoice, actor=session.actor, number=number)
+    query = use_query(get_invoice, number=number)
     invoice = query.data
     return html._(
         portal_header(
@@ -371,11 +368,10 @@ def _SendDialog(
     on_error: Callable[[str], None],
     on_close: Callable[[], None],
 ) -> Any:
-    session = use_session()
     action = use_action(send_invoice, refetch=[query], on_success=on_done, on_error=on_error)
 
     async def send() -> None:
-        await action.run(actor=session.actor, invoice_id=invoice.id)
+        await action.run(invoice_id=invoice.id)
 
     return Dialog(
         "Send invoice",
@@ -402,14 +398,12 @@ def _PaidDialog(
     on_error: Callable[[str], None],
     on_close: Callable[[], None],
 ) -> Any:
-    session = use_session()
     form = use_form(method="bank_transfer", reference="")
     action = use_action(mark_invoice_paid, refetch=[query], on_success=on_done, on_error=on_error)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await action.run(
-            actor=session.actor,
             invoice_id=invoice.id,
             method=str(form.values.get("method", "")),
             reference=str(form.values.get("reference", "")),
@@ -456,15 +450,12 @@ def _VoidDialog(
     on_error: Callable[[str], None],
     on_close: Callable[[], None],
 ) -> Any:
-    session = use_session()
     form = use_form(reason="")
     action = use_action(void_invoice, refetch=[query], on_success=on_done, on_error=on_error)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        await action.run(
-            actor=session.actor, invoice_id=invoice.id, reason=str(form.values.get("reason", ""))
-        )
+        await action.run(invoice_id=invoice.id, reason=str(form.values.get("reason", "")))
 
     return Dialog(
         "Void invoice",
@@ -624,9 +615,9 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> dict:
             set_problem(data)
             return
         if invoice is None:
-            await create.run(actor=session.actor, data=data)
+            await create.run(data=data)
         else:
-            await update.run(actor=session.actor, invoice_id=invoice.id, data=data)
+            await update.run(invoice_id=invoice.id, data=data)
 
     def add_line() -> None:
         key = max(keys) + 1 if keys else 0

@@ -74,9 +74,8 @@ def _Leads() -> dict:
     status = (params.get("status") or [""])[0][:12]
     status = status if status in {s.value for s in S} else ""
     page = page_param(params)
-    session = use_session()
-    leads = use_query(list_leads, actor=session.actor, status=status, page=page, page_size=PAGE_SIZE)
-    assignees = use_query(list_lead_assignees, actor=session.actor)
+    leads = use_query(list_leads, status=status, page=page, page_size=PAGE_SIZE)
+    assignees = use_query(list_lead_assignees)
     return html._(
         portal_header(
             "Corporate Leads",
@@ -142,12 +141,10 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
 
     @event(prevent_default=True)
     async def add_note(_event: dict) -> None:
-        await note.run(
-            actor=session.actor, lead_id=lead.id, body=str(notes.values.get("body", ""))[: MAX_NOTE + 1]
-        )
+        await note.run(lead_id=lead.id, body=str(notes.values.get("body", ""))[: MAX_NOTE + 1])
 
     async def assign(value: str) -> None:
-        await update.run(actor=session.actor, lead_id=lead.id, assigned_to=value)
+        await update.run(lead_id=lead.id, assigned_to=value)
 
     title_id = f"lead-{lead.id}-title"
     steps = [s for s in LEAD_STEPS[lead.status] if s is not S.won]
@@ -205,9 +202,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
                     variant="outline" if step is S.lost else "primary",
                     disabled=update.pending,
                     aria_label=f"{STEP_LABELS[step]}: {lead.company}",
-                    on_click=lambda step=step: update.run(
-                        actor=session.actor, lead_id=lead.id, status=step.value
-                    ),
+                    on_click=lambda step=step: update.run(lead_id=lead.id, status=step.value),
                     key=step.value,
                 )
                 for step in steps
@@ -269,7 +264,7 @@ def _ContractDialog(lead: LeadRead, query: Query, on_close: Any) -> Any:
         if isinstance(data, str):
             set_problem(data)
             return
-        await create.run(actor=session.actor, lead_id=lead.id, data=data)
+        await create.run(lead_id=lead.id, data=data)
 
     return Dialog(
         f"Contract with {lead.company}",

@@ -115,8 +115,7 @@ def _Moderation() -> dict:
 
 @component
 def _Posts(view: str, page: int) -> dict:
-    session = use_session()
-    query = use_query(moderation_queue, actor=session.actor, view=view, page=page)
+    query = use_query(moderation_queue, view=view, page=page)
     acting, set_acting = use_state(None)  # (action, item) while a dialog is open
     return html._(
         QueryView(
@@ -270,14 +269,12 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
             return
         if action == "silence":
             await run.run(
-                actor=session.actor,
                 user_id=item.author.id,
                 days=str(form.values.get("days", "")),
                 reason=reason,
             )
         else:
             await run.run(
-                actor=session.actor,
                 post_id=item.post_id,
                 action=action,
                 reason=reason,
@@ -332,7 +329,7 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
 @component
 def _Silenced() -> dict:
     session = use_session()
-    query = use_query(list_forum_silences, actor=session.actor)
+    query = use_query(list_forum_silences)
     lift = use_action(
         unsilence_member, refetch=[query], on_success=lambda _r: session.toaster.success("Silence lifted")
     )
@@ -352,7 +349,7 @@ def _Silenced() -> dict:
                         variant="outline",
                         aria_label=f"Lift the silence of {r.member.name}",
                         pending=lift.pending,
-                        on_click=lambda: lift.run(actor=session.actor, user_id=r.member.id),
+                        on_click=lambda: lift.run(user_id=r.member.id),
                     ),
                 ),
             ],
@@ -367,8 +364,7 @@ def _Silenced() -> dict:
 
 @component
 def _Log(page: int) -> dict:
-    session = use_session()
-    query = use_query(moderation_log, actor=session.actor, page=page)
+    query = use_query(moderation_log, page=page)
 
     def table(found: ForumLogRead) -> dict:
         return DataTable(

@@ -12,7 +12,6 @@ from reactpy import component, html
 from reactpy_router import use_search_params
 
 from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
-from components.context import use_session
 from components.format import format_date
 from components.hooks import use_query
 from components.kit import Badge, QueryView, StatCard, UserText, portal_header
@@ -62,9 +61,8 @@ def OnboardingPage() -> dict:
 
 @component
 def _Onboarding() -> dict:
-    session = use_session()
     chosen = (use_search_params().get("application") or [""])[0][:36]
-    pipeline = use_query(get_onboarding_pipeline, actor=session.actor)
+    pipeline = use_query(get_onboarding_pipeline)
     return html._(
         portal_header(
             "Provider Onboarding",
@@ -148,8 +146,7 @@ def board_card(card: OnboardingCard, current: bool) -> dict:
 
 @component
 def _Timeline(application_id: str) -> dict:
-    session = use_session()
-    query = use_query(get_applicant_timeline, actor=session.actor, application_id=application_id)
+    query = use_query(get_applicant_timeline, application_id=application_id)
     return html.section(
         {"id": "timeline", "class_name": "staff-card", "aria-labelledby": "timeline-title"},
         QueryView(query, timeline_view, loading_label="Loading the timeline…"),

@@ -56,8 +56,7 @@ def _Organizations() -> dict:
     search = (params.get("q") or [""])[0][:80]
     chosen = (params.get("id") or [""])[0][:36]
     page = page_param(params)
-    session = use_session()
-    found = use_query(list_organizations, actor=session.actor, search=search, page=page)
+    found = use_query(list_organizations, search=search, page=page)
     return html._(
         portal_header(
             "Organizations",
@@ -140,7 +139,6 @@ def _NewOrganization(query: Query) -> Any:
     async def submit(_event: dict) -> None:
         values = form.values
         await create.run(
-            actor=session.actor,
             name=str(values.get("name", ""))[: MAX_ORG_NAME + 1],
             kind=str(values.get("kind", ""))[:16],
             admin_email=str(values.get("admin_email", ""))[:320],
@@ -183,8 +181,7 @@ def _NewOrganization(query: Query) -> Any:
 
 @component
 def _Organization(organization_id: str) -> Any:
-    session = use_session()
-    query = use_query(get_organization, actor=session.actor, organization_id=organization_id)
+    query = use_query(get_organization, organization_id=organization_id)
     return QueryView(query, lambda team: _Members(team, query), loading_label="Loading the organization…")
 
 
@@ -211,7 +208,6 @@ def _Members(team: TeamRead, query: Query) -> Any:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await rename.run(
-            actor=session.actor,
             organization_id=team.organization.id,
             name=str(form.values.get("name", ""))[: MAX_ORG_NAME + 1],
         )
@@ -252,7 +248,7 @@ def _Members(team: TeamRead, query: Query) -> Any:
                             disabled=remove.pending,
                             aria_label=f"Remove {m.name} from {team.organization.name}",
                             on_click=lambda m=m: remove.run(
-                                actor=session.actor, organization_id=team.organization.id, user_id=m.user_id
+                                organization_id=team.organization.id, user_id=m.user_id
                             ),
                         ),
                     ),

@@ -78,10 +78,7 @@ def _Products() -> dict:
     category = _first(params, "category", 40)
     category = category if category in {c.value for c in ProductCategory} else ""
     page = page_param(params)
-    session = use_session()
-    query = use_query(
-        list_products, actor=session.actor, search=search, category=category, page=page, page_size=PAGE_SIZE
-    )
+    query = use_query(list_products, search=search, category=category, page=page, page_size=PAGE_SIZE)
     editing, set_editing = use_state(None)  # NEW or a ProductRead
     return html._(
         portal_header(
@@ -226,9 +223,9 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
         if found:
             return
         if product:
-            await action.run(actor=session.actor, product_id=product.id, data=data)
+            await action.run(product_id=product.id, data=data)
         else:
-            await action.run(actor=session.actor, data=data)
+            await action.run(data=data)
 
     title = f"Edit {product.name}" if product else "New product"
     return Dialog(
@@ -312,8 +309,7 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
 @component
 def _Photos(product_id: str, listing: Query) -> dict:
     """The product's photos with a Remove button each, and Add a photo (uploaded by the browser)."""
-    session = use_session()
-    query = use_query(get_product, actor=session.actor, product_id=product_id)
+    query = use_query(get_product, product_id=product_id)
     problem, set_problem = use_state("")
     remove = use_action(remove_product_image, refetch=[query, listing], on_error=set_problem)
 
@@ -341,7 +337,7 @@ def _Photos(product_id: str, listing: Query) -> dict:
                         "Remove",
                         size="sm",
                         variant="ghost",
-                        on_click=lambda image_id=image.id: remove.run(actor=session.actor, image_id=image_id),
+                        on_click=lambda image_id=image.id: remove.run(image_id=image_id),
                         disabled=remove.pending,
                         aria_label=f"Remove photo {number}",
                     ),

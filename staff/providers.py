@@ -216,8 +216,7 @@ def _FilterForm(filters: Filters) -> dict:
 
 @component
 def _List(filters: Filters) -> dict:
-    session = use_session()
-    query = use_query(list_managed_providers, actor=session.actor, query=filters.query())
+    query = use_query(list_managed_providers, query=filters.query())
     use_topic(PROVIDERS_TOPIC, refetch=[query])
     return QueryView(query, lambda page: list_section(page, filters), loading_label="Loading providers…")
 
@@ -293,9 +292,8 @@ def ProviderPage() -> dict:
 
 @component
 def _Provider() -> dict:
-    session = use_session()
     provider_id = use_params().get("provider_id", "")[:36]
-    query = use_query(get_managed_provider, actor=session.actor, provider_id=provider_id)
+    query = use_query(get_managed_provider, provider_id=provider_id)
     use_topic(
         PROVIDERS_TOPIC, refetch=[query], on_event=lambda payload: payload.get("provider_id") == provider_id
     )
@@ -429,7 +427,7 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        done = await action.run(actor=session.actor, provider_id=p.id, reason=form.values.get("reason", ""))
+        done = await action.run(provider_id=p.id, reason=form.values.get("reason", ""))
         if done is not None:
             if suspended:
                 session.toaster.success(REINSTATED, f"{p.name} is back in search and can be booked.")
@@ -502,8 +500,7 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
 
 @component
 def _Audit(provider_id: str) -> dict:
-    session = use_session()
-    query = use_query(list_provider_audit, actor=session.actor, provider_id=provider_id)
+    query = use_query(list_provider_audit, provider_id=provider_id)
     use_topic(
         PROVIDERS_TOPIC, refetch=[query], on_event=lambda payload: payload.get("provider_id") == provider_id
     )

@@ -122,10 +122,9 @@ def _Revenue() -> dict:
 # ---- the summary --------------------------------------------------------------------------------------
 @component
 def _Summary() -> dict:
-    session = use_session()
     params = use_search_params()
     by = granularity(params)
-    query = use_query(get_revenue_summary, actor=session.actor, granularity=by)
+    query = use_query(get_revenue_summary, granularity=by)
     return html.section(
         {"class_name": "staff-card revenue-summary", "aria-labelledby": "revenue-title"},
         html.div(
@@ -208,10 +207,9 @@ def _summary_body(summary: RevenueSummaryRead) -> dict:
 # ---- by service line or metro --------------------------------------------------------------------------
 @component
 def _Breakdown() -> dict:
-    session = use_session()
     params = use_search_params()
     split = split_of(params)
-    query = use_query(get_revenue_breakdown, actor=session.actor, split=split)
+    query = use_query(get_revenue_breakdown, split=split)
     return html.section(
         {"class_name": "staff-card revenue-breakdown", "aria-labelledby": "breakdown-title"},
         html.div(
@@ -280,7 +278,7 @@ def _breakdown_body(breakdown: RevenueBreakdownRead) -> dict:
 @component
 def _Queue() -> dict:
     session = use_session()
-    query = use_query(list_payout_queue, actor=session.actor)
+    query = use_query(list_payout_queue)
     problem, set_problem = use_state("")
     closing, set_closing = use_state(None)  # (kind, payout) for the reason dialog
 
@@ -307,7 +305,7 @@ def _Queue() -> dict:
 
     def step(kind: str, payout: PayoutRead) -> Callable[[], Any]:
         async def run() -> None:
-            await actions[kind].run(actor=session.actor, payout_id=payout.id)
+            await actions[kind].run(payout_id=payout.id)
 
         return run
 
@@ -424,7 +422,7 @@ def _ReasonDialog(
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        await action.run(actor=session.actor, payout_id=payout.id, reason=str(form.values.get("reason", "")))
+        await action.run(payout_id=payout.id, reason=str(form.values.get("reason", "")))
 
     return Dialog(
         title,

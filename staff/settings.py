@@ -31,9 +31,8 @@ def SettingsPage() -> dict:
 
 @component
 def _Settings() -> dict:
-    session = use_session()
     access = use_staff_access().access
-    preferences = use_query(get_my_staff_preferences, actor=session.actor)
+    preferences = use_query(get_my_staff_preferences)
     return html._(
         portal_header(
             "Settings",
@@ -66,7 +65,6 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await save.run(
-            actor=session.actor,
             data=StaffPreferencesUpdate(
                 time_zone=str(form.values.get("time_zone", "")),
                 signature=str(form.values.get("signature", "")),
@@ -117,8 +115,7 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
 # ---- business settings (owners) ------------------------------------------------------------------------
 @component
 def _Business() -> dict:
-    session = use_session()
-    settings = use_query(list_features, actor=session.actor, group="business")
+    settings = use_query(list_features, group="business")
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "business-title"},
         html.h2({"id": "business-title"}, "Business settings"),
@@ -155,7 +152,7 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> dict:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         value: Any = str(form.values.get("value", ""))
-        await save.run(actor=session.actor, key=row.key, value=value)
+        await save.run(key=row.key, value=value)
 
     return html.form(
         {"class_name": "form staff-settings-row", "on_submit": submit, "no_validate": True},

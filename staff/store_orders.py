@@ -81,7 +81,6 @@ def _Queue() -> dict:
     session = use_session()
     query = use_query(
         list_store_orders,
-        actor=session.actor,
         fulfilment=status,
         search=search,
         page=page,
@@ -101,7 +100,7 @@ def _Queue() -> dict:
             if STEP_LABELS[target][1]:
                 set_asking((order, target))
             else:
-                await action.run(actor=session.actor, order_id=order.id, to=target.value)
+                await action.run(order_id=order.id, to=target.value)
 
         return run
 
@@ -261,7 +260,6 @@ def _StepDialog(
     async def submit(_event: dict) -> None:
         values = form.values
         await action.run(
-            actor=session.actor,
             order_id=order.id,
             to=target.value,
             carrier=str(values.get("carrier", ""))[:100],

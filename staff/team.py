@@ -70,10 +70,9 @@ def TeamPage() -> dict:
 
 @component
 def _Team() -> dict:
-    session = use_session()
     access = use_staff_access().access
     page = page_number(use_search_params())
-    query = use_query(list_staff, actor=session.actor, page=page)
+    query = use_query(list_staff, page=page)
     use_topic(TOPIC, refetch=[query])  # changes made in other tabs and by other managers
     changed = query.refetch
 
@@ -132,7 +131,6 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         member = await adding.run(
-            actor=session.actor,
             email=form.values.get("email", ""),
             name=form.values.get("name", ""),
             role=form.values.get("role", Role.support.value),
@@ -327,7 +325,7 @@ def _EditMember(
         changes: dict[str, Any] = {"role": role}
         if not is_owner_role:
             changes |= {"extra_permissions": sorted(extras - granted), "active": active["on"]}
-        updated = await saving.run(actor=session.actor, user_id=member.user_id, **changes)
+        updated = await saving.run(user_id=member.user_id, **changes)
         if updated is not None:
             session.toaster.success(UPDATED, f"{updated.name}: {role_label(updated.role)}, {updated.status}.")
             on_close()
@@ -417,7 +415,7 @@ def _RemoveMember(
 
     @event(prevent_default=True)
     async def confirm(_event: dict) -> None:
-        removed = await removing.run(actor=session.actor, user_id=member.user_id)
+        removed = await removing.run(user_id=member.user_id)
         if removed is not None:
             session.toaster.success(REMOVED, f"{removed.name} is no longer on the staff.")
             on_close()

@@ -190,10 +190,8 @@ def _Verifications() -> dict:
 
 @component
 def _Queue(filters: QueueFilters) -> dict:
-    session = use_session()
     query = use_query(
         list_verification_queue,
-        actor=session.actor,
         status=filters.status,
         provider_type=filters.provider_type,
         state=filters.state,
@@ -267,7 +265,7 @@ def queue_columns(filters: QueueFilters) -> tuple[Column, ...]:
 @component
 def _Review(application_id: str, back_href: str) -> dict:
     session = use_session()
-    detail = use_query(get_application_review, actor=session.actor, application_id=application_id)
+    detail = use_query(get_application_review, application_id=application_id)
     use_topic(
         REVIEW_TOPIC,
         refetch=[detail],
@@ -277,7 +275,7 @@ def _Review(application_id: str, back_href: str) -> dict:
 
     @use_effect(dependencies=[application_id])
     async def opened() -> None:
-        await opening.run(actor=session.actor, application_id=application_id)
+        await opening.run(application_id=application_id)
 
     back = html.a(
         {"class_name": "verify-back", "href": back_href},
@@ -457,7 +455,6 @@ def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
 def _CheckLine(
     application_id: str, check: CheckItemRead, editable: bool, changed: Callable[[], None]
 ) -> dict:
-    session = use_session()
     ticking = use_action(set_check, on_success=lambda _r: changed())
     notes = (
         html.ul({"class_name": "verify-notes"}, *(html.li({"key": n}, n) for n in check.notes))
@@ -479,7 +476,7 @@ def _CheckLine(
         )
 
     async def toggle(checked: bool) -> None:
-        await ticking.run(actor=session.actor, application_id=application_id, item=check.key, checked=checked)
+        await ticking.run(application_id=application_id, item=check.key, checked=checked)
 
     who = (
         f"Ticked by {check.checked_by}" + (f" on {format_date(check.checked_at)}" if check.checked_at else "")
@@ -565,9 +562,7 @@ def _DecisionDialog(
             reasons=[r.code for r in reasons if r.code in chosen][:10],
             message=str(form.values.get("message", ""))[:MAX_DECISION_MESSAGE],
         )
-        done = await deciding.run(
-            actor=session.actor, application_id=review.application.id, decision=decision
-        )
+        done = await deciding.run(application_id=review.application.id, decision=decision)
         if done is not None:
             session.toaster.success(*DONE[kind])
             on_close()

@@ -70,7 +70,7 @@ def when_text(v: StaffVisitRow, time_zone: str) -> str:
 def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: Callable[[], None]) -> Any:
     session = use_session()
     permissions = use_staff_permissions()
-    query = use_query(get_staff_visit, actor=session.actor, appointment_id=appointment_id)
+    query = use_query(get_staff_visit, appointment_id=appointment_id)
     mode, set_mode = use_state("details")
     problem, set_problem = use_state("")
 
@@ -99,7 +99,7 @@ def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: C
         set_mode("details")
 
     async def confirm() -> None:
-        await confirming.run(actor=session.actor, appointment_id=appointment_id)
+        await confirming.run(appointment_id=appointment_id)
 
     if mode == "details" or details is None:
         body: Any = QueryView(
@@ -208,8 +208,7 @@ def details_view(d: StaffVisitDetails, time_zone: str) -> dict:
 # ---- the actions -----------------------------------------------------------------------------------
 @component
 def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
-    session = use_session()
-    options = use_query(list_reassign_options, actor=session.actor, appointment_id=visit.id)
+    options = use_query(list_reassign_options, appointment_id=visit.id)
     form = use_form(provider="")
     action = use_action(reassign_visit, refetch=[refetch], on_success=on_done, on_error=on_error)
 
@@ -219,7 +218,7 @@ def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:
         if not chosen:
             on_error("Choose the provider to give the visit to.")
             return
-        await action.run(actor=session.actor, appointment_id=visit.id, provider_id=chosen)
+        await action.run(appointment_id=visit.id, provider_id=chosen)
 
     def choose(found: list) -> dict:
         return Select(
@@ -267,7 +266,6 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
     day, set_day = use_state(visit.starts_at.astimezone(zone).date())
     times = use_query(
         list_staff_reschedule_times,
-        actor=session.actor,
         appointment_id=visit.id,
         day=day,
         time_zone=session.time_zone,
@@ -291,7 +289,7 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
         except ValueError:
             on_error("Choose one of the open times.")
             return
-        await action.run(actor=session.actor, appointment_id=visit.id, starts_at=starts_at)
+        await action.run(appointment_id=visit.id, starts_at=starts_at)
 
     def choose(found: list[datetime]) -> dict:
         return Select(
@@ -328,14 +326,12 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
 
 @component
 def _Cancel(visit: StaffVisitRow, on_done, on_error, on_back, refetch, can_refund: bool) -> Any:  # noqa: ANN001
-    session = use_session()
     form = use_form(reason="", refund_exception="")
     action = use_action(cancel_visit_for_patient, refetch=[refetch], on_success=on_done, on_error=on_error)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await action.run(
-            actor=session.actor,
             appointment_id=visit.id,
             reason=str(form.values.get("reason", "")),
             refund_exception=str(form.values.get("refund_exception", "")) if can_refund else "",

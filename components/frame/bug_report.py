@@ -39,7 +39,6 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
             return
         set_error(None)
         result = await action.run(
-            actor=session.actor,
             user_agent=session.user_agent,
             **values,
         )

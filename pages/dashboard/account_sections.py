@@ -72,12 +72,12 @@ def _card(heading_id: str, title: str, *children: object, lead: str = "") -> dic
 def ActiveSessions() -> dict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
-    sessions = use_query(list_sessions, actor=session.actor)
+    sessions = use_query(list_sessions)
     end_one = use_action(sign_out_session, refetch=[sessions], on_error=on_error)
     end_others = use_action(sign_out_other_sessions, refetch=[sessions], on_error=on_error)
 
     async def sign_out_others() -> None:
-        ended = await end_others.run(actor=session.actor)
+        ended = await end_others.run()
         if ended is not None:
             session.toaster.success(
                 f"Signed out {ended} other session{'s' if ended != 1 else ''}"
@@ -115,7 +115,7 @@ def ActiveSessions() -> dict:
 
 def _session_row(found: ActiveSession, session: UiSession, end_one) -> dict:  # noqa: ANN001 - an Action
     async def sign_out() -> None:
-        if await end_one.run(actor=session.actor, session_id=found.id) is not None:
+        if await end_one.run(session_id=found.id) is not None:
             session.toaster.success("Session signed out")
 
     return html.li(
@@ -150,19 +150,19 @@ def _when(moment: datetime, time_zone: str) -> str:
 def EmailChange() -> dict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
-    status = use_query(get_account_status, actor=session.actor)
+    status = use_query(get_account_status)
     form = use_form(new_email="")
     start = use_action(request_email_change, refetch=[status], on_error=on_error)
     cancel = use_action(cancel_email_change, refetch=[status], on_error=on_error)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        if await start.run(actor=session.actor, new_email=form.values.get("new_email", "")) is not None:
+        if await start.run(new_email=form.values.get("new_email", "")) is not None:
             form.reset(new_email="")
             session.toaster.success("Check both inboxes", "We sent a confirmation link to each address.")
 
     async def forget() -> None:
-        if await cancel.run(actor=session.actor) is not None:
+        if await cancel.run() is not None:
             session.toaster.success("E-mail change cancelled")
 
     def body(found: AccountStatus) -> dict:
@@ -237,8 +237,7 @@ def EmailChange() -> dict:
 # ---- saved address ----------------------------------------------------------------------------------
 @component
 def SavedAddressCard() -> dict:
-    session = use_session()
-    address = use_query(get_saved_address, actor=session.actor)
+    address = use_query(get_saved_address)
     return _card(
         "settings-address",
         "Visit address",
@@ -267,12 +266,12 @@ def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> dict:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         values = {name: form.values.get(name, "") for name in ("address_line", "city", "state", "zip_code")}
-        if await save.run(actor=session.actor, **values) is not None:
+        if await save.run(**values) is not None:
             session.toaster.success("Address saved")
             reload()
 
     async def forget() -> None:
-        await remove.run(actor=session.actor)
+        await remove.run()
         session.toaster.success("Address removed")
         reload()
 
@@ -349,7 +348,7 @@ def data_export_card() -> dict:
 def AccountDeletion() -> dict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
-    status = use_query(get_account_status, actor=session.actor)
+    status = use_query(get_account_status)
     asking, set_asking = use_state(False)
     form = use_form(confirm_email="")
     schedule = use_action(request_account_deletion, refetch=[status], on_error=on_error)
@@ -357,13 +356,13 @@ def AccountDeletion() -> dict:
 
     @event(prevent_default=True)
     async def confirm(_event: dict) -> None:
-        done = await schedule.run(actor=session.actor, confirm_email=form.values.get("confirm_email", ""))
+        done = await schedule.run(confirm_email=form.values.get("confirm_email", ""))
         if done is not None:
             set_asking(False)
             session.toaster.success("Account deletion scheduled", "Every other session was signed out.")
 
     async def keep() -> None:
-        if await cancel.run(actor=session.actor) is not None:
+        if await cancel.run() is not None:
             session.toaster.success("Deletion cancelled", "Your account stays.")
 
     def body(found: AccountStatus) -> dict:

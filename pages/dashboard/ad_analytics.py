@@ -90,9 +90,8 @@ def _not_advertising() -> dict:
 
 @component
 def _Figures() -> dict:
-    session = use_session()
-    figures = use_query(get_ad_figures, actor=session.actor)
-    flights = use_query(list_my_ad_flights, actor=session.actor)
+    figures = use_query(get_ad_figures)
+    flights = use_query(list_my_ad_flights)
     editing, set_editing = use_state(None)
     ending, set_ending = use_state(None)
     return html._(
@@ -286,7 +285,7 @@ def _Editor(flight: FlightRead, dependants: list[Query], on_close: Callable[[], 
         )
         set_errors({})
         set_problem("")
-        await action.run(actor=session.actor, flight_id=flight.id, creative=creative)
+        await action.run(flight_id=flight.id, creative=creative)
 
     return Dialog(
         f"Edit “{flight.name}”",
@@ -351,7 +350,7 @@ def _Ender(flight: FlightRead, dependants: list[Query], on_close: Callable[[], N
                 variant="danger",
                 pending=action.pending,
                 pending_label="Ending…",
-                on_click=lambda: action.run(actor=session.actor, flight_id=flight.id),
+                on_click=lambda: action.run(flight_id=flight.id),
             ),
         ),
         open=True,

@@ -78,17 +78,17 @@ def Conversations() -> dict:
         page = max(1, int((params.get("page") or ["1"])[0]))
     except ValueError:
         page = 1
-    listed = use_query(list_conversations, actor=session.actor, page=page)
+    listed = use_query(list_conversations, page=page)
     confirming, set_confirming = use_state(False)
     remove = use_action(delete_conversation, refetch=[listed])
     remove_all = use_action(delete_all_conversations, refetch=[listed])
 
     async def delete_one(conversation_id: str) -> None:
-        if await remove.run(actor=session.actor, conversation_id=conversation_id) is not None:
+        if await remove.run(conversation_id=conversation_id) is not None:
             session.toaster.success("Conversation deleted")
 
     async def delete_every() -> None:
-        gone = await remove_all.run(actor=session.actor)
+        gone = await remove_all.run()
         set_confirming(False)
         if gone is not None:
             session.toaster.success("All conversations deleted")
@@ -152,11 +152,11 @@ def Conversations() -> dict:
 @component
 def Preferences() -> dict:
     session = use_session()
-    current = use_query(get_assistant_preferences, actor=session.actor)
+    current = use_query(get_assistant_preferences)
     save = use_action(set_assistant_preferences, refetch=[current])
 
     async def changed(checked: bool) -> None:
-        if await save.run(actor=session.actor, keep_history=checked) is not None:
+        if await save.run(keep_history=checked) is not None:
             session.toaster.success("History is on" if checked else "History is off")
 
     def render(data: AssistantPreferenceRead) -> dict:

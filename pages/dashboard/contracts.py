@@ -8,7 +8,6 @@ from __future__ import annotations
 from reactpy import component, html
 
 from app.services.corporate import list_my_contracts
-from components.context import use_session
 from components.contract_ui import contract_card
 from components.hooks import use_query
 from components.kit import QueryView, empty_state, portal_header
@@ -16,8 +15,7 @@ from components.kit import QueryView, empty_state, portal_header
 
 @component
 def ContractsPage() -> dict:
-    session = use_session()
-    contracts = use_query(list_my_contracts, actor=session.actor)
+    contracts = use_query(list_my_contracts)
     return html.div(
         {"class_name": "portal"},
         portal_header(

@@ -96,7 +96,7 @@ def _card(title: str, icon_name: str, *body: object, link: tuple[str, str] | Non
 @component
 def NextVisit() -> dict:
     session = use_session()
-    query = use_query(get_my_visit_summary, actor=session.actor)
+    query = use_query(get_my_visit_summary)
     return _card(
         "Your next visit",
         "calendar",
@@ -154,7 +154,6 @@ def TodaySchedule() -> dict:
     today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date()
     query = use_query(
         list_provider_schedule,
-        actor=session.actor,
         when="upcoming",
         day=today,
         time_zone=session.time_zone,
@@ -199,7 +198,7 @@ def _schedule(visits: list[AppointmentRead], time_zone: str) -> dict:
 def RecentNotifications() -> dict:
     """The newest notifications, live: a new one appears here as the bell counts it."""
     session = use_session()
-    query = use_query(list_notifications, actor=session.actor, tab="all", page_size=RECENT_SHOWN)
+    query = use_query(list_notifications, tab="all", page_size=RECENT_SHOWN)
     use_topic(notifications_topic(session.user.id), refetch=[query])
     return _card(
         "Recent notifications",
@@ -234,8 +233,7 @@ def _recent(items: tuple[NotificationRead, ...], time_zone: str) -> dict:
 
 @component
 def SupportCard() -> dict:
-    session = use_session()
-    query = use_query(count_my_open_tickets, actor=session.actor)
+    query = use_query(count_my_open_tickets)
     return _card(
         "Support",
         "message",

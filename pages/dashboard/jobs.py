@@ -32,7 +32,7 @@ def status_badge(status: OfferStatus) -> dict:
 @component
 def JobsPage() -> dict:
     session = use_session()
-    offers = use_query(list_my_offers, actor=session.actor)
+    offers = use_query(list_my_offers)
     mine = {o.request_id for o in offers.data or ()}
     use_topic(SERVICE_REQUESTS_TOPIC, refetch=[offers], on_event=lambda e: e.get("request_id") in mine)
     withdraw = use_action(withdraw_offer, refetch=[offers])
@@ -44,7 +44,7 @@ def JobsPage() -> dict:
             return "—"
 
         async def take_back() -> None:
-            if await withdraw.run(actor=session.actor, offer_id=offer.id) is not None:
+            if await withdraw.run(offer_id=offer.id) is not None:
                 session.toaster.success("Offer withdrawn")
 
         return Button(

@@ -70,8 +70,7 @@ def parse_price(text: str) -> Decimal | None:
 
 @component
 def MarketplacePage() -> dict:
-    session = use_session()
-    board = use_query(list_job_board, actor=session.actor)
+    board = use_query(list_job_board)
     use_topic(SERVICE_REQUESTS_TOPIC, refetch=[board])
     offering, set_offering = use_state(None)
     chosen = next((r for r in board.data or () if r.id == offering), None)
@@ -176,7 +175,7 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> dict:
 @component
 def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
     session = use_session()
-    times = use_query(list_offer_times, actor=session.actor, request_id=request.id)
+    times = use_query(list_offer_times, request_id=request.id)
     form = use_form(starts_at="", price=str(request.catalog_price), message="")
     problem, set_problem = use_state("")
     send = use_action(send_offer, on_error=set_problem)
@@ -193,7 +192,6 @@ def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
         start = next((t for t in times.data or () if t.isoformat() == chosen), None)
         set_problem("")
         done = await send.run(
-            actor=session.actor,
             request_id=request.id,
             price=price,
             starts_at=start,

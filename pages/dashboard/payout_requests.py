@@ -67,9 +67,8 @@ def payout_columns() -> list[Column]:
 
 @component
 def PayoutRequestsPage() -> dict:
-    session = use_session()
-    balances = use_query(get_provider_balances, actor=session.actor)
-    mine = use_query(list_my_payouts, actor=session.actor)
+    balances = use_query(get_provider_balances)
+    mine = use_query(list_my_payouts)
     return html.div(
         {"class_name": "portal"},
         portal_header(
@@ -129,7 +128,7 @@ def _RequestForm(refetch: list[Any]) -> dict:
             set_problem(BAD_AMOUNT)
             return
         set_problem("")
-        done: PayoutRead | None = await send.run(actor=session.actor, amount=amount)
+        done: PayoutRead | None = await send.run(amount=amount)
         if done is not None:
             session.toaster.success(REQUESTED, f"{format_money(done.amount)}: staff will review it shortly.")
 

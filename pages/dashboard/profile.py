@@ -35,7 +35,7 @@ def ProfilePage() -> dict:
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        saved = await action.run(actor=session.actor, **{name: form.values.get(name, "") for name in FIELDS})
+        saved = await action.run(**{name: form.values.get(name, "") for name in FIELDS})
         if saved:
             session.toaster.success(SAVED)
             session.reload_user()

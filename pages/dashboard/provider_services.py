@@ -83,7 +83,7 @@ def _use_save(fn: Callable, success: str) -> tuple[Callable, bool, str | None]:
     action = use_action(fn, on_success=saved, on_error=failed)
 
     async def run(**kwargs: object) -> object:
-        return await action.run(actor=session.actor, **kwargs)
+        return await action.run(**kwargs)
 
     return run, action.pending, error
 
@@ -407,7 +407,7 @@ def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[], ob
 @component
 def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
     session = use_session()
-    listed = use_query(list_own_time_off, actor=session.actor)
+    listed = use_query(list_own_time_off)
     form = use_form(starts="", ends="", reason="")
     run_add, adding, error = _use_save(add_own_time_off, "Time off added")
 
@@ -428,7 +428,7 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
 
     def remover(time_off_id: str) -> Callable[[], object]:
         async def click() -> None:
-            await removal.run(actor=session.actor, time_off_id=time_off_id)
+            await removal.run(time_off_id=time_off_id)
 
         return click
 
@@ -561,8 +561,7 @@ def _jump_links() -> dict:
 
 @component
 def _Editor() -> dict:
-    session = use_session()
-    own = use_query(get_own_provider, actor=session.actor)
+    own = use_query(get_own_provider)
     catalog = use_query(list_catalog)
     error = own.error or catalog.error
 

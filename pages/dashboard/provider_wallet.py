@@ -123,8 +123,7 @@ def no_profile() -> dict:
 
 @component
 def _Balances() -> dict:
-    session = use_session()
-    query = use_query(balances_or_none, actor=session.actor)
+    query = use_query(balances_or_none)
     return QueryView(
         query,
         lambda balances: balance_cards(balances, get_settings().dispute_window_hours),
@@ -173,8 +172,7 @@ def month_label(month: str) -> str:
 
 @component
 def _MonthlyStatements() -> dict:
-    session = use_session()
-    query = use_query(months_or_none, actor=session.actor)
+    query = use_query(months_or_none)
     # No profile: the balances above already say so.
     return QueryView(
         query,
@@ -224,7 +222,7 @@ def _MonthPicker(months: list[str]) -> dict:
 @component
 def _Statement(page: int) -> dict:
     session = use_session()
-    query = use_query(statement_or_none, actor=session.actor, page=page, page_size=PAGE_SIZE)
+    query = use_query(statement_or_none, page=page, page_size=PAGE_SIZE)
     # No profile: the balances above already say so.
     return QueryView(
         query,

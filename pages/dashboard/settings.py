@@ -78,12 +78,12 @@ def SettingsPage() -> dict:
 @component
 def _TwoFactor() -> dict:
     session = use_session()
-    status = use_query(get_two_factor, actor=session.actor)
+    status = use_query(get_two_factor)
     setup, set_setup = use_state(None)
     start = use_action(start_totp_setup, on_success=set_setup)
 
     async def begin() -> None:
-        await start.run(actor=session.actor)
+        await start.run()
 
     if status.error:
         body = error_state(status.error, status.refetch)

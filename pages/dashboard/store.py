@@ -210,7 +210,7 @@ def _card(product: ProductRead) -> dict:
 @component
 def _Orders(page: int) -> dict:
     session = use_session()
-    query = use_query(list_my_store_orders, actor=session.actor, page=page, page_size=ORDERS_PAGE)
+    query = use_query(list_my_store_orders, page=page, page_size=ORDERS_PAGE)
     # Each fulfilment step notifies the patient: their orders reload with it.
     user_id = session.user.id if session.user else ""
     use_topic(*([notifications_topic(user_id)] if user_id else []), refetch=[query])

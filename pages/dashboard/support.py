@@ -64,7 +64,7 @@ def SupportPage() -> dict:
     session = use_session()
     params = use_search_params()
     selected = _param(params, "ticket") or None
-    mine = use_query(list_my_tickets, actor=session.actor)
+    mine = use_query(list_my_tickets)
     use_topic(support_topic(session.user.id), refetch=[mine])
     opened, set_opened = use_state(None)
     # The 911 / 988 message when the request just sent has a red flag: it stays while the page is open.
@@ -186,7 +186,6 @@ def _NewRequest(
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         created = await send.run(
-            actor=session.actor,
             category=form.values.get("category", TicketCategory.other.value),
             subject=form.values.get("subject", ""),
             description=form.values.get("description", ""),
@@ -231,7 +230,7 @@ def _NewRequest(
 @component
 def _MyTicket(ticket_id: str) -> dict:
     session = use_session()
-    detail = use_query(get_my_ticket, actor=session.actor, ticket_id=ticket_id)
+    detail = use_query(get_my_ticket, ticket_id=ticket_id)
     use_topic(support_topic(session.user.id), refetch=[detail])
     back = html.a({"class_name": "desk-back", "href": PATH}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:
@@ -287,9 +286,7 @@ def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
         content = form.values.get("content", "")
         if not content.strip() or send.pending:
             return
-        sent = await send.run(
-            actor=session.actor, ticket_id=ticket.id, content=content, attachment_ids=staged.ids
-        )
+        sent = await send.run(ticket_id=ticket.id, content=content, attachment_ids=staged.ids)
         if sent is not None:
             set_safety(sent.safety_message)
             session.toaster.success(REPLY_SENT)

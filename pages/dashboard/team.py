@@ -40,8 +40,7 @@ ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "A
 
 @component
 def TeamPage() -> dict:
-    session = use_session()
-    team = use_query(get_my_team, actor=session.actor)
+    team = use_query(get_my_team)
     return html.div(
         {"class_name": "portal"},
         portal_header(
@@ -143,7 +142,7 @@ def _Team(team: TeamRead, query: Query) -> Any:
                     "Remove",
                     variant="danger",
                     pending=remove.pending,
-                    on_click=lambda: remove.run(actor=session.actor, user_id=removing.user_id),
+                    on_click=lambda: remove.run(user_id=removing.user_id),
                 ),
             ),
             open=removing is not None,
@@ -160,7 +159,7 @@ def _Team(team: TeamRead, query: Query) -> Any:
                     "Leave",
                     variant="danger",
                     pending=leave.pending,
-                    on_click=lambda: leave.run(actor=session.actor),
+                    on_click=lambda: leave.run(),
                 ),
             ),
             open=leaving,
@@ -188,7 +187,6 @@ def _Invite(query: Query) -> Any:
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
         await invite.run(
-            actor=session.actor,
             email=str(form.values.get("email", ""))[:320],
             role="admin" if form.values.get("role") == "admin" else "member",
         )
@@ -265,9 +263,7 @@ def _Invitations(invitations: list[InvitationRead], query: Query) -> Any:
                         size="sm",
                         variant="outline",
                         aria_label=f"Withdraw the invitation to {invitation.email}",
-                        on_click=lambda invitation=invitation: revoke.run(
-                            actor=session.actor, invitation_id=invitation.id
-                        ),
+                        on_click=lambda invitation=invitation: revoke.run(invitation_id=invitation.id),
                     ),
                 )
                 for invitation in invitations

@@ -148,8 +148,7 @@ def WalletPage() -> dict:
 
 @component
 def _Balances() -> dict:
-    session = use_session()
-    query = use_query(get_my_wallet, actor=session.actor)
+    query = use_query(get_my_wallet)
     return QueryView(
         query, balance_cards, is_empty=lambda data: data is None, loading_label="Loading your wallet…"
     )
@@ -175,8 +174,7 @@ def balance_cards(wallet: WalletRead) -> dict:
 
 @component
 def _Invoices() -> dict:
-    session = use_session()
-    query = use_query(list_my_invoices, actor=session.actor, page=1, page_size=INVOICES_SHOWN)
+    query = use_query(list_my_invoices, page=1, page_size=INVOICES_SHOWN)
     return QueryView(
         query,
         invoices_section,
@@ -227,7 +225,7 @@ def card_expiry(card: SavedCardRead) -> str:
 @component
 def _Cards() -> dict:
     session = use_session()
-    query = use_query(list_my_cards, actor=session.actor)
+    query = use_query(list_my_cards)
     removing, set_removing = use_state(None)
 
     def removed(_result: object) -> None:
@@ -238,7 +236,7 @@ def _Cards() -> dict:
 
     async def confirm() -> None:
         if removing is not None:
-            await remove.run(actor=session.actor, card_id=removing.id)
+            await remove.run(card_id=removing.id)
 
     def body(cards: list[SavedCardRead]) -> dict:
         if not cards:
@@ -355,7 +353,6 @@ def _History(filters: WalletFilters) -> dict:
     since, until = filters.window(session.time_zone)
     query = use_query(
         list_my_wallet_history,
-        actor=session.actor,
         kinds=(EntryKind(filters.kind),) if filters.kind else (),
         since=since,
         until=until,

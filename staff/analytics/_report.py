@@ -9,7 +9,6 @@ from typing import Any
 from reactpy import component, html
 
 from app.services.analytics import get_analytics
-from components.context import use_session
 from components.hooks import use_query
 from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs
 from models.analytics import AnalyticsRange, AnalyticsRead
@@ -22,8 +21,7 @@ CHART_LABELS = 10  # at most this many period names under a chart (the text alte
 
 @component
 def Report(dates: AnalyticsRange, view: str) -> dict:
-    session = use_session()
-    query = use_query(get_analytics, actor=session.actor, dates=dates)
+    query = use_query(get_analytics, dates=dates)
     return QueryView(
         query,
         lambda report: _report_body(report, view),

@@ -6,7 +6,6 @@ from __future__ import annotations
 from reactpy import component, use_state
 
 from app.services.analytics import list_provider_utilisation, list_unmet_demand
-from components.context import use_session
 from components.hooks import use_query
 from components.kit import Column, DataTable, QueryView
 from models.analytics import AnalyticsRange, AnalyticsRead, PeriodRead, ProviderUseRead, UnmetZipRead
@@ -43,8 +42,7 @@ def PeriodTable(report: AnalyticsRead, columns: list[Column], caption: str) -> d
 
 @component
 def ProviderTable(dates: AnalyticsRange) -> dict:
-    session = use_session()
-    query = use_query(list_provider_utilisation, actor=session.actor, dates=dates)
+    query = use_query(list_provider_utilisation, dates=dates)
 
     def table(rows: list[ProviderUseRead]) -> dict:
         return DataTable(
@@ -72,8 +70,7 @@ def ProviderTable(dates: AnalyticsRange) -> dict:
 
 @component
 def DemandTable(dates: AnalyticsRange) -> dict:
-    session = use_session()
-    query = use_query(list_unmet_demand, actor=session.actor, dates=dates)
+    query = use_query(list_unmet_demand, dates=dates)
 
     def table(rows: list[UnmetZipRead]) -> dict:
         return DataTable(

@@ -18,6 +18,7 @@ from reactpy.core.layout import Layout
 from sqlalchemy import text
 
 from app import events
+from app.principal import Principal
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.hooks import Query, use_action, use_query, use_topic
 from medivisit import reactpy_hook_stack
@@ -45,15 +46,19 @@ class CountingLayout(Layout):
         super()._schedule_render_task(lcs_id)
 
 
-def with_session(child: Any, toaster: Toaster | None = None) -> Any:
-    ui = UiSession(
+def ui_session(toaster: Toaster | None = None, actor: Principal | None = None) -> UiSession:
+    return UiSession(
         user=None,
         toaster=toaster or Toaster(),
         cart=CartHandle(),
         bug_report=Disclosure(),
         visitor_id="visitor-test",
+        actor=actor or Principal.visitor("visitor-test"),
     )
-    return SessionContext(child, value=ui)
+
+
+def with_session(child: Any, toaster: Toaster | None = None, actor: Principal | None = None) -> Any:
+    return SessionContext(child, value=ui_session(toaster, actor))
 
 
 async def render_until(layout: Layout, done: Callable[[], bool]) -> None:
@@ -125,6 +130,74 @@ class Controls:
     set_n: Callable[[Any], None]
     rerender: Callable[[Any], None]
     query: Query[Any]
+
+
+# ---- the actor --------------------------------------------------------------------------------------
+JORDAN = Principal.user(user_id="user-jordan", session_id="session-jordan")
+SAM = Principal.user(user_id="user-sam", session_id="session-sam")
+
+
+async def test_the_hooks_pass_the_connections_actor_to_functions_that_take_one() -> None:
+    calls: dict[str, Any] = {}
+    results: list[Any] = []
+
+    async def read(*, session: Any, actor: Principal, n: int) -> int:
+        calls[f"read {n}"] = actor
+        return n
+
+    async def read_anything(*, session: Any, n: int) -> int:
+        calls["read anything"] = n
+        return n
+
+    async def command(*, session: Any, actor: Principal) -> str:
+        calls["command"] = actor
+        return "done"
+
+    @component
+    def Probe() -> Any:
+        use_query(read, n=1)
+        use_query(read, n=2, actor=SAM)  # named: acting for someone else
+        use_query(read_anything, n=3)
+        action = use_action(command)
+
+        async def click(_event: Any) -> None:
+            results.append(await action.run())
+
+        return html.button({"on_click": click}, "Go")
+
+    async with Layout(with_session(Probe(), actor=JORDAN)) as layout:
+        update = await layout.render()
+        await render_until(layout, lambda: len(calls) == 3)
+        assert calls == {"read 1": JORDAN, "read 2": SAM, "read anything": 3}
+        event = {"type": "layout-event", "target": find_handler(update["model"]), "data": [{}]}
+        await asyncio.wait_for(layout.deliver(event), TIMEOUT)
+        assert results == ["done"] and calls["command"] == JORDAN
+
+
+async def test_a_query_loads_again_for_a_new_actor() -> None:
+    """Signing in or out gives the tree a new session: what a query read for the old actor is read again."""
+    seen: list[Query[Any]] = []
+    switch: list[Callable[[UiSession], None]] = []
+
+    async def whose(*, session: Any, actor: Principal) -> str:
+        return actor.user_id
+
+    @component
+    def Probe() -> Any:
+        query = use_query(whose)
+        seen.append(query)
+        return html.p(str(query.data))
+
+    @component
+    def Root() -> Any:
+        ui, set_ui = use_state(lambda: ui_session(actor=JORDAN))
+        switch[:] = [set_ui]
+        return SessionContext(Probe(), value=ui)
+
+    async with Layout(Root()) as layout:
+        await render_until(layout, lambda: seen[-1].data == "user-jordan")
+        switch[0](ui_session(actor=SAM))
+        await render_until(layout, lambda: seen[-1].data == "user-sam")
 
 
 # ---- use_query --------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 from reactpy import component, html
 
 from app.services.automation import AUTOMATION_TOPIC, get_integration
-from components.context import use_session
 from components.hooks import use_query, use_topic
 from components.kit import QueryView, portal_header
 from pages.dashboard.automation._connection import ConnectionCard
@@ -21,8 +20,7 @@ from pages.dashboard.automation._templates import TemplatesCard
 
 @component
 def AutomationPage() -> dict:
-    session = use_session()
-    integration = use_query(get_integration, actor=session.actor)
+    integration = use_query(get_integration)
     # Reloaded when the connection changes elsewhere (another tab, the delivery job after a 410 Gone).
     use_topic(AUTOMATION_TOPIC, refetch=[integration], on_event=lambda payload: "connected" in payload)
     return html.div(

@@ -45,7 +45,7 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
     async def submit(_event: dict) -> None:
         set_problem("")
         done: TestResultRead | None = await test.run(
-            actor=session.actor, webhook_url=str(form.values.get("webhook_url", ""))[:4096]
+            webhook_url=str(form.values.get("webhook_url", ""))[:4096]
         )
         if done is None:
             return
@@ -56,11 +56,11 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
             session.toaster.error(done.message, done.detail)
 
     async def disconnect_now() -> None:
-        if await stop.run(actor=session.actor) is not None:
+        if await stop.run() is not None:
             session.toaster.success("Disconnected from n8n", "Events are no longer sent.")
 
     async def toggle_simulation(checked: bool) -> None:
-        await simulate.run(actor=session.actor, enabled=checked)
+        await simulate.run(enabled=checked)
 
     return html.section(
         {"class_name": "settings-card", "aria-labelledby": "automation-connection"},

@@ -10,7 +10,6 @@ from typing import Any
 from reactpy import component, html
 
 from app.services.automation import GROUP_LABELS, set_event_type
-from components.context import use_session
 from components.hooks import Query, use_action
 from components.kit import Checkbox
 from models.automation import EventTypeRead, IntegrationRead
@@ -65,15 +64,14 @@ def _breakable(name: str) -> list[Any]:
 
 @component
 def _TypeRow(item: EventTypeRead, integration: Query[Any], clinical: bool) -> dict:
-    session = use_session()
     save = use_action(set_event_type, refetch=[integration], exclusive=False)
     label = f"{GROUP_LABELS[item.group]} · {item.label}"
 
     async def send(checked: bool) -> None:
-        await save.run(actor=session.actor, event_type=item.name, enabled=checked)
+        await save.run(event_type=item.name, enabled=checked)
 
     async def detail(checked: bool) -> None:
-        await save.run(actor=session.actor, event_type=item.name, detailed=checked)
+        await save.run(event_type=item.name, detailed=checked)
 
     slug = item.name.replace(".", "-").replace("_", "-")
     return html.tr(

@@ -64,7 +64,7 @@ def DeliveryLog() -> dict:
     tab = tab if tab in dict(TABS) else "all"
     page_text = _param(params, "page")
     page = min(int(page_text), MAX_PAGE) if page_text.isdigit() and int(page_text) > 0 else 1
-    log = use_query(list_deliveries, actor=session.actor, page=page, status="" if tab == "all" else tab)
+    log = use_query(list_deliveries, page=page, status="" if tab == "all" else tab)
     use_topic(AUTOMATION_TOPIC, refetch=[log])
     selected, set_selected = use_state("")
     zone = session.time_zone
@@ -141,13 +141,13 @@ def DeliveryLog() -> dict:
 @component
 def _Details(delivery_id: str, on_close: Any) -> dict:
     session = use_session()
-    detail = use_query(get_delivery, actor=session.actor, delivery_id=delivery_id)
+    detail = use_query(get_delivery, delivery_id=delivery_id)
     again = use_action(redeliver, refetch=[detail])
     use_topic(AUTOMATION_TOPIC, refetch=[detail])
     data: DeliveryDetailRead | None = detail.data
 
     async def send_again() -> None:
-        done: DeliveryRead | None = await again.run(actor=session.actor, delivery_id=delivery_id)
+        done: DeliveryRead | None = await again.run(delivery_id=delivery_id)
         if done is not None:
             session.toaster.success("Queued for redelivery", "It is sent within a few seconds.")
 

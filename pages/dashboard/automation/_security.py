@@ -28,10 +28,10 @@ def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> dict:
     rotate = use_action(rotate_secret, refetch=[integration], on_success=set_shown)
 
     async def show() -> None:
-        await reveal.run(actor=session.actor)
+        await reveal.run()
 
     async def rotate_now() -> None:
-        done = await rotate.run(actor=session.actor)
+        done = await rotate.run()
         set_confirming(False)
         if done is not None:
             session.toaster.success("Signing secret rotated", "Paste the new secret into your receiver.")
@@ -114,7 +114,6 @@ def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> dict:
     async def submit(_event: dict) -> None:
         set_problem("")
         done = await save.run(
-            actor=session.actor,
             header_name=str(form.values.get("header_name", ""))[:200],
             header_token=str(form.values.get("header_token", ""))[:2000],
         )
@@ -122,7 +121,7 @@ def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> dict:
             session.toaster.success(HEADER_SAVED)
 
     async def remove() -> None:
-        if await save.run(actor=session.actor, header_name="", header_token="") is not None:
+        if await save.run(header_name="", header_token="") is not None:
             session.toaster.success(HEADER_REMOVED)
 
     return html.form(

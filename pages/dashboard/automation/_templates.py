@@ -6,7 +6,6 @@ from __future__ import annotations
 from reactpy import component, html
 
 from app.services.automation import list_workflow_templates
-from components.context import use_session
 from components.hooks import use_query
 from components.kit import Badge, QueryView
 from models.automation import WorkflowTemplateRead
@@ -16,8 +15,7 @@ TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
 
 @component
 def TemplatesCard() -> dict:
-    session = use_session()
-    templates = use_query(list_workflow_templates, actor=session.actor)
+    templates = use_query(list_workflow_templates)
     return html.section(
         {"class_name": "settings-card", "aria-labelledby": "automation-templates"},
         html.h2({"id": "automation-templates", "class_name": "settings-title"}, "Workflow templates"),
