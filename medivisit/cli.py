@@ -11,7 +11,6 @@ import asyncio
 import logging
 import sys
 
-from app.principal import SYSTEM
 from app.settings import get_settings
 
 
@@ -85,20 +84,27 @@ def _read_password() -> str | None:
     return line.rstrip("\r\n")
 
 
-def _run_account_command(command, describe) -> int:  # noqa: ANN001 - (session) -> coroutine, (account) -> str
-    """Run one account service call in its own unit of work; a refusal is a message and exit code 1."""
-    from app.db import get_database, unit_of_work
-    from app.services.errors import ServiceError
+def _run(command, /, **kwargs):  # noqa: ANN001, ANN202 - a service command and its arguments; its result
+    """Run one service command with the job runner (its own unit of work, as SYSTEM), then let go of the
+    database."""
+    from app.db import get_database
+    from app.jobs import run_command
 
     async def run():  # noqa: ANN202
         try:
-            async with unit_of_work() as session:
-                return await command(session)
+            return await run_command(command, **kwargs)
         finally:
             await get_database().dispose()
 
+    return asyncio.run(run())
+
+
+def _run_account_command(describe, command, /, **kwargs) -> int:  # noqa: ANN001 - (account) -> str, a command
+    """Run one account command; a refusal is a message and exit code 1."""
+    from app.services.errors import ServiceError
+
     try:
-        account = asyncio.run(run())
+        account = _run(command, **kwargs)
     except ServiceError as exc:
         print(exc.message, file=sys.stderr)
         return 1
@@ -108,17 +114,9 @@ def _run_account_command(command, describe) -> int:  # noqa: ANN001 - (session) 
 
 def _reminders(_args: argparse.Namespace) -> int:
     """Send the due 24-hour visit reminders once (what the server's background task does every minute)."""
-    from app.db import get_database, unit_of_work
     from app.services.appointments import send_due_reminders
 
-    async def run() -> int:
-        try:
-            async with unit_of_work() as session:
-                return await send_due_reminders(session=session)
-        finally:
-            await get_database().dispose()
-
-    print(f"Sent {asyncio.run(run())} visit reminder(s).")
+    print(f"Sent {_run(send_due_reminders)} visit reminder(s).")
     return 0
 
 
@@ -132,10 +130,12 @@ def _users_create(args: argparse.Namespace) -> int:
         print("A password is required on standard input.", file=sys.stderr)
         return 1
     return _run_account_command(
-        lambda session: create_account(
-            session=session, email=args.email, password=password, role=args.role, name=args.name
-        ),
         lambda account: f"Created {account.email} with the {account.role.value} role (id {account.id}).",
+        create_account,
+        email=args.email,
+        password=password,
+        role=args.role,
+        name=args.name,
     )
 
 
@@ -143,8 +143,10 @@ def _users_set_role(args: argparse.Namespace) -> int:
     from app.services.accounts import set_role
 
     return _run_account_command(
-        lambda session: set_role(session=session, actor=SYSTEM, email=args.email, role=args.role),
         lambda account: f"{account.email} now has the {account.role.value} role.",
+        set_role,
+        email=args.email,
+        role=args.role,
     )
 
 

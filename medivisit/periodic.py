@@ -4,10 +4,11 @@ reminders and lapses), nudges to idle enrollment drafts, the automation webhooks
 requests past their time, ad view marks of past windows and, with the card gateway, card payments whose
 Stripe webhook never came.
 
-Each job is a service function run in a unit of work of its own, now and every `every` seconds after, in
-every worker: the services claim each row once, so several workers may run the same job. A failed run is
-logged and the next one tries again. Each run's outcome is recorded (`job_runs`, by the admin domain's
-`record_job_run`, in a unit of work of its own) for /admin/health.
+Each job is a service command run by the job runner (app/jobs.py: a unit of work of its own, the SYSTEM
+actor, the runner's clock), now and every `every` seconds after, in every worker: the services claim each
+row once, so several workers may run the same job. A failed run is logged and the next one tries again.
+Each run's outcome is recorded (`job_runs`, by the admin domain's `record_job_run`, run the same way) for
+/admin/health.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.db import unit_of_work
-from app.principal import SYSTEM
+from app.jobs import Clock, run_command, system_clock
 from app.services.accounts import delete_due_accounts
 from app.services.admin import record_job_run
 from app.services.ads import forget_old_ad_views
@@ -43,74 +43,64 @@ HOUR = 60 * MINUTE  # for rules counted in days
 @dataclass(frozen=True)
 class Job:
     done: str  # what a run did, with its count: "Sent %d visit reminder(s)"
-    work: Callable[[AsyncSession], Awaitable[int]]
+    work: Callable[..., Awaitable[int]]  # a command for app.jobs.run_command
     enabled: Callable[[Settings], bool]
     every: float = MINUTE
 
 
+async def _deliver_due_webhooks(*, session: Any, now: datetime) -> int:
+    # Opens its own short units of work (a request may take 15 s; no transaction waits on it).
+    del session
+    return await deliver_due_webhooks(now=now)
+
+
+async def _forget_old_ad_views(*, session: Any, now: datetime) -> int:
+    return await forget_old_ad_views(session=session, now=now.timestamp())  # it counts in epoch seconds
+
+
 JOBS = (
+    Job("Sent %d visit reminder(s)", send_due_reminders, lambda settings: settings.reminders_enabled),
+    Job("Sent %d daily digest(s)", send_daily_digests, lambda settings: settings.reminders_enabled),
     Job(
-        "Sent %d visit reminder(s)",
-        lambda session: send_due_reminders(session=session),
-        lambda settings: settings.reminders_enabled,
-    ),
-    Job(
-        "Sent %d daily digest(s)",
-        lambda session: send_daily_digests(session=session),
-        lambda settings: settings.reminders_enabled,
-    ),
-    Job(
-        "Announced %d overdue ticket(s)",
-        lambda session: notify_overdue_tickets(session=session),
-        lambda settings: settings.reminders_enabled,
+        "Announced %d overdue ticket(s)", notify_overdue_tickets, lambda settings: settings.reminders_enabled
     ),
     Job(
         "Deleted %d account(s)",
-        lambda session: delete_due_accounts(session=session, actor=SYSTEM),
+        delete_due_accounts,
         lambda settings: settings.account_purge_enabled,
         every=10 * MINUTE,
     ),
     Job(
         "Released %d visit earning(s)",
-        lambda session: release_due_earnings(session=session),
+        release_due_earnings,
         lambda settings: settings.earnings_release_enabled,
     ),
     Job(
         "Good standing: %d change(s)",
-        lambda session: keep_good_standing(session=session),
+        keep_good_standing,
         lambda settings: settings.reminders_enabled,
         every=HOUR,
     ),
     Job(
-        # Opens its own short units of work (a request may take 15 s; no transaction waits on it).
         "Made %d webhook delivery attempt(s)",
-        lambda _session: deliver_due_webhooks(),
+        _deliver_due_webhooks,
         lambda settings: settings.automation_delivery_enabled,
         every=5,
     ),
     Job(
         "Nudged %d idle enrollment draft(s)",
-        lambda session: nudge_idle_drafts(session=session),
+        nudge_idle_drafts,
         lambda settings: settings.reminders_enabled,
         every=HOUR,
     ),
     Job(
         "Reconciled %d card payment(s) with Stripe",
-        lambda session: reconcile_card_payments(session=session),
+        reconcile_card_payments,
         lambda settings: settings.payment_gateway == "stripe",
         every=5 * MINUTE,
     ),
-    Job(
-        "Expired %d service request(s)",
-        lambda session: expire_due_requests(session=session),
-        lambda _settings: True,
-    ),
-    Job(
-        "Forgot %d ad view mark(s)",
-        lambda session: forget_old_ad_views(session=session),
-        lambda _settings: True,
-        every=10 * MINUTE,
-    ),
+    Job("Expired %d service request(s)", expire_due_requests, lambda _settings: True),
+    Job("Forgot %d ad view mark(s)", _forget_old_ad_views, lambda _settings: True, every=10 * MINUTE),
 )
 
 
@@ -120,28 +110,26 @@ async def run_periodically(job: Job) -> None:
         await asyncio.sleep(job.every)
 
 
-async def run_once(job: Job) -> None:
-    """One run of `job`, then its outcome recorded; neither failure stops the next run."""
+async def run_once(job: Job, *, clock: Clock = system_clock) -> None:
+    """One run of `job` at `clock`'s time, then its outcome recorded; neither failure stops the next run."""
     count, error = 0, ""
     try:
-        async with unit_of_work() as session:
-            count = await job.work(session)
+        count = await run_command(job.work, clock=clock)
         if count:
             logger.info(job.done, count)
     except Exception as exc:
         logger.exception("Periodic job failed (%s)", job.done.replace("%d", "N"))
         error = f"{type(exc).__name__}: {exc}"
     try:
-        async with unit_of_work() as session:
-            await record_job_run(
-                session=session,
-                actor=SYSTEM,
-                job=job.done.replace("%d", "N"),
-                every_seconds=job.every,
-                ok=not error,
-                count=count or 0,
-                error=error,
-            )
+        await run_command(
+            record_job_run,
+            clock=clock,
+            job=job.done.replace("%d", "N"),
+            every_seconds=job.every,
+            ok=not error,
+            count=count or 0,
+            error=error,
+        )
     except Exception:
         logger.exception("Could not record the run of a periodic job (%s)", job.done.replace("%d", "N"))
 

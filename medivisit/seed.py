@@ -1,4 +1,7 @@
-"""Reference and demo data. Each later area adds its seeder to SEEDERS; `--if-empty` makes `make run` safe to repeat."""
+"""Reference and demo data. Each later area adds its seeder to SEEDERS; `--if-empty` makes `make run` safe to repeat.
+
+The seeders run with the job runner (app/jobs.py): one unit of work for SEEDERS, one for the sample providers.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db import unit_of_work
+from app.jobs import run_command
 from models import Base
 
 # (name, demo_only, seeder) — a seeder returns the lines to print.
@@ -22,6 +25,19 @@ async def _is_empty(session: AsyncSession) -> bool:
     return True
 
 
+async def _run_seeders(*, session: AsyncSession, demo: bool, only_if_empty: bool) -> list[str] | None:
+    """What SEEDERS did, line by line; None when `only_if_empty` and the database holds data."""
+    if only_if_empty and not await _is_empty(session):
+        return None
+    report: list[str] = []
+    for name, demo_only, seeder in SEEDERS:
+        if demo_only and not demo:
+            continue
+        report.append(f"== {name}")
+        report.extend(await seeder(session))
+    return report
+
+
 async def seed(
     *,
     demo: bool,
@@ -31,24 +47,17 @@ async def seed(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[str]:
     """Reference data (always), demo data (with `demo`), and `providers` random sample providers."""
-    async with unit_of_work() as session:
-        if only_if_empty and not await _is_empty(session):
-            return ["Database already holds data; nothing seeded."]
-        report: list[str] = []
-        for name, demo_only, seeder in SEEDERS:
-            if demo_only and not demo:
-                continue
-            report.append(f"== {name}")
-            report.extend(await seeder(session))
+    report = await run_command(_run_seeders, demo=demo, only_if_empty=only_if_empty)
+    if report is None:
+        return ["Database already holds data; nothing seeded."]
     if providers > 0:
         import random
 
         from app.services.providers import seed_providers
 
-        async with unit_of_work() as session:
-            created = await seed_providers(
-                session=session, count=providers, rng=random.Random(random_seed), progress=progress
-            )
+        created = await run_command(
+            seed_providers, count=providers, rng=random.Random(random_seed), progress=progress
+        )
         report += [
             "== Sample providers",
             f"{created:,} providers with services, ZIP codes, hours and reviews",
