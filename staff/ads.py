@@ -23,13 +23,15 @@ from components.kit import (
     Badge,
     Button,
     Dialog,
-    PageLinks,
+    ListQuery,
+    PagedItems,
     QueryView,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     TextArea,
     UserText,
+    choice_param,
     dialog_actions,
+    page_param,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -62,20 +64,12 @@ def AdsPage() -> dict:
     return StaffFrame(StaffSection(_Ads, slug="ads"), active="ads")
 
 
-def _href(status: str, page: int = 1) -> str:
-    query = [] if status == "review" else [f"status={status}"]
-    if page > 1:
-        query.append(f"page={page}")
-    return f"{PATH}?{'&'.join(query)}" if query else PATH
-
-
 @component
 def _Ads() -> dict:
     params = use_search_params()
-    status = (params.get("status") or ["review"])[0][:16]
-    status = status if status in dict(TABS) else "review"
-    page_text = (params.get("page") or ["1"])[0][:6]
-    page = int(page_text) if page_text.isdigit() and int(page_text) > 0 else 1
+    status = choice_param(params, "status", dict(TABS), default="review")
+    page = page_param(params, last=999_999)
+    url = ListQuery(PATH, {"status": status}, defaults={"status": "review"})
     query = use_query(
         list_ad_flights,
         status="" if status == "all" else status,
@@ -95,23 +89,19 @@ def _Ads() -> dict:
             html.section(
                 {"class_name": "staff-card", "aria-labelledby": "ads-title"},
                 html.div({"class_name": "staff-card-head"}, html.h2({"id": "ads-title"}, "Flights")),
-                Tabs(
+                StatusTabs(
                     TABS,
-                    status,
-                    label="Flights by status",
-                    href=_href,
-                    id="ads-tabs",
-                    class_name="tabs ad-tabs",
-                ),
-                TabPanel(
                     status,
                     QueryView(
                         query,
-                        lambda data: _flights(data, status, query, set_asking),
+                        lambda data: _flights(data, url, query, set_asking),
                         is_empty=lambda data: data is None,
                         loading_label="Loading flights…",
                     ),
+                    label="Flights by status",
+                    href=url.tab_href("status"),
                     id="ads-tabs",
+                    class_name="tabs ad-tabs",
                 ),
             ),
             _Reason(
@@ -128,14 +118,10 @@ def _Ads() -> dict:
 
 
 def _flights(
-    data: FlightPage, status: str, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
+    data: FlightPage, url: ListQuery, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
 ) -> dict:
-    if not data.items:
-        return html.p(
-            {"class_name": "empty-note"},
-            "No flights are waiting for review." if status == "review" else "No flights here.",
-        )
-    return html._(
+    return PagedItems(
+        data,
         html.ul(
             {"class_name": "ad-review-list"},
             *(
@@ -143,13 +129,12 @@ def _flights(
                 for flight in data.items
             ),
         ),
-        PageLinks(
-            data.page,
-            data.total,
-            data.page_size,
-            href=lambda number: _href(status, number),
-            label="Pages of flights",
-        ),
+        empty="No flights are waiting for review."
+        if url.filters["status"] == "review"
+        else "No flights here.",
+        empty_class="empty-note",
+        href=url.page_href,
+        label="Pages of flights",
     )
 
 

@@ -46,11 +46,11 @@ from components.kit import (
     PageLinks,
     QueryView,
     Select,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     TextArea,
     UserText,
     dialog_actions,
+    form_error,
     page_param,
     param_href,
     portal_header,
@@ -271,7 +271,7 @@ def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None],
                 "no_validate": True,
                 "id": "career-form",
             },
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field("Title", "title", form=form, id="career-title", required=True, max_length=MAX_TITLE),
             Field(
                 "Team",
@@ -434,15 +434,8 @@ def _applications_view(
     ]
     return html.div(
         {"class_name": "staff-card"},
-        Tabs(
+        StatusTabs(
             tabs,
-            selected,
-            label="Application status",
-            href=tab_href,
-            id="career-status-tabs",
-            class_name="tabs career-tabs",
-        ),
-        TabPanel(
             selected,
             DataTable(
                 columns,
@@ -459,7 +452,10 @@ def _applications_view(
                 href=lambda n: f"{tab_href(selected)}{'&' if '?' in tab_href(selected) else '?'}page={n}",
                 label="Pages of applications",
             ),
+            label="Application status",
+            href=tab_href,
             id="career-status-tabs",
+            class_name="tabs career-tabs",
         ),
     )
 
@@ -520,7 +516,7 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
         else html.p({"class_name": "text-muted"}, "No cover note."),
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "career-review-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Select(
                 "Move to",
                 "status",

@@ -29,14 +29,15 @@ from components.kit import (
     Checkbox,
     Dialog,
     Field,
-    PageLinks,
+    ListQuery,
+    PagedItems,
     QueryView,
     Select,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     TextArea,
+    choice_param,
     dialog_actions,
-    list_href,
+    form_error,
     page_param,
     portal_header,
 )
@@ -59,10 +60,6 @@ STEPS = {
 }
 
 
-def _href(**params: Any) -> str:
-    return list_href(PATH, **params)
-
-
 @component
 def ContractsPage() -> dict:
     return StaffFrame(StaffSection(_Contracts, slug="contracts"), active="contracts")
@@ -71,9 +68,9 @@ def ContractsPage() -> dict:
 @component
 def _Contracts() -> dict:
     params = use_search_params()
-    status = (params.get("status") or [""])[0][:12]
-    status = status if status in {s.value for s in C} else ""
+    status = choice_param(params, "status", {s.value for s in C})
     page = page_param(params)
+    url = ListQuery(PATH, {"status": status})
     contracts = use_query(list_contracts, status=status, page=page, page_size=PAGE_SIZE)
     return html._(
         portal_header(
@@ -83,35 +80,29 @@ def _Contracts() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body corp-list"},
-            Tabs(
-                TABS, status, label="Contract status", href=lambda key: _href(status=key), id="contracts-by"
-            ),
-            TabPanel(
+            StatusTabs(
+                TABS,
                 status,
                 QueryView(
-                    contracts, lambda data: _page(data, contracts, status), loading_label="Loading contracts…"
+                    contracts, lambda data: _page(data, contracts, url), loading_label="Loading contracts…"
                 ),
+                label="Contract status",
+                href=url.tab_href("status"),
                 id="contracts-by",
             ),
         ),
     )
 
 
-def _page(data: ContractPage, query: Query, status: str) -> dict:
-    if not data.items:
-        return html.p(
-            {"class_name": "hint"},
-            "No contracts with this status." if status else "No contracts yet: a won lead becomes one.",
-        )
-    return html._(
+def _page(data: ContractPage, query: Query, url: ListQuery) -> dict:
+    return PagedItems(
+        data,
         html.div({"class_name": "corp-list"}, *[_Contract(c, query, key=c.id) for c in data.items]),
-        PageLinks(
-            data.page,
-            data.total,
-            data.page_size,
-            href=lambda n: _href(status=status, page=n),
-            label="Pages of contracts",
-        ),
+        empty="No contracts with this status."
+        if url.filters["status"]
+        else "No contracts yet: a won lead becomes one.",
+        href=url.page_href,
+        label="Pages of contracts",
     )
 
 
@@ -149,7 +140,7 @@ def _Contract(contract: ContractRead, query: Query) -> Any:
 
     actions = html.div(
         {"class_name": "corp-actions"},
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         *[
             Button(
                 label,
@@ -213,7 +204,7 @@ def _EditDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
         f"Edit {contract.title}",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "contract-edit-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field("Title", "title", form=form, id="edit-title", required=True, max_length=120),
             TextArea("Sites", "sites", form=form, id="edit-sites", rows=2, max_length=500),
             Field(
@@ -316,7 +307,7 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
         f"Book an event day: {contract.title}",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "event-day-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Select(
                 "Service",
                 "service",

@@ -31,15 +31,17 @@ from components.kit import (
     Button,
     Dialog,
     Field,
-    PageLinks,
+    ListQuery,
+    PagedItems,
     QueryView,
     Select,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     TextArea,
     UserText,
+    button_link,
+    choice_param,
     dialog_actions,
-    list_href,
+    form_error,
     page_param,
     portal_header,
 )
@@ -59,10 +61,6 @@ STEP_LABELS = {
 }
 
 
-def _href(**params: Any) -> str:
-    return list_href(PATH, **params)
-
-
 @component
 def LeadsPage() -> dict:
     return StaffFrame(StaffSection(_Leads, slug="leads"), active="leads")
@@ -71,9 +69,9 @@ def LeadsPage() -> dict:
 @component
 def _Leads() -> dict:
     params = use_search_params()
-    status = (params.get("status") or [""])[0][:12]
-    status = status if status in {s.value for s in S} else ""
+    status = choice_param(params, "status", {s.value for s in S})
     page = page_param(params)
+    url = ListQuery(PATH, {"status": status})
     leads = use_query(list_leads, status=status, page=page, page_size=PAGE_SIZE)
     assignees = use_query(list_lead_assignees)
     return html._(
@@ -84,24 +82,25 @@ def _Leads() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body corp-list"},
-            Tabs(TABS, status, label="Lead status", href=lambda key: _href(status=key), id="leads-by"),
-            TabPanel(
+            StatusTabs(
+                TABS,
                 status,
                 QueryView(
                     leads,
-                    lambda data: _page(data, leads, assignees.data or [], status),
+                    lambda data: _page(data, leads, assignees.data or [], url),
                     loading_label="Loading leads…",
                 ),
+                label="Lead status",
+                href=url.tab_href("status"),
                 id="leads-by",
             ),
         ),
     )
 
 
-def _page(data: LeadPage, query: Query, assignees: list[Any], status: str) -> dict:
-    if not data.items:
-        return html.p({"class_name": "hint"}, "No leads with this status." if status else "No leads yet.")
-    return html._(
+def _page(data: LeadPage, query: Query, assignees: list[Any], url: ListQuery) -> dict:
+    return PagedItems(
+        data,
         html.p(
             {"class_name": "hint", "role": "status"}, f"{data.total} lead" + ("" if data.total == 1 else "s")
         ),
@@ -109,13 +108,9 @@ def _page(data: LeadPage, query: Query, assignees: list[Any], status: str) -> di
             {"class_name": "corp-list"},
             *[_LeadCard(lead, query, assignees, key=lead.id) for lead in data.items],
         ),
-        PageLinks(
-            data.page,
-            data.total,
-            data.page_size,
-            href=lambda n: _href(status=status, page=n),
-            label="Pages of leads",
-        ),
+        empty="No leads with this status." if url.filters["status"] else "No leads yet.",
+        href=url.page_href,
+        label="Pages of leads",
     )
 
 
@@ -181,7 +176,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
             html.dt("Message"),
             html.dd(UserText(lead.message, tag="p") if lead.message else "—"),
         ),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         html.div(
             {"class_name": "corp-row"},
             Select(
@@ -210,7 +205,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
             Button("Create contract", size="sm", icon="check", on_click=lambda: set_contracting(True))
             if lead.status is S.proposal
             else "",
-            html.a({"class_name": "btn btn-outline btn-sm", "href": "/staff/contracts"}, "View contract")
+            button_link("View contract", "/staff/contracts", variant="outline", size="sm")
             if lead.contract_id
             else "",
         ),
@@ -270,7 +265,7 @@ def _ContractDialog(lead: LeadRead, query: Query, on_close: Any) -> Any:
         f"Contract with {lead.company}",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "contract-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field("Title", "title", form=form, id="contract-title", required=True, max_length=120),
             TextArea("Sites", "sites", form=form, id="contract-sites", rows=2, max_length=500),
             Field(

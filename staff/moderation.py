@@ -34,13 +34,15 @@ from components.kit import (
     DataTable,
     Dialog,
     Field,
-    PageLinks,
+    ListQuery,
+    PagedItems,
     QueryView,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     TextArea,
     UserText,
+    choice_param,
     dialog_actions,
+    form_error,
     page_param,
     param_href,
     portal_header,
@@ -90,23 +92,22 @@ def ModerationPage() -> dict:
 @component
 def _Moderation() -> dict:
     params = use_search_params()
-    tab = (params.get("tab") or ["queue"])[0]
-    tab = tab if tab in dict(TABS) else "queue"
+    tab = choice_param(params, "tab", dict(TABS), default="queue")
     page = page_param(params, last=1_000)
     return html._(
         portal_header("Content Moderation", eyebrow="Staff Portal", lead=LEAD),
         html.div(
             {"class_name": "container portal-body"},
-            Tabs(
-                TABS, tab, label="Moderation", href=param_href(PATH, params, default="queue"), id="moderation"
-            ),
-            TabPanel(
+            StatusTabs(
+                TABS,
                 tab,
                 _Posts(tab, page, key=f"{tab}:{page}")
                 if tab in ("queue", "hidden")
                 else _Silenced()
                 if tab == "silenced"
                 else _Log(page, key=f"log:{page}"),
+                label="Moderation",
+                href=param_href(PATH, params, default="queue"),
                 id="moderation",
             ),
         ),
@@ -137,14 +138,8 @@ def _Posts(view: str, page: int) -> dict:
 
 
 def _queue(found: ForumQueueRead, act: Callable[[Any], None]) -> dict:
-    if not found.items:
-        return html.p(
-            {"class_name": "staff-empty", "role": "status"},
-            "The queue is empty: nothing waits for review."
-            if found.view == "queue"
-            else "No post is hidden.",
-        )
-    return html.div(
+    return PagedItems(
+        found,
         html.p(
             {"class_name": "text-muted", "role": "status"},
             f"{found.total} post{'s' if found.total != 1 else ''} "
@@ -157,13 +152,15 @@ def _queue(found: ForumQueueRead, act: Callable[[Any], None]) -> dict:
             },
             *(_item(item, found.view, act) for item in found.items),
         ),
-        PageLinks(
-            found.page,
-            found.total,
-            QUEUE_PAGE,
-            href=lambda n: f"{PATH}?tab={found.view}&page={n}",
-            label="Pages of posts",
+        empty=html.p(
+            {"class_name": "staff-empty", "role": "status"},
+            "The queue is empty: nothing waits for review."
+            if found.view == "queue"
+            else "No post is hidden.",
         ),
+        href=ListQuery(PATH, {"tab": found.view}).page_href,
+        label="Pages of posts",
+        page_size=QUEUE_PAGE,
     )
 
 
@@ -285,7 +282,7 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
         title,
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "mod-action-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field(
                 "Days",
                 "days",
@@ -391,7 +388,7 @@ def _Log(page: int) -> dict:
             page=found.page,
             page_size=LOG_PAGE,
             total=found.total,
-            page_href=lambda n: f"{PATH}?tab=log&page={n}",
+            page_href=ListQuery(PATH, {"tab": "log"}).page_href,
             row_key=lambda e: e.id,
             empty="No moderator has acted yet.",
         )

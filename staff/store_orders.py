@@ -15,7 +15,6 @@ from reactpy import component, event, html, use_state
 from reactpy_router import use_search_params
 
 from app.services.store import NEXT_STEPS, list_store_orders, move_fulfilment
-from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
@@ -23,15 +22,18 @@ from components.kit import (
     Button,
     Dialog,
     Field,
-    PageLinks,
+    ListQuery,
+    PagedItems,
     QueryView,
-    TabPanel,
-    Tabs,
+    SearchForm,
+    StatusTabs,
     browser_field,
+    choice_param,
     dialog_actions,
-    list_href,
+    form_error,
     page_param,
     portal_header,
+    text_param,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import order_card
@@ -58,14 +60,6 @@ DONE = {
 }
 
 
-def _first(params: dict[str, list[str]], name: str, limit: int = 40) -> str:
-    return (params.get(name) or [""])[0].strip()[:limit]
-
-
-def _href(**params: Any) -> str:
-    return list_href(PATH, **params)
-
-
 @component
 def StoreOrdersPage() -> dict:
     return StaffFrame(StaffSection(_Queue, slug="store-orders"), active="store-orders")
@@ -74,10 +68,10 @@ def StoreOrdersPage() -> dict:
 @component
 def _Queue() -> dict:
     params = use_search_params()
-    status = _first(params, "status", 12)
-    status = status if status in {f.value for f in F} else ""
-    search = _first(params, "q", 16)
+    status = choice_param(params, "status", {f.value for f in F})
+    search = text_param(params, "q", limit=16)
     page = page_param(params)
+    url = ListQuery(PATH, {"status": status, "q": search})
     session = use_session()
     query = use_query(
         list_store_orders,
@@ -112,27 +106,10 @@ def _Queue() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body store"},
-            Tabs(
+            StatusTabs(
                 TABS,
                 status,
-                label="Fulfilment status",
-                href=lambda key: _href(status=key, q=search),
-                id="orders-by",
-                class_name="tabs store-status-tabs",
-            ),
-            TabPanel(
-                status,
-                html.form(
-                    {
-                        "key": f"search {status} {search}",
-                        "class_name": "form audit-filters store-filters",
-                        "method": "get",
-                        "action": PATH,
-                        "role": "search",
-                        "aria-label": "Find an order",
-                        **client_get_form(),
-                    },
-                    html.input({"type": "hidden", "name": "status", "value": status}) if status else "",
+                SearchForm(
                     browser_field(
                         "Order number",
                         "q",
@@ -142,21 +119,25 @@ def _Queue() -> dict:
                         max_length=16,
                         placeholder="MS-",
                     ),
-                    html.div(
-                        {"class_name": "audit-filter-actions"},
-                        Button("Search", type="submit", icon="search"),
-                        html.a({"class_name": "btn btn-outline", "href": _href(status=status)}, "Clear"),
-                    ),
+                    action=PATH,
+                    label="Find an order",
+                    key=f"search {status} {search}",
+                    hidden={"status": status},
+                    clear_href=url.href(q=""),
+                    class_name="form audit-filters store-filters",
                 ),
-                html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+                form_error(problem),
                 QueryView(
                     query,
-                    lambda data: _orders(data, step, action.pending, status, search),
+                    lambda data: _orders(data, step, action.pending, url),
                     is_empty=lambda data: data is None,
                     loading_label="Loading store orders…",
                 ),
+                label="Fulfilment status",
+                href=url.tab_href("status"),
                 id="orders-by",
-                class_name="store-orders",
+                class_name="tabs store-status-tabs",
+                panel_class="store-orders",
             ),
             _StepDialog(
                 asking,
@@ -175,14 +156,8 @@ def _orders(
     data: StoreOrderPage,
     step: Callable[[StoreOrderRead, FulfilmentStatus], Callable[[], Any]],
     busy: bool,
-    status: str,
-    search: str,
+    url: ListQuery,
 ) -> dict:
-    if not data.items:
-        return html.p(
-            {"class_name": "hint"}, "No store orders match." if status or search else "No store orders yet."
-        )
-
     def buttons(order: StoreOrderRead) -> dict:
         targets = NEXT_STEPS[order.fulfilment]
         if not targets:
@@ -205,7 +180,8 @@ def _orders(
             ],
         )
 
-    return html._(
+    return PagedItems(
+        data,
         html.p(
             {"class_name": "hint store-count", "role": "status"},
             f"{data.total} order" + ("" if data.total == 1 else "s"),
@@ -226,13 +202,9 @@ def _orders(
             )
             for order in data.items
         ],
-        PageLinks(
-            data.page,
-            data.total,
-            data.page_size,
-            href=lambda n: _href(status=status, q=search, page=n),
-            label="Pages of orders",
-        ),
+        empty="No store orders match." if any(url.filters.values()) else "No store orders yet.",
+        href=url.page_href,
+        label="Pages of orders",
     )
 
 
@@ -299,7 +271,7 @@ def _StepDialog(
         f"{label}: order {order.number}",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "store-step-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             *fields,
             dialog_actions(
                 Button("Back", variant="ghost", on_click=on_close),

@@ -10,7 +10,8 @@ summary's links) is in static/js/kit.js.
 
 The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers), `section` / `grid` /
 `card` (layout), `button_link` / `mailto_href` (links), `notice` / `sale_callout` / `coming_soon` (notices),
-`checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` / `faq_layout` (faq).
+`checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` / `faq_layout` (faq). The staff list
+screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems` and `form_error` (list_screen).
 """
 
 from components.kit.buttons import Button
@@ -23,6 +24,15 @@ from components.kit.fields import Checkbox, Field, Select, TextArea, browser_fie
 from components.kit.headers import page_header, page_title, portal_header
 from components.kit.layout import card, grid, section
 from components.kit.links import button_link, mailto_href
+from components.kit.list_screen import (
+    ListQuery,
+    PagedItems,
+    SearchForm,
+    StatusTabs,
+    choice_param,
+    form_error,
+    text_param,
+)
 from components.kit.lists import checklist, chips, steps
 from components.kit.notices import coming_soon, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
@@ -42,13 +52,17 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
+    "ListQuery",
     "MAX_PAGE_SIZE",
     "NewerOlderLinks",
     "PageLinks",
+    "PagedItems",
     "QueryLike",
     "QueryView",
+    "SearchForm",
     "Select",
     "StatCard",
+    "StatusTabs",
     "TabPanel",
     "Tabs",
     "TextArea",
@@ -59,6 +73,7 @@ __all__ = [
     "card",
     "checklist",
     "chips",
+    "choice_param",
     "clamp_page_size",
     "coming_soon",
     "dialog_actions",
@@ -68,6 +83,7 @@ __all__ = [
     "faq_item",
     "faq_layout",
     "field_ids",
+    "form_error",
     "frozen",
     "grid",
     "isolate",
@@ -84,4 +100,5 @@ __all__ = [
     "section",
     "steps",
     "tab_ids",
+    "text_param",
 ]

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
 from urllib.parse import quote
 
 from reactpy import html
 
 from components.icons import icon
+from components.kit._util import classes
 
 
-def button_link(label: str, href: str, *, variant: str = "primary", icon_name: str | None = None) -> dict:
-    """`a.btn.btn-{variant}`: navigation that looks like a button (an icon after the label, if given)."""
+def button_link(
+    label: Any,
+    href: str,
+    *,
+    variant: str = "primary",
+    size: Literal["md", "sm"] = "md",
+    icon_name: str | None = None,
+    class_name: str | None = None,
+    **attributes: Any,
+) -> dict:
+    """`a.btn.btn-{variant}` (`btn-sm` when small): navigation that looks like a button, an icon after the
+    label if given; other `attributes` (aria-label, key, download …) go on the link."""
     return html.a(
-        {"class_name": f"btn btn-{variant}", "href": href},
+        {
+            **attributes,
+            "class_name": classes("btn", f"btn-{variant}", size == "sm" and "btn-sm", class_name),
+            "href": href,
+        },
         label,
         icon(icon_name, size=18) if icon_name else "",
     )
