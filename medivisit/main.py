@@ -45,18 +45,9 @@ from app.services.features import keep_toggles_fresh, load_toggles
 from app.services.feedback import record_unknown_path
 from app.services.notifications import install_security_notices
 from app.settings import PROJECT_ROOT, get_settings
-from medivisit import (
-    collector,
-    first_paint,
-    periodic,
-    reactpy_client,
-    reactpy_component_check,
-    reactpy_hook_stack,
-    reactpy_paths,
-    reactpy_teardown,
-    render_gate,
-    websocket_guard,
-)
+from medivisit import collector, periodic, reactpy_compat
+from medivisit.reactpy_compat import client as reactpy_client
+from medivisit.reactpy_compat import first_paint
 from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
 from medivisit.static_assets import YEAR, CompressAssets, VersionedStaticFiles
@@ -129,7 +120,7 @@ def _index_template(version: str, refresh_tick_ms: int) -> str:
     page = (CLIENT_BUILD_DIR / "index.html").read_text()
     page = page.replace("<!-- we replace this with user-provided head elements -->", "")
     page = page.replace("{__head__}", head)
-    page = page.replace(reactpy_client.ORIGINAL_URL, reactpy_client.patched_url())  # see reactpy_client
+    page = reactpy_client.link_patched(page)
     page = page.replace(
         '<html lang="en">', f'<html lang="en" data-theme="light" data-auth-tick="{int(refresh_tick_ms)}">'
     )
@@ -145,8 +136,8 @@ def _page_html(
     template: str, *, title: str, description: str, first_frame: str | None, sidebar_collapsed: bool = False
 ) -> str:
     """The page with its title, its meta description and either its first frame (see
-    medivisit/first_paint.py) or 'Loading…'; marked for a collapsed dashboard sidebar when the visitor's
-    cookie says so (static/js/dashboard.js keeps it), so the first paint is already right."""
+    medivisit/reactpy_compat/first_paint.py) or 'Loading…'; marked for a collapsed dashboard sidebar when the
+    visitor's cookie says so (static/js/dashboard.js keeps it), so the first paint is already right."""
     app = (
         f'<div id="first-paint">{first_frame}</div><div id="app"></div>'
         if first_frame is not None
@@ -185,16 +176,10 @@ async def _first_frame(request: Request, set_cookies: list[str], budget: float) 
 
 
 def create_app() -> FastAPI:
-    reactpy_hook_stack.install()
+    settings = get_settings()
+    reactpy_compat.install(first_paint_budget=settings.first_paint_budget_ms / 1000)
     install_security_notices()  # the identity service's security entries notify their account
     watch_signups()  # a new patient account queues automation's patient.signup in its own transaction
-    render_gate.install()
-    reactpy_component_check.install()
-    reactpy_teardown.install()
-    reactpy_paths.install()
-    websocket_guard.install()
-    settings = get_settings()
-    first_paint.install(settings.first_paint_budget_ms / 1000)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202

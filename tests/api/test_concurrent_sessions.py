@@ -1,6 +1,6 @@
 """Hundreds of page loads at the same moment each get their first render (the reactpy 1.1 hook-stack fix).
 
-Without medivisit/reactpy_hook_stack.py, two renders interleaving on one thread corrupt each other's hook
+Without medivisit/reactpy_compat/hook_stack.py, two renders interleaving on one thread corrupt each other's hook
 stack ('Hook stack is in an invalid state') and the websockets close.
 """
 

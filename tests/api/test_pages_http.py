@@ -227,7 +227,7 @@ async def test_every_description_is_one_sentence_of_at_most_160_characters() -> 
 
 
 async def test_pages_load_the_patched_client_which_is_cached_for_good(client) -> None:
-    """medivisit/reactpy_client.py: the page links ReactPy's client with the redraw patches, by a name that
+    """medivisit/reactpy_compat/client.py: the page links ReactPy's client with the redraw patches, by a name that
     carries its hash (so a browser keeps it until it changes), and not the original bundle."""
     page = (await client.get("/")).text
     (src,) = re.findall(r'<script type="module" crossorigin src="(/_reactpy/assets/[^"]+)"', page)

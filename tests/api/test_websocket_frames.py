@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -52,7 +53,7 @@ async def test_oversized_and_nul_frames_close_the_socket(live_server) -> None:
 
 
 def test_a_flood_of_events_is_paced_after_a_burst(monkeypatch) -> None:
-    from medivisit import websocket_guard
+    from medivisit.reactpy_compat import websocket_guard
 
     clock = [1000.0]
     monkeypatch.setattr(websocket_guard.time, "monotonic", lambda: clock[0])
@@ -62,3 +63,22 @@ def test_a_flood_of_events_is_paced_after_a_burst(monkeypatch) -> None:
     assert waits[0] == 0.05 and abs(waits[-1] - 1.0) < 1e-9  # then 20 a second, queued in order
     clock[0] += 1.0  # a second later 20 tokens came back: the queue shrank by 20
     assert abs(pace.wait() - 0.05) < 1e-9
+
+
+def test_another_reactpy_or_callback_is_refused(monkeypatch) -> None:
+    """The guard replaces a private function of ReactPy's backend: an upgrade that renames it must not leave
+    every frame unchecked."""
+    from reactpy.backend import starlette as reactpy_starlette
+
+    from medivisit.reactpy_compat import _guard, websocket_guard
+    from medivisit.reactpy_compat._guard import IncompatibleReactPy
+
+    websocket_guard.install()
+    assert reactpy_starlette._make_send_recv_callbacks is websocket_guard._checked_callbacks
+    with monkeypatch.context() as patched:
+        patched.setattr(_guard, "installed_version", lambda package: "1.2.0")
+        with pytest.raises(IncompatibleReactPy, match=r"websocket_guard was written for reactpy 1\.1\.0"):
+            websocket_guard.install()
+    monkeypatch.delattr(reactpy_starlette, "_make_send_recv_callbacks")
+    with pytest.raises(IncompatibleReactPy, match="starlette has no _make_send_recv_callbacks"):
+        websocket_guard.install()

@@ -1,4 +1,4 @@
-"""The first frame in the HTML (medivisit/first_paint.py) handing over to the live tree
+"""The first frame in the HTML (medivisit/reactpy_compat/first_paint.py) handing over to the live tree
 (static/js/first-paint.js): what a fast visitor does before the scripts have run is not lost. The test holds
 back ReactPy's client bundle, acts on the server's copy, then lets the bundle load. The server gets a first
 frame budget long enough for its reads on a loaded machine (the catalog fills the hero's service list)."""
@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.conftest import LiveServer, seed_demo, start_server, stop_server
 
-# ReactPy's client, as the page loads it (patched, under its own name: medivisit/reactpy_client.py).
+# ReactPy's client, as the page loads it (patched, under its own name: medivisit/reactpy_compat/client.py).
 CLIENT_BUNDLE = re.compile(r"/_reactpy/assets/[^/]*\.js$")
 
 

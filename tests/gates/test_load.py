@@ -148,7 +148,7 @@ class Tab:
         [history] = _find(first["model"], _is_history, [])
         target = history["eventHandlers"]["onHistoryChangeCallback"]["target"]
         await tab._send(target, {"pathname": path, "search": ""})
-        # The first message is the settled page (medivisit/first_paint.py): its cart badge and buttons
+        # The first message is the settled page (medivisit/reactpy_compat/first_paint.py): its cart badge and buttons
         # may be in it already.
         tab.unread.append(first)
         return tab

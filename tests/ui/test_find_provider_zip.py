@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from app.services.validation import INVALID_ZIP
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 from pages.find_provider import _Results
 from tests.ui.harness import text
 
 
 @pytest.fixture(autouse=True)
 def _task_local_hook_stack() -> None:
-    reactpy_hook_stack.install()  # as the server does at startup
+    hook_stack.install()  # as the server does at startup
 
 
 @pytest.mark.parametrize("zip_code", ["1234", "abcde", "100011"])

@@ -15,7 +15,7 @@ from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.forms import Form, use_form
 from components.kit import TextArea
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 from models.account import Role
 from tests.factories import Person, person, run
 from tests.ui.harness import Mounted, attrs, mount
@@ -27,7 +27,7 @@ TIMEOUT = 10
 @pytest.fixture
 def identity(configured, monkeypatch, tmp_path) -> Iterator[None]:
     """Signed-in people on the test database (a signing key of their own), drafts saved 20 ms after typing."""
-    reactpy_hook_stack.install()  # as the server does at startup
+    hook_stack.install()  # as the server does at startup
     monkeypatch.setenv("VAR_DIR", str(tmp_path))
     monkeypatch.setenv("DRAFT_SAVE_DELAY_MS", "20")
     get_settings.cache_clear()

@@ -21,7 +21,7 @@ from app import events
 from app.principal import Principal
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.hooks import Query, use_action, use_query, use_topic
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 
 pytestmark = pytest.mark.usefixtures("configured")
 TIMEOUT = 10
@@ -29,7 +29,7 @@ TIMEOUT = 10
 
 @pytest.fixture(autouse=True)
 def _task_local_hook_stack() -> None:
-    reactpy_hook_stack.install()  # as the server does at startup
+    hook_stack.install()  # as the server does at startup
 
 
 # ---- harness ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 from pages.service_detail import _ServicePage
 from tests import factories
 from tests.ui.harness import text
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("configured")
 
 @pytest.fixture(autouse=True)
 def _task_local_hook_stack() -> None:
-    reactpy_hook_stack.install()  # as the server does at startup
+    hook_stack.install()  # as the server does at startup
 
 
 def page(slug: str):  # noqa: ANN201

@@ -15,7 +15,7 @@ from app import db as app_db
 from app.services.payments import get_payment_options
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 from models.account import Role
 from models.payment import PaymentCustomer
 from pages.dashboard import wallet
@@ -35,7 +35,7 @@ def standin() -> Iterator[stripe_standin.StripeStandIn]:
 
 @pytest.fixture
 def stripe_on(configured, monkeypatch, tmp_path, standin) -> stripe_standin.StripeStandIn:
-    reactpy_hook_stack.install()  # as the server does at startup
+    hook_stack.install()  # as the server does at startup
     for name, value in {
         "VAR_DIR": str(tmp_path),
         "PAYMENT_GATEWAY": "stripe",

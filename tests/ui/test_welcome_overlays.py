@@ -17,7 +17,7 @@ from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.onboarding import OnboardingChecklist
 from components.vip_welcome import CONTINUE, TITLE, VipWelcome
-from medivisit import reactpy_hook_stack
+from medivisit.reactpy_compat import hook_stack
 from models.account import Role
 from models.identity import User
 from tests.factories import Person, person, sign_in
@@ -28,7 +28,7 @@ TIMEOUT = 10
 
 @pytest.fixture
 def identity(configured, monkeypatch, tmp_path) -> Iterator[None]:
-    reactpy_hook_stack.install()
+    hook_stack.install()
     monkeypatch.setenv("VAR_DIR", str(tmp_path))
     get_settings.cache_clear()
     yield

@@ -1,4 +1,4 @@
-"""`use_effect` (components/effects.py) as the server runs it (medivisit/reactpy_teardown.py installed):
+"""`use_effect` (components/effects.py) as the server runs it (medivisit/reactpy_compat/teardown.py installed):
 effects run after the render, clean up before their next run and at unmount, and a mounted effect waits
 without an asyncio task."""
 
@@ -10,12 +10,12 @@ from reactpy import component, html, use_state
 from reactpy.core.layout import Layout
 
 from components.effects import use_effect
-from medivisit import reactpy_hook_stack, reactpy_teardown
+from medivisit.reactpy_compat import hook_stack, teardown
 
 
 def _setup() -> None:
-    reactpy_hook_stack.install()
-    reactpy_teardown.install()
+    hook_stack.install()
+    teardown.install()
 
 
 async def test_effects_run_clean_up_and_stop_without_waiting_tasks() -> None:

@@ -1,4 +1,5 @@
-"""The first frame's HTML writer (medivisit/first_paint.py): a ReactPy model as the browser would build it."""
+"""The first frame's HTML writer (components/html_writer.py, for medivisit/reactpy_compat/first_paint.py): a
+ReactPy model as the browser would build it."""
 
 from __future__ import annotations
 

@@ -1,11 +1,13 @@
-"""Tabs of the same page share their elements' patch paths (medivisit/reactpy_paths.py)."""
+"""Tabs of the same page share their elements' patch paths (medivisit/reactpy_compat/paths.py)."""
 
 from __future__ import annotations
 
+import pytest
 from reactpy import component, html
-from reactpy.core.layout import Layout
+from reactpy.core.layout import Layout, _ModelState
 
-from medivisit import reactpy_paths
+from medivisit.reactpy_compat import _guard, paths
+from medivisit.reactpy_compat._guard import IncompatibleReactPy
 
 
 def _paths(layout: Layout) -> dict[str, str]:
@@ -20,7 +22,7 @@ def _paths(layout: Layout) -> dict[str, str]:
 
 
 async def test_two_tabs_of_a_page_hold_one_copy_of_each_path() -> None:
-    reactpy_paths.install()
+    paths.install()
 
     @component
     def Leaf(n: int) -> dict:
@@ -37,3 +39,19 @@ async def test_two_tabs_of_a_page_hold_one_copy_of_each_path() -> None:
     deep = [path for path in one if path.count("/children/") >= 3]
     assert deep and set(one) == set(other)
     assert all(one[path] is other[path] for path in deep)  # the same string object, not an equal copy
+
+
+def test_another_reactpy_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr(_guard, "installed_version", lambda package: "1.1.1")
+    with pytest.raises(IncompatibleReactPy, match=r"paths was written for reactpy 1\.1\.0: reactpy 1\.1\.1"):
+        paths.install()
+
+
+def test_a_model_state_built_without_a_patch_path_is_refused(monkeypatch) -> None:
+    paths.install()
+    monkeypatch.setattr(_ModelState, "__init__", lambda self, *args, path, **kwargs: None)
+    with pytest.raises(IncompatibleReactPy, match="_ModelState.__init__ takes no patch_path"):
+        paths.install()
+    monkeypatch.delattr(_ModelState, "__init__")
+    with pytest.raises(IncompatibleReactPy, match="_ModelState has no __init__"):
+        paths.install()

@@ -1,4 +1,4 @@
-"""A closed tab gives its memory back at once (medivisit/reactpy_teardown.py): the state its components
+"""A closed tab gives its memory back at once (medivisit/reactpy_compat/teardown.py): the state its components
 held is freed when the layout exits, not left in reference cycles for a full garbage collection."""
 
 from __future__ import annotations
@@ -6,10 +6,13 @@ from __future__ import annotations
 import gc
 import weakref
 
+import pytest
 from reactpy import component, html, use_effect, use_state
+from reactpy.core._life_cycle_hook import LifeCycleHook
 from reactpy.core.layout import Layout
 
-from medivisit import reactpy_teardown
+from medivisit.reactpy_compat import _guard, teardown
+from medivisit.reactpy_compat._guard import IncompatibleReactPy
 
 
 class Held:
@@ -17,7 +20,7 @@ class Held:
 
 
 async def test_a_closed_layout_frees_its_components_state_without_a_collection() -> None:
-    reactpy_teardown.install()
+    teardown.install()
     held: list[weakref.ref[Held]] = []
 
     @component
@@ -46,3 +49,22 @@ async def test_a_closed_layout_frees_its_components_state_without_a_collection()
         assert [ref() for ref in held] == [None, None, None]
     finally:
         gc.enable()
+
+
+def test_another_reactpy_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr(_guard, "installed_version", lambda package: "1.0.2")
+    with pytest.raises(
+        IncompatibleReactPy, match=r"teardown was written for reactpy 1\.1\.0: reactpy 1\.0\.2"
+    ):
+        teardown.install()
+
+
+def test_a_reactpy_without_the_replaced_or_read_names_is_refused(monkeypatch) -> None:
+    teardown.install()
+    monkeypatch.delattr(LifeCycleHook, "affect_layout_did_render")
+    with pytest.raises(IncompatibleReactPy, match="LifeCycleHook has no affect_layout_did_render"):
+        teardown.install()
+    monkeypatch.undo()
+    monkeypatch.delattr(LifeCycleHook, "_effect_stops")  # a slot the taskless effects and the exit read
+    with pytest.raises(IncompatibleReactPy, match="LifeCycleHook has no _effect_stops"):
+        teardown.install()

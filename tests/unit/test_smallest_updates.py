@@ -1,4 +1,4 @@
-"""The smallest updates (medivisit/smallest_updates.py): a real ReactPy layout re-renders, the messages are
+"""The smallest updates (medivisit/reactpy_compat/smallest_updates.py): a real ReactPy layout re-renders, the messages are
 applied the way ReactPy's browser client applies them (`jsonPointer.set` into the tree it holds, in place),
 and the browser's tree must then equal the layout's whole model while far fewer bytes went over the wire."""
 
@@ -11,7 +11,13 @@ from typing import Any
 
 from reactpy import Layout, component, html, use_state
 
-from medivisit.smallest_updates import MAX_PATCHES, SmallestUpdates, differences, replaced, subtree
+from medivisit.reactpy_compat.smallest_updates import (
+    MAX_PATCHES,
+    SmallestUpdates,
+    differences,
+    replaced,
+    subtree,
+)
 
 
 def client_set(tree: dict, pointer: str, value: Any) -> dict:

@@ -17,8 +17,10 @@ several. Three patches to the bundle change that, and a fourth keeps typing:
   machine).
 
 The patched bundle is served under a name that carries its own hash (`/_reactpy/assets/client-<hash>.js`)
-and the page links it in place of the original. Each patch must match the bundle exactly once: a ReactPy
-upgrade that changes the client fails `patched_bundle()` at startup instead of serving a broken page.
+and the page links it in place of the original (`link_patched`). Each patch must match the bundle exactly
+once, and the page must link the original exactly once: a ReactPy upgrade that changes the client fails
+`install()` at startup instead of serving a broken page or, quietly, the unpatched client. The same fixes,
+against the client's TypeScript source, are in patches/reactpy-client-redraw/ (offered upstream).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from reactpy.backend._common import CLIENT_BUILD_DIR
+from reactpy.backend import _common
 
-ORIGINAL_URL = "/_reactpy/assets/index.1a2d86bf.js"
-ORIGINAL = CLIENT_BUILD_DIR / "assets" / "index.1a2d86bf.js"
+from medivisit.reactpy_compat._guard import Patch
+
+PATCH = Patch(__name__)
+ORIGINAL_URL = "/_reactpy/assets/index.1a2d86bf.js"  # the bundle of reactpy 1.1.0, linked by its index.html
 
 _SET_IN = (
     "function __mvSetIn(root,path,value){const keys=jsonPointer.parse(path),"
@@ -62,16 +66,22 @@ PATCHES = (
 )
 
 
-@cache
-def patched_bundle() -> str:
-    """The client bundle with PATCHES applied (each must match exactly once)."""
-    text = ORIGINAL.read_text()
+def patch_bundle(text: str) -> str:
+    """`text` (ReactPy's client bundle) with PATCHES applied; each must match exactly once."""
     for old, new in PATCHES:
-        found = text.count(old)
-        if found != 1:
-            raise RuntimeError(f"ReactPy's client changed: a patch matches {found} times ({old[:60]}…)")
+        PATCH.require_text(text, old, where="the client bundle")
         text = text.replace(old, new)
     return text
+
+
+@cache
+def patched_bundle() -> str:
+    """The installed client bundle, patched."""
+    PATCH.check_version()
+    original = _common.CLIENT_BUILD_DIR / ORIGINAL_URL.removeprefix("/_reactpy/")
+    if not original.is_file():
+        PATCH.fail(f"there is no {original}")
+    return patch_bundle(original.read_text())
 
 
 @cache
@@ -79,3 +89,17 @@ def patched_url() -> str:
     """Where the page loads the patched bundle from (its name carries its hash, so it is cached for good)."""
     digest = hashlib.sha256(patched_bundle().encode()).hexdigest()[:12]
     return f"/_reactpy/assets/client-{digest}.js"
+
+
+def link_patched(page: str) -> str:
+    """ReactPy's index.html, linking the patched bundle in place of the original."""
+    PATCH.require_text(page, ORIGINAL_URL, where="ReactPy's index.html")
+    return page.replace(ORIGINAL_URL, patched_url())
+
+
+def install() -> None:
+    """Check that every patch of the bundle, and the page's link to it, still match (the bundle is served
+    by a route of the app: medivisit/main.py)."""
+    patched_bundle.cache_clear()
+    patched_url.cache_clear()
+    link_patched((_common.CLIENT_BUILD_DIR / "index.html").read_text())

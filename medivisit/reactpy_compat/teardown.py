@@ -1,4 +1,4 @@
-"""A closed tab's components are always unmounted, installed once at startup by `install()`.
+"""A closed tab's components are always unmounted.
 
 When a websocket closes, ReactPy 1.1 leaves its layout inside an anyio cancel scope that cancels every
 await, again and again. Unmounting awaits each component's effects as they stop, so the first of those
@@ -7,7 +7,7 @@ and the garbage collector logs "Task was destroyed but it is pending!" for each 
 closed at once in the load gate). `install()` runs the layout's exit on a task of its own, which the
 cancel scope cannot reach; the closing connection waits for it only as long as it is allowed to.
 
-A render running on a task of its own when the tab closes (the first frame's, medivisit/first_paint.py,
+A render running on a task of its own when the tab closes (the first frame's, first_paint.py,
 which is never cancelled halfway) would start its components' effects after that unmount, with nobody left
 to stop them: `finish_before_exit` makes the layout's exit wait for such a render first. And a render cut
 short by the closing tab still starts the effects of the components it had rendered, which are not in the
@@ -26,16 +26,22 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reactpy.core._life_cycle_hook import LifeCycleHook
-from reactpy.core.hooks import _CurrentState
-from reactpy.core.layout import Layout, _ModelState
+from reactpy.core import _life_cycle_hook as life_cycle
+from reactpy.core import hooks as reactpy_hooks
+from reactpy.core import layout as reactpy_layout
 
 from components.effects import Effect
+from medivisit.reactpy_compat._guard import Patch
 
-_original_exit = Layout.__aexit__
-_original_did_render = LifeCycleHook.affect_layout_did_render
+if TYPE_CHECKING:
+    from reactpy.core._life_cycle_hook import LifeCycleHook
+    from reactpy.core.layout import Layout, _ModelState
+
+PATCH = Patch(__name__)
+_original_exit: Any = None
+_original_did_render: Any = None
 _hooks: weakref.WeakKeyDictionary[Layout, weakref.WeakSet[LifeCycleHook]] = weakref.WeakKeyDictionary()
 _exits: set[asyncio.Task[None]] = set()
 _renders: weakref.WeakKeyDictionary[Layout, asyncio.Future[Any]] = weakref.WeakKeyDictionary()
@@ -51,7 +57,7 @@ def _layout_of(hook: LifeCycleHook) -> Layout | None:
     """The layout a component's hook schedules its renders on (ReactPy keeps it in a closure only)."""
     for cell in getattr(hook._schedule_render_callback, "__closure__", None) or ():  # noqa: SLF001
         owner = getattr(cell.cell_contents, "__self__", None)
-        if isinstance(owner, Layout):
+        if isinstance(owner, reactpy_layout.Layout):
             return owner
     return None
 
@@ -84,7 +90,7 @@ def _ignore(_value: Any) -> None:
 
 def _release_hook(hook: LifeCycleHook) -> None:
     for state in hook._state:  # noqa: SLF001
-        if isinstance(state, _CurrentState):
+        if isinstance(state, reactpy_hooks._CurrentState):  # noqa: SLF001
             state.dispatch = _ignore  # the setter's closure holds the state: a cycle
     hook._state = ()  # noqa: SLF001
     hook._context_providers.clear()  # noqa: SLF001
@@ -107,7 +113,7 @@ async def _exit_after_render(layout: Layout, *exc: Any) -> None:
     render = _renders.pop(layout, None)
     if render is not None and not render.done():
         await asyncio.wait({render}, timeout=RENDER_GRACE_SECONDS)
-    states = getattr(layout, "_model_states_by_life_cycle_state_id", {})
+    states = getattr(layout, "_model_states_by_life_cycle_state_id", {})  # unset if it never entered
     root = states.get(getattr(layout, "_root_life_cycle_state_id", None))
     try:
         await _original_exit(layout, *exc)
@@ -129,5 +135,16 @@ async def _exit_to_the_end(self: Layout, *exc: Any) -> None:
 
 def install() -> None:
     """Run every layout's exit to its end, and start `use_effect`s without a task each (idempotent)."""
-    Layout.__aexit__ = _exit_to_the_end
-    LifeCycleHook.affect_layout_did_render = _did_render
+    global _original_exit, _original_did_render
+    PATCH.check_version()
+    layout = PATCH.find(reactpy_layout, "Layout")
+    hook = PATCH.find(life_cycle, "LifeCycleHook")
+    # What the exit, the release and the taskless effects read (all slots of ReactPy's classes).
+    PATCH.require(layout, "_model_states_by_life_cycle_state_id", "_root_life_cycle_state_id")
+    PATCH.require(PATCH.find(reactpy_layout, "_ModelState"), "children_by_key", "is_component_state")
+    PATCH.require(hook, "_schedule_render_callback", "_effect_funcs", "_effect_stops", "_state")
+    PATCH.require(hook, "_context_providers", "add_effect", "affect_component_will_unmount")
+    PATCH.require(PATCH.find(reactpy_hooks, "_CurrentState"), "dispatch")
+    PATCH.require(reactpy_hooks, "current_hook", "_try_to_infer_closure_values")  # components/effects.py
+    _original_exit = PATCH.replace(layout, "__aexit__", _exit_to_the_end)
+    _original_did_render = PATCH.replace(hook, "affect_layout_did_render", _did_render)

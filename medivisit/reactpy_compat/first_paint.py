@@ -25,15 +25,18 @@ from typing import Any
 
 from reactpy import Layout
 from reactpy.backend.types import Connection, Location
+from reactpy.core import layout as reactpy_layout
 from reactpy.core import serve as reactpy_serve
 from reactpy.core.hooks import ConnectionContext
 from reactpy.types import ComponentType
 
 from components.hooks import LoadsInFlight, loads_in_flight
 from components.html_writer import model_to_html
-from medivisit import reactpy_teardown
-from medivisit.smallest_updates import SmallestUpdates, replaced
+from medivisit.reactpy_compat import teardown
+from medivisit.reactpy_compat._guard import Patch
+from medivisit.reactpy_compat.smallest_updates import SmallestUpdates, replaced
 
+PATCH = Patch(__name__)
 MAX_RENDERS = 40  # a screen that keeps re-rendering is cut off here
 
 
@@ -68,7 +71,7 @@ async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Tas
             if not await _settling(layout, tracker, deadline):
                 break
             render = asyncio.ensure_future(layout.render())
-            reactpy_teardown.finish_before_exit(layout, render)
+            teardown.finish_before_exit(layout, render)
             await asyncio.wait({render}, timeout=max(deadline - loop.time(), 0))
             if not render.done():
                 return model, render
@@ -82,7 +85,13 @@ async def settled_frame(layout: Layout, budget: float) -> tuple[Any, asyncio.Tas
 def install(budget: float) -> None:
     """The live connection's first message is the settled frame too, so the page it replaces (the first
     frame in the HTML) is never swapped for one still loading; later updates go as their smallest changed
-    parts (medivisit/smallest_updates.py)."""
+    parts (smallest_updates.py). Replaces `reactpy.core.serve._single_outgoing_loop`, the loop that
+    `serve_layout` runs to send a layout's updates."""
+    PATCH.check_version()
+    PATCH.require(PATCH.find(reactpy_layout, "Layout"), "_rendering_queue")  # `_settling` reads its _pending
+    queue = PATCH.find(reactpy_layout, "_ThreadSafeQueue")
+    if "_pending" not in PATCH.find(queue, "__init__").__code__.co_names:
+        PATCH.fail("_ThreadSafeQueue.__init__ sets no _pending")
 
     async def outgoing(layout: Layout, send: Any) -> None:
         browser = SmallestUpdates()
@@ -108,7 +117,8 @@ def install(budget: float) -> None:
             # their locals) in a reference cycle until a full collection: let them hold nothing big.
             browser.model = None
 
-    reactpy_serve._single_outgoing_loop = outgoing
+    PATCH.require(reactpy_serve, "serve_layout")
+    PATCH.replace(reactpy_serve, "_single_outgoing_loop", outgoing)
 
 
 async def _settling(layout: Layout, tracker: LoadsInFlight, deadline: float) -> bool:

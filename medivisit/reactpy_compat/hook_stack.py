@@ -1,4 +1,4 @@
-"""Fix for reactpy 1.1.0's thread-local hook stack, installed once at startup by `install()`.
+"""Fix for reactpy 1.1.0's thread-local hook stack.
 
 reactpy 1.1 keeps the stack of rendering components in a per-*thread* list, but renders are asyncio
 tasks that interleave on one thread: when two page loads render at the same moment, one task pops the
@@ -7,17 +7,24 @@ in the 2.0 betas (reactpy PR #1254) by keeping the stack in a ContextVar.
 
 This module does the same for 1.1: the stack lives in a ContextVar holding an immutable tuple, so each
 asyncio task sees its own stack, and a task created mid-render (effects, scheduled renders) inherits a
-snapshot it can never mutate for its parent.
+snapshot it can never mutate for its parent. It replaces `LifeCycleHook.set_current` / `unset_current`
+and the two module globals `current_hook` that ReactPy's hooks call.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
-import reactpy.core._life_cycle_hook as life_cycle
-import reactpy.core.hooks as hooks
-from reactpy.core._life_cycle_hook import LifeCycleHook
+from reactpy.core import _life_cycle_hook as life_cycle
+from reactpy.core import hooks
 
+from medivisit.reactpy_compat._guard import Patch
+
+if TYPE_CHECKING:
+    from reactpy.core._life_cycle_hook import LifeCycleHook
+
+PATCH = Patch(__name__)
 _stack: ContextVar[tuple[LifeCycleHook, ...]] = ContextVar("reactpy_hook_stack", default=())
 
 
@@ -45,7 +52,10 @@ def _unset_current(self: LifeCycleHook) -> None:
 
 def install() -> None:
     """Swap reactpy's thread-local stack for the task-local one (idempotent)."""
-    LifeCycleHook.set_current = _set_current
-    LifeCycleHook.unset_current = _unset_current
-    life_cycle.current_hook = current_hook
-    hooks.current_hook = current_hook
+    PATCH.check_version()
+    hook_class = PATCH.find(life_cycle, "LifeCycleHook")
+    PATCH.require(hook_class, "_context_providers")
+    PATCH.replace(hook_class, "set_current", _set_current)
+    PATCH.replace(hook_class, "unset_current", _unset_current)
+    original = PATCH.replace(life_cycle, "current_hook", current_hook)
+    PATCH.replace(hooks, "current_hook", current_hook, expected=original)  # the name hooks.py imported

@@ -19,11 +19,14 @@ import asyncio
 import weakref
 from typing import Any
 
-from reactpy.core.layout import Layout
+from reactpy.core import layout
 
+from medivisit.reactpy_compat._guard import Patch
+
+PATCH = Patch(__name__)
 RENDERS_AT_ONCE = 2
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
-_original = Layout._create_layout_update
+_original: Any = None
 
 
 def _gate() -> asyncio.Semaphore:
@@ -34,11 +37,13 @@ def _gate() -> asyncio.Semaphore:
     return gate
 
 
-async def _gated_update(self: Layout, old_state: Any) -> Any:
+async def _gated_update(self: Any, old_state: Any) -> Any:
     async with _gate():
         return await _original(self, old_state)
 
 
 def install() -> None:
     """Gate every layout update (idempotent)."""
-    Layout._create_layout_update = _gated_update
+    global _original
+    PATCH.check_version()
+    _original = PATCH.replace(PATCH.find(layout, "Layout"), "_create_layout_update", _gated_update)

@@ -11,7 +11,8 @@ for one that
 - paces a connection to `WEBSOCKET_EVENTS_PER_SECOND` after a burst of `WEBSOCKET_EVENT_BURST` (a token
   bucket): a flood from one tab is served at that pace and costs the server nothing more, while nothing a
   person typed is dropped.
-Well-formed events pass through unchanged.
+Well-formed events pass through unchanged. The callback replaced is `_make_send_recv_callbacks` of ReactPy's
+Starlette backend (which its FastAPI backend is): were it renamed, every one of these checks would be gone.
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ from reactpy.backend import starlette as reactpy_starlette
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from app.settings import get_settings
+from medivisit.reactpy_compat._guard import Patch
 from medivisit.request_guard import contains_nul
+
+PATCH = Patch(__name__)
 
 logger = logging.getLogger(__name__)
 UNSUPPORTED_DATA = 1003
 TOO_BIG = 1009
-_original = reactpy_starlette._make_send_recv_callbacks
+_original: Any = None
 
 
 def _is_layout_event(message: Any) -> bool:
@@ -114,4 +118,6 @@ def _checked_callbacks(socket: WebSocket) -> tuple[Any, Any]:
 
 def install() -> None:
     """Check every incoming frame (idempotent)."""
-    reactpy_starlette._make_send_recv_callbacks = _checked_callbacks
+    global _original
+    PATCH.check_version()
+    _original = PATCH.replace(reactpy_starlette, "_make_send_recv_callbacks", _checked_callbacks)
