@@ -109,8 +109,8 @@ class Settings(BaseSettings):
     # Browser sessions (app/auth/browser.py, static/js/auth.js): how often a tab checks its access token
     # (SPEC §9: 30 s; it refreshes when under three ticks remain). Tests shorten it.
     auth_refresh_tick_ms: int = 30_000
-    # Public pages carry their first frame in the HTML (medivisit/first_paint.py): how long the page route
-    # waits for that frame's data before it answers with what it has (0: no first frame, "Loading…").
+    # Public pages carry their first frame in the HTML (medivisit/reactpy_compat/first_paint.py): how long the
+    # page route waits for that frame's data before it answers with what it has (0: no first frame, "Loading…").
     first_paint_budget_ms: int = 300
 
     # ---- marketplace: flash sale and booking windows ----
@@ -194,8 +194,8 @@ class Settings(BaseSettings):
     # Largest request body in bytes: most routes, and the identity API (/auth/*); uploads: UPLOAD_MAX_BYTES.
     max_request_bytes: int = 1024 * 1024
     max_auth_request_bytes: int = 64 * 1024
-    # Websocket frames (medivisit/websocket_guard.py): the largest accepted, and the pace a connection is held
-    # to after a burst (events a second; 0 turns pacing off).
+    # Websocket frames (medivisit/reactpy_compat/websocket_guard.py): the largest accepted, and the pace a
+    # connection is held to after a burst (events a second; 0 turns pacing off).
     max_websocket_message_bytes: int = 64 * 1024
     websocket_events_per_second: int = 20
     websocket_event_burst: int = 60

@@ -8,8 +8,9 @@ started after the render whose dependencies changed, its clean-up kept, and stop
 ReactPy's own unmount call (`stop.set()` on what the hook keeps as its stop events). Only an `async def`
 effect still has a task, which ends when its coroutine does.
 
-The taskless start is installed with the other ReactPy fixes at startup (medivisit/reactpy_teardown.py);
-without it an `Effect` is still a valid ReactPy effect and runs the usual way (a task waiting to stop).
+The taskless start is installed with the other ReactPy fixes at startup
+(medivisit/reactpy_compat/teardown.py); without it an `Effect` is still a valid ReactPy effect and runs the
+usual way (a task waiting to stop).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """ReactPy models written as HTML, as ReactPy's browser client would build them.
 
-Used for the first frame of a page (medivisit/first_paint.py) and for markup frozen into one element
-(components/kit/static.py). Elements of JavaScript modules (`importSource`) and scripts only do something in
+Used for the first frame of a page (medivisit/reactpy_compat/first_paint.py) and for markup frozen into one
+element (components/kit/static.py). Elements of JavaScript modules (`importSource`) and scripts only do something in
 the live tree: the HTML holds the empty `<span>` and `<div>` ReactPy's client draws in their place, so both
 trees have the same shape (static/js/first-paint.js finds an element's live counterpart by its position).
 `style` attributes are left out: the Content-Security-Policy (medivisit/security_headers.py) refuses inline

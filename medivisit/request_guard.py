@@ -89,7 +89,8 @@ async def _answer(send: Send, refused: _Refused) -> None:
 
 
 class RequestGuard:
-    """ASGI middleware: size and NUL checks on every HTTP request (websocket frames: `websocket_guard`)."""
+    """ASGI middleware: size and NUL checks on every HTTP request (websocket frames:
+    medivisit/reactpy_compat/websocket_guard.py)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -3,9 +3,12 @@
 reactpy-router renders nothing until the browser's History component reports the URL, one websocket round
 trip after the tab connects, so every page's first frame was empty. The URL the websocket was opened for
 is the page's URL (ReactPy's client puts it in the websocket's address), and on the server (the first
-paint in the HTML, medivisit/first_paint.py) it is the request's: this router starts from it. History
-still reports every later change (links, back and forward), and the report of the URL the page already
-shows changes nothing.
+paint in the HTML, medivisit/reactpy_compat/first_paint.py) it is the request's: this router starts from
+it. History still reports every later change (links, back and forward), and the report of the URL the page
+already shows changes nothing.
+
+It builds on reactpy-router's private `_iter_routes`, `_match_route` and `_route_state_context`:
+medivisit/reactpy_compat/router_internals.py refuses at start-up a reactpy-router without them.
 """
 
 from __future__ import annotations

@@ -42,8 +42,8 @@
   }
 
   // One click brings several updates (the badges, a toast, the cart panel), and the client draws after
-  // each (only the parts an update changed: medivisit/reactpy_client.py). Updates are handed over once per
-  // frame, all that arrived since the last, so they are drawn together; a tab in the background (no
+  // each (only the parts an update changed: medivisit/reactpy_compat/client.py). Updates are handed over
+  // once per frame, all that arrived since the last, so they are drawn together; a tab in the background (no
   // frames) still gets them within 100 ms.
   function oneDrawPerFrame(socket) {
     var handler = null;

@@ -1,5 +1,5 @@
-// Swaps the page's first frame, rendered on the server into the HTML (medivisit/first_paint.py), for the
-// live ReactPy tree the moment that tree draws.
+// Swaps the page's first frame, rendered on the server into the HTML (medivisit/reactpy_compat/first_paint.py),
+// for the live ReactPy tree the moment that tree draws.
 // The live tree mounts into the hidden #app and its first message is the same settled page, so the swap
 // happens when #app first has content: the observer runs before the browser paints, so the page never
 // flashes "Loading…", an empty frame or a layout shift.
@@ -8,8 +8,8 @@
 // they clicked is clicked again in the live tree, and focus stays on the same field. Elements are matched
 // by id, else by their position in the tree.
 // Typed values are copied into the live fields at once (the patched client keeps them: see
-// medivisit/reactpy_client.py); ticked boxes and the pending click are replayed once the live tree's mount
-// effects have run, so its handlers are in place.
+// medivisit/reactpy_compat/client.py); ticked boxes and the pending click are replayed once the live tree's
+// mount effects have run, so its handlers are in place.
 (function () {
   var pendingClick = null;
 
