@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -24,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Match
 
 from app import flags
+from app.api.deps import transaction
 from app.auth import mfa, otp, users
 from app.auth.common import RequestOrigin, check_redirect_to, safe_redirect
 from app.auth.errors import (
@@ -40,7 +40,6 @@ from app.auth.keys import get_key_ring
 from app.auth.pkce import exchange_auth_code, pkce_params
 from app.auth.ratelimit import enforce
 from app.auth.sessions import authenticate, refresh, sign_in_with_password, sign_out
-from app.db import unit_of_work
 from app.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -155,21 +154,6 @@ def _documented(body: type[BaseModel]) -> dict[str, Any]:
             }
         }
     }
-
-
-@asynccontextmanager
-async def transaction() -> AsyncIterator[AsyncSession]:
-    """One unit of work; an error marked `commit=True` keeps the writes made before it."""
-    pending: AuthApiError | None = None
-    async with unit_of_work() as session:
-        try:
-            yield session
-        except AuthApiError as exc:
-            if not exc.commit:
-                raise
-            pending = exc
-    if pending is not None:
-        raise pending
 
 
 def _origin(request: Request) -> RequestOrigin:

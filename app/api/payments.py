@@ -16,7 +16,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from app.db import unit_of_work
+from app.api.deps import transaction
 from app.services.errors import ServiceError
 from app.services.payments import MAX_EVENT_BYTES, EventTooLarge, handle_stripe_webhook
 
@@ -57,7 +57,7 @@ async def stripe_webhook(request: Request) -> JSONResponse:
     payment_failed …), verified with the endpoint's signing secret and applied once per event id."""
     try:
         payload = await _body(request)
-        async with unit_of_work() as session:
+        async with transaction() as session:
             outcome = await handle_stripe_webhook(
                 session=session, payload=payload, signature=request.headers.get("stripe-signature", "")[:2048]
             )
