@@ -37,8 +37,9 @@ from app.api import (
 from app.api import analytics as analytics_api
 from app.api import auth_v1 as auth_api
 from app.api import browser_auth as auth_browser
+from app.api.deps import transaction
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
-from app.db import get_database, unit_of_work
+from app.db import get_database
 from app.services.ads import keep_ads_fresh, load_live_ads
 from app.services.automation import watch_signups
 from app.services.features import keep_toggles_fresh, load_toggles
@@ -252,12 +253,12 @@ def create_app() -> FastAPI:
         if screen is not None and screen.head is not None:
             # The provider or service the path names, for the title and description; a known route naming
             # an unknown one answers 404, and its screen says so.
-            async with unit_of_work() as session:
+            async with transaction() as session:
                 head = await screen.head(session=session, **params)
             found = head is not None
         if screen is None:
             logger.info("Unknown path requested: %s", path[:200])
-            async with unit_of_work() as session:
+            async with transaction() as session:
                 await record_unknown_path(session=session, path=path)
         shown = screen or NOT_FOUND
         cookies = Response()  # collects this answer's Set-Cookie headers
