@@ -18,7 +18,6 @@ from app.services.organizations import (
     rename_organization,
     staff_remove_member,
 )
-from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
@@ -28,6 +27,7 @@ from components.kit import (
     Field,
     PageLinks,
     QueryView,
+    SearchForm,
     Select,
     UserText,
     browser_field,
@@ -65,18 +65,13 @@ def _Organizations() -> dict:
         ),
         html.div(
             {"class_name": "container portal-body corp-list"},
-            html.form(
-                {
-                    "key": f"search {search}",
-                    "class_name": "form corp-row",
-                    "method": "get",
-                    "action": PATH,
-                    "role": "search",
-                    "aria-label": "Find an organization",
-                    **client_get_form(),
-                },
+            SearchForm(
                 browser_field("Name", "q", value=search, type="search", id_prefix="orgs", max_length=80),
-                html.div({"class_name": "modal-actions"}, Button("Search", type="submit", icon="search")),
+                action=PATH,
+                label="Find an organization",
+                key=f"search {search}",
+                class_name="form corp-row",
+                actions_class="modal-actions",
             ),
             _Organization(chosen, key=chosen) if chosen else _NewOrganization(found),
             QueryView(found, lambda data: _list(data, search), loading_label="Loading organizations…"),

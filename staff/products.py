@@ -25,7 +25,6 @@ from app.services.store import (
 )
 from app.settings import get_settings
 from components import browser
-from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
@@ -39,6 +38,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    SearchForm,
     Select,
     TextArea,
     UserText,
@@ -115,16 +115,7 @@ def _editor_key(editing: Any) -> str:
 
 
 def _filters(search: str, category: str) -> dict:
-    return html.form(
-        {
-            "key": f"filters {search} {category}",
-            "class_name": "form audit-filters store-filters",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Find products",
-            **client_get_form(),
-        },
+    return SearchForm(
         browser_field(
             "Name or category", "q", value=search, type="search", id_prefix="products", max_length=80
         ),
@@ -135,11 +126,11 @@ def _filters(search: str, category: str) -> dict:
             value=category,
             id_prefix="products",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
-        ),
+        action=PATH,
+        label="Find products",
+        key=f"filters {search} {category}",
+        clear_href=PATH,
+        class_name="form audit-filters store-filters",
     )
 
 

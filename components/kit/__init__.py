@@ -9,9 +9,10 @@ every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focu
 summary's links) is in static/js/kit.js.
 
 The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers), `section` / `grid` /
-`card` (layout), `button_link` / `mailto_href` (links), `notice` / `sale_callout` / `coming_soon` (notices),
-`checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` / `faq_layout` (faq). The staff list
-screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems` and `form_error` (list_screen).
+`card` / `StaffCard` (layout), `button_link` / `mailto_href` (links), `notice` / `sale_callout` /
+`coming_soon` (notices), `checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` /
+`faq_layout` (faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems`
+and `form_error` (list_screen).
 """
 
 from components.kit.buttons import Button
@@ -22,7 +23,7 @@ from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
 from components.kit.headers import page_header, page_title, portal_header
-from components.kit.layout import card, grid, section
+from components.kit.layout import StaffCard, card, grid, section
 from components.kit.links import button_link, mailto_href
 from components.kit.list_screen import (
     ListQuery,
@@ -61,6 +62,7 @@ __all__ = [
     "QueryView",
     "SearchForm",
     "Select",
+    "StaffCard",
     "StatCard",
     "StatusTabs",
     "TabPanel",

@@ -1,12 +1,15 @@
-"""Page layout: `section` (a titled band of a page, in a container), `grid` (equal columns) and `card`."""
+"""Page layout: `section` (a titled band of a page, in a container), `grid` (equal columns), `card` (a
+public page's card) and `StaffCard` (a titled panel of the signed-in screens)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from reactpy import html
 
 from components.icons import icon
+from components.kit._util import classes
 
 
 def section(*children: Any, title: str | None = None, id: str | None = None, muted: bool = False) -> dict:
@@ -47,3 +50,34 @@ def card(
     if href:
         return html.a({"class_name": "card card-link", "href": href}, *body)
     return html.div({"class_name": "card"}, *body)
+
+
+def StaffCard(  # noqa: N802 - a kit element, named like the components
+    title: Any,
+    *children: Any,
+    title_id: str,
+    head: Sequence[Any] = (),
+    head_class: str | None = None,
+    class_name: str | None = None,
+    key: str | None = None,
+    id: str | None = None,
+) -> dict:
+    """`section.staff-card` named by its h2 (`title_id`), in a head row with `head` beside it (a count, a
+    button), then `children`."""
+    attributes: dict[str, Any] = {
+        "class_name": classes("staff-card", class_name),
+        "aria-labelledby": title_id,
+    }
+    if key is not None:
+        attributes["key"] = key
+    if id is not None:
+        attributes["id"] = id
+    return html.section(
+        attributes,
+        html.div(
+            {"class_name": classes("staff-card-head", head_class)},
+            html.h2({"id": title_id}, title),
+            *head,
+        ),
+        *children,
+    )
