@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from reactpy import component, event, html, use_state
 from reactpy_router import use_params, use_search_params
 
-from app.services.providers import (
+from app.services.enrollment import (
     PROVIDERS_TOPIC,
     get_managed_provider,
     list_managed_providers,

@@ -346,7 +346,7 @@ async def test_soonest_over_many_schedule_groups_matches_a_brute_force_ranking(
     page, time off that pushes a provider past later groups, pages of one and a date filter, the order
     must still equal computing every slot."""
     from app.services.providers import Interval, SlotRules, _search, next_slot
-    from app.services.providers._availability import day_bounds
+    from app.services.shared.clock import day_bounds
 
     if first_groups is not None:
         monkeypatch.setattr(_search, "_first_batch", lambda groups, *_: min(first_groups, len(groups)))

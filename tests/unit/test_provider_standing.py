@@ -19,22 +19,20 @@ from app.services.booking import CheckoutLine, checkout_options, hold_slot, plac
 from app.services.enrollment import (
     approve_document,
     get_applicant_timeline,
+    get_managed_provider,
     get_onboarding_pipeline,
     lapse_expired_credentials,
+    list_managed_providers,
+    list_provider_audit,
     nudge_idle_drafts,
+    reinstate_provider,
     restore_standing_if_current,
     send_expiry_reminders,
+    suspend_provider,
 )
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.notifications import list_notifications
-from app.services.providers import (
-    get_managed_provider,
-    list_managed_providers,
-    list_provider_audit,
-    reinstate_provider,
-    search_providers,
-    suspend_provider,
-)
+from app.services.providers import search_providers
 from models.account import Role
 from models.booking import AppointmentStatus
 from models.catalog import ServiceLocation

@@ -13,12 +13,12 @@ from app.services.providers import (
     Interval,
     SlotRules,
     check_hours,
-    day_bounds,
     generate_slots,
     next_slot,
     parse_schedule,
     schedule_key,
 )
+from app.services.shared.clock import day_bounds
 
 NY = "America/New_York"
 WEEKDAYS_9_TO_5 = tuple(Hours(day, 9 * 60, 17 * 60) for day in range(5))

@@ -7,9 +7,13 @@ Its public surface: the names below (`__all__`).
 
 from app.services.accounts._admin import (
     DEMO_PASSWORD,
+    DEMO_PATIENT_DOMAIN,
     DEMO_PEOPLE,
+    OWN_ROLE,
+    apply_role,
     create_account,
     create_demo_accounts,
+    create_demo_patients,
     demo_email,
     mark_enrollment_complete,
     set_role,
@@ -17,6 +21,8 @@ from app.services.accounts._admin import (
 )
 from app.services.accounts._export import export_my_data
 from app.services.accounts._lifecycle import (
+    BANNED_FOREVER,
+    DELETED_DOMAIN,
     cancel_account_deletion,
     cancel_email_change,
     delete_due_accounts,
@@ -39,21 +45,32 @@ from app.services.accounts._sessions import (
     sign_out_session,
 )
 from app.services.accounts._two_factor import get_two_factor, start_totp_setup
-from app.services.accounts._waitlist import approve_waitlist_entry, join_waitlist, list_waitlist
+from app.services.accounts._waitlist import (
+    approve_waitlist_entry,
+    join_waitlist,
+    list_waitlist,
+    send_invitation,
+)
 from app.services.shared.accounts import account_of, get_account, map_account
 from app.services.shared.signed_in import SESSION_ENDED, fully_authenticated, identity_of, require_identity
 
 __all__ = [
+    "BANNED_FOREVER",
+    "DELETED_DOMAIN",
     "DEMO_PASSWORD",
+    "DEMO_PATIENT_DOMAIN",
     "DEMO_PEOPLE",
+    "OWN_ROLE",
     "SESSION_ENDED",
     "Viewer",
     "account_of",
+    "apply_role",
     "approve_waitlist_entry",
     "cancel_account_deletion",
     "cancel_email_change",
     "create_account",
     "create_demo_accounts",
+    "create_demo_patients",
     "delete_due_accounts",
     "demo_email",
     "describe_device",
@@ -78,6 +95,7 @@ __all__ = [
     "require_identity",
     "resolve_viewer",
     "save_address",
+    "send_invitation",
     "set_role",
     "sign_out_other_sessions",
     "sign_out_session",

@@ -24,8 +24,8 @@ from app.principal import Principal
 from app.services.accounts._erasure import erase_person
 from app.services.accounts._sessions import audit_own
 from app.services.accounts._waitlist import _invite_origin
-from app.services.booking._rules import address_problems
 from app.services.errors import PermissionDenied, ValidationFailed
+from app.services.shared.addresses import address_problems
 from app.services.shared.signed_in import identity_of, require_account, require_identity
 from app.settings import get_settings
 from models.account import (

@@ -29,8 +29,7 @@ from app.services._privilege import (
     may_change,
     require_may_change,
 )
-from app.services.accounts._admin import OWN_ROLE, set_role
-from app.services.accounts._lifecycle import BANNED_FOREVER, DELETED_DOMAIN
+from app.services.accounts import BANNED_FOREVER, DELETED_DOMAIN, OWN_ROLE, set_role
 from app.services.admin._access import require_admin
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.shared.accounts import account_of, map_account, owner_emails

@@ -26,18 +26,30 @@ How each figure is counted (the screen's "How these are counted" note says the s
   percentile_cont(0.5); on SQLite the count, then the one or two middle values read with ORDER BY … LIMIT 2
   OFFSET (n−1)/2 (at most two rows leave the database) — the same exact median on both.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.analytics._demand import list_unmet_demand, record_unmet_search
+from app.services.analytics._overview import get_analytics
+from app.services.analytics._rules import (
+    GRANULARITIES,
+    MAX_DAYS,
+    QUICK_DAYS,
+    parse_range,
+    quick_range,
+    require_analyst,
+)
+from app.services.analytics._utilisation import list_provider_utilisation
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_demand": ("list_unmet_demand",),
-    "_overview": ("get_analytics",),
-    "_rules": ("GRANULARITIES", "MAX_DAYS", "QUICK_DAYS", "parse_range", "quick_range", "require_analyst"),
-    "_utilisation": ("list_provider_utilisation",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "GRANULARITIES",
+    "MAX_DAYS",
+    "QUICK_DAYS",
+    "get_analytics",
+    "list_provider_utilisation",
+    "list_unmet_demand",
+    "parse_range",
+    "quick_range",
+    "record_unmet_search",
+    "require_analyst",
+]

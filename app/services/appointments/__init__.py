@@ -51,9 +51,12 @@ PUBLIC = {
         "add_review",
         "list_reviews",
         "mark_visit_completed",
+        "public_author_name",
         "rating_summary",
+        "refresh_ratings",
         "review_visit",
     ),
+    "_reads": ("appointment_read", "appointment_reads"),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

@@ -42,9 +42,9 @@ from app.services.ledger._visits import settle_cancelled_visit, settle_completed
 from app.services.notifications._copy import Audience
 from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.providers._availability import load_blocks, load_hours, slot_rules
-from app.services.providers._profiles import day_bounds
-from app.services.providers._slots import Interval, generate_slots, zone
+from app.services.providers._slots import Interval, generate_slots
 from app.services.shared.accounts import get_account, is_admin
+from app.services.shared.clock import day_bounds, zone
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead

@@ -7,7 +7,6 @@ with `add_review`. `add_review` and `mark_visit_completed` keep the rating cache
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import ROUND_HALF_UP, Decimal
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -16,11 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers._profiles import LISTED
+from app.services.shared.ratings import rating_summary
 from app.services.shared.signed_in import require_account
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
-from models.provider import Provider, ProviderZip, RatingRead, Review, ReviewRead
+from models.provider import Provider, ProviderZip, Review, ReviewRead
 
 NO_PROVIDER = "No provider has this id."
 BAD_RATING = "A rating is a whole number from 1 to 5."
@@ -30,15 +30,6 @@ NOT_YOUR_VISIT = "Only the patient of a visit can review it."
 NOT_COMPLETED = "You can review a visit once it is completed."
 ALREADY_REVIEWED = "You have already reviewed this visit."
 COMMENT_TOO_LONG = f"Please keep your review under {MAX_COMMENT:,} characters."
-
-
-def rating_summary(reviews: Iterable[tuple[int, bool]]) -> RatingRead:
-    """(rating, visit_completed) pairs → the average of completed visits' ratings (2 decimals) and their count."""
-    eligible = [rating for rating, completed in reviews if completed]
-    if not eligible:
-        return RatingRead()
-    average = (Decimal(sum(eligible)) / len(eligible)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return RatingRead(average=average, count=len(eligible))
 
 
 def review_read(row: Review) -> ReviewRead:

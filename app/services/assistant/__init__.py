@@ -4,26 +4,41 @@ center and the provider directory, with source links (`_answer`); phrased by an 
 language model from those passages only (`_model`); a signed-in user's stored conversations and
 preferences (`_chat`); and the help desk's "AI analysis requested" reply drafts (`_tickets`).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.assistant._answer import (
+    NOT_FOUND,
+    REFUSAL,
+    Reply,
+    answer_question,
+    asks_for_diagnosis_or_dose,
+)
+from app.services.assistant._chat import (
+    ask_assistant,
+    delete_all_conversations,
+    delete_conversation,
+    get_assistant_preferences,
+    get_conversation,
+    list_conversations,
+    set_assistant_preferences,
+)
+from app.services.assistant._model import model_configured
+from app.services.assistant._tickets import draft_ticket_reply
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_answer": ("NOT_FOUND", "REFUSAL", "Reply", "answer_question", "asks_for_diagnosis_or_dose"),
-    "_chat": (
-        "ask_assistant",
-        "delete_all_conversations",
-        "delete_conversation",
-        "get_assistant_preferences",
-        "get_conversation",
-        "list_conversations",
-        "set_assistant_preferences",
-    ),
-    "_model": ("model_configured",),
-    "_tickets": ("draft_ticket_reply",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "NOT_FOUND",
+    "REFUSAL",
+    "Reply",
+    "answer_question",
+    "ask_assistant",
+    "asks_for_diagnosis_or_dose",
+    "delete_all_conversations",
+    "delete_conversation",
+    "draft_ticket_reply",
+    "get_assistant_preferences",
+    "get_conversation",
+    "list_conversations",
+    "model_configured",
+    "set_assistant_preferences",
+]

@@ -30,9 +30,9 @@ import zipcodes
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.catalog._catalog import list_catalog
-from app.services.help_center._search import find_help_passages, plain_snippet
-from app.services.providers._search import search_providers
+from app.services.catalog import list_catalog
+from app.services.help_center import find_help_passages, plain_snippet
+from app.services.providers import search_providers
 from app.services.safety import find_red_flag
 from models.assistant import AnswerKind, SourceLink
 from models.catalog import CategoryRead, ServiceRead

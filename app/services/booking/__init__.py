@@ -9,28 +9,23 @@ from __future__ import annotations
 from app.services._surface import public_surface
 
 PUBLIC = {
-    "_holds": (
-        "hold_slot",
-        "list_my_holds",
-        "release_hold",
-    ),
+    "_holds": ("hold_slot", "list_my_holds", "release_hold"),
     "_options": ("checkout_open_days", "checkout_options"),
-    "_orders": (
-        "CheckoutLine",
-        "get_order",
-        "get_order_by_number",
-        "place_order",
-    ),
+    "_orders": ("CheckoutLine", "get_order", "get_order_by_number", "place_order"),
+    "_payments": ("get_gateway",),
     "_rules": (
         "ADDRESSED",
         "EXPIRED",
         "HOLD_MINUTES",
         "NOT_HELD",
         "NOT_OPEN",
+        "ORDER_ALPHABET",
         "SAME_TIME",
         "TAKEN",
         "address_problems",
+        "provider_calendars",
     ),
+    "_venue": ("VenueBooking", "book_venue_visits"),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

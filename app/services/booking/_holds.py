@@ -27,7 +27,6 @@ from app.services.booking._rules import (
     TAKEN,
     TOO_MANY_HOLDS,
     WITH_YOURSELF,
-    current_time,
     open_providers_at,
     place_zip,
     service_and_providers,
@@ -35,6 +34,7 @@ from app.services.booking._rules import (
 from app.services.catalog._pricing import price_for
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import live_appointment
+from app.services.shared.clock import current_time
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.booking import (

@@ -14,16 +14,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.services.booking._rules import (
     MAX_LISTED,
     bookable_service,
-    current_time,
     eligible_providers,
     place_zip,
     provider_calendars,
 )
 from app.services.catalog._pricing import price_for
-from app.services.providers._availability import day_bounds, slot_rules
+from app.services.providers._availability import slot_rules
 from app.services.providers._profiles import display_name
 from app.services.providers._search import visitor_zone
-from app.services.providers._slots import zone
+from app.services.shared.clock import current_time, day_bounds, zone
 from models.booking import CheckoutOptions, ProviderTimes
 from models.catalog import ServiceLocation
 from models.provider import RatingRead

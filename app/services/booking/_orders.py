@@ -31,7 +31,6 @@ from app.services.automation._emit import emit_visit_events
 from app.services.booking._holds import lock_providers
 from app.services.booking._payments import PaymentGateway, gateway_of, get_gateway
 from app.services.booking._rules import (
-    ADDRESSED,
     EXPIRED,
     LONG_NOTES,
     MAX_LINES,
@@ -51,13 +50,10 @@ from app.services.booking._rules import (
     TWICE,
     UNKNOWN_HOLD,
     WITHDRAWN,
-    address_problems,
     agreed_to_travel,
-    current_time,
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
 from app.services.catalog._pricing import CENT, price_for
-from app.services.enrollment._rules import zip_state
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._visits import PlacedVisit, record_order_placed
 from app.services.notifications._visits import VisitNote, notify_visits
@@ -65,6 +61,8 @@ from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
 from app.services.providers._profiles import display_name
 from app.services.safety import find_red_flag
 from app.services.shared.accounts import get_account, is_admin
+from app.services.shared.addresses import ADDRESSED, address_problems, zip_state
+from app.services.shared.clock import current_time
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.account import AccountRead

@@ -4,9 +4,8 @@ their calendars, whether a start time is open)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from functools import cache
 from itertools import islice
@@ -14,13 +13,19 @@ from itertools import islice
 from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.enrollment._rules import zip_state
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers._availability import load_calendars, slot_rules
-from app.services.providers._licensing import licensed_in, today_utc
+from app.services.providers._licensing import licensed_in
 from app.services.providers._profiles import LISTED
 from app.services.providers._search import ORDER_BY_RATING
 from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
+from app.services.shared.addresses import (  # noqa: F401 - ADDRESSED and address_problems: on booking's surface
+    ADDRESSED,
+    ZIP_RE,
+    address_problems,
+    zip_state,
+)
+from app.services.shared.clock import today_utc
 from models.catalog import Service, ServiceCategory, ServiceLocation
 from models.provider import Provider, ProviderService, ProviderZip
 from models.service_request import OfferStatus, ServiceRequest, ServiceRequestOffer
@@ -30,9 +35,6 @@ NOTES_MAX = 2000
 MAX_LINES = 20  # visits in one order
 MAX_LISTED = 20  # providers listed by checkout_options
 ORDER_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O or 1/I to misread on the phone
-ZIP_RE = re.compile(r"^\d{5}$")
-STATE_RE = re.compile(r"^[A-Z]{2}$")
-ADDRESSED = (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
 
 TAKEN = "That time was just booked by someone else. Please choose another time."
 NOT_OPEN = "That time isn't open for booking. Please choose one of the times offered."
@@ -65,43 +67,6 @@ LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} character
 NO_ORDER = "We could not find this order in your account."
 
 
-# What a patient reads next to an address field, and in checkout's error summary (GOV.UK style: say what
-# to do, no "for {service}": the address is one for every visit).
-ENTER_ZIP = "Enter your ZIP code"
-ZIP_DIGITS = "Enter a ZIP code with 5 digits, like 10001"
-ENTER_STREET = "Enter your street address"
-LONG_STREET = "Street address must be 200 characters or fewer"
-ENTER_CITY = "Enter your city"
-LONG_CITY = "City must be 100 characters or fewer"
-ENTER_STATE = "Enter your state"
-STATE_LETTERS = "Enter your state as 2 letters, like NY"
-
-
-def address_problems(
-    location: ServiceLocation, *, zip_code: str = "", address_line: str = "", city: str = "", state: str = ""
-) -> dict[str, str]:
-    """What the address of a visit at `location` lacks, by field ("zip_code", "address_line", "city",
-    "state", in the order of the form), or {} when it will do. The checks `place_order` makes before it
-    asks whether the provider travels there: a virtual visit needs nothing, a clinic visit the ZIP code,
-    the other places the whole address."""
-    problems: dict[str, str] = {}
-    if location == ServiceLocation.virtual:
-        return problems
-    zip_code = zip_code.strip()
-    if not ZIP_RE.match(zip_code):
-        problems["zip_code"] = ZIP_DIGITS if zip_code else ENTER_ZIP
-    if location not in ADDRESSED:
-        return problems
-    street, town = " ".join(address_line.split()), " ".join(city.split())
-    if not 0 < len(street) <= 200:
-        problems["address_line"] = LONG_STREET if street else ENTER_STREET
-    if not 0 < len(town) <= 100:
-        problems["city"] = LONG_CITY if town else ENTER_CITY
-    if not STATE_RE.match(state.strip().upper()):
-        problems["state"] = STATE_LETTERS if state.strip() else ENTER_STATE
-    return problems
-
-
 @dataclass(frozen=True)
 class _Candidate:
     provider: Provider
@@ -109,10 +74,6 @@ class _Candidate:
 
 
 # ---- shared checks ------------------------------------------------------------------------------
-def current_time(now: datetime | None) -> datetime:
-    return (now or datetime.now(UTC)).astimezone(UTC)
-
-
 async def bookable_service(session: AsyncSession, slug: str) -> tuple[Service, str]:
     """The active service with this slug and its category slug."""
     found = (

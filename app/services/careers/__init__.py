@@ -5,30 +5,34 @@ signed in or not, sends to an open posting, rate-limited, with a confirmation e-
 and downloaded only by HR, audited (`_files`). Applicants' personal data: every read of an application
 checks manage_staff here, whatever the screen shows (`_access`).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.careers._access import can_manage_careers
+from app.services.careers._applications import (
+    apply_for_job,
+    get_application,
+    list_applications,
+    next_statuses,
+    update_application,
+)
+from app.services.careers._files import get_staged_cv, open_cv, stage_cv
+from app.services.careers._postings import get_posting, list_open_postings, list_postings, save_posting
+from app.services.shared.addresses import STATE_CODES
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_access": ("can_manage_careers",),
-    "_applications": (
-        "apply_for_job",
-        "get_application",
-        "list_applications",
-        "next_statuses",
-        "update_application",
-    ),
-    "_files": ("get_staged_cv", "open_cv", "stage_cv"),
-    "_postings": (
-        "STATE_CODES",
-        "get_posting",
-        "list_open_postings",
-        "list_postings",
-        "save_posting",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "STATE_CODES",
+    "apply_for_job",
+    "can_manage_careers",
+    "get_application",
+    "get_posting",
+    "get_staged_cv",
+    "list_applications",
+    "list_open_postings",
+    "list_postings",
+    "next_statuses",
+    "open_cv",
+    "save_posting",
+    "stage_cv",
+    "update_application",
+]

@@ -22,7 +22,7 @@ from app.services.careers._files import claim_cv, cv_read
 from app.services.careers._postings import NOT_FOUND as POSTING_NOT_FOUND
 from app.services.careers._postings import posting_read
 from app.services.errors import NotFound, Unavailable, ValidationFailed
-from app.services.notifications._delivery import notify
+from app.services.notifications import notify
 from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone, required_name
 from app.settings import get_settings

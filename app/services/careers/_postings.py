@@ -10,10 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.careers._access import can_manage_careers, require_hr
-from app.services.enrollment._rules import STATE_CODES  # also on this package's surface, for the editor
 from app.services.errors import NotFound, ValidationFailed
-from app.services.handbook._render import render_markdown
-from app.services.handbook._writing import apply_changes, free_slug, one_line
+from app.services.handbook import apply_changes, free_slug, one_line, render_markdown
+from app.services.shared.addresses import STATE_CODES
 from models.audit import AuditAction
 from models.base import utcnow
 from models.careers import (

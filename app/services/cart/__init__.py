@@ -1,31 +1,46 @@
 """The cart: persisted per user or anonymous visitor, priced by the server, live across tabs.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.cart._cart import (
+    MAX_QUANTITY,
+    PLATFORM_FEE_PERCENT,
+    STORE_CLOSED,
+    CartOwner,
+    add_product_to_cart,
+    add_to_cart,
+    cart_topic,
+    cart_totals,
+    clear_cart,
+    get_cart,
+    load_cart,
+    merge_visitor_cart,
+    platform_fee,
+    remove_from_cart,
+    remove_items,
+    remove_products,
+    set_quantity,
+    visit_totals,
+)
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_cart": (
-        "CartOwner",
-        "MAX_QUANTITY",
-        "PLATFORM_FEE_PERCENT",
-        "add_product_to_cart",
-        "add_to_cart",
-        "cart_topic",
-        "cart_totals",
-        "clear_cart",
-        "get_cart",
-        "load_cart",
-        "merge_visitor_cart",
-        "remove_from_cart",
-        "remove_items",
-        "remove_products",
-        "set_quantity",
-        "visit_totals",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "CartOwner",
+    "MAX_QUANTITY",
+    "PLATFORM_FEE_PERCENT",
+    "STORE_CLOSED",
+    "add_product_to_cart",
+    "add_to_cart",
+    "cart_topic",
+    "cart_totals",
+    "clear_cart",
+    "get_cart",
+    "load_cart",
+    "merge_visitor_cart",
+    "platform_fee",
+    "remove_from_cart",
+    "remove_items",
+    "remove_products",
+    "set_quantity",
+    "visit_totals",
+]

@@ -29,9 +29,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import events, flags
 from app.principal import Principal
 from app.services.cart._products import product_lines, product_of
-from app.services.catalog._pricing import configured_sale, price_at
+from app.services.catalog import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers._profiles import LISTED, display_name
+from app.services.providers import LISTED, display_name
 from app.services.shared.signed_in import SESSION_ENDED, require_account
 from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals
 from models.catalog import Service, ServiceCategory

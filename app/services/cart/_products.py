@@ -9,7 +9,7 @@ from decimal import Decimal
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.store._products import IMAGE_PATH
+from app.services.shared.image_paths import PRODUCT_IMAGE_PATH
 from models.cart import CartItemRead
 from models.store import CartProduct, Product, ProductImage
 
@@ -61,7 +61,7 @@ async def product_lines(session: AsyncSession, user_id: str) -> list[CartItemRea
             kind="product",
             product_id=product.id,
             stock=product.stock,
-            image_url=IMAGE_PATH.format(id=image) if image else None,
+            image_url=PRODUCT_IMAGE_PATH.format(id=image) if image else None,
         )
         for row, product, image in rows
         if product.active

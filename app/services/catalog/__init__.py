@@ -1,26 +1,34 @@
 """The service catalog: categories, services, server-side prices (flash sale) and the reference data.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.catalog._catalog import (
+    ensure_reference_catalog,
+    get_category,
+    get_service_page,
+    list_catalog,
+)
+from app.services.catalog._pricing import (
+    CENT,
+    configured_sale,
+    flash_sale_on,
+    flash_sale_running,
+    price_at,
+    price_for,
+)
+from app.services.catalog._reference import CATALOG
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_catalog": (
-        "ensure_reference_catalog",
-        "get_category",
-        "get_service_page",
-        "list_catalog",
-    ),
-    "_pricing": (
-        "flash_sale_on",
-        "flash_sale_running",
-        "price_at",
-        "price_for",
-    ),
-    "_reference": ("CATALOG",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "CATALOG",
+    "CENT",
+    "configured_sale",
+    "ensure_reference_catalog",
+    "flash_sale_on",
+    "flash_sale_running",
+    "get_category",
+    "get_service_page",
+    "list_catalog",
+    "price_at",
+    "price_for",
+]

@@ -6,33 +6,47 @@ contract's on-site event days book one Corporate Venue visit per provider throug
 are invoiced to the organization through the invoices service (`_events`). Staff need manage_services
 (and create_invoices to invoice). `_rules` holds the words, limits and pure checks.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.corporate._contracts import (
+    create_contract,
+    get_contract,
+    list_contracts,
+    list_my_contracts,
+    set_contract_status,
+    update_contract,
+)
+from app.services.corporate._events import book_event_day, invoice_event_day, list_event_providers
+from app.services.corporate._leads import (
+    EnquiryInvalid,
+    add_lead_note,
+    get_lead,
+    list_lead_assignees,
+    list_leads,
+    submit_enquiry,
+    update_lead,
+)
+from app.services.corporate._rules import LEAD_STEPS, enquiry_problems, offered_services
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_rules": ("LEAD_STEPS", "enquiry_problems", "offered_services"),
-    "_leads": (
-        "EnquiryInvalid",
-        "add_lead_note",
-        "get_lead",
-        "list_lead_assignees",
-        "list_leads",
-        "submit_enquiry",
-        "update_lead",
-    ),
-    "_contracts": (
-        "create_contract",
-        "get_contract",
-        "list_contracts",
-        "list_my_contracts",
-        "set_contract_status",
-        "update_contract",
-    ),
-    "_events": ("book_event_day", "invoice_event_day", "list_event_providers"),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "EnquiryInvalid",
+    "LEAD_STEPS",
+    "add_lead_note",
+    "book_event_day",
+    "create_contract",
+    "enquiry_problems",
+    "get_contract",
+    "get_lead",
+    "invoice_event_day",
+    "list_contracts",
+    "list_event_providers",
+    "list_lead_assignees",
+    "list_leads",
+    "list_my_contracts",
+    "offered_services",
+    "set_contract_status",
+    "submit_enquiry",
+    "update_contract",
+    "update_lead",
+]

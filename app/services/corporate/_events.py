@@ -17,15 +17,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.booking._venue import VenueBooking, book_venue_visits
+from app.services.booking import VenueBooking, book_venue_visits
 from app.services.corporate._contracts import NO_CONTRACT, contract_reads
 from app.services.corporate._rules import clean, require_corporate_staff
 from app.services.errors import NotFound, ValidationFailed
-from app.services.invoices._commands import create_invoice
-from app.services.invoices._rules import today
-from app.services.notifications._delivery import notify
-from app.services.providers._licensing import licensed_in, today_utc
-from app.services.providers._profiles import display_name
+from app.services.invoices import create_invoice
+from app.services.notifications import notify
+from app.services.providers import display_name, licensed_in
+from app.services.shared.clock import today_utc
 from app.services.validation import us_zip
 from models.audit import AuditAction
 from models.booking import AppointmentStatus
@@ -284,7 +283,7 @@ async def invoice_event_day(
             recipient_name=read.organization_name,
             recipient_email=read.billing_email,
             recipient_address=read.sites,
-            due_on=due_on or today() + timedelta(days=PAY_WITHIN_DAYS),
+            due_on=due_on or today_utc() + timedelta(days=PAY_WITHIN_DAYS),
             notes=f"{read.title}: on-site event day, {when}, {day.address_line} {day.zip_code}.",
             lines=[
                 InvoiceLineInput(

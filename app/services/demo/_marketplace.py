@@ -18,24 +18,25 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
-from app.services.accounts._admin import DEMO_PEOPLE, create_demo_patients, demo_email
-from app.services.appointments._reviews import rating_summary, refresh_ratings
+from app.services.accounts import DEMO_PEOPLE, create_demo_patients, demo_email
+from app.services.appointments import refresh_ratings
 from app.services.demo._money import seed_demo_ledger
 from app.services.demo._notices import seed_demo_notices
 from app.services.demo._visits import Patient, Plan, Seat, book, no_perfect_scores, random_rating
 from app.services.errors import PermissionDenied
-from app.services.providers._availability import load_hours
-from app.services.providers._profiles import display_name
-from app.services.providers._samples import (
+from app.services.providers import (
     FIRST_NAMES,
     LAST_NAMES,
     METROS,
     TABLES,
+    Hours,
+    display_name,
     load_catalog,
+    load_hours,
     provider_rows,
 )
-from app.services.providers._slots import Hours
 from app.services.shared.accounts import account_of
+from app.services.shared.ratings import rating_summary
 from app.settings import get_settings
 from models.account import Role
 from models.booking import Appointment, Order, Transaction

@@ -16,8 +16,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.ledger._journal import FEES, WORLD, cents, move, post
-from app.services.ledger._visits import split_fee
+from app.services.ledger import FEES, WORLD, cents, move, post, split_fee
 from app.settings import get_settings
 from models.booking import Appointment, AppointmentStatus, Order
 from models.identity import as_utc

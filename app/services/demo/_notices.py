@@ -13,8 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications._catalogue import KINDS
-from app.services.notifications._copy import Audience, visit_copy, visit_link
+from app.services.notifications import KINDS, Audience, visit_copy, visit_link
 from models.booking import Appointment, AppointmentStatus
 from models.identity import as_utc
 from models.notification import Notification, NotificationKind

@@ -14,10 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
-from app.services.accounts._admin import DEMO_PATIENT_DOMAIN, demo_email
+from app.services.accounts import DEMO_PATIENT_DOMAIN, demo_email
 from app.services.errors import PermissionDenied
-from app.services.support._attachments import add_message
-from app.services.support._common import apply_status, create_ticket, record_change
+from app.services.support import add_message, apply_status, create_ticket, record_change
 from app.settings import get_settings
 from models.account import Role
 from models.support import Ticket, TicketCategory, TicketPriority, TicketStatus

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications._delivery import notify
+from app.services.notifications import notify
 from models.base import utcnow
 from models.enrollment import (
     ApplicationEvent,

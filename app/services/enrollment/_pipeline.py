@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.enrollment._standing import notify_in_batches
 from app.services.errors import NotFound
-from app.services.notifications._delivery import Message
+from app.services.notifications import Message
 from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.enrollment import (

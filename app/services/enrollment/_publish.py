@@ -21,17 +21,17 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
-from app.services.accounts._admin import apply_role, mark_enrollment_complete
+from app.services.accounts import apply_role, mark_enrollment_complete
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers._availability import set_weekly_hours
-from app.services.providers._profiles import (
+from app.services.providers import (
+    Hours,
     ServiceOffer,
     create_provider,
     set_service_area,
     set_services,
+    set_weekly_hours,
     sync_listing,
 )
-from app.services.providers._slots import Hours
 from app.services.shared.accounts import account_of
 from models.account import AccountRead, Role
 from models.catalog import Service, locations_of

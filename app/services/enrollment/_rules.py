@@ -14,18 +14,16 @@ ZIP codes are checked against the US ZIP code list of the `zipcodes` package (of
 from __future__ import annotations
 
 import contextlib
-import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import zipcodes
-
 from app.auth.common import clean_person_name
 from app.services.errors import ValidationFailed
+from app.services.shared.addresses import US_STATES, is_real_zip
 from app.services.validation import INVALID_PHONE, e164_phone
 from models.enrollment import (
     MAX_BIO,
@@ -55,66 +53,6 @@ NPI_TYPES = frozenset(
     }
 )
 
-# The 50 states, DC and the inhabited territories (licensing boards issue licences there too).
-STATE_CODES = (
-    "AL",
-    "AK",
-    "AZ",
-    "AR",
-    "CA",
-    "CO",
-    "CT",
-    "DE",
-    "DC",
-    "FL",
-    "GA",
-    "HI",
-    "ID",
-    "IL",
-    "IN",
-    "IA",
-    "KS",
-    "KY",
-    "LA",
-    "ME",
-    "MD",
-    "MA",
-    "MI",
-    "MN",
-    "MS",
-    "MO",
-    "MT",
-    "NE",
-    "NV",
-    "NH",
-    "NJ",
-    "NM",
-    "NY",
-    "NC",
-    "ND",
-    "OH",
-    "OK",
-    "OR",
-    "PA",
-    "RI",
-    "SC",
-    "SD",
-    "TN",
-    "TX",
-    "UT",
-    "VT",
-    "VA",
-    "WA",
-    "WV",
-    "WI",
-    "WY",
-    "PR",
-    "GU",
-    "VI",
-    "AS",
-    "MP",
-)  # in the order a form lists them
-US_STATES = frozenset(STATE_CODES)
 REQUIRED_DOCUMENTS = tuple(DocumentKind)  # all four kinds before submitting
 MAX_PRICE = Decimal("99999")
 MAX_NAME = 80
@@ -224,28 +162,6 @@ def clean_npi(raw: str | None) -> str:
 def has_npi(provider_type: ProviderType | None) -> bool:
     """Whether providers of this type have (and must give) an NPI."""
     return provider_type in NPI_TYPES
-
-
-# ---- ZIP codes -----------------------------------------------------------------------------------------
-@functools.cache
-def _zip_states() -> Mapping[str, str]:
-    """Every US ZIP code (the `zipcodes` list) → its state's two letters. Built once, never changed."""
-    return {row["zip_code"]: row["state"] for row in zipcodes.list_all()}
-
-
-def zip_state(zip_code: str) -> str | None:
-    """The state (two letters) of a US ZIP code, or None when it is not one."""
-    return _zip_states().get((zip_code or "").strip()[:5]) if len((zip_code or "").strip()) == 5 else None
-
-
-def is_real_zip(zip_code: str) -> bool:
-    return zip_state(zip_code) is not None
-
-
-def licensed_for_zip(zip_code: str, license_states: Iterable[str]) -> bool:
-    """The licence-state rule: a visit in `zip_code` needs a licence of that ZIP code's state."""
-    state = zip_state(zip_code)
-    return state is not None and state in {s.upper() for s in license_states}
 
 
 # ---- dates -----------------------------------------------------------------------------------------------

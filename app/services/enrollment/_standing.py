@@ -24,8 +24,8 @@ from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
-from app.services.notifications._delivery import MAX_RECIPIENTS, Message, notify_each
-from app.services.providers._licensing import sync_listing
+from app.services.notifications import MAX_RECIPIENTS, Message, notify_each
+from app.services.providers import sync_listing
 from app.services.shared.staff_access import members_with
 from models.enrollment import (
     REMINDER_DAYS,

@@ -2,17 +2,18 @@
 (`_catalogue`) and the reads and writes of their choices (`_toggles`), which every process picks up
 through app/flags.py without a restart.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.features._catalogue import FEATURES
+from app.services.features._keeper import keep_toggles_fresh, load_toggles
+from app.services.features._toggles import list_features, reset_feature, set_feature
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_catalogue": ("FEATURES",),
-    "_keeper": ("keep_toggles_fresh", "load_toggles"),
-    "_toggles": ("list_features", "reset_feature", "set_feature"),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "FEATURES",
+    "keep_toggles_fresh",
+    "list_features",
+    "load_toggles",
+    "reset_feature",
+    "set_feature",
+]

@@ -1,22 +1,15 @@
 """What visitors tell us about the site: bug reports and unknown paths (the 404 tracker with suggestions).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.feedback._bug_reports import FIELDS_REQUIRED, SEND_FAILED, submit_bug_report
+from app.services.feedback._not_found import record_unknown_path, suggest_page
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_bug_reports": (
-        "FIELDS_REQUIRED",
-        "SEND_FAILED",
-        "submit_bug_report",
-    ),
-    "_not_found": (
-        "record_unknown_path",
-        "suggest_page",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "FIELDS_REQUIRED",
+    "SEND_FAILED",
+    "record_unknown_path",
+    "submit_bug_report",
+    "suggest_page",
+]

@@ -7,34 +7,47 @@ Every new topic and reply passes the red-flag detector (app.services.safety): a 
 moderator and its author is shown the emergency message. A new member's first posts wait for review too.
 Markdown is rendered by the handbook's renderer (markdown-it, then nh3's allow-list).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.forum._access import is_forum_moderator
+from app.services.forum._moderation import (
+    flag_post,
+    list_forum_silences,
+    moderate_post,
+    moderation_log,
+    moderation_queue,
+    silence_member,
+    unsilence_member,
+)
+from app.services.forum._posting import (
+    accept_answer,
+    bookmark_topic,
+    like_post,
+    reply_to_topic,
+    start_topic,
+    watch_topic,
+)
+from app.services.forum._reads import get_topic, list_forum_categories, list_topics
+from app.services.forum._seed import ensure_forum_categories
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_access": ("is_forum_moderator",),
-    "_moderation": (
-        "flag_post",
-        "list_forum_silences",
-        "moderate_post",
-        "moderation_log",
-        "moderation_queue",
-        "silence_member",
-        "unsilence_member",
-    ),
-    "_posting": (
-        "accept_answer",
-        "bookmark_topic",
-        "like_post",
-        "reply_to_topic",
-        "start_topic",
-        "watch_topic",
-    ),
-    "_reads": ("get_topic", "list_forum_categories", "list_topics"),
-    "_seed": ("ensure_forum_categories",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "accept_answer",
+    "bookmark_topic",
+    "ensure_forum_categories",
+    "flag_post",
+    "get_topic",
+    "is_forum_moderator",
+    "like_post",
+    "list_forum_categories",
+    "list_forum_silences",
+    "list_topics",
+    "moderate_post",
+    "moderation_log",
+    "moderation_queue",
+    "reply_to_topic",
+    "silence_member",
+    "start_topic",
+    "unsilence_member",
+    "watch_topic",
+]

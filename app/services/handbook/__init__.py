@@ -3,17 +3,24 @@ write (`_articles`); Markdown rendered to sanitised HTML (`_render`); the starti
 section, added by `python -m medivisit seed` as reference data (`_seed`, from the Markdown files in
 `articles/`).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.handbook._articles import delete_article, get_article, list_articles, save_article
+from app.services.handbook._render import render_markdown
+from app.services.handbook._seed import ensure_handbook
+from app.services.handbook._writing import apply_changes, free_slug, one_line, slugify, write_article_row
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_articles": ("delete_article", "get_article", "list_articles", "save_article"),
-    "_render": ("render_markdown",),
-    "_seed": ("ensure_handbook",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "apply_changes",
+    "delete_article",
+    "ensure_handbook",
+    "free_slug",
+    "get_article",
+    "list_articles",
+    "one_line",
+    "render_markdown",
+    "save_article",
+    "slugify",
+    "write_article_row",
+]

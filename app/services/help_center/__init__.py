@@ -5,25 +5,31 @@ SQLite and a tsvector with ts_rank on PostgreSQL, also giving ranked passages to
 (`_search`); the starting articles, reference data added by `python -m medivisit seed` (`_seed`, from the
 Markdown files in `articles/`). Markdown is rendered by the handbook's renderer (one sanitiser for both).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.help_center._access import can_edit_help_center
+from app.services.help_center._articles import (
+    delete_help_article,
+    get_help_article,
+    list_help_articles,
+    list_help_center,
+    save_help_article,
+)
+from app.services.help_center._search import find_help_passages, plain_snippet, search_help_center
+from app.services.help_center._seed import ensure_help_center
+from app.services.help_center._votes import vote_on_help_article
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_access": ("can_edit_help_center",),
-    "_articles": (
-        "delete_help_article",
-        "get_help_article",
-        "list_help_articles",
-        "list_help_center",
-        "save_help_article",
-    ),
-    "_search": ("find_help_passages", "search_help_center"),
-    "_seed": ("ensure_help_center",),
-    "_votes": ("vote_on_help_article",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "can_edit_help_center",
+    "delete_help_article",
+    "ensure_help_center",
+    "find_help_passages",
+    "get_help_article",
+    "list_help_articles",
+    "list_help_center",
+    "plain_snippet",
+    "save_help_article",
+    "search_help_center",
+    "vote_on_help_article",
+]

@@ -10,8 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
-from app.services.handbook._render import render_markdown
-from app.services.handbook._writing import one_line, write_article_row
+from app.services.handbook import one_line, render_markdown, write_article_row
 from app.services.help_center._access import can_edit_help_center, require_editor
 from app.services.help_center._votes import vote_counts, voter_key
 from models.audit import AuditAction

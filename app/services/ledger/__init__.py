@@ -20,7 +20,17 @@ PUBLIC = {
         "monthly_statement_pdf",
     ),
     "_breakdown": ("get_revenue_breakdown",),
-    "_journal": ("InsufficientFunds", "cents", "dollars"),
+    "_journal": (
+        "FEES",
+        "InsufficientFunds",
+        "Leg",
+        "WORLD",
+        "cents",
+        "dollars",
+        "move",
+        "post",
+        "write_lock",
+    ),
     "_payouts": (
         "approve_payout",
         "list_my_payouts",
@@ -40,7 +50,7 @@ PUBLIC = {
     ),
     "_release": ("release_due_earnings",),
     "_rules": ("REFUND_NEEDS_EXCEPTION", "REFUND_NOTICE_HOURS"),
-    "_visits": ("grant_wallet_credit", "refund_visit"),
+    "_visits": ("grant_wallet_credit", "refund_visit", "split_fee"),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

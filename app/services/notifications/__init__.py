@@ -13,6 +13,7 @@ PUBLIC = {
     "_catalogue": ("CATEGORIES", "KINDS"),
     "_delivery": (
         "Delivery",
+        "MAX_RECIPIENTS",
         "Message",
         "notification_html",
         "notifications_topic",
@@ -31,6 +32,26 @@ PUBLIC = {
     ),
     "_preferences": ("get_notification_preferences", "update_notification_preferences"),
     "_security": ("install_security_notices",),
+    "_copy": (
+        "Audience",
+        "Breach",
+        "ENROLLMENT_PATH",
+        "STAFF_HOME",
+        "WAITLIST_APPROVED",
+        "enrollment_decision_copy",
+        "staff_access_copy",
+        "ticket_assigned_copy",
+        "ticket_link_for_customer",
+        "ticket_link_for_staff",
+        "ticket_overdue_copy",
+        "ticket_red_flag_copy",
+        "ticket_reply_copy",
+        "verification_link",
+        "verification_waiting_copy",
+        "visit_copy",
+        "visit_link",
+        "when_text",
+    ),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

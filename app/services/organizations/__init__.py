@@ -4,31 +4,51 @@ after INVITATION_DAYS; accepting needs the invited address's own account), leavi
 and removal by an admin (`_team`); staff with manage_services list organizations, see their members,
 set one up with its first admin, rename it and remove a member (`_staff`). One organization per person.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.organizations._rules import (
+    INVITATION_DAYS,
+    MAX_ORG_NAME,
+    clean_email,
+    create_organization,
+    membership_of,
+)
+from app.services.organizations._staff import (
+    create_organization_for,
+    get_organization,
+    list_organizations,
+    rename_organization,
+    staff_remove_member,
+)
+from app.services.organizations._team import (
+    accept_invitation,
+    get_invitation,
+    get_my_team,
+    invite_member,
+    leave_organization,
+    remove_member,
+    revoke_invitation,
+    send_invitation,
+)
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_rules": ("INVITATION_DAYS", "MAX_ORG_NAME"),
-    "_team": (
-        "accept_invitation",
-        "get_invitation",
-        "get_my_team",
-        "invite_member",
-        "leave_organization",
-        "remove_member",
-        "revoke_invitation",
-    ),
-    "_staff": (
-        "create_organization_for",
-        "get_organization",
-        "list_organizations",
-        "rename_organization",
-        "staff_remove_member",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "INVITATION_DAYS",
+    "MAX_ORG_NAME",
+    "accept_invitation",
+    "clean_email",
+    "create_organization",
+    "create_organization_for",
+    "get_invitation",
+    "get_my_team",
+    "get_organization",
+    "invite_member",
+    "leave_organization",
+    "list_organizations",
+    "membership_of",
+    "remove_member",
+    "rename_organization",
+    "revoke_invitation",
+    "send_invitation",
+    "staff_remove_member",
+]

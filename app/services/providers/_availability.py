@@ -46,9 +46,9 @@ from app.services.providers._slots import (
     generate_slots,
     parse_schedule,
     schedule_key,
-    zone,
 )
 from app.services.shared.accounts import is_admin
+from app.services.shared.clock import day_bounds, zone
 from app.services.shared.signed_in import acting_account, require_account
 from app.settings import get_settings
 from models.account import AccountRead
@@ -79,14 +79,6 @@ def slot_rules(duration_minutes: int) -> SlotRules:
         horizon_days=settings.slot_horizon_days,
         step_minutes=settings.slot_step_minutes,
     )
-
-
-def day_bounds(day: date, time_zone: str) -> tuple[datetime, datetime]:
-    """The UTC start and end of a calendar day in a time zone (23 or 25 hours long on DST days)."""
-    tz = zone(time_zone)
-    start = datetime.combine(day, time(), tz)
-    end = datetime.combine(day + timedelta(days=1), time(), tz)
-    return start.astimezone(UTC), end.astimezone(UTC)
 
 
 # ---- permissions and writes ---------------------------------------------------------------------

@@ -17,20 +17,17 @@ Where it is decided, once each:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
+from datetime import date
 
 from sqlalchemy import ColumnElement, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.enrollment._rules import zip_state
+from app.services.shared.addresses import zip_state
+from app.services.shared.clock import today_utc
 from models.enrollment import ProviderLicense
 from models.provider import Provider, ProviderZip, listing_values
 
 NOT_LICENSED = "{provider} is not licensed to see patients in {state}, so they can't take this visit."
-
-
-def today_utc(now: datetime | None = None) -> date:
-    return (now or datetime.now(UTC)).astimezone(UTC).date()
 
 
 def licensed_in(provider_id: ColumnElement, state: object, day: object) -> ColumnElement[bool]:

@@ -21,11 +21,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.common import clean_person_name
 from app.principal import Principal
-from app.services.catalog._pricing import configured_sale, price_at
+from app.services.catalog import configured_sale, price_at
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers._availability import day_bounds, hours_read, open_slots, own_provider
+from app.services.providers._availability import hours_read, open_slots, own_provider
 from app.services.providers._licensing import sync_listing, zip_listing
 from app.services.shared.accounts import is_admin
+from app.services.shared.addresses import ZIP_RE
+from app.services.shared.clock import day_bounds
 from app.services.shared.signed_in import acting_account, require_account
 from models.account import AccountRead, Role
 from models.catalog import (
@@ -69,7 +71,6 @@ BAD_PRICE = "{name}: the price must be an amount in dollars from $0 to $99,999."
 BAD_LOCATIONS = "{name} can't be offered at: {places}."
 NO_PLACES = "{name}: choose at least one place of visit."
 NOT_OFFERED = "This provider doesn't offer that service."
-ZIP_RE = re.compile(r"^\d{5}$")
 ZIP_SEPARATORS = re.compile(r"[\s,;]+")
 MAX_ZIPS = 200
 MAX_PRICE = Decimal("99999")
@@ -161,7 +162,7 @@ async def create_provider(
     )
     session.add(row)
     await session.flush()
-    return await _read(session, row)
+    return await provider_read(session, row)
 
 
 async def set_listing(
@@ -177,7 +178,7 @@ async def set_listing(
     provider.is_verified, provider.is_active = verified, active
     await sync_listing(session, provider)
     await session.flush()
-    return await _read(session, provider)
+    return await provider_read(session, provider)
 
 
 async def set_services(
@@ -232,7 +233,7 @@ async def set_services(
     provider.service_mask = service_mask(services[o.service_slug].search_bit for o in offers)
     await sync_listing(session, provider)
     await session.flush()
-    return await _read(session, provider)
+    return await provider_read(session, provider)
 
 
 async def set_service_area(
@@ -250,7 +251,7 @@ async def set_service_area(
     await session.execute(delete(ProviderZip).where(ProviderZip.provider_id == provider.id))
     session.add_all(ProviderZip(**row) for row in await zip_listing(session, provider, codes))
     await session.flush()
-    return await _read(session, provider)
+    return await provider_read(session, provider)
 
 
 def split_zip_codes(text: str) -> list[str]:
@@ -315,7 +316,10 @@ async def load_offers(
     return offers
 
 
-async def _read(session: AsyncSession, provider: Provider, at: datetime | None = None) -> ProviderRead:
+async def provider_read(
+    session: AsyncSession, provider: Provider, at: datetime | None = None
+) -> ProviderRead:
+    """The provider's profile as shown: its offers priced at `at` (default: now), ZIP codes and hours."""
     at = at or datetime.now(UTC)
     offers = await load_offers(session, [provider.id], at)
     zips = (
@@ -364,14 +368,14 @@ async def get_provider(
     provider = await session.scalar(select(Provider).where(Provider.id == provider_id, *LISTED))
     if provider is None:
         raise NotFound(NO_PROVIDER)
-    return await _read(session, provider, at)
+    return await provider_read(session, provider, at)
 
 
 async def get_own_provider(*, session: AsyncSession, actor: Principal) -> ProviderRead | None:
     """The signed-in account's own provider profile, listed or not (None when it has none)."""
     account = await require_account(session=session, actor=actor)
     provider = await session.scalar(select(Provider).where(Provider.user_id == account.id))
-    return await _read(session, provider) if provider is not None else None
+    return await provider_read(session, provider) if provider is not None else None
 
 
 async def list_openings(

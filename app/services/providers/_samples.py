@@ -23,9 +23,9 @@ from sqlalchemy import Table, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
-from app.services.appointments._reviews import rating_summary
-from app.services.catalog._catalog import ensure_reference_catalog
+from app.services.catalog import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
+from app.services.shared.ratings import rating_summary
 from models.base import new_id, utcnow
 from models.catalog import Service, ServiceCategory, locations_of, service_mask
 from models.enrollment import ProviderLicense

@@ -59,9 +59,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.analytics._demand import record_unmet_search
-from app.services.providers._availability import SlotFinder, day_bounds
+from app.services.analytics import record_unmet_search
+from app.services.providers._availability import SlotFinder
 from app.services.providers._profiles import LISTED, display_name, load_offers
+from app.services.shared.clock import day_bounds
 from app.settings import get_settings
 from models.catalog import Service, ServiceCategory, service_mask
 from models.provider import (

@@ -21,6 +21,8 @@ from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
+from app.services.shared.clock import zone
+
 QUARTER = timedelta(minutes=15)
 
 
@@ -46,11 +48,6 @@ class SlotRules:
     notice_minutes: int = 120
     horizon_days: int = 30
     step_minutes: int = 30
-
-
-@lru_cache(maxsize=512)
-def zone(name: str) -> ZoneInfo:
-    return ZoneInfo(name)
 
 
 def _local_to_utc(day: date, minute: int, tz: ZoneInfo) -> datetime:

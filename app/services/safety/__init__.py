@@ -3,15 +3,14 @@ every message before anything else (`_red_flags`). It reads plain words and comm
 deliberately risk-averse (a mention of "chest pain" is flagged even when negated: a false alarm costs a
 banner, a miss could cost a life) and never stores the text it reads.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.safety._red_flags import CRISIS_MESSAGE, EMERGENCY_MESSAGE, RedFlag, find_red_flag
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_red_flags": ("CRISIS_MESSAGE", "EMERGENCY_MESSAGE", "RedFlag", "find_red_flag"),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "CRISIS_MESSAGE",
+    "EMERGENCY_MESSAGE",
+    "RedFlag",
+    "find_red_flag",
+]

@@ -5,37 +5,49 @@ may withdraw (`_offers`); the patient accepts one and it is booked through the o
 and is open again if that booking's payment fails (`_released`); live requests expire by a periodic job
 (`_expiry`). The rules, limits and words live in `_rules`.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.service_requests._expiry import expire_due_requests
+from app.services.service_requests._offers import (
+    list_job_board,
+    list_my_offers,
+    list_offer_times,
+    send_offer,
+    withdraw_offer,
+)
+from app.services.service_requests._reads import SERVICE_REQUESTS_TOPIC
+from app.services.service_requests._requests import (
+    accept_offer,
+    cancel_service_request,
+    get_service_request,
+    list_my_service_requests,
+    post_service_request,
+)
+from app.services.service_requests._rules import (
+    MAX_LIVE_PER_PATIENT,
+    PRICE_CEILING,
+    PRICE_FLOOR,
+    price_bounds,
+    reach_miles,
+)
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_expiry": ("expire_due_requests",),
-    "_offers": (
-        "list_job_board",
-        "list_my_offers",
-        "list_offer_times",
-        "send_offer",
-        "withdraw_offer",
-    ),
-    "_reads": ("SERVICE_REQUESTS_TOPIC",),
-    "_requests": (
-        "accept_offer",
-        "cancel_service_request",
-        "get_service_request",
-        "list_my_service_requests",
-        "post_service_request",
-    ),
-    "_rules": (
-        "MAX_LIVE_PER_PATIENT",
-        "PRICE_CEILING",
-        "PRICE_FLOOR",
-        "price_bounds",
-        "reach_miles",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "MAX_LIVE_PER_PATIENT",
+    "PRICE_CEILING",
+    "PRICE_FLOOR",
+    "SERVICE_REQUESTS_TOPIC",
+    "accept_offer",
+    "cancel_service_request",
+    "expire_due_requests",
+    "get_service_request",
+    "list_job_board",
+    "list_my_offers",
+    "list_my_service_requests",
+    "list_offer_times",
+    "post_service_request",
+    "price_bounds",
+    "reach_miles",
+    "send_offer",
+    "withdraw_offer",
+]

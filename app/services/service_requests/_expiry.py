@@ -9,10 +9,10 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.booking._rules import current_time
-from app.services.notifications._delivery import notify
+from app.services.notifications import notify
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import MY_REQUESTS
+from app.services.shared.clock import current_time
 from models.notification import NotificationKind
 from models.service_request import (
     LIVE_REQUEST,

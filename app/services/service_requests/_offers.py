@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.appointments import provider_sees_details
-from app.services.booking._rules import current_time, provider_calendars
+from app.services.booking import provider_calendars
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications._delivery import notify
-from app.services.providers._availability import own_provider, slot_rules
+from app.services.notifications import notify
+from app.services.providers import own_provider, slot_rules
 from app.services.service_requests._reads import announce, offer_read, request_read
 from app.services.service_requests._rules import (
     ALREADY_OFFERED,
@@ -35,6 +35,7 @@ from app.services.service_requests._rules import (
     reach_of,
     windows_of,
 )
+from app.services.shared.clock import current_time
 from models.booking import Appointment
 from models.catalog import Service
 from models.identity import as_utc

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
-from app.services.providers._profiles import display_name
+from app.services.providers import display_name
 from app.services.service_requests._rules import windows_of, zip_place
 from models.catalog import Service
 from models.identity import as_utc

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications._delivery import Message, notify_each
+from app.services.notifications import Message, notify_each
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import JOBS, MY_REQUESTS
 from models.identity import as_utc

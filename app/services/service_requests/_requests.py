@@ -13,11 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.booking._holds import hold_slot
-from app.services.booking._orders import place_order
-from app.services.booking._rules import ADDRESSED, address_problems, current_time
+from app.services.booking import hold_slot, place_order
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications._delivery import Message, notify, notify_each
+from app.services.notifications import Message, notify, notify_each
 from app.services.safety import find_red_flag
 from app.services.service_requests._reads import announce, offer_read, offers_of, request_read
 from app.services.service_requests._rules import (
@@ -35,6 +33,8 @@ from app.services.service_requests._rules import (
     expiry_of,
     parse_windows,
 )
+from app.services.shared.addresses import ADDRESSED, address_problems
+from app.services.shared.clock import current_time
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
 from models.account import AccountRead

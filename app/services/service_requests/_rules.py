@@ -17,9 +17,9 @@ from zoneinfo import ZoneInfo
 import zipcodes
 from sqlalchemy import ColumnElement, and_, case, exists
 
-from app.services.catalog._pricing import CENT
+from app.services.catalog import CENT
 from app.services.errors import ValidationFailed
-from app.services.providers._licensing import licensed_in
+from app.services.providers import licensed_in
 from app.settings import get_settings
 from models.catalog import ServiceLocation
 from models.provider import ProviderService

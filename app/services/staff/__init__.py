@@ -29,7 +29,7 @@ from app.services.staff._members import (
     remove_staff,
     update_staff,
 )
-from app.services.staff._preferences import get_my_staff_preferences, update_my_staff_preferences
+from app.services.staff._preferences import get_my_staff_preferences, signed, update_my_staff_preferences
 from app.services.staff._tasks import (
     EMPTY_DESCRIPTION,
     add_task,
@@ -72,6 +72,7 @@ __all__ = [
     "read_audit_log",
     "remove_staff",
     "set_task_done",
+    "signed",
     "update_my_staff_preferences",
     "update_staff",
 ]

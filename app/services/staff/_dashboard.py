@@ -26,11 +26,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.appointments._lifecycle import confirm_appointment
-from app.services.appointments._reads import appointment_read, appointment_reads
+from app.services.appointments import appointment_read, appointment_reads, confirm_appointment
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers._availability import day_bounds
 from app.services.shared.accounts import owner_emails
+from app.services.shared.clock import day_bounds
 from app.services.shared.staff_access import permissions_of, require_permission, require_staff
 from app.services.staff._tasks import count_tasks
 from app.settings import get_settings

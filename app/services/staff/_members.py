@@ -37,13 +37,11 @@ from app.services._privilege import (
     require_may_give_permissions,
     require_may_give_role,
 )
-from app.services.accounts._admin import apply_role
-from app.services.accounts._waitlist import send_invitation
+from app.services.accounts import apply_role, send_invitation
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications._copy import STAFF_HOME, staff_access_copy
-from app.services.notifications._delivery import notify
-from app.services.providers._availability import day_bounds
+from app.services.notifications import STAFF_HOME, notify, staff_access_copy
 from app.services.shared.accounts import account_of, is_owner, owner_emails
+from app.services.shared.clock import day_bounds
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import (
     effective_permissions,

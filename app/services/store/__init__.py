@@ -1,38 +1,53 @@
 """The store (issue 14 part 9): products staff manage (manage_services), bought from the cart with a US
 shipping address, paid on delivery, and followed through SPEC §4's order and fulfilment statuses.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.store._images import add_product_image, open_product_image, remove_product_image
+from app.services.store._orders import (
+    ShippingInvalid,
+    list_my_store_orders,
+    list_store_orders,
+    move_fulfilment,
+    place_store_order,
+)
+from app.services.store._products import (
+    ProductInvalid,
+    create_product,
+    get_product,
+    list_products,
+    list_store_products,
+    update_product,
+)
+from app.services.store._rules import (
+    MAX_PER_PRODUCT,
+    NEXT_STEPS,
+    ORDER_STATUS,
+    PAGE_SIZE,
+    product_problems,
+    shipping_problems,
+)
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_rules": (
-        "MAX_PER_PRODUCT",
-        "NEXT_STEPS",
-        "ORDER_STATUS",
-        "PAGE_SIZE",
-        "product_problems",
-        "shipping_problems",
-    ),
-    "_products": (
-        "ProductInvalid",
-        "create_product",
-        "get_product",
-        "list_products",
-        "list_store_products",
-        "update_product",
-    ),
-    "_images": ("add_product_image", "open_product_image", "remove_product_image"),
-    "_orders": (
-        "ShippingInvalid",
-        "list_my_store_orders",
-        "list_store_orders",
-        "move_fulfilment",
-        "place_store_order",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "MAX_PER_PRODUCT",
+    "NEXT_STEPS",
+    "ORDER_STATUS",
+    "PAGE_SIZE",
+    "ProductInvalid",
+    "ShippingInvalid",
+    "add_product_image",
+    "create_product",
+    "get_product",
+    "list_my_store_orders",
+    "list_products",
+    "list_store_orders",
+    "list_store_products",
+    "move_fulfilment",
+    "open_product_image",
+    "place_store_order",
+    "product_problems",
+    "remove_product_image",
+    "shipping_problems",
+    "update_product",
+]

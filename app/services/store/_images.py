@@ -12,7 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, storage
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
-from app.services.store._products import IMAGE_PATH, _images
+from app.services.shared.image_paths import PRODUCT_IMAGE_PATH
+from app.services.store._products import _images
 from app.services.store._rules import NO_IMAGE, NO_PRODUCT, NOT_AN_IMAGE, TOO_MANY_IMAGES, require_store_staff
 from models.audit import AuditAction
 from models.store import MAX_IMAGES, Product, ProductImage, ProductImageRead
@@ -66,7 +67,7 @@ async def add_product_image(
         target=f"product {product.id}",
         details={"change": "added", "image_id": row.id},
     )
-    return ProductImageRead(id=row.id, url=IMAGE_PATH.format(id=row.id))
+    return ProductImageRead(id=row.id, url=PRODUCT_IMAGE_PATH.format(id=row.id))
 
 
 async def remove_product_image(

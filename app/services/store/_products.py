@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
+from app.services.shared.image_paths import PRODUCT_IMAGE_PATH
 from app.services.store._rules import (
     MAX_PAGE_SIZE,
     MAX_SEARCH,
@@ -34,8 +35,6 @@ from models.store import (
     ProductUpdate,
 )
 
-IMAGE_PATH = "/api/store/images/{id}"
-
 
 class ProductInvalid(ValidationFailed):
     """A product as typed has problems: `errors` maps each field to its message."""
@@ -56,7 +55,7 @@ async def _images(session: AsyncSession, ids: Sequence[str]) -> dict[str, list[P
         .order_by(ProductImage.product_id, ProductImage.position, ProductImage.created_at)
     )
     for image_id, product_id in rows.all():
-        found[product_id].append(ProductImageRead(id=image_id, url=IMAGE_PATH.format(id=image_id)))
+        found[product_id].append(ProductImageRead(id=image_id, url=PRODUCT_IMAGE_PATH.format(id=image_id)))
     return found
 
 

@@ -8,8 +8,8 @@ import re
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.enrollment._rules import US_STATES, zip_state
 from app.services.errors import ValidationFailed
+from app.services.shared.addresses import US_STATES, zip_state
 from app.services.shared.staff_access import require_permission
 from app.services.validation import amount_cents, us_zip
 from models.account import AccountRead

@@ -20,8 +20,14 @@ from sqlalchemy import ColumnElement, and_, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.services.notifications._copy import Breach, ticket_link_for_staff, ticket_overdue_copy
-from app.services.notifications._delivery import MAX_RECIPIENTS, Message, notify_each
+from app.services.notifications import (
+    MAX_RECIPIENTS,
+    Breach,
+    Message,
+    notify_each,
+    ticket_link_for_staff,
+    ticket_overdue_copy,
+)
 from app.services.shared.staff_access import members_with
 from models.notification import NotificationKind
 from models.staff import Permission

@@ -32,10 +32,8 @@ from app.services.enrollment._standing import (
     standing_problems,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications._copy import visit_link, when_text
-from app.services.notifications._delivery import Message, notify, notify_each
-from app.services.providers._licensing import sync_listing
-from app.services.providers._profiles import NO_PROVIDER, _read, display_name
+from app.services.notifications import Message, notify, notify_each, visit_link, when_text
+from app.services.providers import NO_PROVIDER, display_name, provider_read, sync_listing
 from app.services.shared.staff_access import members_with, require_permission
 from models.account import AccountRead
 from models.audit import AuditEntry
@@ -240,7 +238,7 @@ async def get_managed_provider(
     await require_permission(session=session, actor=actor, permission=Permission.manage_providers)
     now = (now or datetime.now(UTC)).astimezone(UTC)
     provider = await _provider(session, provider_id)
-    profile = await _read(session, provider, now)
+    profile = await provider_read(session, provider, now)
     email = (
         await session.scalar(select(User.email).where(User.id == provider.user_id))
         if provider.user_id
