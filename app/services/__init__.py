@@ -5,9 +5,9 @@ Every command takes one actor type, `app.principal.Principal`, and re-checks it;
 themselves and return pydantic `*Read` objects (models/), never ORM rows. They never commit: the caller's
 unit of work does.
 
-Each package's `__init__` is its public surface: screens, HTTP routes and the assembly import these names
-from there only (an import contract holds them to it); the `_*` modules are private, and other domains
-import from them directly. The names load on first use (PEP 562, `_surface.py`), so domains that call each
-other (a visit confirmed from the staff dashboard, a hold checked against appointments) never meet a
-half-imported package.
+Each package's `__init__` is its public surface, for screens, HTTP routes, the assembly and other domains
+alike: they import names from there only, never a domain's private `_*` modules (import contracts hold them to
+it, and to no cycle between domains). Rules several domains need (who is signed in, an account's rights, staff
+permissions, addresses, the clock) live below the domains in `shared/`, which imports no domain. A surface is
+explicit imports with `__all__`; the packages not yet converted still export lazily (`_surface.py`).
 """
