@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, ratelimit
 from app.auth.keys import get_key_ring
-from app.db import unit_of_work
+from app.jobs import run_command
 from app.services.accounts import account_of
 from app.services.ads._flights import IMAGE_PATH
 from app.services.ads._rules import (
@@ -106,8 +106,7 @@ async def load_live_ads() -> None:
     """Read what may serve into this process, keeping the last copy when the read fails."""
     global _snapshot
     try:
-        async with unit_of_work() as session:
-            fresh = await read_live_ads(session=session)
+        fresh = await run_command(read_live_ads)
     except Exception:  # noqa: BLE001 - the next round tries again
         logger.exception("Could not load the live ads")
         return

@@ -6,25 +6,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
-from app.db import unit_of_work
+from app.jobs import run_command
 from models.feature import FeatureSetting
 
 logger = logging.getLogger(__name__)
 
 
+async def _read_toggles(*, session: AsyncSession) -> dict[str, Any]:
+    return dict((await session.execute(select(FeatureSetting.key, FeatureSetting.value))).all())
+
+
 async def load_toggles() -> None:
     """Read every administrator's choice into this process, keeping the last copy when the read fails."""
     try:
-        async with unit_of_work() as session:
-            rows = (await session.execute(select(FeatureSetting.key, FeatureSetting.value))).all()
+        toggles = await run_command(_read_toggles)
     except Exception:  # noqa: BLE001 - the next round tries again
         logger.exception("Could not load the feature toggles")
         return
-    flags.replace(dict(rows))
+    flags.replace(toggles)
 
 
 async def keep_toggles_fresh() -> None:
