@@ -20,8 +20,6 @@ ENTRIES = {"app/db.py", "components/hooks.py", "app/api/deps.py", "app/jobs.py"}
 PENDING = {
     "app/events.py": "publish(): a signal that belongs to no write, sent in a transaction of its own",
     "app/services/automation/_delivery.py": "short units of work between webhook requests (up to 15 s each)",
-    "app/services/features/_keeper.py": "the process's copy of the feature toggles, refreshed in the background",
-    "app/services/ads/_serving.py": "the process's copy of the live ads, refreshed in the background",
 }
 OPENERS = {"unit_of_work", "sessions"}  # a call of either opens a unit of work or a bare session
 UI = ("components", "pages", "staff", "helpdesk")
