@@ -8,22 +8,23 @@ bidi-isolated; `frozen` holds markup that never changes (or only shows data) as 
 every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
 summary's links) is in static/js/kit.js.
 
-The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers), `section` / `grid` /
-`card` / `StaffCard` (layout), `button_link` / `mailto_href` (links), `notice` / `sale_callout` /
-`coming_soon` (notices), `checklist` / `steps` / `chips` (lists) and `faq_item` / `faq_group` /
-`faq_layout` (faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems`
-and `form_error` (list_screen).
+The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers); `section` / `grid` /
+`card` / `portal_page` / `portal_body` / `StaffCard` / `SettingsCard` (layout); `button_link` /
+`mailto_href` (links); `button_row` (buttons); `hint` (display); `notice` / `sale_callout` / `coming_soon`
+(notices); `checklist` / `steps` / `chips` / `facts` (lists); `faq_item` / `faq_group` / `faq_layout`
+(faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems` and
+`form_error` (list_screen).
 """
 
-from components.kit.buttons import Button
+from components.kit.buttons import Button, button_row
 from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
-from components.kit.display import Badge, StatCard, UserText, isolate
+from components.kit.display import Badge, StatCard, UserText, hint, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
 from components.kit.headers import page_header, page_title, portal_header
-from components.kit.layout import StaffCard, card, grid, section
+from components.kit.layout import SettingsCard, StaffCard, card, grid, portal_body, portal_page, section
 from components.kit.links import button_link, mailto_href
 from components.kit.list_screen import (
     ListQuery,
@@ -34,7 +35,7 @@ from components.kit.list_screen import (
     form_error,
     text_param,
 )
-from components.kit.lists import checklist, chips, steps
+from components.kit.lists import checklist, chips, facts, steps
 from components.kit.notices import coming_soon, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
@@ -62,6 +63,7 @@ __all__ = [
     "QueryView",
     "SearchForm",
     "Select",
+    "SettingsCard",
     "StaffCard",
     "StatCard",
     "StatusTabs",
@@ -72,6 +74,7 @@ __all__ = [
     "browser_field",
     "browser_select",
     "button_link",
+    "button_row",
     "card",
     "checklist",
     "chips",
@@ -81,6 +84,7 @@ __all__ = [
     "dialog_actions",
     "empty_state",
     "error_state",
+    "facts",
     "faq_group",
     "faq_item",
     "faq_layout",
@@ -88,6 +92,7 @@ __all__ = [
     "form_error",
     "frozen",
     "grid",
+    "hint",
     "isolate",
     "list_href",
     "loading_state",
@@ -97,7 +102,9 @@ __all__ = [
     "page_param",
     "page_title",
     "param_href",
+    "portal_body",
     "portal_header",
+    "portal_page",
     "sale_callout",
     "section",
     "steps",

@@ -1,4 +1,5 @@
-"""`Button`: the one button of the app (`btn btn-<variant>`), with a pending state for actions in flight."""
+"""`Button`: the one button of the app (`btn btn-<variant>`), with a pending state for actions in flight;
+`button_row` lays buttons and button links out in a row."""
 
 from __future__ import annotations
 
@@ -56,3 +57,8 @@ def Button(  # noqa: N802 - a kit element, named like the components
         icon_svg(icon, size=16 if size == "sm" else 18) if icon else "",
         (pending_label or label) if pending else label,
     )
+
+
+def button_row(*buttons: Any) -> dict:
+    """`div.button-row`: buttons (and button links) side by side, wrapping on small screens."""
+    return html.div({"class_name": "button-row"}, *buttons)

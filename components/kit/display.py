@@ -1,4 +1,5 @@
-"""Display pieces: `Badge` (a small coloured label), `StatCard` (a figure on a dashboard), and `UserText` /
+"""Display pieces: `Badge` (a small coloured label), `StatCard` (a figure on a dashboard), `hint` (a muted
+line that explains), and `UserText` /
 `isolate` for text people wrote (names, ticket subjects and messages, reviews, bios, notes).
 
 People's text is bidi-isolated, so a right-to-left override (U+202E) or a Hebrew or Arabic name cannot
@@ -77,3 +78,8 @@ def StatCard(  # noqa: N802 - a kit element, named like the components
         html.p({"class_name": "stat-value"}, value),
         html.p({"class_name": classes("stat-detail", tone)}, hint) if hint is not None else "",
     )
+
+
+def hint(*text: Any) -> dict:
+    """`p.hint`: a muted line that explains what is around it."""
+    return html.p({"class_name": "hint"}, *text)

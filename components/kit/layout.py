@@ -1,5 +1,7 @@
 """Page layout: `section` (a titled band of a page, in a container), `grid` (equal columns), `card` (a
-public page's card) and `StaffCard` (a titled panel of the signed-in screens)."""
+public page's card), `portal_page` and `portal_body` (a signed-in screen and the container under its
+header), and the titled panels of the signed-in screens: `StaffCard` (staff portal) and `SettingsCard`
+(dashboard settings)."""
 
 from __future__ import annotations
 
@@ -81,3 +83,28 @@ def StaffCard(  # noqa: N802 - a kit element, named like the components
         ),
         *children,
     )
+
+
+def SettingsCard(  # noqa: N802 - a kit element, named like the components
+    title: Any, *children: Any, title_id: str, class_name: str | None = None, key: str | None = None
+) -> dict:
+    """`section.settings-card` named by its `h2.settings-title` (`title_id`), then `children`."""
+    attributes: dict[str, Any] = {
+        "class_name": classes("settings-card", class_name),
+        "aria-labelledby": title_id,
+    }
+    if key is not None:
+        attributes["key"] = key
+    return html.section(
+        attributes, html.h2({"id": title_id, "class_name": "settings-title"}, title), *children
+    )
+
+
+def portal_body(*children: Any, class_name: str | None = None) -> dict:
+    """`div.container.portal-body`: the body of a signed-in screen, under its `portal_header`."""
+    return html.div({"class_name": classes("container portal-body", class_name)}, *children)
+
+
+def portal_page(*children: Any) -> dict:
+    """`div.portal`: a signed-in screen, its `portal_header` first."""
+    return html.div({"class_name": "portal"}, *children)

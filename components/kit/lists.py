@@ -1,6 +1,9 @@
-"""Lists of content: `checklist` (ticked items), `steps` (numbered steps with a title) and `chips`."""
+"""Lists of content: `checklist` (ticked items), `steps` (numbered steps with a title), `chips` and `facts`
+(a description list of terms and details)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from reactpy import html
 
@@ -34,4 +37,12 @@ def chips(*labels: str) -> dict:
     """`ul.chips`: short labels in a row."""
     return html.ul(
         {"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels)
+    )
+
+
+def facts(*pairs: tuple[Any, Any], class_name: str | None = None) -> dict:
+    """A `dl` of (term, detail) pairs: `dt` then `dd` for each."""
+    return html.dl(
+        {"class_name": class_name} if class_name else {},
+        *(part for term, detail in pairs for part in (html.dt(term), html.dd(detail))),
     )

@@ -10,7 +10,6 @@ from components.kit import (
     ListQuery,
     PagedItems,
     SearchForm,
-    StaffCard,
     StatusTabs,
     browser_field,
     button_link,
@@ -113,13 +112,3 @@ def test_a_button_link_is_a_link_styled_as_a_button():
     link = button_link("View contract", "/staff/contracts", variant="outline", size="sm", key="c")
     assert link["tagName"] == "a" and classes(link) == {"btn", "btn-outline", "btn-sm"}
     assert attrs(link)["href"] == "/staff/contracts"
-
-
-def test_a_staff_card_is_a_section_named_by_its_heading():
-    panel = StaffCard("Flights", "the list", title_id="ads-title", head=("3",), head_class="verify-head")
-    assert panel["tagName"] == "section" and classes(panel) == {"staff-card"}
-    assert attrs(panel)["aria-labelledby"] == "ads-title"
-    head = find(panel, "div", class_="staff-card-head")
-    assert classes(head) == {"staff-card-head", "verify-head"}
-    assert attrs(find(head, "h2"))["id"] == "ads-title" and text(head) == "Flights 3"
-    assert text(panel) == "Flights 3 the list"
