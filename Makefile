@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements.lock | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -18,10 +18,11 @@ OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
 $(OIDC_PROVIDER): tests/oidc/package.json tests/oidc/package-lock.json
 	cd tests/oidc && npm ci --no-audit --no-fund --loglevel=error
 
-$(STAMP): pyproject.toml
+# The whole dependency set is locked (requirements.lock: its first lines say how to refresh it).
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -c requirements.lock -e ".[dev]"
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
