@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep
 from app.services.accounts import export_my_data
 from app.services.errors import RateLimited, ServiceError
 
@@ -28,9 +28,8 @@ EXPORT_FILENAME = "medivisit-my-data.json"
     response_model=None,
     responses={200: {"description": "The account's records, as a JSON attachment"}},
 )
-async def export(request: Request, session: SessionDep) -> Response:
+async def export(actor: SignedInDep, session: SessionDep) -> Response:
     """Download your own records as JSON."""
-    actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     try:

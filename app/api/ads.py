@@ -20,7 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
 from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep
 from app.api.uploads import _error, _refusal, read_one_file, uploader
 from app.services.ads import add_ad_image, get_ad_figures, open_ad_image, record_ad_click
 from app.services.errors import ServiceError
@@ -81,9 +81,8 @@ async def image(image_id: str, session: SessionDep) -> Response:
 
 
 @router.get("/figures.csv", response_model=None)
-async def figures_csv(request: Request, session: SessionDep) -> Response:
+async def figures_csv(actor: SignedInDep, session: SessionDep) -> Response:
     """The advertiser's figures per flight and placement, as CSV."""
-    actor = await signed_in(session, request)
     if actor is None:
         return _error(401, "not_signed_in", NOT_SIGNED_IN)
     try:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import csv
 import io
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
 from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep
 from app.services.analytics import (
     get_analytics,
     list_provider_utilisation,
@@ -130,7 +130,7 @@ def zips_csv(rows: list[UnmetZipRead]) -> str:
     responses={200: {"description": "Analytics as CSV", "content": {"text/csv": {}}}},
 )
 async def export_analytics(
-    request: Request,
+    actor: SignedInDep,
     session: SessionDep,
     start: str | None = Query(None, alias="from", max_length=20),
     end: str | None = Query(None, alias="to", max_length=20),
@@ -139,7 +139,6 @@ async def export_analytics(
 ) -> Response:
     """Download the analytics of a range: every figure per period, or utilisation per provider, or the
     searches with no provider per ZIP code."""
-    actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     try:

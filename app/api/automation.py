@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep
 from app.services.automation import get_workflow_template
 from app.services.errors import ServiceError
 
@@ -26,9 +26,8 @@ NOT_SIGNED_IN = "Please sign in to download workflow templates."
     response_model=None,
     responses={200: {"description": "An n8n workflow to import", "content": {"application/json": {}}}},
 )
-async def download_template(request: Request, session: SessionDep, template_id: str) -> Response:
+async def download_template(actor: SignedInDep, session: SessionDep, template_id: str) -> Response:
     """One of the four workflow templates as an importable n8n workflow (owners and admins)."""
-    actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     try:

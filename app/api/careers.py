@@ -14,7 +14,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep, signed_in
 from app.api.uploads import NOT_SIGNED_IN, _error, _refusal, private_download, read_one_file, refused_upload
 from app.principal import Principal
 from app.services.careers import open_cv, stage_cv
@@ -54,9 +54,8 @@ async def upload_cv(request: Request, session: SessionDep) -> Response:
 
 
 @router.get("/applications/{application_id}/cv", response_model=None)
-async def download_cv(application_id: str, request: Request, session: SessionDep) -> Response:
+async def download_cv(application_id: str, actor: SignedInDep, session: SessionDep) -> Response:
     """Download an application's CV (staff with manage_staff; audited)."""
-    actor = await signed_in(session, request)
     if actor is None:
         return _error(401, "not_signed_in", NOT_SIGNED_IN)
     try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep, signed_in
 from app.principal import Principal
 from app.services.enrollment import CredentialFile, open_applicant_photo, open_credential_file
 from app.services.errors import ServiceError
@@ -54,9 +54,8 @@ def inline_file(found: CredentialFile) -> Response:
 
 
 @router.get("/documents/{document_id}", response_model=None)
-async def credential_document(document_id: str, request: Request, session: SessionDep) -> Response:
+async def credential_document(document_id: str, actor: SignedInDep, session: SessionDep) -> Response:
     """Open a credential document the signed-in user may see."""
-    actor = await signed_in(session, request)
     if actor is None:
         return _error(401, "not_signed_in", NOT_SIGNED_IN)
     try:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import csv
 import io
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
 from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep
 from app.services.errors import ServiceError
 from app.services.ledger import get_revenue_breakdown, get_revenue_summary
 
@@ -51,9 +51,8 @@ def revenue_csv(summary) -> str:  # noqa: ANN001 - a RevenueSummaryRead
     response_model=None,
     responses={200: {"description": "Revenue per period as CSV", "content": {"text/csv": {}}}},
 )
-async def export_revenue(request: Request, session: SessionDep, granularity: str = "month") -> Response:
+async def export_revenue(actor: SignedInDep, session: SessionDep, granularity: str = "month") -> Response:
     """Download the revenue summary (gross bookings, fees, refunds, payouts, net) per day, week or month."""
-    actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     try:
@@ -80,9 +79,8 @@ def breakdown_csv(breakdown) -> str:  # noqa: ANN001 - a RevenueBreakdownRead
     response_model=None,
     responses={200: {"description": "Revenue per service line or metro as CSV", "content": {"text/csv": {}}}},
 )
-async def export_breakdown(request: Request, session: SessionDep, split: str = "service_line") -> Response:
+async def export_breakdown(actor: SignedInDep, session: SessionDep, split: str = "service_line") -> Response:
     """Download gross bookings, fees, refunds and net per service line or per metro."""
-    actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
     try:

@@ -28,7 +28,7 @@ from python_multipart.multipart import parse_options_header
 from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.api.deps import SessionDep, signed_in
+from app.api.deps import SessionDep, SignedInDep, signed_in
 from app.auth.web import CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
 from app.principal import Principal
 from app.services.errors import ServiceError
@@ -197,9 +197,8 @@ async def upload(request: Request, session: SessionDep) -> Response:
 
 
 @router.get("/attachments/{attachment_id}", response_model=None)
-async def download(attachment_id: str, request: Request, session: SessionDep) -> Response:
+async def download(attachment_id: str, actor: SignedInDep, session: SessionDep) -> Response:
     """Download an attachment the signed-in user may see."""
-    actor = await signed_in(session, request)
     if actor is None:
         return _error(401, "not_signed_in", NOT_SIGNED_IN)
     try:
