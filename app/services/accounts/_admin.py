@@ -13,9 +13,9 @@ from app.auth.passwords import check_new_password, hash_password
 from app.auth.sessions import find_user_by_email
 from app.auth.users import create_email_user, mark_email_verified
 from app.principal import Principal
-from app.services._privilege import OWNER_ROLES_DENIED, require_may_give_role
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.shared.accounts import account_of, is_admin
+from app.services.shared.privilege import OWNER_ROLES_DENIED, require_may_give_role
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.account import AccountRead, Role

@@ -22,17 +22,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.auth.sessions import banned_now, inactivity_limit_of, session_over
 from app.principal import Principal
-from app.services._privilege import (
+from app.services.accounts import BANNED_FOREVER, DELETED_DOMAIN, OWN_ROLE, set_role
+from app.services.admin._access import require_admin
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.shared.accounts import account_of, map_account, owner_emails
+from app.services.shared.privilege import (
     Holdings,
     grantable_roles,
     holdings_of,
     may_change,
     require_may_change,
 )
-from app.services.accounts import BANNED_FOREVER, DELETED_DOMAIN, OWN_ROLE, set_role
-from app.services.admin._access import require_admin
-from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.shared.accounts import account_of, map_account, owner_emails
 from models.account import AccountRead, Role
 from models.admin import UserDetailRead, UserPageRead, UserSummaryRead
 from models.audit import AuditAction

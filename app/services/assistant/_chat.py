@@ -25,11 +25,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services._limits import limit
 from app.services.assistant._answer import NOT_FOUND, Reply, answer_question, instructs
 from app.services.assistant._model import ModelUnavailable, model_configured, stream_completion
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.safety import EMERGENCY_MESSAGE, find_red_flag
+from app.services.shared.rate_limits import limit
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.assistant import (

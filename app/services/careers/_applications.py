@@ -16,13 +16,13 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.outbox import send_email
 from app.principal import Principal
-from app.services._limits import limit
 from app.services.careers._access import require_hr
 from app.services.careers._files import claim_cv, cv_read
 from app.services.careers._postings import NOT_FOUND as POSTING_NOT_FOUND
 from app.services.careers._postings import posting_read
 from app.services.errors import NotFound, Unavailable, ValidationFailed
 from app.services.notifications import notify
+from app.services.shared.rate_limits import limit
 from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone, required_name
 from app.settings import get_settings

@@ -15,9 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, storage
 from app.principal import Principal
-from app.services._limits import limit
 from app.services.careers._access import require_hr
 from app.services.errors import NotFound, PermissionDenied, Unavailable, ValidationFailed
+from app.services.shared.rate_limits import limit
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.base import utcnow

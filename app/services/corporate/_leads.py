@@ -11,7 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services._limits import limit
 from app.services.corporate._rules import (
     BAD_STEP,
     LEAD_STEPS,
@@ -30,6 +29,7 @@ from app.services.corporate._rules import (
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications import notify
 from app.services.shared.accounts import account_of
+from app.services.shared.rate_limits import limit
 from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone
 from app.settings import get_settings

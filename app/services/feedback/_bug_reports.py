@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import flags
 from app.outbox import send_email
 from app.principal import Principal
-from app.services._limits import limit
 from app.services.errors import Unavailable, ValidationFailed
+from app.services.shared.rate_limits import limit
 from app.services.shared.signed_in import identity_of
 from app.settings import get_settings
 from models.bug_report import NOT_LOGGED_IN, BugReport, BugReportRead

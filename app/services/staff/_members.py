@@ -28,7 +28,12 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services._privilege import (
+from app.services.accounts import apply_role, send_invitation
+from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.notifications import STAFF_HOME, notify, staff_access_copy
+from app.services.shared.accounts import account_of, is_owner, owner_emails
+from app.services.shared.clock import day_bounds
+from app.services.shared.privilege import (
     OWNER_ROLES_DENIED,
     Holdings,
     grantable_roles,
@@ -37,11 +42,6 @@ from app.services._privilege import (
     require_may_give_permissions,
     require_may_give_role,
 )
-from app.services.accounts import apply_role, send_invitation
-from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications import STAFF_HOME, notify, staff_access_copy
-from app.services.shared.accounts import account_of, is_owner, owner_emails
-from app.services.shared.clock import day_bounds
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import (
     effective_permissions,
