@@ -18,6 +18,7 @@ from app.settings import get_settings
 from components import browser
 from components.context import ToastVariant, use_session
 from components.icons import icon
+from components.kit import form_error
 
 GENERIC_FAILURE = "Something went wrong. Please try again."
 INCORRECT_CREDENTIALS = "Incorrect email or password"
@@ -220,7 +221,7 @@ def password_hint(min_length: int) -> str:
 
 
 def form_alert(message: str | None) -> dict | str:
-    return html.p({"class_name": "form-error", "role": "alert"}, message) if message else ""
+    return form_error(message)
 
 
 def form_notice(message: str | None) -> dict | str:

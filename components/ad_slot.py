@@ -23,7 +23,7 @@ from components import browser
 from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action, use_live_tab
-from components.kit import UserText
+from components.kit import UserText, hint
 
 SPONSORED = "Sponsored"
 
@@ -92,7 +92,7 @@ def image_field(image: dict[str, str] | None, on_image: Callable[[dict[str, str]
     return html.fieldset(
         {"class_name": "field ad-image-field", **browser.upload_scope()},
         html.legend({"class_name": "label"}, "Image (optional)"),
-        html.p({"class_name": "hint"}, "A PNG, JPEG or WebP picture, shown beside your text."),
+        hint("A PNG, JPEG or WebP picture, shown beside your text."),
         html.img({"class_name": "ad-image-thumb", "src": image["url"], "alt": "Your uploaded image"})
         if image
         else "",

@@ -15,7 +15,7 @@ from reactpy import html
 
 from components.format import format_date, format_time
 from components.icons import icon
-from components.kit import portal_header
+from components.kit import portal_body, portal_header
 
 ADMIN_HOME = "/admin"
 # (path under /admin, label, icon)
@@ -63,7 +63,7 @@ def admin_frame(*children: Any, active: str, title: Any, lead: Any = None) -> di
     return html.div(
         {"class_name": "portal admin-console"},
         portal_header(title, admin_nav(active), eyebrow="Administration", lead=lead),
-        html.div({"class_name": "container portal-body"}, *children),
+        portal_body(*children),
     )
 
 

@@ -60,6 +60,7 @@ from components.kit import (
     dialog_actions,
     empty_state,
     error_state,
+    hint,
     isolate,
     loading_state,
 )
@@ -164,9 +165,7 @@ def _day_filter(path: str, tab: str, day: date | None) -> dict:
             hide_label=True,
         ),
         html.button({"class_name": "btn btn-sm btn-outline", "type": "submit"}, "Show day"),
-        html.a({"class_name": "btn btn-sm btn-ghost", "href": f"{path}?tab={tab}"}, "All days")
-        if day
-        else "",
+        button_link("All days", f"{path}?tab={tab}", variant="ghost", size="sm") if day else "",
     )
 
 
@@ -402,7 +401,7 @@ def _VisitCard(
         )
         if provider and visit.notes
         else "",
-        html.p({"class_name": "hint"}, DETAILS_HIDDEN) if provider and visit.details_hidden else "",
+        hint(DETAILS_HIDDEN) if provider and visit.details_hidden else "",
         html.p(
             {"class_name": "appt-cancelled"},
             f"Cancelled by the {visit.cancelled_by or 'team'}",
@@ -479,12 +478,7 @@ def _error_line(message: str | None) -> dict | str:
         return ""
     return html._(
         html.p({"class_name": "form-error", "role": "alert"}, message),
-        html.p(
-            {"class_name": "hint"},
-            "Need a change sooner? ",
-            html.a({"href": "/contact"}, "Contact support"),
-            " and we'll help.",
-        )
+        hint("Need a change sooner? ", html.a({"href": "/contact"}, "Contact support"), " and we'll help.")
         if message == POLICY
         else "",
     )

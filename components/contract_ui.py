@@ -13,7 +13,7 @@ from typing import Any
 from reactpy import html
 
 from components.format import format_date, format_money, format_slot, format_time
-from components.kit import Badge, UserText
+from components.kit import Badge, UserText, facts, hint
 from models.corporate import ContractCreate, ContractRead, ContractServiceInput, ContractStatus, EventDayRead
 
 STATUS_TONES = {
@@ -69,16 +69,15 @@ def event_day_item(day: EventDayRead, extra: Any = "") -> dict:
     return html.li(
         {"class_name": "corp-day", "key": day.id},
         html.p(html.strong(day.service_name), " · ", when),
-        html.p({"class_name": "hint"}, "Corporate Venue: ", UserText(day.address_line), f", {day.zip_code}"),
+        hint("Corporate Venue: ", UserText(day.address_line), f", {day.zip_code}"),
         html.p(
             "Providers: ",
             ", ".join(f"{v.provider_name} ({VISIT_LABELS.get(v.status, v.status)})" for v in day.visits)
             or "none",
         ),
-        html.p(
-            {"class_name": "hint"},
+        hint(
             f"{cents(day.price_cents)} per provider · "
-            + (f"Invoiced: {day.invoice_number}" if day.invoice_number else "Not invoiced yet"),
+            + (f"Invoiced: {day.invoice_number}" if day.invoice_number else "Not invoiced yet")
         ),
         extra,
     )
@@ -105,18 +104,16 @@ def contract_card(
             html.li(UserText(contract.organization_name)),
             html.li(f"{format_date(contract.starts_on)} to {format_date(contract.ends_on)}"),
         ),
-        html.dl(
-            {"class_name": "corp-facts"},
-            html.dt("Sites"),
-            html.dd(UserText(contract.sites) if contract.sites else "—"),
-            html.dt("Services"),
-            html.dd(
+        facts(
+            ("Sites", UserText(contract.sites) if contract.sites else "—"),
+            (
+                "Services",
                 "; ".join(
                     f"{s.service_name}: {cents(s.price_cents)} per provider-day" for s in contract.services
-                )
+                ),
             ),
-            html.dt("Billing"),
-            html.dd(contract.billing_email),
+            ("Billing", contract.billing_email),
+            class_name="corp-facts",
         ),
         html.h4("Event days") if heading == "h3" else html.h3("Event days"),
         html.ul(
@@ -124,6 +121,6 @@ def contract_card(
             *[event_day_item(day, day_extra(day) if day_extra else "") for day in contract.event_days],
         )
         if contract.event_days
-        else html.p({"class_name": "hint"}, "No event days booked yet."),
+        else hint("No event days booked yet."),
         extra,
     )

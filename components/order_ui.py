@@ -13,7 +13,7 @@ from components import browser
 from components.context import UiSession, use_session
 from components.format import format_currency, format_date, format_slot
 from components.icons import icon
-from components.kit import button_link, page_title
+from components.kit import button_link, button_row, page_title
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 
 CONFIRMED = "Booking confirmed"
@@ -158,8 +158,7 @@ def OrderConfirmation(order: OrderRead) -> dict:
                         ],
                     ),
                     order_totals(order.subtotal, order.platform_fee, order.total, total_label(order)),
-                    html.div(
-                        {"class_name": "button-row"},
+                    button_row(
                         html.a(
                             {
                                 "class_name": "btn btn-primary",

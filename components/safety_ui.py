@@ -7,6 +7,7 @@ from __future__ import annotations
 from reactpy import html
 
 from components.icons import icon
+from components.kit import button_link, button_row
 
 
 def emergency_banner(message: str) -> dict:
@@ -17,10 +18,9 @@ def emergency_banner(message: str) -> dict:
         html.div(
             html.p({"class_name": "forum-emergency-title"}, "Are you safe right now?"),
             html.p(message),
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-danger btn-sm", "href": "tel:911"}, "Call 911"),
-                html.a({"class_name": "btn btn-outline btn-sm", "href": "tel:988"}, "Call or text 988"),
+            button_row(
+                button_link("Call 911", "tel:911", variant="danger", size="sm"),
+                button_link("Call or text 988", "tel:988", variant="outline", size="sm"),
             ),
         ),
     )

@@ -21,7 +21,7 @@ from components.frame.dashboard import DashboardFrame
 from components.frame.layout import SiteFrame
 from components.guards import Rule, use_guard
 from components.icons import icon
-from components.kit import page_title
+from components.kit import button_link, button_row, page_title
 
 logger = logging.getLogger(__name__)
 ROUTER_FALLBACK = "Unexpected Application Error!"
@@ -77,9 +77,8 @@ def error_screen(message: str) -> dict:
         html.span({"class_name": "error-icon"}, icon("alert", size=32)),
         html.h1(ROUTER_FALLBACK),
         html.p({"class_name": "error-message"}, message),
-        html.div(
-            {"class_name": "button-row"},
-            html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
+        button_row(
+            button_link("Back to Home", "/"),
             html.button(
                 {"class_name": "btn btn-outline", "type": "button", **browser.history_back()}, "Go Back"
             ),

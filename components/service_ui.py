@@ -14,7 +14,7 @@ from components.cart import AddToCartButton
 from components.catalog_copy import LOCATIONS
 from components.format import format_minutes
 from components.icons import icon
-from components.kit import browser_field
+from components.kit import browser_field, button_link, button_row
 from components.provider_ui import price_tag
 from models.catalog import CategoryRead, ServiceRead
 
@@ -76,10 +76,9 @@ def service_detail(service: ServiceRead) -> dict:
         html.p({"class_name": "service-prep"}, html.strong("How to prepare: "), service.preparation)
         if service.preparation
         else "",
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             AddToCartButton(service.slug),
-            html.a({"class_name": "btn btn-outline", "href": find_href(service.slug)}, "Find a provider"),
+            button_link("Find a provider", find_href(service.slug), variant="outline"),
         ),
     )
 

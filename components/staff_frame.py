@@ -32,7 +32,7 @@ from components.effects import use_effect
 from components.guards import ACCESS_DENIED
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import UserText, loading_state
+from components.kit import UserText, button_link, loading_state
 from components.notification_bell import NotificationBell
 from models.account import Role
 from models.staff import Permission, StaffAccessRead
@@ -280,7 +280,7 @@ def access_problem(message: str) -> dict:
         html.span({"class_name": "coming-soon-icon"}, icon("lock", size=28)),
         html.h1(ACCESS_DENIED),
         html.p(message),
-        html.a({"class_name": "btn btn-outline", "href": "/"}, "Back to Home"),
+        button_link("Back to Home", "/", variant="outline"),
     )
 
 

@@ -17,7 +17,7 @@ from components.format import format_currency
 from components.forms import use_form
 from components.hooks import use_action
 from components.icons import icon
-from components.kit import Button, ErrorSummary, Field, UserText
+from components.kit import Button, ErrorSummary, Field, UserText, hint
 from components.order_ui import order_totals
 from components.store_ui import SHIPPING_FIELDS, stock_line
 from models.cart import CartItemRead
@@ -91,7 +91,7 @@ def StoreCheckout(
                         html.span({"class_name": "checkout-card-icon"}, icon("truck", size=18)),
                         "Shipping address",
                     ),
-                    html.p({"class_name": "hint"}, "We ship store products within the United States."),
+                    hint("We ship store products within the United States."),
                     html.div(
                         {"class_name": "store-shipping"},
                         *[

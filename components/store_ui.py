@@ -13,7 +13,7 @@ from app.services.cart import add_product_to_cart
 from components.cart import use_cart_command
 from components.format import format_currency, format_date
 from components.icons import icon
-from components.kit import Badge, UserText
+from components.kit import Badge, UserText, hint
 from models.store import FulfilmentStatus, ProductRead, StoreOrderRead
 
 LOW_STOCK = 5  # at or below: "Only N left"
@@ -125,7 +125,7 @@ def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any =
             {"class_name": "store-order-head"},
             html.div(
                 heading({"id": title_id, "class_name": "store-order-title"}, f"Order {order.number}"),
-                html.p({"class_name": "hint"}, f"Placed {format_date(order.created_at)}"),
+                hint(f"Placed {format_date(order.created_at)}"),
             ),
             html.dl(
                 {"class_name": "store-order-statuses"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import button_link, card, grid, page_header, section
+from components.kit import button_link, button_row, card, grid, page_header, section
 
 BELIEFS = (
     (
@@ -114,8 +114,7 @@ def AboutPage() -> dict:
                     html.h2("Want to know more?"),
                     html.p("Read how a visit works, or get in touch with our team."),
                 ),
-                html.div(
-                    {"class_name": "button-row"},
+                button_row(
                     button_link("How it works", "/how-it-works", icon_name="arrow-right"),
                     button_link("Contact us", "/contact", variant="outline-light"),
                 ),

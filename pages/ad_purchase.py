@@ -37,7 +37,10 @@ from components.kit import (
     TextArea,
     browser_field,
     button_link,
+    button_row,
     checklist,
+    form_error,
+    hint,
     page_header,
     section,
 )
@@ -88,10 +91,9 @@ def AdPurchasePage() -> dict:
                 html.div(
                     html.h2({"class_name": "section-title"}, "Our ad standards"),
                     checklist(*STANDARDS),
-                    html.p(
-                        {"class_name": "hint"},
+                    hint(
                         "Clicks from one network are counted once a minute, crawlers are never counted, and "
-                        "no third-party trackers are used.",
+                        "no third-party trackers are used."
                     ),
                 ),
             ),
@@ -145,10 +147,9 @@ def _Availability(starts: str, ends: str) -> dict:
             browser_field("Last day", "to", value=ends, type="date", id_prefix="range"),
             html.div({"class_name": "audit-filter-actions"}, Button("Check availability", type="submit")),
         ),
-        html.p(
-            {"class_name": "hint"},
+        hint(
             f"From {format_date(date.fromisoformat(starts))} to {format_date(date.fromisoformat(ends))}: "
-            "the places left on the busiest of those days.",
+            "the places left on the busiest of those days."
         ),
         QueryView(
             query,
@@ -172,10 +173,7 @@ def _Booking(starts: str, ends: str) -> dict:
             {"class_name": "card ad-signin"},
             html.h2({"class_name": "card-title"}, "Book a flight"),
             html.p("Sign in with your provider or business account to book placements and upload your ad."),
-            html.div(
-                {"class_name": "button-row"},
-                button_link("Sign in", f"/login?redirect={PATH}", icon_name="arrow-right"),
-            ),
+            button_row(button_link("Sign in", f"/login?redirect={PATH}", icon_name="arrow-right")),
         )
     if user.role not in ADVERTISER_ROLES and not user.is_master_admin:
         return html.div(
@@ -185,7 +183,7 @@ def _Booking(starts: str, ends: str) -> dict:
                 "Ad space is bought by providers and business accounts. Patients' accounts can't buy ads, "
                 "and nothing about your care is ever used to choose the ads you see."
             ),
-            html.div({"class_name": "button-row"}, button_link("Join as Provider", "/become-provider")),
+            button_row(button_link("Join as Provider", "/become-provider")),
         )
     return _BookingForm(starts, ends)
 
@@ -257,17 +255,16 @@ def _BookingForm(starts: str, ends: str) -> dict:
                 f"{format_date(booked.starts_on)} once approved, and stops when its "
                 f"{format_currency(booked.budget_cents / 100)} budget is spent."
             ),
-            html.p({"class_name": "hint"}, "Nothing is charged for days it does not run."),
-            html.div(
-                {"class_name": "button-row"},
-                button_link("See your ad figures", "/dashboard/ad-analytics", icon_name="arrow-right"),
+            hint("Nothing is charged for days it does not run."),
+            button_row(
+                button_link("See your ad figures", "/dashboard/ad-analytics", icon_name="arrow-right")
             ),
         )
 
     return html.form(
         {"class_name": "form ad-form", "on_submit": submit, "no_validate": True, "id": "ad-form"},
         html.h2({"class_name": "section-title"}, "Book a flight"),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         Field(
             "Flight name",
             "name",
@@ -351,8 +348,7 @@ def _BookingForm(starts: str, ends: str) -> dict:
             error=errors.get("link_url"),
         ),
         image_field(image, set_image, id="ad-image-file"),
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             Button("Preview", variant="outline", on_click=show_preview),
             Button("Submit for review", type="submit", pending=action.pending, pending_label="Submitting…"),
         ),
@@ -367,7 +363,7 @@ def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> dict:
     return html.section(
         {"class_name": "ad-preview", "aria-labelledby": "ad-preview-title"},
         html.h3({"id": "ad-preview-title"}, "Preview"),
-        html.p({"class_name": "hint"}, "Exactly as it will look on the site. Previews are never counted."),
+        hint("Exactly as it will look on the site. Previews are never counted."),
         *(
             html.div(
                 {"key": code, "class_name": "ad-preview-item"},

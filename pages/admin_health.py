@@ -11,7 +11,7 @@ from app.services.admin import get_system_health
 from components.admin_frame import admin_frame, moment_text
 from components.context import use_session
 from components.hooks import use_query
-from components.kit import Badge, Button, Column, DataTable, QueryView, StatCard
+from components.kit import Badge, Button, Column, DataTable, QueryView, StaffCard, StatCard
 from models.admin import HealthRead, JobRunRead
 
 KINDS = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}
@@ -87,9 +87,8 @@ def _report(data: HealthRead, tz: str, again, busy: bool) -> dict:  # noqa: ANN0
                 icon="flag",
             ),
         ),
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "jobs-title"},
-            html.div({"class_name": "staff-card-head"}, html.h2({"id": "jobs-title"}, "Background jobs")),
+        StaffCard(
+            "Background jobs",
             html.p(
                 {"class_name": "staff-card-lead"},
                 "Each periodic job's last run, recorded by the server that ran it. A job appears after its "
@@ -104,6 +103,7 @@ def _report(data: HealthRead, tz: str, again, busy: bool) -> dict:  # noqa: ANN0
                 empty="No job has run yet.",
                 class_name="staff-table admin-jobs-table",
             ),
+            title_id="jobs-title",
         ),
     )
 

@@ -10,7 +10,7 @@ from app.services.admin import list_unknown_paths
 from components.admin_frame import admin_frame, moment_text
 from components.context import use_session
 from components.hooks import use_query
-from components.kit import Column, DataTable, QueryView, page_param
+from components.kit import Column, DataTable, QueryView, StaffCard, page_param
 from models.admin import UnknownPathPageRead
 
 PATH = "/admin/not-found"
@@ -40,15 +40,8 @@ def _Paths(page: int) -> dict:
             Column("first", "First seen", render=lambda p: moment_text(p.first_seen, tz)),
             Column("last", "Last seen", render=lambda p: moment_text(p.last_seen, tz)),
         )
-        return html.section(
-            {"class_name": "staff-card", "aria-labelledby": "paths-title"},
-            html.div(
-                {"class_name": "staff-card-head"},
-                html.h2({"id": "paths-title"}, "Counted paths"),
-                html.span(
-                    {"class_name": "portal-pill"}, f"{data.total} path{'s' if data.total != 1 else ''}"
-                ),
-            ),
+        return StaffCard(
+            "Counted paths",
             DataTable(
                 columns,
                 data.paths,
@@ -60,6 +53,12 @@ def _Paths(page: int) -> dict:
                 row_key=lambda p: p.path,
                 empty="No unknown path has been requested.",
                 class_name="staff-table admin-paths-table",
+            ),
+            title_id="paths-title",
+            head=(
+                html.span(
+                    {"class_name": "portal-pill"}, f"{data.total} path{'s' if data.total != 1 else ''}"
+                ),
             ),
         )
 

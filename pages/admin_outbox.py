@@ -15,7 +15,17 @@ from app.services.admin import get_outbox_message, list_outbox
 from components.admin_frame import admin_frame, moment_text
 from components.context import use_session
 from components.hooks import use_query
-from components.kit import Badge, Button, Column, DataTable, Dialog, QueryView, loading_state, page_param
+from components.kit import (
+    Badge,
+    Button,
+    Column,
+    DataTable,
+    Dialog,
+    QueryView,
+    StaffCard,
+    loading_state,
+    page_param,
+)
 from models.admin import OutboxPageRead, OutboxRowRead
 from models.mail import OutboxStatus
 
@@ -92,15 +102,8 @@ def _Messages(status: str, page: int) -> dict:
             if data.smtp_configured
             else "No SMTP server is configured (SMTP_URL): messages are stored here only, not delivered."
         )
-        return html.section(
-            {"class_name": "staff-card", "aria-labelledby": "outbox-title"},
-            html.div(
-                {"class_name": "staff-card-head"},
-                html.h2({"id": "outbox-title"}, "Messages"),
-                html.span(
-                    {"class_name": "portal-pill"}, f"{data.total} message{'s' if data.total != 1 else ''}"
-                ),
-            ),
+        return StaffCard(
+            "Messages",
             html.p({"class_name": "staff-card-lead"}, note),
             DataTable(
                 columns,
@@ -113,6 +116,12 @@ def _Messages(status: str, page: int) -> dict:
                 row_key=lambda m: m.id,
                 empty="No messages." if not status else "No messages with this status.",
                 class_name="staff-table admin-outbox-table",
+            ),
+            title_id="outbox-title",
+            head=(
+                html.span(
+                    {"class_name": "portal-pill"}, f"{data.total} message{'s' if data.total != 1 else ''}"
+                ),
             ),
         )
 

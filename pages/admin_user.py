@@ -24,7 +24,18 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
-from components.kit import Badge, Button, Checkbox, Dialog, QueryView, Select, UserText, dialog_actions
+from components.kit import (
+    Badge,
+    Button,
+    Checkbox,
+    Dialog,
+    QueryView,
+    Select,
+    StaffCard,
+    UserText,
+    button_row,
+    dialog_actions,
+)
 from models.account import Role
 from models.admin import UserDetailRead
 
@@ -69,9 +80,8 @@ def _Account(user: UserDetailRead, account: Query) -> dict:
     ]
     return html.div(
         {"class_name": "admin-account"},
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "account-title"},
-            html.div({"class_name": "staff-card-head"}, html.h2({"id": "account-title"}, "Account")),
+        StaffCard(
+            "Account",
             html.dl(
                 {"class_name": "admin-facts"},
                 _fact("E-mail", user.email or "No e-mail address"),
@@ -89,6 +99,7 @@ def _Account(user: UserDetailRead, account: Query) -> dict:
                 _fact("Active sessions", str(user.active_sessions)),
                 _fact("Flags", html.span({"class_name": "admin-badges"}, *flags) if any(flags) else "None"),
             ),
+            title_id="account-title",
         ),
         _RoleCard(user, account),
         _FlagsCard(user, account, key=f"flags-{user.is_vip}-{user.has_free_access}"),
@@ -129,11 +140,7 @@ def _RoleCard(user: UserDetailRead, account: Query) -> dict:
             Select("Role", "role", form=form, id="account-role", options=options),
             Button("Change role", type="submit", pending=save.pending),
         )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "role-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "role-title"}, "Role")),
-        body,
-    )
+    return StaffCard("Role", body, title_id="role-title")
 
 
 @component
@@ -181,13 +188,9 @@ def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
                 id="account-free",
                 hint="Kept on the account (hasFreeAccess); no price in the product depends on it yet.",
             ),
-            html.div({"class_name": "button-row"}, Button("Save flags", type="submit", pending=save.pending)),
+            button_row(Button("Save flags", type="submit", pending=save.pending)),
         )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "flags-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "flags-title"}, "Flags")),
-        body,
-    )
+    return StaffCard("Flags", body, title_id="flags-title")
 
 
 @component
@@ -224,8 +227,7 @@ def _AccessCard(user: UserDetailRead, account: Query) -> dict:
                 "Disabling ends every session at once and refuses new sign-ins until the account is enabled "
                 "again. Signing out everywhere ends every session but lets the person sign in again.",
             ),
-            html.div(
-                {"class_name": "button-row"},
+            button_row(
                 Button(
                     "Enable account",
                     pending=enable.pending,
@@ -275,9 +277,4 @@ def _AccessCard(user: UserDetailRead, account: Query) -> dict:
             ),
         ),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "access-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "access-title"}, "Access")),
-        body,
-        dialog,
-    )
+    return StaffCard("Access", body, dialog, title_id="access-title")

@@ -16,7 +16,19 @@ from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
-from components.kit import Badge, Button, Column, DataTable, Field, QueryView, Select, UserText, page_param
+from components.kit import (
+    Badge,
+    Button,
+    Column,
+    DataTable,
+    Field,
+    QueryView,
+    Select,
+    StaffCard,
+    UserText,
+    button_link,
+    page_param,
+)
 from models.account import Role
 from models.admin import UserPageRead, UserSummaryRead
 
@@ -90,7 +102,7 @@ def _SearchForm(query: str, role: str) -> dict:
         html.div(
             {"class_name": "admin-search-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear") if query or role else "",
+            button_link("Clear", PATH, variant="outline") if query or role else "",
         ),
     )
 
@@ -138,13 +150,8 @@ def _table(data: UserPageRead, query: str, role: str, time_zone: str) -> dict:
             ),
         ),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "users-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "users-title"}, "Accounts"),
-            html.span({"class_name": "portal-pill", "role": "status"}, found),
-        ),
+    return StaffCard(
+        "Accounts",
         DataTable(
             columns,
             data.users,
@@ -157,4 +164,6 @@ def _table(data: UserPageRead, query: str, role: str, time_zone: str) -> dict:
             empty="No account matches this search." if query or role else "There are no accounts yet.",
             class_name="staff-table admin-users-table",
         ),
+        title_id="users-title",
+        head=(html.span({"class_name": "portal-pill", "role": "status"}, found),),
     )

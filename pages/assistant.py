@@ -31,7 +31,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, UserText, error_state, loading_state, page_header
+from components.kit import Button, Field, UserText, button_link, error_state, loading_state, page_header
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
 HISTORY_PATH = "/dashboard/ai-features"
@@ -105,10 +105,7 @@ def _urgent(message: ChatMessage) -> dict:
         html.p(message.text),
         html.div(
             {"class_name": "chat-urgent-actions"},
-            *(
-                html.a({"key": href, "class_name": "btn btn-danger btn-sm", "href": href}, label)
-                for label, href in actions
-            ),
+            *(button_link(label, href, variant="danger", size="sm", key=href) for label, href in actions),
         ),
     )
 

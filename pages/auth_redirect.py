@@ -17,6 +17,7 @@ from components import browser
 from components.context import use_session
 from components.effects import use_effect
 from components.guards import auth_redirect_target
+from components.kit import hint
 
 AUTH_SUCCESS = "Authentication successful"
 AUTH_FAILED = "Authentication failed. Please try again."
@@ -43,10 +44,7 @@ def AuthRedirectPage() -> dict:
             html.div(
                 {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
                 html.p({"class_name": "auth-lead"}, AUTH_FAILED),
-                html.p(
-                    {"class_name": "hint"},
-                    html.a({"href": login, **browser.navigate_after(FAILURE_DELAY_MS)}, "Back to sign in"),
-                ),
+                hint(html.a({"href": login, **browser.navigate_after(FAILURE_DELAY_MS)}, "Back to sign in")),
             ),
         )
     target = auth_redirect_target(redirect, user)
@@ -56,7 +54,7 @@ def AuthRedirectPage() -> dict:
             {"class_name": "auth-card auth-card-compact", "role": "status", "aria-live": "polite"},
             html.span({"class_name": "portal-spinner", "aria-hidden": "true"}),
             html.p({"class_name": "auth-lead"}, "Redirecting…"),
-            html.p({"class_name": "hint"}, html.a({"href": target}, "Continue"), " if nothing happens."),
+            hint(html.a({"href": target}, "Continue"), " if nothing happens."),
         ),
         navigate(target, replace=True),
     )

@@ -32,7 +32,9 @@ from components.kit import (
     button_link,
     card,
     empty_state,
+    form_error,
     grid,
+    hint,
     notice,
     page_header,
     page_title,
@@ -147,13 +149,12 @@ def _open_roles(postings: list[PostingRead]) -> dict:
                     ),
                     _facts(posting),
                 ),
-                html.a(
-                    {
-                        "class_name": "btn btn-outline btn-sm",
-                        "href": posting_href(posting.slug),
-                        "aria-label": f"View and apply: {posting.title}",
-                    },
+                button_link(
                     "View and apply",
+                    posting_href(posting.slug),
+                    variant="outline",
+                    size="sm",
+                    **{"aria-label": f"View and apply: {posting.title}"},
                 ),
             )
             for posting in postings
@@ -261,7 +262,7 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
         html.h2({"id": "apply-title", "class_name": "card-title"}, "Apply for this job"),
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "career-apply-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field(
                 "Full name",
                 "name",
@@ -302,8 +303,7 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
             ),
             _cv_upload(cv, uploaded),
             Button("Send application", type="submit", pending=action.pending, pending_label="Sending…"),
-            html.p(
-                {"class_name": "hint"},
+            hint(
                 "Only our hiring team reads your application. ",
                 html.a({"href": "/privacy-policy"}, "Privacy policy"),
             ),
@@ -368,5 +368,5 @@ def _sent(sent: ApplicationSentRead) -> dict:
             f"Thank you. Your application for {sent.posting_title} is with our hiring team. We've e-mailed a "
             f"confirmation to {sent.email}, and we'll write to you there about the next steps."
         ),
-        html.a({"class_name": "btn btn-outline", "href": PATH}, "See other open roles"),
+        button_link("See other open roles", PATH, variant="outline"),
     )

@@ -57,6 +57,7 @@ from components.kit import (
     button_link,
     empty_state,
     error_state,
+    hint,
     loading_state,
     page_header,
     page_title,
@@ -359,10 +360,9 @@ def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> dict:
             html.span({"class_name": "checkout-card-icon"}, icon("map-pin", size=18)),
             "Where we'll meet you",
         ),
-        html.p(
-            {"class_name": "hint"},
+        hint(
             "Enter your ZIP code first: we show the providers who travel there. The street address is for "
-            "visits at home, at the office or at a corporate venue.",
+            "visits at home, at the office or at a corporate venue."
         ),
         html.div(
             {"class_name": "checkout-address"},
@@ -532,8 +532,7 @@ def _VisitLine(
             html.div(
                 {"class_name": "visit-line-title"},
                 html.h2({"id": f"{prefix}-title", "class_name": "checkout-card-title"}, service.name),
-                html.p(
-                    {"class_name": "hint"},
+                hint(
                     f"{format_minutes(service.duration_minutes)} visit",
                     f" · with {item.provider_name}" if item.provider_name else "",
                 ),
@@ -774,7 +773,7 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
         order_totals(
             totals.subtotal, totals.platform_fee, totals.total, "Estimated total" if estimated else "Total"
         ),
-        html.p({"class_name": "hint"}, ESTIMATE_NOTE) if estimated else "",
+        hint(ESTIMATE_NOTE) if estimated else "",
         html.p(
             {"class_name": "summary-pay"},
             icon("shield", size=18),

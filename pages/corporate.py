@@ -23,6 +23,7 @@ from components.kit import (
     card,
     checklist,
     grid,
+    hint,
     page_header,
     section,
     steps,
@@ -149,12 +150,7 @@ def CorporatePage() -> dict:
                         "interested in and a few possible dates. Our corporate team replies within two "
                         "business days with options and next steps."
                     ),
-                    html.p(
-                        {"class_name": "hint"},
-                        "Prefer e-mail? Write to ",
-                        html.a({"href": f"mailto:{support}"}, support),
-                        ".",
-                    ),
+                    hint("Prefer e-mail? Write to ", html.a({"href": f"mailto:{support}"}, support), "."),
                 ),
                 _EnquiryForm(),
             ),

@@ -138,7 +138,7 @@ _SEARCH_ACTIONS = frozen(
     html.div(
         {"class_name": "search-actions"},
         html.button({"class_name": "btn btn-primary", "type": "submit"}, icon("search", size=18), "Search"),
-        html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear filters"),
+        button_link("Clear filters", PATH, variant="outline"),
     )
 )
 

@@ -16,7 +16,18 @@ from components.context import use_session
 from components.forms import use_form
 from components.forum_ui import WAITING_FOR_REVIEW, medical_notice
 from components.hooks import use_action, use_query
-from components.kit import Button, Field, QueryView, Select, button_link, notice, page_header, section
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    Select,
+    button_link,
+    button_row,
+    form_error,
+    notice,
+    page_header,
+    section,
+)
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
 from models.forum import MAX_BODY, MAX_TITLE, ForumCategoryRead, ForumPostOutcome, ForumTopicWrite, PostStatus
@@ -99,7 +110,7 @@ def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
         )
     return html.form(
         {"class_name": "form forum-new", "on_submit": submit, "no_validate": True, "id": "forum-topic-form"},
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         Select(
             "Category",
             "category",
@@ -119,9 +130,8 @@ def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
             hint="A short question or summary, e.g. “How long should I fast before a home blood draw?”",
         ),
         markdown_body(form, tab, set_tab, id="forum-topic", max_length=MAX_BODY, label="Post text", rows=8),
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             Button("Post topic", type="submit", icon="message", pending=action.pending),
-            html.a({"class_name": "btn btn-ghost", "href": "/forum"}, "Cancel"),
+            button_link("Cancel", "/forum", variant="ghost"),
         ),
     )

@@ -39,7 +39,10 @@ from components.kit import (
     Select,
     TextArea,
     UserText,
+    button_link,
+    button_row,
     dialog_actions,
+    form_error,
     notice,
     page_param,
     page_title,
@@ -298,9 +301,7 @@ def _moderator_button(post: ForumPostRead, open_dialog: Callable[[str], None]) -
     if post.status == PostStatus.hidden and post.waiting_reason is None:
         return Button("Unhide", size="sm", variant="outline", on_click=lambda: open_dialog("unhide"))
     if post.waiting_reason is not None:
-        return html.a(
-            {"href": "/staff/moderation", "class_name": "btn btn-ghost btn-sm"}, "Review in the queue"
-        )
+        return button_link("Review in the queue", "/staff/moderation", variant="ghost", size="sm")
     return ""
 
 
@@ -332,7 +333,7 @@ def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callab
         "Hide this post" if hiding else "Unhide this post",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-hide-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             TextArea(
                 "Reason" if hiding else "Reason (optional)",
                 "reason",
@@ -386,7 +387,7 @@ def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None])
         "Flag this post",
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-flag-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Select(
                 "Why are you flagging it?",
                 "reason",
@@ -483,12 +484,11 @@ def _ReplyBox(
         html.div({"role": "status"}, notice(WAITING_FOR_REVIEW, tone="warning") if waiting else ""),
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-reply-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             markdown_body(
                 form, tab, set_tab, id="forum-reply", max_length=MAX_BODY, label="Reply text", rows=6
             ),
-            html.div(
-                {"class_name": "button-row"},
+            button_row(
                 Button("Post reply", type="submit", icon="message", pending=action.pending),
                 Button("Stop quoting", variant="ghost", on_click=lambda: set_quoting("")) if quoting else "",
             ),

@@ -29,7 +29,17 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, QueryView, button_link, notice, page_header, page_title, section
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    button_link,
+    button_row,
+    notice,
+    page_header,
+    page_title,
+    section,
+)
 from models.help_center import (
     CATEGORY_LABELS,
     MARK_END,
@@ -159,7 +169,7 @@ def _SearchForm(search: str) -> dict:
         html.div(
             {"class_name": "help-search-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear") if search else "",
+            button_link("Clear", PATH, variant="outline") if search else "",
         ),
     )
 
@@ -340,11 +350,7 @@ def _Helpful(article: HelpArticleRead, query: Query) -> dict:
     return html.section(
         {"class_name": "help-feedback", "aria-labelledby": "help-feedback-title"},
         html.h2({"id": "help-feedback-title", "class_name": "help-feedback-title"}, "Was this helpful?"),
-        html.div(
-            {"class_name": "button-row"},
-            choice("Yes", True, "check"),
-            choice("No", False, "x"),
-        ),
+        button_row(choice("Yes", True, "check"), choice("No", False, "x")),
         html.p(
             {"class_name": "text-muted", "role": "status"},
             f"Thanks for your feedback: you answered “{'Yes' if article.my_vote else 'No'}”. "

@@ -13,7 +13,17 @@ from components.ad_slot import AdSlot
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import Button, browser_select, button_link, card, checklist, frozen, grid, section
+from components.kit import (
+    Button,
+    browser_select,
+    button_link,
+    button_row,
+    card,
+    checklist,
+    frozen,
+    grid,
+    section,
+)
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 
 # (slug of /services#<slug> and of its illustration, name, one line)
@@ -117,10 +127,7 @@ def HomePage() -> dict:
                         "providers who come to your home or office.",
                     ),
                     HeroSearch(),
-                    html.div(
-                        {"class_name": "button-row"},
-                        button_link("Browse Services", "/services", variant="outline"),
-                    ),
+                    button_row(button_link("Browse Services", "/services", variant="outline")),
                     _promises(),
                 ),
                 _hero_card(),

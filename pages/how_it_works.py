@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import button_link, card, checklist, grid, notice, page_header, section, steps
+from components.kit import button_link, button_row, card, checklist, grid, notice, page_header, section, steps
 
 PATIENT_STEPS = (
     (
@@ -76,8 +76,7 @@ def HowItWorksPage() -> dict:
                         "You can reschedule or cancel up to 24 hours before your visit from My Appointments. "
                         "Closer to the time, contact your provider or our support team."
                     ),
-                    html.div(
-                        {"class_name": "button-row"},
+                    button_row(
                         button_link("My Appointments", "/appointments", variant="outline"),
                         button_link("Help Center", "/help-center", variant="outline"),
                     ),

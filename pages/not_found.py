@@ -11,6 +11,7 @@ from components import browser
 from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action
+from components.kit import button_link, button_row
 
 logger = logging.getLogger("app.pages")
 
@@ -43,9 +44,8 @@ def NotFoundPage() -> dict:
             html.a({"href": href, "data-suggestion": ""}, label),
             "?",
         ),
-        html.div(
-            {"class_name": "button-row"},
-            html.a({"class_name": "btn btn-primary", "href": "/"}, "Back to Home"),
+        button_row(
+            button_link("Back to Home", "/"),
             html.button(
                 {"class_name": "btn btn-outline", "type": "button", **browser.history_back()}, "Go Back"
             ),

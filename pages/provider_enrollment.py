@@ -51,6 +51,8 @@ from components.kit import (
     QueryView,
     Select,
     TextArea,
+    button_link,
+    button_row,
     field_ids,
     notice,
     page_header,
@@ -203,18 +205,14 @@ def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
             else ""
         )
         if app.status == ApplicationStatus.approved:
-            actions = html.a(
-                {"class_name": "btn btn-primary", "href": "/dashboard/services"}, "Go to my services"
-            )
+            actions = button_link("Go to my services", "/dashboard/services")
         elif app.status == ApplicationStatus.rejected:
             actions = (
                 _Reapply(reload)
                 if summary.reapply_after is None or summary.reapply_after <= datetime.now(UTC)
                 else ""
             )
-        return html.div(
-            {"class_name": "enroll"}, header, _Recap(app), html.div({"class_name": "button-row"}, actions)
-        )
+        return html.div({"class_name": "enroll"}, header, _Recap(app), button_row(actions))
 
     def go(to: WizardStep) -> Callable[[], None]:
         def open_step() -> None:
@@ -456,8 +454,7 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> dict:
                     "A clear, recent photo of your face: patients see it on your profile once you are listed "
                     "(PNG, JPEG or WebP).",
                 ),
-                html.div(
-                    {"class_name": "button-row"},
+                button_row(
                     html.label(
                         {
                             "class_name": "btn btn-outline btn-sm enroll-file-button",

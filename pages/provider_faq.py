@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import button_link, faq_group, faq_item, faq_layout, page_header, section
+from components.kit import button_link, button_row, faq_group, faq_item, faq_layout, page_header, section
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),
@@ -208,8 +208,7 @@ def ProviderFaqPage() -> dict:
                     html.h2("Ready to apply?"),
                     html.p("See what you'll need and start your application, or ask us a question first."),
                 ),
-                html.div(
-                    {"class_name": "button-row"},
+                button_row(
                     button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
                     button_link("Contact us", "/contact", variant="outline-light"),
                 ),

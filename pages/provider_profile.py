@@ -24,7 +24,17 @@ from components.context import use_session
 from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
-from components.kit import Select, UserText, button_link, error_state, frozen, loading_state, page_title
+from components.kit import (
+    Select,
+    UserText,
+    button_link,
+    button_row,
+    error_state,
+    frozen,
+    hint,
+    loading_state,
+    page_title,
+)
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
@@ -50,8 +60,7 @@ def _unavailable() -> dict:
             "This profile doesn't exist, or the provider isn't taking visits through us right now. "
             "Other verified providers near you can help.",
         ),
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             button_link("Find a provider", FIND_PATH, icon_name="arrow-right"),
             button_link("Browse providers", "/providers", variant="outline"),
         ),
@@ -203,7 +212,7 @@ def _Reviews(provider_id: str, rating: RatingRead) -> dict:
         summary = f"The latest {shown} of {rating.count} reviews." if rating.count > shown else ""
         body = html._(
             frozen(html.ul({"class_name": "reviews"}, *(_review(review) for review in reviews.data))),
-            html.p({"class_name": "hint"}, summary) if summary else "",
+            hint(summary) if summary else "",
         )
     return html.section(
         {"class_name": "card profile-card profile-reviews", "aria-labelledby": "profile-reviews-heading"},
@@ -212,7 +221,7 @@ def _Reviews(provider_id: str, rating: RatingRead) -> dict:
             html.h2({"id": "profile-reviews-heading", "class_name": "profile-card-title"}, "Reviews"),
             rating_line(rating),
         ),
-        html.p({"class_name": "hint"}, "Only patients whose visit was completed can leave a review."),
+        hint("Only patients whose visit was completed can leave a review."),
         body,
     )
 
@@ -271,10 +280,9 @@ def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: 
             {"class_name": "openings-actions"},
             AddToCartButton(service_slug, provider_id, key=f"openings-cart-{service_slug}"),
         ),
-        html.p(
-            {"class_name": "hint"},
+        hint(
             f"Times are shown in your time zone ({time_zone.replace('_', ' ')}). "
-            "You choose your time at checkout.",
+            "You choose your time at checkout."
         ),
     )
 
@@ -349,7 +357,7 @@ def _service_area(zip_codes: list[str]) -> dict:
                 icon("map-pin", size=18),
                 "Service area",
             ),
-            html.p({"class_name": "hint"}, "Visits at home or at work in these ZIP codes."),
+            hint("Visits at home or at work in these ZIP codes."),
             body,
         )
     )

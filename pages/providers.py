@@ -12,6 +12,7 @@ from components.context import use_session
 from components.hooks import use_query
 from components.kit import (
     button_link,
+    button_row,
     card,
     chips,
     empty_state,
@@ -98,10 +99,7 @@ def _Directory(search: str, time_zone: str) -> dict:
         ),
         html.div({"class_name": "provider-list"}, *(provider_card(c, time_zone) for c in page.items)),
         pagination(PATH, page),
-        html.div(
-            {"class_name": "button-row"},
-            button_link("Search by ZIP code and date", "/find-provider", icon_name="search"),
-        ),
+        button_row(button_link("Search by ZIP code and date", "/find-provider", icon_name="search")),
     )
 
 

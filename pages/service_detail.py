@@ -25,6 +25,7 @@ from components.hooks import use_query
 from components.icons import icon
 from components.kit import (
     button_link,
+    button_row,
     card,
     checklist,
     grid,
@@ -47,8 +48,7 @@ def _not_found() -> dict:
             "We don't offer a service at this address. It may have been renamed, or the link may be "
             "mistyped.",
         ),
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             button_link("See all services", "/services", icon_name="arrow-right"),
             button_link("Request a service", "/service-requests", variant="outline"),
         ),

@@ -40,9 +40,12 @@ from components.kit import (
     TextArea,
     UserText,
     button_link,
+    button_row,
     card,
     dialog_actions,
+    form_error,
     grid,
+    hint,
     page_header,
     section,
     steps,
@@ -168,8 +171,7 @@ def _Explanation() -> dict:  # noqa: N802 - static markup, named like the compon
                     {"class_name": "card"},
                     html.h2({"class_name": "card-title"}, "Ask for a visit"),
                     html.p("Sign in to post a request and follow the offers you receive."),
-                    html.div(
-                        {"class_name": "button-row"},
+                    button_row(
                         button_link("Sign in to request a service", SIGN_IN, icon_name="arrow-right"),
                         button_link("Create an account", "/sign-up", variant="outline"),
                     ),
@@ -296,10 +298,7 @@ def _RequestForm(mine: Any) -> dict:
                     hint="Where the visit would happen.",
                 ),
             ),
-            html.p(
-                {"class_name": "hint"},
-                "Times are local to the ZIP code. Each must be long enough for the visit.",
-            ),
+            hint("Times are local to the ZIP code. Each must be long enough for the visit."),
             *(window_row(n) for n in range(1, MAX_WINDOWS + 1)),
             TextArea(
                 "Notes for the provider you choose",
@@ -373,12 +372,7 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> dict:
         html.p({"class_name": "request-notes"}, html.strong("Your notes: "), UserText(request.notes))
         if request.notes
         else "",
-        html.p(
-            {"class_name": "hint"},
-            f"Open for offers until {format_slot(request.expires_at, request.time_zone)}.",
-        )
-        if live
-        else "",
+        hint(f"Open for offers until {format_slot(request.expires_at, request.time_zone)}.") if live else "",
         html.p(
             {"class_name": "request-booked"},
             f"Booked: order {request.order_number}. ",
@@ -394,13 +388,12 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> dict:
                 *(_offer_item(request, o, live, set_accepting) for o in offers),
             )
             if offers
-            else html.p({"class_name": "hint"}, "No offers yet. We'll notify you when a provider sends one."),
+            else hint("No offers yet. We'll notify you when a provider sends one."),
         )
         if live or offers
         else "",
-        html.div(
-            {"class_name": "button-row"},
-            Button("Cancel request", on_click=lambda: set_confirming(True), variant="outline", size="sm"),
+        button_row(
+            Button("Cancel request", on_click=lambda: set_confirming(True), variant="outline", size="sm")
         )
         if live
         else "",
@@ -524,7 +517,7 @@ def _AcceptDialog(request: ServiceRequestRead, offer_id: str, close: Any, refetc
                 if addressed
                 else ()
             ),
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             dialog_actions(
                 Button("Back", on_click=close, variant="ghost"),
                 Button("Book visit", type="submit", pending=accept.pending, pending_label="Booking…"),

@@ -25,6 +25,7 @@ from components.account import (
     use_flash,
 )
 from components.context import use_session
+from components.kit import hint
 
 NOTICES = frozenset({"confirmation_sent"})
 
@@ -89,7 +90,7 @@ def _resend_confirmation(csrf_token: str, email: str, redirect: str | None) -> d
         "/auth/resend-confirmation",
         csrf_token,
         html.input({"type": "hidden", "name": "email", "value": email}),
-        html.p({"class_name": "hint"}, "Didn't get the e-mail, or did the link expire?"),
+        hint("Didn't get the e-mail, or did the link expire?"),
         submit_button("Resend confirmation email", "Sending…", variant="outline"),
         redirect=redirect,
         class_name="form auth-form auth-secondary-form",

@@ -15,7 +15,16 @@ from reactpy_router import navigate, use_search_params
 from app.services.organizations import accept_invitation, get_invitation
 from components.context import use_session
 from components.hooks import use_action, use_query
-from components.kit import Button, QueryView, UserText, portal_header
+from components.kit import (
+    Button,
+    QueryView,
+    UserText,
+    button_link,
+    form_error,
+    portal_body,
+    portal_header,
+    portal_page,
+)
 from models.organization import InvitationPreview, MemberRole, TeamRead
 
 
@@ -25,15 +34,13 @@ def TeamJoinPage() -> dict:
     token = (use_search_params().get("token") or [""])[0][:100]
     signed_in = session.user is not None
     preview = use_query(get_invitation, token=token, enabled=bool(token) and signed_in)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Join your organization",
             eyebrow="Your organization",
             lead="Accept the invitation to see your organization's team and contracts.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             html.p({"class_name": "form-error", "role": "alert"}, "This link has no invitation in it.")
             if not token
             else QueryView(
@@ -41,6 +48,7 @@ def TeamJoinPage() -> dict:
             )
             if signed_in
             else _sign_in_first(token),
+            class_name="corp-list",
         ),
     )
 
@@ -56,11 +64,8 @@ def _sign_in_first(token: str) -> dict:
         ),
         html.div(
             {"class_name": "corp-actions"},
-            html.a(
-                {"class_name": "btn btn-primary", "href": f"/login?redirect={quote(back, safe='')}"},
-                "Sign in",
-            ),
-            html.a({"class_name": "btn btn-outline", "href": "/sign-up"}, "Sign up"),
+            button_link("Sign in", f"/login?redirect={quote(back, safe='')}"),
+            button_link("Sign up", "/sign-up", variant="outline"),
         ),
     )
 
@@ -83,7 +88,7 @@ def _Accept(invitation: InvitationPreview, token: str) -> Any:
         {"class_name": "staff-card", "aria-labelledby": "join-title"},
         html.h2({"id": "join-title"}, "Join ", UserText(invitation.organization_name)),
         html.p(f"This invitation is for {invitation.email}, to join as {role}."),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         html.div(
             {"class_name": "corp-actions"},
             Button(

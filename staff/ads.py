@@ -26,12 +26,17 @@ from components.kit import (
     ListQuery,
     PagedItems,
     QueryView,
+    StaffCard,
     StatusTabs,
     TextArea,
     UserText,
+    button_row,
     choice_param,
     dialog_actions,
+    facts,
+    hint,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -84,11 +89,9 @@ def _Ads() -> dict:
             lead="Review ads before they run, and pause or end any flight. Ads run only in their placements, "
             "chosen by the page, never by who is looking.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "ads-title"},
-                html.div({"class_name": "staff-card-head"}, html.h2({"id": "ads-title"}, "Flights")),
+        portal_body(
+            StaffCard(
+                "Flights",
                 StatusTabs(
                     TABS,
                     status,
@@ -103,6 +106,7 @@ def _Ads() -> dict:
                     id="ads-tabs",
                     class_name="tabs ad-tabs",
                 ),
+                title_id="ads-title",
             ),
             _Reason(
                 asking[0],
@@ -207,29 +211,26 @@ def _FlightItem(
                 image_url=flight.image_url,
                 advertiser=flight.advertiser_name,
             ),
-            html.dl(
-                {"class_name": "ad-facts"},
-                html.dt("Advertiser"),
-                html.dd(UserText(flight.advertiser_name)),
-                html.dt("Link"),
-                html.dd(html.code(flight.link_url)),
-                html.dt("Placements"),
-                html.dd(", ".join(flight.placements)),
-                html.dt("Days"),
-                html.dd(f"{format_date(flight.starts_on)} to {format_date(flight.ends_on)}"),
-                html.dt("Budget"),
-                html.dd(
-                    f"{format_currency(flight.spent_cents / 100)} spent of {format_currency(flight.budget_cents / 100)}"
+            facts(
+                ("Advertiser", UserText(flight.advertiser_name)),
+                ("Link", html.code(flight.link_url)),
+                ("Placements", ", ".join(flight.placements)),
+                ("Days", f"{format_date(flight.starts_on)} to {format_date(flight.ends_on)}"),
+                (
+                    "Budget",
+                    f"{format_currency(flight.spent_cents / 100)} spent of {format_currency(flight.budget_cents / 100)}",
                 ),
-                html.dt("Version"),
-                html.dd(
-                    f"Creative {flight.revision}" + (" (edited: review again)" if flight.revision > 1 else "")
+                (
+                    "Version",
+                    f"Creative {flight.revision}"
+                    + (" (edited: review again)" if flight.revision > 1 else ""),
                 ),
+                class_name="ad-facts",
             ),
         ),
         _screening(flight),
-        html.p({"class_name": "hint"}, "Reason given: ", UserText(flight.reason)) if flight.reason else "",
-        html.div({"class_name": "button-row"}, *actions) if actions else "",
+        hint("Reason given: ", UserText(flight.reason)) if flight.reason else "",
+        button_row(*actions) if actions else "",
     )
 
 

@@ -33,7 +33,18 @@ from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
 from components.hooks import use_query, use_topic
-from components.kit import Button, Field, QueryView, Select, TabPanel, Tabs, UserText, portal_header
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    Select,
+    TabPanel,
+    Tabs,
+    UserText,
+    button_link,
+    portal_body,
+    portal_header,
+)
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission
@@ -140,13 +151,13 @@ def _Appointments() -> dict:
                 else "."
             ),
         ),
-        html.div(
-            {"class_name": "container portal-body staff-visits"},
+        portal_body(
             _FilterForm(filters, key=filters.href()),
             _Agenda(filters, time_zone, key=f"{filters.href(page=filters.page)}|{time_zone}"),
             _Schedule(filters, time_zone, key=f"schedule-{filters.provider}-{filters.day}-{filters.view}")
             if filters.provider and Permission.view_booking_schedules in permissions
             else "",
+            class_name="staff-visits",
         ),
     )
 
@@ -225,9 +236,8 @@ def _FilterForm(filters: Filters) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Show visits", type="submit", icon="search"),
-            html.a(
-                {"class_name": "btn btn-outline", "href": Filters(day=filters.day, view=filters.view).href()},
-                "Clear filters",
+            button_link(
+                "Clear filters", Filters(day=filters.day, view=filters.view).href(), variant="outline"
             ),
         ),
     )
@@ -254,16 +264,14 @@ def _Agenda(filters: Filters, time_zone: str) -> dict:
             ),
             html.nav(
                 {"class_name": "visit-steps", "aria-label": f"Other {unit}s"},
-                html.a(
-                    {"class_name": "btn btn-sm btn-outline", "href": filters.href(day=filters.day - step)},
-                    f"Previous {unit}",
+                button_link(
+                    f"Previous {unit}", filters.href(day=filters.day - step), variant="outline", size="sm"
                 ),
-                html.a({"class_name": "btn btn-sm btn-outline", "href": filters.href(day=today)}, "Today")
+                button_link("Today", filters.href(day=today), variant="outline", size="sm")
                 if not first <= today <= last
                 else "",
-                html.a(
-                    {"class_name": "btn btn-sm btn-outline", "href": filters.href(day=filters.day + step)},
-                    f"Next {unit}",
+                button_link(
+                    f"Next {unit}", filters.href(day=filters.day + step), variant="outline", size="sm"
                 ),
             ),
         ),
@@ -322,10 +330,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
         ),
         html.nav(
             {"class_name": "staff-pager", "aria-label": "Visit pages"},
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(page=page.page - 1)},
-                "Previous page",
-            )
+            button_link("Previous page", filters.href(page=page.page - 1), variant="outline", size="sm")
             if page.page > 1
             else "",
             html.span(
@@ -333,10 +338,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
             )
             if page.has_next or page.page > 1
             else "",
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(page=page.page + 1)},
-                "Next page",
-            )
+            button_link("Next page", filters.href(page=page.page + 1), variant="outline", size="sm")
             if page.has_next
             else "",
         ),

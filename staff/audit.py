@@ -19,7 +19,18 @@ from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
 from components.hooks import use_query
-from components.kit import MAX_PAGE_SIZE, Button, Column, DataTable, Field, QueryView, Select, portal_header
+from components.kit import (
+    MAX_PAGE_SIZE,
+    Button,
+    Column,
+    DataTable,
+    Field,
+    QueryView,
+    Select,
+    button_link,
+    portal_body,
+    portal_header,
+)
 from components.staff_frame import StaffFrame, StaffSection
 from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead
@@ -108,11 +119,7 @@ def _Audit() -> dict:
             "newest first, with the address and browser it came from. "
             f"Times are in {session.time_zone.replace('_', ' ')}.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            _FilterForm(filters, key=filters.href(cursor="")),
-            _Entries(filters),
-        ),
+        portal_body(_FilterForm(filters, key=filters.href(cursor="")), _Entries(filters)),
     )
 
 
@@ -168,7 +175,7 @@ def _FilterForm(filters: AuditFilters) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Filter", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
+            button_link("Clear", PATH, variant="outline"),
         ),
     )
 
@@ -210,14 +217,11 @@ def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) 
         ),
         html.nav(
             {"class_name": "staff-pager", "aria-label": "Audit pages"},
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(cursor="")}, "Newest entries"
-            )
+            button_link("Newest entries", filters.href(cursor=""), variant="outline", size="sm")
             if filters.cursor
             else "",
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(cursor=page.entries[-1].id)},
-                "Older entries",
+            button_link(
+                "Older entries", filters.href(cursor=page.entries[-1].id), variant="outline", size="sm"
             )
             if page.has_more and page.entries
             else "",

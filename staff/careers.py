@@ -49,10 +49,13 @@ from components.kit import (
     StatusTabs,
     TextArea,
     UserText,
+    button_link,
+    button_row,
     dialog_actions,
     form_error,
     page_param,
     param_href,
+    portal_body,
     portal_header,
 )
 from components.markdown_body import markdown_body
@@ -118,22 +121,20 @@ def _Postings() -> dict:
     return html._(
         portal_header(
             "Careers",
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-outline", "href": "/careers"}, "View the careers page"),
+            button_row(
+                button_link("View the careers page", "/careers", variant="outline"),
                 Button("New job", icon="plus", on_click=lambda: set_editing("")),
             ),
             eyebrow="Staff Portal",
             lead=LEAD,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 query,
                 lambda found: _postings_table(found, set_editing),
                 loading_label="Loading the job postings…",
                 is_empty=lambda _found: False,
-            ),
+            )
         ),
         _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
         if editing is not None
@@ -358,21 +359,20 @@ def _Applications() -> dict:
             found.posting.title if found else "Applications",
             html.p(
                 {"class_name": "button-row career-back"},
-                html.a({"class_name": "btn btn-outline btn-sm", "href": PATH}, "← All job postings"),
+                button_link("← All job postings", PATH, variant="outline", size="sm"),
             ),
             eyebrow="Careers · Applications",
             lead=f"{found.posting.team} · {found.posting.location} · {EMPLOYMENT_LABELS[found.posting.employment_type]}"
             if found
             else None,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 query,
                 lambda listed: _applications_view(listed, tab_href, set_reviewing),
                 loading_label="Loading the applications…",
                 is_empty=lambda _listed: False,
-            ),
+            )
         ),
         _Review(reviewing, on_close=lambda: set_reviewing(None), query=query, key=reviewing.id)
         if reviewing is not None

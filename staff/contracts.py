@@ -38,7 +38,9 @@ from components.kit import (
     choice_param,
     dialog_actions,
     form_error,
+    hint,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -78,8 +80,7 @@ def _Contracts() -> dict:
             eyebrow="Staff Portal",
             lead="Corporate contracts: activate them, book on-site event days with providers, invoice each day.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             StatusTabs(
                 TABS,
                 status,
@@ -90,6 +91,7 @@ def _Contracts() -> dict:
                 href=url.tab_href("status"),
                 id="contracts-by",
             ),
+            class_name="corp-list",
         ),
     )
 
@@ -365,11 +367,10 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
                     ],
                 ),
                 is_empty=lambda rows: not rows,
-                empty=html.p(
-                    {"class_name": "hint"},
+                empty=hint(
                     "No verified provider licensed in this state offers this service yet."
                     if zip_code
-                    else "No verified provider offers this service yet.",
+                    else "No verified provider offers this service yet."
                 ),
                 loading_label="Loading providers…",
             ),

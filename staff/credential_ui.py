@@ -10,7 +10,7 @@ from reactpy import component, html
 
 from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Badge, Button, Select
+from components.kit import Badge, Button, Select, button_link
 from models.enrollment import DocumentStanding
 
 DOCUMENT_URL = "/api/enrollment/documents/{id}"
@@ -58,7 +58,7 @@ def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSp
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Filter", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": path}, "Clear"),
+            button_link("Clear", path, variant="outline"),
         ),
     )
 
@@ -75,8 +75,6 @@ def pager(label: str, previous: str | None, following: str | None) -> dict:
     """Previous / Next page links (the services say whether there is more, they do not count pages)."""
     return html.nav(
         {"class_name": "staff-pager", "aria-label": label},
-        html.a({"class_name": "btn btn-sm btn-outline", "href": previous}, "Previous page")
-        if previous
-        else "",
-        html.a({"class_name": "btn btn-sm btn-outline", "href": following}, "Next page") if following else "",
+        button_link("Previous page", previous, variant="outline", size="sm") if previous else "",
+        button_link("Next page", following, variant="outline", size="sm") if following else "",
     )

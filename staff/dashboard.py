@@ -39,10 +39,12 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
     StatCard,
     UserText,
     dialog_actions,
     isolate,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import use_staff_access, use_staff_permissions
@@ -94,8 +96,7 @@ def StaffDashboard() -> dict:
             if access
             else None,
         ),
-        html.div(
-            {"class_name": "container portal-body staff-dashboard"},
+        portal_body(
             _StatCards(reload_figures, Permission.view_analytics in permissions),
             html.div(
                 {"class_name": "staff-panels"},
@@ -105,6 +106,7 @@ def StaffDashboard() -> dict:
                 _Tasks(changed),
             ),
             quick_actions(permissions),
+            class_name="staff-dashboard",
         ),
     )
 
@@ -207,13 +209,8 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
         ),
         empty=html.p({"class_name": "staff-empty"}, NO_APPOINTMENTS),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "staff-appointments-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "staff-appointments-title"}, "Today's Appointments"),
-            html.span({"class_name": "portal-pill"}, str(len(visits))) if visits else "",
-        ),
+    return StaffCard(
+        "Today's Appointments",
         body,
         html.a(
             {"class_name": "btn btn-outline btn-sm staff-card-link", "href": "/staff/appointments"},
@@ -227,6 +224,8 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dic
         )
         if open_one
         else "",
+        title_id="staff-appointments-title",
+        head=(html.span({"class_name": "portal-pill"}, str(len(visits))) if visits else "",),
     )
 
 
@@ -359,11 +358,12 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
         ),
         empty=html.p({"class_name": "staff-empty"}, NO_TASKS_AT_ALL if show_all else NO_TASKS),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "staff-tasks-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "staff-tasks-title"}, "All Tasks" if show_all else "Tasks"),
+    return StaffCard(
+        "All Tasks" if show_all else "Tasks",
+        _NewTask(changed),
+        body,
+        title_id="staff-tasks-title",
+        head=(
             html.button(
                 {
                     "class_name": "btn btn-sm btn-ghost",
@@ -374,8 +374,6 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
                 "Show Pending Only" if show_all else "View All Tasks",
             ),
         ),
-        _NewTask(changed),
-        body,
     )
 
 
@@ -527,9 +525,8 @@ def quick_actions(permissions: frozenset[Permission]) -> dict:
         actions.append(
             ("Message Patient", "/staff/help-desk?new=1", "message", "Open a help-desk ticket for a customer")
         )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "staff-quick-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "staff-quick-title"}, "Quick Actions")),
+    return StaffCard(
+        "Quick Actions",
         html.ul(
             {"class_name": "portal-links"},
             *(
@@ -549,4 +546,5 @@ def quick_actions(permissions: frozenset[Permission]) -> dict:
                 for label, href, icon_name, hint in actions
             ),
         ),
+        title_id="staff-quick-title",
     )

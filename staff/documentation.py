@@ -26,7 +26,11 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    button_link,
+    button_row,
     dialog_actions,
+    form_error,
+    portal_body,
     portal_header,
 )
 from components.markdown_body import markdown_body
@@ -65,19 +69,16 @@ def _Handbook() -> dict:
     return html._(
         portal_header(
             "Documentation",
-            html.div(
-                {"class_name": "button-row"},
-                Button("New article", icon="plus", on_click=lambda: set_writing(True)),
-            )
+            button_row(Button("New article", icon="plus", on_click=lambda: set_writing(True)))
             if can_edit
             else "",
             eyebrow="Staff Portal",
             lead=LEAD,
         ),
-        html.div(
-            {"class_name": "container portal-body handbook"},
+        portal_body(
             _SearchForm(search, key=search),
             QueryView(query, _article_list, loading_label="Loading the handbook…", is_empty=lambda _h: False),
+            class_name="handbook",
         ),
         _Editor(None, on_close=lambda: set_writing(False)) if writing else "",
     )
@@ -107,7 +108,7 @@ def _SearchForm(search: str) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear") if search else "",
+            button_link("Clear", PATH, variant="outline") if search else "",
         ),
     )
 
@@ -196,8 +197,7 @@ def _ArticleView(article: ArticleRead, query: Query) -> dict:
         portal_header(
             article.title,
             html.p({"class_name": "handbook-meta"}, f"{article.topic} · {written}"),
-            html.div(
-                {"class_name": "button-row"},
+            button_row(
                 Button("Edit", icon="edit", variant="outline", on_click=lambda: set_editing(True)),
                 Button("Delete", variant="ghost", on_click=lambda: set_deleting(True)),
             )
@@ -206,8 +206,7 @@ def _ArticleView(article: ArticleRead, query: Query) -> dict:
             eyebrow=html.a({"href": PATH}, "Documentation"),
             lead=article.summary or None,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             html.article(
                 {
                     "class_name": "staff-card handbook-article prose",
@@ -288,7 +287,7 @@ def _Editor(article: ArticleRead | None, on_close: Callable[[], None], query: Qu
                 "no_validate": True,
                 "id": "handbook-form",
             },
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field("Title", "title", form=form, id="handbook-title", required=True, max_length=MAX_TITLE),
             Field(
                 "Topic",

@@ -33,9 +33,11 @@ from components.kit import (
     Dialog,
     QueryView,
     Select,
+    StaffCard,
     TextArea,
     UserText,
     dialog_actions,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -87,8 +89,7 @@ def _Documents() -> dict:
             lead="Every credential document providers and applicants handed in. Those expiring within 90 days "
             "or expired are highlighted; approve a document, or reject it with a reason the applicant reads.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             FilterForm(
                 PATH,
                 "Filter the documents",
@@ -139,13 +140,8 @@ def documents_section(page: DocumentPageRead, filters: DocumentFilters, changed:
             for s in DocumentStanding
         ],
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "documents-list-title"},
-        html.div(
-            {"class_name": "staff-card-head verify-head"},
-            html.h2({"id": "documents-list-title"}, "Documents"),
-            counts,
-        ),
+    return StaffCard(
+        "Documents",
         DataTable(
             document_columns(changed),
             page.rows,
@@ -164,6 +160,9 @@ def documents_section(page: DocumentPageRead, filters: DocumentFilters, changed:
             filters.href(page=page.page - 1) if page.page > 1 else None,
             filters.href(page=page.page + 1) if page.has_more else None,
         ),
+        title_id="documents-list-title",
+        head=(counts,),
+        head_class="verify-head",
     )
 
 

@@ -35,8 +35,12 @@ from components.kit import (
     NewerOlderLinks,
     QueryView,
     Select,
+    button_link,
+    button_row,
     dialog_actions,
+    form_error,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.markdown_body import markdown_body
@@ -77,22 +81,20 @@ def _Articles() -> dict:
     return html._(
         portal_header(
             "Help Center",
-            html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-outline", "href": "/help-center"}, "View the Help Center"),
+            button_row(
+                button_link("View the Help Center", "/help-center", variant="outline"),
                 Button("New article", icon="plus", on_click=lambda: set_editing("")),
             ),
             eyebrow="Staff Portal",
             lead=LEAD,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 query,
                 lambda found: _table(found, set_editing, set_deleting),
                 loading_label="Loading the articles…",
                 is_empty=lambda _found: False,
-            ),
+            )
         ),
         _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
         if editing is not None
@@ -258,7 +260,7 @@ def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], q
                 "no_validate": True,
                 "id": "help-form",
             },
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field("Title", "title", form=form, id="help-title", required=True, max_length=MAX_TITLE),
             Select(
                 "Category",

@@ -46,9 +46,15 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
     TextArea,
     UserText,
+    button_link,
+    button_row,
     dialog_actions,
+    form_error,
+    hint,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
@@ -117,15 +123,11 @@ def _Invoices() -> dict:
     return html._(
         portal_header(
             "Invoices",
-            html.a({"class_name": "btn btn-primary", "href": f"{PATH}/new"}, "New invoice"),
+            button_link("New invoice", f"{PATH}/new"),
             eyebrow="Staff Portal",
             lead="Bill organizations and patients: drafts, sent invoices with their PDF, payments and voids.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            _FilterForm(filters, key=filters.href(page=1)),
-            _List(filters),
-        ),
+        portal_body(_FilterForm(filters, key=filters.href(page=1)), _List(filters)),
     )
 
 
@@ -163,7 +165,7 @@ def _FilterForm(filters: Filters) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
+            button_link("Clear", PATH, variant="outline"),
         ),
     )
 
@@ -197,13 +199,8 @@ def invoice_columns() -> tuple[Column, ...]:
 
 def list_section(page: InvoicePageRead, filters: Filters) -> dict:
     filtered = bool(filters.search or filters.status)
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "invoices-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "invoices-title"}, "All invoices"),
-            html.span({"class_name": "portal-pill"}, f"{page.total:,}"),
-        ),
+    return StaffCard(
+        "All invoices",
         DataTable(
             invoice_columns(),
             page.items,
@@ -218,6 +215,8 @@ def list_section(page: InvoicePageRead, filters: Filters) -> dict:
             else "No invoices yet. Create one with New invoice.",
             class_name="staff-table invoices-table",
         ),
+        title_id="invoices-title",
+        head=(html.span({"class_name": "portal-pill"}, f"{page.total:,}"),),
     )
 
 
@@ -237,7 +236,7 @@ def _Invoice() -> dict:
                 eyebrow=html.a({"href": PATH}, "Invoices"),
                 lead="Saved as a draft with its number; you can change it until it is sent.",
             ),
-            html.div({"class_name": "container portal-body"}, _Editor(None, None)),
+            portal_body(_Editor(None, None)),
         )
     return _Existing(number)
 
@@ -255,10 +254,7 @@ def _Existing(number: str) -> dict:
             if invoice
             else None,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            QueryView(query, lambda i: invoice_view(i, query), loading_label="Loading the invoice…"),
-        ),
+        portal_body(QueryView(query, lambda i: invoice_view(i, query), loading_label="Loading the invoice…")),
     )
 
 
@@ -309,7 +305,7 @@ def read_only(invoice: InvoiceRead) -> dict:
             page_size=100,
         ),
         html.p({"class_name": "invoice-total"}, "Total ", html.strong(cents_text(invoice.total_cents))),
-        html.p({"class_name": "hint"}, UserText(invoice.notes)) if invoice.notes else "",
+        hint(UserText(invoice.notes)) if invoice.notes else "",
     )
 
 
@@ -344,10 +340,10 @@ def _Actions(invoice: InvoiceRead, query: Query) -> dict:
     return html.section(
         {"class_name": "staff-card invoice-actions", "aria-label": "Invoice actions"},
         html.div({"class_name": "invoice-action-row"}, *buttons),
-        html.p({"class_name": "hint"}, "Sending e-mails the PDF; save your changes first.")
+        hint("Sending e-mails the PDF; save your changes first.")
         if invoice.status is InvoiceStatus.draft
         else "",
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         _SendDialog(invoice, query, done("Invoice sent"), failed, lambda: set_dialog(""))
         if dialog == "send"
         else "",
@@ -790,9 +786,8 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> dict:
             max_length=MAX_NOTES,
             hint="Optional. Printed on the invoice (payment instructions, a purchase order number).",
         ),
-        html.div(
-            {"class_name": "button-row"},
+        button_row(
             Button("Create draft" if invoice is None else "Save draft", type="submit", pending=pending),
-            html.a({"class_name": "btn btn-ghost", "href": PATH}, "Cancel") if invoice is None else "",
+            button_link("Cancel", PATH, variant="ghost") if invoice is None else "",
         ),
     )

@@ -41,8 +41,11 @@ from components.kit import (
     button_link,
     choice_param,
     dialog_actions,
+    facts,
     form_error,
+    hint,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -80,8 +83,7 @@ def _Leads() -> dict:
             eyebrow="Staff Portal",
             lead="Enquiries from the Corporate Solutions page: follow each one up until it becomes a contract.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             StatusTabs(
                 TABS,
                 status,
@@ -94,6 +96,7 @@ def _Leads() -> dict:
                 href=url.tab_href("status"),
                 id="leads-by",
             ),
+            class_name="corp-list",
         ),
     )
 
@@ -155,26 +158,23 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
             html.li("Received ", format_date(lead.created_at)),
             html.li("Assigned to ", UserText(lead.assigned_name) if lead.assigned_name else "nobody yet"),
         ),
-        html.dl(
-            {"class_name": "corp-facts"},
-            html.dt("Contact"),
-            html.dd(
-                UserText(lead.contact_name),
-                " · ",
-                html.a({"href": f"mailto:{lead.email}"}, lead.email),
-                " · ",
-                html.a({"href": f"tel:{lead.phone}"}, lead.phone),
+        facts(
+            (
+                "Contact",
+                html._(
+                    UserText(lead.contact_name),
+                    " · ",
+                    html.a({"href": f"mailto:{lead.email}"}, lead.email),
+                    " · ",
+                    html.a({"href": f"tel:{lead.phone}"}, lead.phone),
+                ),
             ),
-            html.dt("Sites"),
-            html.dd(f"{lead.site_count} · ", UserText(lead.site_location)),
-            html.dt("Headcount"),
-            html.dd(f"About {lead.headcount:,}"),
-            html.dt("Services"),
-            html.dd(", ".join(lead.services)),
-            html.dt("Dates"),
-            html.dd(UserText(lead.dates_wanted) if lead.dates_wanted else "—"),
-            html.dt("Message"),
-            html.dd(UserText(lead.message, tag="p") if lead.message else "—"),
+            ("Sites", html._(f"{lead.site_count} · ", UserText(lead.site_location))),
+            ("Headcount", f"About {lead.headcount:,}"),
+            ("Services", ", ".join(lead.services)),
+            ("Dates", UserText(lead.dates_wanted) if lead.dates_wanted else "—"),
+            ("Message", UserText(lead.message, tag="p") if lead.message else "—"),
+            class_name="corp-facts",
         ),
         form_error(problem),
         html.div(
@@ -224,7 +224,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
         *[
             html.div(
                 {"class_name": "corp-note", "key": f"{n.created_at.isoformat()}-{i}"},
-                html.p({"class_name": "hint"}, f"{n.author_name} · {format_date(n.created_at)}"),
+                hint(f"{n.author_name} · {format_date(n.created_at)}"),
                 UserText(n.body, tag="p"),
             )
             for i, n in enumerate(lead.notes)

@@ -45,6 +45,7 @@ from components.kit import (
     form_error,
     page_param,
     param_href,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -96,8 +97,7 @@ def _Moderation() -> dict:
     page = page_param(params, last=1_000)
     return html._(
         portal_header("Content Moderation", eyebrow="Staff Portal", lead=LEAD),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             StatusTabs(
                 TABS,
                 tab,
@@ -109,7 +109,7 @@ def _Moderation() -> dict:
                 label="Moderation",
                 href=param_href(PATH, params, default="queue"),
                 id="moderation",
-            ),
+            )
         ),
     )
 

@@ -5,9 +5,9 @@ addressed to them. Settings are the dashboard's (one set per person)."""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 
-from components.kit import portal_header
+from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationInbox
 from components.staff_frame import StaffFrame
 
@@ -17,12 +17,11 @@ PATH = "/staff/notifications"
 @component
 def StaffNotificationsPage() -> dict:
     return StaffFrame(
-        html.div(
-            {"class_name": "portal"},
+        portal_page(
             portal_header(
                 "Notifications", eyebrow="Staff Portal", lead="Work assigned to you and account notices."
             ),
-            html.div({"class_name": "container portal-body"}, NotificationInbox(PATH)),
+            portal_body(NotificationInbox(PATH)),
         ),
         active="notifications",
     )

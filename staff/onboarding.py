@@ -14,7 +14,7 @@ from reactpy_router import use_search_params
 from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
 from components.format import format_date
 from components.hooks import use_query
-from components.kit import Badge, QueryView, StatCard, UserText, portal_header
+from components.kit import Badge, QueryView, StatCard, UserText, hint, portal_body, portal_header
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
@@ -70,8 +70,7 @@ def _Onboarding() -> dict:
             lead=f"Every application by status, oldest first. Drafts idle for {NUDGE_IDLE.days} days get a "
             f"reminder, at most one every {NUDGE_EVERY.days} days.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 pipeline, lambda data: pipeline_view(data, chosen), loading_label="Loading the pipeline…"
             ),
@@ -105,10 +104,8 @@ def pipeline_view(data: OnboardingPipeline, chosen: str) -> dict:
                         *(board_card(card, card.id == chosen) for card in column.cards),
                     )
                     if column.cards
-                    else html.p({"class_name": "hint"}, "None"),
-                    html.p(
-                        {"class_name": "hint"}, f"Showing the oldest {len(column.cards)} of {column.count}."
-                    )
+                    else hint("None"),
+                    hint(f"Showing the oldest {len(column.cards)} of {column.count}.")
                     if column.count > len(column.cards)
                     else "",
                 )
@@ -184,5 +181,5 @@ def timeline_view(data: ApplicantTimeline) -> dict:
             ),
         )
         if data.events
-        else html.p({"class_name": "hint"}, "Nothing has happened yet."),
+        else hint("Nothing has happened yet."),
     )

@@ -29,10 +29,14 @@ from components.kit import (
     QueryView,
     SearchForm,
     Select,
+    StaffCard,
     UserText,
     browser_field,
+    form_error,
+    hint,
     list_href,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -63,8 +67,7 @@ def _Organizations() -> dict:
             eyebrow="Staff Portal",
             lead="Company clients and provider agencies, and the people in each.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             SearchForm(
                 browser_field("Name", "q", value=search, type="search", id_prefix="orgs", max_length=80),
                 action=PATH,
@@ -75,15 +78,14 @@ def _Organizations() -> dict:
             ),
             _Organization(chosen, key=chosen) if chosen else _NewOrganization(found),
             QueryView(found, lambda data: _list(data, search), loading_label="Loading organizations…"),
+            class_name="corp-list",
         ),
     )
 
 
 def _list(data: OrganizationPage, search: str) -> dict:
     if not data.items:
-        return html.p(
-            {"class_name": "hint"}, "No organization matches." if search else "No organizations yet."
-        )
+        return hint("No organization matches." if search else "No organizations yet.")
     return html._(
         html.ul(
             {"class_name": "corp-member-list staff-card"},
@@ -139,15 +141,13 @@ def _NewOrganization(query: Query) -> Any:
             admin_email=str(values.get("admin_email", ""))[:320],
         )
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "org-new-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "org-new-title"}, "New organization")),
-        html.p(
-            {"class_name": "hint"},
+    return StaffCard(
+        "New organization",
+        hint(
             "Company clients are also created from won corporate leads. The admin joins at once if they have "
-            "an account and no organization; otherwise we e-mail them an invitation.",
+            "an account and no organization; otherwise we e-mail them an invitation."
         ),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         html.form(
             {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
             Field("Name", "name", form=form, id="org-new-name", required=True, max_length=MAX_ORG_NAME),
@@ -171,6 +171,7 @@ def _NewOrganization(query: Query) -> Any:
                 {"class_name": "modal-actions"}, Button("Create", type="submit", pending=create.pending)
             ),
         ),
+        title_id="org-new-title",
     )
 
 
@@ -207,14 +208,9 @@ def _Members(team: TeamRead, query: Query) -> Any:
             name=str(form.values.get("name", ""))[: MAX_ORG_NAME + 1],
         )
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "org-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "org-title"}, UserText(team.organization.name)),
-            Badge(team.organization.kind.label, tone="neutral"),
-        ),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+    return StaffCard(
+        UserText(team.organization.name),
+        form_error(problem),
         html.form(
             {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
             Field("Name", "name", form=form, id="org-name", required=True, max_length=MAX_ORG_NAME),
@@ -252,4 +248,6 @@ def _Members(team: TeamRead, query: Query) -> Any:
             ]
             or [html.li("No members.")],
         ),
+        title_id="org-title",
+        head=(Badge(team.organization.kind.label, tone="neutral"),),
     )

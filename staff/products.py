@@ -40,13 +40,17 @@ from components.kit import (
     QueryView,
     SearchForm,
     Select,
+    StaffCard,
     TextArea,
     UserText,
     browser_field,
     browser_select,
     dialog_actions,
+    form_error,
+    hint,
     list_href,
     page_param,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -86,15 +90,9 @@ def _Products() -> dict:
             eyebrow="Staff Portal",
             lead="What the store sells: prices, stock and whether patients can see each product.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "products-title"},
-                html.div(
-                    {"class_name": "staff-card-head"},
-                    html.h2({"id": "products-title"}, "Products"),
-                    Button("New product", icon="plus", on_click=lambda: set_editing(NEW)),
-                ),
+        portal_body(
+            StaffCard(
+                "Products",
                 _filters(search, category),
                 QueryView(
                     query,
@@ -102,6 +100,8 @@ def _Products() -> dict:
                     is_empty=lambda data: data is None,
                     loading_label="Loading products…",
                 ),
+                title_id="products-title",
+                head=(Button("New product", icon="plus", on_click=lambda: set_editing(NEW)),),
             ),
             _Editor(editing, query, on_close=lambda: set_editing(None), key=_editor_key(editing))
             if editing
@@ -228,7 +228,7 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
                 "no_validate": True,
                 "id": "product-form",
             },
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field(
                 "Name",
                 "name",
@@ -313,11 +313,8 @@ def _Photos(product_id: str, listing: Query) -> dict:
     return html.fieldset(
         {"class_name": "field product-photos", **browser.upload_scope()},
         html.legend({"class_name": "label"}, "Photos"),
-        html.p(
-            {"class_name": "hint"},
-            f"Up to {MAX_IMAGES} PNG, JPEG or WebP photos; the first shows in the store.",
-        ),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        hint(f"Up to {MAX_IMAGES} PNG, JPEG or WebP photos; the first shows in the store."),
+        form_error(problem),
         html.ul(
             {"class_name": "product-thumbs"},
             *[

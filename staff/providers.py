@@ -37,10 +37,13 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
     StatCard,
     TextArea,
     UserText,
+    button_link,
     dialog_actions,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
@@ -145,11 +148,7 @@ def _Providers() -> dict:
             lead="Every provider, their standing and credentials. Open one to see its licences, documents and "
             "visits, or to suspend or reinstate it.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            _FilterForm(filters, key=filters.href(page=1)),
-            _List(filters),
-        ),
+        portal_body(_FilterForm(filters, key=filters.href(page=1)), _List(filters)),
     )
 
 
@@ -209,7 +208,7 @@ def _FilterForm(filters: Filters) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
+            button_link("Clear", PATH, variant="outline"),
         ),
     )
 
@@ -245,13 +244,8 @@ def provider_columns() -> tuple[Column, ...]:
 
 def list_section(page: ManagedProviderPage, filters: Filters) -> dict:
     count = f"{page.total:,}{'+' if page.more else ''}"
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "providers-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "providers-title"}, "Providers"),
-            html.span({"class_name": "portal-pill"}, count),
-        ),
+    return StaffCard(
+        "Providers",
         DataTable(
             provider_columns(),
             page.items,
@@ -264,19 +258,15 @@ def list_section(page: ManagedProviderPage, filters: Filters) -> dict:
         ),
         html.nav(
             {"class_name": "staff-pager", "aria-label": "Provider pages"},
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(page=page.page - 1)},
-                "Previous page",
-            )
+            button_link("Previous page", filters.href(page=page.page - 1), variant="outline", size="sm")
             if page.page > 1
             else "",
-            html.a(
-                {"class_name": "btn btn-sm btn-outline", "href": filters.href(page=page.page + 1)},
-                "Next page",
-            )
+            button_link("Next page", filters.href(page=page.page + 1), variant="outline", size="sm")
             if page.has_next
             else "",
         ),
+        title_id="providers-title",
+        head=(html.span({"class_name": "portal-pill"}, count),),
     )
 
 
@@ -306,13 +296,12 @@ def _Provider() -> dict:
             eyebrow=html.a({"href": PATH}, "Provider Management"),
             lead=f"{data.provider_type.label} · {data.email or 'no account'}" if data else None,
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 query,
                 lambda provider: provider_view(provider, query.refetch, audit),
                 loading_label="Loading…",
-            ),
+            )
         ),
     )
 
@@ -350,9 +339,8 @@ def profile_section(p: ManagedProvider) -> dict:
     def row(label: str, value: object) -> dict:
         return html._(html.dt(label), html.dd(value or "—"))
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "profile-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "profile-title"}, "Profile")),
+    return StaffCard(
+        "Profile",
         html.dl(
             {"class_name": "provider-facts"},
             row("Verified", "Yes" if p.is_verified else "No"),
@@ -367,6 +355,7 @@ def profile_section(p: ManagedProvider) -> dict:
             ),
         ),
         UserText(p.bio, tag="p", class_name="provider-bio") if p.bio else "",
+        title_id="profile-title",
     )
 
 
@@ -386,12 +375,12 @@ def licences_section(licences: list[LicenseRead]) -> dict:
             ),
         ),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "licences-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "licences-title"}, "Licences")),
+    return StaffCard(
+        "Licences",
         DataTable(
             columns, licences, caption="Licences", row_key=lambda x: x.id, empty="No licence on record."
         ),
+        title_id="licences-title",
     )
 
 
@@ -408,12 +397,12 @@ def documents_section(documents: list[DocumentRead]) -> dict:
             render=lambda d: Badge(d.standing.value.capitalize(), tone=DOCUMENT_TONES[d.standing]),
         ),
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "documents-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "documents-title"}, "Documents")),
+    return StaffCard(
+        "Documents",
         DataTable(
             columns, documents, caption="Documents", row_key=lambda d: d.id, empty="No documents uploaded."
         ),
+        title_id="documents-title",
     )
 
 
@@ -449,18 +438,8 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
     if p.credentials_lapsed_at:
         facts.append(f"Credentials lapsed on {format_date(p.credentials_lapsed_at)}.")
     facts += p.standing_problems
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "standing-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "standing-title"}, "Standing"),
-            Button(
-                f"{verb} provider",
-                variant="outline" if suspended else "danger",
-                icon="check" if suspended else "lock",
-                on_click=lambda: set_dialog(True),
-            ),
-        ),
+    return StaffCard(
+        "Standing",
         html.ul({"class_name": "provider-standing"}, *(html.li({"key": f}, f) for f in facts))
         if facts
         else html.p({"class_name": "staff-card-lead"}, "In good standing: listed in search and bookable."),
@@ -495,6 +474,15 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
                 f"{p.visits.upcoming} visit(s) ahead are told, and the staff are asked to rearrange them."
             ),
         ),
+        title_id="standing-title",
+        head=(
+            Button(
+                f"{verb} provider",
+                variant="outline" if suspended else "danger",
+                icon="check" if suspended else "lock",
+                on_click=lambda: set_dialog(True),
+            ),
+        ),
     )
 
 
@@ -504,10 +492,10 @@ def _Audit(provider_id: str) -> dict:
     use_topic(
         PROVIDERS_TOPIC, refetch=[query], on_event=lambda payload: payload.get("provider_id") == provider_id
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "audit-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "audit-title"}, "Decisions (audit)")),
+    return StaffCard(
+        "Decisions (audit)",
         QueryView(query, audit_table, is_empty=lambda rows: rows is None, loading_label="Loading the audit…"),
+        title_id="audit-title",
     )
 
 

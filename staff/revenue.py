@@ -40,10 +40,14 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    StaffCard,
     StatCard,
     TabPanel,
     Tabs,
+    button_link,
     dialog_actions,
+    form_error,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
@@ -104,8 +108,7 @@ def _Revenue() -> dict:
             eyebrow="Staff Portal",
             lead="What the marketplace earned, refunded and paid out, from the ledger; and the payout queue.",
         ),
-        html.div(
-            {"class_name": "container portal-body revenue"},
+        portal_body(
             _Summary(),
             _Breakdown(),
             _Queue()
@@ -115,6 +118,7 @@ def _Revenue() -> dict:
                 html.h2({"id": "queue-title"}, "Payout requests"),
                 html.p("Processing payouts needs the process payments permission."),
             ),
+            class_name="revenue",
         ),
     )
 
@@ -130,13 +134,8 @@ def _Summary() -> dict:
         html.div(
             {"class_name": "staff-card-head revenue-controls"},
             html.h2({"id": "revenue-title"}, "Revenue summary"),
-            html.a(
-                {
-                    "class_name": "btn btn-sm btn-outline",
-                    "href": f"{EXPORT_PATH}?granularity={by}",
-                    "download": "",
-                },
-                "Download CSV",
+            button_link(
+                "Download CSV", f"{EXPORT_PATH}?granularity={by}", variant="outline", size="sm", download=""
             ),
         ),
         Tabs(
@@ -215,14 +214,13 @@ def _Breakdown() -> dict:
         html.div(
             {"class_name": "staff-card-head revenue-controls"},
             html.h2({"id": "breakdown-title"}, "Where revenue comes from"),
-            html.a(
-                {
-                    "class_name": "btn btn-sm btn-outline",
-                    "href": f"{BREAKDOWN_EXPORT_PATH}?split={split}",
-                    "download": "",
-                    "aria-label": f"Download CSV, revenue {dict(SPLITS)[split].lower()}",
-                },
+            button_link(
                 "Download CSV",
+                f"{BREAKDOWN_EXPORT_PATH}?split={split}",
+                variant="outline",
+                size="sm",
+                download="",
+                **{"aria-label": f"Download CSV, revenue {dict(SPLITS)[split].lower()}"},
             ),
         ),
         Tabs(
@@ -309,14 +307,9 @@ def _Queue() -> dict:
 
         return run
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "queue-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "queue-title"}, "Payout requests"),
-            html.span({"class_name": "portal-pill"}, str(query.data[1])) if query.data else "",
-        ),
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+    return StaffCard(
+        "Payout requests",
+        form_error(problem),
         QueryView(
             query,
             lambda data: _queue_table(data[0], step, set_closing, busy),
@@ -327,6 +320,8 @@ def _Queue() -> dict:
         _ReasonDialog(closing, query, on_close=lambda: set_closing(None), on_error=set_problem)
         if closing
         else "",
+        title_id="queue-title",
+        head=(html.span({"class_name": "portal-pill"}, str(query.data[1])) if query.data else "",),
     )
 
 

@@ -15,7 +15,7 @@ from app.services.staff import get_my_staff_preferences, update_my_staff_prefere
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
-from components.kit import Button, Field, QueryView, Select, TextArea, portal_header
+from components.kit import Button, Field, QueryView, Select, TextArea, button_row, portal_body, portal_header
 from components.staff_frame import StaffFrame, StaffSection, use_staff_access
 from models.feature import FeatureRead
 from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate
@@ -40,14 +40,14 @@ def _Settings() -> dict:
             lead="Your own preferences for the portal"
             + (", and the business settings you manage as an owner." if access and access.is_owner else "."),
         ),
-        html.div(
-            {"class_name": "container portal-body staff-settings"},
+        portal_body(
             QueryView(
                 preferences,
                 lambda data: _Preferences(data, preferences, key=f"{data.time_zone}:{data.signature}"),
                 loading_label="Loading your settings…",
             ),
             _Business() if access and access.is_owner else "",
+            class_name="staff-settings",
         ),
     )
 
@@ -95,10 +95,7 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
                 max_length=MAX_SIGNATURE,
                 hint="Added under your replies to customers (never under internal notes). Up to six lines.",
             ),
-            html.div(
-                {"class_name": "button-row"},
-                Button("Save settings", type="submit", pending=save.pending),
-            ),
+            button_row(Button("Save settings", type="submit", pending=save.pending)),
         ),
         html.div(
             {"class_name": "staff-settings-aside"},

@@ -31,7 +31,9 @@ from components.kit import (
     choice_param,
     dialog_actions,
     form_error,
+    hint,
     page_param,
+    portal_body,
     portal_header,
     text_param,
 )
@@ -104,8 +106,7 @@ def _Queue() -> dict:
             eyebrow="Staff Portal",
             lead="Move each store order along: processed, shipped with its tracking number, delivered.",
         ),
-        html.div(
-            {"class_name": "container portal-body store"},
+        portal_body(
             StatusTabs(
                 TABS,
                 status,
@@ -148,6 +149,7 @@ def _Queue() -> dict:
             )
             if asking
             else "",
+            class_name="store",
         ),
     )
 
@@ -193,9 +195,7 @@ def _orders(
                     order,
                     heading_level="h2",
                     extra=html._(
-                        html.p({"class_name": "hint"}, f"Patient: {order.patient_name}")
-                        if order.patient_name
-                        else "",
+                        hint(f"Patient: {order.patient_name}") if order.patient_name else "",
                         buttons(order),
                     ),
                 ),

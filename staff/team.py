@@ -37,7 +37,11 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
+    button_link,
     dialog_actions,
+    hint,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
@@ -83,22 +87,18 @@ def _Team() -> dict:
             eyebrow="Staff Portal",
             lead="Add people to the staff, set their role and extra permissions, or remove them.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             _AddStaff(access, changed),
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "team-list-title"},
-                html.div(
-                    {"class_name": "staff-card-head"},
-                    html.h2({"id": "team-list-title"}, "Staff members"),
-                    html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",
-                ),
+            StaffCard(
+                "Staff members",
                 QueryView(
                     query,
                     lambda page_data: staff_table(page_data.members, access, changed),
                     loading_label="Loading staff…",
                 ),
                 pager(data) if data is not None and (data.page > 1 or data.has_more) else "",
+                title_id="team-list-title",
+                head=(html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",),
             ),
         ),
     )
@@ -108,12 +108,10 @@ def pager(data: StaffPageRead) -> dict:
     """Previous / Next by `has_more` (the service does not count the staff, so no 'Page 2 of 5')."""
     return html.nav(
         {"class_name": "staff-pager", "aria-label": "Staff pages"},
-        html.a(
-            {"class_name": "btn btn-sm btn-outline", "href": f"{PATH}?page={data.page - 1}"}, "Previous page"
-        )
+        button_link("Previous page", f"{PATH}?page={data.page - 1}", variant="outline", size="sm")
         if data.page > 1
         else "",
-        html.a({"class_name": "btn btn-sm btn-outline", "href": f"{PATH}?page={data.page + 1}"}, "Next page")
+        button_link("Next page", f"{PATH}?page={data.page + 1}", variant="outline", size="sm")
         if data.has_more
         else "",
     )
@@ -140,9 +138,8 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
             form.reset(email="", name="", role=Role.support.value)
             on_added()
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "team-add-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "team-add-title"}, "Add staff member")),
+    return StaffCard(
+        "Add staff member",
         html.p(
             {"class_name": "staff-card-lead"},
             "Enter the e-mail address of an existing account, or of someone new: they get an invitation "
@@ -189,6 +186,7 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
                 class_name="team-add-submit",
             ),
         ),
+        title_id="team-add-title",
     )
 
 
@@ -371,7 +369,7 @@ def _EditMember(
                 default=member.role.value,
                 on_change=lambda value: set_role(Role(value)),
             ),
-            html.p({"class_name": "hint"}, "An owner has every permission and is always active.")
+            hint("An owner has every permission and is always active.")
             if is_owner_role
             else html._(
                 Checkbox(

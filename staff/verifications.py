@@ -44,9 +44,12 @@ from components.kit import (
     DataTable,
     Dialog,
     QueryView,
+    StaffCard,
     TextArea,
     UserText,
     dialog_actions,
+    hint,
+    portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
@@ -158,8 +161,7 @@ def _Verifications() -> dict:
             lead="Provider applications waiting for a review or for the applicant's answer, the longest "
             "waiting first. Open one to check it beside its documents and decide.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             FilterForm(
                 PATH,
                 "Filter the verification queue",
@@ -211,13 +213,8 @@ def queue_section(page: QueuePageRead, filters: QueueFilters) -> dict:
         "Applications per status",
         [(s.value, status_badge(s), page.counts.get(s.value, 0)) for s in QUEUE_STATUSES],
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "queue-title"},
-        html.div(
-            {"class_name": "staff-card-head verify-head"},
-            html.h2({"id": "queue-title"}, "Applications"),
-            counts,
-        ),
+    return StaffCard(
+        "Applications",
         DataTable(
             queue_columns(filters),
             page.rows,
@@ -231,6 +228,9 @@ def queue_section(page: QueuePageRead, filters: QueueFilters) -> dict:
             filters.href(page=page.page - 1) if page.page > 1 else None,
             filters.href(page=page.page + 1) if page.has_more else None,
         ),
+        title_id="queue-title",
+        head=(counts,),
+        head_class="verify-head",
     )
 
 
@@ -283,10 +283,8 @@ def _Review(application_id: str, back_href: str) -> dict:
         "All applications",
     )
     if detail.data is None:
-        return html.div(
-            {"class_name": "container portal-body"},
-            back,
-            QueryView(detail, lambda _data: "", loading_label="Loading the application…"),
+        return portal_body(
+            back, QueryView(detail, lambda _data: "", loading_label="Loading the application…")
         )
     review = detail.data
     application = review.application
@@ -304,8 +302,7 @@ def _Review(application_id: str, back_href: str) -> dict:
             ),
             eyebrow=back,
         ),
-        html.div(
-            {"class_name": "container portal-body verify-body"},
+        portal_body(
             html.div(
                 {"class_name": "verify-columns"},
                 form_data(review),
@@ -314,6 +311,7 @@ def _Review(application_id: str, back_href: str) -> dict:
             _Checklist(review, detail.refetch),
             _Decisions(review, detail.refetch),
             timeline_section(review, session.time_zone),
+            class_name="verify-body",
         ),
     )
 
@@ -360,7 +358,7 @@ def form_data(review: ApplicationReviewRead) -> dict:
             ),
         )
         if a.licenses
-        else html.p({"class_name": "hint"}, "No licence."),
+        else hint("No licence."),
         html.h3("What they offer"),
         html.ul(
             {"class_name": "verify-items"},
@@ -419,7 +417,7 @@ def document_card(document: DocumentRead) -> dict:
             html.strong(document.kind.label),
             standing_badge(document.standing),
         ),
-        html.p({"class_name": "hint"}, UserText(document.filename), f" · {dates}" if dates else ""),
+        hint(UserText(document.filename), f" · {dates}" if dates else ""),
         view,
     )
 
@@ -431,16 +429,15 @@ def documents_section(review: ApplicationReviewRead) -> dict:
         html.div({"class_name": "staff-card-head"}, html.h2({"id": "documents-title"}, "Documents")),
         html.ul({"class_name": "verify-document-list"}, *(document_card(d) for d in documents))
         if documents
-        else html.p({"class_name": "hint"}, "No document uploaded."),
+        else hint("No document uploaded."),
     )
 
 
 @component
 def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> dict:
     open_ = review.application.status in (ApplicationStatus.submitted, ApplicationStatus.in_review)
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "checklist-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "checklist-title"}, "Checklist")),
+    return StaffCard(
+        "Checklist",
         html.ul(
             {"class_name": "verify-checklist"},
             *(
@@ -448,6 +445,7 @@ def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
                 for check in review.checks
             ),
         ),
+        title_id="checklist-title",
     )
 
 
@@ -471,7 +469,7 @@ def _CheckLine(
                 html.strong(check.label),
                 html.span({"class_name": "hint"}, "(computed)"),
             ),
-            html.p({"class_name": "hint"}, check.detail),
+            hint(check.detail),
             notes,
         )
 
@@ -509,7 +507,7 @@ def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
             {"class_name": "notice"}, "This is your own application: another reviewer must decide it."
         )
     elif not review.decidable:
-        body = html.p({"class_name": "hint"}, f"Decided: {status.label.lower()}. Nothing more to decide.")
+        body = hint(f"Decided: {status.label.lower()}. Nothing more to decide.")
     else:
         approvable = status in (ApplicationStatus.submitted, ApplicationStatus.in_review)
         body = html._(
@@ -537,11 +535,11 @@ def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
                 Button("Reject", variant="danger", icon="x", on_click=lambda: set_dialog("reject")),
             ),
         )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "decision-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "decision-title"}, "Decision")),
+    return StaffCard(
+        "Decision",
         body,
         _DecisionDialog(review, dialog, lambda: set_dialog(""), changed, key=dialog) if dialog else "",
+        title_id="decision-title",
     )
 
 
@@ -595,9 +593,7 @@ def _DecisionDialog(
                 ),
             )
             if use is not None
-            else html.p(
-                {"class_name": "hint"}, "The provider is listed at once: bookable in their ZIP codes."
-            ),
+            else hint("The provider is listed at once: bookable in their ZIP codes."),
             TextArea(
                 "Message to the applicant (optional)",
                 "message",
@@ -656,8 +652,8 @@ def timeline_section(review: ApplicationReviewRead, time_zone: str) -> dict:
             html.span({"class_name": "hint"}, ", ".join(reasons)) if reasons else "",
         )
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "timeline-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "timeline-title"}, "Timeline")),
+    return StaffCard(
+        "Timeline",
         html.ol({"class_name": "verify-timeline"}, *(line(entry) for entry in review.timeline)),
+        title_id="timeline-title",
     )

@@ -27,7 +27,18 @@ from components.context import use_session
 from components.format import format_currency, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query
-from components.kit import Badge, Button, Dialog, Field, QueryView, Select, TextArea, UserText, dialog_actions
+from components.kit import (
+    Badge,
+    Button,
+    Dialog,
+    Field,
+    QueryView,
+    Select,
+    TextArea,
+    UserText,
+    dialog_actions,
+    form_error,
+)
 from components.staff_frame import use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission
@@ -135,7 +146,7 @@ def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: C
         footer = None
     return Dialog(
         title,
-        html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        form_error(problem),
         body,
         footer=footer,
         open=True,

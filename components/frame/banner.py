@@ -10,7 +10,7 @@ from reactpy import html
 from app.services.catalog import flash_sale_running
 from components import browser
 from components.icons import icon
-from components.kit import frozen
+from components.kit import button_link, frozen
 
 SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
 SALE_HREF = "/services/iv-therapy"
@@ -37,7 +37,7 @@ def _banner() -> dict:
                     html.span({"class_name": "sr-only"}, "Ends in "),
                     html.time({**browser.countdown("end-of-day"), "class_name": "countdown"}),
                 ),
-                html.a({"class_name": "btn btn-light btn-sm", "href": SALE_HREF}, "Book Now"),
+                button_link("Book Now", SALE_HREF, variant="light", size="sm"),
                 html.button(
                     {
                         "class_name": "icon-button flash-close",

@@ -8,7 +8,7 @@ from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.kit import Button, Dialog, Field, TextArea, dialog_actions
+from components.kit import Button, Dialog, Field, TextArea, dialog_actions, form_error
 
 SUCCESS = "Bug report submitted successfully"
 
@@ -79,7 +79,7 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
                 max_length=5000,
                 placeholder="What happened? Steps to reproduce it help a lot.",
             ),
-            html.p({"class_name": "form-error", "role": "alert"}, error) if error else "",
+            form_error(error),
             dialog_actions(
                 Button("Cancel", on_click=on_close, variant="ghost", disabled=busy),
                 Button("Submit Report", type="submit", pending=busy, pending_label="Submitting..."),

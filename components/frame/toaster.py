@@ -8,6 +8,7 @@ from reactpy import component, html, use_state
 from components import browser
 from components.context import TOAST_LIMIT, Toast, use_toaster
 from components.icons import icon
+from components.kit import button_link
 
 _ICONS = {"success": "check", "error": "alert", "default": "sparkles"}
 
@@ -27,7 +28,7 @@ def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
             html.p({"class_name": "toast-title"}, toast.title),
             html.p({"class_name": "toast-description"}, toast.description) if toast.description else "",
         ),
-        html.a({"class_name": "btn btn-sm btn-outline", "href": toast.action_href}, toast.action_label)
+        button_link(toast.action_label, toast.action_href, variant="outline", size="sm")
         if toast.action_label and toast.action_href
         else "",
         html.button(

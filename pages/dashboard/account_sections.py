@@ -33,7 +33,7 @@ from components.context import UiSession, use_session
 from components.format import format_date, format_slot
 from components.forms import use_form
 from components.hooks import use_action, use_query
-from components.kit import Button, Dialog, Field, QueryView, dialog_actions
+from components.kit import Button, Dialog, Field, QueryView, dialog_actions, facts
 from models.account import AccountStatus, ActiveSession, AddressRead
 
 SETTINGS_LOGIN = "/login?redirect=%2Fdashboard%2Fsettings"
@@ -194,7 +194,7 @@ def EmailChange() -> dict:
             else ""
         )
         return html._(
-            html.dl({"class_name": "settings-facts"}, html.dt("Current e-mail"), html.dd(found.email)),
+            facts(("Current e-mail", found.email), class_name="settings-facts"),
             pending,
             html.form(
                 {

@@ -32,12 +32,17 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    StaffCard,
     StatCard,
     TextArea,
     UserText,
     button_link,
+    button_row,
     dialog_actions,
+    form_error,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
@@ -65,17 +70,13 @@ def AdAnalyticsPage() -> dict:
     session = use_session()
     user = session.user
     advertiser = user is not None and (user.role in ADVERTISER_ROLES or user.is_master_admin)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Ad Analytics",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="How your ads do: views and clicks counted on our servers, what you have spent and what is left.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            _Figures() if advertiser else _not_advertising(),
-        ),
+        portal_body(_Figures() if advertiser else _not_advertising()),
     )
 
 
@@ -84,7 +85,7 @@ def _not_advertising() -> dict:
         {"class_name": "staff-card"},
         html.h2("No ads on this account"),
         html.p("Providers and business accounts buy ad space on MediVisit; their figures show here."),
-        html.div({"class_name": "button-row"}, button_link("About advertising", "/ad-purchase")),
+        button_row(button_link("About advertising", "/ad-purchase")),
     )
 
 
@@ -98,19 +99,16 @@ def _Figures() -> dict:
         QueryView(
             figures, _report, is_empty=lambda data: data is None, loading_label="Loading your figures…"
         ),
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "my-flights-title"},
-            html.div(
-                {"class_name": "staff-card-head"},
-                html.h2({"id": "my-flights-title"}, "Your flights"),
-                button_link("Book a flight", "/ad-purchase#book", variant="outline"),
-            ),
+        StaffCard(
+            "Your flights",
             QueryView(
                 flights,
                 lambda rows: _flights(rows, set_editing, set_ending),
                 is_empty=lambda rows: rows is None,
                 loading_label="Loading your flights…",
             ),
+            title_id="my-flights-title",
+            head=(button_link("Book a flight", "/ad-purchase#book", variant="outline"),),
         ),
         _Editor(editing, [flights, figures], on_close=lambda: set_editing(None), key=f"edit {editing.id}")
         if editing
@@ -141,15 +139,8 @@ def _report(data: AdFiguresRead) -> dict:
                 "Budget left", _money(left), icon="wallet", hint="Ads stop when their budget is used up"
             ),
         ),
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "ad-chart-title"},
-            html.div(
-                {"class_name": "staff-card-head"},
-                html.h2({"id": "ad-chart-title"}, "Last 30 days"),
-                html.a(
-                    {"class_name": "btn btn-outline btn-sm", "href": CSV_PATH, "download": ""}, "Download CSV"
-                ),
-            ),
+        StaffCard(
+            "Last 30 days",
             Chart(
                 "Impressions and clicks per day",
                 [
@@ -162,6 +153,8 @@ def _report(data: AdFiguresRead) -> dict:
                 whole_numbers=True,
                 class_name="analytics-chart",
             ),
+            title_id="ad-chart-title",
+            head=(button_link("Download CSV", CSV_PATH, variant="outline", size="sm", download=""),),
         ),
         html.section(
             {"class_name": "staff-card", "aria-labelledby": "ad-flights-figures"},
@@ -219,8 +212,7 @@ def _flights(
         if flight.status.value in ("ended", "spent"):
             return ""
         can_end = flight.status.value != "rejected"
-        return html.div(
-            {"class_name": "button-row"},
+        return button_row(
             Button(
                 "Edit creative",
                 size="sm",
@@ -298,7 +290,7 @@ def _Editor(flight: FlightRead, dependants: list[Query], on_close: Callable[[], 
         ),
         html.form(
             {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "ad-edit-form"},
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             Field(
                 "Headline",
                 "headline",

@@ -29,9 +29,12 @@ from components.kit import (
     Dialog,
     PageLinks,
     QueryView,
+    button_link,
     dialog_actions,
     empty_state,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.account import Role
 from models.assistant import PAGE_SIZE, AssistantPreferenceRead, ConversationPage, ConversationRead
@@ -129,7 +132,7 @@ def Conversations() -> dict:
         ),
         html.div(
             {"class_name": "settings-actions"},
-            html.a({"class_name": "btn btn-primary", "href": CHAT_PATH}, "New conversation"),
+            button_link("New conversation", CHAT_PATH),
             Button("Delete all", variant="outline", icon="trash", on_click=lambda: set_confirming(True))
             if has_any
             else "",
@@ -183,16 +186,14 @@ def AiFeaturesPage() -> dict:
     session = use_session()
     user = session.user
     staff = user is not None and user.role in HELP_DESK_ROLES
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "AI Features",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your conversations with the AI assistant and how they are kept. The assistant answers from "
             "our help center and catalog; it never diagnoses or gives doses.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             Conversations(),
             Preferences(),
             html.section(
@@ -203,7 +204,7 @@ def AiFeaturesPage() -> dict:
                     "Open a ticket in the help desk and choose Request AI analysis: a reply is drafted from the "
                     "help center into the reply box for you to edit. Nothing is sent until you send it.",
                 ),
-                html.a({"class_name": "btn btn-outline", "href": "/staff/helpdesk"}, "Open the help desk"),
+                button_link("Open the help desk", "/staff/helpdesk", variant="outline"),
             )
             if staff
             else "",

@@ -7,7 +7,7 @@ from reactpy import component, html
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.kit import portal_header
+from components.kit import portal_body, portal_header, portal_page
 
 PATH = "/dashboard/appointments"
 
@@ -15,12 +15,11 @@ PATH = "/dashboard/appointments"
 @component
 def DashboardAppointmentsPage() -> dict:
     provider = is_provider(use_session().user)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Appointments",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your schedule with patients." if provider else "Your visits, past and upcoming.",
         ),
-        html.div({"class_name": "container portal-body"}, AppointmentsBoard(PATH)),
+        portal_body(AppointmentsBoard(PATH)),
     )

@@ -10,21 +10,19 @@ from reactpy import component, html
 from app.services.corporate import list_my_contracts
 from components.contract_ui import contract_card
 from components.hooks import use_query
-from components.kit import QueryView, empty_state, portal_header
+from components.kit import QueryView, button_link, empty_state, portal_body, portal_header, portal_page
 
 
 @component
 def ContractsPage() -> dict:
     contracts = use_query(list_my_contracts)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Contracts",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="On-site corporate care: what was agreed, and the event days booked under it.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             QueryView(
                 contracts,
                 lambda rows: html.div({"class_name": "corp-list"}, *[contract_card(c) for c in rows]),
@@ -34,11 +32,10 @@ def ContractsPage() -> dict:
                     "Contracts appear here for your organization's admins and for the providers booked on "
                     "their event days.",
                     icon_name="check",
-                    action=html.a(
-                        {"class_name": "btn btn-outline", "href": "/corporate"}, "Corporate Solutions"
-                    ),
+                    action=button_link("Corporate Solutions", "/corporate", variant="outline"),
                 ),
                 loading_label="Loading your contracts…",
             ),
+            class_name="corp-list",
         ),
     )

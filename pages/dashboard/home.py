@@ -27,7 +27,18 @@ from components.frame.dashboard_links import APPOINTMENTS_PATH, DASHBOARD_PATH, 
 from components.guards import feature_name, feature_segment
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Badge, QueryView, UserText, coming_soon, empty_state, portal_header
+from components.kit import (
+    Badge,
+    QueryView,
+    UserText,
+    button_link,
+    button_row,
+    coming_soon,
+    empty_state,
+    portal_body,
+    portal_header,
+    portal_page,
+)
 from components.onboarding import OnboardingChecklist
 from components.tickets import time_tag, when
 from models.booking import AppointmentRead, VisitSummary
@@ -56,8 +67,7 @@ def greeting(user: CurrentUser, *, returning: bool) -> dict:
 
 def overview(user: CurrentUser, *, returning: bool = False) -> dict:
     provider = is_provider(user)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             greeting(user, returning=returning),
             eyebrow="Dashboard",
@@ -65,8 +75,7 @@ def overview(user: CurrentUser, *, returning: bool = False) -> dict:
             if provider
             else "Your visits, your requests and what you can do next.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             OnboardingChecklist(),
             html.div(
                 {"class_name": "overview-grid"},
@@ -113,9 +122,11 @@ def _next_visit(summary: VisitSummary, time_zone: str) -> dict:
     visit = summary.next_visit
     again = summary.last_completed
     book_again = (
-        html.a(
-            {"class_name": "btn btn-outline btn-sm", "href": f"/providers/{again.provider_id}"},
+        button_link(
             html.span("Book ", UserText(again.provider_name), " again"),
+            f"/providers/{again.provider_id}",
+            variant="outline",
+            size="sm",
         )
         if again
         else ""
@@ -124,11 +135,7 @@ def _next_visit(summary: VisitSummary, time_zone: str) -> dict:
         return empty_state(
             "No visits booked",
             "Providers come to your home or office, often within days.",
-            action=html.div(
-                {"class_name": "button-row"},
-                html.a({"class_name": "btn btn-primary btn-sm", "href": "/find-provider"}, "Find a provider"),
-                book_again,
-            ),
+            action=button_row(button_link("Find a provider", "/find-provider", size="sm"), book_again),
         )
     return html.div(
         {"class_name": "overview-visit"},
@@ -140,7 +147,7 @@ def _next_visit(summary: VisitSummary, time_zone: str) -> dict:
             UserText(visit.provider_name),
         ),
         html.div({"class_name": "overview-status"}, _status(visit)),
-        html.div({"class_name": "button-row"}, book_again) if again else "",
+        button_row(book_again) if again else "",
     )
 
 
@@ -251,7 +258,7 @@ def _support(count: int) -> dict:
         )
     return html._(
         html.p({"class_name": "overview-muted"}, text),
-        html.a({"class_name": "btn btn-outline btn-sm", "href": SUPPORT_PATH}, "Contact support"),
+        button_link("Contact support", SUPPORT_PATH, variant="outline", size="sm"),
     )
 
 

@@ -12,7 +12,19 @@ from app.services.service_requests import SERVICE_REQUESTS_TOPIC, list_my_offers
 from components.context import use_session
 from components.format import format_money, format_slot
 from components.hooks import use_action, use_query, use_topic
-from components.kit import Badge, Button, Column, DataTable, QueryView, UserText, portal_header
+from components.kit import (
+    Badge,
+    Button,
+    Column,
+    DataTable,
+    QueryView,
+    StaffCard,
+    UserText,
+    hint,
+    portal_body,
+    portal_header,
+    portal_page,
+)
 from models.service_request import OfferRead, OfferStatus
 
 STATUS = {
@@ -68,33 +80,29 @@ def JobsPage() -> dict:
     def body(rows: list[OfferRead]) -> dict:
         won = [o for o in rows if o.status == OfferStatus.accepted]
         return html._(
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "won-title"},
-                html.div({"class_name": "staff-card-head"}, html.h2({"id": "won-title"}, "Won jobs")),
+            StaffCard(
+                "Won jobs",
                 html.ul({"class_name": "request-cards"}, *(_won_card(o, zone) for o in won))
                 if won
-                else html.p(
-                    {"class_name": "hint"}, "When a patient accepts one of your offers, it appears here."
-                ),
+                else hint("When a patient accepts one of your offers, it appears here."),
+                title_id="won-title",
             ),
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "offers-title"},
-                html.div({"class_name": "staff-card-head"}, html.h2({"id": "offers-title"}, "My offers")),
+            StaffCard(
+                "My offers",
                 DataTable(
                     columns, rows, caption="My offers", row_key=lambda o: o.id, page=page, on_page=set_page
                 ),
+                title_id="offers-title",
             ),
         )
 
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Jobs",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your offers on patients' service requests, and the visits you won.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             QueryView(
                 offers,
                 body,
@@ -104,7 +112,7 @@ def JobsPage() -> dict:
                     html.a({"href": "/dashboard/marketplace"}, "Find open requests in the Marketplace"),
                 ),
                 loading_label="Loading your offers…",
-            ),
+            )
         ),
     )
 
@@ -125,7 +133,7 @@ def _won_card(offer: OfferRead, zone: str) -> dict:
         ),
         html.p({"class_name": "request-notes"}, html.strong("Patient's notes: "), UserText(offer.notes))
         if offer.notes
-        else html.p({"class_name": "hint"}, "The patient left no notes."),
+        else hint("The patient left no notes."),
         html.p(
             f"Order {offer.order_number}. ",
             html.a({"href": "/dashboard/appointments"}, "Confirm it under Appointments"),

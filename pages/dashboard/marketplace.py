@@ -32,10 +32,16 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
     TextArea,
+    button_row,
     dialog_actions,
+    form_error,
+    hint,
     loading_state,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
@@ -74,25 +80,16 @@ def MarketplacePage() -> dict:
     use_topic(SERVICE_REQUESTS_TOPIC, refetch=[board])
     offering, set_offering = use_state(None)
     chosen = next((r for r in board.data or () if r.id == offering), None)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Marketplace",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead=f"Service requests from patients within {reach_miles():g} miles of your service area, newest "
             "first. New ones appear here as they're posted.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "board-title"},
-                html.div(
-                    {"class_name": "staff-card-head"},
-                    html.h2({"id": "board-title"}, "Open requests"),
-                    html.a(
-                        {"href": "/dashboard/jobs", "class_name": "staff-card-link"}, "My offers and jobs"
-                    ),
-                ),
+        portal_body(
+            StaffCard(
+                "Open requests",
                 QueryView(
                     board,
                     lambda rows: html.ul(
@@ -101,6 +98,12 @@ def MarketplacePage() -> dict:
                     ),
                     empty="No open requests in your area right now. New ones appear here as patients post them.",
                     loading_label="Loading open requests…",
+                ),
+                title_id="board-title",
+                head=(
+                    html.a(
+                        {"href": "/dashboard/jobs", "class_name": "staff-card-link"}, "My offers and jobs"
+                    ),
                 ),
             ),
             _OfferDialog(chosen, lambda: set_offering(None), board.refetch, key=chosen.id) if chosen else "",
@@ -150,24 +153,22 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> dict:
             f"{request.duration_minutes} min" + _distance(request.distance_miles),
         ),
         _windows(request),
-        html.p(
-            {"class_name": "hint"},
+        hint(
             f"Catalog price {format_money(request.catalog_price)}; offers from {format_money(low)} to "
-            f"{format_money(high)}. Posted {format_slot(request.created_at, request.time_zone)}.",
+            f"{format_money(high)}. Posted {format_slot(request.created_at, request.time_zone)}."
         ),
         html.p(
             {"class_name": "request-offer-terms"},
             f"Your offer: {format_money(mine.price)}, {format_slot(mine.starts_at, request.time_zone)}.",
         )
         if mine
-        else html.div(
-            {"class_name": "button-row"},
+        else button_row(
             Button(
                 "Send an offer",
                 on_click=lambda: offer_on(request.id),
                 size="sm",
                 aria_label=f"Send an offer for {request.service_name} in {request.zip_code}",
-            ),
+            )
         ),
     )
 
@@ -226,7 +227,7 @@ def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
                 max_length=MAX_MESSAGE,
                 hint=f"Optional, up to {MAX_MESSAGE} characters.",
             ),
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+            form_error(problem),
             dialog_actions(
                 Button("Cancel", on_click=close, variant="ghost"),
                 Button("Send offer", type="submit", pending=send.pending, pending_label="Sending…"),

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import portal_header
+from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationSettings
 
 
 @component
 def NotificationSettingsPage() -> dict:
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Notification Settings",
             eyebrow=html.a({"href": "/dashboard/notifications"}, "Notifications"),
             lead="Choose how we tell you about your visits, requests and account. Security alerts and "
             "cancellations always reach you.",
         ),
-        html.div({"class_name": "container portal-body"}, NotificationSettings()),
+        portal_body(NotificationSettings()),
     )

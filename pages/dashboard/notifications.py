@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import portal_header
+from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationInbox
 
 PATH = "/dashboard/notifications"
@@ -13,12 +13,11 @@ PATH = "/dashboard/notifications"
 
 @component
 def NotificationsPage() -> dict:
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Notifications",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Updates about your visits, requests and account. Open one to see the details.",
         ),
-        html.div({"class_name": "container portal-body"}, NotificationInbox(PATH)),
+        portal_body(NotificationInbox(PATH)),
     )

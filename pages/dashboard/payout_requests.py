@@ -16,7 +16,19 @@ from components.context import use_session
 from components.format import format_date, format_money
 from components.forms import use_form
 from components.hooks import use_action, use_query
-from components.kit import Badge, Button, Column, DataTable, Field, QueryView, StatCard, portal_header
+from components.kit import (
+    Badge,
+    Button,
+    Column,
+    DataTable,
+    Field,
+    QueryView,
+    StaffCard,
+    StatCard,
+    portal_body,
+    portal_header,
+    portal_page,
+)
 from models.ledger import PayoutRead, PayoutStatus
 
 PATH = "/dashboard/payout-requests"
@@ -69,23 +81,17 @@ def payout_columns() -> list[Column]:
 def PayoutRequestsPage() -> dict:
     balances = use_query(get_provider_balances)
     mine = use_query(list_my_payouts)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Payout Requests",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Move your available earnings to your bank account and follow each request.",
         ),
-        html.div(
-            {"class_name": "container portal-body payouts"},
+        portal_body(
             QueryView(balances, _balance_cards, loading_label="Loading your balance…"),
             _RequestForm(refetch=[balances, mine]),
-            html.section(
-                {"class_name": "staff-card", "aria-labelledby": "payouts-list-title"},
-                html.div(
-                    {"class_name": "staff-card-head"},
-                    html.h2({"id": "payouts-list-title"}, "My payout requests"),
-                ),
+            StaffCard(
+                "My payout requests",
                 QueryView(
                     mine,
                     lambda rows: DataTable(
@@ -98,7 +104,9 @@ def PayoutRequestsPage() -> dict:
                     empty="You have not requested a payout yet.",
                     loading_label="Loading your requests…",
                 ),
+                title_id="payouts-list-title",
             ),
+            class_name="payouts",
         ),
     )
 

@@ -14,7 +14,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
 from components.hooks import use_action
-from components.kit import Button, Field, portal_header
+from components.kit import Button, Field, button_link, hint, portal_body, portal_header, portal_page
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."
@@ -43,15 +43,13 @@ def ProfilePage() -> dict:
             session.toaster.error(NOT_SAVED)
 
     busy = action.pending
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Profile",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="How providers and our team see you.",
         ),
-        html.div(
-            {"class_name": "container portal-body settings-grid"},
+        portal_body(
             html.section(
                 {"class_name": "settings-card", "aria-labelledby": "profile-heading"},
                 html.div(
@@ -98,18 +96,16 @@ def ProfilePage() -> dict:
                         autocomplete="tel",
                         hint="A US number, or +country code for another country. Saved as +12125550100.",
                     ),
-                    html.p(
-                        {"class_name": "hint"},
-                        "Leave the image or organization empty to keep what is saved. Empty the phone number to remove it.",
+                    hint(
+                        "Leave the image or organization empty to keep what is saved. Empty the phone number to remove it."
                     ),
                     html.div(
                         {"class_name": "settings-actions"},
                         Button("Save profile", type="submit", pending=busy, pending_label="Saving…"),
-                        html.a(
-                            {"class_name": "btn btn-ghost", "href": "/dashboard/settings"}, "Account settings"
-                        ),
+                        button_link("Account settings", "/dashboard/settings", variant="ghost"),
                     ),
                 ),
             ),
+            class_name="settings-grid",
         ),
     )

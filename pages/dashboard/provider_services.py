@@ -44,9 +44,13 @@ from components.kit import (
     TextArea,
     empty_state,
     error_state,
+    form_error,
+    hint,
     loading_state,
     notice,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
@@ -63,7 +67,7 @@ def _save_button(label: str, pending: bool, save: Callable[[], object]) -> dict:
 
 
 def _error_line(message: str | None) -> dict | str:
-    return html.p({"class_name": "form-error", "role": "alert"}, message) if message else ""
+    return form_error(message)
 
 
 def _use_save(fn: Callable, success: str) -> tuple[Callable, bool, str | None]:
@@ -376,7 +380,7 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
                 for weekday in range(7)
             ),
         ),
-        html.p({"class_name": "hint"}, "An end of 11:59 PM means until midnight."),
+        hint("An end of 11:59 PM means until midnight."),
         _error_line(error),
         _save_button("Save weekly hours", pending, save),
     )
@@ -500,16 +504,14 @@ def _header(lead: str, *extra: object) -> dict:
 
 
 def _note(title: str, text: str, label: str, href: str) -> dict:
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         _header("What patients can book with you, and when."),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             html.div(
                 {"class_name": "portal-empty"},
                 html.div(html.h2({"class_name": "settings-title"}, title), html.p(text)),
                 html.a({"class_name": "btn btn-primary", "href": href}, label, icon("arrow-right", size=18)),
-            ),
+            )
         ),
     )
 
@@ -570,14 +572,9 @@ def _Editor() -> dict:
         catalog.refetch()
 
     if error:
-        return html.div(
-            {"class_name": "portal"},
-            _header(""),
-            html.div({"class_name": "container portal-body"}, error_state(error, retry)),
-        )
+        return portal_page(_header(""), portal_body(error_state(error, retry)))
     if (own.loading and own.data is None) or catalog.data is None:
-        return html.div(
-            {"class_name": "portal"},
+        return portal_page(
             _header("What patients can book with you, and when."),
             html.div(
                 {"class_name": "container portal-body", "aria-busy": "true"},
@@ -600,16 +597,15 @@ def _Editor() -> dict:
         )
     else:
         pending = ""
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         _header("What patients can book with you, and when.", _status(provider, zone_label), _jump_links()),
-        html.div(
-            {"class_name": "container portal-body editor-grid"},
+        portal_body(
             pending,
             _ServicesCard(provider, catalog.data, key="services"),
             _HoursCard(provider.weekly_hours, zone_label, key="hours"),
             _TimeOffCard(provider.time_zone, zone_label, key="time-off"),
             _AreaCard(provider.zip_codes, key="area"),
+            class_name="editor-grid",
         ),
     )
 

@@ -33,8 +33,12 @@ from components.kit import (
     Select,
     StatCard,
     UserText,
+    button_link,
     empty_state,
+    hint,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
 
@@ -100,20 +104,17 @@ def ProviderWalletPage() -> dict:
             empty_state(
                 FOR_PROVIDERS_TITLE,
                 FOR_PROVIDERS_TEXT,
-                action=html.a(
-                    {"class_name": "btn btn-primary btn-sm", "href": "/dashboard/wallet"}, "Open my Wallet"
-                ),
+                action=button_link("Open my Wallet", "/dashboard/wallet", size="sm"),
             ),
         )
     )
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Provider Wallet",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="What you earned from your visits: pending, available to request, in payout and paid out.",
         ),
-        html.div({"class_name": "container portal-body"}, body),
+        portal_body(body),
     )
 
 
@@ -201,21 +202,15 @@ def _MonthPicker(months: list[str]) -> dict:
                 id="statement-month",
                 hint="Opening and closing available balance, earnings released, payouts and each visit (UTC).",
             ),
-            html.a(
-                {
-                    "class_name": "btn btn-primary",
-                    "href": STATEMENT_PATH.format(month=month),
-                    "download": "",
-                    "aria-label": f"Download the statement for {month_label(month)} (PDF)",
-                },
+            button_link(
                 "Download PDF",
+                STATEMENT_PATH.format(month=month),
+                download="",
+                **{"aria-label": f"Download the statement for {month_label(month)} (PDF)"},
             ),
         )
         if months
-        else html.p(
-            {"class_name": "hint"},
-            "No statements yet: a month appears here once money moves on your earnings.",
-        ),
+        else hint("No statements yet: a month appears here once money moves on your earnings."),
     )
 
 
@@ -265,9 +260,8 @@ def statement_section(page: StatementPageRead, time_zone: str) -> dict:
         html.div(
             {"class_name": "staff-card-head"}, html.h2({"id": "statement-title"}, "Statement per visit")
         ),
-        html.p(
-            {"class_name": "hint"},
-            "The platform fee is paid by the patient on top of your price; your earning is the price less refunds.",
+        hint(
+            "The platform fee is paid by the patient on top of your price; your earning is the price less refunds."
         ),
         DataTable(
             statement_columns(time_zone),

@@ -19,7 +19,17 @@ from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, error_state, loading_state, portal_header
+from components.kit import (
+    Button,
+    SettingsCard,
+    button_link,
+    error_state,
+    facts,
+    loading_state,
+    portal_body,
+    portal_header,
+    portal_page,
+)
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
     AccountDeletion,
@@ -34,43 +44,36 @@ from pages.dashboard.account_sections import (
 def SettingsPage() -> dict:
     session = use_session()
     user = session.user
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Settings",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your sign-in details and how your account is protected.",
         ),
-        html.div(
-            {"class_name": "container portal-body settings-grid"},
-            html.section(
-                {"class_name": "settings-card", "aria-labelledby": "settings-account"},
-                html.h2({"id": "settings-account", "class_name": "settings-title"}, "Account"),
-                html.dl(
-                    {"class_name": "settings-facts"},
-                    html.dt("Name"),
-                    html.dd(user.name),
-                    html.dt("Email"),
-                    html.dd(user.email),
-                ),
+        portal_body(
+            SettingsCard(
+                "Account",
+                facts(("Name", user.name), ("Email", user.email), class_name="settings-facts"),
                 html.div(
                     {"class_name": "settings-actions"},
-                    html.a({"class_name": "btn btn-outline", "href": "/dashboard/profile"}, "Edit profile"),
-                    html.a({"class_name": "btn btn-outline", "href": "/reset-password"}, "Change password"),
+                    button_link("Edit profile", "/dashboard/profile", variant="outline"),
+                    button_link("Change password", "/reset-password", variant="outline"),
                 ),
+                title_id="settings-account",
             ),
             EmailChange(),
             _TwoFactor(),
             ActiveSessions(),
             SavedAddressCard(),
             data_export_card(),
-            html.section(
-                {"class_name": "settings-card", "aria-labelledby": "settings-signout"},
-                html.h2({"id": "settings-signout", "class_name": "settings-title"}, "Sign out"),
+            SettingsCard(
+                "Sign out",
                 html.p({"class_name": "settings-text"}, "Sign out of this browser."),
                 logout_form(session.csrf_token, class_name="btn btn-outline", role=None),
+                title_id="settings-signout",
             ),
             AccountDeletion(),
+            class_name="settings-grid",
         ),
     )
 
@@ -133,11 +136,7 @@ def _TwoFactor() -> dict:
                 ),
             ),
         )
-    return html.section(
-        {"class_name": "settings-card", "aria-labelledby": "settings-mfa"},
-        html.h2({"id": "settings-mfa", "class_name": "settings-title"}, "Two-factor authentication"),
-        body,
-    )
+    return SettingsCard("Two-factor authentication", body, title_id="settings-mfa")
 
 
 def _enrolment(setup: TotpSetup, csrf_token: str) -> dict:

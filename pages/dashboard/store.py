@@ -30,8 +30,10 @@ from components.kit import (
     UserText,
     browser_field,
     browser_select,
+    button_link,
     empty_state,
     list_href,
+    portal_body,
     portal_header,
 )
 from components.store_ui import AddProductButton, money, order_card, product_image, stock_line
@@ -73,8 +75,7 @@ def StorePage() -> dict:
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Health and home-care supplies shipped to your door. Pay on delivery.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             Tabs(
                 TABS,
                 tab,
@@ -110,7 +111,7 @@ def _closed() -> dict:
         "You can't order products at the moment. Orders you already placed are still on their way: follow "
         "them under My orders.",
         icon_name="package",
-        action=html.a({"class_name": "btn btn-outline", "href": _href(tab="orders")}, "My orders"),
+        action=button_link("My orders", _href(tab="orders"), variant="outline"),
     )
 
 
@@ -144,7 +145,7 @@ def _filters(category: str, search: str) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Search", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
+            button_link("Clear", PATH, variant="outline"),
         ),
     )
 
@@ -223,7 +224,7 @@ def _orders(data: StoreOrderPage) -> dict:
             "No store orders yet",
             "Products you order from the store will appear here with their delivery status.",
             icon_name="cart",
-            action=html.a({"class_name": "btn btn-primary", "href": PATH}, "Browse products"),
+            action=button_link("Browse products", PATH),
         )
     return html.section(
         {"class_name": "store-orders", "aria-label": "My orders"},

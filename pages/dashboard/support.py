@@ -30,10 +30,13 @@ from components.kit import (
     Select,
     TextArea,
     UserText,
+    button_link,
     empty_state,
     error_state,
     loading_state,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from components.safety_ui import emergency_banner
 from components.tickets import (
@@ -86,15 +89,13 @@ def SupportPage() -> dict:
             html.h2("Select a ticket"),
             html.p("Choose one of your tickets to read the conversation and reply."),
         )
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Support",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Questions about a visit, a payment or your account? Ask us here and follow the answers.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             emergency_banner(safety) if safety else "",
             html.div(
                 {"class_name": "support-layout" + (" support-has-ticket" if selected else "")},
@@ -102,7 +103,6 @@ def SupportPage() -> dict:
                 main,
             ),
         ),
-        # After sending a request, open it: static/js/app.js follows this link at once.
         browser.follow(f"{PATH}?ticket={opened}") if opened and opened != selected else "",
     )
 
@@ -220,7 +220,7 @@ def _NewRequest(
             attach_control(staged, input_id="support-files", disabled=busy),
             html.div(
                 {"class_name": "modal-actions"},
-                html.a({"class_name": "btn btn-ghost", "href": PATH}, "Cancel") if can_cancel else "",
+                button_link("Cancel", PATH, variant="ghost") if can_cancel else "",
                 Button("Send request", type="submit", pending=busy, pending_label="Sending…"),
             ),
         ),

@@ -28,10 +28,16 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    StaffCard,
     UserText,
+    button_link,
     dialog_actions,
     empty_state,
+    form_error,
+    hint,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from models.organization import InvitationRead, MemberRead, MemberRole, TeamRead
 
@@ -41,15 +47,13 @@ ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "A
 @component
 def TeamPage() -> dict:
     team = use_query(get_my_team)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Team",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your organization's people: who is in it, who is invited, and who administers it.",
         ),
-        html.div(
-            {"class_name": "container portal-body corp-list"},
+        portal_body(
             QueryView(
                 team,
                 lambda data: _Team(data, team),
@@ -60,12 +64,11 @@ def TeamPage() -> dict:
                     "(see Corporate Solutions), and its admins invite colleagues by e-mail. An invitation's "
                     "link brings you here.",
                     icon_name="users",
-                    action=html.a(
-                        {"class_name": "btn btn-outline", "href": "/corporate"}, "Corporate Solutions"
-                    ),
+                    action=button_link("Corporate Solutions", "/corporate", variant="outline"),
                 ),
                 loading_label="Loading your team…",
             ),
+            class_name="corp-list",
         ),
     )
 
@@ -115,14 +118,9 @@ def _Team(team: TeamRead, query: Query) -> Any:
         )
 
     return html._(
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "team-members-title"},
-            html.div(
-                {"class_name": "staff-card-head"},
-                html.h2({"id": "team-members-title"}, UserText(team.organization.name)),
-                Badge(team.organization.kind.label, tone="neutral"),
-            ),
-            html.p({"class_name": "form-error", "role": "alert"}, problem) if problem else "",
+        StaffCard(
+            UserText(team.organization.name),
+            form_error(problem),
             html.h3(f"Members ({len(team.members)})"),
             html.ul({"class_name": "corp-member-list"}, *[member_row(m) for m in team.members]),
             html.div(
@@ -131,6 +129,8 @@ def _Team(team: TeamRead, query: Query) -> Any:
                     "Leave organization", variant="ghost", icon="log-out", on_click=lambda: set_leaving(True)
                 ),
             ),
+            title_id="team-members-title",
+            head=(Badge(team.organization.kind.label, tone="neutral"),),
         ),
         _Invite(query) if admin else "",
         _Invitations(team.invitations, query) if admin else "",
@@ -191,15 +191,11 @@ def _Invite(query: Query) -> Any:
             role="admin" if form.values.get("role") == "admin" else "member",
         )
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "team-invite-title"},
-        html.div(
-            {"class_name": "staff-card-head"}, html.h2({"id": "team-invite-title"}, "Invite a colleague")
-        ),
-        html.p(
-            {"class_name": "hint"},
+    return StaffCard(
+        "Invite a colleague",
+        hint(
             f"We e-mail them a link that works for {INVITATION_DAYS} days; they accept it signed in with that "
-            "address. Admins can invite and remove people and see the organization's contracts.",
+            "address. Admins can invite and remove people and see the organization's contracts."
         ),
         html.form(
             {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
@@ -226,6 +222,7 @@ def _Invite(query: Query) -> Any:
                 ),
             ),
         ),
+        title_id="team-invite-title",
     )
 
 
@@ -239,12 +236,8 @@ def _Invitations(invitations: list[InvitationRead], query: Query) -> Any:
     )
     if not invitations:
         return ""
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "team-pending-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "team-pending-title"}, f"Invitations waiting ({len(invitations)})"),
-        ),
+    return StaffCard(
+        f"Invitations waiting ({len(invitations)})",
         html.ul(
             {"class_name": "corp-member-list"},
             *[
@@ -269,4 +262,5 @@ def _Invitations(invitations: list[InvitationRead], query: Query) -> Any:
                 for invitation in invitations
             ],
         ),
+        title_id="team-pending-title",
     )

@@ -40,8 +40,12 @@ from components.kit import (
     UserText,
     browser_field,
     browser_select,
+    button_link,
     dialog_actions,
+    hint,
+    portal_body,
     portal_header,
+    portal_page,
 )
 from components.order_ui import receipt_link
 from models.invoice import InvoicePageRead
@@ -127,15 +131,13 @@ class WalletFilters:
 @component
 def WalletPage() -> dict:
     filters = WalletFilters.from_params(use_search_params())
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Wallet",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your credit (refunds and goodwill credit land here) and every movement of it.",
         ),
-        html.div(
-            {"class_name": "container portal-body"},
+        portal_body(
             _Balances(),
             _Invoices(),
             _Cards() if get_payment_options().cards_on_file else "",
@@ -196,10 +198,7 @@ def invoices_section(page: InvoicePageRead) -> dict:
     return html.section(
         {"class_name": "staff-card wallet-invoices", "aria-labelledby": "invoices", "id": "invoices-section"},
         html.div({"class_name": "staff-card-head"}, html.h2({"id": "invoices"}, "Invoices")),
-        html.p(
-            {"class_name": "hint"},
-            "Invoices we sent you. Pay them as each one says; questions go to our support team.",
-        ),
+        hint("Invoices we sent you. Pay them as each one says; questions go to our support team."),
         DataTable(
             columns,
             page.items,
@@ -240,9 +239,7 @@ def _Cards() -> dict:
 
     def body(cards: list[SavedCardRead]) -> dict:
         if not cards:
-            return html.p(
-                {"class_name": "hint"}, "No saved cards. A card you pay with at checkout is kept here."
-            )
+            return hint("No saved cards. A card you pay with at checkout is kept here.")
         return html.ul(
             {"class_name": "summary-lines wallet-cards"},
             *[
@@ -342,7 +339,7 @@ def filter_form(filters: WalletFilters) -> dict:
         html.div(
             {"class_name": "audit-filter-actions"},
             Button("Filter", type="submit", icon="search"),
-            html.a({"class_name": "btn btn-outline", "href": PATH}, "Clear"),
+            button_link("Clear", PATH, variant="outline"),
         ),
     )
 
@@ -398,10 +395,7 @@ def history_section(page: WalletPageRead, filters: WalletFilters, time_zone: str
         html.div(
             {"class_name": "staff-card-head"},
             html.h2({"id": "wallet-history-title"}, "History"),
-            html.a(
-                {"class_name": "btn btn-outline btn-sm", "href": filters.csv_href(), "download": ""},
-                "Download CSV",
-            ),
+            button_link("Download CSV", filters.csv_href(), variant="outline", size="sm", download=""),
         ),
         DataTable(
             history_columns(time_zone),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy_router import use_search_params
 
-from components.kit import portal_header
+from components.kit import button_link, portal_body, portal_header
 from components.staff_frame import StaffFrame, StaffSection
 from staff.analytics._counting import HowCounted
 from staff.analytics._range import RangeCard
@@ -53,8 +53,7 @@ def _Analytics() -> dict:
             lead="How the marketplace is used over the days you choose: visits, patients, provider time, "
             "searches that found no provider, and the help desk. Every figure is counted from the database.",
         ),
-        html.div(
-            {"class_name": "container portal-body analytics"},
+        portal_body(
             RangeCard(params, dates, view, key="|".join(f"{k}={v}" for k, v in sorted(params.items()))),
             html.section(
                 {
@@ -67,10 +66,11 @@ def _Analytics() -> dict:
                     html.h2({"id": "analytics-problem"}, "This range cannot be shown"),
                 ),
                 html.p({"class_name": "form-error"}, problem),
-                html.a({"class_name": "btn btn-outline", "href": PATH}, "Show the last 30 days"),
+                button_link("Show the last 30 days", PATH, variant="outline"),
             )
             if dates is None
             else Report(dates, view),
             HowCounted(),
+            class_name="analytics",
         ),
     )

@@ -10,7 +10,7 @@ from reactpy import component, html
 
 from app.services.analytics import get_analytics
 from components.hooks import use_query
-from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs
+from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs, button_link
 from models.analytics import AnalyticsRange, AnalyticsRead
 from staff.analytics._tables import DemandTable, PeriodTable, ProviderTable
 from staff.analytics._urls import EXPORT_PATH, VIEWS, href
@@ -123,14 +123,8 @@ def _head(title: str, lead: str, csv_href: str, csv_label: str) -> dict:
         html.div(
             html.h2({"class_name": "analytics-title"}, title), html.p({"class_name": "staff-card-lead"}, lead)
         ),
-        html.a(
-            {
-                "class_name": "btn btn-sm btn-outline",
-                "href": csv_href,
-                "download": "",
-                "aria-label": csv_label,
-            },
-            "Download CSV",
+        button_link(
+            "Download CSV", csv_href, variant="outline", size="sm", download="", **{"aria-label": csv_label}
         ),
     )
 

@@ -10,7 +10,7 @@ from reactpy import component, html
 
 from app.services.automation import AUTOMATION_TOPIC, get_integration
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, portal_header
+from components.kit import QueryView, portal_body, portal_header, portal_page
 from pages.dashboard.automation._connection import ConnectionCard
 from pages.dashboard.automation._events import EventTypesCard
 from pages.dashboard.automation._log import DeliveryLog
@@ -23,16 +23,14 @@ def AutomationPage() -> dict:
     integration = use_query(get_integration)
     # Reloaded when the connection changes elsewhere (another tab, the delivery job after a 410 Gone).
     use_topic(AUTOMATION_TOPIC, refetch=[integration], on_event=lambda payload: "connected" in payload)
-    return html.div(
-        {"class_name": "portal"},
+    return portal_page(
         portal_header(
             "Automation",
             eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Send MediVisit events to your n8n workflows: signed, retried until n8n accepts them, "
             "and logged.",
         ),
-        html.div(
-            {"class_name": "container portal-body automation"},
+        portal_body(
             QueryView(
                 integration,
                 lambda data: html._(
@@ -44,5 +42,6 @@ def AutomationPage() -> dict:
             ),
             TemplatesCard(),
             DeliveryLog(),
+            class_name="automation",
         ),
     )

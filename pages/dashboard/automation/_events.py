@@ -11,15 +11,14 @@ from reactpy import component, html
 
 from app.services.automation import GROUP_LABELS, set_event_type
 from components.hooks import Query, use_action
-from components.kit import Checkbox
+from components.kit import Checkbox, SettingsCard
 from models.automation import EventTypeRead, IntegrationRead
 
 
 @component
 def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> dict:
-    return html.section(
-        {"class_name": "settings-card", "aria-labelledby": "automation-events"},
-        html.h2({"id": "automation-events", "class_name": "settings-title"}, "Events to send"),
+    return SettingsCard(
+        "Events to send",
         html.p(
             {"class_name": "settings-text"},
             "Events carry ids, statuses and times. Clinical text (the service booked, the patient's notes, "
@@ -33,6 +32,7 @@ def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> dict:
                 for group, types in groupby(data.event_types, key=lambda e: e.group)
             ),
         ),
+        title_id="automation-events",
     )
 
 

@@ -11,7 +11,7 @@ from app.services.automation import reveal_secret, rotate_secret, set_header_aut
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
-from components.kit import Button, Dialog, Field, dialog_actions
+from components.kit import Button, Dialog, Field, SettingsCard, dialog_actions, facts
 from components.tickets import when
 from models.automation import IntegrationRead, RevealedSecretRead
 
@@ -36,22 +36,15 @@ def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> dict:
         if done is not None:
             session.toaster.success("Signing secret rotated", "Paste the new secret into your receiver.")
 
-    return html.section(
-        {"class_name": "settings-card", "aria-labelledby": "automation-security"},
-        html.h2({"id": "automation-security", "class_name": "settings-title"}, "Signing and authentication"),
+    return SettingsCard(
+        "Signing and authentication",
         html.p(
             {"class_name": "settings-text"},
             "Every request carries Standard Webhooks headers (webhook-id, webhook-timestamp, "
             "webhook-signature: HMAC-SHA256 with this secret), which a Code node or any Standard Webhooks "
             "library can verify.",
         ),
-        html.dl(
-            {"class_name": "settings-facts"},
-            html.dt("Signing secret"),
-            html.dd(
-                _secret(shown, data),
-            ),
-        ),
+        facts(("Signing secret", _secret(shown, data)), class_name="settings-facts"),
         html.div(
             {"class_name": "settings-actions"},
             Button(
@@ -87,6 +80,7 @@ def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> dict:
             ),
         ),
         _HeaderAuth(data, integration),
+        title_id="automation-security",
     )
 
 

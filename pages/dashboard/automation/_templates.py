@@ -7,7 +7,7 @@ from reactpy import component, html
 
 from app.services.automation import list_workflow_templates
 from components.hooks import use_query
-from components.kit import Badge, QueryView
+from components.kit import Badge, QueryView, SettingsCard, button_link
 from models.automation import WorkflowTemplateRead
 
 TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
@@ -16,9 +16,8 @@ TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
 @component
 def TemplatesCard() -> dict:
     templates = use_query(list_workflow_templates)
-    return html.section(
-        {"class_name": "settings-card", "aria-labelledby": "automation-templates"},
-        html.h2({"id": "automation-templates", "class_name": "settings-title"}, "Workflow templates"),
+    return SettingsCard(
+        "Workflow templates",
         html.p(
             {"class_name": "settings-text"},
             "Import one in n8n (Workflows → Import from File), add your e-mail or SMS step and activate it. "
@@ -29,6 +28,7 @@ def TemplatesCard() -> dict:
             lambda rows: html.ul({"class_name": "automation-templates"}, *(_template(t) for t in rows)),
             loading_label="Loading templates…",
         ),
+        title_id="automation-templates",
     )
 
 
@@ -46,13 +46,12 @@ def _template(template: WorkflowTemplateRead) -> dict:
             f"{template.nodes} nodes · listens on ",
             html.code(template.webhook_path),
         ),
-        html.a(
-            {
-                "class_name": "btn btn-outline btn-sm",
-                "href": f"/api/automation/templates/{template.id}.json",
-                "download": f"medivisit-{template.id}.json",
-                "aria-label": f"Download the {template.name} workflow (JSON)",
-            },
+        button_link(
             "Download JSON",
+            f"/api/automation/templates/{template.id}.json",
+            variant="outline",
+            size="sm",
+            download=f"medivisit-{template.id}.json",
+            **{"aria-label": f"Download the {template.name} workflow (JSON)"},
         ),
     )
