@@ -1,11 +1,11 @@
 """The UI kit: the pieces every screen is built from (DESIGN.md: "Screens are built from the kit").
 
-Fields keep what was typed without a render per keystroke; buttons show a pending state; `QueryView`
-gives one look to loading / error / empty / data; `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is
-the one modal; `ErrorSummary` lists a sent form's mistakes, each linked to its field; `DataTable` sorts and
-pages (≤ 100 rows); `Chart` embeds a pygal SVG; `UserText` / `isolate` keep text people wrote
-bidi-isolated; `frozen` holds markup that never changes (or only shows data) as one element, shared by
-every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
+`Form` is the form element the server checks; fields keep what was typed without a render per
+keystroke; buttons show a pending state; `QueryView` gives one look to loading / error / empty / data;
+`Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is the one modal; `ErrorSummary` lists a sent form's
+mistakes, each linked to its field; `DataTable` sorts and pages (≤ 100 rows); `Chart` embeds a pygal SVG;
+`UserText` / `isolate` keep text people wrote bidi-isolated; `frozen` holds markup that never changes
+(or only shows data) as one element, shared by every tab. Browser-side behaviour (tab arrow keys, the dialog's focus trap, focus on mount, the error
 summary's links) is in static/js/kit.js.
 
 The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers); `section` / `grid` /
@@ -23,6 +23,7 @@ from components.kit.display import Badge, StatCard, UserText, hint, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
+from components.kit.form import Form
 from components.kit.headers import page_header, page_title, portal_header
 from components.kit.layout import SettingsCard, StaffCard, card, grid, portal_body, portal_page, section
 from components.kit.links import button_link, mailto_href
@@ -54,6 +55,7 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
+    "Form",
     "ListQuery",
     "MAX_PAGE_SIZE",
     "NewerOlderLinks",

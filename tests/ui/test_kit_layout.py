@@ -3,7 +3,7 @@ settings panels named by their heading, the portal body, button rows, hints and 
 
 from __future__ import annotations
 
-from components.kit import SettingsCard, StaffCard, button_row, facts, hint, portal_body, portal_page
+from components.kit import Form, SettingsCard, StaffCard, button_row, facts, hint, portal_body, portal_page
 from tests.ui.harness import attrs, classes, find, find_all, text
 
 
@@ -47,3 +47,14 @@ def test_hints_and_button_rows():
 def test_a_portal_page_holds_its_header_and_body():
     page = portal_page("header", portal_body("body"))
     assert page["tagName"] == "div" and classes(page) == {"portal"} and text(page) == "header body"
+
+
+def test_a_form_is_checked_by_the_server_and_named_when_labelled():
+    async def sent(_event: dict) -> None:
+        return None
+
+    form = Form("fields", on_submit=sent, id="contract-form", label="New contract", class_name="corp-row")
+    assert form["tagName"] == "form" and classes(form) == {"form", "corp-row"}
+    assert attrs(form)["no_validate"] is True
+    assert attrs(form)["id"] == "contract-form" and attrs(form)["aria-label"] == "New contract"
+    assert "on_submit" in form["eventHandlers"]
