@@ -151,6 +151,9 @@ def _users_set_role(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from medivisit.subscribers import wire_subscribers
+
+    wire_subscribers()  # the domain events' subscribers, as create_app wires them
     parser = argparse.ArgumentParser(
         prog="python -m medivisit", description="MediVisit server and maintenance commands"
     )

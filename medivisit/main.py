@@ -52,6 +52,7 @@ from medivisit.reactpy_compat import first_paint
 from medivisit.request_guard import RequestGuard
 from medivisit.security_headers import SecurityHeaders
 from medivisit.static_assets import YEAR, CompressAssets, VersionedStaticFiles
+from medivisit.subscribers import wire_subscribers
 from medivisit.ui import VISITOR_COOKIE, Root
 from pages.heads import for_brand
 from pages.routes import NOT_FOUND, match_route
@@ -181,6 +182,7 @@ def create_app() -> FastAPI:
     reactpy_compat.install(first_paint_budget=settings.first_paint_budget_ms / 1000)
     install_security_notices()  # the identity service's security entries notify their account
     watch_signups()  # a new patient account queues automation's patient.signup in its own transaction
+    wire_subscribers()  # the domain events' subscribers (medivisit/subscribers.py)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):  # noqa: ANN202

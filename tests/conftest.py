@@ -26,7 +26,10 @@ from app import db as app_db
 from app import ratelimit
 from app.migrate import upgrade
 from app.settings import get_settings
+from medivisit.subscribers import wire_subscribers
 from tests.server_forker import Forker
+
+wire_subscribers()  # the domain events' subscribers, wired as create_app and the CLI wire them
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 

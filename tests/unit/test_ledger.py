@@ -21,7 +21,6 @@ from sqlalchemy import func, select
 from app import db as app_db
 from app.services.appointments import _lifecycle as visits
 from app.services.booking import CheckoutLine, hold_slot, place_order
-from app.services.booking._payments import GATEWAYS, PayAtVisit
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.ledger import (
     REFUND_NEEDS_EXCEPTION,
@@ -44,6 +43,7 @@ from app.services.ledger import (
 )
 from app.services.ledger._journal import WORLD, Leg, Unbalanced, move, post
 from app.services.ledger._visits import proportional, split_fee
+from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from models.account import Role
 from models.audit import AuditEntry

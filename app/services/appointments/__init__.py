@@ -12,8 +12,14 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_contact": ("PatientPhone", "show_patient_phone"),
-    "_emails": ("visit_where",),
+    "_emails": ("visit_email", "visit_where"),
     "_figures": ("MarketplaceFigures", "forget_figures", "marketplace_figures"),
+    "_order_notices": (
+        "announce_paid_order",
+        "announce_placed_order",
+        "refresh_order_screens",
+        "tell_providers_of_released_visits",
+    ),
     "_policy": ("POLICY", "change_rule_summary", "checkout_rule", "provider_sees_details"),
     "_lifecycle": (
         "LIST_LIMIT",
@@ -56,7 +62,7 @@ PUBLIC = {
         "refresh_ratings",
         "review_visit",
     ),
-    "_reads": ("appointment_read", "appointment_reads"),
+    "_reads": ("appointment_read", "appointment_reads", "read_of"),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

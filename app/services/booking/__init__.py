@@ -12,7 +12,6 @@ PUBLIC = {
     "_holds": ("hold_slot", "list_my_holds", "release_hold"),
     "_options": ("checkout_open_days", "checkout_options"),
     "_orders": ("CheckoutLine", "get_order", "get_order_by_number", "place_order"),
-    "_payments": ("get_gateway",),
     "_rules": (
         "ADDRESSED",
         "EXPIRED",

@@ -1,8 +1,8 @@
 """Orders: `place_order` books the patient's holds in one unit of work — every hold, place and address is
 checked again before the payment gateway is asked for anything; then the order, the `pending` appointments,
-their transactions and the ledger's entry (`app.services.ledger`: what the patient owes, or paid ahead) are
-written, the booked items leave the cart and the e-mails go out — and
-`get_order` reads one back for its patient.
+their transactions are written, the booked items leave the cart, and the order is published (`OrderPlaced`:
+the ledger posts what the patient owes, or paid ahead, in this transaction; the notifications, e-mails and
+automation events follow the commit, `_announce`) — and `get_order` reads one back for its patient.
 
 Prices: a hold records the price computed when it was taken, and that price stays valid while the hold
 lives (the patient saw it; a sale ending during checkout does not raise it). Placing the order computes the
@@ -23,13 +23,10 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from app.outbox import Email, send_emails
+from app.events import publish_event
 from app.principal import Principal
-from app.services.appointments._emails import visit_email
 from app.services.appointments._reads import appointment_reads, read_of
-from app.services.automation._emit import emit_visit_events
 from app.services.booking._holds import lock_providers
-from app.services.booking._payments import PaymentGateway, gateway_of, get_gateway
 from app.services.booking._rules import (
     EXPIRED,
     LONG_NOTES,
@@ -54,17 +51,16 @@ from app.services.booking._rules import (
 )
 from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
 from app.services.catalog._pricing import CENT, price_for
+from app.services.domain_events import BookedVisit, OrderPlaced
 from app.services.errors import NotFound, ValidationFailed
-from app.services.ledger._visits import PlacedVisit, record_order_placed
-from app.services.notifications._visits import VisitNote, notify_visits
+from app.services.payments import get_gateway
 from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
 from app.services.providers._profiles import display_name
 from app.services.safety import find_red_flag
-from app.services.shared.accounts import get_account, is_admin
+from app.services.shared.accounts import is_admin
 from app.services.shared.addresses import ADDRESSED, address_problems, zip_state
 from app.services.shared.clock import current_time
 from app.services.shared.signed_in import require_account
-from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import (
     Appointment,
@@ -82,7 +78,6 @@ from models.booking import (
 )
 from models.catalog import Price, Service, ServiceCategory, ServiceLocation
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.payment import CardPayment, CardPaymentStatus
 from models.provider import Provider, ProviderService, ProviderZip, is_listed
 
@@ -354,109 +349,6 @@ async def _order_number(session: AsyncSession) -> str:
             return number
 
 
-def _money(amount: Decimal) -> str:
-    return f"${amount:,.2f}"
-
-
-def booking_email_copy(number: str, visits: Sequence[AppointmentRead]) -> tuple[str, str, str]:
-    """(subject, heading, what it means) of the patient's e-mail about these visits of order `number`:
-    "booked" only over visits their provider has confirmed, "requested" over those that await the provider,
-    and both, counted, when the order has some of each."""
-    one = len(visits) == 1
-    confirmed = sum(visit.status == AppointmentStatus.confirmed for visit in visits)
-    if confirmed == len(visits):
-        return (
-            f"Booking confirmation {number}",
-            "Your visit is booked" if one else "Your visits are booked",
-            f"Order {number}: "
-            + (
-                "your provider has confirmed the visit."
-                if one
-                else "each visit is confirmed by its provider."
-            ),
-        )
-    if not confirmed:
-        return (
-            f"Booking request {number}",
-            "Your visit is requested" if one else "Your visits are requested",
-            f"Order {number}: your provider will confirm "
-            + ("the visit shortly." if one else "each visit shortly."),
-        )
-    waiting = len(visits) - confirmed
-    return (
-        f"Booking request {number}",
-        f"{confirmed} of your visits {'is' if confirmed == 1 else 'are'} booked, "
-        f"{waiting} {'awaits' if waiting == 1 else 'await'} the provider",
-        f"Order {number}: each visit below says whether its provider has confirmed it; the others will "
-        "be confirmed shortly.",
-    )
-
-
-async def _send_booking_emails(
-    session: AsyncSession,
-    patient: AccountRead,
-    order: OrderRead,
-    providers: dict[str, Provider],
-    emails: dict[str, str],
-    gateway: PaymentGateway,
-) -> None:
-    """Notify the patient and each provider of every visit booked (in-app, live), then send the patient's
-    confirmation and each provider's 'New visit request' to those whose preferences want the e-mail now,
-    times in the provider's zone (one confirmation per zone in the rare order whose providers live in
-    different zones), stored with one insert. `emails`: the providers' addresses by user id."""
-    notes = [
-        VisitNote(user_id, audience, visit.id, visit.starts_at, providers[visit.provider_id].time_zone)
-        for visit in order.appointments
-        for audience, user_id in (
-            ("patient", patient.id),
-            ("provider", providers[visit.provider_id].user_id),
-        )
-    ]
-    delivery = await notify_visits(session=session, kind=NotificationKind.visit_booked, notes=notes)
-    emails_out: list[Email] = []
-    by_zone: dict[str, list[AppointmentRead]] = {}
-    for visit in order.appointments:
-        by_zone.setdefault(providers[visit.provider_id].time_zone, []).append(visit)
-    if patient.email and patient.id in delivery.email_now:
-        for time_zone, visits in by_zone.items():
-            subject, heading, meaning = booking_email_copy(order.number, visits)
-            emails_out.append(
-                visit_email(
-                    to=patient.email,
-                    subject=subject,
-                    heading=heading,
-                    intro=(
-                        f"Thank you for booking with {get_settings().brand_name}. {meaning} Payment: "
-                        f"{gateway.label}, {_money(order.total)} including the {PLATFORM_FEE_PERCENT}% platform fee."
-                    ),
-                    appointments=visits,
-                    time_zone=time_zone,
-                    closing="You can follow and manage your visits under My Appointments.",
-                )
-            )
-    for provider in providers.values():
-        address = emails.get(provider.user_id or "")
-        if not address or provider.user_id not in delivery.email_now:
-            continue
-        visits = [v for v in order.appointments if v.provider_id == provider.id]
-        count = "a visit" if len(visits) == 1 else f"{len(visits)} visits"
-        emails_out.append(
-            visit_email(
-                to=address,
-                subject="New visit request",
-                heading="New visit request",
-                intro=(
-                    f"{patient.name} requested {count} (order {order.number}). Please confirm under "
-                    "Appointments in your dashboard."
-                ),
-                appointments=visits,
-                time_zone=provider.time_zone,
-            )
-        )
-    if emails_out:
-        await send_emails(session=session, emails=emails_out)
-
-
 _BOOKED_COLUMNS = (
     "order_id",
     "status",
@@ -597,15 +489,16 @@ async def place_order(
     session.add_all(transactions)
     await session.flush()
     if not awaiting:
-        await record_order_placed(
-            session=session,
+        # The ledger posts in this transaction; the patient and the providers hear of it after the commit.
+        placed = OrderPlaced(
             order_id=order.id,
             patient_id=account.id,
-            visits=[PlacedVisit(v.hold.id, v.hold.provider_id, v.price.charge) for v in visits],
+            visits=tuple(BookedVisit(v.hold.id, v.hold.provider_id, v.price.charge) for v in visits),
             fee=fee,
             paid_ahead=gateway.collects_at_order,
             at=now,
         )
+        await publish_event(session, placed)
 
     booked_items = [line.cart_item_id for line in lines if line.cart_item_id]  # one per booked visit
     await remove_items(session=session, owner=CartOwner(user_id=account.id), item_ids=booked_items)
@@ -627,36 +520,9 @@ async def place_order(
     ]
     read = _assemble(order, appointments, transactions)
     if awaiting:
-        # The patient and the providers hear of the visits once the payment is confirmed (`announce_order`).
+        # The patient and the providers hear of the visits once the payment is confirmed (PaymentCaptured).
         url = await gateway.start_payment(session=session, order=order, patient=account, now=now)
         return read.model_copy(
             update={"payment_status": CardPaymentStatus.awaiting.value, "payment_url": url}
         )
-    providers = {v.provider.id: v.provider for v in visits}
-    await _send_booking_emails(session, account, read, providers, checked.provider_emails, gateway)
-    await emit_visit_events(
-        session=session, visits=read.appointments, event_type="appointment.created", now=now
-    )
     return read
-
-
-async def announce_order(*, session: AsyncSession, order_id: str) -> None:
-    """The booking notifications and e-mails of an order whose payment was confirmed after it was placed
-    (a card gateway's webhook): what `place_order` sends at once when the visits are paid at the visit."""
-    order = await session.get(Order, order_id)
-    patient = await get_account(session=session, user_id=order.patient_id) if order else None
-    if order is None or patient is None:
-        return
-    read = await _order_read(session, order)
-    rows = await session.execute(
-        select(Provider, User.email)
-        .outerjoin(User, User.id == Provider.user_id)
-        .where(Provider.id.in_({visit.provider_id for visit in read.appointments}))
-    )
-    providers: dict[str, Provider] = {}
-    emails: dict[str, str] = {}
-    for provider, email in rows.all():
-        providers[provider.id] = provider
-        if email and provider.user_id:
-            emails[provider.user_id] = email
-    await _send_booking_emails(session, patient, read, providers, emails, gateway_of(order))

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -26,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import ValidationFailed
+from app.services.shared.locks import write_lock
 from models.base import new_id, utcnow
 from models.ledger import PLATFORM_KINDS, AccountKind, EntryKind, JournalEntry, LedgerAccount, Posting
 
@@ -183,25 +183,6 @@ async def post(
             raise InsufficientFunds(NOT_ENOUGH) from None
         raise
     return entry_id
-
-
-async def write_lock(session: AsyncSession, column: Any, values: Sequence[str]) -> None:
-    """Before reading rows a command decides from: on PostgreSQL, SELECT … FOR UPDATE of the rows where
-    `column` is one of `values`, in order (a concurrent writer waits for this unit of work); on SQLite, a
-    write that changes nothing, which takes the database's write lock now (pysqlite starts a transaction
-    only at the first write, so the reads before it would not wait for another writer and could be stale)."""
-    table = column.table
-    if session.bind.dialect.name == "postgresql":
-        await session.execute(
-            select(column).where(column.in_(sorted(set(values)))).order_by(column).with_for_update()
-        )
-    else:
-        await session.execute(
-            update(table)
-            .where(column.in_(list(values)))
-            .values({column.name: column})
-            .execution_options(synchronize_session=False)
-        )
 
 
 async def lock_balances(session: AsyncSession, ids: Sequence[str]) -> dict[str, int]:

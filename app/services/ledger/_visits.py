@@ -1,6 +1,7 @@
 """A visit's money, from checkout to refund, written in the unit of work of the business change.
 
-- **Placed** (`record_order_placed`, called by `booking.place_order`): each visit gets its `VisitCharge` (its
+- **Placed** (`record_order_placed`, subscribed in the order's own transaction to `OrderPlaced` and, for a
+  card payment confirmed later, `PaymentCaptured`: `post_booked_order`): each visit gets its `VisitCharge` (its
   price and its share of the order's 5 % fee, split by price so the shares add up to the order's fee) and
   one entry moves the order's total from the world into the patient's `patient_booked` account: owed at
   the visit with pay at visit, paid ahead with a gateway that collects at checkout. A card payment the
@@ -25,7 +26,6 @@ completed or cancelled), and a `refund` row per refund, always equal to the post
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.automation._emit import emit_payment_event
-from app.services.booking._payments import gateway_of, get_gateway
+from app.services.domain_events import BookedVisit, OrderPlaced, PaymentCaptured
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import (
     FEES,
@@ -66,6 +66,7 @@ from app.services.ledger._rules import (
     require_payments_staff,
 )
 from app.services.notifications._delivery import notify
+from app.services.payments import gateway_of, get_gateway
 from models.audit import AuditAction
 from models.base import utcnow
 from models.booking import (
@@ -102,19 +103,12 @@ def split_fee(fee: int, prices: Sequence[tuple[str, int]]) -> dict[str, int]:
     return shares
 
 
-@dataclass(frozen=True)
-class PlacedVisit:
-    appointment_id: str
-    provider_id: str
-    price: Decimal
-
-
 async def record_order_placed(
     *,
     session: AsyncSession,
     order_id: str,
     patient_id: str,
-    visits: Sequence[PlacedVisit],
+    visits: Sequence[BookedVisit],
     fee: Decimal,
     paid_ahead: bool,
     at: datetime | None = None,
@@ -147,6 +141,19 @@ async def record_order_placed(
     )
 
 
+async def post_booked_order(session: AsyncSession, booked: OrderPlaced | PaymentCaptured) -> None:
+    """The ledger's side of a booked order (in its transaction): a captured card payment is paid ahead."""
+    await record_order_placed(
+        session=session,
+        order_id=booked.order_id,
+        patient_id=booked.patient_id,
+        visits=booked.visits,
+        fee=booked.fee,
+        paid_ahead=booked.paid_ahead if isinstance(booked, OrderPlaced) else True,
+        at=booked.at,
+    )
+
+
 async def _charge(session: AsyncSession, row: Appointment) -> VisitCharge:
     """The visit's charge, row-locked on PostgreSQL. An order placed before the ledger existed (or written
     without checkout, as demo data is) gets its charges now, with the entry checkout would have written."""
@@ -171,7 +178,7 @@ async def _charge(session: AsyncSession, row: Appointment) -> VisitCharge:
         session=session,
         order_id=order.id,
         patient_id=order.patient_id,
-        visits=[PlacedVisit(v.id, v.provider_id, v.price) for v in visits.all()],
+        visits=[BookedVisit(v.id, v.provider_id, v.price) for v in visits.all()],
         fee=order.platform_fee,
         paid_ahead=paid_ahead,
         at=as_utc(order.created_at),

@@ -32,6 +32,7 @@ PUBLIC = {
     ),
     "_preferences": ("get_notification_preferences", "update_notification_preferences"),
     "_security": ("install_security_notices",),
+    "_visits": ("VisitNote", "notify_visits"),
     "_copy": (
         "Audience",
         "Breach",

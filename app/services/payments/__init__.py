@@ -13,6 +13,7 @@ from app.services._surface import public_surface
 
 PUBLIC = {
     "_cards": ("list_my_cards", "remove_my_card"),
+    "_gateways": ("GATEWAYS", "PayAtVisit", "PaymentGateway", "gateway_of", "get_gateway"),
     "_options": ("get_payment_options",),
     "_reconcile": ("reconcile_card_payments",),
     "_webhook": (

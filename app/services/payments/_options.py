@@ -3,7 +3,7 @@ cards section): read from the settings, no database."""
 
 from __future__ import annotations
 
-from app.services.booking._payments import get_gateway
+from app.services.payments._gateways import get_gateway
 from models.payment import PaymentOptionsRead
 
 

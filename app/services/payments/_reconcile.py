@@ -15,7 +15,6 @@ import stripe
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.ledger._journal import write_lock
 from app.services.payments._stripe import NAME, stripe_client
 from app.services.payments._webhook import (
     EXPIRED_REASON,
@@ -24,6 +23,7 @@ from app.services.payments._webhook import (
     payment_mismatch,
     record_mismatch,
 )
+from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction, AuditEntry
 from models.booking import Order

@@ -17,13 +17,15 @@
   row, and only an `awaiting` payment moves.
 - **Paid** (checkout.session.completed with payment_status "paid", checkout.session.async_payment_succeeded,
   payment_intent.succeeded): the payment is `paid`, the order's booking and fee transactions settle (their
-  reference becomes the PaymentIntent's id), the ledger records the order's money as paid ahead
-  (`record_order_placed`), the patient and providers get the booking notifications and e-mails.
+  reference becomes the PaymentIntent's id), and `PaymentCaptured` is published: the ledger records the
+  order's money as paid ahead (in this transaction), the patient and providers get the booking
+  notifications and e-mails (after the commit).
 - **Failed** (payment_intent.payment_failed, checkout.session.async_payment_failed, checkout.session.expired):
   the payment is `failed`, the order cancelled, its visits cancelled (their times free again), its
   transactions failed; the Checkout Session is expired so it cannot be paid afterwards; the patient is
-  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order. A service request
-  booked by that order is open again (`service_requests.reopen_released_requests`).
+  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order. `PaymentFailed` is
+  published: a service request booked by that order is open again (service_requests, in this transaction),
+  a provider who had accepted a visit hears it is off (appointments, after the commit).
 - A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe.
 - Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
 """
@@ -43,16 +45,11 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
-from app.services.appointments._lifecycle import _tell as tell_visit
-from app.services.appointments._lifecycle import appointments_topic
-from app.services.appointments._reads import appointment_read
-from app.services.booking._orders import announce_order
+from app.services.domain_events import BookedVisit, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
-from app.services.ledger._journal import write_lock
-from app.services.ledger._visits import PlacedVisit, record_order_placed
-from app.services.notifications._delivery import notify
+from app.services.notifications import notify
 from app.services.payments._stripe import NAME, cents, stripe_client
-from app.services.service_requests._released import reopen_released_requests
+from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.booking import (
@@ -65,7 +62,6 @@ from models.booking import (
 )
 from models.notification import NotificationKind
 from models.payment import CardPayment, CardPaymentStatus, PaymentEvent
-from models.provider import Provider
 
 logger = logging.getLogger(__name__)
 
@@ -270,15 +266,7 @@ async def _audit(session: AsyncSession, action: AuditAction, order: Order, detai
     )
 
 
-async def _announce(session: AsyncSession, order: Order, visits: list[Appointment]) -> None:
-    users = {order.patient_id}
-    if visits:
-        rows = await session.scalars(
-            select(Provider.user_id).where(Provider.id.in_({v.provider_id for v in visits}))
-        )
-        users |= {user_id for user_id in rows if user_id}
-    for user_id in users:
-        await events.publish_on_commit(session, appointments_topic(user_id), {"order_id": order.id})
+async def _announce(session: AsyncSession, order: Order) -> None:
     await events.publish_on_commit(session, order_topic(order.id), {"order_id": order.id})
 
 
@@ -307,23 +295,21 @@ async def apply_paid(
         row.status, row.settled_at, row.gateway_reference = TransactionStatus.completed, at, reference
     visits = list(await session.scalars(select(Appointment).where(Appointment.order_id == order.id)))
     await session.flush()
-    await record_order_placed(
-        session=session,
+    captured = PaymentCaptured(
         order_id=order.id,
         patient_id=order.patient_id,
-        visits=[PlacedVisit(v.id, v.provider_id, v.price) for v in visits],
+        visits=tuple(BookedVisit(v.id, v.provider_id, v.price) for v in visits),
         fee=order.platform_fee,
-        paid_ahead=True,
         at=at,
     )
+    await events.publish_event(session, captured)  # the ledger now; the booking e-mails after the commit
     await _audit(
         session,
         AuditAction.card_payment_succeeded,
         order,
         {"event": event_id, "amount_cents": payment.amount, "payment_intent": reference},
     )
-    await announce_order(session=session, order_id=order.id)
-    await _announce(session, order, visits)
+    await _announce(session, order)
     return "paid"
 
 
@@ -382,7 +368,19 @@ async def apply_failed(
         .values(status=TransactionStatus.failed)
         .execution_options(synchronize_session=False)
     )
-    await reopen_released_requests(session, appointment_ids=[visit.id for visit in visits], now=at)
+    # Its service requests open again (in this transaction); a provider who already accepted a visit hears
+    # that it is off (the visit's own cancellation notice, after the commit); the others were never told of
+    # the order (its booking e-mails wait for the payment).
+    failed = PaymentFailed(
+        order_id=order.id,
+        order_number=order.number,
+        patient_id=order.patient_id,
+        visit_ids=tuple(visit.id for visit in visits),
+        provider_ids=tuple(sorted({visit.provider_id for visit in visits})),
+        confirmed_visit_ids=tuple(visit.id for visit in confirmed),
+        at=at,
+    )
+    await events.publish_event(session, failed)
     if reason != EXPIRED_REASON:
         await _expire_checkout(payment.checkout_session_id)
     await notify(
@@ -400,15 +398,7 @@ async def apply_failed(
         order,
         {"event": event_id, "amount_cents": payment.amount, "reason": reason},
     )
-    # A provider who already accepted a visit hears that it is off (the visit's own cancellation notice);
-    # the others were never told of the order (its booking e-mails wait for the payment).
-    await session.flush()
-    for visit in confirmed:
-        provider = await session.get(Provider, visit.provider_id)
-        await tell_visit(
-            session, await appointment_read(session, visit), provider, "cancelled", "provider", now=at
-        )
-    await _announce(session, order, visits)
+    await _announce(session, order)
     return "failed"
 
 

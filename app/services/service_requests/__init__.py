@@ -17,6 +17,7 @@ from app.services.service_requests._offers import (
     withdraw_offer,
 )
 from app.services.service_requests._reads import SERVICE_REQUESTS_TOPIC
+from app.services.service_requests._released import reopen_requests_of_failed_payment
 from app.services.service_requests._requests import (
     accept_offer,
     cancel_service_request,
@@ -48,6 +49,7 @@ __all__ = [
     "post_service_request",
     "price_bounds",
     "reach_miles",
+    "reopen_requests_of_failed_payment",
     "send_offer",
     "withdraw_offer",
 ]

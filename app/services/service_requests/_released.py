@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.domain_events import PaymentFailed
 from app.services.notifications import Message, notify_each
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import JOBS, MY_REQUESTS
@@ -81,3 +82,8 @@ async def reopen_released_requests(
         session=session, kind=NotificationKind.service_request_decision, messages=to_providers, now=now
     )
     return len(rows)
+
+
+async def reopen_requests_of_failed_payment(session: AsyncSession, failed: PaymentFailed) -> None:
+    """`PaymentFailed`'s subscriber, in the payment's transaction."""
+    await reopen_released_requests(session, appointment_ids=failed.visit_ids, now=failed.at)

@@ -4,7 +4,7 @@ its visits are completed or cancelled. The ledger (`app.services.ledger`) record
 A gateway works on the order and transaction rows of the caller's unit of work and never commits. The
 embedded default is `PayAtVisit`: the patient pays the provider at the visit, so authorising an order asks
 no outside system for anything, and a transaction is settled when its visit is completed. The card gateway,
-`StripeCard` (app/services/payments), collects at checkout but only once its processor confirms
+`StripeCard` (`_stripe`), collects at checkout but only once its processor confirms
 (`confirms_later`): placing the order starts the payment (`start_payment`, the address of Stripe's payment
 page), and the order awaits payment until the processor's webhook says it was paid or failed.
 `get_gateway()` returns the configured one (PAYMENT_GATEWAY).

@@ -1,0 +1,62 @@
+"""The typed domain events: what happened in a domain, for other domains to act on (app/events.py
+publishes them; medivisit/subscribers.py says who listens).
+
+Each is a frozen dataclass named by what happened. It carries ids and the few values its subscribers need
+(amounts, times), never private text: a subscriber reads anything more through the services.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class BookedVisit:
+    """One visit of an order, as the ledger records it: whose time it is and its price."""
+
+    appointment_id: str
+    provider_id: str
+    price: Decimal
+
+
+@dataclass(frozen=True)
+class OrderPlaced:
+    """A patient booked an order whose money is settled at once: paid at the visit, or collected at
+    checkout by a gateway that needs no confirmation (`paid_ahead`). An order that awaits a card payment is
+    not placed in this sense until `PaymentCaptured`."""
+
+    order_id: str
+    patient_id: str
+    visits: tuple[BookedVisit, ...]
+    fee: Decimal
+    paid_ahead: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PaymentCaptured:
+    """The card payment of an order awaiting payment came in (the processor's webhook, or the
+    reconciliation job): its visits are booked and paid ahead."""
+
+    order_id: str
+    patient_id: str
+    visits: tuple[BookedVisit, ...]
+    fee: Decimal
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PaymentFailed:
+    """The card payment of an order awaiting payment failed or expired: the order is cancelled and its
+    visits released (`visit_ids`, with `provider_ids`). `confirmed_visit_ids`: those whose provider had
+    already accepted them."""
+
+    order_id: str
+    order_number: str
+    patient_id: str
+    visit_ids: tuple[str, ...]
+    provider_ids: tuple[str, ...]
+    confirmed_visit_ids: tuple[str, ...]
+    at: datetime

@@ -1,0 +1,23 @@
+"""Who hears which domain event: every subscription of the domains that act on another's events, wired once
+at start-up (`create_app`, the CLI, the tests' setup). The publishing domains import only app/events.py and
+app/services/domain_events.py, never their subscribers, so the domains do not import each other for it."""
+
+from __future__ import annotations
+
+from app import events
+from app.services import appointments, ledger, service_requests
+from app.services.domain_events import OrderPlaced, PaymentCaptured, PaymentFailed
+
+
+def wire_subscribers() -> None:
+    """Subscribe every handler (wiring twice is wiring once)."""
+    # In the command's transaction: the money, what must change with it, the open screens' topics.
+    events.subscribe_event(OrderPlaced, ledger.post_booked_order)
+    events.subscribe_event(PaymentCaptured, ledger.post_booked_order)
+    events.subscribe_event(PaymentCaptured, appointments.refresh_order_screens)
+    events.subscribe_event(PaymentFailed, service_requests.reopen_requests_of_failed_payment)
+    events.subscribe_event(PaymentFailed, appointments.refresh_order_screens)
+    # After the commit: what people are told.
+    events.subscribe_event(OrderPlaced, appointments.announce_placed_order, after_commit=True)
+    events.subscribe_event(PaymentCaptured, appointments.announce_paid_order, after_commit=True)
+    events.subscribe_event(PaymentFailed, appointments.tell_providers_of_released_visits, after_commit=True)
