@@ -19,7 +19,7 @@ from app.services.handbook import (
     save_article,
 )
 from app.services.handbook._seed import ARTICLES
-from app.services.handbook._writing import slugify
+from app.services.shared.articles import slugify
 from models.account import Role
 from models.audit import AuditAction, AuditEntry
 from models.handbook import MAX_BODY, ArticleWrite

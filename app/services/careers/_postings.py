@@ -11,8 +11,9 @@ from app import audit
 from app.principal import Principal
 from app.services.careers._access import can_manage_careers, require_hr
 from app.services.errors import NotFound, ValidationFailed
-from app.services.handbook import apply_changes, free_slug, one_line, render_markdown
 from app.services.shared.addresses import STATE_CODES
+from app.services.shared.articles import apply_changes, free_slug, one_line
+from app.services.shared.markdown import render_markdown
 from models.audit import AuditAction
 from models.base import utcnow
 from models.careers import (

@@ -20,7 +20,8 @@ from app.services.errors import NotFound, ValidationFailed
 from app.services.forum._access import authors_of, require_member, require_moderator, silenced_until
 from app.services.forum._lifecycle import first_published, refresh_topic, tell_author
 from app.services.forum._posting import NO_POST, _body
-from app.services.handbook import one_line, render_markdown
+from app.services.shared.articles import one_line
+from app.services.shared.markdown import render_markdown
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow

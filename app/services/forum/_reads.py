@@ -14,8 +14,8 @@ from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied
 from app.services.forum._access import authors_of, is_forum_moderator, silenced_until
 from app.services.forum._posting import NO_TOPIC
-from app.services.handbook import render_markdown
 from app.services.safety import find_red_flag
+from app.services.shared.markdown import render_markdown
 from app.services.shared.signed_in import require_account
 from models.forum import (
     POSTS_PAGE,

@@ -1,5 +1,5 @@
 """The staff handbook (issue 15 item 5): articles every staff member reads and searches, owners and admins
-write (`_articles`); Markdown rendered to sanitised HTML (`_render`); the starting articles, one per staff
+write (`_articles`); Markdown rendered to sanitised HTML (app/services/shared/markdown.py, also on this surface); the starting articles, one per staff
 section, added by `python -m medivisit seed` as reference data (`_seed`, from the Markdown files in
 `articles/`).
 
@@ -7,20 +7,14 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.handbook._articles import delete_article, get_article, list_articles, save_article
-from app.services.handbook._render import render_markdown
 from app.services.handbook._seed import ensure_handbook
-from app.services.handbook._writing import apply_changes, free_slug, one_line, slugify, write_article_row
+from app.services.shared.markdown import render_markdown
 
 __all__ = [
-    "apply_changes",
     "delete_article",
     "ensure_handbook",
-    "free_slug",
     "get_article",
     "list_articles",
-    "one_line",
     "render_markdown",
     "save_article",
-    "slugify",
-    "write_article_row",
 ]

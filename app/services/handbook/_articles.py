@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.handbook._render import render_markdown
-from app.services.handbook._writing import one_line, write_article_row
 from app.services.shared.accounts import is_admin
+from app.services.shared.articles import one_line, write_article_row
+from app.services.shared.markdown import render_markdown
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import require_staff
 from models.account import AccountRead

@@ -10,9 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
-from app.services.handbook import one_line, render_markdown, write_article_row
 from app.services.help_center._access import can_edit_help_center, require_editor
 from app.services.help_center._votes import vote_counts, voter_key
+from app.services.shared.articles import one_line, write_article_row
+from app.services.shared.markdown import render_markdown
 from models.audit import AuditAction
 from models.help_center import (
     MAX_ARTICLES,

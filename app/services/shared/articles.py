@@ -1,6 +1,7 @@
-"""What writing a Markdown article needs, for the staff handbook and the public help center alike: a line
-of text tidied, a slug from its title that no other article holds, its place at the end of its group, and
-the changed fields of an edit, and the create-or-change step both services' save goes through."""
+"""What writing a Markdown article needs, for the staff handbook, the public help center, careers' postings
+and the forum: a line of text tidied, a slug from its title that no other article holds, its place at the end
+of its group, the changed fields of an edit, and the create-or-change step the handbook's and the help
+center's saves go through."""
 
 from __future__ import annotations
 
