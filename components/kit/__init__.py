@@ -1,6 +1,6 @@
 """The UI kit: the pieces every screen is built from (DESIGN.md: "Screens are built from the kit").
 
-`Form` is the form element the server checks; fields keep what was typed without a render per
+`ServerForm` is the form element the server checks; fields keep what was typed without a render per
 keystroke; buttons show a pending state; `QueryView` gives one look to loading / error / empty / data;
 `Tabs` are WAI-ARIA tabs driven by the URL; `Dialog` is the one modal; `ErrorSummary` lists a sent form's
 mistakes, each linked to its field; `DataTable` sorts and pages (≤ 100 rows); `Chart` embeds a pygal SVG;
@@ -23,7 +23,7 @@ from components.kit.display import Badge, StatCard, UserText, hint, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
-from components.kit.form import Form
+from components.kit.form import ServerForm
 from components.kit.headers import page_header, page_title, portal_header
 from components.kit.layout import SettingsCard, StaffCard, card, grid, portal_body, portal_page, section
 from components.kit.links import button_link, mailto_href
@@ -55,7 +55,7 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
-    "Form",
+    "ServerForm",
     "ListQuery",
     "MAX_PAGE_SIZE",
     "NewerOlderLinks",

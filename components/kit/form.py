@@ -1,6 +1,6 @@
-"""`Form`: the form element of the screens' forms. The server checks what was sent (`no_validate`: the
-browser's own bubbles would say something else than the service, in another place), and `on_submit` is the
-screen's handler (an `@event(prevent_default=True)` coroutine, so the page does not reload)."""
+"""`ServerForm`: the form element of the screens' forms. The server checks what was sent (`no_validate`:
+the browser's own bubbles would say something else than the service, in another place), and `on_submit` is
+the screen's handler (an `@event(prevent_default=True)` coroutine, so the page does not reload)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from reactpy import html
 from components.kit._util import Handler, classes
 
 
-def Form(  # noqa: N802 - a kit element, named like the components
+def ServerForm(  # noqa: N802 - a kit element, named like the components
     *children: Any,
     on_submit: Handler,
     id: str | None = None,

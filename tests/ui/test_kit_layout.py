@@ -3,7 +3,16 @@ settings panels named by their heading, the portal body, button rows, hints and 
 
 from __future__ import annotations
 
-from components.kit import Form, SettingsCard, StaffCard, button_row, facts, hint, portal_body, portal_page
+from components.kit import (
+    ServerForm,
+    SettingsCard,
+    StaffCard,
+    button_row,
+    facts,
+    hint,
+    portal_body,
+    portal_page,
+)
 from tests.ui.harness import attrs, classes, find, find_all, text
 
 
@@ -53,7 +62,9 @@ def test_a_form_is_checked_by_the_server_and_named_when_labelled():
     async def sent(_event: dict) -> None:
         return None
 
-    form = Form("fields", on_submit=sent, id="contract-form", label="New contract", class_name="corp-row")
+    form = ServerForm(
+        "fields", on_submit=sent, id="contract-form", label="New contract", class_name="corp-row"
+    )
     assert form["tagName"] == "form" and classes(form) == {"form", "corp-row"}
     assert attrs(form)["no_validate"] is True
     assert attrs(form)["id"] == "contract-form" and attrs(form)["aria-label"] == "New contract"
