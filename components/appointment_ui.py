@@ -52,6 +52,7 @@ from components.kit import (
     Button,
     Dialog,
     Field,
+    ServerForm,
     TabPanel,
     Tabs,
     TextArea,
@@ -522,8 +523,7 @@ def _CancelDialog(
     who = isolate(visit.patient_name if provider else visit.provider_name)
     return Dialog(
         "Cancel this visit?",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             TextArea(
                 "Reason for the patient" if provider else "Reason (optional)",
                 "reason",
@@ -550,6 +550,7 @@ def _CancelDialog(
                     class_name="appt-danger",
                 ),
             ),
+            on_submit=submit,
         ),
         open=True,
         description=_visit_line(visit, time_zone),
@@ -621,8 +622,7 @@ def _RescheduleDialog(
         )
     return Dialog(
         "Reschedule visit",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "Day",
                 "day",
@@ -646,6 +646,7 @@ def _RescheduleDialog(
                     disabled=chosen is None,
                 ),
             ),
+            on_submit=submit,
         ),
         open=True,
         description=f"Now: {_visit_line(visit, time_zone)} Choose a new day and time with {isolate(visit.provider_name)}.",
@@ -686,8 +687,7 @@ def _ReviewDialog(
     busy = action.pending
     return Dialog(
         "Review your visit",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             html.span({"class_name": "appt-label", "id": "review-stars-label"}, "Your rating"),
             html.div(
                 {"class_name": "appt-stars", "role": "radiogroup", "aria-labelledby": "review-stars-label"},
@@ -722,6 +722,7 @@ def _ReviewDialog(
                 Button("Not now", on_click=close, variant="ghost", disabled=busy),
                 Button("Submit review", type="submit", pending=busy, pending_label="Sending…"),
             ),
+            on_submit=submit,
         ),
         open=True,
         description=_visit_line(visit, time_zone),

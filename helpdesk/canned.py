@@ -13,7 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Dialog, Field, TextArea, dialog_actions
+from components.kit import Button, Dialog, Field, ServerForm, TextArea, dialog_actions
 
 
 @component
@@ -69,13 +69,7 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
         )
         if saved.data
         else html.p({"class_name": "modal-lead"}, "No canned responses yet."),
-        html.form(
-            {
-                "class_name": "form",
-                "on_submit": submit,
-                "no_validate": True,
-                "aria-label": "New canned response",
-            },
+        ServerForm(
             Field("Title", "title", form=form, id="canned-new-title", max_length=120),
             TextArea(
                 "Response",
@@ -90,6 +84,8 @@ def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -
                 Button("Done", variant="ghost", on_click=on_close, disabled=create.pending),
                 Button("Save response", type="submit", pending=create.pending),
             ),
+            on_submit=submit,
+            label="New canned response",
         ),
         open=True,
         on_close=on_close,

@@ -11,7 +11,7 @@ from app.services.support import open_ticket
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.kit import Button, Dialog, Field, Select, TextArea, dialog_actions
+from components.kit import Button, Dialog, Field, Select, ServerForm, TextArea, dialog_actions
 from components.tickets import attach_control, enum_choices, use_staged_files
 from models.support import TicketCategory, TicketPriority, TicketRead
 
@@ -49,8 +49,7 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
     busy = submit_action.pending
     return Dialog(
         TITLE,
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "Customer email",
                 "email",
@@ -92,6 +91,7 @@ def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRe
                 Button("Cancel", variant="ghost", on_click=on_close, disabled=busy),
                 Button("Submit Request", type="submit", pending=busy, pending_label="Submitting..."),
             ),
+            on_submit=submit,
         ),
         open=True,
         on_close=on_close,

@@ -34,6 +34,7 @@ from components.kit import (
     DataTable,
     Field,
     QueryView,
+    ServerForm,
     TextArea,
     browser_field,
     button_link,
@@ -261,8 +262,7 @@ def _BookingForm(starts: str, ends: str) -> dict:
             ),
         )
 
-    return html.form(
-        {"class_name": "form ad-form", "on_submit": submit, "no_validate": True, "id": "ad-form"},
+    return ServerForm(
         html.h2({"class_name": "section-title"}, "Book a flight"),
         form_error(problem),
         Field(
@@ -353,6 +353,9 @@ def _BookingForm(starts: str, ends: str) -> dict:
             Button("Submit for review", type="submit", pending=action.pending, pending_label="Submitting…"),
         ),
         _preview(preview, image, session.user.name if session.user else "") if preview is not None else "",
+        on_submit=submit,
+        id="ad-form",
+        class_name="ad-form",
     )
 
 

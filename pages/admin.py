@@ -22,7 +22,16 @@ from components.format import format_date
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, QueryView, Select, empty_state, error_state, loading_state
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    Select,
+    ServerForm,
+    empty_state,
+    error_state,
+    loading_state,
+)
 from models.feature import FeatureRead
 from models.waitlist import WaitlistEntryRead
 
@@ -124,8 +133,7 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
     )
     return html.li(
         {"class_name": "feature-row"},
-        html.form(
-            {"class_name": "form feature-form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             html.div(
                 {"class_name": "feature-text"},
                 control,
@@ -148,6 +156,8 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
                 if feature.overridden
                 else "",
             ),
+            on_submit=submit,
+            class_name="feature-form",
         ),
     )
 

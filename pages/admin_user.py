@@ -31,6 +31,7 @@ from components.kit import (
     Dialog,
     QueryView,
     Select,
+    ServerForm,
     StaffCard,
     UserText,
     button_row,
@@ -135,10 +136,11 @@ def _RoleCard(user: UserDetailRead, account: Query) -> dict:
         options = [(user.role.value, f"{role_label(user.role)} (current)")] + [
             (r.value, role_label(r)) for r in user.roles_grantable
         ]
-        body = html.form(
-            {"class_name": "form admin-inline-form", "on_submit": submit, "no_validate": True},
+        body = ServerForm(
             Select("Role", "role", form=form, id="account-role", options=options),
             Button("Change role", type="submit", pending=save.pending),
+            on_submit=submit,
+            class_name="admin-inline-form",
         )
     return StaffCard("Role", body, title_id="role-title")
 
@@ -172,8 +174,7 @@ def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
     elif not user.may_manage:
         body = html.p({"class_name": "staff-card-lead"}, _why_not(user))
     else:
-        body = html.form(
-            {"class_name": "form admin-flags-form", "on_submit": submit, "no_validate": True},
+        body = ServerForm(
             Checkbox(
                 "VIP",
                 "is_vip",
@@ -189,6 +190,8 @@ def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
                 hint="Kept on the account (hasFreeAccess); no price in the product depends on it yet.",
             ),
             button_row(Button("Save flags", type="submit", pending=save.pending)),
+            on_submit=submit,
+            class_name="admin-flags-form",
         )
     return StaffCard("Flags", body, title_id="flags-title")
 

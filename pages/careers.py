@@ -28,6 +28,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    ServerForm,
     TextArea,
     button_link,
     card,
@@ -260,8 +261,7 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
     return html.aside(
         {"class_name": "career-apply card", "aria-labelledby": "apply-title"},
         html.h2({"id": "apply-title", "class_name": "card-title"}, "Apply for this job"),
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "career-apply-form"},
+        ServerForm(
             form_error(problem),
             Field(
                 "Full name",
@@ -307,6 +307,8 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
                 "Only our hiring team reads your application. ",
                 html.a({"href": "/privacy-policy"}, "Privacy policy"),
             ),
+            on_submit=submit,
+            id="career-apply-form",
         ),
     )
 

@@ -21,6 +21,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     button_link,
     button_row,
     form_error,
@@ -108,8 +109,7 @@ def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
                 button_link("Back to the forum", "/forum", variant="outline"),
             ),
         )
-    return html.form(
-        {"class_name": "form forum-new", "on_submit": submit, "no_validate": True, "id": "forum-topic-form"},
+    return ServerForm(
         form_error(problem),
         Select(
             "Category",
@@ -134,4 +134,7 @@ def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
             Button("Post topic", type="submit", icon="message", pending=action.pending),
             button_link("Cancel", "/forum", variant="ghost"),
         ),
+        on_submit=submit,
+        id="forum-topic-form",
+        class_name="forum-new",
     )

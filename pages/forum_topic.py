@@ -37,6 +37,7 @@ from components.kit import (
     PageLinks,
     QueryView,
     Select,
+    ServerForm,
     TextArea,
     UserText,
     button_link,
@@ -331,8 +332,7 @@ def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callab
 
     return Dialog(
         "Hide this post" if hiding else "Unhide this post",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-hide-form"},
+        ServerForm(
             form_error(problem),
             TextArea(
                 "Reason" if hiding else "Reason (optional)",
@@ -353,6 +353,8 @@ def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callab
                     pending=run.pending,
                 ),
             ),
+            on_submit=submit,
+            id="forum-hide-form",
         ),
         open=True,
         on_close=on_close,
@@ -385,8 +387,7 @@ def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None])
 
     return Dialog(
         "Flag this post",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-flag-form"},
+        ServerForm(
             form_error(problem),
             Select(
                 "Why are you flagging it?",
@@ -409,6 +410,8 @@ def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None])
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Flag post", type="submit", icon="flag", pending=action.pending),
             ),
+            on_submit=submit,
+            id="forum-flag-form",
         ),
         open=True,
         on_close=on_close,
@@ -482,8 +485,7 @@ def _ReplyBox(
         html.h2({"id": "reply-title", "class_name": "forum-heading"}, "Your reply"),
         emergency_banner(outcome.emergency_message) if waiting and outcome.emergency_message else "",
         html.div({"role": "status"}, notice(WAITING_FOR_REVIEW, tone="warning") if waiting else ""),
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "forum-reply-form"},
+        ServerForm(
             form_error(problem),
             markdown_body(
                 form, tab, set_tab, id="forum-reply", max_length=MAX_BODY, label="Reply text", rows=6
@@ -492,5 +494,7 @@ def _ReplyBox(
                 Button("Post reply", type="submit", icon="message", pending=action.pending),
                 Button("Stop quoting", variant="ghost", on_click=lambda: set_quoting("")) if quoting else "",
             ),
+            on_submit=submit,
+            id="forum-reply-form",
         ),
     )

@@ -37,6 +37,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     TextArea,
     UserText,
     button_link,
@@ -260,13 +261,7 @@ def _RequestForm(mine: Any) -> dict:
         {"class_name": "card request-form-card", "aria-labelledby": "request-form-title"},
         html.h2({"class_name": "card-title", "id": "request-form-title"}, "New request"),
         emergency_banner(safety) if safety else "",
-        html.form(
-            {
-                "class_name": "form request-form",
-                "on_submit": submit,
-                "no_validate": True,
-                "key": str(form.version),
-            },
+        ServerForm(
             Select(
                 "Service",
                 "service",
@@ -319,6 +314,9 @@ def _RequestForm(mine: Any) -> dict:
                 {"class_name": "modal-actions"},
                 Button("Send request", type="submit", pending=post.pending, pending_label="Sending…"),
             ),
+            on_submit=submit,
+            key=str(form.version),
+            class_name="request-form",
         ),
     )
 
@@ -480,8 +478,7 @@ def _AcceptDialog(request: ServiceRequestRead, offer_id: str, close: Any, refetc
 
     return Dialog(
         "Book this visit",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             *(
                 (
                     Field(
@@ -522,6 +519,7 @@ def _AcceptDialog(request: ServiceRequestRead, offer_id: str, close: Any, refetc
                 Button("Back", on_click=close, variant="ghost"),
                 Button("Book visit", type="submit", pending=accept.pending, pending_label="Booking…"),
             ),
+            on_submit=submit,
         ),
         open=True,
         on_close=close,

@@ -26,6 +26,7 @@ from components.kit import (
     ListQuery,
     PagedItems,
     QueryView,
+    ServerForm,
     StaffCard,
     StatusTabs,
     TextArea,
@@ -288,8 +289,7 @@ def _Reason(flight: FlightRead, move: str, query: Query, on_close: Callable[[], 
 
     return Dialog(
         f"{verb} “{flight.name}”",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "ad-reason-form"},
+        ServerForm(
             TextArea(
                 label,
                 "reason",
@@ -304,6 +304,8 @@ def _Reason(flight: FlightRead, move: str, query: Query, on_close: Callable[[], 
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button(verb, type="submit", pending=action.pending, pending_label=pending_label),
             ),
+            on_submit=submit,
+            id="ad-reason-form",
         ),
         open=True,
         on_close=on_close,

@@ -46,6 +46,7 @@ from components.kit import (
     PageLinks,
     QueryView,
     Select,
+    ServerForm,
     StatusTabs,
     TextArea,
     UserText,
@@ -265,13 +266,7 @@ def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None],
 
     return Dialog(
         "Edit job" if posting else "New job",
-        html.form(
-            {
-                "class_name": "form handbook-editor",
-                "on_submit": submit,
-                "no_validate": True,
-                "id": "career-form",
-            },
+        ServerForm(
             form_error(problem),
             Field("Title", "title", form=form, id="career-title", required=True, max_length=MAX_TITLE),
             Field(
@@ -327,6 +322,9 @@ def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None],
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Save job", type="submit", pending=action.pending),
             ),
+            on_submit=submit,
+            id="career-form",
+            class_name="handbook-editor",
         ),
         open=True,
         on_close=on_close,
@@ -514,8 +512,7 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
         UserText(application.cover_note, tag="p", class_name="career-review-note")
         if application.cover_note
         else html.p({"class_name": "text-muted"}, "No cover note."),
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "career-review-form"},
+        ServerForm(
             form_error(problem),
             Select(
                 "Move to",
@@ -541,6 +538,8 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Save", type="submit", pending=action.pending),
             ),
+            on_submit=submit,
+            id="career-review-form",
         ),
         open=True,
         on_close=on_close,

@@ -33,6 +33,7 @@ from components.kit import (
     PagedItems,
     QueryView,
     Select,
+    ServerForm,
     StatusTabs,
     TextArea,
     choice_param,
@@ -204,8 +205,7 @@ def _EditDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
 
     return Dialog(
         f"Edit {contract.title}",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "contract-edit-form"},
+        ServerForm(
             form_error(problem),
             Field("Title", "title", form=form, id="edit-title", required=True, max_length=120),
             TextArea("Sites", "sites", form=form, id="edit-sites", rows=2, max_length=500),
@@ -233,6 +233,8 @@ def _EditDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Save contract", type="submit", pending=save.pending, pending_label="Saving…"),
             ),
+            on_submit=submit,
+            id="contract-edit-form",
         ),
         open=True,
         on_close=on_close,
@@ -307,8 +309,7 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
 
     return Dialog(
         f"Book an event day: {contract.title}",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "event-day-form"},
+        ServerForm(
             form_error(problem),
             Select(
                 "Service",
@@ -378,6 +379,8 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Book event day", type="submit", pending=book.pending, pending_label="Booking…"),
             ),
+            on_submit=submit,
+            id="event-day-form",
         ),
         open=True,
         on_close=on_close,

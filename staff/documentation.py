@@ -26,6 +26,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    ServerForm,
     button_link,
     button_row,
     dialog_actions,
@@ -280,13 +281,7 @@ def _Editor(article: ArticleRead | None, on_close: Callable[[], None], query: Qu
     title = "Edit article" if article else "New article"
     return Dialog(
         title,
-        html.form(
-            {
-                "class_name": "form handbook-editor",
-                "on_submit": submit,
-                "no_validate": True,
-                "id": "handbook-form",
-            },
+        ServerForm(
             form_error(problem),
             Field("Title", "title", form=form, id="handbook-title", required=True, max_length=MAX_TITLE),
             Field(
@@ -303,6 +298,9 @@ def _Editor(article: ArticleRead | None, on_close: Callable[[], None], query: Qu
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Save article", type="submit", pending=action.pending),
             ),
+            on_submit=submit,
+            id="handbook-form",
+            class_name="handbook-editor",
         ),
         open=True,
         on_close=on_close,

@@ -35,6 +35,7 @@ from components.kit import (
     NewerOlderLinks,
     QueryView,
     Select,
+    ServerForm,
     button_link,
     button_row,
     dialog_actions,
@@ -253,13 +254,7 @@ def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], q
 
     return Dialog(
         "Edit article" if article else "New article",
-        html.form(
-            {
-                "class_name": "form handbook-editor",
-                "on_submit": submit,
-                "no_validate": True,
-                "id": "help-form",
-            },
+        ServerForm(
             form_error(problem),
             Field("Title", "title", form=form, id="help-title", required=True, max_length=MAX_TITLE),
             Select(
@@ -291,6 +286,9 @@ def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], q
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Save article", type="submit", pending=action.pending),
             ),
+            on_submit=submit,
+            id="help-form",
+            class_name="handbook-editor",
         ),
         open=True,
         on_close=on_close,

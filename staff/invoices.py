@@ -46,6 +46,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     StaffCard,
     TextArea,
     UserText,
@@ -407,8 +408,7 @@ def _PaidDialog(
 
     return Dialog(
         "Mark invoice paid",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "invoice-paid-form"},
+        ServerForm(
             Select(
                 "Payment method",
                 "method",
@@ -428,6 +428,8 @@ def _PaidDialog(
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Mark paid", type="submit", pending=action.pending),
             ),
+            on_submit=submit,
+            id="invoice-paid-form",
         ),
         open=True,
         on_close=on_close,
@@ -455,8 +457,7 @@ def _VoidDialog(
 
     return Dialog(
         "Void invoice",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "invoice-void-form"},
+        ServerForm(
             TextArea(
                 "Reason",
                 "reason",
@@ -470,6 +471,8 @@ def _VoidDialog(
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Void invoice", type="submit", variant="danger", pending=action.pending),
             ),
+            on_submit=submit,
+            id="invoice-void-form",
         ),
         open=True,
         on_close=on_close,

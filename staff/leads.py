@@ -35,6 +35,7 @@ from components.kit import (
     PagedItems,
     QueryView,
     Select,
+    ServerForm,
     StatusTabs,
     TextArea,
     UserText,
@@ -209,8 +210,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
             if lead.contract_id
             else "",
         ),
-        html.form(
-            {"class_name": "form", "on_submit": add_note, "no_validate": True},
+        ServerForm(
             TextArea(
                 "Add a note",
                 "body",
@@ -220,6 +220,7 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
                 id=f"lead-{lead.id}-note",
             ),
             Button("Add note", type="submit", size="sm", variant="outline", pending=note.pending),
+            on_submit=add_note,
         ),
         *[
             html.div(
@@ -263,8 +264,7 @@ def _ContractDialog(lead: LeadRead, query: Query, on_close: Any) -> Any:
 
     return Dialog(
         f"Contract with {lead.company}",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "contract-form"},
+        ServerForm(
             form_error(problem),
             Field("Title", "title", form=form, id="contract-title", required=True, max_length=120),
             TextArea("Sites", "sites", form=form, id="contract-sites", rows=2, max_length=500),
@@ -298,6 +298,8 @@ def _ContractDialog(lead: LeadRead, query: Query, on_close: Any) -> Any:
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button("Create contract", type="submit", pending=create.pending, pending_label="Creating…"),
             ),
+            on_submit=submit,
+            id="contract-form",
         ),
         open=True,
         on_close=on_close,

@@ -37,6 +37,7 @@ from components.kit import (
     ListQuery,
     PagedItems,
     QueryView,
+    ServerForm,
     StatusTabs,
     TextArea,
     UserText,
@@ -280,8 +281,7 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
 
     return Dialog(
         title,
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "mod-action-form"},
+        ServerForm(
             form_error(problem),
             Field(
                 "Days",
@@ -313,6 +313,8 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button(label, type="submit", variant=variant, pending=run.pending),
             ),
+            on_submit=submit,
+            id="mod-action-form",
         ),
         open=True,
         on_close=on_close,

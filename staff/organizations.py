@@ -29,6 +29,7 @@ from components.kit import (
     QueryView,
     SearchForm,
     Select,
+    ServerForm,
     StaffCard,
     UserText,
     browser_field,
@@ -148,8 +149,7 @@ def _NewOrganization(query: Query) -> Any:
             "an account and no organization; otherwise we e-mail them an invitation."
         ),
         form_error(problem),
-        html.form(
-            {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field("Name", "name", form=form, id="org-new-name", required=True, max_length=MAX_ORG_NAME),
             Select(
                 "Kind",
@@ -170,6 +170,8 @@ def _NewOrganization(query: Query) -> Any:
             html.div(
                 {"class_name": "modal-actions"}, Button("Create", type="submit", pending=create.pending)
             ),
+            on_submit=submit,
+            class_name="corp-row",
         ),
         title_id="org-new-title",
     )
@@ -211,12 +213,13 @@ def _Members(team: TeamRead, query: Query) -> Any:
     return StaffCard(
         UserText(team.organization.name),
         form_error(problem),
-        html.form(
-            {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field("Name", "name", form=form, id="org-name", required=True, max_length=MAX_ORG_NAME),
             html.div(
                 {"class_name": "modal-actions"}, Button("Rename", type="submit", pending=rename.pending)
             ),
+            on_submit=submit,
+            class_name="corp-row",
         ),
         html.h3(f"Members ({len(team.members)})"),
         html.ul(

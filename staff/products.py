@@ -40,6 +40,7 @@ from components.kit import (
     QueryView,
     SearchForm,
     Select,
+    ServerForm,
     StaffCard,
     TextArea,
     UserText,
@@ -221,13 +222,7 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
     title = f"Edit {product.name}" if product else "New product"
     return Dialog(
         title,
-        html.form(
-            {
-                "class_name": "form product-form",
-                "on_submit": submit,
-                "no_validate": True,
-                "id": "product-form",
-            },
+        ServerForm(
             form_error(problem),
             Field(
                 "Name",
@@ -288,6 +283,9 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
                     Button("Save product", type="submit", pending=action.pending, pending_label="Saving…"),
                 ),
             ),
+            on_submit=submit,
+            id="product-form",
+            class_name="product-form",
         ),
         open=True,
         on_close=on_close,

@@ -40,6 +40,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    ServerForm,
     StaffCard,
     StatCard,
     TabPanel,
@@ -421,13 +422,14 @@ def _ReasonDialog(
 
     return Dialog(
         title,
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "payout-reason-form"},
+        ServerForm(
             Field("Reason", "reason", form=form, id="payout-reason", required=True, max_length=500),
             dialog_actions(
                 Button("Cancel", variant="ghost", on_click=on_close),
                 Button(title, type="submit", variant="danger", pending=action.pending),
             ),
+            on_submit=submit,
+            id="payout-reason-form",
         ),
         open=True,
         on_close=on_close,

@@ -15,7 +15,17 @@ from app.services.staff import get_my_staff_preferences, update_my_staff_prefere
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
-from components.kit import Button, Field, QueryView, Select, TextArea, button_row, portal_body, portal_header
+from components.kit import (
+    Button,
+    Field,
+    QueryView,
+    Select,
+    ServerForm,
+    TextArea,
+    button_row,
+    portal_body,
+    portal_header,
+)
 from components.staff_frame import StaffFrame, StaffSection, use_staff_access
 from models.feature import FeatureRead
 from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate
@@ -75,8 +85,7 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "prefs-title"},
         html.h2({"id": "prefs-title"}, "Your preferences"),
-        html.form(
-            {"class_name": "form staff-settings-form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Select(
                 "Time zone",
                 "time_zone",
@@ -96,6 +105,8 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
                 hint="Added under your replies to customers (never under internal notes). Up to six lines.",
             ),
             button_row(Button("Save settings", type="submit", pending=save.pending)),
+            on_submit=submit,
+            class_name="staff-settings-form",
         ),
         html.div(
             {"class_name": "staff-settings-aside"},
@@ -151,8 +162,7 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> dict:
         value: Any = str(form.values.get("value", ""))
         await save.run(key=row.key, value=value)
 
-    return html.form(
-        {"class_name": "form staff-settings-row", "on_submit": submit, "no_validate": True},
+    return ServerForm(
         Field(
             row.label,
             "value",
@@ -165,4 +175,6 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> dict:
             max=str(NUMBERS[row.kind][1]) if row.kind in NUMBERS else None,
         ),
         Button("Save", type="submit", size="sm", pending=save.pending, aria_label=f"Save {row.label}"),
+        on_submit=submit,
+        class_name="staff-settings-row",
     )

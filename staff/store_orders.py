@@ -26,6 +26,7 @@ from components.kit import (
     PagedItems,
     QueryView,
     SearchForm,
+    ServerForm,
     StatusTabs,
     browser_field,
     choice_param,
@@ -269,8 +270,7 @@ def _StepDialog(
     }
     return Dialog(
         f"{label}: order {order.number}",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "store-step-form"},
+        ServerForm(
             form_error(problem),
             *fields,
             dialog_actions(
@@ -282,6 +282,8 @@ def _StepDialog(
                     pending=action.pending,
                 ),
             ),
+            on_submit=submit,
+            id="store-step-form",
         ),
         open=True,
         on_close=on_close,

@@ -34,6 +34,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     TextArea,
     UserText,
     dialog_actions,
@@ -251,8 +252,7 @@ def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:
             required=True,
         )
 
-    return html.form(
-        {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "reassign-form"},
+    return ServerForm(
         QueryView(
             options,
             choose,
@@ -267,6 +267,8 @@ def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:
             Button("Back", variant="ghost", on_click=on_back),
             Button("Reassign visit", type="submit", pending=action.pending, disabled=not options.data),
         ),
+        on_submit=submit,
+        id="reassign-form",
     )
 
 
@@ -315,8 +317,7 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
             key=day.isoformat(),
         )
 
-    return html.form(
-        {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "reschedule-form"},
+    return ServerForm(
         Field("Day", "day", form=form, id="reschedule-day", type="date", max_length=10, on_change=pick_day),
         QueryView(
             times,
@@ -332,6 +333,8 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
             Button("Back", variant="ghost", on_click=on_back),
             Button("Move visit", type="submit", pending=action.pending, disabled=not times.data),
         ),
+        on_submit=submit,
+        id="reschedule-form",
     )
 
 
@@ -348,8 +351,7 @@ def _Cancel(visit: StaffVisitRow, on_done, on_error, on_back, refetch, can_refun
             refund_exception=str(form.values.get("refund_exception", "")) if can_refund else "",
         )
 
-    return html.form(
-        {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "cancel-form"},
+    return ServerForm(
         TextArea(
             "Reason",
             "reason",
@@ -375,4 +377,6 @@ def _Cancel(visit: StaffVisitRow, on_done, on_error, on_back, refetch, can_refun
             Button("Back", variant="ghost", on_click=on_back),
             Button("Cancel visit", type="submit", variant="danger", pending=action.pending),
         ),
+        on_submit=submit,
+        id="cancel-form",
     )

@@ -8,7 +8,7 @@ from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action
-from components.kit import Button, Dialog, Field, TextArea, dialog_actions, form_error
+from components.kit import Button, Dialog, Field, ServerForm, TextArea, dialog_actions, form_error
 
 SUCCESS = "Bug report submitted successfully"
 
@@ -50,8 +50,7 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
     busy = action.pending
     return Dialog(
         "Report a Bug",
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "Your email",
                 "email",
@@ -84,6 +83,7 @@ def _BugReportForm(on_close) -> dict:  # noqa: ANN001
                 Button("Cancel", on_click=on_close, variant="ghost", disabled=busy),
                 Button("Submit Report", type="submit", pending=busy, pending_label="Submitting..."),
             ),
+            on_submit=submit,
         ),
         open=True,
         on_close=on_close,

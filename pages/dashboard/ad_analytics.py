@@ -32,6 +32,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    ServerForm,
     StaffCard,
     StatCard,
     TextArea,
@@ -288,8 +289,7 @@ def _Editor(flight: FlightRead, dependants: list[Query], on_close: Callable[[], 
             image_url=flight.image_url,
             advertiser=flight.advertiser_name,
         ),
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True, "id": "ad-edit-form"},
+        ServerForm(
             form_error(problem),
             Field(
                 "Headline",
@@ -310,6 +310,8 @@ def _Editor(flight: FlightRead, dependants: list[Query], on_close: Callable[[], 
                     "Save and send to review", type="submit", pending=action.pending, pending_label="Saving…"
                 ),
             ),
+            on_submit=submit,
+            id="ad-edit-form",
         ),
         open=True,
         on_close=on_close,

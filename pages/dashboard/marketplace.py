@@ -32,6 +32,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     StaffCard,
     TextArea,
     button_row,
@@ -204,8 +205,7 @@ def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
             session.toaster.success(OFFER_SENT, "The patient is notified and can accept it.")
 
     def fields(_data: Any) -> dict:
-        return html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        return ServerForm(
             Select("Start time", "starts_at", form=form, id="offer-start", options=options, required=True),
             Field(
                 "Price (USD)",
@@ -232,6 +232,7 @@ def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
                 Button("Cancel", on_click=close, variant="ghost"),
                 Button("Send offer", type="submit", pending=send.pending, pending_label="Sending…"),
             ),
+            on_submit=submit,
         )
 
     return Dialog(

@@ -23,6 +23,7 @@ from components.kit import (
     DataTable,
     Field,
     QueryView,
+    ServerForm,
     StaffCard,
     StatCard,
     portal_body,
@@ -147,8 +148,7 @@ def _RequestForm(refetch: list[Any]) -> dict:
             {"class_name": "modal-lead", "id": "payout-rules"},
             f"The smallest payout is {minimum}. You can have one request in progress at a time.",
         ),
-        html.form(
-            {"class_name": "form payout-form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "Amount (USD)",
                 "amount",
@@ -165,5 +165,7 @@ def _RequestForm(refetch: list[Any]) -> dict:
                 {"class_name": "modal-actions"},
                 Button("Request payout", type="submit", pending=send.pending, pending_label="Requesting…"),
             ),
+            on_submit=submit,
+            class_name="payout-form",
         ),
     )

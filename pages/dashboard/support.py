@@ -28,6 +28,7 @@ from components.kit import (
     Button,
     Field,
     Select,
+    ServerForm,
     TextArea,
     UserText,
     button_link,
@@ -204,8 +205,7 @@ def _NewRequest(
             {"class_name": "modal-lead"},
             "Tell us what happened. Our support team answers here, usually within a few hours.",
         ),
-        html.form(
-            {"class_name": "form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Select("Category", "category", form=form, id="support-category", options=_CATEGORIES),
             Field("Subject", "subject", form=form, id="support-subject", placeholder="Short summary"),
             TextArea(
@@ -223,6 +223,7 @@ def _NewRequest(
                 button_link("Cancel", PATH, variant="ghost") if can_cancel else "",
                 Button("Send request", type="submit", pending=busy, pending_label="Sending…"),
             ),
+            on_submit=submit,
         ),
     )
 
@@ -296,18 +297,15 @@ def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
 
     return html.div(
         emergency_banner(safety) if safety else "",
-        html.form(
-            {
-                "class_name": "form support-reply",
-                "on_submit": submit,
-                "no_validate": True,
-                "aria-label": "Reply",
-            },
+        ServerForm(
             TextArea("Your reply", "content", form=form, id="support-reply", rows=3, max_length=10_000),
             html.div(
                 {"class_name": "support-reply-actions"},
                 attach_control(staged, input_id=f"support-reply-files-{ticket.id}", disabled=send.pending),
                 Button("Send reply", type="submit", pending=send.pending, pending_label="Sending…"),
             ),
+            on_submit=submit,
+            label="Reply",
+            class_name="support-reply",
         ),
     )

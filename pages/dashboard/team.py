@@ -28,6 +28,7 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    ServerForm,
     StaffCard,
     UserText,
     button_link,
@@ -197,8 +198,7 @@ def _Invite(query: Query) -> Any:
             f"We e-mail them a link that works for {INVITATION_DAYS} days; they accept it signed in with that "
             "address. Admins can invite and remove people and see the organization's contracts."
         ),
-        html.form(
-            {"class_name": "form corp-row", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "E-mail address",
                 "email",
@@ -221,6 +221,8 @@ def _Invite(query: Query) -> Any:
                     pending_label="Sending…",
                 ),
             ),
+            on_submit=submit,
+            class_name="corp-row",
         ),
         title_id="team-invite-title",
     )

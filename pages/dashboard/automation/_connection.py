@@ -12,7 +12,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
 from components.icons import icon
-from components.kit import Button, Checkbox, Field
+from components.kit import Button, Checkbox, Field, ServerForm
 from models.automation import IntegrationRead, TestResultRead
 
 URL_HINT = (
@@ -78,8 +78,7 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
         )
         if data.disabled_reason
         else "",
-        html.form(
-            {"class_name": "form automation-form", "on_submit": submit, "no_validate": True},
+        ServerForm(
             Field(
                 "n8n webhook URL",
                 "webhook_url",
@@ -112,6 +111,8 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
                 if data.connected
                 else "",
             ),
+            on_submit=submit,
+            class_name="automation-form",
         ),
         _result(result),
         html.div(

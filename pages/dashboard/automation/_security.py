@@ -11,7 +11,7 @@ from app.services.automation import reveal_secret, rotate_secret, set_header_aut
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
-from components.kit import Button, Dialog, Field, SettingsCard, dialog_actions, facts
+from components.kit import Button, Dialog, Field, ServerForm, SettingsCard, dialog_actions, facts
 from components.tickets import when
 from models.automation import IntegrationRead, RevealedSecretRead
 
@@ -118,8 +118,7 @@ def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> dict:
         if await save.run(header_name="", header_token="") is not None:
             session.toaster.success(HEADER_REMOVED)
 
-    return html.form(
-        {"class_name": "form automation-form automation-header", "on_submit": submit, "no_validate": True},
+    return ServerForm(
         html.h3({"class_name": "automation-subtitle"}, "Header Auth (optional)"),
         html.p(
             {"class_name": "settings-text"},
@@ -157,4 +156,6 @@ def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> dict:
             if data.has_header_token
             else "",
         ),
+        on_submit=submit,
+        class_name="automation-form automation-header",
     )
