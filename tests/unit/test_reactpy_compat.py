@@ -4,6 +4,10 @@ patches were written for; the router's check refuses a reactpy-router without th
 
 from __future__ import annotations
 
+import importlib
+import re
+from collections.abc import Callable
+
 import pytest
 from reactpy.backend import starlette as reactpy_starlette
 from reactpy.core import serve
@@ -11,10 +15,31 @@ from reactpy.core.layout import Layout
 from reactpy_router import routers
 
 from medivisit import reactpy_compat
-from medivisit.reactpy_compat import _guard, render_gate, router_internals, websocket_guard
+from medivisit.reactpy_compat import (
+    _guard,
+    client,
+    component_check,
+    first_paint,
+    hook_stack,
+    paths,
+    render_gate,
+    router_internals,
+    teardown,
+    websocket_guard,
+)
 from medivisit.reactpy_compat._guard import IncompatibleReactPy, installed_version
 
-PATCHES = ("client", "component_check", "first_paint", "hook_stack", "paths", "render_gate", "teardown")
+INSTALLS: dict[str, Callable[[], None]] = {
+    "client": client.install,
+    "component_check": component_check.install,
+    "first_paint": lambda: first_paint.install(0.3),
+    "hook_stack": hook_stack.install,
+    "paths": paths.install,
+    "render_gate": render_gate.install,
+    "router_internals": router_internals.install,
+    "teardown": teardown.install,
+    "websocket_guard": websocket_guard.install,
+}
 
 
 def test_install_puts_every_patch_in_place_once() -> None:
@@ -28,6 +53,23 @@ def test_install_puts_every_patch_in_place_once() -> None:
 
 def test_the_patches_are_written_for_the_pinned_versions() -> None:
     assert installed_version("reactpy") == "1.1.0" and installed_version("reactpy-router") == "2.0.0"
+
+
+@pytest.mark.parametrize("name", sorted(INSTALLS))
+def test_each_patch_refuses_a_version_it_was_not_written_for(monkeypatch, name: str) -> None:
+    patch = importlib.import_module(f"medivisit.reactpy_compat.{name}").PATCH
+    real = installed_version
+    monkeypatch.setattr(
+        _guard, "installed_version", lambda package: "9.9" if package == patch.package else real(package)
+    )
+    refusal = f"medivisit.reactpy_compat.{name} was written for {patch.package} {patch.version}: {patch.package} 9.9 is"
+    with pytest.raises(IncompatibleReactPy, match=re.escape(refusal)):
+        INSTALLS[name]()
+    monkeypatch.setattr(_guard, "installed_version", lambda package: None)
+    with pytest.raises(IncompatibleReactPy, match=f"{re.escape(patch.package)} is not installed"):
+        INSTALLS[name]()
+    monkeypatch.undo()
+    INSTALLS[name]()  # as it was, for the tests after this one
 
 
 @pytest.mark.parametrize("package", ["reactpy", "reactpy-router"])

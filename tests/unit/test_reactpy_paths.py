@@ -6,7 +6,7 @@ import pytest
 from reactpy import component, html
 from reactpy.core.layout import Layout, _ModelState
 
-from medivisit.reactpy_compat import _guard, paths
+from medivisit.reactpy_compat import paths
 from medivisit.reactpy_compat._guard import IncompatibleReactPy
 
 
@@ -39,12 +39,6 @@ async def test_two_tabs_of_a_page_hold_one_copy_of_each_path() -> None:
     deep = [path for path in one if path.count("/children/") >= 3]
     assert deep and set(one) == set(other)
     assert all(one[path] is other[path] for path in deep)  # the same string object, not an equal copy
-
-
-def test_another_reactpy_is_refused(monkeypatch) -> None:
-    monkeypatch.setattr(_guard, "installed_version", lambda package: "1.1.1")
-    with pytest.raises(IncompatibleReactPy, match=r"paths was written for reactpy 1\.1\.0: reactpy 1\.1\.1"):
-        paths.install()
 
 
 def test_a_model_state_built_without_a_patch_path_is_refused(monkeypatch) -> None:
