@@ -12,9 +12,13 @@ from app.services.providers._availability import (
     add_own_time_off,
     add_time_off,
     check_hours,
+    hours_read,
     list_own_time_off,
     list_slots,
     list_time_off,
+    live_appointment,
+    load_blocks,
+    load_calendars,
     load_hours,
     next_slots,
     own_provider,
@@ -23,8 +27,15 @@ from app.services.providers._availability import (
     set_own_weekly_hours,
     set_weekly_hours,
     slot_rules,
+    time_off_read,
 )
-from app.services.providers._licensing import NOT_LICENSED, add_profile_license, licensed_in, licensed_states
+from app.services.providers._licensing import (
+    NOT_LICENSED,
+    add_profile_license,
+    licensed_in,
+    licensed_states,
+    licensed_until_sql,
+)
 from app.services.providers._profiles import (
     FEATURED_MIN_REVIEWS,
     LISTED,
@@ -56,7 +67,7 @@ from app.services.providers._samples import (
     seed_demo_provider,
     seed_providers,
 )
-from app.services.providers._search import search_providers
+from app.services.providers._search import ORDER_BY_RATING, search_providers, visitor_zone
 from app.services.providers._slots import (
     Hours,
     Interval,
@@ -81,6 +92,7 @@ __all__ = [
     "NOT_LICENSED",
     "NO_OWN_PROFILE",
     "NO_PROVIDER",
+    "ORDER_BY_RATING",
     "PAST_TIME_OFF",
     "ServiceOffer",
     "SlotRules",
@@ -96,13 +108,18 @@ __all__ = [
     "generate_slots",
     "get_own_provider",
     "get_provider",
+    "hours_read",
     "licensed_in",
     "licensed_states",
+    "licensed_until_sql",
     "list_featured",
     "list_openings",
     "list_own_time_off",
     "list_slots",
     "list_time_off",
+    "live_appointment",
+    "load_blocks",
+    "load_calendars",
     "load_catalog",
     "load_hours",
     "next_slot",
@@ -127,4 +144,6 @@ __all__ = [
     "set_weekly_hours",
     "slot_rules",
     "sync_listing",
+    "time_off_read",
+    "visitor_zone",
 ]
