@@ -429,16 +429,12 @@ class DraftSaver:
                 logger.exception("Saving the draft of %s failed", self.form_key)
 
 
-def use_draft(
-    form_key: str | None, *, on_load: Callable[[dict[str, Any]], None], actor: Principal | None = None
-) -> DraftSaver | None:
+def use_draft(form_key: str | None, *, on_load: Callable[[dict[str, Any]], None]) -> DraftSaver | None:
     """Keep a form's draft in the database under `form_key` (None: no draft). Once mounted it loads the
-    draft the actor (the connection's, or this browser's visitor outside the app root) saved before (a
-    reconnect, a restart, another worker) and hands it to `on_load`; the returned saver writes changes. A
-    component shows one form key for its lifetime (key it by what the form is for, e.g. the ticket)."""
-    connection_actor = use_actor()
-    if actor is None:
-        actor = connection_actor or Principal.visitor("")
+    draft the connection's actor saved before (a reconnect, a restart, another worker) and hands it to
+    `on_load`; the returned saver writes changes. A component shows one form key for its lifetime (key it
+    by what the form is for, e.g. the ticket)."""
+    actor = use_actor() or Principal.visitor("")
     saver: DraftSaver | None = use_state(
         lambda: DraftSaver(form_key, actor, get_settings().draft_save_delay_ms / 1000) if form_key else None
     )[0]
