@@ -88,6 +88,7 @@ def install(budget: float) -> None:
     parts (smallest_updates.py). Replaces `reactpy.core.serve._single_outgoing_loop`, the loop that
     `serve_layout` runs to send a layout's updates."""
     PATCH.check_version()
+    PATCH.require(reactpy_serve, "serve_layout")  # which runs the loop replaced, by its module global
     PATCH.require(PATCH.find(reactpy_layout, "Layout"), "_rendering_queue")  # `_settling` reads its _pending
     queue = PATCH.find(reactpy_layout, "_ThreadSafeQueue")
     if "_pending" not in PATCH.find(queue, "__init__").__code__.co_names:
@@ -117,7 +118,6 @@ def install(budget: float) -> None:
             # their locals) in a reference cycle until a full collection: let them hold nothing big.
             browser.model = None
 
-    PATCH.require(reactpy_serve, "serve_layout")
     PATCH.replace(reactpy_serve, "_single_outgoing_loop", outgoing)
 
 

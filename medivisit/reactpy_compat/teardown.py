@@ -141,7 +141,8 @@ def install() -> None:
     hook = PATCH.find(life_cycle, "LifeCycleHook")
     # What the exit, the release and the taskless effects read (all slots of ReactPy's classes).
     PATCH.require(layout, "_model_states_by_life_cycle_state_id", "_root_life_cycle_state_id")
-    PATCH.require(PATCH.find(reactpy_layout, "_ModelState"), "children_by_key", "is_component_state")
+    model_state = PATCH.find(reactpy_layout, "_ModelState")
+    PATCH.require(model_state, "children_by_key", "is_component_state", "life_cycle_state")
     PATCH.require(hook, "_schedule_render_callback", "_effect_funcs", "_effect_stops", "_state")
     PATCH.require(hook, "_context_providers", "add_effect", "affect_component_will_unmount")
     PATCH.require(PATCH.find(reactpy_hooks, "_CurrentState"), "dispatch")
