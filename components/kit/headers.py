@@ -17,21 +17,17 @@ def page_title(title: str) -> dict:
 
 def page_header(title: str, lead: str | None = None, *, eyebrow: str | None = None) -> dict:
     """The band at the top of a public page: an eyebrow line, the page's h1 and a lead paragraph."""
-    return html.section(
-        {"class_name": "page-header"},
-        html.div(
-            {"class_name": "container"},
-            html.p({"class_name": "eyebrow"}, eyebrow) if eyebrow else "",
-            html.h1(title),
-            html.p({"class_name": "lead"}, lead) if lead else "",
-        ),
-    )
+    return _band("page-header", title, eyebrow, lead)
 
 
 def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None) -> dict:
     """The header band of the signed-in screens (dashboard, settings, staff, admin); `extra` follows the lead."""
+    return _band("portal-header", title, eyebrow, lead, *extra)
+
+
+def _band(class_name: str, title: Any, eyebrow: Any, lead: Any, *extra: Any) -> dict:
     return html.section(
-        {"class_name": "portal-header"},
+        {"class_name": class_name},
         html.div(
             {"class_name": "container"},
             html.p({"class_name": "eyebrow"}, eyebrow) if eyebrow else "",
