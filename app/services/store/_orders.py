@@ -36,9 +36,10 @@ from app import audit, flags
 from app.principal import Principal
 from app.services.cart import STORE_CLOSED, CartOwner, platform_fee, remove_products
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger import cents, write_lock
+from app.services.ledger import cents
 from app.services.notifications import notify
 from app.services.shared.accounts import account_of
+from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.store import _ledger
 from app.services.store._rules import (
