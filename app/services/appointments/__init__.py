@@ -20,6 +20,14 @@ PUBLIC = {
         "refresh_order_screens",
         "tell_providers_of_released_visits",
     ),
+    "_scheduling": (
+        "Calendars",
+        "Candidate",
+        "eligible_providers",
+        "lock_providers",
+        "provider_calendars",
+        "serves_zip",
+    ),
     "_policy": ("POLICY", "change_rule_summary", "checkout_rule", "provider_sees_details"),
     "_lifecycle": (
         "LIST_LIMIT",

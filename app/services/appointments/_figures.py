@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.providers._profiles import LISTED
+from app.services.providers import LISTED
 from models.booking import Appointment, AppointmentStatus
 from models.provider import Provider
 

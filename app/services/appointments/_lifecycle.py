@@ -35,14 +35,12 @@ from app.services.appointments._emails import send_visit_update
 from app.services.appointments._policy import START_EARLY, patient_change_refusal
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
-from app.services.automation._emit import emit_visit_events
-from app.services.booking._holds import lock_providers
+from app.services.appointments._scheduling import lock_providers
+from app.services.automation import emit_visit_events
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger._visits import settle_cancelled_visit, settle_completed_visit
-from app.services.notifications._copy import Audience
-from app.services.notifications._visits import VisitNote, notify_visits
-from app.services.providers._availability import load_blocks, load_hours, slot_rules
-from app.services.providers._slots import Interval, generate_slots
+from app.services.ledger import settle_cancelled_visit, settle_completed_visit
+from app.services.notifications import Audience, VisitNote, notify_visits
+from app.services.providers import Interval, generate_slots, load_blocks, load_hours, slot_rules
 from app.services.shared.accounts import get_account, is_admin
 from app.services.shared.clock import day_bounds, zone
 from app.services.shared.signed_in import require_account

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.appointments._policy import START_EARLY, patient_change_refusal, provider_sees_details
-from app.services.providers._profiles import display_name
+from app.services.providers import display_name
 from app.services.shared.accounts import account_of
 from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service

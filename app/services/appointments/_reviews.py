@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers._profiles import LISTED
+from app.services.providers import LISTED
 from app.services.shared.ratings import rating_summary
 from app.services.shared.signed_in import require_account
 from models.account import AccountRead

@@ -38,15 +38,12 @@ from app.services.appointments._lifecycle import (
     cancel_appointment,
     move_visit,
 )
+from app.services.appointments._scheduling import eligible_providers, lock_providers, provider_calendars
 from app.services.appointments._staff_reads import check_zone, staff_with
-from app.services.booking._holds import lock_providers
-from app.services.booking._rules import eligible_providers, provider_calendars
 from app.services.errors import ValidationFailed
-from app.services.ledger._reassign import move_visit_charge
-from app.services.notifications._copy import Audience
-from app.services.notifications._visits import VisitNote, notify_visits
-from app.services.providers._availability import slot_rules
-from app.services.providers._profiles import display_name
+from app.services.ledger import move_visit_charge
+from app.services.notifications import Audience, VisitNote, notify_visits
+from app.services.providers import display_name, slot_rules
 from app.services.shared.accounts import get_account
 from models.booking import Appointment, AppointmentRead, AppointmentStatus, overlap_refused
 from models.catalog import Service

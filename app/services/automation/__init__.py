@@ -15,7 +15,7 @@ from app.services._surface import public_surface
 PUBLIC = {
     "_catalogue": ("EVENT_TYPES", "GROUP_LABELS", "TEST_EVENT"),
     "_delivery": ("AUTOMATION_TOPIC", "RETRY_DELAYS", "deliver_due_webhooks"),
-    "_emit": ("emit_event", "emit_ticket_event", "emit_visit_events"),
+    "_emit": ("emit_event", "emit_payment_event", "emit_ticket_event", "emit_visit_events"),
     "_signup": ("watch_signups",),
     "_integration": (
         "CONNECTED",

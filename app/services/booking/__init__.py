@@ -22,7 +22,6 @@ PUBLIC = {
         "SAME_TIME",
         "TAKEN",
         "address_problems",
-        "provider_calendars",
     ),
     "_venue": ("VenueBooking", "book_venue_visits"),
 }

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
 from app.principal import Principal
-from app.services.appointments._reads import appointment_reads, read_of
+from app.services.appointments import appointment_reads, lock_providers, read_of
 from app.services.booking._rules import (
     HOLD_GONE,
     HOLD_MINUTES,
@@ -31,9 +31,9 @@ from app.services.booking._rules import (
     place_zip,
     service_and_providers,
 )
-from app.services.catalog._pricing import price_for
+from app.services.catalog import price_for
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers._availability import live_appointment
+from app.services.providers import live_appointment
 from app.services.shared.clock import current_time
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
@@ -45,21 +45,9 @@ from models.booking import (
 )
 from models.cart import CartItem
 from models.catalog import ServiceLocation
-from models.provider import Provider
+
 
 # ---- holds --------------------------------------------------------------------------------------
-_LOCK_PROVIDER = (
-    select(Provider.id).where(Provider.id == bindparam("provider_id")).with_for_update(key_share=True)
-)
-
-
-async def lock_providers(session: AsyncSession, provider_ids: list[str]) -> None:
-    """Queue behind other writers of these providers' time (PostgreSQL row locks, always taken in id order:
-    `hold_slot` and `place_order` both take them before writing appointments, so they cannot deadlock)."""
-    for provider_id in sorted(set(provider_ids)):
-        await session.execute(_LOCK_PROVIDER, {"provider_id": provider_id})
-
-
 def _patient_time_statement() -> Select:
     """The patient's live holds, the visits in their cart, and whether a live visit or hold of theirs
     overlaps [starts_at, ends_at) (built once; the values are parameters)."""

@@ -11,17 +11,10 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.booking._rules import (
-    MAX_LISTED,
-    bookable_service,
-    eligible_providers,
-    place_zip,
-    provider_calendars,
-)
-from app.services.catalog._pricing import price_for
-from app.services.providers._availability import slot_rules
-from app.services.providers._profiles import display_name
-from app.services.providers._search import visitor_zone
+from app.services.appointments import eligible_providers, provider_calendars
+from app.services.booking._rules import MAX_LISTED, bookable_service, place_zip
+from app.services.catalog import price_for
+from app.services.providers import display_name, slot_rules, visitor_zone
 from app.services.shared.clock import current_time, day_bounds, zone
 from models.booking import CheckoutOptions, ProviderTimes
 from models.catalog import ServiceLocation

@@ -25,8 +25,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from app.events import publish_event
 from app.principal import Principal
-from app.services.appointments._reads import appointment_reads, read_of
-from app.services.booking._holds import lock_providers
+from app.services.appointments import appointment_reads, lock_providers, read_of
 from app.services.booking._rules import (
     EXPIRED,
     LONG_NOTES,
@@ -49,13 +48,12 @@ from app.services.booking._rules import (
     WITHDRAWN,
     agreed_to_travel,
 )
-from app.services.cart._cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
-from app.services.catalog._pricing import CENT, price_for
+from app.services.cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
+from app.services.catalog import CENT, price_for
 from app.services.domain_events import BookedVisit, OrderPlaced
 from app.services.errors import NotFound, ValidationFailed
 from app.services.payments import get_gateway
-from app.services.providers._licensing import NOT_LICENSED, licensed_until_sql
-from app.services.providers._profiles import display_name
+from app.services.providers import NOT_LICENSED, display_name, licensed_until_sql
 from app.services.safety import find_red_flag
 from app.services.shared.accounts import is_admin
 from app.services.shared.addresses import ADDRESSED, address_problems, zip_state

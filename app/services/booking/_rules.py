@@ -4,21 +4,15 @@ their calendars, whether a start time is open)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 from functools import cache
-from itertools import islice
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, or_, select
+from sqlalchemy import ColumnElement, Select, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.appointments import Candidate, provider_calendars, serves_zip
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers._availability import load_calendars, slot_rules
-from app.services.providers._licensing import licensed_in
-from app.services.providers._profiles import LISTED
-from app.services.providers._search import ORDER_BY_RATING
-from app.services.providers._slots import Hours, Interval, SlotRules, generate_slots
+from app.services.providers import LISTED, ORDER_BY_RATING, slot_rules
 from app.services.shared.addresses import (  # noqa: F401 - ADDRESSED and address_problems: on booking's surface
     ADDRESSED,
     ZIP_RE,
@@ -27,7 +21,7 @@ from app.services.shared.addresses import (  # noqa: F401 - ADDRESSED and addres
 )
 from app.services.shared.clock import today_utc
 from models.catalog import Service, ServiceCategory, ServiceLocation
-from models.provider import Provider, ProviderService, ProviderZip
+from models.provider import Provider, ProviderService
 from models.service_request import OfferStatus, ServiceRequest, ServiceRequestOffer
 
 HOLD_MINUTES = 10
@@ -65,12 +59,6 @@ NEED_CITY = "Enter the city for {service} (up to 100 characters)."
 NEED_STATE = "Enter the 2-letter state for {service}, such as NY."
 LONG_NOTES = f"Intake notes for {{service}} can be at most {NOTES_MAX} characters."
 NO_ORDER = "We could not find this order in your account."
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    provider: Provider
-    base_price: Decimal  # the provider's own price, before any sale
 
 
 # ---- shared checks ------------------------------------------------------------------------------
@@ -114,51 +102,6 @@ def agreed_to_travel(
         ServiceRequest.patient_id == patient_id,
         ServiceRequest.zip_code == zip_code,
     )
-
-
-def serves_zip(
-    provider_id: ColumnElement,
-    zip_code: object,
-    state: object,
-    day: object,
-    agreed: ColumnElement[bool] | None = None,
-) -> ColumnElement[bool]:
-    """SQL: the provider travels to the ZIP code (their area holds it, or `agreed`: `agreed_to_travel`) and
-    holds a licence of its state valid on `day` (the licence-state rule, `providers.licensed_in`); values
-    or bound parameters."""
-    travels = exists().where(ProviderZip.provider_id == provider_id, ProviderZip.zip_code == zip_code)
-    if agreed is not None:
-        travels = or_(travels, agreed)
-    return and_(travels, licensed_in(provider_id, state, day))
-
-
-async def eligible_providers(
-    session: AsyncSession,
-    service: Service,
-    location: ServiceLocation,
-    zip_code: str,
-    provider_id: str | None,
-    day: date | None = None,
-) -> list[_Candidate]:
-    """Listed providers who offer the service at this place and (unless virtual) travel to the ZIP code
-    and are licensed in its state on `day` (default today), best rated first."""
-    statement = (
-        select(Provider, ProviderService.price)
-        .join(ProviderService, ProviderService.provider_id == Provider.id)
-        .where(
-            *LISTED,
-            ProviderService.service_id == service.id,
-            ProviderService.location_mask.op("&")(location.bit) != 0,
-        )
-        .order_by(*ORDER_BY_RATING)
-    )
-    if zip_code:
-        statement = statement.where(
-            serves_zip(Provider.id, zip_code, zip_state(zip_code), day or today_utc())
-        )
-    if provider_id is not None:
-        statement = statement.where(Provider.id == provider_id)
-    return [_Candidate(provider, price) for provider, price in (await session.execute(statement)).all()]
 
 
 @cache
@@ -208,7 +151,7 @@ async def service_and_providers(
     *,
     patient_id: str | None = None,
     starts_at: datetime | None = None,
-) -> tuple[Service, str, list[_Candidate]]:
+) -> tuple[Service, str, list[Candidate]]:
     """`bookable_service` and its `eligible_providers` in one query: the service, its category slug and
     the listed providers offering it at `location` who travel to `zip_code` (their area, or they agreed to
     come to `patient_id` at `starts_at`) and are licensed in its state on `day` (the caller checks the place
@@ -229,68 +172,13 @@ async def service_and_providers(
     if not rows:
         raise NotFound(NO_SERVICE)
     service, category_slug = rows[0][0], rows[0][1]
-    candidates = [_Candidate(provider, price) for _s, _c, provider, price in rows if provider is not None]
+    candidates = [Candidate(provider, price) for _s, _c, provider, price in rows if provider is not None]
     return service, category_slug, candidates
 
 
-@dataclass(frozen=True)
-class _Calendars:
-    """Weekly hours, busy time and time off of some providers around [not_before, before)."""
-
-    rules: SlotRules
-    now: datetime
-    not_before: datetime
-    before: datetime
-    hours: dict[str, tuple[Hours, ...]]
-    busy: dict[str, list[Interval]]
-    blocked: dict[str, list[Interval]]
-    expired: set[str]  # providers with an expired hold in the window (its row still counts for no-overlap)
-
-    def starts(
-        self, provider: Provider, *, with_busy: bool = True, first_only: bool = False
-    ) -> list[datetime]:
-        """The provider's open start times in the window (ignoring booked and held time if not `with_busy`;
-        only the first, if any, with `first_only`)."""
-        return list(
-            islice(
-                generate_slots(
-                    hours=self.hours.get(provider.id, ()),
-                    time_zone=provider.time_zone,
-                    now=self.now,
-                    rules=self.rules,
-                    busy=self.busy.get(provider.id, ()) if with_busy else (),
-                    blocked=self.blocked.get(provider.id, ()),
-                    not_before=self.not_before,
-                    before=self.before,
-                ),
-                1 if first_only else None,
-            )
-        )
-
-
-async def provider_calendars(
-    session: AsyncSession,
-    providers: list[Provider],
-    rules: SlotRules,
-    not_before: datetime,
-    before: datetime,
-    now: datetime,
-) -> _Calendars:
-    """The calendars of all `providers` in one query (none for no provider)."""
-    if not providers:
-        return _Calendars(rules, now, not_before, before, {}, {}, {}, set())
-    # Room for a visit starting at the end of the window, and the travel buffer on both sides.
-    buffer = timedelta(minutes=rules.buffer_minutes)
-    reach = before + timedelta(minutes=rules.duration_minutes) + buffer
-    hours, busy, blocked, expired = await load_calendars(
-        session, [p.id for p in providers], not_before - buffer, reach, now
-    )
-    return _Calendars(rules, now, not_before, before, hours, busy, blocked, expired)
-
-
 async def open_providers_at(
-    session: AsyncSession, candidates: list[_Candidate], minutes: int, start: datetime, now: datetime
-) -> tuple[list[_Candidate], set[str]]:
+    session: AsyncSession, candidates: list[Candidate], minutes: int, start: datetime, now: datetime
+) -> tuple[list[Candidate], set[str]]:
     """The candidates who can start the visit at `start` (notice, horizon, hours, time off, busy time and
     its travel buffer), in the same order, and the ids of those with an expired hold around `start`. None
     free: TAKEN when busy time alone is in the way, else NOT_OPEN."""

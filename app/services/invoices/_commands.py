@@ -40,8 +40,8 @@ from app.services.invoices._rules import (
     require_payments,
     today,
 )
-from app.services.ledger._journal import WORLD, move, post, write_lock
-from app.services.notifications._delivery import notify
+from app.services.ledger import WORLD, move, post, write_lock
+from app.services.notifications import notify
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.base import new_id, utcnow

@@ -50,7 +50,15 @@ PUBLIC = {
     ),
     "_release": ("release_due_earnings",),
     "_rules": ("REFUND_NEEDS_EXCEPTION", "REFUND_NOTICE_HOURS"),
-    "_visits": ("grant_wallet_credit", "post_booked_order", "refund_visit", "split_fee"),
+    "_reassign": ("move_visit_charge",),
+    "_visits": (
+        "grant_wallet_credit",
+        "post_booked_order",
+        "refund_visit",
+        "settle_cancelled_visit",
+        "settle_completed_visit",
+        "split_fee",
+    ),
 }
 
 __getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)

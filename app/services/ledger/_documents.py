@@ -29,7 +29,7 @@ from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import account_id, dollars
 from app.services.ledger._reads import _period, _provider, list_provider_statement
 from app.services.payments import GATEWAYS
-from app.services.providers._profiles import display_name
+from app.services.providers import display_name
 from app.services.shared.accounts import account_of, is_admin
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of

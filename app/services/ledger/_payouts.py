@@ -51,8 +51,8 @@ from app.services.ledger._rules import (
     SAME_APPROVER,
     require_payments_staff,
 )
-from app.services.notifications._delivery import notify
-from app.services.providers._profiles import display_name
+from app.services.notifications import notify
+from app.services.providers import display_name
 from app.services.shared.signed_in import require_account
 from app.services.validation import amount_cents
 from app.settings import get_settings

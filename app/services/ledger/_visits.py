@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.automation._emit import emit_payment_event
+from app.services.automation import emit_payment_event
 from app.services.domain_events import BookedVisit, OrderPlaced, PaymentCaptured
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import (
@@ -65,7 +65,7 @@ from app.services.ledger._rules import (
     REFUND_TOO_MUCH,
     require_payments_staff,
 )
-from app.services.notifications._delivery import notify
+from app.services.notifications import notify
 from app.services.payments import gateway_of, get_gateway
 from models.audit import AuditAction
 from models.base import utcnow

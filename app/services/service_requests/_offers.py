@@ -12,8 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
-from app.services.appointments import provider_sees_details
-from app.services.booking import provider_calendars
+from app.services.appointments import provider_calendars, provider_sees_details
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.notifications import notify
 from app.services.providers import own_provider, slot_rules
