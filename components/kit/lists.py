@@ -1,5 +1,5 @@
 """Lists of content: `checklist` (ticked items), `steps` (numbered steps with a title), `chips` and `facts`
-(a description list of terms and details)."""
+(a description list of terms and their details)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ def chips(*labels: str) -> dict:
     )
 
 
-def facts(*pairs: tuple[Any, Any], class_name: str | None = None) -> dict:
-    """A `dl` of (term, detail) pairs: `dt` then `dd` for each."""
+def facts(*rows: tuple[Any, ...], class_name: str | None = None) -> dict:
+    """A `dl` of (term, detail …) rows: `dt` with the term, then `dd` holding the rest."""
     return html.dl(
         {"class_name": class_name} if class_name else {},
-        *(part for term, detail in pairs for part in (html.dt(term), html.dd(detail))),
+        *(part for term, *detail in rows for part in (html.dt(term), html.dd(*detail))),
     )

@@ -69,3 +69,8 @@ def test_a_form_is_checked_by_the_server_and_named_when_labelled():
     assert attrs(form)["no_validate"] is True
     assert attrs(form)["id"] == "contract-form" and attrs(form)["aria-label"] == "New contract"
     assert "on_submit" in form["eventHandlers"]
+
+
+def test_a_fact_may_have_several_pieces_of_detail():
+    listing = facts(("Sites", "3 · ", "Boston"))
+    assert text(find(listing, "dd")) == "3 · Boston"
