@@ -162,15 +162,13 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
         facts(
             (
                 "Contact",
-                html._(
-                    UserText(lead.contact_name),
-                    " · ",
-                    html.a({"href": f"mailto:{lead.email}"}, lead.email),
-                    " · ",
-                    html.a({"href": f"tel:{lead.phone}"}, lead.phone),
-                ),
+                UserText(lead.contact_name),
+                " · ",
+                html.a({"href": f"mailto:{lead.email}"}, lead.email),
+                " · ",
+                html.a({"href": f"tel:{lead.phone}"}, lead.phone),
             ),
-            ("Sites", html._(f"{lead.site_count} · ", UserText(lead.site_location))),
+            ("Sites", f"{lead.site_count} · ", UserText(lead.site_location)),
             ("Headcount", f"About {lead.headcount:,}"),
             ("Services", ", ".join(lead.services)),
             ("Dates", UserText(lead.dates_wanted) if lead.dates_wanted else "—"),
