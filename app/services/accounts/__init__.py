@@ -1,5 +1,6 @@
-"""Accounts: who is signed in (the Principal re-check every command makes), the account mapped from the
-identity record, profiles, two-factor settings, the signed-in devices, e-mail change, data export and
+"""Accounts: who is signed in on a connection (`resolve_viewer`; the Principal re-check every command makes
+and the account mapped from the identity record live in app/services/shared, and are on this surface too),
+profiles, two-factor settings, the signed-in devices, e-mail change, data export and
 deletion, the welcome overlays, the waitlist, and the operator's account tools.
 
 Its public surface: the names below (`__all__`).

@@ -1,5 +1,6 @@
-"""The staff portal: members and their permissions (the one `require_permission` gate), the staff
-dashboard, task lists and the owners' audit log.
+"""The staff portal: members and their permissions (the one `require_permission` gate every domain calls
+lives below the domains, in app/services/shared/staff_access.py), the staff dashboard, task lists and the
+owners' audit log.
 
 Its public surface: the names below (`__all__`).
 """
