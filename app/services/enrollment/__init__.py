@@ -2,7 +2,8 @@
 ZIP codes and their states, each wizard step), the licences and credential documents it carries, its
 timeline, and what the applicant reads about it; and the staff side: the verification queue, reviews and
 decisions (approval publishes the provider), document approvals with the credential files, the staff's
-onboarding pipeline and nudges (`_pipeline`), and keeping providers in good standing (`_standing`).
+onboarding pipeline and nudges (`_pipeline`), keeping providers in good standing (`_standing`), and Provider
+Management: suspending and reinstating providers, their managed list and audit (`_management`).
 
 Its public surface: the names below (`__all__`). Staff-side commands build on the private helpers of
 `_common` (reading an application, recording a timeline event, changing status with a notification, the

@@ -1,5 +1,5 @@
-"""The rules of an application, without a database: NPI, licences, ZIP codes (and ZIP → state), each wizard
-step's fields, and what a complete application has.
+"""The rules of an application, without a database: NPI, licences, the ZIP codes a provider travels to, each
+wizard step's fields, and what a complete application has.
 
 Each step's `clean_*` returns the values as stored and a dict of field errors (field name → message the UI
 shows next to the field and in the error summary); `StepInvalid` carries them from a command to the screen.
@@ -7,8 +7,8 @@ shows next to the field and in the error summary); `StepInvalid` carries them fr
 NPI (CMS, "Requirements for the NPI check digit"): 10 digits, the first 1 or 2; the last is the Luhn check
 digit computed over "80840" followed by the first nine (80 = health, 840 = the United States).
 
-ZIP codes are checked against the US ZIP code list of the `zipcodes` package (offline, about 42,000 codes);
-`zip_state` gives a ZIP code's state, which the licence-state rule compares with the licences' states.
+ZIP codes are checked against the US ZIP code list (`is_real_zip`, `zip_state`:
+app/services/shared/addresses.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The licence-state rule (issue 13): a provider may only take visits in states where they hold a valid
 licence — one whose `expires_on` is on or after the visit's day. A ZIP code's state comes from the offline
-ZIP list (`enrollment.zip_state`).
+ZIP list (`zip_state`, app/services/shared/addresses.py).
 
 Where it is decided, once each:
 - search by ZIP code reads the listing copies on `provider_zip_codes`: a ZIP row is `listed` only when the
