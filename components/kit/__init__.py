@@ -10,10 +10,10 @@ summary's links) is in static/js/kit.js.
 
 The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers); `section` / `grid` /
 `card` / `portal_page` / `portal_body` / `StaffCard` / `SettingsCard` (layout); `button_link` /
-`mailto_href` (links); `button_row` (buttons); `hint` (display); `notice` / `sale_callout` / `coming_soon`
-(notices); `checklist` / `steps` / `chips` / `facts` (lists); `faq_item` / `faq_group` / `faq_layout`
-(faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems` and
-`form_error` (list_screen).
+`mailto_href` (links); `button_row` (buttons); `hint` (display); `notice` / `sale_callout` / `cta_band` /
+`coming_soon` (notices); `checklist` / `steps` / `chips` / `facts` (lists); `faq_item` / `faq_group` /
+`faq_layout` (faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems`
+and `form_error` (list_screen).
 """
 
 from components.kit.buttons import Button, button_row
@@ -37,7 +37,7 @@ from components.kit.list_screen import (
     text_param,
 )
 from components.kit.lists import checklist, chips, facts, steps
-from components.kit.notices import coming_soon, notice, sale_callout
+from components.kit.notices import coming_soon, cta_band, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.static import frozen
@@ -83,6 +83,7 @@ __all__ = [
     "choice_param",
     "clamp_page_size",
     "coming_soon",
+    "cta_band",
     "dialog_actions",
     "empty_state",
     "error_state",

@@ -1,7 +1,10 @@
-"""Notes set apart from the text: `notice` (a toned note), `sale_callout` (the flash-sale note) and
-`coming_soon` (the card of a screen that is not built yet)."""
+"""Notes set apart from the text: `notice` (a toned note), `sale_callout` (the flash-sale note),
+`cta_band` (a call to action: a heading, a line and what to do) and `coming_soon` (the card of a screen
+that is not built yet)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from reactpy import html
 
@@ -25,6 +28,11 @@ def sale_callout(sale_text: str, *, running: bool) -> dict | str:
         icon("zap", size=18),
         html.p(html.strong(sale_text), " The discount applies to IV therapy visits booked today."),
     )
+
+
+def cta_band(heading: Any, text: Any, *actions: Any) -> dict:
+    """`div.cta-band`: an h2 and a line of text, then the actions (usually a `button_link`)."""
+    return html.div({"class_name": "cta-band"}, html.div(html.h2(heading), html.p(text)), *actions)
 
 
 def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[str, str], ...]) -> dict:

@@ -7,7 +7,9 @@ from components.kit import (
     ServerForm,
     SettingsCard,
     StaffCard,
+    button_link,
     button_row,
+    cta_band,
     facts,
     hint,
     portal_body,
@@ -74,3 +76,10 @@ def test_a_form_is_checked_by_the_server_and_named_when_labelled():
 def test_a_fact_may_have_several_pieces_of_detail():
     listing = facts(("Sites", "3 · ", "Boston"))
     assert text(find(listing, "dd")) == "3 · Boston"
+
+
+def test_a_call_to_action_band_has_its_heading_line_and_action():
+    band = cta_band("Licensed provider?", "Join as a provider.", button_link("Join", "/become-provider"))
+    assert classes(band) == {"cta-band"}
+    assert text(find(band, "h2")) == "Licensed provider?" and text(find(band, "p")) == "Join as a provider."
+    assert attrs(find(band, "a"))["href"] == "/become-provider"
