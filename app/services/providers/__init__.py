@@ -77,7 +77,6 @@ from app.services.providers._slots import (
     parse_schedule,
     schedule_key,
 )
-from app.services.shared.clock import day_bounds
 
 __all__ = [
     "BAD_TIME_OFF",
@@ -103,7 +102,6 @@ __all__ = [
     "add_time_off",
     "check_hours",
     "create_provider",
-    "day_bounds",
     "display_name",
     "generate_slots",
     "get_own_provider",
