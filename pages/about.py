@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import button_link, button_row, card, grid, page_header, section
+from components.kit import button_link, button_row, card, cta_band, grid, page_header, section
 
 BELIEFS = (
     (
@@ -108,12 +108,9 @@ def AboutPage() -> dict:
             title="Who MediVisit is for",
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Want to know more?"),
-                    html.p("Read how a visit works, or get in touch with our team."),
-                ),
+            cta_band(
+                "Want to know more?",
+                "Read how a visit works, or get in touch with our team.",
                 button_row(
                     button_link("How it works", "/how-it-works", icon_name="arrow-right"),
                     button_link("Contact us", "/contact", variant="outline-light"),

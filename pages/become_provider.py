@@ -6,7 +6,7 @@ from __future__ import annotations
 from reactpy import component, html
 
 from components.context import use_session
-from components.kit import button_link, card, chips, grid, page_header, section, steps
+from components.kit import button_link, card, chips, cta_band, grid, page_header, section, steps
 
 ENROLLMENT = "/provider-enrollment"
 # Signed out: create an account (or sign in from there), then straight back to the application.
@@ -112,12 +112,9 @@ def BecomeProviderPage() -> dict:
             title="How it works",
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Ready when you are"),
-                    html.p("Applying is free, and there is no fee to keep a profile on MediVisit."),
-                ),
+            cta_band(
+                "Ready when you are",
+                "Applying is free, and there is no fee to keep a profile on MediVisit.",
                 button_link("Apply now", apply_href, icon_name="arrow-right"),
             ),
         ),

@@ -32,6 +32,7 @@ from components.kit import (
     TextArea,
     button_link,
     card,
+    cta_band,
     empty_state,
     form_error,
     grid,
@@ -89,12 +90,9 @@ def _facts(posting: PostingRead) -> dict:
 
 def _provider_band() -> dict:
     return section(
-        html.div(
-            {"class_name": "cta-band"},
-            html.div(
-                html.h2("Licensed provider?"),
-                html.p("You don't need a job application to see patients. Join as a provider instead."),
-            ),
+        cta_band(
+            "Licensed provider?",
+            "You don't need a job application to see patients. Join as a provider instead.",
             button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
         ),
     )

@@ -30,6 +30,7 @@ from components.kit import (
     browser_field,
     browser_select,
     button_link,
+    cta_band,
     error_state,
     frozen,
     loading_state,
@@ -232,12 +233,9 @@ def FindProviderPage() -> dict:
             ),
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Providers: be found by patients near you"),
-                    html.p("Set up your profile, services, hours and service area."),
-                ),
+            cta_band(
+                "Providers: be found by patients near you",
+                "Set up your profile, services, hours and service area.",
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),
         ),

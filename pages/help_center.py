@@ -35,6 +35,7 @@ from components.kit import (
     QueryView,
     button_link,
     button_row,
+    cta_band,
     notice,
     page_header,
     page_title,
@@ -109,11 +110,7 @@ def about_search(query: str) -> str:
 
 def still_need_help(href: str, lead: str) -> dict:
     return section(
-        html.div(
-            {"class_name": "cta-band"},
-            html.div(html.h2("Still need help?"), html.p(lead)),
-            button_link("Contact support", href, icon_name="arrow-right"),
-        ),
+        cta_band("Still need help?", lead, button_link("Contact support", href, icon_name="arrow-right")),
     )
 
 

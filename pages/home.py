@@ -20,6 +20,7 @@ from components.kit import (
     button_row,
     card,
     checklist,
+    cta_band,
     frozen,
     grid,
     section,
@@ -219,13 +220,8 @@ def _hero_card() -> dict:
 
 
 def _provider_invitation() -> dict:
-    return html.div(
-        {"class_name": "cta-band"},
-        html.div(
-            html.h2("Are you a licensed provider?"),
-            html.p(
-                "Set your own hours and service area, and get paid for visits you already know how to do."
-            ),
-        ),
+    return cta_band(
+        "Are you a licensed provider?",
+        "Set your own hours and service area, and get paid for visits you already know how to do.",
         button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
     )

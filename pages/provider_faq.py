@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from reactpy import component, html
 
-from components.kit import button_link, button_row, faq_group, faq_item, faq_layout, page_header, section
+from components.kit import (
+    button_link,
+    button_row,
+    cta_band,
+    faq_group,
+    faq_item,
+    faq_layout,
+    page_header,
+    section,
+)
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),
@@ -202,12 +211,9 @@ def ProviderFaqPage() -> dict:
             ),
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Ready to apply?"),
-                    html.p("See what you'll need and start your application, or ask us a question first."),
-                ),
+            cta_band(
+                "Ready to apply?",
+                "See what you'll need and start your application, or ask us a question first.",
                 button_row(
                     button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
                     button_link("Contact us", "/contact", variant="outline-light"),

@@ -15,6 +15,7 @@ from components.kit import (
     button_row,
     card,
     chips,
+    cta_band,
     empty_state,
     error_state,
     grid,
@@ -145,12 +146,9 @@ def ProvidersPage() -> dict:
             title="What each profile shows",
         ),
         section(
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Are you a licensed provider?"),
-                    html.p("Set your own hours and service area, and see patients who need care at home."),
-                ),
+            cta_band(
+                "Are you a licensed provider?",
+                "Set your own hours and service area, and see patients who need care at home.",
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),
         ),

@@ -12,7 +12,7 @@ from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, Serv
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import button_link, page_header, sale_callout, section
+from components.kit import button_link, cta_band, page_header, sale_callout, section
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 
@@ -131,15 +131,9 @@ def ServicesPage() -> dict:
         html.div({"class_name": "container"}, AdSlot("SERVICES_BOTTOM")),
         section(
             AdSlot("SERVICES"),
-            html.div(
-                {"class_name": "cta-band"},
-                html.div(
-                    html.h2("Don't see what you need?"),
-                    html.p(
-                        "Tell us about the care you're looking for and we'll look for a provider who offers "
-                        "it."
-                    ),
-                ),
+            cta_band(
+                "Don't see what you need?",
+                "Tell us about the care you're looking for and we'll look for a provider who offers it.",
                 button_link("Request a service", "/service-requests", icon_name="arrow-right"),
             ),
         ),
