@@ -5,33 +5,57 @@ Redeliver, per-type switches and SPEC's four workflow templates. Owners and admi
 Other domains make one call each: `emit_event` (or `emit_visit_event`, `emit_ticket_event`), imported from
 `_emit`, inside their own transaction.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.automation._catalogue import EVENT_TYPES, GROUP_LABELS, TEST_EVENT
+from app.services.automation._delivery import AUTOMATION_TOPIC, RETRY_DELAYS, deliver_due_webhooks
+from app.services.automation._emit import emit_event, emit_payment_event, emit_ticket_event, emit_visit_events
+from app.services.automation._integration import (
+    CONNECTED,
+    ERROR,
+    FAILED,
+    connect_webhook,
+    disconnect,
+    get_integration,
+    reveal_secret,
+    rotate_secret,
+    set_event_type,
+    set_header_auth,
+    set_simulation,
+)
+from app.services.automation._log import PAGE_SIZE, get_delivery, list_deliveries, redeliver
+from app.services.automation._signup import watch_signups
+from app.services.automation._templates import get_workflow_template, list_workflow_templates, workflow_json
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_catalogue": ("EVENT_TYPES", "GROUP_LABELS", "TEST_EVENT"),
-    "_delivery": ("AUTOMATION_TOPIC", "RETRY_DELAYS", "deliver_due_webhooks"),
-    "_emit": ("emit_event", "emit_payment_event", "emit_ticket_event", "emit_visit_events"),
-    "_signup": ("watch_signups",),
-    "_integration": (
-        "CONNECTED",
-        "ERROR",
-        "FAILED",
-        "disconnect",
-        "get_integration",
-        "reveal_secret",
-        "rotate_secret",
-        "set_event_type",
-        "set_header_auth",
-        "set_simulation",
-        "connect_webhook",
-    ),
-    "_log": ("PAGE_SIZE", "get_delivery", "list_deliveries", "redeliver"),
-    "_templates": ("get_workflow_template", "list_workflow_templates", "workflow_json"),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "AUTOMATION_TOPIC",
+    "CONNECTED",
+    "ERROR",
+    "EVENT_TYPES",
+    "FAILED",
+    "GROUP_LABELS",
+    "PAGE_SIZE",
+    "RETRY_DELAYS",
+    "TEST_EVENT",
+    "connect_webhook",
+    "deliver_due_webhooks",
+    "disconnect",
+    "emit_event",
+    "emit_payment_event",
+    "emit_ticket_event",
+    "emit_visit_events",
+    "get_delivery",
+    "get_integration",
+    "get_workflow_template",
+    "list_deliveries",
+    "list_workflow_templates",
+    "redeliver",
+    "reveal_secret",
+    "rotate_secret",
+    "set_event_type",
+    "set_header_auth",
+    "set_simulation",
+    "watch_signups",
+    "workflow_json",
+]

@@ -1,29 +1,45 @@
 """Booking: checkout options (places, days, providers, open times: `_options`), 10-minute holds (`_holds`),
-orders placed through the payment gateway (`_orders`, `_payments`), and the rules they share (`_rules`).
+orders placed through the payment gateway (`_orders`, publishing `OrderPlaced`), corporate venue days
+(`_venue`), and the rules they share (`_rules`).
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.booking._holds import hold_slot, list_my_holds, release_hold
+from app.services.booking._options import checkout_open_days, checkout_options
+from app.services.booking._orders import get_order, get_order_by_number, place_order
+from app.services.booking._rules import (
+    EXPIRED,
+    HOLD_MINUTES,
+    NOT_HELD,
+    NOT_OPEN,
+    ORDER_ALPHABET,
+    SAME_TIME,
+    TAKEN,
+)
+from app.services.booking._venue import VenueBooking, book_venue_visits
+from app.services.shared.addresses import ADDRESSED, address_problems
+from models.booking import CheckoutLine
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_holds": ("hold_slot", "list_my_holds", "release_hold"),
-    "_options": ("checkout_open_days", "checkout_options"),
-    "_orders": ("CheckoutLine", "get_order", "get_order_by_number", "place_order"),
-    "_rules": (
-        "ADDRESSED",
-        "EXPIRED",
-        "HOLD_MINUTES",
-        "NOT_HELD",
-        "NOT_OPEN",
-        "ORDER_ALPHABET",
-        "SAME_TIME",
-        "TAKEN",
-        "address_problems",
-    ),
-    "_venue": ("VenueBooking", "book_venue_visits"),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "ADDRESSED",
+    "CheckoutLine",
+    "EXPIRED",
+    "HOLD_MINUTES",
+    "NOT_HELD",
+    "NOT_OPEN",
+    "ORDER_ALPHABET",
+    "SAME_TIME",
+    "TAKEN",
+    "VenueBooking",
+    "address_problems",
+    "book_venue_visits",
+    "checkout_open_days",
+    "checkout_options",
+    "get_order",
+    "get_order_by_number",
+    "hold_slot",
+    "list_my_holds",
+    "place_order",
+    "release_hold",
+]

@@ -1,6 +1,6 @@
 """Checkout's shared rules: limits, the messages a patient reads, the schemas of a checkout line, and the
-checks every step repeats (a bookable service, the place and ZIP of a visit, the eligible providers and
-their calendars, whether a start time is open)."""
+checks every step repeats (a bookable service, the place and ZIP of a visit, the providers free at a start
+time; who may take a visit's time at all is appointments' `_scheduling`)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.services.appointments import Candidate, provider_calendars, serves_zip
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers import LISTED, ORDER_BY_RATING, slot_rules
-from app.services.shared.addresses import (  # noqa: F401 - ADDRESSED and address_problems: on booking's surface
-    ADDRESSED,
-    ZIP_RE,
-    address_problems,
-    zip_state,
-)
+from app.services.shared.addresses import ZIP_RE, zip_state
 from app.services.shared.clock import today_utc
 from models.catalog import Service, ServiceCategory, ServiceLocation
 from models.provider import Provider, ProviderService

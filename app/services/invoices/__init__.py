@@ -4,28 +4,28 @@ paid needs process_payments and posts the payment to the ledger), and read them 
 list and search, a patient's own invoices, the PDF). `_rules` holds the words, limits and gates,
 `_document` the PDF and the e-mail. See models/invoice.py for the numbering.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.invoices._commands import (
+    create_invoice,
+    mark_invoice_paid,
+    send_invoice,
+    update_invoice,
+    void_invoice,
+)
+from app.services.invoices._reads import get_invoice, get_invoice_pdf, list_invoices, list_my_invoices
+from app.services.invoices._rules import METHOD_LABELS
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_commands": (
-        "create_invoice",
-        "mark_invoice_paid",
-        "send_invoice",
-        "update_invoice",
-        "void_invoice",
-    ),
-    "_reads": (
-        "get_invoice",
-        "get_invoice_pdf",
-        "list_invoices",
-        "list_my_invoices",
-    ),
-    "_rules": ("METHOD_LABELS",),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "METHOD_LABELS",
+    "create_invoice",
+    "get_invoice",
+    "get_invoice_pdf",
+    "list_invoices",
+    "list_my_invoices",
+    "mark_invoice_paid",
+    "send_invoice",
+    "update_invoice",
+    "void_invoice",
+]

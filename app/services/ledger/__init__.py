@@ -1,64 +1,87 @@
 """Money (issue 14): a double-entry ledger in integer cents (`_journal`: accounts, balanced entries, the one
-`post`), each visit's money from checkout to refund (`_visits`, wired into booking and the visit
-lifecycle), the dispute window (`_release`, a periodic job), payout requests (`_payouts`) and the reads the
+`post`), each visit's money from checkout to refund (`_visits`: subscribed to `OrderPlaced` and
+`PaymentCaptured`, called by the visit lifecycle), the dispute window (`_release`, a periodic job), payout requests (`_payouts`) and the reads the
 wallet, provider-wallet, payout-queue and revenue screens need (`_reads`), and the PDF documents: a receipt
 per order and a provider's monthly statement (`_documents`). See models/ledger.py for the
 accounts and why balances live in their rows.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.ledger._breakdown import get_revenue_breakdown
+from app.services.ledger._documents import (
+    get_monthly_statement,
+    get_order_receipt,
+    list_statement_months,
+    monthly_statement_pdf,
+)
+from app.services.ledger._journal import FEES, WORLD, InsufficientFunds, Leg, cents, dollars, move, post
+from app.services.ledger._payouts import (
+    approve_payout,
+    list_my_payouts,
+    list_payout_queue,
+    mark_payout_failed,
+    mark_payout_paid,
+    mark_payout_sent,
+    reject_payout,
+    request_payout,
+)
+from app.services.ledger._reads import (
+    get_my_wallet,
+    get_provider_balances,
+    get_revenue_summary,
+    list_my_wallet_history,
+    list_provider_statement,
+)
+from app.services.ledger._reassign import move_visit_charge
+from app.services.ledger._release import release_due_earnings
+from app.services.ledger._rules import REFUND_NEEDS_EXCEPTION, REFUND_NOTICE_HOURS
+from app.services.ledger._visits import (
+    grant_wallet_credit,
+    post_booked_order,
+    refund_visit,
+    settle_cancelled_visit,
+    settle_completed_visit,
+    split_fee,
+)
+from app.services.shared.locks import write_lock
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_documents": (
-        "get_monthly_statement",
-        "get_order_receipt",
-        "list_statement_months",
-        "monthly_statement_pdf",
-    ),
-    "_breakdown": ("get_revenue_breakdown",),
-    "_journal": (
-        "FEES",
-        "InsufficientFunds",
-        "Leg",
-        "WORLD",
-        "cents",
-        "dollars",
-        "move",
-        "post",
-        "write_lock",
-    ),
-    "_payouts": (
-        "approve_payout",
-        "list_my_payouts",
-        "list_payout_queue",
-        "mark_payout_failed",
-        "mark_payout_paid",
-        "mark_payout_sent",
-        "reject_payout",
-        "request_payout",
-    ),
-    "_reads": (
-        "get_my_wallet",
-        "get_provider_balances",
-        "get_revenue_summary",
-        "list_my_wallet_history",
-        "list_provider_statement",
-    ),
-    "_release": ("release_due_earnings",),
-    "_rules": ("REFUND_NEEDS_EXCEPTION", "REFUND_NOTICE_HOURS"),
-    "_reassign": ("move_visit_charge",),
-    "_visits": (
-        "grant_wallet_credit",
-        "post_booked_order",
-        "refund_visit",
-        "settle_cancelled_visit",
-        "settle_completed_visit",
-        "split_fee",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "FEES",
+    "InsufficientFunds",
+    "Leg",
+    "REFUND_NEEDS_EXCEPTION",
+    "REFUND_NOTICE_HOURS",
+    "WORLD",
+    "approve_payout",
+    "cents",
+    "dollars",
+    "get_monthly_statement",
+    "get_my_wallet",
+    "get_order_receipt",
+    "get_provider_balances",
+    "get_revenue_breakdown",
+    "get_revenue_summary",
+    "grant_wallet_credit",
+    "list_my_payouts",
+    "list_my_wallet_history",
+    "list_payout_queue",
+    "list_provider_statement",
+    "list_statement_months",
+    "mark_payout_failed",
+    "mark_payout_paid",
+    "mark_payout_sent",
+    "monthly_statement_pdf",
+    "move",
+    "move_visit_charge",
+    "post",
+    "post_booked_order",
+    "refund_visit",
+    "reject_payout",
+    "release_due_earnings",
+    "request_payout",
+    "settle_cancelled_visit",
+    "settle_completed_visit",
+    "split_fee",
+    "write_lock",
+]

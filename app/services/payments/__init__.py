@@ -4,26 +4,36 @@ order's payment once (`_webhook`), a periodic check of payments whose webhook ne
 patient's cards on file (`_cards`) and what screens need to know of
 the configured gateway (`_options`). Pay at visit, the embedded default, needs none of it.
 
-Its public surface: see app/services/__init__.py.
+Its public surface: the names below (`__all__`).
 """
 
-from __future__ import annotations
+from app.services.payments._cards import list_my_cards, remove_my_card
+from app.services.payments._gateways import GATEWAYS, PayAtVisit, PaymentGateway, gateway_of, get_gateway
+from app.services.payments._options import get_payment_options
+from app.services.payments._reconcile import reconcile_card_payments
+from app.services.payments._webhook import (
+    MAX_EVENT_BYTES,
+    EventTooLarge,
+    WebhookOutcome,
+    WebhookRejected,
+    handle_stripe_webhook,
+    order_topic,
+)
 
-from app.services._surface import public_surface
-
-PUBLIC = {
-    "_cards": ("list_my_cards", "remove_my_card"),
-    "_gateways": ("GATEWAYS", "PayAtVisit", "PaymentGateway", "gateway_of", "get_gateway"),
-    "_options": ("get_payment_options",),
-    "_reconcile": ("reconcile_card_payments",),
-    "_webhook": (
-        "MAX_EVENT_BYTES",
-        "EventTooLarge",
-        "WebhookOutcome",
-        "WebhookRejected",
-        "handle_stripe_webhook",
-        "order_topic",
-    ),
-}
-
-__getattr__, __dir__, __all__ = public_surface(__name__, PUBLIC)
+__all__ = [
+    "EventTooLarge",
+    "GATEWAYS",
+    "MAX_EVENT_BYTES",
+    "PayAtVisit",
+    "PaymentGateway",
+    "WebhookOutcome",
+    "WebhookRejected",
+    "gateway_of",
+    "get_gateway",
+    "get_payment_options",
+    "handle_stripe_webhook",
+    "list_my_cards",
+    "order_topic",
+    "reconcile_card_payments",
+    "remove_my_card",
+]
