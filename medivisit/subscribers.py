@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from app import events
 from app.services import appointments, ledger, service_requests
-from app.services.domain_events import OrderPlaced, PaymentCaptured, PaymentFailed
+from app.services.domain_events import (
+    AppointmentCancelled,
+    AppointmentCompleted,
+    AppointmentConfirmed,
+    AppointmentRescheduled,
+    OrderPlaced,
+    PaymentCaptured,
+    PaymentFailed,
+)
 
 
 def wire_subscribers() -> None:
@@ -14,6 +22,7 @@ def wire_subscribers() -> None:
     # In the command's transaction: the money, what must change with it, the open screens' topics.
     events.subscribe_event(OrderPlaced, ledger.post_booked_order)
     events.subscribe_event(PaymentCaptured, ledger.post_booked_order)
+    events.subscribe_event(AppointmentCompleted, ledger.settle_visit_completed)
     events.subscribe_event(PaymentCaptured, appointments.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments.refresh_order_screens)
@@ -21,3 +30,7 @@ def wire_subscribers() -> None:
     events.subscribe_event(OrderPlaced, appointments.announce_placed_order, after_commit=True)
     events.subscribe_event(PaymentCaptured, appointments.announce_paid_order, after_commit=True)
     events.subscribe_event(PaymentFailed, appointments.tell_providers_of_released_visits, after_commit=True)
+    events.subscribe_event(AppointmentConfirmed, appointments.tell_confirmed, after_commit=True)
+    events.subscribe_event(AppointmentRescheduled, appointments.tell_rescheduled, after_commit=True)
+    events.subscribe_event(AppointmentCancelled, appointments.tell_cancelled, after_commit=True)
+    events.subscribe_event(AppointmentCompleted, appointments.ask_for_review, after_commit=True)

@@ -60,3 +60,36 @@ class PaymentFailed:
     provider_ids: tuple[str, ...]
     confirmed_visit_ids: tuple[str, ...]
     at: datetime
+
+
+@dataclass(frozen=True)
+class AppointmentConfirmed:
+    """The provider (or staff) confirmed a pending visit."""
+
+    appointment_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class AppointmentRescheduled:
+    """The patient moved a visit to another time of the same provider; it awaits the provider again."""
+
+    appointment_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class AppointmentCancelled:
+    """A visit was cancelled by `by` ("patient", "provider" or "staff"); its money is already settled."""
+
+    appointment_id: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class AppointmentCompleted:
+    """The provider completed a visit in progress: its money settles."""
+
+    appointment_id: str
+    at: datetime

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import db as app_db
 from app import events
-from app.services.domain_events import OrderPlaced, PaymentCaptured, PaymentFailed
+from app.services.domain_events import AppointmentCompleted, OrderPlaced, PaymentCaptured, PaymentFailed
 from medivisit.subscribers import wire_subscribers
 from models.mail import OutboxMessage
 
@@ -140,7 +140,7 @@ async def test_an_event_nobody_subscribes_to_is_refused(configured) -> None:
 def test_the_wiring_subscribes_the_checkout_and_payment_events_once() -> None:
     wire_subscribers()
     wire_subscribers()
-    for kind in (OrderPlaced, PaymentCaptured, PaymentFailed):
+    for kind in (OrderPlaced, PaymentCaptured, PaymentFailed, AppointmentCompleted):
         assert events.subscribed(kind)
         handlers = events._subscriptions.in_transaction[kind] + events._subscriptions.after_commit[kind]
         assert len(handlers) == len(set(handlers)) >= 2

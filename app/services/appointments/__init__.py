@@ -72,9 +72,19 @@ from app.services.appointments._staff_reads import (
     list_staff_visits,
     shown_days,
 )
+from app.services.appointments._visit_notices import (
+    ask_for_review,
+    tell_cancelled,
+    tell_confirmed,
+    tell_rescheduled,
+)
 from app.services.shared.ratings import rating_summary
 
 __all__ = [
+    "ask_for_review",
+    "tell_cancelled",
+    "tell_confirmed",
+    "tell_rescheduled",
     "Calendars",
     "Candidate",
     "LATEST_REVIEWS",

@@ -11,12 +11,17 @@ Who may do what (checked here, on every call, after re-checking the browser sess
 - owners and admins: what the provider may, on any visit, and cancel at any time.
 Held slots (a checkout in progress) are not visits yet: nobody sees or changes them here.
 
-Money is the ledger's (`app.services.ledger._visits`), written in the same unit of work: completing a visit
-collects it (the provider's pending earning, the platform's fee share) and settles its `booking` transaction,
-and once no visit of the order is open the `fee` settles at what was collected and the order is paid.
+Money is the ledger's (`app.services.ledger`), written in the same unit of work: completing a visit
+publishes `AppointmentCompleted`, whose ledger subscriber collects it (the provider's pending earning, the
+platform's fee share) and settles its `booking` transaction, and once no visit of the order is open the
+`fee` settles at what was collected and the order is paid.
 Cancelling a visit voids what was owed, or refunds what was paid ahead as wallet credit under the refund
 policy (inside 24 hours only as a staff exception: `refund_exception`, its reason); once every visit of the
-order is cancelled, the fee and the order are cancelled too.
+order is cancelled, the fee and the order are cancelled too. Cancelling calls the ledger itself: its refund
+policy may refuse the cancellation (a refund inside 24 hours needs the staff exception).
+
+What the patient and the provider are told (notifications, the visit's e-mails, the review request) follows
+the commit: `_visit_notices` subscribes to AppointmentConfirmed, -Rescheduled, -Cancelled and -Completed.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
+from app.events import publish_event
 from app.principal import Principal
 from app.services.appointments._emails import send_visit_update
 from app.services.appointments._policy import START_EARLY, patient_change_refusal
@@ -37,8 +43,14 @@ from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
 from app.services.appointments._scheduling import lock_providers
 from app.services.automation import emit_visit_events
+from app.services.domain_events import (
+    AppointmentCancelled,
+    AppointmentCompleted,
+    AppointmentConfirmed,
+    AppointmentRescheduled,
+)
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger import settle_cancelled_visit, settle_completed_visit
+from app.services.ledger import settle_cancelled_visit
 from app.services.notifications import Audience, VisitNote, notify_visits
 from app.services.providers import Interval, generate_slots, load_blocks, load_hours, slot_rules
 from app.services.shared.accounts import get_account, is_admin
@@ -386,7 +398,7 @@ async def cancel_appointment(
     someone else cancelled. Money paid ahead is refunded as wallet credit: in full 24 hours or more ahead;
     inside that window only with `refund_exception` (its reason) given by staff holding process_payments."""
     now = _moment(now)
-    party, row, provider = await _acting(session, actor, appointment_id)
+    party, row, _provider = await _acting(session, actor, appointment_id)
     _expect(row, *CHANGEABLE)
     reason = (reason or "").strip()[:MAX_REASON]
     if party is Party.patient:
@@ -402,9 +414,7 @@ async def cancel_appointment(
         session=session, actor=actor, row=row, at=now, refund_exception=refund_exception
     )
     read = await _changed(session, row)
-    # The patient always hears of it; the provider unless they cancelled themselves.
-    audiences = ("patient",) if party is Party.provider else ("patient", "provider")
-    await _tell(session, read, provider, "cancelled", *audiences, now=now)
+    await publish_event(session, AppointmentCancelled(appointment_id=row.id, by=party.value, at=now))
     return read
 
 
@@ -422,7 +432,7 @@ async def reschedule_appointment(
     row, provider = await _reschedulable(session, actor, appointment_id, now)
     await move_visit(session, row, provider, starts_at, now)
     read = await _changed(session, row)
-    await _tell(session, read, provider, "rescheduled", "patient", "provider", now=now)
+    await publish_event(session, AppointmentRescheduled(appointment_id=row.id, at=now))
     return read
 
 
@@ -480,11 +490,11 @@ async def confirm_appointment(
 ) -> AppointmentRead:
     """The provider (or staff with manage_appointments) confirms a pending visit; the patient is e-mailed."""
     now = _moment(now)
-    row, provider = await _as_provider(session, actor, appointment_id)
+    row, _provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.pending)
     row.status, row.confirmed_at = AppointmentStatus.confirmed, now
     read = await _changed(session, row)
-    await _tell(session, read, provider, "confirmed", "patient", now=now)
+    await publish_event(session, AppointmentConfirmed(appointment_id=row.id, at=now))
     return read
 
 
@@ -507,18 +517,14 @@ async def complete_appointment(
     """The provider completes a visit in progress, not before its start time: its payment settles (and the order's fee and the order
     once all its visits are done), and the patient's review of it counts."""
     now = _moment(now)
-    row, provider = await _as_provider(session, actor, appointment_id)
+    row, _provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.in_progress)
     if now < as_utc(row.starts_at):
         raise ValidationFailed(COMPLETE_TOO_EARLY)
     row.status, row.completed_at = AppointmentStatus.completed, now
-    await settle_completed_visit(session=session, row=row, at=now)
+    await publish_event(session, AppointmentCompleted(appointment_id=row.id, at=now))  # the ledger settles
     await mark_visit_completed(session=session, appointment_id=row.id)
-    read = await _changed(session, row)
-    if not read.reviewed:
-        note = VisitNote(read.patient_id, "patient", read.id, read.starts_at, provider.time_zone)
-        await notify_visits(session=session, kind=NotificationKind.review_request, notes=[note], now=now)
-    return read
+    return await _changed(session, row)
 
 
 # ---- reminders ----------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from app.services.ledger._visits import (
     refund_visit,
     settle_cancelled_visit,
     settle_completed_visit,
+    settle_visit_completed,
     split_fee,
 )
 from app.services.shared.locks import write_lock
@@ -82,6 +83,7 @@ __all__ = [
     "request_payout",
     "settle_cancelled_visit",
     "settle_completed_visit",
+    "settle_visit_completed",
     "split_fee",
     "write_lock",
 ]

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.automation import emit_payment_event
-from app.services.domain_events import BookedVisit, OrderPlaced, PaymentCaptured
+from app.services.domain_events import AppointmentCompleted, BookedVisit, OrderPlaced, PaymentCaptured
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import (
     FEES,
@@ -264,6 +264,12 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
         charge.completed_at = at
         await emit_payment_event(session=session, event_type="payment.succeeded", charge=charge, at=at)
     await _booking_done(session, row, at, collected=True)
+
+
+async def settle_visit_completed(session: AsyncSession, completed: AppointmentCompleted) -> None:
+    """`AppointmentCompleted`'s subscriber, in the visit's transaction (its row is in the session already)."""
+    row = await session.get(Appointment, completed.appointment_id)
+    await settle_completed_visit(session=session, row=row, at=completed.at)
 
 
 def refund_refusal(*, starts_at: datetime, now: datetime, exception: str) -> str | None:
