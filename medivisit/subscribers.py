@@ -5,7 +5,7 @@ app/services/domain_events.py, never their subscribers, so the domains do not im
 from __future__ import annotations
 
 from app import events
-from app.services import appointments, ledger, service_requests
+from app.services import appointments, automation, ledger, notifications, service_requests
 from app.services.domain_events import (
     AppointmentCancelled,
     AppointmentCompleted,
@@ -13,7 +13,10 @@ from app.services.domain_events import (
     AppointmentRescheduled,
     OrderPlaced,
     PaymentCaptured,
+    PaymentCollected,
     PaymentFailed,
+    RefundIssued,
+    WalletCreditGranted,
 )
 
 
@@ -26,6 +29,9 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentCaptured, appointments.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments.refresh_order_screens)
+    # In the ledger's transaction: automation's outbox (the job delivers the webhooks later).
+    events.subscribe_event(PaymentCollected, automation.queue_payment_succeeded)
+    events.subscribe_event(RefundIssued, automation.queue_payment_refunded)
     # After the commit: what people are told.
     events.subscribe_event(OrderPlaced, appointments.announce_placed_order, after_commit=True)
     events.subscribe_event(PaymentCaptured, appointments.announce_paid_order, after_commit=True)
@@ -34,3 +40,5 @@ def wire_subscribers() -> None:
     events.subscribe_event(AppointmentRescheduled, appointments.tell_rescheduled, after_commit=True)
     events.subscribe_event(AppointmentCancelled, appointments.tell_cancelled, after_commit=True)
     events.subscribe_event(AppointmentCompleted, appointments.ask_for_review, after_commit=True)
+    events.subscribe_event(RefundIssued, notifications.tell_refund_credited, after_commit=True)
+    events.subscribe_event(WalletCreditGranted, notifications.tell_credit_granted, after_commit=True)

@@ -93,3 +93,36 @@ class AppointmentCompleted:
 
     appointment_id: str
     at: datetime
+
+
+@dataclass(frozen=True)
+class PaymentCollected:
+    """A completed visit's money was collected (its price and its share of the order's fee, in cents)."""
+
+    appointment_id: str
+    order_id: str
+    patient_id: str
+    provider_id: str
+    amount_cents: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class RefundIssued:
+    """Money paid for a visit went back to the patient as wallet credit (a cancellation, or staff)."""
+
+    appointment_id: str
+    order_id: str
+    patient_id: str
+    provider_id: str
+    amount_cents: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class WalletCreditGranted:
+    """Staff granted the patient wallet credit that refunds no visit (goodwill)."""
+
+    patient_id: str
+    amount_cents: int
+    at: datetime

@@ -482,6 +482,16 @@ async def test_goodwill_credit_is_staff_only_and_audited(world) -> None:
     )
     assert credit == money("5.00")
     await balanced()
+    async with app_db.unit_of_work() as session:
+        told = (
+            await session.execute(
+                select(Notification.title, Notification.body).where(
+                    Notification.recipient_id == world.patient.id,
+                    Notification.kind == NotificationKind.wallet_credit,
+                )
+            )
+        ).all()
+    assert told == [("$5.00 was added to your wallet", "Credit from our support team.")]  # once
 
 
 # ---- concurrency -------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from app import events
 from app.services.automation._access import integration_row
 from app.services.automation._catalogue import BY_NAME
 from app.services.automation._signing import new_message_id
+from app.services.domain_events import PaymentCollected, RefundIssued
 from app.settings import get_settings
 from models.automation import AutomationDelivery, AutomationIntegration, DeliveryStatus
 from models.booking import AppointmentRead, AppointmentStatus
-from models.ledger import VisitCharge
 from models.support import Ticket, TicketStatus
 
 SOURCE = "medivisit"
@@ -164,17 +164,25 @@ async def emit_ticket_event(
     return await emit_event(session=session, event_type=event_type, fields=fields, details=details, now=now)
 
 
-async def emit_payment_event(
-    *, session: AsyncSession, event_type: str, charge: VisitCharge, at: datetime, cents: int | None = None
-) -> bool:
-    """payment.succeeded (a visit's money collected) or payment.refunded (`cents` back to the patient)."""
-    amount = charge.price + charge.fee if cents is None else cents
+async def _emit_payment(
+    session: AsyncSession, event_type: str, money: PaymentCollected | RefundIssued
+) -> None:
     fields = {
-        "appointmentId": charge.appointment_id,
-        "orderId": charge.order_id,
-        "patientId": charge.patient_id,
-        "providerId": charge.provider_id,
-        "amountCents": amount,
+        "appointmentId": money.appointment_id,
+        "orderId": money.order_id,
+        "patientId": money.patient_id,
+        "providerId": money.provider_id,
+        "amountCents": money.amount_cents,
         "currency": "usd",
     }
-    return await emit_event(session=session, event_type=event_type, fields=fields, now=at)
+    await emit_event(session=session, event_type=event_type, fields=fields, now=money.at)
+
+
+async def queue_payment_succeeded(session: AsyncSession, collected: PaymentCollected) -> None:
+    """payment.succeeded, in the ledger's transaction (`PaymentCollected`'s subscriber)."""
+    await _emit_payment(session, "payment.succeeded", collected)
+
+
+async def queue_payment_refunded(session: AsyncSession, refund: RefundIssued) -> None:
+    """payment.refunded, in the ledger's transaction (`RefundIssued`'s subscriber)."""
+    await _emit_payment(session, "payment.refunded", refund)

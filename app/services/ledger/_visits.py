@@ -33,9 +33,17 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
+from app.events import publish_event
 from app.principal import Principal
-from app.services.automation import emit_payment_event
-from app.services.domain_events import AppointmentCompleted, BookedVisit, OrderPlaced, PaymentCaptured
+from app.services.domain_events import (
+    AppointmentCompleted,
+    BookedVisit,
+    OrderPlaced,
+    PaymentCaptured,
+    PaymentCollected,
+    RefundIssued,
+    WalletCreditGranted,
+)
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import (
     FEES,
@@ -65,7 +73,6 @@ from app.services.ledger._rules import (
     REFUND_TOO_MUCH,
     require_payments_staff,
 )
-from app.services.notifications import notify
 from app.services.payments import gateway_of, get_gateway
 from models.audit import AuditAction
 from models.base import utcnow
@@ -80,10 +87,7 @@ from models.booking import (
 )
 from models.identity import User, as_utc
 from models.ledger import AccountKind, EntryKind, VisitCharge
-from models.notification import NotificationKind
 from models.payment import CardPayment, CardPaymentStatus
-
-WALLET_PATH = "/dashboard/wallet"
 
 
 def split_fee(fee: int, prices: Sequence[tuple[str, int]]) -> dict[str, int]:
@@ -262,7 +266,9 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
             at=at,
         )
         charge.completed_at = at
-        await emit_payment_event(session=session, event_type="payment.succeeded", charge=charge, at=at)
+        await publish_event(
+            session, PaymentCollected(**_money_of(charge), amount_cents=charge.price + charge.fee, at=at)
+        )
     await _booking_done(session, row, at, collected=True)
 
 
@@ -294,28 +300,17 @@ async def _refund_row(
         settled_at=at,
     )
     session.add(row)
-    await emit_payment_event(
-        session=session, event_type="payment.refunded", charge=charge, at=at, cents=amount
-    )
+    await publish_event(session, RefundIssued(**_money_of(charge), amount_cents=amount, at=at))
     return row
 
 
-async def _tell_patient(
-    session: AsyncSession,
-    patient_id: str,
-    amount: int,
-    at: datetime,
-    body: str = "A refund was credited to your wallet.",
-) -> None:
-    await notify(
-        session=session,
-        recipients=[patient_id],
-        kind=NotificationKind.wallet_credit,
-        link=WALLET_PATH,
-        title=f"${dollars(amount):,.2f} was added to your wallet",
-        body=body,
-        now=at,
-    )
+def _money_of(charge: VisitCharge) -> dict[str, str]:
+    return {
+        "appointment_id": charge.appointment_id,
+        "order_id": charge.order_id,
+        "patient_id": charge.patient_id,
+        "provider_id": charge.provider_id,
+    }
 
 
 async def settle_cancelled_visit(
@@ -364,7 +359,6 @@ async def settle_cancelled_visit(
                     target=row.id,
                     details={"amount_cents": amount, "reason": exception},
                 )
-            await _tell_patient(session, charge.patient_id, amount, at)
         else:
             await post(
                 session=session,
@@ -464,7 +458,6 @@ async def refund_visit(
         target=row.id,
         details={"amount_cents": total, "earning_cents": earning, "fee_cents": fee, "reason": reason},
     )
-    await _tell_patient(session, charge.patient_id, total, at)
     return dollars(total)
 
 
@@ -517,6 +510,6 @@ async def grant_wallet_credit(
         target=patient_id,
         details={"amount_cents": value, "reason": reason},
     )
-    await _tell_patient(session, patient_id, value, at, "Credit from our support team.")
+    await publish_event(session, WalletCreditGranted(patient_id=patient_id, amount_cents=value, at=at))
     credit = account_id(AccountKind.patient_credit, patient_id)
     return dollars((await lock_balances(session, [credit]))[credit])

@@ -51,8 +51,11 @@ from app.services.notifications._preferences import (
 )
 from app.services.notifications._security import install_security_notices
 from app.services.notifications._visits import VisitNote, notify_visits
+from app.services.notifications._wallet import tell_credit_granted, tell_refund_credited
 
 __all__ = [
+    "tell_refund_credited",
+    "tell_credit_granted",
     "Audience",
     "Breach",
     "CATEGORIES",

@@ -1,0 +1,39 @@
+"""The patient hears of wallet credit (subscribers of the ledger's `RefundIssued` and `WalletCreditGranted`,
+run after the commit): a notification linking to the wallet."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.domain_events import RefundIssued, WalletCreditGranted
+from app.services.notifications._delivery import notify
+from models.notification import NotificationKind
+
+WALLET_PATH = "/dashboard/wallet"
+
+
+async def _credited(session: AsyncSession, patient_id: str, cents: int, at: datetime, body: str) -> None:
+    await notify(
+        session=session,
+        recipients=[patient_id],
+        kind=NotificationKind.wallet_credit,
+        link=WALLET_PATH,
+        title=f"${Decimal(cents) / 100:,.2f} was added to your wallet",
+        body=body,
+        now=at,
+    )
+
+
+async def tell_refund_credited(session: AsyncSession, refund: RefundIssued) -> None:
+    await _credited(
+        session, refund.patient_id, refund.amount_cents, refund.at, "A refund was credited to your wallet."
+    )
+
+
+async def tell_credit_granted(session: AsyncSession, granted: WalletCreditGranted) -> None:
+    await _credited(
+        session, granted.patient_id, granted.amount_cents, granted.at, "Credit from our support team."
+    )
