@@ -35,6 +35,7 @@ def wire_subscribers() -> None:
     # After the commit: what people are told.
     events.subscribe_event(OrderPlaced, appointments.announce_placed_order, after_commit=True)
     events.subscribe_event(PaymentCaptured, appointments.announce_paid_order, after_commit=True)
+    events.subscribe_event(PaymentFailed, notifications.tell_payment_failed, after_commit=True)
     events.subscribe_event(PaymentFailed, appointments.tell_providers_of_released_visits, after_commit=True)
     events.subscribe_event(AppointmentConfirmed, appointments.tell_confirmed, after_commit=True)
     events.subscribe_event(AppointmentRescheduled, appointments.tell_rescheduled, after_commit=True)

@@ -45,6 +45,7 @@ from app.services.notifications._inbox import (
     mark_unread,
     unarchive_notification,
 )
+from app.services.notifications._payments import tell_payment_failed
 from app.services.notifications._preferences import (
     get_notification_preferences,
     update_notification_preferences,
@@ -54,6 +55,7 @@ from app.services.notifications._visits import VisitNote, notify_visits
 from app.services.notifications._wallet import tell_credit_granted, tell_refund_credited
 
 __all__ = [
+    "tell_payment_failed",
     "tell_refund_credited",
     "tell_credit_granted",
     "Audience",

@@ -22,10 +22,11 @@
   notifications and e-mails (after the commit).
 - **Failed** (payment_intent.payment_failed, checkout.session.async_payment_failed, checkout.session.expired):
   the payment is `failed`, the order cancelled, its visits cancelled (their times free again), its
-  transactions failed; the Checkout Session is expired so it cannot be paid afterwards; the patient is
-  notified in the app and by e-mail (`payment_failed`). The ledger never saw the order. `PaymentFailed` is
-  published: a service request booked by that order is open again (service_requests, in this transaction),
-  a provider who had accepted a visit hears it is off (appointments, after the commit).
+  transactions failed; the Checkout Session is expired so it cannot be paid afterwards. The ledger never saw
+  the order. `PaymentFailed` is published: a service request booked by that order is open again
+  (service_requests, in this transaction); the patient is notified in the app and by e-mail
+  (`payment_failed`, notifications) and a provider who had accepted a visit hears it is off (appointments),
+  both after the commit.
 - A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe.
 - Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
 """
@@ -47,7 +48,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.services.domain_events import BookedVisit, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
-from app.services.notifications import notify
 from app.services.payments._stripe import NAME, cents, stripe_client
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -60,7 +60,6 @@ from models.booking import (
     Transaction,
     TransactionStatus,
 )
-from models.notification import NotificationKind
 from models.payment import CardPayment, CardPaymentStatus, PaymentEvent
 
 logger = logging.getLogger(__name__)
@@ -383,15 +382,6 @@ async def apply_failed(
     await events.publish_event(session, failed)
     if reason != EXPIRED_REASON:
         await _expire_checkout(payment.checkout_session_id)
-    await notify(
-        session=session,
-        recipients=[order.patient_id],
-        kind=NotificationKind.payment_failed,
-        link=f"/orders/{order.number}",
-        title=f"Your payment for order {order.number} did not go through",
-        body="Nothing was charged and its visits were released. You can book them again.",
-        now=at,
-    )
     await _audit(
         session,
         AuditAction.card_payment_failed,
