@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html, use_state
+from reactpy.types import VdomDict
 
 from app.auth.web import CSRF_FIELD, Flash, safe_redirect_path, with_redirect
 from app.settings import get_settings
@@ -99,7 +100,7 @@ def use_flash(*kinds: str) -> Flash | None:
 
 
 # ---- layout ------------------------------------------------------------------------------------------
-def help_foot() -> dict:
+def help_foot() -> VdomDict:
     return html.p(
         {"class_name": "auth-foot"},
         "Questions? Visit the ",
@@ -110,7 +111,7 @@ def help_foot() -> dict:
     )
 
 
-def auth_card(*children: Any, icon_name: str, title: str, lead: str | None = None) -> dict:
+def auth_card(*children: Any, icon_name: str, title: str, lead: str | None = None) -> VdomDict:
     """The centred card of the account screens: icon, heading, a sentence, then the form or links."""
     return html.section(
         {"class_name": "auth-page"},
@@ -125,7 +126,7 @@ def auth_card(*children: Any, icon_name: str, title: str, lead: str | None = Non
     )
 
 
-def link_actions(*actions: tuple[str, str, str]) -> dict:
+def link_actions(*actions: tuple[str, str, str]) -> VdomDict:
     """Full-width link buttons: (label, href, variant)."""
     return html.div(
         {"class_name": "auth-actions"},
@@ -136,7 +137,7 @@ def link_actions(*actions: tuple[str, str, str]) -> dict:
     )
 
 
-def oidc_option(redirect: str | None) -> dict | str:
+def oidc_option(redirect: str | None) -> VdomDict | str:
     """'Continue with <OIDC_NAME>' when an external OpenID Connect provider is configured.
 
     A plain link (a full page load: the browser leaves for the provider and comes back to /auth/oidc/callback).
@@ -155,13 +156,13 @@ def oidc_option(redirect: str | None) -> dict | str:
 
 
 # ---- forms ---------------------------------------------------------------------------------------------
-def csrf_input(token: str) -> dict:
+def csrf_input(token: str) -> VdomDict:
     return html.input({"type": "hidden", "name": CSRF_FIELD, "value": token})
 
 
 def auth_form(
     action: str, csrf_token: str, *children: Any, redirect: str | None = None, **attributes
-) -> dict:
+) -> VdomDict:
     """A form the browser posts to `action` itself, with the CSRF token and the safe `redirect` to go on to."""
     safe = safe_redirect_path(redirect)
     return html.form(
@@ -187,7 +188,7 @@ def field(
     hint: str | None = None,
     error: str | None = None,
     **attrs,
-) -> dict:
+) -> VdomDict:
     """A labelled input; `attrs` are extra input attributes (auto_complete, required, input_mode, ...).
     `error` is shown under it and marks it invalid (a refusal the server sent back for this field)."""
     field_id = attrs.pop("id", f"auth-{name.replace('_', '-')}")
@@ -236,7 +237,7 @@ def form_notice(message: str | None) -> dict | str:
     )
 
 
-def submit_button(label: str, busy_label: str, *, variant: str = "primary") -> dict:
+def submit_button(label: str, busy_label: str, *, variant: str = "primary") -> VdomDict:
     """static/js/auth.js disables it and shows `busy_label` while the browser posts the form."""
     return html.button(
         {"class_name": f"btn btn-{variant} auth-submit", "type": "submit", **browser.busy_label(busy_label)},
@@ -246,7 +247,7 @@ def submit_button(label: str, busy_label: str, *, variant: str = "primary") -> d
 
 def logout_form(
     csrf_token: str, *, class_name: str = "nav-dropdown-item", role: str | None = "menuitem"
-) -> dict:
+) -> VdomDict:
     """'Log out': a form post, so the answer can clear the HttpOnly cookies."""
     button: dict[str, Any] = {"class_name": class_name, "type": "submit"}
     if role:

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.ads import live_ads, serve_ad
 from app.settings import get_settings
@@ -41,7 +42,7 @@ def ad_card(
     advertiser: str = "",
     placement: str = "",
     href: str | None = None,
-) -> dict:
+) -> VdomDict:
     """An ad as it runs: the "Sponsored" label, the image, headline, line and where it leads. Without `href`
     (a preview) the card is not a link and nothing is counted."""
     host = (urlsplit(link_url).hostname or "") if link_url.startswith("https://") else ""
@@ -77,7 +78,9 @@ def ad_card(
     )
 
 
-def image_field(image: dict[str, str] | None, on_image: Callable[[dict[str, str]], None], *, id: str) -> dict:
+def image_field(
+    image: dict[str, str] | None, on_image: Callable[[dict[str, str]], None], *, id: str
+) -> VdomDict:
     """The creative's image: uploaded by the browser to /api/ads/images (static/js/uploads.js), then shown;
     `on_image({"id", "url"})` receives the stored image."""
 

@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.format import format_date, format_time
 from components.icons import icon
@@ -32,7 +33,7 @@ def admin_href(slug: str) -> str:
     return f"{ADMIN_HOME}/{slug}" if slug else ADMIN_HOME
 
 
-def admin_nav(active: str) -> dict:
+def admin_nav(active: str) -> VdomDict:
     """The console's navigation; `active` is the current section's path under /admin ('' for /admin)."""
     return html.nav(
         {"class_name": "admin-nav", "aria-label": "Admin console"},
@@ -57,7 +58,7 @@ def admin_nav(active: str) -> dict:
     )
 
 
-def admin_frame(*children: Any, active: str, title: Any, lead: Any = None) -> dict:
+def admin_frame(*children: Any, active: str, title: Any, lead: Any = None) -> VdomDict:
     """A console page: the header band (eyebrow 'Administration', the title, an optional lead line and the
     navigation) and `children` in the page body."""
     return html.div(

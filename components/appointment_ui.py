@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.appointments import (
@@ -106,7 +107,7 @@ def _clock(moment: datetime, time_zone: str) -> str:
 
 # ---- the screen ---------------------------------------------------------------------------------
 @component
-def AppointmentsBoard(path: str) -> dict:
+def AppointmentsBoard(path: str) -> VdomDict:
     """Tabs and the visits of the signed-in user: their schedule for a provider, else their bookings."""
     session = use_session()
     params = use_search_params()
@@ -144,7 +145,7 @@ def _tabs(path: str, current: str) -> dict:
     )
 
 
-def _day_filter(path: str, tab: str, day: date | None) -> dict:
+def _day_filter(path: str, tab: str, day: date | None) -> VdomDict:
     """A provider's day filter: a plain GET form, so the day lands in the URL."""
     return html.form(
         {
@@ -179,7 +180,7 @@ async def _visits(*, session, actor, when: str, provider: bool, day: date | None
 
 
 @component
-def _VisitList(path: str, tab: str, provider: bool, day: date | None, shown: str = "") -> dict:
+def _VisitList(path: str, tab: str, provider: bool, day: date | None, shown: str = "") -> VdomDict:
     session = use_session()
     visits = use_query(_visits, when=tab, provider=provider, day=day, time_zone=session.time_zone)
     use_topic(appointments_topic(session.user.id), refetch=[visits])
@@ -231,7 +232,7 @@ def _dialog(dialog, provider: bool, time_zone: str, close, changed):  # noqa: AN
     return _ReviewDialog(visit, time_zone, close, changed, key=key)
 
 
-def _problem(message: str, retry: Callable[[], object], provider: bool) -> dict:
+def _problem(message: str, retry: Callable[[], object], provider: bool) -> VdomDict:
     return html.div(
         {"class_name": "appts-empty card"},
         error_state(message, retry),
@@ -262,11 +263,11 @@ def _empty(tab: str, provider: bool, day: date | None) -> dict:
 
 
 # ---- one visit ----------------------------------------------------------------------------------
-def _fact(icon_name: str, *content: object) -> dict:
+def _fact(icon_name: str, *content: object) -> VdomDict:
     return html.li(icon(icon_name, size=16), html.span(*content))
 
 
-def _summary(visit: AppointmentRead, time_zone: str) -> dict:
+def _summary(visit: AppointmentRead, time_zone: str) -> VdomDict:
     minutes = int((visit.ends_at - visit.starts_at).total_seconds() // 60)
     return html.ul(
         {"class_name": "appt-facts"},
@@ -288,7 +289,7 @@ def _VisitCard(
     open_dialog: Open,
     changed: Callable[[], None],
     shown: bool = False,
-) -> dict:
+) -> VdomDict:
     session = use_session()
 
     def toast(title: str) -> Callable[[AppointmentRead], None]:
@@ -424,7 +425,7 @@ def _VisitCard(
 
 
 @component
-def _PatientPhone(appointment_id: str) -> dict:
+def _PatientPhone(appointment_id: str) -> VdomDict:
     """The patient's phone number, fetched for this visit only when its provider asks (each ask is audited),
     so it never travels with the schedule."""
     phone, set_phone = use_state(None)
@@ -463,7 +464,7 @@ def _phone_label(phone: PatientPhone) -> str:
     return f"Call {phone.display}"
 
 
-def _later_note(text: str) -> dict:
+def _later_note(text: str) -> VdomDict:
     """Instead of a step that would be refused: when it becomes possible (the service enforces it)."""
     return html.p({"class_name": "appt-change-note", "key": "later"}, icon("clock", size=15), " ", text)
 
@@ -473,7 +474,7 @@ def _visit_line(visit: AppointmentRead, time_zone: str) -> str:
     return f"{visit.service_name} with {isolate(visit.provider_name)}, {format_slot(visit.starts_at, time_zone)}."
 
 
-def _error_line(message: str | None) -> dict | str:
+def _error_line(message: str | None) -> VdomDict | str:
     """A refusal inside a dialog; the notice policy comes with the way to reach support."""
     if not message:
         return ""
@@ -504,7 +505,7 @@ def _CancelDialog(
     time_zone: str,
     close: Callable[[], None],
     changed: Callable[[], None],
-) -> dict:
+) -> VdomDict:
     session = use_session()
     form = use_form(reason="")
     error, refused = _use_refusal()
@@ -564,7 +565,7 @@ def _CancelDialog(
 @component
 def _RescheduleDialog(
     visit: AppointmentRead, time_zone: str, close: Callable[[], None], changed: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     session = use_session()
     today = _today(time_zone)
     day, set_day = use_state(lambda: max(today, visit.starts_at.astimezone(ZoneInfo(time_zone)).date()))
@@ -660,7 +661,7 @@ def _RescheduleDialog(
 @component
 def _ReviewDialog(
     visit: AppointmentRead, time_zone: str, close: Callable[[], None], changed: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     session = use_session()
     rating, set_rating = use_state(0)
     form = use_form(draft=f"review:{visit.id}", comment="")

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 Attributes = dict[str, Any]
 
@@ -45,7 +46,7 @@ def navigate_after(ms: int) -> Attributes:
     return {"data-navigate-after": str(ms)}
 
 
-def follow(href: str, *, full_load: bool = False) -> dict:
+def follow(href: str, *, full_load: bool = False) -> VdomDict:
     """A hidden link the browser follows at once: opens `href` within the page after a command (what
     reactpy-router's navigate() cannot do for a change of query string). Key it by `href`. `full_load`:
     a page load from the server instead (e.g. to sign-in once the session ended elsewhere)."""

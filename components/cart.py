@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from reactpy import component, html, use_memo, use_state
+from reactpy.types import VdomDict
 
 from app.services.cart import CartOwner, add_to_cart, cart_topic, load_cart
 from components.context import CartHandle, use_session
@@ -75,7 +76,7 @@ def use_cart_command(
 
 
 @component
-def CartSync() -> dict:
+def CartSync() -> VdomDict:
     """Loads the connection's cart into the handle (merging a visitor cart into the signed-in user's),
     and again whenever the owner's cart changes in another tab or worker."""
     session = use_session()
@@ -101,7 +102,7 @@ def CartSync() -> dict:
 
 
 @component
-def CartBadge() -> dict:
+def CartBadge() -> VdomDict:
     """The number of visits in the cart ('9+' above 9), read out in full after the button's name ("Cart
     (12 items)"); nothing while the cart is empty."""
     cart: CartRead | None = use_cart().cart
@@ -118,7 +119,9 @@ def CartBadge() -> dict:
 
 
 @component
-def AddToCartButton(service_slug: str, provider_id: str | None = None, label: str = "Add to cart") -> dict:
+def AddToCartButton(
+    service_slug: str, provider_id: str | None = None, label: str = "Add to cart"
+) -> VdomDict:
     """Adds one visit of the service (with the provider, when given) to this connection's cart."""
     add, pending = use_cart_command(add_to_cart)
 

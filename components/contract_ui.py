@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.format import format_date, format_money, format_slot, format_time
 from components.kit import Badge, UserText, facts, hint
@@ -64,7 +65,7 @@ def contract_status(status: ContractStatus) -> dict:
     return Badge(status.label, tone=STATUS_TONES[status])
 
 
-def event_day_item(day: EventDayRead, extra: Any = "") -> dict:
+def event_day_item(day: EventDayRead, extra: Any = "") -> VdomDict:
     when = f"{format_slot(day.starts_at, day.time_zone)} to {format_time(day.ends_at, day.time_zone)}"
     return html.li(
         {"class_name": "corp-day", "key": day.id},
@@ -89,7 +90,7 @@ def contract_card(
     heading: str = "h2",
     day_extra: Callable[[EventDayRead], Any] | None = None,
     extra: Any = "",
-) -> dict:
+) -> VdomDict:
     title_id = f"contract-{contract.id}-title"
     heading_tag = html.h3 if heading == "h3" else html.h2
     return html.article(

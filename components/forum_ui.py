@@ -5,6 +5,7 @@ and the words for why a post waits for review."""
 from __future__ import annotations
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.format import format_date
 from components.icons import icon
@@ -23,7 +24,7 @@ REVIEW_LABELS: dict[ReviewReason, str] = {
 WAITING_FOR_REVIEW = "Waiting for review: only you and the moderators can see this post until it is approved."
 
 
-def medical_notice() -> dict:
+def medical_notice() -> VdomDict:
     return html.div(
         {"class_name": "notice notice-warning forum-medical", "role": "note"},
         icon("alert", size=18),
@@ -31,7 +32,7 @@ def medical_notice() -> dict:
     )
 
 
-def author_line(author: ForumAuthorRead, *extra: object) -> dict:
+def author_line(author: ForumAuthorRead, *extra: object) -> VdomDict:
     """'Ada Nurse [Verified provider] · Nov 26, 2026'."""
     return html.span(
         {"class_name": "forum-author"},
@@ -41,7 +42,7 @@ def author_line(author: ForumAuthorRead, *extra: object) -> dict:
     )
 
 
-def when(moment: object) -> dict:
+def when(moment: object) -> VdomDict:
     return html.span({"class_name": "forum-when"}, format_date(moment))  # type: ignore[arg-type]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 _PATHS: dict[str, tuple[str, ...]] = {
     "menu": ("M4 6h16", "M4 12h16", "M4 18h16"),
@@ -205,7 +206,7 @@ _FILLED = {"star-filled": "star"}
 SIZES = (12, 14, 15, 16, 18, 20, 22, 24, 26, 28, 30, 32)
 
 
-def icon(name: str, *, size: int = 20, label: str | None = None, class_name: str = "icon") -> dict:
+def icon(name: str, *, size: int = 20, label: str | None = None, class_name: str = "icon") -> VdomDict:
     """An icon; decorative (aria-hidden) unless a label is given."""
     if name not in _PATHS and name not in _FILLED:
         raise KeyError(f"No icon called {name!r}")

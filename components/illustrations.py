@@ -11,12 +11,13 @@ does not move when they arrive. The tile behind them is CSS, in the theme's colo
 from __future__ import annotations
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 SERVICE_ILLUSTRATIONS = ("phlebotomy", "iv-therapy", "nursing", "diagnostics")
 WIDTH, HEIGHT = 240, 140  # every file's viewBox; the <img>s scale to their box keeping this ratio
 
 
-def _image(src: str, theme: str) -> dict:
+def _image(src: str, theme: str) -> VdomDict:
     return html.img(
         {
             "class_name": f"illus-{theme}",
@@ -30,7 +31,7 @@ def _image(src: str, theme: str) -> dict:
     )
 
 
-def illustration(slug: str, *, class_name: str = "") -> dict:
+def illustration(slug: str, *, class_name: str = "") -> VdomDict:
     """The picture of a service line (a slug of SERVICE_ILLUSTRATIONS) on its tile."""
     if slug not in SERVICE_ILLUSTRATIONS:
         raise ValueError(f"No illustration for {slug!r}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.format import format_money
 from components.kit import Badge
@@ -30,7 +31,7 @@ def invoice_pdf_href(number: str) -> str:
     return PDF_PATH.format(number=number)
 
 
-def invoice_pdf_link(number: str, *, label: str = "PDF", class_name: str = "receipt-link") -> dict:
+def invoice_pdf_link(number: str, *, label: str = "PDF", class_name: str = "receipt-link") -> VdomDict:
     """A download link whose accessible name says which invoice and that it is a PDF."""
     return html.a(
         {

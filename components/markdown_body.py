@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reactpy import html
+from reactpy.types import Component, VdomDict
 
 from app.services.handbook import render_markdown
 from components.forms import Form
@@ -21,7 +22,7 @@ def markdown_body(
     max_length: int,
     label: str = "Article text",
     rows: int = 14,
-) -> dict:
+) -> VdomDict:
     """The form's `body` field under Write / Preview tabs (`tab` is the one shown); ids start with `id`;
     `label` names the tab list (the text area is "Text (Markdown)")."""
     return html._(
@@ -42,7 +43,7 @@ def markdown_body(
     )
 
 
-def _write(form: Form, id: str, max_length: int, rows: int) -> dict:
+def _write(form: Form, id: str, max_length: int, rows: int) -> Component:
     return TextArea(
         "Text (Markdown)",
         "body",
@@ -55,7 +56,7 @@ def _write(form: Form, id: str, max_length: int, rows: int) -> dict:
     )
 
 
-def _preview(body: str) -> dict:
+def _preview(body: str) -> VdomDict:
     if not body.strip():
         return html.p({"class_name": "text-muted"}, "Nothing to preview yet.")
     return html.div(

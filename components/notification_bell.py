@@ -9,6 +9,7 @@ Staff members' bells (the roles that may open /staff) open the staff portal's in
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.notifications import count_unread, notifications_topic
 from components.context import use_session
@@ -30,7 +31,7 @@ def bell_label(count: int) -> str:
 
 
 @component
-def NotificationBell() -> dict:
+def NotificationBell() -> VdomDict:
     session = use_session()
     user = session.user
     count = use_query(count_unread, enabled=user is not None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.notifications import (
@@ -76,7 +77,7 @@ def _page_number(text: str) -> int:
 
 # ---- the inbox ------------------------------------------------------------------------------------
 @component
-def NotificationInbox(path: str, settings_path: str = "/dashboard/notification-settings") -> dict:
+def NotificationInbox(path: str, settings_path: str = "/dashboard/notification-settings") -> VdomDict:
     session = use_session()
     params = use_search_params()
     tab_text = _param(params, "tab")
@@ -138,7 +139,7 @@ def NotificationInbox(path: str, settings_path: str = "/dashboard/notification-s
     )
 
 
-def _page(data: NotificationPageRead, inbox: Query, path: str, params: dict[str, list[str]]) -> dict:
+def _page(data: NotificationPageRead, inbox: Query, path: str, params: dict[str, list[str]]) -> VdomDict:
     pages = param_href(path, params, name="page", default="1", drop=())
     return html.div(
         {"class_name": "inbox-page", "aria-busy": "true" if inbox.loading else "false"},
@@ -153,7 +154,7 @@ def _page(data: NotificationPageRead, inbox: Query, path: str, params: dict[str,
 
 
 @component
-def _Item(item: NotificationRead, inbox: Query) -> dict:
+def _Item(item: NotificationRead, inbox: Query) -> VdomDict:
     session = use_session()
     read = use_action(mark_read, refetch=[inbox])
     archive = use_action(archive_notification, refetch=[inbox])
@@ -226,7 +227,7 @@ def _Item(item: NotificationRead, inbox: Query) -> dict:
 
 # ---- the settings ---------------------------------------------------------------------------------
 @component
-def NotificationSettings() -> dict:
+def NotificationSettings() -> VdomDict:
     session = use_session()
     preferences = use_query(get_notification_preferences)
     use_topic(
@@ -259,7 +260,7 @@ def _name(row: PreferenceRead, channel: str) -> str:
 
 
 @component
-def _PreferencesForm(rows: tuple[PreferenceRead, ...], preferences: Query) -> dict:
+def _PreferencesForm(rows: tuple[PreferenceRead, ...], preferences: Query) -> VdomDict:
     session = use_session()
     form = use_form(
         **{_name(r, c): getattr(r, c) for r in rows for c in ("in_app", "email", "digest")},
@@ -308,7 +309,7 @@ def _PreferencesForm(rows: tuple[PreferenceRead, ...], preferences: Query) -> di
     )
 
 
-def _cell(row: PreferenceRead, channel: str, label: str, form: Any, *, enabled: bool = True) -> dict:
+def _cell(row: PreferenceRead, channel: str, label: str, form: Any, *, enabled: bool = True) -> VdomDict:
     return html.td(
         {"class_name": "prefs-cell", "data-label": label},
         Checkbox(
@@ -323,7 +324,7 @@ def _cell(row: PreferenceRead, channel: str, label: str, form: Any, *, enabled: 
     )
 
 
-def _row(row: PreferenceRead, form: Any) -> dict:
+def _row(row: PreferenceRead, form: Any) -> VdomDict:
     head: list[Any] = [
         html.span({"class_name": "prefs-label", "id": f"prefs-{row.category.value}"}, row.label),
         html.span({"class_name": "prefs-desc"}, row.description),

@@ -9,6 +9,7 @@ Zero arguments: mount it anywhere below the app root; it reads the signed-in use
 from __future__ import annotations
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.accounts import dismiss_onboarding, get_welcome
 from components.context import use_session
@@ -19,7 +20,7 @@ from models.account import ChecklistItem
 
 
 @component
-def OnboardingChecklist() -> dict:
+def OnboardingChecklist() -> VdomDict:
     session = use_session()
     signed_in = session.user is not None
     welcome = use_query(get_welcome, enabled=signed_in)
@@ -54,7 +55,7 @@ def OnboardingChecklist() -> dict:
     )
 
 
-def _item(item: ChecklistItem) -> dict:
+def _item(item: ChecklistItem) -> VdomDict:
     mark = (
         html.span(
             {"class_name": "onboarding-mark is-done"},

@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.appointments import visit_where
 from components import browser
@@ -28,7 +29,7 @@ def receipt_href(number: str) -> str:
     return f"/api/orders/{number}/receipt.pdf"
 
 
-def receipt_link(number: str, *, label: str = "Receipt", class_name: str = "receipt-link") -> dict:
+def receipt_link(number: str, *, label: str = "Receipt", class_name: str = "receipt-link") -> VdomDict:
     """A download link to the order's receipt; its accessible name says which order and that it is a PDF."""
     return html.a(
         {
@@ -43,7 +44,7 @@ def receipt_link(number: str, *, label: str = "Receipt", class_name: str = "rece
 
 def visit_price(
     visit: AppointmentRead, *, price_class: str = "summary-price", was_class: str = "summary-was"
-) -> dict:
+) -> VdomDict:
     """What a visit costs, its price before a sale struck through beside it."""
     was = (
         html.s({"class_name": was_class}, format_currency(visit.original_price))
@@ -53,7 +54,7 @@ def visit_price(
     return html.span({"class_name": price_class}, was, html.strong(format_currency(visit.price)))
 
 
-def order_totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> dict:
+def order_totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> VdomDict:
     return html.dl(
         {"class_name": "summary-totals"},
         html.div(html.dt("Subtotal"), html.dd(format_currency(subtotal))),
@@ -108,7 +109,7 @@ def total_label(order: OrderRead) -> str:
 
 
 @component
-def OrderConfirmation(order: OrderRead) -> dict:
+def OrderConfirmation(order: OrderRead) -> VdomDict:
     session = use_session()
     booked_on = order.created_at.astimezone(ZoneInfo(session.time_zone))
     eyebrow, heading, lead = confirmation_copy(order)

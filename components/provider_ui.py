@@ -10,6 +10,7 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.cart import AddToCartButton
 from components.format import format_currency, format_minutes, format_rating, format_slot, initials
@@ -38,7 +39,7 @@ def query_href(path: str, query: ProviderQuery, **changes: object) -> str:
     return f"{path}?{urlencode(params)}" if params else path
 
 
-def price_tag(price: Price | None, *, is_from: bool = False) -> dict:
+def price_tag(price: Price | None, *, is_from: bool = False) -> VdomDict:
     """The price to pay; during the sale the original is struck through next to it."""
     if price is None:
         return html.span({"class_name": "price-tag"})
@@ -62,7 +63,7 @@ def price_tag(price: Price | None, *, is_from: bool = False) -> dict:
     )
 
 
-def rating_line(rating: RatingRead) -> dict:
+def rating_line(rating: RatingRead) -> VdomDict:
     if rating.count == 0:
         return html.p({"class_name": "rating rating-none"}, "No reviews yet")
     reviews = "review" if rating.count == 1 else "reviews"
@@ -74,7 +75,7 @@ def rating_line(rating: RatingRead) -> dict:
     )
 
 
-def provider_avatar(name: str, photo_url: str) -> dict:
+def provider_avatar(name: str, photo_url: str) -> VdomDict:
     if photo_url:
         return html.img({"class_name": "provider-avatar", "src": photo_url, "alt": "", "loading": "lazy"})
     return html.span(
@@ -82,7 +83,7 @@ def provider_avatar(name: str, photo_url: str) -> dict:
     )
 
 
-def _credentials(provider_type_label: str, license_type: str, license_state: str) -> dict:
+def _credentials(provider_type_label: str, license_type: str, license_state: str) -> VdomDict:
     license_text = ", ".join(part for part in (license_type, license_state) if part)
     return html.p(
         {"class_name": "provider-meta"},
@@ -93,7 +94,7 @@ def _credentials(provider_type_label: str, license_type: str, license_state: str
     )
 
 
-def _services(names: Sequence[str]) -> dict:
+def _services(names: Sequence[str]) -> VdomDict:
     shown = list(names[:MAX_SERVICES_SHOWN])
     more = len(names) - len(shown)
     return html.ul(
@@ -141,7 +142,7 @@ def _frozen_card(content: _SameContent, time_zone: str) -> dict:
     return _card(content.card, time_zone, None)
 
 
-def _card(card: ProviderCard, time_zone: str, add_service: str | None) -> dict:
+def _card(card: ProviderCard, time_zone: str, add_service: str | None) -> VdomDict:
     heading_id = f"provider-{card.id}"
     slot = (
         html.p(
@@ -218,7 +219,7 @@ def featured_card(provider: FeaturedProvider) -> dict:
     )
 
 
-def sort_links(path: str, query: ProviderQuery) -> dict:
+def sort_links(path: str, query: ProviderQuery) -> VdomDict:
     return html.nav(
         {"class_name": "sort-links", "aria-label": "Sort providers"},
         html.span({"class_name": "sort-label"}, "Sort by"),
@@ -237,7 +238,7 @@ def sort_links(path: str, query: ProviderQuery) -> dict:
     )
 
 
-def pagination(path: str, page: ProviderPage) -> dict:
+def pagination(path: str, page: ProviderPage) -> VdomDict:
     if page.pages <= 1 and not page.more:
         return html._()
     query = page.query

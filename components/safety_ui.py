@@ -5,12 +5,13 @@ visit notes). Announced to screen readers (role="alert"), with call links."""
 from __future__ import annotations
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit import button_link, button_row
 
 
-def emergency_banner(message: str) -> dict:
+def emergency_banner(message: str) -> VdomDict:
     """The red-flag detector's words (911 or 988), announced at once."""
     return html.div(
         {"class_name": "forum-emergency", "role": "alert"},

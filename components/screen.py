@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 
 from reactpy import component, html, use_location, use_state
+from reactpy.types import Component, VdomDict
 
 from components import browser
 from components.context import use_session
@@ -38,7 +39,9 @@ def load_screen(target: str) -> Callable:
 
 
 @component
-def ScreenView(target: str, title: str, rule: Rule | None = None, frame: str = SITE_FRAME) -> dict:
+def ScreenView(
+    target: str, title: str, rule: Rule | None = None, frame: str = SITE_FRAME
+) -> VdomDict | Component:
     session = use_session()
     redirect = use_guard(rule)
     pathname = use_location().pathname
@@ -71,7 +74,7 @@ def _LoadedScreen(target: str, on_error: Callable[[str], None]) -> dict | None:
         return None
 
 
-def error_screen(message: str) -> dict:
+def error_screen(message: str) -> VdomDict:
     return html.section(
         {"class_name": "container error-screen", "role": "alert"},
         html.span({"class_name": "error-icon"}, icon("alert", size=32)),

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from app.services.catalog import list_catalog
 from components.cart import AddToCartButton
@@ -29,7 +30,7 @@ def _places(service: ServiceRead) -> str:
     return ", ".join(location.label for location in service.locations)
 
 
-def price_list(services: list[ServiceRead], *, loading: bool = False) -> dict:
+def price_list(services: list[ServiceRead], *, loading: bool = False) -> VdomDict:
     """Name, length, places and price of each service (original struck through during the sale)."""
     if not services:
         text = "Loading prices…" if loading else NOT_PUBLISHED
@@ -55,7 +56,7 @@ def price_list(services: list[ServiceRead], *, loading: bool = False) -> dict:
     )
 
 
-def service_detail(service: ServiceRead) -> dict:
+def service_detail(service: ServiceRead) -> VdomDict:
     heading_id = f"service-{service.slug}"
     return html.article(
         {"class_name": "card service-detail-card", "key": service.slug, "aria-labelledby": heading_id},

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reactpy import component, create_context, html, use_context
+from reactpy.types import VdomDict
 from reactpy_router import navigate
 
 from app.services.staff import HELP_DESK_DENIED, get_staff_access
@@ -191,7 +192,7 @@ def StaffFrame(*children: Any, active: str = "") -> dict:
     )
 
 
-def sidebar(access: StaffAccessRead | None, active: str) -> dict:
+def sidebar(access: StaffAccessRead | None, active: str) -> VdomDict:
     active_section = staff_section(active)
     return html.aside(
         {"id": SIDEBAR_ID, "class_name": "staff-sidebar", "aria-label": "Staff portal"},
@@ -203,7 +204,7 @@ def sidebar(access: StaffAccessRead | None, active: str) -> dict:
     )
 
 
-def sidebar_head() -> dict:
+def sidebar_head() -> VdomDict:
     return html.div(
         {"class_name": "staff-sidebar-head"},
         html.span({"class_name": "staff-sidebar-mark"}, icon("shield", size=18)),
@@ -220,7 +221,7 @@ def sidebar_head() -> dict:
     )
 
 
-def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo | None) -> dict:
+def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo | None) -> VdomDict:
     return html.nav(
         {"class_name": "staff-nav", "aria-label": "Staff sections"},
         html.ul(
@@ -245,7 +246,7 @@ def sidebar_nav(access: StaffAccessRead | None, active_section: StaffSectionInfo
     )
 
 
-def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -> dict:
+def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -> VdomDict:
     section = staff_section(active)
     return html.header(
         {"class_name": "staff-toolbar"},
@@ -274,7 +275,7 @@ def toolbar(access: StaffAccessRead | None, active: str, csrf_token: str = "") -
     )
 
 
-def access_problem(message: str) -> dict:
+def access_problem(message: str) -> VdomDict:
     return html.section(
         {"class_name": "container staff-problem", "role": "alert"},
         html.span({"class_name": "coming-soon-icon"}, icon("lock", size=28)),

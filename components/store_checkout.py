@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.cart import cart_totals
 from app.services.store import place_store_order, shipping_problems
@@ -38,7 +39,7 @@ def shipping_id(name: str) -> str:
 @component
 def StoreCheckout(
     products: list[CartItemRead], on_placed: Callable[[str], None], *, beside_visits: bool = False
-) -> dict:
+) -> VdomDict:
     """`on_placed(number)` once the order is placed (the page above navigates: this part may be gone with
     the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button."""
     form = use_form(draft="checkout:shipping")

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.cart import add_product_to_cart
 from components.cart import use_cart_command
@@ -48,7 +49,7 @@ def money(cents: int) -> str:
     return format_currency(Decimal(cents) / 100)
 
 
-def stock_line(stock: int) -> dict:
+def stock_line(stock: int) -> VdomDict:
     if stock <= 0:
         return html.p({"class_name": "store-stock is-out"}, icon("alert", size=14), "Out of stock")
     if stock <= LOW_STOCK:
@@ -65,7 +66,7 @@ def order_badge(status: str) -> dict:
 
 
 @component
-def AddProductButton(product: ProductRead) -> dict:
+def AddProductButton(product: ProductRead) -> VdomDict:
     """Adds one unit of the product to the signed-in patient's cart; a product out of stock can't be added."""
     add, pending = use_cart_command(add_product_to_cart)
 
@@ -91,7 +92,7 @@ def AddProductButton(product: ProductRead) -> dict:
     )
 
 
-def product_image(product: ProductRead) -> dict:
+def product_image(product: ProductRead) -> VdomDict:
     if product.image_url:
         return html.img(
             {"class_name": "store-image", "src": product.image_url, "alt": product.name, "loading": "lazy"}
@@ -114,7 +115,7 @@ def shipped_line(order: StoreOrderRead) -> Any:
     )
 
 
-def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any = "") -> dict:
+def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any = "") -> VdomDict:
     """One store order: number and date, its order and fulfilment statuses, lines, totals, where it ships
     and, once shipped, its tracking number."""
     heading = getattr(html, heading_level)

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 from reactpy import html, use_state
+from reactpy.types import VdomDict
 
 from app.settings import get_settings
 from app.storage import ACCEPT
@@ -74,7 +75,7 @@ def when(moment: datetime, time_zone: str) -> str:
     return f"{format_date(local)}, {local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
 
 
-def time_tag(moment: datetime, text: str) -> dict:
+def time_tag(moment: datetime, text: str) -> VdomDict:
     return html.time({"date_time": moment.isoformat()}, text)
 
 
@@ -87,7 +88,7 @@ def file_size(size: int) -> str:
 
 
 # ---- thread ------------------------------------------------------------------------------------------
-def attachment_links(attachments: Sequence[AttachmentRead]) -> dict | str:
+def attachment_links(attachments: Sequence[AttachmentRead]) -> VdomDict | str:
     if not attachments:
         return ""
     return html.ul(
@@ -110,7 +111,7 @@ def attachment_links(attachments: Sequence[AttachmentRead]) -> dict | str:
 _MESSAGE_TONE = {"Customer": "customer", "Support Staff": "staff", "Internal Note": "internal"}
 
 
-def thread(messages: Sequence[TicketMessageRead], time_zone: str, *, empty: str) -> dict:
+def thread(messages: Sequence[TicketMessageRead], time_zone: str, *, empty: str) -> VdomDict:
     """The conversation, oldest first, each message labelled Customer, Support Staff or Internal Note."""
     if not messages:
         return html.p({"class_name": "ticket-thread-empty"}, empty)
@@ -176,7 +177,7 @@ def use_staged_files() -> StagedFiles:
     return StagedFiles(files, on_uploaded, remove, lambda: set_files(()))
 
 
-def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False) -> dict:
+def attach_control(staged: StagedFiles, *, input_id: str, disabled: bool = False) -> VdomDict:
     """The Attach button, the files attached so far (each removable) and the upload status line."""
     full = len(staged.files) >= MAX_FILES
     return html.div(

@@ -9,6 +9,7 @@ Zero arguments: mount it anywhere below the app root (the dashboard shell); it r
 from __future__ import annotations
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.accounts import dismiss_vip_welcome, get_welcome
 from components.browser import initial_focus
@@ -22,7 +23,7 @@ CONTINUE = "Continue to Dashboard"
 
 
 @component
-def VipWelcome() -> dict:
+def VipWelcome() -> VdomDict:
     session = use_session()
     user = session.user
     is_vip = user is not None and user.is_vip

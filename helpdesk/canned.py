@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html
+from reactpy.types import VdomDict
 
 from app.services.support import create_canned_response, delete_canned_response, list_canned_responses
 from components.context import use_session
@@ -17,7 +18,7 @@ from components.kit import Button, Dialog, Field, ServerForm, TextArea, dialog_a
 
 
 @component
-def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -> dict:
+def CannedDialog(on_close: Callable[[], None], on_changed: Callable[[], None]) -> VdomDict:
     session = use_session()
     saved = use_query(list_canned_responses)
     form = use_form(title="", body="")

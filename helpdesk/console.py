@@ -9,6 +9,7 @@ Both panes are live: they refetch on the services' events, never on a timer.
 from __future__ import annotations
 
 from reactpy import component, html, use_location, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from components import browser
@@ -24,12 +25,12 @@ SUBTITLE = "Manage customer support tickets and provider inquiries"
 
 
 @component
-def HelpDeskPage() -> dict:
+def HelpDeskPage() -> Component:
     return StaffFrame(StaffSection(_Desk, slug=SECTION), active=SECTION)
 
 
 @component
-def _Desk() -> dict:
+def _Desk() -> VdomDict:
     params = use_search_params()
     state = DeskState.from_params(use_location().pathname, params)
     # ?new=1 (the staff dashboard's Message Patient) opens New Ticket on arrival.

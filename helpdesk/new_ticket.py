@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reactpy import component, event, html
+from reactpy.types import VdomDict
 
 from app.services.support import open_ticket
 from components.context import use_session
@@ -19,7 +20,7 @@ TITLE = "Submit New Help Request"
 
 
 @component
-def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRead], None]) -> dict:
+def NewTicketDialog(on_close: Callable[[], None], on_created: Callable[[TicketRead], None]) -> VdomDict:
     session = use_session()
     form = use_form(
         draft="helpdesk:new-ticket",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reactpy import component, html, use_ref, use_state
+from reactpy.types import VdomDict
 
 from app.services.support import announce_presence, presence_topic
 from components.browser import typing_sink
@@ -63,7 +64,7 @@ def _quiet(_message: str) -> None:
 
 
 @component
-def PresenceBar(ticket_id: str) -> dict:
+def PresenceBar(ticket_id: str) -> VdomDict:
     session = use_session()
     me = session.user.id if session.user else ""
     seen, set_seen = use_state({})
@@ -129,7 +130,7 @@ def PresenceBar(ticket_id: str) -> dict:
 
 
 @component
-def TypingSignal(ticket_id: str) -> dict:
+def TypingSignal(ticket_id: str) -> VdomDict:
     """The hidden button static/js/presence.js clicks while the agent types a reply."""
     signal = use_action(announce_presence, on_error=_quiet)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.assistant import draft_ticket_reply
 from app.services.support import list_canned_responses, render_canned_response, reply_to_ticket
@@ -32,7 +33,7 @@ MANAGE = "__manage__"
 
 
 @component
-def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
+def ReplyBox(ticket: TicketRead, on_sent: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(draft=f"helpdesk:reply:{ticket.id}", content="")
     internal, set_internal = use_state(False)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.support import HELPDESK_TOPIC, TicketFilter, due_status, list_tickets
 from components.browser import client_get_form
@@ -50,12 +51,12 @@ def preview(text: str) -> str:
 
 
 @component
-def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
+def TicketList(state: DeskState, on_new: Callable[[], None]) -> VdomDict:
     session = use_session()
     query = use_query(list_tickets, filter=state.tab.value, search=state.search)
     use_topic(HELPDESK_TOPIC, refetch=[query])
 
-    def rows(tickets: list[TicketRead]) -> dict:
+    def rows(tickets: list[TicketRead]) -> VdomDict:
         now = utcnow()
         return html.ul(
             {"class_name": "desk-rows", "aria-label": "Tickets"},
@@ -89,7 +90,7 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> dict:
 
 
 @component
-def _SearchBox(state: DeskState) -> dict:
+def _SearchBox(state: DeskState) -> VdomDict:
     # Typing is kept on the server (components/forms.py) so a live refresh of the list cannot wipe it;
     # submitting navigates (a new key, so a fresh box, whenever the URL's search changes).
     form = use_form(q=state.search)
@@ -124,7 +125,7 @@ def _SearchBox(state: DeskState) -> dict:
     )
 
 
-def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> dict:
+def _row(ticket: TicketRead, state: DeskState, time_zone: str, now: Any) -> VdomDict:
     overdue = due_status(ticket, now).overdue
     return html.li(
         {"key": ticket.id},

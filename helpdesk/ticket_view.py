@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import Component, VdomDict
 
 from app.services.support import (
     ASSIGN_OTHERS,
@@ -61,7 +62,7 @@ def status_changed(status: TicketStatus) -> str:
 
 
 @component
-def TicketPane(state: DeskState) -> dict:
+def TicketPane(state: DeskState) -> VdomDict | Component:
     if state.ticket is None:
         return html.section(
             {"class_name": "desk-pane desk-detail desk-detail-empty", "aria-label": "Ticket"},
@@ -73,7 +74,7 @@ def TicketPane(state: DeskState) -> dict:
 
 
 @component
-def TicketView(ticket_id: str, back_href: str) -> dict:
+def TicketView(ticket_id: str, back_href: str) -> VdomDict:
     session = use_session()
     detail = use_query(get_ticket, ticket_id=ticket_id)
     use_topic(ticket_topic(ticket_id), refetch=[detail])
@@ -134,7 +135,7 @@ def TicketView(ticket_id: str, back_href: str) -> dict:
 
 
 @component
-def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
+def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
     session = use_session()
 
     def changed(updated: TicketRead) -> None:
@@ -172,7 +173,7 @@ def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
 
 
 @component
-def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
+def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
     session = use_session()
     me = session.user.id if session.user else ""
     can_assign_others = bool(ASSIGN_OTHERS & use_staff_permissions())
@@ -202,7 +203,7 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
     async def assign_to_me(_event: dict) -> None:
         await assign_to(me)
 
-    def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> dict:
+    def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> Component:
         async def change(chosen: str) -> None:
             await action.run(ticket_id=ticket.id, **{name: chosen})
 
@@ -254,7 +255,7 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> dict:
     )
 
 
-def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool, refused: int) -> dict:
+def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: bool, refused: int) -> Component:
     async def change(chosen: str) -> None:
         await assign_to(chosen or None)
 
@@ -274,7 +275,7 @@ def _reassign(ticket: TicketRead, staff: list, assign_to: Callable, pending: boo
     )
 
 
-def _due(label: str, due: datetime, ticket: TicketRead, time_zone: str, *, first: bool) -> dict:
+def _due(label: str, due: datetime, ticket: TicketRead, time_zone: str, *, first: bool) -> VdomDict:
     state: DueStatus = due_status(ticket, utcnow())
     overdue = state.first_response_overdue if first else state.resolution_overdue
     if first and ticket.first_responded_at is not None:
@@ -309,7 +310,7 @@ def _change_text(change: TicketChangeRead) -> str:
     return f"{change.actor_name} changed {change.field} from {change.old_value} to {change.new_value}"
 
 
-def _history(history: list[TicketChangeRead], time_zone: str) -> dict:
+def _history(history: list[TicketChangeRead], time_zone: str) -> VdomDict:
     return html.details(
         {"class_name": "ticket-history"},
         html.summary(f"History ({len(history)})"),

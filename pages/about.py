@@ -4,6 +4,7 @@ employers."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.kit import button_link, button_row, card, cta_band, grid, page_header, section
 
@@ -47,7 +48,7 @@ AUDIENCES = (
 
 
 @component
-def AboutPage() -> dict:
+def AboutPage() -> VdomDict:
     return html._(
         page_header(
             "Care that comes to you",

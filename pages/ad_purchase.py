@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ads import (
@@ -71,7 +72,7 @@ def _cpm(cents: int) -> str:
 
 
 @component
-def AdPurchasePage() -> dict:
+def AdPurchasePage() -> VdomDict:
     params = use_search_params()
     first = datetime.now(UTC).date()  # flights run by UTC days, as the service counts them
     starts = _day(params, "from", first)
@@ -126,7 +127,7 @@ def _prices() -> dict:
 
 
 @component
-def _Availability(starts: str, ends: str) -> dict:
+def _Availability(starts: str, ends: str) -> VdomDict:
     query = use_query(get_ad_availability, starts_on=starts, ends_on=ends)
 
     def free(row: AvailabilityRead) -> Any:
@@ -166,7 +167,7 @@ def _Availability(starts: str, ends: str) -> dict:
 
 
 @component
-def _Booking(starts: str, ends: str) -> dict:
+def _Booking(starts: str, ends: str) -> VdomDict | Component:
     session = use_session()
     user = session.user
     if user is None:
@@ -194,7 +195,7 @@ def _placement_choices() -> list[Any]:
 
 
 @component
-def _BookingForm(starts: str, ends: str) -> dict:
+def _BookingForm(starts: str, ends: str) -> VdomDict:
     session = use_session()
     choices = _placement_choices()
     form = use_form(
@@ -359,7 +360,7 @@ def _BookingForm(starts: str, ends: str) -> dict:
     )
 
 
-def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> dict:
+def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> VdomDict:
     labels = {row.placement: row.label for row in _placement_choices()}
     shown = data.placements[:3] or ["SERVICES_TOP"]
     creative = data.creative

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any
 
 from reactpy import component, event, html
+from reactpy.types import VdomDict
 
 from app import flags
 from app.services.accounts import approve_waitlist_entry, list_waitlist
@@ -37,7 +38,7 @@ from models.waitlist import WaitlistEntryRead
 
 
 @component
-def AdminPage() -> dict:
+def AdminPage() -> VdomDict:
     return admin_frame(
         html.ul(
             {"class_name": "portal-links"},
@@ -68,13 +69,13 @@ def AdminPage() -> dict:
 
 # ---- feature toggles -----------------------------------------------------------------------------------
 @component
-def _Administration() -> dict:
+def _Administration() -> VdomDict:
     features = use_query(list_features)
     signups = next((f.value for f in features.data or [] if f.key == "signups"), flags.signups_mode())
     return html._(_feature_toggles(features), WaitlistSection(waitlist_on=signups == "waitlist"))
 
 
-def _feature_toggles(features: Query) -> dict:
+def _feature_toggles(features: Query) -> VdomDict:
     return html.section(
         {"class_name": "admin-features", "aria_labelledby": "features-title"},
         html.h2({"class_name": "portal-group-title", "id": "features-title"}, "Feature toggles"),
@@ -102,7 +103,7 @@ def _shown(feature: FeatureRead, value: Any) -> str:
 
 
 @component
-def _Toggle(feature: FeatureRead, features: Query) -> dict:
+def _Toggle(feature: FeatureRead, features: Query) -> VdomDict:
     session = use_session()
     initial = ("on" if feature.value else "off") if feature.kind == "switch" else str(feature.value or "")
     form = use_form(value=initial)
@@ -163,7 +164,7 @@ def _Toggle(feature: FeatureRead, features: Query) -> dict:
 
 
 @component
-def WaitlistSection(waitlist_on: bool) -> dict:
+def WaitlistSection(waitlist_on: bool) -> VdomDict:
     session = use_session()
     entries = use_query(list_waitlist)
 
@@ -196,7 +197,7 @@ def WaitlistSection(waitlist_on: bool) -> dict:
     )
 
 
-def _waitlist_row(entry: WaitlistEntryRead, approve) -> dict:  # noqa: ANN001
+def _waitlist_row(entry: WaitlistEntryRead, approve) -> VdomDict:  # noqa: ANN001
     async def on_approve(_event: dict) -> None:
         await approve.run(entry_id=entry.id)
 

@@ -6,6 +6,7 @@ runner recorded it (`job_runs`)."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.admin import get_system_health
 from components.admin_frame import admin_frame, moment_text
@@ -26,7 +27,7 @@ def every_text(seconds: float) -> str:
 
 
 @component
-def AdminHealthPage() -> dict:
+def AdminHealthPage() -> VdomDict:
     session = use_session()
     health = use_query(get_system_health)
     return admin_frame(
@@ -42,7 +43,7 @@ def AdminHealthPage() -> dict:
     )
 
 
-def _report(data: HealthRead, tz: str, again, busy: bool) -> dict:  # noqa: ANN001 - a callback
+def _report(data: HealthRead, tz: str, again, busy: bool) -> VdomDict:  # noqa: ANN001 - a callback
     database = (
         StatCard(
             "Database",
@@ -108,7 +109,7 @@ def _report(data: HealthRead, tz: str, again, busy: bool) -> dict:  # noqa: ANN0
     )
 
 
-def _outcome(job: JobRunRead) -> dict:
+def _outcome(job: JobRunRead) -> VdomDict:
     badges = [Badge("OK", tone="success") if job.last_ok else Badge("Failed", tone="danger")]
     if job.overdue:
         badges.append(Badge("Overdue", tone="warning"))

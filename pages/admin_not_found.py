@@ -4,6 +4,7 @@ counter), most requested first, 50 a page — broken links to fix or redirects t
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.admin import list_unknown_paths
@@ -17,7 +18,7 @@ PATH = "/admin/not-found"
 
 
 @component
-def AdminNotFoundPage() -> dict:
+def AdminNotFoundPage() -> VdomDict:
     return admin_frame(
         _Paths(page_param(use_search_params())),
         active="not-found",
@@ -28,7 +29,7 @@ def AdminNotFoundPage() -> dict:
 
 
 @component
-def _Paths(page: int) -> dict:
+def _Paths(page: int) -> VdomDict:
     session = use_session()
     paths = use_query(list_unknown_paths, page=page)
 

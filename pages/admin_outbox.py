@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.admin import get_outbox_message, list_outbox
@@ -41,7 +42,7 @@ def _href(status: str, page: int = 1) -> str:
 
 
 @component
-def AdminOutboxPage() -> dict:
+def AdminOutboxPage() -> VdomDict:
     params = use_search_params()
     status = (params.get("status") or [""])[0]
     status = status if status in OutboxStatus.__members__ else ""
@@ -54,7 +55,7 @@ def AdminOutboxPage() -> dict:
     )
 
 
-def _filters(status: str) -> dict:
+def _filters(status: str) -> VdomDict:
     return html.nav(
         {"class_name": "admin-filter", "aria-label": "Filter by status"},
         *(
@@ -73,7 +74,7 @@ def _filters(status: str) -> dict:
 
 
 @component
-def _Messages(status: str, page: int) -> dict:
+def _Messages(status: str, page: int) -> VdomDict:
     session = use_session()
     messages = use_query(list_outbox, status=status or None, page=page)
     reading, set_reading = use_state("")
@@ -131,7 +132,7 @@ def _Messages(status: str, page: int) -> dict:
     )
 
 
-def _status_cell(message: OutboxRowRead) -> dict:
+def _status_cell(message: OutboxRowRead) -> VdomDict:
     return html.div(
         {"class_name": "admin-status-cell"},
         Badge(STATUS_LABELS[message.status], tone=STATUS_TONES[message.status]),
@@ -140,7 +141,7 @@ def _status_cell(message: OutboxRowRead) -> dict:
 
 
 @component
-def _Reader(message_id: str, close) -> dict:  # noqa: ANN001 - a callback
+def _Reader(message_id: str, close) -> VdomDict:  # noqa: ANN001 - a callback
     body = use_query(get_outbox_message, message_id=message_id, enabled=bool(message_id))
     if not message_id:
         return html._()

@@ -9,6 +9,7 @@ The screen offers only what the service says this administrator may do on this a
 from __future__ import annotations
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_params
 
 from app.services.admin import (
@@ -49,7 +50,7 @@ def role_label(role: Role) -> str:
 
 
 @component
-def AdminUserPage() -> dict:
+def AdminUserPage() -> VdomDict:
     user_id = str(use_params().get("user_id", ""))[:64]
     account = use_query(get_user, user_id=user_id)
     title = account.data.name if account.data else "Account"
@@ -66,12 +67,12 @@ def AdminUserPage() -> dict:
     )
 
 
-def _fact(label: str, value: object) -> dict:
+def _fact(label: str, value: object) -> VdomDict:
     return html.div({"class_name": "admin-fact", "key": label}, html.dt(label), html.dd(value))
 
 
 @component
-def _Account(user: UserDetailRead, account: Query) -> dict:
+def _Account(user: UserDetailRead, account: Query) -> VdomDict:
     session = use_session()
     tz = session.time_zone
     flags = [
@@ -113,7 +114,7 @@ def _why_not(user: UserDetailRead) -> str:
 
 
 @component
-def _RoleCard(user: UserDetailRead, account: Query) -> dict:
+def _RoleCard(user: UserDetailRead, account: Query) -> VdomDict:
     session = use_session()
     form = use_form(role=user.role.value)
 
@@ -146,7 +147,7 @@ def _RoleCard(user: UserDetailRead, account: Query) -> dict:
 
 
 @component
-def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
+def _FlagsCard(user: UserDetailRead, account: Query) -> VdomDict:
     session = use_session()
     form = use_form(is_vip=user.is_vip, has_free_access=user.has_free_access)
 
@@ -197,7 +198,7 @@ def _FlagsCard(user: UserDetailRead, account: Query) -> dict:
 
 
 @component
-def _AccessCard(user: UserDetailRead, account: Query) -> dict:
+def _AccessCard(user: UserDetailRead, account: Query) -> VdomDict:
     session = use_session()
     asking, set_asking = use_state("")  # "", "disable" or "sign-out"
 

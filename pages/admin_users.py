@@ -8,6 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.admin import list_users
@@ -52,7 +53,7 @@ def _href(query: str, role: str, page: int = 1) -> str:
 
 
 @component
-def AdminUsersPage() -> dict:
+def AdminUsersPage() -> VdomDict:
     params = use_search_params()
     query, role = _filters(params)
     page = page_param(params)
@@ -67,7 +68,7 @@ def AdminUsersPage() -> dict:
 
 
 @component
-def _SearchForm(query: str, role: str) -> dict:
+def _SearchForm(query: str, role: str) -> VdomDict:
     # Submitting navigates (the fields land in the URL); the URL's filters key the form, so Clear, Back
     # and a shared link show their own values.
     form = use_form(q=query, role=role)
@@ -108,7 +109,7 @@ def _SearchForm(query: str, role: str) -> dict:
 
 
 @component
-def _Results(query: str, role: str, page: int) -> dict:
+def _Results(query: str, role: str, page: int) -> VdomDict:
     session = use_session()
     users = use_query(list_users, query=query, role=role or None, page=page)
     return QueryView(
@@ -119,7 +120,7 @@ def _Results(query: str, role: str, page: int) -> dict:
     )
 
 
-def _name_cell(user: UserSummaryRead) -> dict:
+def _name_cell(user: UserSummaryRead) -> VdomDict:
     return html.div(
         {"class_name": "admin-user-cell"},
         html.a({"href": f"{PATH}/{user.id}", "class_name": "admin-user-name"}, UserText(user.name)),
@@ -127,7 +128,7 @@ def _name_cell(user: UserSummaryRead) -> dict:
     )
 
 
-def _role_cell(user: UserSummaryRead) -> dict:
+def _role_cell(user: UserSummaryRead) -> VdomDict:
     return html.span(
         {"class_name": "admin-badges"},
         Badge(role_label(user.role), tone="info" if user.role in (Role.owner, Role.admin) else "neutral"),

@@ -4,6 +4,7 @@ for a provider, their schedule. Signed-out visitors are sent to sign in and brou
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
@@ -13,7 +14,7 @@ PATH = "/appointments"
 
 
 @component
-def AppointmentsPage() -> dict:
+def AppointmentsPage() -> VdomDict:
     provider = is_provider(use_session().user)
     return html._(
         page_header(

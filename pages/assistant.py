@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reactpy import component, event, html, use_location, use_ref, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.assistant import ask_assistant, get_conversation
@@ -45,7 +46,7 @@ STREAM_EVERY = 0.08  # seconds between two renders of a streaming answer
 _LABEL_MAX = 60  # a line "Label: text" shows the label in bold when it is this short
 
 
-def _line(text: str, key: str) -> dict:
+def _line(text: str, key: str) -> VdomDict:
     label, sep, rest = text.partition(": ")
     if sep and len(label) <= _LABEL_MAX and "\n" not in label:
         return html.p({"key": key}, html.strong(f"{label}:"), " ", rest)
@@ -68,7 +69,7 @@ def _body(text: str) -> list[dict]:
     ]
 
 
-def _sources(sources: tuple[SourceLink, ...]) -> dict | str:
+def _sources(sources: tuple[SourceLink, ...]) -> VdomDict | str:
     if not sources:
         return ""
     bookings = [s for s in sources if s.url.startswith("/find-provider")]
@@ -92,7 +93,7 @@ def _sources(sources: tuple[SourceLink, ...]) -> dict | str:
     )
 
 
-def _urgent(message: ChatMessage) -> dict:
+def _urgent(message: ChatMessage) -> VdomDict:
     crisis = message.kind is AnswerKind.crisis
     actions = (
         (("Call 988", "tel:988"), ("Text 988", "sms:988"), ("Call 911", "tel:911"))
@@ -110,7 +111,7 @@ def _urgent(message: ChatMessage) -> dict:
     )
 
 
-def _bubble(message: ChatMessage, index: int) -> dict:
+def _bubble(message: ChatMessage, index: int) -> VdomDict:
     if message.mine:
         return html.li(
             {"key": str(index), "class_name": "chat-message chat-message-mine"},
@@ -130,7 +131,7 @@ def _bubble(message: ChatMessage, index: int) -> dict:
 
 
 @component
-def Writing(sink: Any) -> dict:
+def Writing(sink: Any) -> VdomDict:
     """The answer being written: the model's words so far (or a 'thinking' line until the first)."""
     text, set_text = use_state("")
     sink.current = set_text
@@ -157,7 +158,7 @@ def _throttled(sink: Any) -> Callable[[str], None]:
 
 
 @component
-def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
+def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> VdomDict:
     path = use_location().pathname
     state, set_state = use_state(initial)
     asking, set_asking = use_state("")
@@ -272,7 +273,7 @@ def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> dict:
 
 
 @component
-def StoredChat(conversation_id: str, handoff: Any) -> dict:
+def StoredChat(conversation_id: str, handoff: Any) -> Component:
     fresh = handoff.current if getattr(handoff.current, "conversation_id", None) == conversation_id else None
     loaded = use_query(get_conversation, conversation_id=conversation_id, enabled=fresh is None)
     if fresh is not None:
@@ -285,7 +286,7 @@ def StoredChat(conversation_id: str, handoff: Any) -> dict:
 
 
 @component
-def AssistantPage() -> dict:
+def AssistantPage() -> VdomDict:
     session = use_session()
     params = use_search_params()
     conversation_id = (params.get("conversation") or [""])[0][:36]

@@ -10,6 +10,7 @@ site frame (pages/routes.py): only the card, in the page's main landmark.
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
@@ -25,7 +26,7 @@ FAILURE_DELAY_MS = 1500
 
 
 @component
-def AuthRedirectPage() -> dict:
+def AuthRedirectPage() -> VdomDict:
     session = use_session()
     user = session.user
     redirect = (use_search_params().get("redirect") or [None])[0]

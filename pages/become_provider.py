@@ -4,6 +4,7 @@ it works, with the way into provider enrollment."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.context import use_session
 from components.kit import button_link, card, chips, cta_band, grid, page_header, section, steps
@@ -63,7 +64,7 @@ STEPS = (
 
 
 @component
-def BecomeProviderPage() -> dict:
+def BecomeProviderPage() -> VdomDict:
     apply_href = ENROLLMENT if use_session().user is not None else APPLY_SIGNED_OUT
     return html._(
         page_header(

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_params
 
 from app.services.careers import apply_for_job, get_posting, get_staged_cv, list_open_postings
@@ -79,7 +80,7 @@ def posting_href(slug: str) -> str:
     return f"{PATH}/{quote(slug)}"
 
 
-def _facts(posting: PostingRead) -> dict:
+def _facts(posting: PostingRead) -> VdomDict:
     return html.ul(
         {"class_name": "career-facts"},
         html.li(icon("map-pin", size=16), posting.location),
@@ -100,7 +101,7 @@ def _provider_band() -> dict:
 
 # ---- the list ------------------------------------------------------------------------------------------
 @component
-def CareersPage() -> dict:
+def CareersPage() -> VdomDict:
     query = use_query(list_open_postings)
     return html._(
         page_header(
@@ -135,7 +136,7 @@ def CareersPage() -> dict:
     )
 
 
-def _open_roles(postings: list[PostingRead]) -> dict:
+def _open_roles(postings: list[PostingRead]) -> VdomDict:
     return html.ul(
         {"class_name": "career-list", "aria-label": "Open roles"},
         *(
@@ -163,7 +164,7 @@ def _open_roles(postings: list[PostingRead]) -> dict:
 
 # ---- one job -------------------------------------------------------------------------------------------
 @component
-def CareerPostingPage() -> dict:
+def CareerPostingPage() -> VdomDict:
     slug = use_params().get("slug", "")[:MAX_SLUG]
     query = use_query(get_posting, slug=slug)
     return html.div(
@@ -175,7 +176,7 @@ def CareerPostingPage() -> dict:
 
 
 @component
-def _Posting(posting: PostingDetailRead) -> dict:
+def _Posting(posting: PostingDetailRead) -> VdomDict:
     is_open = posting.status == PostingStatus.open
     return html._(
         page_title(f"{posting.title} · Careers"),
@@ -220,7 +221,7 @@ def _Posting(posting: PostingDetailRead) -> dict:
 
 
 @component
-def _ApplicationForm(posting: PostingDetailRead) -> dict:
+def _ApplicationForm(posting: PostingDetailRead) -> VdomDict:
     form = use_form(draft=f"careers:{posting.slug}", name="", email="", phone="", cover_note="")
     uploaded_now, set_cv = use_state(None)  # the CV staged in this tab: {id, filename, size, content_type}
     staged = use_query(get_staged_cv)  # or one staged before a reload
@@ -311,7 +312,7 @@ def _ApplicationForm(posting: PostingDetailRead) -> dict:
     )
 
 
-def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> dict:
+def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> VdomDict:
     """The CV's file input: the browser posts the file at once (static/js/uploads.js) and hands the staged
     CV to the hidden sink, whose change `uploaded` hears."""
     limit_mb = get_settings().upload_max_bytes // (1024 * 1024)
@@ -359,7 +360,7 @@ def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> d
     )
 
 
-def _sent(sent: ApplicationSentRead) -> dict:
+def _sent(sent: ApplicationSentRead) -> VdomDict:
     return html.aside(
         {"class_name": "career-apply card career-sent", "role": "status", "aria-labelledby": "sent-title"},
         html.span({"class_name": "card-icon"}, icon("check", size=22)),

@@ -20,6 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_ref, use_state
+from reactpy.types import VdomDict
 from reactpy_router import navigate
 
 from app.services.appointments import checkout_rule
@@ -107,7 +108,7 @@ def checkout_errors(
 
 
 @component
-def CheckoutPage() -> dict:
+def CheckoutPage() -> VdomDict:
     cart = use_cart().cart
     catalog = use_query(list_catalog)
     placed, set_placed = use_state(None)
@@ -140,7 +141,7 @@ def CheckoutPage() -> dict:
     )
 
 
-def _to_payment(url: str) -> dict:
+def _to_payment(url: str) -> VdomDict:
     """The order is placed and awaits its card payment: the browser goes to Stripe's page at once (the link
     is there for a browser that does not follow by itself)."""
     return html.section(
@@ -174,7 +175,7 @@ def _header(*, visits: bool = True, products: bool = False) -> dict:
     )
 
 
-def _empty() -> dict:
+def _empty() -> VdomDict:
     return html.section(
         {"class_name": "section"},
         html.div(
@@ -202,7 +203,7 @@ def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]
 
 
 @component
-def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> dict:
+def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> VdomDict:
     session = use_session()
     # The address is a draft too: a reload, a dropped connection or a restart keeps it, and it is still
     # there for the next booking (drafts last DRAFT_LIFETIME_DAYS), so a returning patient finds it filled.
@@ -347,7 +348,7 @@ def _usable_zip(text: str | None) -> str:
         return ""
 
 
-def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> dict:
+def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> VdomDict:
     def field(name: str, label: str, **options: Any) -> Any:
         return Field(
             label, name, form=form, id_prefix="checkout", id=field_id(name), error=errors.get(name), **options
@@ -387,7 +388,7 @@ def _day_choices(time_zone: str) -> list[date]:
     return [today + timedelta(days=n) for n in range(DAYS_SHOWN)]
 
 
-def _day_chip(day: date, today: date, chosen: bool, choose: Any) -> dict:
+def _day_chip(day: date, today: date, chosen: bool, choose: Any) -> VdomDict:
     names = {today: "Today", today + timedelta(days=1): "Tomorrow"}
     return html.button(
         {
@@ -415,7 +416,7 @@ def _VisitLine(
     notes: Form,
     places: dict[str, ServiceLocation],
     time_error: str | None,
-) -> dict:
+) -> VdomDict:
     session = use_session()
     time_zone = session.time_zone
     days = _day_choices(time_zone)
@@ -640,7 +641,7 @@ def _shows_hold(
     )
 
 
-def _held_badge(hold: AppointmentRead | None, time_zone: str) -> dict:
+def _held_badge(hold: AppointmentRead | None, time_zone: str) -> VdomDict:
     if hold is None:
         return html.span({"class_name": "visit-hold"}, icon("clock", size=15), "Choose a time")
     until = format_time(hold.hold_expires_at, time_zone) if hold.hold_expires_at else ""
@@ -661,7 +662,7 @@ def _times(
     busy: bool,
     take: Any,
     time_zone: str,
-) -> dict:
+) -> VdomDict:
     if waiting_for_zip:
         return html.p({"class_name": "times-note"}, "Enter your ZIP code above to see open times.")
     if open_days.error:
@@ -716,12 +717,12 @@ def _chosen_provider(chosen: Any) -> Any:
     )
 
 
-def _cart_price(item: CartItemRead) -> dict:
+def _cart_price(item: CartItemRead) -> VdomDict:
     since = html.span({"class_name": "summary-from"}, "from ") if item.price_is_from else ""
     return html.span({"class_name": "summary-price"}, since, html.strong(format_currency(item.price)))
 
 
-def _pay_line() -> dict:
+def _pay_line() -> VdomDict:
     if get_payment_options().pays_online:
         return html.span(
             html.strong("Pay by card."),
@@ -731,7 +732,7 @@ def _pay_line() -> dict:
 
 
 @component
-def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> dict:
+def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> VdomDict:
     session = use_session()
     held = [holds[key] for key, _item in visits if key in holds]
     booked = visit_totals([hold.price for hold in held])

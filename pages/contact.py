@@ -4,6 +4,7 @@ bug-report dialog as the footer's Report Bug button), and where other kinds of q
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.settings import get_settings
 from components.context import use_session
@@ -39,7 +40,7 @@ ELSEWHERE = (
 
 
 @component
-def ContactPage() -> dict:
+def ContactPage() -> VdomDict:
     session = use_session()
     support = get_settings().support_email
     return html._(

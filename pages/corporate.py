@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.corporate import enquiry_problems, offered_services, submit_enquiry
 from app.settings import get_settings
@@ -94,7 +95,7 @@ WHAT_WE_NEED = (
 
 
 @component
-def CorporatePage() -> dict:
+def CorporatePage() -> VdomDict:
     support = get_settings().support_email
     return html._(
         page_header(

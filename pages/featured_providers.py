@@ -4,6 +4,7 @@ reviews from completed visits, among those with at least a minimum number of suc
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
@@ -26,7 +27,7 @@ CRITERIA = (
 
 
 @component
-def _Featured() -> dict:
+def _Featured() -> VdomDict:
     featured = use_query(list_featured)
     return QueryView(
         featured,
@@ -42,7 +43,7 @@ def _Featured() -> dict:
 
 
 @component
-def FeaturedProvidersPage() -> dict:
+def FeaturedProvidersPage() -> VdomDict:
     return html._(
         page_header(
             "Featured Providers",

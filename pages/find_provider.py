@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_location
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.errors import ValidationFailed
@@ -66,7 +67,7 @@ def zip_problem(params: dict[str, list[str]]) -> str | None:
 
 
 @component
-def _SearchForm(query: ProviderQuery, today: str, typed_zip: str = "") -> dict:
+def _SearchForm(query: ProviderQuery, today: str, typed_zip: str = "") -> VdomDict:
     options = use_query(catalog_service_options)
     if options.data is None and options.error is None:
         # Wait for the services, so the service list is complete when the fields appear.
@@ -94,7 +95,7 @@ def _search_form(
     location: str,
     day: str,
     sort: str,
-) -> dict:
+) -> VdomDict:
     """The filters in force, as a form the browser submits itself (a GET to this path, in the page). Each
     field is frozen markup, shared by every tab with the same filters, so a new search sends only the fields
     whose value changed (a new ZIP code: that field, not the service list again). Typing changes nothing
@@ -145,7 +146,7 @@ _SEARCH_ACTIONS = frozen(
 
 
 @component
-def _Results(search: str, time_zone: str) -> dict:
+def _Results(search: str, time_zone: str) -> VdomDict:
     params = parse_qs(search.lstrip("?"))
     query = ProviderQuery.from_params(params, default_sort=DEFAULT_SORT)
     problem = zip_problem(params)
@@ -212,7 +213,7 @@ def _Results(search: str, time_zone: str) -> dict:
 
 
 @component
-def FindProviderPage() -> dict:
+def FindProviderPage() -> VdomDict:
     session = use_session()
     search = use_location().search
     params = use_search_params()

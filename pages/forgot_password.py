@@ -7,6 +7,7 @@ same either way, so nobody learns who has one).
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.account import (
     auth_card,
@@ -22,7 +23,7 @@ from components.context import use_session
 
 
 @component
-def ForgotPasswordPage() -> dict:
+def ForgotPasswordPage() -> VdomDict:
     session = use_session()
     flash = use_flash("forgot")
     sent = flash is not None and flash.code == "recovery_sent"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import quote, urlencode
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.auth.web import with_redirect
@@ -79,7 +80,7 @@ def new_topic_href(category: str = "") -> str:
 
 
 @component
-def ForumPage() -> dict:
+def ForumPage() -> Component:
     """All categories' latest topics, or the member's bookmarks."""
     params = use_search_params()
     bookmarks = (params.get("view") or [""])[0] == "bookmarks"
@@ -88,14 +89,14 @@ def ForumPage() -> dict:
 
 
 @component
-def ForumCategoryPage() -> dict:
+def ForumCategoryPage() -> Component:
     slug = use_params().get("slug", "")[:80]
     page = page_param(use_search_params(), last=1_000)
     return _Forum(slug, page, False, key=f"c:{slug}:{page}")
 
 
 @component
-def _Forum(category: str | None, page: int, bookmarks: bool) -> dict:
+def _Forum(category: str | None, page: int, bookmarks: bool) -> VdomDict:
     session = use_session()
     query = use_query(list_topics, category=category, page=page, bookmarks=bookmarks)
     signed_in = session.user is not None
@@ -137,7 +138,7 @@ def _Forum(category: str | None, page: int, bookmarks: bool) -> dict:
     )
 
 
-def _layout(found: ForumTopicListRead, signed_in: bool, here: str) -> dict:
+def _layout(found: ForumTopicListRead, signed_in: bool, here: str) -> VdomDict:
     chosen = found.category
     heading = "Your bookmarks" if found.bookmarks else chosen.name if chosen else "Latest topics"
     return html.div(
@@ -172,10 +173,10 @@ def _layout(found: ForumTopicListRead, signed_in: bool, here: str) -> dict:
     )
 
 
-def _categories(found: ForumTopicListRead, signed_in: bool) -> dict:
+def _categories(found: ForumTopicListRead, signed_in: bool) -> VdomDict:
     chosen = found.category.slug if found.category else ("bookmarks" if found.bookmarks else "")
 
-    def link(key: str, href: str, label: str, count: int | None = None) -> dict:
+    def link(key: str, href: str, label: str, count: int | None = None) -> VdomDict:
         current = key == chosen
         return html.li(
             {"key": key},
@@ -202,7 +203,7 @@ def _categories(found: ForumTopicListRead, signed_in: bool) -> dict:
     )
 
 
-def _topics(found: ForumTopicListRead) -> dict:
+def _topics(found: ForumTopicListRead) -> VdomDict:
     if not found.topics:
         text = (
             "You have not bookmarked any topic yet: use Bookmark on a topic to keep it here."
@@ -213,7 +214,7 @@ def _topics(found: ForumTopicListRead) -> dict:
     return html.ol({"class_name": "forum-topics", "aria-label": "Topics"}, *(_topic(t) for t in found.topics))
 
 
-def _topic(topic: ForumTopicSummaryRead) -> dict:
+def _topic(topic: ForumTopicSummaryRead) -> VdomDict:
     replies = "1 reply" if topic.reply_count == 1 else f"{topic.reply_count} replies"
     return html.li(
         {"key": topic.id, "class_name": "forum-topic"},

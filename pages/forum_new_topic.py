@@ -7,6 +7,7 @@ rules (posting paused, a silence) are the service's."""
 from __future__ import annotations
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
@@ -37,7 +38,7 @@ PATH = "/forum/new"
 
 
 @component
-def ForumNewTopicPage() -> dict:
+def ForumNewTopicPage() -> VdomDict:
     session = use_session()
     category = (use_search_params().get("category") or [""])[0][:80]
     categories = use_query(list_forum_categories)
@@ -72,7 +73,7 @@ def ForumNewTopicPage() -> dict:
 
 
 @component
-def _NewTopic(categories: list[ForumCategoryRead], category: str) -> dict:
+def _NewTopic(categories: list[ForumCategoryRead], category: str) -> VdomDict:
     known = {c.slug for c in categories}
     form = use_form(
         draft="forum-topic:new", category=category if category in known else "", title="", body=""

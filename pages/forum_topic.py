@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import navigate, use_params, use_search_params
 
 from app.auth.web import with_redirect
@@ -66,7 +67,7 @@ FORUM = "/forum"
 
 
 @component
-def ForumTopicPage() -> dict:
+def ForumTopicPage() -> VdomDict:
     topic_id = use_params().get("topic_id", "")[:36]
     page = page_param(use_search_params(), last=1_000)
     query = use_query(get_topic, topic_id=topic_id, page=page)
@@ -85,7 +86,7 @@ def _href(found: ForumTopicRead, page: int = 1) -> str:
 
 
 @component
-def _TopicView(found: ForumTopicRead, query: Query) -> dict:
+def _TopicView(found: ForumTopicRead, query: Query) -> VdomDict:
     topic = found.topic
     form = use_form(draft=f"forum-reply:{topic.id}" if found.signed_in else None, body="")
     quoting, set_quoting = use_state("")
@@ -135,7 +136,7 @@ def _TopicView(found: ForumTopicRead, query: Query) -> dict:
 
 
 @component
-def _Controls(found: ForumTopicRead, query: Query) -> dict:
+def _Controls(found: ForumTopicRead, query: Query) -> VdomDict:
     bookmark = use_action(bookmark_topic, refetch=[query])
     watch = use_action(watch_topic, refetch=[query])
     topic_id = found.topic.id
@@ -201,7 +202,7 @@ def _status_note(post: ForumPostRead) -> Any:
 @component
 def _Post(
     post: ForumPostRead, found: ForumTopicRead, query: Query, on_quote: Callable[[ForumPostRead], None]
-) -> dict:
+) -> VdomDict:
     flagging, set_flagging = use_state(False)
     moderating, set_moderating = use_state("")  # "hide" or "unhide" while its dialog is open
     like = use_action(like_post, refetch=[query])
@@ -307,7 +308,7 @@ def _moderator_button(post: ForumPostRead, open_dialog: Callable[[str], None]) -
 
 
 @component
-def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callable[[], None]) -> dict:
+def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(reason="")
     problem, set_problem = use_state("")
@@ -365,7 +366,7 @@ def _HideDialog(post: ForumPostRead, action: str, query: Query, on_close: Callab
 
 
 @component
-def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None]) -> dict:
+def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(reason="", note="")
     problem, set_problem = use_state("")
@@ -424,7 +425,7 @@ def _FlagDialog(post: ForumPostRead, query: Query, on_close: Callable[[], None])
 @component
 def _ReplyBox(
     found: ForumTopicRead, query: Query, form: Form, quoting: str, set_quoting: Callable[[str], None]
-) -> dict:
+) -> VdomDict | Component:
     session = use_session()
     tab, set_tab = use_state("write")
     problem, set_problem = use_state("")

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.auth.web import with_redirect
@@ -122,7 +123,7 @@ STILL_NEED_HELP = (
 
 # ---- the index and the search --------------------------------------------------------------------------
 @component
-def HelpCenterPage() -> dict:
+def HelpCenterPage() -> VdomDict:
     signed_in = use_session().user is not None
     search = " ".join(((use_search_params().get("q") or [""])[0]).split())[:MAX_QUERY]
     return html._(
@@ -143,7 +144,7 @@ def HelpCenterPage() -> dict:
 
 
 @component
-def _SearchForm(search: str) -> dict:
+def _SearchForm(search: str) -> VdomDict:
     form = use_form(q=search)
     return html.form(
         {
@@ -172,12 +173,12 @@ def _SearchForm(search: str) -> dict:
 
 
 @component
-def _Topics() -> dict:
+def _Topics() -> VdomDict:
     query = use_query(list_help_center)
     return QueryView(query, _topics, loading_label="Loading the Help Center…", is_empty=lambda _h: False)
 
 
-def _topics(center: HelpCenterRead) -> dict:
+def _topics(center: HelpCenterRead) -> VdomDict:
     if not center.articles:
         return html.p({"class_name": "text-muted", "role": "status"}, "No articles are published yet.")
     by_category: dict[HelpCategory, list[HelpArticleSummaryRead]] = {}
@@ -218,7 +219,7 @@ def _topics(center: HelpCenterRead) -> dict:
 
 
 @component
-def _Results(search: str) -> dict:
+def _Results(search: str) -> VdomDict:
     query = use_query(search_help_center, query=search)
     return QueryView(query, _results, loading_label="Searching…", is_empty=lambda _r: False)
 
@@ -235,7 +236,7 @@ def marked(snippet: str) -> list[Any]:
     return parts
 
 
-def _results(found: HelpSearchRead) -> dict:
+def _results(found: HelpSearchRead) -> VdomDict:
     if not found.hits:
         return html.div(
             {"class_name": "help-no-results", "role": "status"},
@@ -261,7 +262,7 @@ def _results(found: HelpSearchRead) -> dict:
     )
 
 
-def _hit(hit: HelpSearchHit) -> dict:
+def _hit(hit: HelpSearchHit) -> VdomDict:
     return html.li(
         {"key": hit.slug, "class_name": "help-hit"},
         html.a({"href": hit.url, "class_name": "help-link"}, hit.title),
@@ -272,7 +273,7 @@ def _hit(hit: HelpSearchHit) -> dict:
 
 # ---- one article ---------------------------------------------------------------------------------------
 @component
-def HelpArticlePage() -> dict:
+def HelpArticlePage() -> VdomDict:
     slug = use_params().get("slug", "")[:MAX_SLUG]
     query = use_query(get_help_article, slug=slug)
     return html.div(
@@ -286,7 +287,7 @@ def HelpArticlePage() -> dict:
 
 
 @component
-def _ArticleView(article: HelpArticleRead, query: Query) -> dict:
+def _ArticleView(article: HelpArticleRead, query: Query) -> VdomDict:
     signed_in = use_session().user is not None
     return html._(
         page_title(f"{article.title} · Help Center"),
@@ -328,7 +329,7 @@ def _ArticleView(article: HelpArticleRead, query: Query) -> dict:
 
 
 @component
-def _Helpful(article: HelpArticleRead, query: Query) -> dict:
+def _Helpful(article: HelpArticleRead, query: Query) -> VdomDict:
     answered, set_answered = use_state(article.my_vote is not None)
     vote = use_action(vote_on_help_article, refetch=[query], on_success=lambda _kept: set_answered(True))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.appointments import MarketplaceFigures, marketplace_figures
 from components import browser
@@ -53,7 +54,7 @@ SERVICE_LINES = (
 
 
 @component
-def HeroSearch() -> dict:
+def HeroSearch() -> VdomDict:
     """Service and ZIP code, sent to Find a Provider as its URL (`/find-provider?service=…&zip=…`) by the
     browser alone: the form is frozen markup, one copy for every tab showing the same catalog."""
     return _hero_search(use_query(catalog_service_options).data or NO_SERVICES)
@@ -112,7 +113,7 @@ STEPS = (
 
 
 @component
-def HomePage() -> dict:
+def HomePage() -> VdomDict:
     return html._(
         html.section(
             {"class_name": "hero"},

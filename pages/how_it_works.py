@@ -4,6 +4,7 @@ the day, and short versions for providers and employers."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.kit import button_link, button_row, card, checklist, grid, notice, page_header, section, steps
 
@@ -49,7 +50,7 @@ AUDIENCES = (
 
 
 @component
-def HowItWorksPage() -> dict:
+def HowItWorksPage() -> VdomDict:
     return html._(
         page_header(
             "How MediVisit works",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.settings import get_settings
 from components.kit import notice
@@ -14,11 +15,11 @@ LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"
 
 
-def _ul(*items: str) -> dict:
+def _ul(*items: str) -> VdomDict:
     return html.ul(*(html.li({"key": item}, item) for item in items))
 
 
-def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[Any, ...]], ...]) -> dict:
+def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[Any, ...]], ...]) -> VdomDict:
     return html._(
         html.section(
             {"class_name": "page-header"},
@@ -69,7 +70,7 @@ def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[An
     )
 
 
-def _contact_paragraph() -> dict:
+def _contact_paragraph() -> VdomDict:
     support = get_settings().support_email
     return html.p(
         "Questions about this document, or requests about your information, can be sent to ",
@@ -339,7 +340,7 @@ def _terms_sections() -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
 
 
 @component
-def PrivacyPolicyPage() -> dict:
+def PrivacyPolicyPage() -> VdomDict:
     return _legal_page(
         "Privacy Policy",
         "How MediVisit collects, uses and protects your information, including health information.",
@@ -348,7 +349,7 @@ def PrivacyPolicyPage() -> dict:
 
 
 @component
-def TermsOfServicePage() -> dict:
+def TermsOfServicePage() -> VdomDict:
     return _legal_page(
         "Terms of Service",
         "The rules for using MediVisit, whether you're booking care or providing it.",

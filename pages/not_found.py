@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from reactpy import component, html, use_location
+from reactpy.types import VdomDict
 
 from app.services.feedback import record_unknown_path, suggest_page
 from components import browser
@@ -17,7 +18,7 @@ logger = logging.getLogger("app.pages")
 
 
 @component
-def NotFoundPage() -> dict:
+def NotFoundPage() -> VdomDict:
     session = use_session()
     pathname = use_location().pathname
     href, label = suggest_page(pathname)

@@ -9,6 +9,7 @@ told it is not in their account, on a page that leads on to their own visits.
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params
 
 from app.services.booking import get_order_by_number
@@ -21,7 +22,7 @@ from models.booking import OrderRead
 
 
 @component
-def OrderPage() -> dict:
+def OrderPage() -> VdomDict:
     number = use_params().get("number", "")
     order = use_query(get_order_by_number, number=number)
     # While a card payment awaits Stripe's confirmation, the webhook's change reloads the page's order.
@@ -52,7 +53,7 @@ def OrderPage() -> dict:
     )
 
 
-def _confirmation(order: OrderRead) -> dict:
+def _confirmation(order: OrderRead) -> VdomDict | Component:
     """The confirmation, after the 911 / 988 message when the intake notes have a red flag (issue 27)."""
     if not order.safety_message:
         return OrderConfirmation(order)

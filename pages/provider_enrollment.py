@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.principal import Principal
 from app.services.catalog import list_catalog
@@ -117,7 +118,7 @@ async def attempt(
 
 # ---- the page -----------------------------------------------------------------------------------------------
 @component
-def ProviderEnrollmentPage() -> dict:
+def ProviderEnrollmentPage() -> VdomDict:
     application = use_query(get_my_application)
     return html._(
         page_header(
@@ -137,7 +138,7 @@ def ProviderEnrollmentPage() -> dict:
 
 
 @component
-def _Start(reload: Callable[[], None]) -> dict:
+def _Start(reload: Callable[[], None]) -> VdomDict:
     start = use_action(start_application, on_success=lambda _a: reload())
     return html.div(
         {"class_name": "card enroll-start"},
@@ -161,7 +162,7 @@ def _first_open_step(app: ApplicationRead) -> WizardStep:
 
 
 @component
-def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
+def _Application(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
     reasons = use_query(list_decision_reasons)
     step, set_step = use_state(lambda: _first_open_step(app))
     summary = status_summary(app, {r.code: r for r in reasons.data or []}, datetime.now(UTC))
@@ -270,7 +271,7 @@ def _Application(app: ApplicationRead, reload: Callable[[], None]) -> dict:
 
 
 @component
-def _Reapply(reload: Callable[[], None]) -> dict:
+def _Reapply(reload: Callable[[], None]) -> VdomDict:
     start = use_action(start_application, on_success=lambda _a: reload())
     return Button("Apply again", on_click=lambda: start.run(), pending=start.pending)
 
@@ -281,7 +282,9 @@ def _errors_of(errors: dict[str, str], order: list[str]) -> list[tuple[str | Non
     return [(fid(name), message) for name, message in ranked]
 
 
-def _step_form(title: str, lead: str, errors: list, attempt_no: int, *children: Any, actions: Any) -> dict:
+def _step_form(
+    title: str, lead: str, errors: list, attempt_no: int, *children: Any, actions: Any
+) -> VdomDict:
     return html.form(
         {"class_name": "card enroll-step-card", "on_submit": lambda _e: None, "novalidate": True},
         html.h2({"class_name": "card-title", "id": "enroll-step-title"}, title),
@@ -320,7 +323,7 @@ IDENTITY_ORDER = ["first_name", "last_name", "provider_type", "phone", "language
 @component
 def _Identity(
     app: ApplicationRead, on_saved: Callable[[ApplicationRead], None], reload: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     form = use_form(
         draft=f"enrollment:identity:{app.id}",
         first_name=app.first_name,
@@ -419,7 +422,7 @@ def _Identity(
 
 
 @component
-def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> dict:
+def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
     """The photo patients will see (optional): uploaded on its own, at once (the browser posts the file)."""
     remove = use_action(remove_photo, on_success=lambda _a: reload())
     ids = f"{PREFIX}-photo"
@@ -507,7 +510,7 @@ def _license_errors(errors: dict[str, str]) -> dict[str, str]:
 
 
 @component
-def _Credentials(app: ApplicationRead, on_saved: Callable[[ApplicationRead], None]) -> dict:
+def _Credentials(app: ApplicationRead, on_saved: Callable[[ApplicationRead], None]) -> VdomDict:
     initial: dict[str, Any] = {"npi": app.npi}
     for n, x in enumerate(app.licenses):
         initial |= {
@@ -615,7 +618,7 @@ def _Credentials(app: ApplicationRead, on_saved: Callable[[ApplicationRead], Non
 
 # ---- step 3 ---------------------------------------------------------------------------------------------------
 @component
-def _Offering(app: ApplicationRead, on_saved: Callable[[ApplicationRead], None]) -> dict:
+def _Offering(app: ApplicationRead, on_saved: Callable[[ApplicationRead], None]) -> VdomDict:
     catalog = use_query(list_catalog)
     return QueryView(catalog, lambda categories: _OfferingForm(app, categories, on_saved))
 
@@ -623,7 +626,7 @@ def _Offering(app: ApplicationRead, on_saved: Callable[[ApplicationRead], None])
 @component
 def _OfferingForm(
     app: ApplicationRead, categories: list, on_saved: Callable[[ApplicationRead], None]
-) -> dict:
+) -> VdomDict:
     services = [s for c in categories for s in c.services]
     offered = {o.service_id: o for o in app.offers}
     hours = {h.weekday: h for h in app.weekly_hours}
@@ -757,7 +760,7 @@ def _OfferingForm(
 
 # ---- step 4 ---------------------------------------------------------------------------------------------------
 @component
-def _Documents(app: ApplicationRead, reload: Callable[[], None], next_step: Callable[[], None]) -> dict:
+def _Documents(app: ApplicationRead, reload: Callable[[], None], next_step: Callable[[], None]) -> VdomDict:
     return html.div(
         {"class_name": "card enroll-step-card"},
         html.h2({"class_name": "card-title"}, "Documents"),
@@ -775,7 +778,7 @@ def _Documents(app: ApplicationRead, reload: Callable[[], None], next_step: Call
 
 
 @component
-def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[], None]) -> dict:
+def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[], None]) -> VdomDict:
     remove = use_action(remove_document, on_success=lambda _a: reload())
     mine = [d for d in app.documents if d.kind == kind]
     expiry_needed = kind != DocumentKind.government_id
@@ -893,7 +896,7 @@ STEP_OF_ERROR = {
 @component
 def _Review(
     app: ApplicationRead, reload: Callable[[], None], go: Callable[[WizardStep], Callable[[], None]]
-) -> dict:
+) -> VdomDict:
     submit = use_action(submit_application, on_success=lambda _a: reload())
     missing = completeness_errors(app, datetime.now(UTC).date())
     resend = app.status == ApplicationStatus.needs_information
@@ -940,7 +943,7 @@ def _Review(
     )
 
 
-def _Recap(app: ApplicationRead) -> dict:
+def _Recap(app: ApplicationRead) -> VdomDict:
     def row(label: str, value: Any) -> list:
         return [html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value or "—")]
 

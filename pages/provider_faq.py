@@ -4,6 +4,7 @@ payments and compliance — as native <details> disclosures, with links to apply
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.kit import (
     button_link,
@@ -191,7 +192,7 @@ def _compliance() -> dict:
 
 
 @component
-def ProviderFaqPage() -> dict:
+def ProviderFaqPage() -> VdomDict:
     return html._(
         page_header(
             "Provider FAQ",

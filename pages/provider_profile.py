@@ -14,6 +14,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.appointments import LATEST_REVIEWS, list_reviews
@@ -50,7 +51,7 @@ def _clock(moment: datetime, time_zone: str) -> str:
     return f"{local.hour % 12 or 12}:{local:%M} {'AM' if local.hour < 12 else 'PM'}"
 
 
-def _unavailable() -> dict:
+def _unavailable() -> VdomDict:
     return html.section(
         {"class_name": "container not-found profile-unavailable"},
         html.span({"class_name": "empty-icon"}, icon("user", size=30)),
@@ -67,7 +68,7 @@ def _unavailable() -> dict:
     )
 
 
-def _photo(provider: ProviderRead) -> dict:
+def _photo(provider: ProviderRead) -> VdomDict:
     if provider.photo_url:
         return html.img({"class_name": "profile-photo", "src": provider.photo_url, "alt": provider.name})
     return html.span(
@@ -125,7 +126,7 @@ def _hero(provider: ProviderRead) -> dict:
     )
 
 
-def _service_row(service: ProviderServiceRead, provider_id: str) -> dict:
+def _service_row(service: ProviderServiceRead, provider_id: str) -> VdomDict:
     heading_id = f"offer-{service.service_slug}"
     places = ", ".join(location.label for location in service.locations)
     return html.li(
@@ -151,7 +152,7 @@ def _service_row(service: ProviderServiceRead, provider_id: str) -> dict:
     )
 
 
-def _services(provider: ProviderRead) -> dict:
+def _services(provider: ProviderRead) -> VdomDict:
     body = (
         html.ul(
             {"class_name": "profile-services"}, *(_service_row(s, provider.id) for s in provider.services)
@@ -168,7 +169,7 @@ def _services(provider: ProviderRead) -> dict:
     )
 
 
-def _stars(rating: int) -> dict:
+def _stars(rating: int) -> VdomDict:
     return html.span(
         {"class_name": "review-stars", "role": "img", "aria-label": f"{rating} out of 5 stars"},
         *(
@@ -181,7 +182,7 @@ def _stars(rating: int) -> dict:
     )
 
 
-def _review(review: ReviewRead) -> dict:
+def _review(review: ReviewRead) -> VdomDict:
     return html.li(
         {"key": review.id, "class_name": "review"},
         html.div(
@@ -195,7 +196,7 @@ def _review(review: ReviewRead) -> dict:
 
 
 @component
-def _Reviews(provider_id: str, rating: RatingRead) -> dict:
+def _Reviews(provider_id: str, rating: RatingRead) -> VdomDict:
     reviews = use_query(list_reviews, provider_id=provider_id, limit=LATEST_REVIEWS)
     if rating.count == 0:
         body = html.p(
@@ -226,7 +227,7 @@ def _Reviews(provider_id: str, rating: RatingRead) -> dict:
     )
 
 
-def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None]) -> dict:
+def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None]) -> VdomDict:
     count = len(slots.starts)
     times = f"{count} open {'time' if count == 1 else 'times'}" if count else "no open times"
     return html.button(
@@ -245,7 +246,9 @@ def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None
 
 
 @component
-def _Openings(provider_id: str, services: list[ProviderServiceRead], time_zone: str, preferred: str) -> dict:
+def _Openings(
+    provider_id: str, services: list[ProviderServiceRead], time_zone: str, preferred: str
+) -> VdomDict:
     slugs = [service.service_slug for service in services]
     service_slug, set_service_slug = use_state(preferred if preferred in slugs else slugs[0])
     chosen_day, set_chosen_day = use_state(None)
@@ -294,7 +297,7 @@ def _week(
     time_zone: str,
     service_slug: str,
     busy: bool,
-) -> dict:
+) -> VdomDict:
     if not any(day.starts for day in week):
         return html.div(
             {"class_name": "openings-none", "role": "status"},
@@ -363,7 +366,7 @@ def _service_area(zip_codes: list[str]) -> dict:
     )
 
 
-def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str) -> dict:
+def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str) -> VdomDict:
     return html._(
         page_title(f"{provider.name} | {brand}"),
         _hero(provider),
@@ -410,7 +413,7 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
 
 
 @component
-def ProviderProfilePage() -> dict:
+def ProviderProfilePage() -> VdomDict:
     session = use_session()
     provider_id = use_params().get("provider_id", "")
     preferred = (use_search_params().get("service") or [""])[0]

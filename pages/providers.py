@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from reactpy import component, html, use_location
+from reactpy.types import VdomDict
 
 from app.services.providers import search_providers
 from components.context import use_session
@@ -76,7 +77,7 @@ PROFILE = (
 
 
 @component
-def _Directory(search: str, time_zone: str) -> dict:
+def _Directory(search: str, time_zone: str) -> VdomDict:
     params = parse_qs(search.lstrip("?"))
     query = ProviderQuery.from_params({k: v for k, v in params.items() if k in ("sort", "page")})
     results = use_query(search_providers, query=query, time_zone=time_zone)  # compared by equality
@@ -105,7 +106,7 @@ def _Directory(search: str, time_zone: str) -> dict:
 
 
 @component
-def ProvidersPage() -> dict:
+def ProvidersPage() -> VdomDict:
     session = use_session()
     return html._(
         page_header(

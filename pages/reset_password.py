@@ -10,6 +10,7 @@ used link) the screen says so and offers a new link; while auth.js is still read
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.settings import get_settings
 from components.account import (
@@ -27,7 +28,7 @@ from components.context import use_session
 
 
 @component
-def ResetPasswordPage() -> dict:
+def ResetPasswordPage() -> VdomDict:
     session = use_session()
     flash = use_flash("reset")
     if session.user is None:

@@ -9,6 +9,7 @@ breadcrumbs and shown first. An unknown slug also answers HTTP 404 (pages/routes
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params
 
 from app.services.catalog import flash_sale_running, get_category, get_service_page
@@ -39,7 +40,7 @@ from components.service_ui import NOT_PUBLISHED, service_detail
 from models.catalog import ServiceRead
 
 
-def _not_found() -> dict:
+def _not_found() -> VdomDict:
     return html.section(
         {"class_name": "container not-found"},
         html.h1("Service not found"),
@@ -55,7 +56,7 @@ def _not_found() -> dict:
     )
 
 
-def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> dict:
+def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> VdomDict:
     others = tuple(other for other in CATEGORIES if other.slug != category.slug)
     return html._(
         html.section(
@@ -181,7 +182,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> di
 
 
 @component
-def _Services(slug: str, first: str = "") -> dict:
+def _Services(slug: str, first: str = "") -> VdomDict:
     priced = use_query(get_category, slug=slug)
     if priced.data is None:
         text = "Loading prices…" if priced.error is None and priced.loading else NOT_PUBLISHED
@@ -193,7 +194,7 @@ def _Services(slug: str, first: str = "") -> dict:
 
 
 @component
-def ServiceDetailPage() -> dict:
+def ServiceDetailPage() -> Component:
     brand = use_session().brand_name
     slug = use_params().get("slug", "")
     category = CATEGORIES_BY_SLUG.get(slug)
@@ -203,7 +204,7 @@ def ServiceDetailPage() -> dict:
 
 
 @component
-def _ServicePage(slug: str) -> dict:
+def _ServicePage(slug: str) -> VdomDict:
     """/services/<service-slug>: the service's category page, the service first."""
     brand = use_session().brand_name
     found = use_query(get_service_page, slug=slug)
@@ -216,5 +217,5 @@ def _ServicePage(slug: str) -> dict:
     return _page(service.name if service else copy.name, brand, _detail(copy, service))
 
 
-def _page(title: str, brand: str, body: dict) -> dict:
+def _page(title: str, brand: str, body: dict) -> VdomDict:
     return html._(page_title(f"{title} | {brand}"), body)

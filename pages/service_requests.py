@@ -14,6 +14,7 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.booking import ADDRESSED
 from app.services.cart import PLATFORM_FEE_PERCENT
@@ -125,7 +126,7 @@ def window_text(request: ServiceRequestRead, index: int) -> str:
 
 
 @component
-def ServiceRequestsPage() -> dict:
+def ServiceRequestsPage() -> VdomDict:
     session = use_session()
     header = page_header(
         "Request a service",
@@ -138,7 +139,7 @@ def ServiceRequestsPage() -> dict:
 
 
 @component
-def _SignedIn() -> dict:
+def _SignedIn() -> VdomDict:
     mine = use_query(list_my_service_requests)
     known = {r.id for r in mine.data or ()}
     # Every request's changes share one topic: only this patient's requests reload the list.
@@ -155,7 +156,7 @@ def _SignedIn() -> dict:
     )
 
 
-def _Explanation() -> dict:  # noqa: N802 - static markup, named like the components
+def _Explanation() -> VdomDict:  # noqa: N802 - static markup, named like the components
     return html._(
         section(
             grid(
@@ -188,7 +189,7 @@ def _service_options(categories: Any) -> list[Any]:
 
 
 @component
-def _RequestForm(mine: Any) -> dict:
+def _RequestForm(mine: Any) -> VdomDict:
     session = use_session()
     catalog = use_query(list_catalog)
     blank = {f"{part}_{n}": "" for n in range(1, MAX_WINDOWS + 1) for part in ("day", "start", "end")}
@@ -223,7 +224,7 @@ def _RequestForm(mine: Any) -> dict:
 
     today = datetime.now(ZoneInfo(session.time_zone)).date().isoformat()
 
-    def window_row(n: int) -> dict:
+    def window_row(n: int) -> VdomDict:
         return html.fieldset(
             {"class_name": "request-window", "key": f"window-{n}"},
             html.legend(f"Preferred time {n}" + ("" if n == 1 else " (optional)")),
@@ -322,7 +323,7 @@ def _RequestForm(mine: Any) -> dict:
 
 
 @component
-def _MyRequests(mine: Any) -> dict:
+def _MyRequests(mine: Any) -> VdomDict:
     return html.section(
         {"class_name": "request-list", "aria-labelledby": "my-requests-title"},
         html.h2({"class_name": "section-title", "id": "my-requests-title"}, "Your requests"),
@@ -338,7 +339,7 @@ def _MyRequests(mine: Any) -> dict:
 
 
 @component
-def _RequestCard(request: ServiceRequestRead, refetch: Any) -> dict:
+def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
     session = use_session()
     accepting, set_accepting = use_state(None)
     confirming, set_confirming = use_state(False)
@@ -413,7 +414,7 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> dict:
     )
 
 
-def _offer_item(request: ServiceRequestRead, offer: OfferRead, live: bool, choose: Any) -> dict:
+def _offer_item(request: ServiceRequestRead, offer: OfferRead, live: bool, choose: Any) -> VdomDict:
     label, tone = OFFER_STATUS[offer.status]
     reviews = (
         f"rated {format_rating(offer.provider_rating)} from {offer.provider_reviews} reviews"

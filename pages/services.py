@@ -5,6 +5,7 @@ prepare and where visits can happen. The nav links to each section by id (/servi
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.catalog import flash_sale_running, list_catalog
 from components.ad_slot import AdSlot
@@ -17,7 +18,7 @@ from components.service_ui import price_list
 from models.catalog import CategoryRead
 
 
-def _jump_links() -> dict:
+def _jump_links() -> VdomDict:
     return html.nav(
         {"class_name": "jump-links", "aria-label": "Service categories"},
         *(
@@ -31,7 +32,7 @@ def _jump_links() -> dict:
     )
 
 
-def _locations(category: ServiceCategory) -> dict:
+def _locations(category: ServiceCategory) -> VdomDict:
     return html.ul(
         {"class_name": "location-list"},
         *(
@@ -47,7 +48,7 @@ def _locations(category: ServiceCategory) -> dict:
 
 def _category_section(
     category: ServiceCategory, index: int, priced: CategoryRead | None, loading: bool
-) -> dict:
+) -> VdomDict:
     return html.section(
         {
             "class_name": "section category-section" + (" section-muted" if index % 2 else ""),
@@ -104,7 +105,7 @@ def _category_section(
 
 
 @component
-def ServicesPage() -> dict:
+def ServicesPage() -> VdomDict:
     catalog = use_query(list_catalog)
     priced = {category.slug: category for category in catalog.data or []}
     loading = catalog.data is None and catalog.error is None

@@ -10,6 +10,7 @@ to /auth-redirect.
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
@@ -31,7 +32,7 @@ NOTICES = frozenset({"confirmation_sent"})
 
 
 @component
-def SignInPage() -> dict:
+def SignInPage() -> Component:
     session = use_session()
     params = use_search_params()
     redirect = (params.get("redirect") or [None])[0]
@@ -44,7 +45,7 @@ def SignInPage() -> dict:
 
 
 @component
-def _PasswordSignIn(redirect: str | None) -> dict:
+def _PasswordSignIn(redirect: str | None) -> VdomDict:
     session = use_session()
     flash = use_flash("login")
     email = flash.values.get("email", "") if flash else ""
@@ -99,7 +100,7 @@ def _resend_confirmation(csrf_token: str, email: str, redirect: str | None) -> d
 
 
 @component
-def _SecondFactor(redirect: str | None) -> dict:
+def _SecondFactor(redirect: str | None) -> VdomDict:
     session = use_session()
     flash = use_flash("mfa")
     return auth_card(

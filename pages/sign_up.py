@@ -8,6 +8,7 @@ A failure comes back here with its message and the typed name and e-mail kept.
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app import flags
@@ -30,7 +31,7 @@ from components.icons import icon
 
 
 @component
-def SignUpPage() -> dict:
+def SignUpPage() -> Component:
     session = use_session()
     redirect = (use_search_params().get("redirect") or [None])[0]
     if session.user is not None:
@@ -39,7 +40,7 @@ def SignUpPage() -> dict:
 
 
 @component
-def _SignUp(redirect: str | None) -> dict:
+def _SignUp(redirect: str | None) -> VdomDict:
     session = use_session()
     flash = use_flash("register")
     values = flash.values if flash else {}

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.services.organizations import accept_invitation, get_invitation
@@ -29,7 +30,7 @@ from models.organization import InvitationPreview, MemberRole, TeamRead
 
 
 @component
-def TeamJoinPage() -> dict:
+def TeamJoinPage() -> VdomDict:
     session = use_session()
     token = (use_search_params().get("token") or [""])[0][:100]
     signed_in = session.user is not None
@@ -53,7 +54,7 @@ def TeamJoinPage() -> dict:
     )
 
 
-def _sign_in_first(token: str) -> dict:
+def _sign_in_first(token: str) -> VdomDict:
     back = f"/join-team?{urlencode({'token': token})}"
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "join-title"},

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from reactpy import component
+from reactpy.types import VdomDict
 
 
 @component
-def BrokenPage() -> dict:
+def BrokenPage() -> VdomDict:
     raise RuntimeError("Deliberate failure for tests")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ads import list_ad_flights, review_ad_flight, set_ad_flight_status
@@ -66,12 +67,12 @@ TONES = {
 
 
 @component
-def AdsPage() -> dict:
+def AdsPage() -> Component:
     return StaffFrame(StaffSection(_Ads, slug="ads"), active="ads")
 
 
 @component
-def _Ads() -> dict:
+def _Ads() -> VdomDict:
     params = use_search_params()
     status = choice_param(params, "status", dict(TABS), default="review")
     page = page_param(params, last=999_999)
@@ -146,7 +147,7 @@ def _flights(
 @component
 def _FlightItem(
     flight: FlightRead, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
-) -> dict:
+) -> VdomDict:
     approve = use_action(review_ad_flight, refetch=[query])
     resume = use_action(set_ad_flight_status, refetch=[query])
     title_id = f"flight-{flight.id}"
@@ -235,7 +236,7 @@ def _FlightItem(
     )
 
 
-def _screening(flight: FlightRead) -> dict:
+def _screening(flight: FlightRead) -> VdomDict:
     if not flight.flags:
         return html.p(
             {"class_name": "ad-screening is-clear"},

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.appointments import (
@@ -129,12 +130,12 @@ def period_title(starts: date, ends: date) -> str:
 
 
 @component
-def AppointmentsPage() -> dict:
+def AppointmentsPage() -> Component:
     return StaffFrame(StaffSection(_Appointments, slug="appointments"), active="appointments")
 
 
 @component
-def _Appointments() -> dict:
+def _Appointments() -> VdomDict:
     session = use_session()
     params = use_search_params()
     time_zone = session.time_zone
@@ -163,7 +164,7 @@ def _Appointments() -> dict:
 
 
 @component
-def _FilterForm(filters: Filters) -> dict:
+def _FilterForm(filters: Filters) -> VdomDict:
     choices = use_query(get_staff_visit_filters)
     form = use_form(
         date=filters.day.isoformat(),
@@ -244,7 +245,7 @@ def _FilterForm(filters: Filters) -> dict:
 
 
 @component
-def _Agenda(filters: Filters, time_zone: str) -> dict:
+def _Agenda(filters: Filters, time_zone: str) -> VdomDict:
     query = use_query(list_staff_visits, query=filters.query(time_zone))
     use_topic(STAFF_TOPIC, refetch=[query])
     open_id, set_open_id = use_state("")
@@ -294,7 +295,7 @@ def _Agenda(filters: Filters, time_zone: str) -> dict:
     )
 
 
-def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], None]) -> dict:
+def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], None]) -> VdomDict:
     zone = ZoneInfo(page.time_zone)
     count = f"{page.total:,} visit{'' if page.total == 1 else 's'}"
     if not page.items:
@@ -345,7 +346,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
     )
 
 
-def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None]) -> dict:
+def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None]) -> VdomDict:
     start, end = format_time(r.starts_at, time_zone), format_time(r.ends_at, time_zone)
     who = [UserText(r.provider_name)]
     if r.patient_name is not None:
@@ -375,7 +376,7 @@ def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None
 
 
 @component
-def _Schedule(filters: Filters, time_zone: str) -> dict:
+def _Schedule(filters: Filters, time_zone: str) -> VdomDict:
     first, last = shown_days(filters.day, filters.view)
     query = use_query(
         get_provider_schedule,
@@ -398,7 +399,7 @@ def _Schedule(filters: Filters, time_zone: str) -> dict:
     )
 
 
-def schedule_body(s: ProviderScheduleRead, time_zone: str) -> dict:
+def schedule_body(s: ProviderScheduleRead, time_zone: str) -> VdomDict:
     hours: dict[int, list[str]] = {}
     for h in s.weekly_hours:
         hours.setdefault(h.weekday, []).append(f"{h.start:%-I:%M %p} – {h.end:%-I:%M %p}")

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.staff import read_audit_log
@@ -103,12 +104,12 @@ def details_text(details: dict[str, Any]) -> str:
 
 
 @component
-def AuditPage() -> dict:
+def AuditPage() -> Component:
     return StaffFrame(StaffSection(_Audit, slug="audit"), active="audit")
 
 
 @component
-def _Audit() -> dict:
+def _Audit() -> VdomDict:
     session = use_session()
     filters = AuditFilters.from_params(use_search_params())
     return html._(
@@ -124,7 +125,7 @@ def _Audit() -> dict:
 
 
 @component
-def _FilterForm(filters: AuditFilters) -> dict:
+def _FilterForm(filters: AuditFilters) -> VdomDict:
     # Typing is kept on the server (components/forms.py); submitting navigates. The filters of the URL
     # key the form element: ReactPy's client keeps a control's own value once it has been changed, so
     # only a remount in the browser shows the new URL's filters (after Clear, Back, a shared link).
@@ -181,7 +182,7 @@ def _FilterForm(filters: AuditFilters) -> dict:
 
 
 @component
-def _Entries(filters: AuditFilters) -> dict:
+def _Entries(filters: AuditFilters) -> VdomDict:
     session = use_session()
     query = use_query(
         read_audit_log,
@@ -201,7 +202,7 @@ def _Entries(filters: AuditFilters) -> dict:
     )
 
 
-def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) -> dict:
+def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) -> VdomDict:
     """The entries (at most 100, newest first) and the cursor pager: 'Newest entries' back to the first
     page, 'Older entries' after the last entry shown. The kit's pager counts pages; a cursor cannot."""
     return html.section(

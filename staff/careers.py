@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.careers import (
@@ -110,12 +111,12 @@ def cv_href(application_id: str) -> str:
 
 # ---- the postings --------------------------------------------------------------------------------------
 @component
-def CareersAdminPage() -> dict:
+def CareersAdminPage() -> Component:
     return StaffFrame(StaffSection(_Postings, slug="careers"), active="careers")
 
 
 @component
-def _Postings() -> dict:
+def _Postings() -> VdomDict:
     page = page_param(use_search_params(), last=1_000)
     query = use_query(list_postings, page=page)
     editing, set_editing = use_state(None)  # None: closed; "": a new posting; else the slug edited
@@ -151,7 +152,7 @@ def _applications_cell(posting: PostingRead) -> Any:
     return html.span(link, f" ({posting.new_applications:,} new)" if posting.new_applications else "")
 
 
-def _postings_table(found: PostingListRead, edit: Callable[[str], None]) -> dict:
+def _postings_table(found: PostingListRead, edit: Callable[[str], None]) -> VdomDict:
     columns = [
         Column(
             "title",
@@ -224,7 +225,7 @@ def _Editor(slug: str | None, on_close: Callable[[], None], query: Query) -> Any
 
 
 @component
-def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None], query: Query) -> dict:
+def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None], query: Query) -> VdomDict:
     session = use_session()
     form = use_form(
         draft=f"careers-posting:{posting.slug if posting else 'new'}",
@@ -337,12 +338,12 @@ def _EditorForm(posting: PostingDetailRead | None, on_close: Callable[[], None],
 
 # ---- one posting's applications ------------------------------------------------------------------------
 @component
-def ApplicationsPage() -> dict:
+def ApplicationsPage() -> Component:
     return StaffFrame(StaffSection(_Applications, slug="careers"), active="careers")
 
 
 @component
-def _Applications() -> dict:
+def _Applications() -> VdomDict:
     slug = use_params().get("slug", "")[:MAX_SLUG]
     params = use_search_params()
     status = (params.get("status") or [""])[0]
@@ -380,7 +381,7 @@ def _Applications() -> dict:
 
 def _applications_view(
     listed: ApplicationListRead, tab_href: Callable[[str], str], review: Callable[[ApplicationRead], None]
-) -> dict:
+) -> VdomDict:
     everyone = sum(listed.counts.values())
     tabs = [("", f"All ({everyone:,})")] + [
         (status.value, f"{label} ({listed.counts.get(status, 0):,})")
@@ -459,7 +460,7 @@ def _applications_view(
 
 
 @component
-def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Query) -> dict:
+def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Query) -> VdomDict:
     session = use_session()
     form = use_form(status="", notes=application.notes, send_rejection_email=False)
     problem, set_problem = use_state("")

@@ -10,6 +10,7 @@ from datetime import date, time, timedelta
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.corporate import (
@@ -64,12 +65,12 @@ STEPS = {
 
 
 @component
-def ContractsPage() -> dict:
+def ContractsPage() -> Component:
     return StaffFrame(StaffSection(_Contracts, slug="contracts"), active="contracts")
 
 
 @component
-def _Contracts() -> dict:
+def _Contracts() -> VdomDict:
     params = use_search_params()
     status = choice_param(params, "status", {s.value for s in C})
     page = page_param(params)

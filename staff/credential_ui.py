@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.browser import client_get_form
 from components.forms import use_form
@@ -30,7 +31,7 @@ def standing_badge(standing: DocumentStanding) -> dict:
 
 
 @component
-def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSpec]) -> dict:
+def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSpec]) -> VdomDict:
     """A GET form of select boxes that navigates in the page (the filters live in the URL). Key it by the
     URL's filters: only a remount shows another URL's values (see staff/audit.py)."""
     form = use_form(**{name: value for _label, name, value, _placeholder, _options in selects})
@@ -63,7 +64,7 @@ def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSp
     )
 
 
-def counts_list(label: str, items: Sequence[tuple[str, Any, int]]) -> dict:
+def counts_list(label: str, items: Sequence[tuple[str, Any, int]]) -> VdomDict:
     """'Submitted 3 · In review 1 …': (key, badge or link, count) each."""
     return html.ul(
         {"class_name": "verify-counts", "aria-label": label},
@@ -71,7 +72,7 @@ def counts_list(label: str, items: Sequence[tuple[str, Any, int]]) -> dict:
     )
 
 
-def pager(label: str, previous: str | None, following: str | None) -> dict:
+def pager(label: str, previous: str | None, following: str | None) -> VdomDict:
     """Previous / Next page links (the services say whether there is more, they do not count pages)."""
     return html.nav(
         {"class_name": "staff-pager", "aria-label": label},

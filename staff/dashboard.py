@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_ref, use_state
+from reactpy.types import Component, VdomDict
 from reactpy.utils import Ref
 
 from app.services.staff import (
@@ -72,7 +73,7 @@ def change_text(change: int | None, rate: int | None) -> str:
 
 
 @component
-def StaffDashboard() -> dict:
+def StaffDashboard() -> VdomDict:
     session = use_session()
     access = use_staff_access().access
     # The stat cards bind their query's refetch here: a change below reloads the figures, not this page.
@@ -115,7 +116,7 @@ def StaffDashboard() -> dict:
 
 
 @component
-def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
+def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> VdomDict:
     session = use_session()
     query = use_query(get_staff_dashboard, time_zone=session.time_zone)
     reload.current = query.refetch
@@ -124,7 +125,7 @@ def _StatCards(reload: Ref[Callable[[], None]], show_activity: bool) -> dict:
     )
 
 
-def stat_cards(figures: Any, show_activity: bool) -> dict:
+def stat_cards(figures: Any, show_activity: bool) -> VdomDict:
     cards = []
     if figures.appointments is not None:
         cards.append(
@@ -171,7 +172,7 @@ def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int
 
 
 @component
-def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> dict:
+def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> VdomDict:
     session = use_session()
     query = use_query(list_todays_appointments, time_zone=session.time_zone)
     open_one, set_open_one = use_state(None)
@@ -236,7 +237,7 @@ def appointment_row(
     join: Callable[[AppointmentRead], Awaitable[None]],
     confirm: Callable[[AppointmentRead], Awaitable[None]] | None,
     busy: bool,
-) -> dict:
+) -> VdomDict:
     async def on_join() -> None:
         await join(visit)
 
@@ -324,7 +325,7 @@ def visit_dialog(
 PRIORITIES = (TaskPriority.high, TaskPriority.medium, TaskPriority.low)
 
 
-def priority_select(form: Form, control_id: str) -> dict:
+def priority_select(form: Form, control_id: str) -> Component:
     """The task's priority (its label only for screen readers); `form.reset()` remounts it."""
     return Select(
         "Priority",
@@ -343,7 +344,7 @@ def priority_badge(priority: TaskPriority) -> dict:
 
 
 @component
-def _Tasks(on_change: Callable[[], None]) -> dict:
+def _Tasks(on_change: Callable[[], None]) -> VdomDict:
     show_all, set_show_all = use_state(False)
     query = use_query(list_tasks, include_done=show_all)
 
@@ -378,7 +379,7 @@ def _Tasks(on_change: Callable[[], None]) -> dict:
 
 
 @component
-def _NewTask(on_added: Callable[[], None]) -> dict:
+def _NewTask(on_added: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(description="", priority=TaskPriority.medium.value)
     adding = use_action(add_task)
@@ -412,7 +413,7 @@ def _NewTask(on_added: Callable[[], None]) -> dict:
 
 
 @component
-def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
+def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> VdomDict:
     session = use_session()
     editing, set_editing = use_state(False)
     toggling = use_action(set_task_done)
@@ -478,7 +479,7 @@ def _TaskRow(task: StaffTaskRead, on_change: Callable[[], None]) -> dict:
 
 
 @component
-def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Callable[[], None]) -> dict:
+def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(description=task.description, priority=task.priority.value)
     saving = use_action(edit_task)

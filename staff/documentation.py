@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.handbook import delete_article, get_article, list_articles, save_article
@@ -57,12 +58,12 @@ def article_href(slug: str) -> str:
 
 # ---- the list ------------------------------------------------------------------------------------------
 @component
-def DocumentationPage() -> dict:
+def DocumentationPage() -> Component:
     return StaffFrame(StaffSection(_Handbook, slug="documentation"), active="documentation")
 
 
 @component
-def _Handbook() -> dict:
+def _Handbook() -> VdomDict:
     search = ((use_search_params().get("q") or [""])[0])[:MAX_QUERY]
     query = use_query(list_articles, query=search)
     writing, set_writing = use_state(False)
@@ -86,7 +87,7 @@ def _Handbook() -> dict:
 
 
 @component
-def _SearchForm(search: str) -> dict:
+def _SearchForm(search: str) -> VdomDict:
     form = use_form(q=search)
     return html.form(
         {
@@ -114,7 +115,7 @@ def _SearchForm(search: str) -> dict:
     )
 
 
-def _article_list(handbook: HandbookRead) -> dict:
+def _article_list(handbook: HandbookRead) -> VdomDict:
     if not handbook.articles:
         return html.div(
             {"class_name": "staff-card empty-state", "role": "status"},
@@ -152,7 +153,7 @@ def _article_list(handbook: HandbookRead) -> dict:
     )
 
 
-def _article_item(article: ArticleSummaryRead) -> dict:
+def _article_item(article: ArticleSummaryRead) -> VdomDict:
     return html.li(
         {"key": article.slug},
         html.a({"href": article_href(article.slug), "class_name": "handbook-link"}, article.title),
@@ -162,12 +163,12 @@ def _article_item(article: ArticleSummaryRead) -> dict:
 
 # ---- one article ---------------------------------------------------------------------------------------
 @component
-def ArticlePage() -> dict:
+def ArticlePage() -> Component:
     return StaffFrame(StaffSection(_Article, slug="documentation"), active="documentation")
 
 
 @component
-def _Article() -> dict:
+def _Article() -> VdomDict:
     slug = use_params().get("slug", "")[:80]
     query = use_query(get_article, slug=slug)
     return QueryView(
@@ -176,7 +177,7 @@ def _Article() -> dict:
 
 
 @component
-def _ArticleView(article: ArticleRead, query: Query) -> dict:
+def _ArticleView(article: ArticleRead, query: Query) -> VdomDict:
     session = use_session()
     editing, set_editing = use_state(False)
     deleting, set_deleting = use_state(False)

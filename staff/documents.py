@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.enrollment import (
@@ -75,12 +76,12 @@ class DocumentFilters:
 
 
 @component
-def DocumentsPage() -> dict:
+def DocumentsPage() -> Component:
     return StaffFrame(StaffSection(_Documents, slug="documents"), active="documents")
 
 
 @component
-def _Documents() -> dict:
+def _Documents() -> VdomDict:
     filters = DocumentFilters.from_params(use_search_params())
     return html._(
         portal_header(
@@ -112,7 +113,7 @@ def _Documents() -> dict:
 
 
 @component
-def _List(filters: DocumentFilters) -> dict:
+def _List(filters: DocumentFilters) -> VdomDict:
     query = use_query(
         list_credential_documents,
         standing=filters.standing,
@@ -167,7 +168,7 @@ def documents_section(page: DocumentPageRead, filters: DocumentFilters, changed:
 
 
 def document_columns(changed: Callable[[], None]) -> tuple[Column, ...]:
-    def file(row: DocumentRowRead) -> dict:
+    def file(row: DocumentRowRead) -> VdomDict:
         d = row.document
         return html.div(
             {"class_name": "team-who"},
@@ -217,7 +218,7 @@ def document_columns(changed: Callable[[], None]) -> tuple[Column, ...]:
 
 
 @component
-def _DocumentActions(row: DocumentRowRead, changed: Callable[[], None]) -> dict:
+def _DocumentActions(row: DocumentRowRead, changed: Callable[[], None]) -> VdomDict:
     session = use_session()
     rejecting, set_rejecting = use_state(False)
     approving = use_action(approve_document)
@@ -258,7 +259,9 @@ def _DocumentActions(row: DocumentRowRead, changed: Callable[[], None]) -> dict:
 
 
 @component
-def _RejectDialog(row: DocumentRowRead, on_close: Callable[[], None], changed: Callable[[], None]) -> dict:
+def _RejectDialog(
+    row: DocumentRowRead, on_close: Callable[[], None], changed: Callable[[], None]
+) -> VdomDict:
     session = use_session()
     reasons = use_query(list_document_reasons)
     rejecting = use_action(reject_document)

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.help_center import (
@@ -69,12 +70,12 @@ def public_href(slug: str) -> str:
 
 
 @component
-def HelpCenterAdminPage() -> dict:
+def HelpCenterAdminPage() -> Component:
     return StaffFrame(StaffSection(_Articles, slug="help-center"), active="help-center")
 
 
 @component
-def _Articles() -> dict:
+def _Articles() -> VdomDict:
     page = page_param(use_search_params(), last=1_000)
     query = use_query(list_help_articles, page=page)
     editing, set_editing = use_state(None)  # None: closed; "": a new article; else the slug edited
@@ -104,7 +105,7 @@ def _Articles() -> dict:
     )
 
 
-def _table(found: HelpAdminRead, edit: Callable[[str], None], delete: Callable[[Any], None]) -> dict:
+def _table(found: HelpAdminRead, edit: Callable[[str], None], delete: Callable[[Any], None]) -> VdomDict:
     columns = [
         Column(
             "title",
@@ -172,7 +173,7 @@ def _table(found: HelpAdminRead, edit: Callable[[str], None], delete: Callable[[
 
 
 @component
-def _Delete(article: HelpArticleSummaryRead, on_close: Callable[[], None], query: Query) -> dict:
+def _Delete(article: HelpArticleSummaryRead, on_close: Callable[[], None], query: Query) -> VdomDict:
     session = use_session()
 
     def deleted(_result: Any) -> None:
@@ -220,7 +221,7 @@ def _Editor(slug: str | None, on_close: Callable[[], None], query: Query) -> Any
 
 
 @component
-def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], query: Query) -> dict:
+def _EditorForm(article: HelpArticleRead | None, on_close: Callable[[], None], query: Query) -> VdomDict:
     session = use_session()
     form = use_form(
         draft=f"help-center:{article.slug if article else 'new'}",

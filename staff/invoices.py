@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import navigate, use_params, use_search_params
 
 from app.services.invoices import (
@@ -114,12 +115,12 @@ class Filters:
 
 # ---- the list --------------------------------------------------------------------------------------------
 @component
-def InvoicesPage() -> dict:
+def InvoicesPage() -> Component:
     return StaffFrame(StaffSection(_Invoices, slug="invoices"), active="invoices")
 
 
 @component
-def _Invoices() -> dict:
+def _Invoices() -> VdomDict:
     filters = Filters.from_params(use_search_params())
     return html._(
         portal_header(
@@ -133,7 +134,7 @@ def _Invoices() -> dict:
 
 
 @component
-def _FilterForm(filters: Filters) -> dict:
+def _FilterForm(filters: Filters) -> VdomDict:
     form = use_form(q=filters.search, status=filters.status)
     return html.form(
         {
@@ -172,7 +173,7 @@ def _FilterForm(filters: Filters) -> dict:
 
 
 @component
-def _List(filters: Filters) -> dict:
+def _List(filters: Filters) -> VdomDict:
     query = use_query(
         list_invoices,
         status=filters.status,
@@ -223,12 +224,12 @@ def list_section(page: InvoicePageRead, filters: Filters) -> dict:
 
 # ---- one invoice -----------------------------------------------------------------------------------------
 @component
-def InvoicePage() -> dict:
+def InvoicePage() -> Component:
     return StaffFrame(StaffSection(_Invoice, slug="invoices"), active="invoices")
 
 
 @component
-def _Invoice() -> dict:
+def _Invoice() -> VdomDict | Component:
     number = use_params().get("number", "")[:20]
     if number == "new":
         return html._(
@@ -243,7 +244,7 @@ def _Invoice() -> dict:
 
 
 @component
-def _Existing(number: str) -> dict:
+def _Existing(number: str) -> VdomDict:
     query = use_query(get_invoice, number=number)
     invoice = query.data
     return html._(
@@ -259,14 +260,14 @@ def _Existing(number: str) -> dict:
     )
 
 
-def invoice_view(invoice: InvoiceRead, query: Query) -> dict:
+def invoice_view(invoice: InvoiceRead, query: Query) -> VdomDict:
     key = f"{invoice.id}-{invoice.status.value}"
     if invoice.status is InvoiceStatus.draft:
         return html._(_Actions(invoice, query, key=key), _Editor(invoice, query, key=f"editor-{invoice.id}"))
     return html._(_Actions(invoice, query, key=key), read_only(invoice))
 
 
-def read_only(invoice: InvoiceRead) -> dict:
+def read_only(invoice: InvoiceRead) -> VdomDict:
     facts = [
         ("Recipient", invoice.recipient_name),
         ("Billing e-mail", invoice.recipient_email),
@@ -312,7 +313,7 @@ def read_only(invoice: InvoiceRead) -> dict:
 
 # ---- the actions -----------------------------------------------------------------------------------------
 @component
-def _Actions(invoice: InvoiceRead, query: Query) -> dict:
+def _Actions(invoice: InvoiceRead, query: Query) -> VdomDict:
     session = use_session()
     permissions = use_staff_permissions()
     dialog, set_dialog = use_state("")
@@ -583,7 +584,7 @@ def read_form(values: dict[str, Any], keys: list[int], kind: RecipientKind) -> I
 
 
 @component
-def _Editor(invoice: InvoiceRead | None, query: Query | None) -> dict:
+def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict:
     session = use_session()
     # Not a form draft (drafts keep 20 text fields; an invoice has up to 150): "Create draft" saves it.
     form = use_form(**_initial(invoice))

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.corporate import (
@@ -66,12 +67,12 @@ STEP_LABELS = {
 
 
 @component
-def LeadsPage() -> dict:
+def LeadsPage() -> Component:
     return StaffFrame(StaffSection(_Leads, slug="leads"), active="leads")
 
 
 @component
-def _Leads() -> dict:
+def _Leads() -> VdomDict:
     params = use_search_params()
     status = choice_param(params, "status", {s.value for s in S})
     page = page_param(params)

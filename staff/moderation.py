@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.forum import (
@@ -87,12 +88,12 @@ ACTIONS = {
 
 
 @component
-def ModerationPage() -> dict:
+def ModerationPage() -> Component:
     return StaffFrame(StaffSection(_Moderation, slug="moderation"), active="moderation")
 
 
 @component
-def _Moderation() -> dict:
+def _Moderation() -> VdomDict:
     params = use_search_params()
     tab = choice_param(params, "tab", dict(TABS), default="queue")
     page = page_param(params, last=1_000)
@@ -116,7 +117,7 @@ def _Moderation() -> dict:
 
 
 @component
-def _Posts(view: str, page: int) -> dict:
+def _Posts(view: str, page: int) -> VdomDict:
     query = use_query(moderation_queue, view=view, page=page)
     acting, set_acting = use_state(None)  # (action, item) while a dialog is open
     return html._(
@@ -174,7 +175,7 @@ def _why(item: ForumQueueItem) -> Any:
     return Badge(label, tone="warning" if item.review_reason == ReviewReason.flags else "info")
 
 
-def _item(item: ForumQueueItem, view: str, act: Callable[[Any], None]) -> dict:
+def _item(item: ForumQueueItem, view: str, act: Callable[[Any], None]) -> VdomDict:
     title = f"{item.topic_title} · #{item.number}"
 
     def button(action: str, label: str, variant: str = "outline") -> dict:
@@ -240,7 +241,7 @@ def _item(item: ForumQueueItem, view: str, act: Callable[[Any], None]) -> dict:
 
 
 @component
-def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Callable[[], None]) -> dict:
+def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Callable[[], None]) -> VdomDict:
     session = use_session()
     title, label, variant = ACTIONS[action]
     form = use_form(reason="", days="7", body=item.body)
@@ -326,7 +327,7 @@ def _ActionDialog(action: str, item: ForumQueueItem, query: Query, on_close: Cal
 
 
 @component
-def _Silenced() -> dict:
+def _Silenced() -> VdomDict:
     session = use_session()
     query = use_query(list_forum_silences)
     lift = use_action(
@@ -362,7 +363,7 @@ def _Silenced() -> dict:
 
 
 @component
-def _Log(page: int) -> dict:
+def _Log(page: int) -> VdomDict:
     query = use_query(moderation_log, page=page)
 
     def table(found: ForumLogRead) -> dict:

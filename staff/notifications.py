@@ -6,6 +6,7 @@ addressed to them. Settings are the dashboard's (one set per person)."""
 from __future__ import annotations
 
 from reactpy import component
+from reactpy.types import Component
 
 from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationInbox
@@ -15,7 +16,7 @@ PATH = "/staff/notifications"
 
 
 @component
-def StaffNotificationsPage() -> dict:
+def StaffNotificationsPage() -> Component:
     return StaffFrame(
         portal_page(
             portal_header(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
@@ -55,12 +56,12 @@ def application_href(application_id: str) -> str:
 
 
 @component
-def OnboardingPage() -> dict:
+def OnboardingPage() -> Component:
     return StaffFrame(StaffSection(_Onboarding, slug="onboarding"), active="onboarding")
 
 
 @component
-def _Onboarding() -> dict:
+def _Onboarding() -> VdomDict:
     chosen = (use_search_params().get("application") or [""])[0][:36]
     pipeline = use_query(get_onboarding_pipeline)
     return html._(
@@ -79,7 +80,7 @@ def _Onboarding() -> dict:
     )
 
 
-def pipeline_view(data: OnboardingPipeline, chosen: str) -> dict:
+def pipeline_view(data: OnboardingPipeline, chosen: str) -> VdomDict:
     return html._(
         html.section(
             {"class_name": "staff-stats onboarding-counts", "aria-label": "Applications by status"},
@@ -115,7 +116,7 @@ def pipeline_view(data: OnboardingPipeline, chosen: str) -> dict:
     )
 
 
-def board_card(card: OnboardingCard, current: bool) -> dict:
+def board_card(card: OnboardingCard, current: bool) -> VdomDict:
     step = ""
     if card.status == ApplicationStatus.draft and card.step:
         step = f"Step {min(card.step, len(WizardStep))} of {len(WizardStep)} saved"
@@ -142,7 +143,7 @@ def board_card(card: OnboardingCard, current: bool) -> dict:
 
 
 @component
-def _Timeline(application_id: str) -> dict:
+def _Timeline(application_id: str) -> VdomDict:
     query = use_query(get_applicant_timeline, application_id=application_id)
     return html.section(
         {"id": "timeline", "class_name": "staff-card", "aria-labelledby": "timeline-title"},
@@ -156,7 +157,7 @@ def event_text(entry: TimelineEntry) -> str:
     return f"{label}: {reason}" if reason else label
 
 
-def timeline_view(data: ApplicantTimeline) -> dict:
+def timeline_view(data: ApplicantTimeline) -> VdomDict:
     return html._(
         html.div(
             {"class_name": "staff-card-head"},

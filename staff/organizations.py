@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.organizations import (
@@ -51,12 +52,12 @@ def _href(**params: Any) -> str:
 
 
 @component
-def OrganizationsPage() -> dict:
+def OrganizationsPage() -> Component:
     return StaffFrame(StaffSection(_Organizations, slug="organizations"), active="organizations")
 
 
 @component
-def _Organizations() -> dict:
+def _Organizations() -> VdomDict:
     params = use_search_params()
     search = (params.get("q") or [""])[0][:80]
     chosen = (params.get("id") or [""])[0][:36]
@@ -84,7 +85,7 @@ def _Organizations() -> dict:
     )
 
 
-def _list(data: OrganizationPage, search: str) -> dict:
+def _list(data: OrganizationPage, search: str) -> VdomDict:
     if not data.items:
         return hint("No organization matches." if search else "No organizations yet.")
     return html._(

@@ -8,6 +8,7 @@ feature (under development, no date promised), and only to a member who holds th
 from __future__ import annotations
 
 from reactpy import component, use_location
+from reactpy.types import Component
 
 from components.guards import feature_name, feature_segment
 from components.kit import coming_soon
@@ -24,7 +25,7 @@ def staff_feature_name(slug: str) -> str:
 
 
 @component
-def StaffPortal() -> dict:
+def StaffPortal() -> Component:
     slug = feature_segment(use_location().pathname, STAFF_HOME)
     if not slug:
         return StaffFrame(StaffDashboard(), active="")

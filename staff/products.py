@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.store import (
@@ -72,12 +73,12 @@ def _href(**params: Any) -> str:
 
 
 @component
-def ProductsPage() -> dict:
+def ProductsPage() -> Component:
     return StaffFrame(StaffSection(_Products, slug="products"), active="products")
 
 
 @component
-def _Products() -> dict:
+def _Products() -> VdomDict:
     params = use_search_params()
     search = _first(params, "q")
     category = _first(params, "category", 40)
@@ -296,7 +297,7 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
 
 
 @component
-def _Photos(product_id: str, listing: Query) -> dict:
+def _Photos(product_id: str, listing: Query) -> VdomDict:
     """The product's photos with a Remove button each, and Add a photo (uploaded by the browser)."""
     query = use_query(get_product, product_id=product_id)
     problem, set_problem = use_state("")

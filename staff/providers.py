@@ -13,6 +13,7 @@ from datetime import date
 from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.enrollment import (
@@ -133,12 +134,12 @@ def expiry_text(day: date | None) -> str:
 
 # ---- the list --------------------------------------------------------------------------------------------
 @component
-def ProvidersPage() -> dict:
+def ProvidersPage() -> Component:
     return StaffFrame(StaffSection(_Providers, slug="providers"), active="providers")
 
 
 @component
-def _Providers() -> dict:
+def _Providers() -> VdomDict:
     params = use_search_params()
     filters = Filters.from_params(params)
     return html._(
@@ -153,7 +154,7 @@ def _Providers() -> dict:
 
 
 @component
-def _FilterForm(filters: Filters) -> dict:
+def _FilterForm(filters: Filters) -> VdomDict:
     form = use_form(
         q=filters.search, status=filters.standing, type=filters.provider_type, state=filters.state
     )
@@ -214,7 +215,7 @@ def _FilterForm(filters: Filters) -> dict:
 
 
 @component
-def _List(filters: Filters) -> dict:
+def _List(filters: Filters) -> VdomDict:
     query = use_query(list_managed_providers, query=filters.query())
     use_topic(PROVIDERS_TOPIC, refetch=[query])
     return QueryView(query, lambda page: list_section(page, filters), loading_label="Loading providers…")
@@ -276,12 +277,12 @@ def row_class(row: ManagedProviderRow) -> str:
 
 # ---- one provider ----------------------------------------------------------------------------------------
 @component
-def ProviderPage() -> dict:
+def ProviderPage() -> Component:
     return StaffFrame(StaffSection(_Provider, slug="providers"), active="providers")
 
 
 @component
-def _Provider() -> dict:
+def _Provider() -> VdomDict:
     provider_id = use_params().get("provider_id", "")[:36]
     query = use_query(get_managed_provider, provider_id=provider_id)
     use_topic(
@@ -306,7 +307,7 @@ def _Provider() -> dict:
     )
 
 
-def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) -> dict:
+def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) -> VdomDict:
     return html._(
         _Standing(p, changed, key=f"{p.id}-{p.standing.value}"),
         html.section(
@@ -336,7 +337,7 @@ def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) 
 
 
 def profile_section(p: ManagedProvider) -> dict:
-    def row(label: str, value: object) -> dict:
+    def row(label: str, value: object) -> VdomDict:
         return html._(html.dt(label), html.dd(value or "—"))
 
     return StaffCard(
@@ -407,7 +408,7 @@ def documents_section(documents: list[DocumentRead]) -> dict:
 
 
 @component
-def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
+def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> VdomDict:
     session = use_session()
     dialog, set_dialog = use_state(False)
     suspended = p.suspended_at is not None
@@ -487,7 +488,7 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> dict:
 
 
 @component
-def _Audit(provider_id: str) -> dict:
+def _Audit(provider_id: str) -> VdomDict:
     query = use_query(list_provider_audit, provider_id=provider_id)
     use_topic(
         PROVIDERS_TOPIC, refetch=[query], on_event=lambda payload: payload.get("provider_id") == provider_id

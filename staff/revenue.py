@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ledger import (
@@ -96,12 +97,12 @@ def period_label(summary: RevenueSummaryRead, index: int) -> str:
 
 
 @component
-def RevenuePage() -> dict:
+def RevenuePage() -> Component:
     return StaffFrame(StaffSection(_Revenue, slug="revenue"), active="revenue")
 
 
 @component
-def _Revenue() -> dict:
+def _Revenue() -> VdomDict:
     permissions = use_staff_permissions()
     return html._(
         portal_header(
@@ -126,7 +127,7 @@ def _Revenue() -> dict:
 
 # ---- the summary --------------------------------------------------------------------------------------
 @component
-def _Summary() -> dict:
+def _Summary() -> VdomDict:
     params = use_search_params()
     by = granularity(params)
     query = use_query(get_revenue_summary, granularity=by)
@@ -156,7 +157,7 @@ def _Summary() -> dict:
     )
 
 
-def _summary_body(summary: RevenueSummaryRead) -> dict:
+def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
     t = summary.totals
     labels = [period_label(summary, i) for i in range(len(summary.rows))]
     columns = [
@@ -206,7 +207,7 @@ def _summary_body(summary: RevenueSummaryRead) -> dict:
 
 # ---- by service line or metro --------------------------------------------------------------------------
 @component
-def _Breakdown() -> dict:
+def _Breakdown() -> VdomDict:
     params = use_search_params()
     split = split_of(params)
     query = use_query(get_revenue_breakdown, split=split)
@@ -239,7 +240,7 @@ def _Breakdown() -> dict:
     )
 
 
-def _breakdown_body(breakdown: RevenueBreakdownRead) -> dict:
+def _breakdown_body(breakdown: RevenueBreakdownRead) -> VdomDict:
     noun = "Service line" if breakdown.split == "service_line" else "Metro (city of the visit)"
     top = breakdown.groups[:CHART_GROUPS]
     columns = [
@@ -275,7 +276,7 @@ def _breakdown_body(breakdown: RevenueBreakdownRead) -> dict:
 
 # ---- the payout queue ---------------------------------------------------------------------------------
 @component
-def _Queue() -> dict:
+def _Queue() -> VdomDict:
     session = use_session()
     query = use_query(list_payout_queue)
     problem, set_problem = use_state("")
@@ -355,7 +356,7 @@ def _queue_table(
     ask_reason: Callable[[tuple[str, PayoutRead]], None],
     busy: bool,
 ) -> dict:
-    def buttons(p: PayoutRead) -> dict:
+    def buttons(p: PayoutRead) -> VdomDict:
         who = f"{p.provider_name} {format_money(p.amount)}"
         items = []
         if p.status in FORWARD:

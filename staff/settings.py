@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html
+from reactpy.types import Component, VdomDict
 
 from app.services.features import list_features, set_feature
 from app.services.staff import get_my_staff_preferences, update_my_staff_preferences
@@ -35,12 +36,12 @@ NUMBERS = {"minutes": (0, 240), "count": (1, 20)}  # the number kinds of busines
 
 
 @component
-def SettingsPage() -> dict:
+def SettingsPage() -> Component:
     return StaffFrame(StaffSection(_Settings, slug="settings"), active="settings")
 
 
 @component
-def _Settings() -> dict:
+def _Settings() -> VdomDict:
     access = use_staff_access().access
     preferences = use_query(get_my_staff_preferences)
     return html._(
@@ -63,7 +64,7 @@ def _Settings() -> dict:
 
 
 @component
-def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
+def _Preferences(data: StaffPreferencesRead, query: Query) -> VdomDict:
     session = use_session()
     form = use_form(time_zone=data.time_zone or "", signature=data.signature)
     save = use_action(
@@ -122,7 +123,7 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> dict:
 
 # ---- business settings (owners) ------------------------------------------------------------------------
 @component
-def _Business() -> dict:
+def _Business() -> VdomDict:
     settings = use_query(list_features, group="business")
     return html.section(
         {"class_name": "staff-card", "aria-labelledby": "business-title"},
@@ -150,7 +151,7 @@ def _Business() -> dict:
 
 
 @component
-def _BusinessSetting(row: FeatureRead, query: Query) -> dict:
+def _BusinessSetting(row: FeatureRead, query: Query) -> VdomDict:
     session = use_session()
     form = use_form(value=str(row.value))
     save = use_action(

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.store import NEXT_STEPS, list_store_orders, move_fulfilment
@@ -64,12 +65,12 @@ DONE = {
 
 
 @component
-def StoreOrdersPage() -> dict:
+def StoreOrdersPage() -> Component:
     return StaffFrame(StaffSection(_Queue, slug="store-orders"), active="store-orders")
 
 
 @component
-def _Queue() -> dict:
+def _Queue() -> VdomDict:
     params = use_search_params()
     status = choice_param(params, "status", {f.value for f in F})
     search = text_param(params, "q", limit=16)
@@ -161,7 +162,7 @@ def _orders(
     busy: bool,
     url: ListQuery,
 ) -> dict:
-    def buttons(order: StoreOrderRead) -> dict:
+    def buttons(order: StoreOrderRead) -> VdomDict | str:
         targets = NEXT_STEPS[order.fulfilment]
         if not targets:
             return ""

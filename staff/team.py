@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_ref, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.staff import (
@@ -68,12 +69,12 @@ def roles_for(access: StaffAccessRead | None) -> tuple[Role, ...]:
 
 
 @component
-def TeamPage() -> dict:
+def TeamPage() -> Component:
     return StaffFrame(StaffSection(_Team, slug="team"), active="team")
 
 
 @component
-def _Team() -> dict:
+def _Team() -> VdomDict:
     access = use_staff_access().access
     page = page_number(use_search_params())
     query = use_query(list_staff, page=page)
@@ -104,7 +105,7 @@ def _Team() -> dict:
     )
 
 
-def pager(data: StaffPageRead) -> dict:
+def pager(data: StaffPageRead) -> VdomDict:
     """Previous / Next by `has_more` (the service does not count the staff, so no 'Page 2 of 5')."""
     return html.nav(
         {"class_name": "staff-pager", "aria-label": "Staff pages"},
@@ -121,7 +122,7 @@ def pager(data: StaffPageRead) -> dict:
 
 
 @component
-def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> dict:
+def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(email="", name="", role=Role.support.value)
     adding = use_action(add_staff)
@@ -196,7 +197,7 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> d
 def staff_table(
     members: list[StaffMemberRead], access: StaffAccessRead | None, on_change: Callable[[], None]
 ) -> dict:
-    def who(member: StaffMemberRead) -> dict:
+    def who(member: StaffMemberRead) -> VdomDict:
         is_me = access is not None and member.user_id == access.user_id
         return html.div(
             {"class_name": "team-who"},
@@ -263,7 +264,7 @@ def may_manage(member: StaffMemberRead, access: StaffAccessRead | None) -> bool:
 @component
 def _MemberActions(
     member: StaffMemberRead, access: StaffAccessRead | None, on_change: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     dialog, set_dialog = use_state(None)  # None, "edit" or "remove"
     is_me = access is not None and member.user_id == access.user_id
 
@@ -279,7 +280,7 @@ def _MemberActions(
     )
 
 
-def member_actions(member: StaffMemberRead, open_dialog: Callable[[str], None]) -> dict:
+def member_actions(member: StaffMemberRead, open_dialog: Callable[[str], None]) -> VdomDict:
     return html._(
         Button(
             "Edit",
@@ -307,7 +308,7 @@ def _EditMember(
     access: StaffAccessRead | None,
     on_close: Callable[[], None],
     on_change: Callable[[], None],
-) -> dict:
+) -> VdomDict:
     session = use_session()
     role, set_role = use_state(member.role)  # re-renders: the role decides which boxes it grants
     # The boxes are uncontrolled (they tick at once, no render per click); their state is kept here.
@@ -332,7 +333,7 @@ def _EditMember(
     def toggle(permission: Permission, checked: bool) -> None:
         (extras.add if checked else extras.discard)(permission)
 
-    def permission_box(permission: Permission) -> dict:
+    def permission_box(permission: Permission) -> VdomDict:
         from_role = permission in granted
         return html.li(
             {"key": permission.value, "class_name": "perm-item"},
@@ -407,7 +408,7 @@ def _EditMember(
 @component
 def _RemoveMember(
     member: StaffMemberRead, on_close: Callable[[], None], on_change: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     session = use_session()
     removing = use_action(remove_staff)
 

@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_ref, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.enrollment import (
@@ -145,12 +146,12 @@ def minutes_text(minute: int) -> str:
 
 
 @component
-def VerificationsPage() -> dict:
+def VerificationsPage() -> Component:
     return StaffFrame(StaffSection(_Verifications, slug="verifications"), active="verifications")
 
 
 @component
-def _Verifications() -> dict:
+def _Verifications() -> VdomDict | Component:
     filters = QueueFilters.from_params(use_search_params())
     if filters.application:
         return _Review(filters.application, filters.href(application=""), key=filters.application)
@@ -191,7 +192,7 @@ def _Verifications() -> dict:
 
 
 @component
-def _Queue(filters: QueueFilters) -> dict:
+def _Queue(filters: QueueFilters) -> VdomDict:
     query = use_query(
         list_verification_queue,
         status=filters.status,
@@ -235,7 +236,7 @@ def queue_section(page: QueuePageRead, filters: QueueFilters) -> dict:
 
 
 def queue_columns(filters: QueueFilters) -> tuple[Column, ...]:
-    def applicant(row: QueueRowRead) -> dict:
+    def applicant(row: QueueRowRead) -> VdomDict:
         return html.a(
             {"href": filters.href(application=row.id), "class_name": "verify-open"}, UserText(row.name)
         )
@@ -263,7 +264,7 @@ def queue_columns(filters: QueueFilters) -> tuple[Column, ...]:
 
 # ---- one application -----------------------------------------------------------------------------------
 @component
-def _Review(application_id: str, back_href: str) -> dict:
+def _Review(application_id: str, back_href: str) -> VdomDict:
     session = use_session()
     detail = use_query(get_application_review, application_id=application_id)
     use_topic(
@@ -320,7 +321,7 @@ def _definition(term: str, value: Any) -> list[dict]:
     return [html.dt(term), html.dd(value if value not in ("", None) else "—")]
 
 
-def form_data(review: ApplicationReviewRead) -> dict:
+def form_data(review: ApplicationReviewRead) -> VdomDict:
     a = review.application
     hours = ", ".join(
         f"{WEEKDAYS[h.weekday]} {minutes_text(h.start_minute)}–{minutes_text(h.end_minute)}"
@@ -382,7 +383,7 @@ def form_data(review: ApplicationReviewRead) -> dict:
     )
 
 
-def document_card(document: DocumentRead) -> dict:
+def document_card(document: DocumentRead) -> VdomDict:
     url = DOCUMENT_URL.format(id=document.id)
     dates = " · ".join(
         part
@@ -422,7 +423,7 @@ def document_card(document: DocumentRead) -> dict:
     )
 
 
-def documents_section(review: ApplicationReviewRead) -> dict:
+def documents_section(review: ApplicationReviewRead) -> VdomDict:
     documents = review.application.documents
     return html.section(
         {"class_name": "staff-card verify-documents", "aria-labelledby": "documents-title"},
@@ -434,7 +435,7 @@ def documents_section(review: ApplicationReviewRead) -> dict:
 
 
 @component
-def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> dict:
+def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> VdomDict:
     open_ = review.application.status in (ApplicationStatus.submitted, ApplicationStatus.in_review)
     return StaffCard(
         "Checklist",
@@ -452,7 +453,7 @@ def _Checklist(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
 @component
 def _CheckLine(
     application_id: str, check: CheckItemRead, editable: bool, changed: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     ticking = use_action(set_check, on_success=lambda _r: changed())
     notes = (
         html.ul({"class_name": "verify-notes"}, *(html.li({"key": n}, n) for n in check.notes))
@@ -499,7 +500,7 @@ def _CheckLine(
 
 
 @component
-def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> dict:
+def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> VdomDict:
     dialog, set_dialog = use_state("")
     status = review.application.status
     if review.own:
@@ -546,7 +547,7 @@ def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> di
 @component
 def _DecisionDialog(
     review: ApplicationReviewRead, kind: str, on_close: Callable[[], None], changed: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     session = use_session()
     title, submit_label, fn, use = DECISIONS[kind]
     deciding = use_action(fn)
@@ -641,7 +642,7 @@ EVENT_LABELS = {
 
 
 def timeline_section(review: ApplicationReviewRead, time_zone: str) -> dict:
-    def line(entry: Any) -> dict:
+    def line(entry: Any) -> VdomDict:
         e = entry.event
         reasons = e.details.get("reasons") or ([e.details["reason"]] if e.details.get("reason") else [])
         return html.li(

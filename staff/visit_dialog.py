@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 
 from app.services.appointments import (
     cancel_visit_for_patient,
@@ -58,7 +59,7 @@ def status_badge(status: AppointmentStatus) -> dict:
     return Badge(status.label, tone=None, class_name=f"visit-status visit-{status.value}")
 
 
-def facts(pairs: list[tuple[str, Any]]) -> dict:
+def facts(pairs: list[tuple[str, Any]]) -> VdomDict:
     return html.dl(
         {"class_name": "settings-facts visit-facts"},
         *(
@@ -166,7 +167,7 @@ def details_description(details: StaffVisitDetails | None, time_zone: str) -> st
     return f"{v.service_name} with {v.provider_name}, {when_text(v, time_zone)}."
 
 
-def details_view(d: StaffVisitDetails, time_zone: str) -> dict:
+def details_view(d: StaffVisitDetails, time_zone: str) -> VdomDict:
     v = d.visit
     local = v.starts_at.astimezone(ZoneInfo(v.provider_time_zone))
     visit_facts = [
@@ -232,7 +233,7 @@ def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:
             return
         await action.run(appointment_id=visit.id, provider_id=chosen)
 
-    def choose(found: list) -> dict:
+    def choose(found: list) -> Component:
         return Select(
             "New provider",
             "provider",
@@ -304,7 +305,7 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
             return
         await action.run(appointment_id=visit.id, starts_at=starts_at)
 
-    def choose(found: list[datetime]) -> dict:
+    def choose(found: list[datetime]) -> Component:
         return Select(
             "New time",
             "time",

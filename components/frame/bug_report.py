@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reactpy import component, event, html, use_state
+from reactpy.types import Component, VdomDict
 
 from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
@@ -14,7 +15,7 @@ SUCCESS = "Bug report submitted successfully"
 
 
 @component
-def BugReportDialog() -> dict:
+def BugReportDialog() -> VdomDict | Component:
     session = use_session()
     is_open, set_open = use_state(False)
     session.bug_report.bind(set_open)
@@ -24,7 +25,7 @@ def BugReportDialog() -> dict:
 
 
 @component
-def _BugReportForm(on_close) -> dict:  # noqa: ANN001
+def _BugReportForm(on_close) -> VdomDict:  # noqa: ANN001
     session = use_session()
     prefill = session.user.email if session.user else ""
     form = use_form(email=prefill, title="", description="")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.cart import MAX_QUANTITY, PLATFORM_FEE_PERCENT, clear_cart, remove_from_cart, set_quantity
 from components import browser
@@ -26,7 +27,7 @@ def _visits(count: int) -> str:
     return f"{count} visit" if count == 1 else f"{count} visits"
 
 
-def _unit_price(item: CartItemRead) -> dict:
+def _unit_price(item: CartItemRead) -> VdomDict:
     """The price of one visit; "from" the lowest provider's until a provider is chosen."""
     since = "from " if item.price_is_from else ""
     if item.price >= item.original_price:
@@ -43,7 +44,7 @@ def _unit_price(item: CartItemRead) -> dict:
 
 
 @component
-def _CartLine(item: CartItemRead) -> dict:
+def _CartLine(item: CartItemRead) -> VdomDict:
     change_quantity, changing = use_cart_command(set_quantity)
     remove, removing = use_cart_command(remove_from_cart)
     busy = changing or removing
@@ -123,7 +124,7 @@ def _CartLine(item: CartItemRead) -> dict:
     )
 
 
-def _totals(cart: CartRead) -> dict:
+def _totals(cart: CartRead) -> VdomDict:
     totals = cart.totals
     since = "from " if totals.is_estimate else ""
     return html._(
@@ -142,7 +143,7 @@ def _totals(cart: CartRead) -> dict:
     )
 
 
-def _empty(close: Callable[[], None]) -> dict:
+def _empty(close: Callable[[], None]) -> VdomDict:
     return html.div(
         {"class_name": "empty-state"},
         html.span({"class_name": "empty-icon"}, icon("cart", size=28)),
@@ -156,7 +157,7 @@ def _empty(close: Callable[[], None]) -> dict:
 
 
 @component
-def _Contents() -> dict:
+def _Contents() -> VdomDict:
     handle = use_cart()
     clear, clearing = use_cart_command(clear_cart)
     cart = handle.cart
@@ -209,7 +210,7 @@ def _Contents() -> dict:
 
 
 @component
-def CartPanel() -> dict:
+def CartPanel() -> VdomDict:
     handle = use_session().cart
     is_open, set_open = use_state(False)
     handle.panel.bind(set_open)

@@ -16,6 +16,7 @@ from typing import Any
 
 from reactpy import component, html, use_location
 from reactpy.core.vdom import make_vdom_constructor
+from reactpy.types import VdomDict
 
 from components import browser
 from components.context import use_session
@@ -40,7 +41,7 @@ datalist = make_vdom_constructor("datalist")  # not among reactpy.html's element
 
 
 @component
-def DashboardFrame(*children: Any) -> dict:
+def DashboardFrame(*children: Any) -> VdomDict:
     session = use_session()
     user = session.user
     if user is None:  # the route's guard is on its way to the sign-in page
@@ -134,7 +135,7 @@ def _sidebar(brand: str, role: Role, master_admin: bool, active: str) -> dict:
     )
 
 
-def _group(title: str, sections: tuple[Section, ...], active: str) -> dict:
+def _group(title: str, sections: tuple[Section, ...], active: str) -> VdomDict:
     heading = f"dash-group-{title.lower()}"
     return html.div(
         {"class_name": "dash-group", "key": title},
@@ -146,7 +147,7 @@ def _group(title: str, sections: tuple[Section, ...], active: str) -> dict:
     )
 
 
-def _link(section: Section, current: bool) -> dict:
+def _link(section: Section, current: bool) -> VdomDict:
     href = section.href if section.slug else DASHBOARD_PATH
     soon = not section.ready and bool(section.slug)
     return html.a(

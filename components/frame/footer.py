@@ -8,6 +8,7 @@ from datetime import date
 from functools import cache
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.frame.links import FOOTER_COLUMNS, SOCIAL
 from components.frame.nav import LEGAL_SUFFIX, logo
@@ -15,7 +16,7 @@ from components.icons import icon
 from components.kit import frozen
 
 
-def footer(brand: str, on_report_bug: Callable[[dict], None]) -> dict:
+def footer(brand: str, on_report_bug: Callable[[dict], None]) -> VdomDict:
     return html.footer(
         {"class_name": "site-footer"},
         _columns(brand),

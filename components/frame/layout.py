@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.context import use_session
 from components.frame.banner import flash_sale_banner
@@ -15,7 +16,7 @@ from components.frame.nav import TopNav
 
 
 @component
-def SiteFrame(*children: Any) -> dict:
+def SiteFrame(*children: Any) -> VdomDict:
     session = use_session()
     return html.div(
         {"class_name": "site"},

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from reactpy import component, html, use_location, use_state
+from reactpy.types import Component, VdomDict
 
 from components import browser
 from components.cart import CartBadge
@@ -38,7 +39,7 @@ from components.kit import frozen
 MENU_CART_DELAY_S = 0.1
 
 
-def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
+def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> VdomDict:
     return html.a(
         {"class_name": class_name, "href": link.href, **browser.nav_delay(delay_ms), "key": link.label},
         icon(link.icon, size=20) if link.icon else "",
@@ -47,7 +48,7 @@ def _overlay_link(link: NavLink, delay_ms: int, class_name: str) -> dict:
     )
 
 
-def _close_button(label: str, close: Callable[[], None]) -> dict:
+def _close_button(label: str, close: Callable[[], None]) -> VdomDict:
     return html.button(
         {
             "class_name": "icon-button",
@@ -62,7 +63,7 @@ def _close_button(label: str, close: Callable[[], None]) -> dict:
 
 
 @component
-def MobileOverlays() -> dict:
+def MobileOverlays() -> VdomDict | Component:
     """The open small-screen overlay ("menu" or "drawer"), or nothing."""
     session = use_session()
     which, set_which = use_state(None)
@@ -75,7 +76,7 @@ def MobileOverlays() -> dict:
 
 
 @component
-def MobileMenu() -> dict:
+def MobileMenu() -> VdomDict:
     session = use_session()
     actions = MOBILE_SIGNED_IN if session.user else MOBILE_SIGNED_OUT
     close = session.mobile_nav.close
@@ -137,7 +138,7 @@ def MobileMenu() -> dict:
 
 
 @component
-def SideDrawer() -> dict:
+def SideDrawer() -> VdomDict:
     session = use_session()
     extra = DRAWER_SIGNED_IN if session.user else DRAWER_SIGNED_OUT
     close = session.mobile_nav.close
@@ -184,7 +185,7 @@ def bottom_link(link: NavLink, active: bool) -> dict:
 
 
 @component
-def BottomBar() -> dict:
+def BottomBar() -> VdomDict:
     session = use_session()
     pathname = use_location().pathname
     entries = [bottom_link(link, is_active(link.href, pathname)) for link in BOTTOM_BAR]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components import browser
 from components.account import logout_form
@@ -31,7 +32,7 @@ def logo(brand: str) -> dict:
     return frozen(_logo(brand))
 
 
-def _logo(brand: str) -> dict:
+def _logo(brand: str) -> VdomDict:
     return html.a(
         {"class_name": "logo", "href": "/", "aria-label": f"{brand} {LEGAL_SUFFIX} home"},
         html.span({"class_name": "logo-mark", "aria-hidden": "true"}, icon("heart", size=20)),
@@ -43,7 +44,7 @@ def _logo(brand: str) -> dict:
     )
 
 
-def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
+def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> VdomDict:
     return html.div(
         {"class_name": "nav-menu", **browser.menu()},
         html.button(
@@ -80,7 +81,7 @@ def _dropdown(label: str, links: tuple[NavLink, ...], menu_id: str) -> dict:
     )
 
 
-def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
+def avatar(user: CurrentUser, *, class_name: str = "avatar") -> VdomDict:
     """The profile image, or the initials of the name (SPEC §2)."""
     # The initials stay underneath the image: if the image fails to load, the browser hides it (app.js).
     image = (
@@ -91,7 +92,7 @@ def avatar(user: CurrentUser, *, class_name: str = "avatar") -> dict:
     return html.span({"class_name": class_name}, initials(user.name), image)
 
 
-def avatar_menu(user: CurrentUser, csrf_token: str) -> dict:
+def avatar_menu(user: CurrentUser, csrf_token: str) -> VdomDict:
     return html.div(
         {"class_name": "nav-menu avatar-menu", **browser.menu()},
         html.button(
@@ -166,7 +167,7 @@ def theme_toggle_button() -> dict:
 
 
 @component
-def TopNav() -> dict:
+def TopNav() -> VdomDict:
     session = use_session()
     user = session.user
     account = (

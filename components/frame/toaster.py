@@ -4,6 +4,7 @@ caps (fewer while the cart panel is open); Alt+T focus is in static/js/app.js.""
 from __future__ import annotations
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from components import browser
 from components.context import TOAST_LIMIT, Toast, use_toaster
@@ -13,7 +14,7 @@ from components.kit import button_link
 _ICONS = {"success": "check", "error": "alert", "default": "sparkles"}
 
 
-def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
+def _toast(toast: Toast, dismiss) -> VdomDict:  # noqa: ANN001
     return html.li(
         {
             "class_name": f"toast toast-{toast.variant}",
@@ -44,7 +45,7 @@ def _toast(toast: Toast, dismiss) -> dict:  # noqa: ANN001
 
 
 @component
-def Toaster() -> dict:
+def Toaster() -> VdomDict:
     toaster = use_toaster()
     toasts, set_toasts = use_state(())
     toaster.bind(set_toasts)

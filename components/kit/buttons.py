@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon as icon_svg
 from components.kit._util import Handler, call, classes
@@ -28,7 +29,7 @@ def Button(  # noqa: N802 - a kit element, named like the components
     aria_label: str | None = None,
     class_name: str | None = None,
     key: str | None = None,
-) -> dict:
+) -> VdomDict:
     """A <button class="btn btn-{variant}">. `on_click()` takes no argument (sync or async).
 
     While `pending` the button is disabled, `aria-busy="true"` and reads `pending_label` (default: the
@@ -59,6 +60,6 @@ def Button(  # noqa: N802 - a kit element, named like the components
     )
 
 
-def button_row(*buttons: Any) -> dict:
+def button_row(*buttons: Any) -> VdomDict:
     """`div.button-row`: buttons (and button links) side by side, wrapping on small screens."""
     return html.div({"class_name": "button-row"}, *buttons)

@@ -29,6 +29,7 @@ from typing import Literal
 import pygal
 from pygal.style import Style
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.kit._util import classes, slug
 
@@ -198,7 +199,7 @@ def Chart(  # noqa: N802 - a kit element, named like the components
     class_name: str | None = None,
     label_every: int | None = None,
     whole_numbers: bool = False,
-) -> dict:
+) -> VdomDict:
     """A chart of `series` — (name, values) pairs, values aligned with `labels` (None = no data).
 
     `kind`: bar, line, horizontal_bar, stacked_bar or pie (a pie takes one slice per label from the first

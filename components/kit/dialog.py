@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit._util import Handler, call, classes
 
 
-def dialog_actions(*buttons: Any) -> dict:
+def dialog_actions(*buttons: Any) -> VdomDict:
     """The footer row of a dialog (`div.modal-actions`): cancel first, the main action last."""
     return html.div({"class_name": "modal-actions"}, *buttons)
 

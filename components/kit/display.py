@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon as icon_svg
 from components.kit._util import classes
@@ -24,7 +25,7 @@ TONES = ("neutral", "success", "warning", "danger", "info")
 
 def Badge(  # noqa: N802 - a kit element, named like the components
     text: Any, *, tone: Tone | None = "neutral", icon: str | None = None, class_name: str | None = None
-) -> dict:
+) -> VdomDict:
     """`span.badge.badge-{tone}`. The tone is never the only signal: the text says it (colour-blind
     users and screen readers read the word). `tone=None` leaves the tone class out, for a badge whose
     colours come from its own `class_name` (e.g. the help desk's ticket-status-* badges)."""
@@ -47,7 +48,7 @@ def isolate(text: str) -> str:
 
 def UserText(  # noqa: N802 - a kit element, named like the components
     text: Any, *, tag: str = "bdi", class_name: str | None = None, **attributes: Any
-) -> dict:
+) -> VdomDict:
     """Text a person wrote, isolated from the text around it: `<bdi class="user-text">` inline, or another
     element (`tag="p"`, `"h2"`, …) with `dir="auto"` so its direction comes from its own first letters."""
     attrs = {**attributes, "class_name": classes("user-text", class_name)}
@@ -64,7 +65,7 @@ def StatCard(  # noqa: N802 - a kit element, named like the components
     trend: float | None = None,
     icon: str | None = None,
     key: str | None = None,
-) -> dict:
+) -> VdomDict:
     """A dashboard figure (staff/dashboard.py's `stat_card` markup): `article.stat-card` named by its
     label, the value, and a detail line (`hint`). `trend` colours the detail line: ≥ 0 up, < 0 down."""
     tone = None if trend is None else ("stat-up" if trend >= 0 else "stat-down")
@@ -80,6 +81,6 @@ def StatCard(  # noqa: N802 - a kit element, named like the components
     )
 
 
-def hint(*text: Any) -> dict:
+def hint(*text: Any) -> VdomDict:
     """`p.hint`: a muted line that explains what is around it."""
     return html.p({"class_name": "hint"}, *text)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 
 
-def faq_item(question: str, *answer: Any) -> dict:
+def faq_item(question: str, *answer: Any) -> VdomDict:
     """One question and answer as a native <details>: opens and closes in the browser, no server round trip."""
     return html.details(
         {"class_name": "faq-item", "key": question},
@@ -19,7 +20,7 @@ def faq_item(question: str, *answer: Any) -> dict:
     )
 
 
-def faq_group(title: str, *items: dict, id: str | None = None, icon_name: str | None = None) -> dict:
+def faq_group(title: str, *items: dict, id: str | None = None, icon_name: str | None = None) -> VdomDict:
     """A titled group of `faq_item`s; `id` is the target of the topic index's link."""
     attributes: dict[str, Any] = {"class_name": "faq-group", "key": title}
     if id:
@@ -35,7 +36,7 @@ def faq_group(title: str, *items: dict, id: str | None = None, icon_name: str | 
     )
 
 
-def faq_layout(topics_label: str, topics: tuple[tuple[str, str, str], ...], *groups: Any) -> dict:
+def faq_layout(topics_label: str, topics: tuple[tuple[str, str, str], ...], *groups: Any) -> VdomDict:
     """A topic index (slug, label, icon) beside FAQ groups whose ids are the slugs."""
     return html.div(
         {"class_name": "faq-layout"},

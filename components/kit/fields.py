@@ -28,6 +28,7 @@ from typing import Any
 
 from reactpy import component, html, use_ref
 from reactpy.core.vdom import make_vdom_constructor
+from reactpy.types import VdomDict
 
 from components.forms import Form
 from components.kit._util import Handler, call, classes
@@ -84,7 +85,7 @@ def _frame(
     check: bool = False,
     class_name: str | None = None,
     hide_label: bool = False,
-) -> dict:
+) -> VdomDict:
     control_id, hint_id, error_id = ids
     label_attributes: dict[str, Any] = {"html_for": control_id}
     if hide_label:

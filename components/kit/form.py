@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.kit._util import Handler, classes
 
@@ -18,7 +19,7 @@ def ServerForm(  # noqa: N802 - a kit element, named like the components
     label: str | None = None,
     class_name: str | None = None,
     key: str | None = None,
-) -> dict:
+) -> VdomDict:
     """`form.form[novalidate]` sent to `on_submit`; `label` names it for screen readers (aria-label)."""
     attributes: dict[str, Any] = {
         "class_name": classes("form", class_name),

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components import browser
 
 
-def page_title(title: str) -> dict:
+def page_title(title: str) -> VdomDict:
     """Sets document.title (the browser module reads this marker); renders nothing visible."""
     return html.span({"hidden": True, **browser.page_title(title)})
 
@@ -25,7 +26,7 @@ def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None
     return _band("portal-header", title, eyebrow, lead, *extra)
 
 
-def _band(class_name: str, title: Any, eyebrow: Any, lead: Any, *extra: Any) -> dict:
+def _band(class_name: str, title: Any, eyebrow: Any, lead: Any, *extra: Any) -> VdomDict:
     return html.section(
         {"class_name": class_name},
         html.div(

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit._util import classes
 
 
-def section(*children: Any, title: str | None = None, id: str | None = None, muted: bool = False) -> dict:
+def section(*children: Any, title: str | None = None, id: str | None = None, muted: bool = False) -> VdomDict:
     """`section.section` (`section-muted` for the tinted band) holding a container and an optional h2."""
     attributes: dict[str, Any] = {"class_name": "section" + (" section-muted" if muted else "")}
     if id:
@@ -29,7 +30,7 @@ def section(*children: Any, title: str | None = None, id: str | None = None, mut
     )
 
 
-def grid(*children: Any, columns: int = 3) -> dict:
+def grid(*children: Any, columns: int = 3) -> VdomDict:
     """`div.grid.grid-{columns}`: the children in equal columns (one column on small screens)."""
     return html.div({"class_name": f"grid grid-{columns}"}, *children)
 
@@ -40,7 +41,7 @@ def card(
     title: str | None = None,
     href: str | None = None,
     media: Any = None,
-) -> dict:
+) -> VdomDict:
     """A card; `media` (e.g. components.illustrations.illustration) goes first, above the icon and title.
     With `href` the whole card is one link."""
     body = [
@@ -63,7 +64,7 @@ def StaffCard(  # noqa: N802 - a kit element, named like the components
     class_name: str | None = None,
     key: str | None = None,
     id: str | None = None,
-) -> dict:
+) -> VdomDict:
     """`section.staff-card` named by its h2 (`title_id`), in a head row with `head` beside it (a count, a
     button), then `children`."""
     attributes: dict[str, Any] = {
@@ -87,7 +88,7 @@ def StaffCard(  # noqa: N802 - a kit element, named like the components
 
 def SettingsCard(  # noqa: N802 - a kit element, named like the components
     title: Any, *children: Any, title_id: str, class_name: str | None = None, key: str | None = None
-) -> dict:
+) -> VdomDict:
     """`section.settings-card` named by its `h2.settings-title` (`title_id`), then `children`."""
     attributes: dict[str, Any] = {
         "class_name": classes("settings-card", class_name),
@@ -100,11 +101,11 @@ def SettingsCard(  # noqa: N802 - a kit element, named like the components
     )
 
 
-def portal_body(*children: Any, class_name: str | None = None) -> dict:
+def portal_body(*children: Any, class_name: str | None = None) -> VdomDict:
     """`div.container.portal-body`: the body of a signed-in screen, under its `portal_header`."""
     return html.div({"class_name": classes("container portal-body", class_name)}, *children)
 
 
-def portal_page(*children: Any) -> dict:
+def portal_page(*children: Any) -> VdomDict:
     """`div.portal`: a signed-in screen, its `portal_header` first."""
     return html.div({"class_name": "portal"}, *children)

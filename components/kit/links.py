@@ -6,6 +6,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit._util import classes
@@ -20,7 +21,7 @@ def button_link(
     icon_name: str | None = None,
     class_name: str | None = None,
     **attributes: Any,
-) -> dict:
+) -> VdomDict:
     """`a.btn.btn-{variant}` (`btn-sm` when small): navigation that looks like a button, an icon after the
     label if given; other `attributes` (aria-label, key, download …) go on the link."""
     return html.a(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components import browser
 from components.kit._util import classes
@@ -76,7 +77,7 @@ def StatusTabs(  # noqa: N802 - a kit element, named like the components
     id: str,
     class_name: str = "tabs",
     panel_class: str | None = None,
-) -> dict:
+) -> VdomDict:
     """The tab list (links from `href(key)`) and the selected tab's panel holding `panel`."""
     return html._(
         Tabs(tabs, selected, label=label, href=href, id=id, class_name=class_name),
@@ -93,7 +94,7 @@ def SearchForm(  # noqa: N802 - a kit element, named like the components
     clear_href: str | None = None,
     class_name: str = "form audit-filters",
     actions_class: str = "audit-filter-actions",
-) -> dict:
+) -> VdomDict:
     """A list's filters as a GET form to `action` (the list's path); `label` names the search landmark;
     `key` changes with the filters in the URL, so the form is rebuilt with them after a search; `hidden`
     filters travel along (e.g. the selected tab); Clear links to `clear_href`."""

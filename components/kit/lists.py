@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 
 
-def checklist(*items: str) -> dict:
+def checklist(*items: str) -> VdomDict:
     """`ul.checklist`: each item after a tick."""
     return html.ul(
         {"class_name": "checklist"},
@@ -18,7 +19,7 @@ def checklist(*items: str) -> dict:
     )
 
 
-def steps(*items: tuple[str, str]) -> dict:
+def steps(*items: tuple[str, str]) -> VdomDict:
     """A numbered list of (title, text) steps."""
     return html.ol(
         {"class_name": "steps"},
@@ -33,14 +34,14 @@ def steps(*items: tuple[str, str]) -> dict:
     )
 
 
-def chips(*labels: str) -> dict:
+def chips(*labels: str) -> VdomDict:
     """`ul.chips`: short labels in a row."""
     return html.ul(
         {"class_name": "chips"}, *(html.li({"key": label, "class_name": "chip"}, label) for label in labels)
     )
 
 
-def facts(*rows: tuple[Any, ...], class_name: str | None = None) -> dict:
+def facts(*rows: tuple[Any, ...], class_name: str | None = None) -> VdomDict:
     """A `dl` of (term, detail …) rows: `dt` with the term, then `dd` holding the rest."""
     return html.dl(
         {"class_name": class_name} if class_name else {},

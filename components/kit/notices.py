@@ -7,18 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 
 
-def notice(text: str, *, tone: str = "info") -> dict:
+def notice(text: str, *, tone: str = "info") -> VdomDict:
     """`div.notice.notice-{tone}[role=note]`: an alert icon and one paragraph."""
     return html.div(
         {"class_name": f"notice notice-{tone}", "role": "note"}, icon("alert", size=18), html.p(text)
     )
 
 
-def sale_callout(sale_text: str, *, running: bool) -> dict | str:
+def sale_callout(sale_text: str, *, running: bool) -> VdomDict | str:
     """The flash-sale note shown on IV-therapy content; nothing unless `running` (the caller asks the
     catalog whether the sale runs)."""
     if not running:
@@ -30,12 +31,12 @@ def sale_callout(sale_text: str, *, running: bool) -> dict | str:
     )
 
 
-def cta_band(heading: Any, text: Any, *actions: Any) -> dict:
+def cta_band(heading: Any, text: Any, *actions: Any) -> VdomDict:
     """`div.cta-band`: an h2 and a line of text, then the actions (usually a `button_link`)."""
     return html.div({"class_name": "cta-band"}, html.div(html.h2(heading), html.p(text)), *actions)
 
 
-def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[str, str], ...]) -> dict:
+def coming_soon(*, feature: str, heading: str, status: str, links: tuple[tuple[str, str], ...]) -> VdomDict:
     """The 'Feature Coming Soon' card of the dashboard and the staff portal; `links` are (label, href),
     the first one the primary button."""
     return html.section(

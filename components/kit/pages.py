@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 
 def page_param(params: dict[str, list[str]], *, last: int = 10_000) -> int:
@@ -27,7 +28,7 @@ def list_href(path: str, **params: Any) -> str:
 
 def PageLinks(  # noqa: N802 - a kit element, named like the components
     page: int, total: int, page_size: int, *, href: Callable[[int], str], label: str
-) -> dict | str:
+) -> VdomDict | str:
     """Links to the pages around `page` (1-based) of `total` items, `page_size` a page; `href(n)` is page
     n's address and `label` names the navigation for screen readers ("Pages of orders")."""
     pages = max(1, -(-total // max(1, page_size)))
@@ -47,7 +48,7 @@ def PageLinks(  # noqa: N802 - a kit element, named like the components
 
 def NewerOlderLinks(  # noqa: N802 - a kit element, named like the components
     page: int, has_more: bool, *, href: Callable[[int], str], label: str
-) -> dict | str:
+) -> VdomDict | str:
     """Newer (page - 1) and Older (page + 1, when `has_more`) around `page` (1-based) of a newest-first
     list; `href(n)` is page n's address and `label` names the navigation for screen readers."""
     if page <= 1 and not has_more:

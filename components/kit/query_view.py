@@ -14,6 +14,7 @@ from collections.abc import Callable, Sized
 from typing import Any, Protocol
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit._util import call, classes
@@ -29,7 +30,7 @@ class QueryLike(Protocol):
     refetch: Callable[[], Any]
 
 
-def loading_state(label: str = "Loading…") -> dict:
+def loading_state(label: str = "Loading…") -> VdomDict:
     """The loading look on its own (a spinner and a polite status)."""
     return html.div(
         {"class_name": "staff-loading", "role": "status"},
@@ -38,7 +39,9 @@ def loading_state(label: str = "Loading…") -> dict:
     )
 
 
-def error_state(message: str, retry: Callable[[], Any] | None = None, *, retry_label: str = "Retry") -> dict:
+def error_state(
+    message: str, retry: Callable[[], Any] | None = None, *, retry_label: str = "Retry"
+) -> VdomDict:
     """The error look on its own: the message and, when `retry` is given, a Retry button."""
 
     async def again() -> None:
@@ -61,7 +64,7 @@ def empty_state(
     icon_name: str | None = None,
     action: Any = None,
     class_name: str | None = None,
-) -> dict:
+) -> VdomDict:
     """The empty look on its own: an optional icon, a title, an optional line and an optional action;
     `class_name` adds a screen's own classes (e.g. "card appts-empty")."""
     return html.div(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.icons import icon
 from components.kit._util import Handler, call, classes
@@ -65,7 +66,7 @@ def _header(
     sort_dir: Direction,
     on_sort: Handler | None,
     sort_href: Callable[[str, Direction], str] | None,
-) -> dict:
+) -> VdomDict:
     attributes: dict[str, Any] = {"scope": "col", "key": column.key}
     if column.numeric:
         attributes["class_name"] = "is-numeric"
@@ -105,7 +106,7 @@ def _pager(
     if pages <= 1 or (on_page is None and page_href is None):
         return ""
 
-    def step(target: int, text: str, rel: str, arrow: str) -> dict:
+    def step(target: int, text: str, rel: str, arrow: str) -> VdomDict:
         parts = (icon(arrow, size=16), text) if rel == "prev" else (text, icon(arrow, size=16))
         if target < 1 or target > pages:
             return html.span(
@@ -153,7 +154,7 @@ def DataTable(  # noqa: N802 - a kit element, named like the components
     show_caption: bool = False,
     pager_label: str | None = None,
     class_name: str = "staff-table",
-) -> dict:
+) -> VdomDict:
     """The table.
 
     - `rows`: this page's rows when `total` is given (server-side paging), else every row (paged here);

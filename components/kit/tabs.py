@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from components.kit._util import Handler, call, classes, slug
 
@@ -63,7 +64,7 @@ def Tabs(  # noqa: N802 - a kit element, named like the components
     class_name: str = "tabs",
     tab_class: str = "tab",
     activation: str = "manual",
-) -> dict:
+) -> VdomDict:
     """The tab list. `tabs` are (key, label) pairs; `selected` is the key shown (an unknown key selects the
     first tab); `label` names the list for screen readers. Give `href` (URL-driven) or `on_select(key)`.
 
@@ -73,7 +74,7 @@ def Tabs(  # noqa: N802 - a kit element, named like the components
     keys = [str(key) for key, _ in tabs]
     current = selected if selected in keys else (keys[0] if keys else "")
 
-    def tab(key: str, text: Any) -> dict:
+    def tab(key: str, text: Any) -> VdomDict:
         tab_id, panel_id = tab_ids(id, key)
         chosen = key == current
         attributes: dict[str, Any] = {
@@ -109,7 +110,7 @@ def Tabs(  # noqa: N802 - a kit element, named like the components
 
 def TabPanel(  # noqa: N802 - a kit element, named like the components
     selected: str, *children: Any, id: str = "tabs", class_name: str | None = None
-) -> dict:
+) -> VdomDict:
     """The panel of the selected tab: `role="tabpanel"`, labelled by its tab, focusable (tabindex 0) so
     keyboard users reach content that has no focusable element of its own."""
     tab_id, panel_id = tab_ids(id, selected)

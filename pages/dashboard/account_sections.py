@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.accounts import (
     SESSION_ENDED,
@@ -54,7 +55,7 @@ def _use_session_end(session: UiSession) -> tuple[Callable[[str], None], object]
     return on_error, follow(SETTINGS_LOGIN, full_load=True) if ended else ""
 
 
-def _card(heading_id: str, title: str, *children: object, lead: str = "") -> dict:
+def _card(heading_id: str, title: str, *children: object, lead: str = "") -> VdomDict:
     return html.section(
         {
             "class_name": "settings-card",
@@ -69,7 +70,7 @@ def _card(heading_id: str, title: str, *children: object, lead: str = "") -> dic
 
 # ---- signed-in devices ------------------------------------------------------------------------------
 @component
-def ActiveSessions() -> dict:
+def ActiveSessions() -> VdomDict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
     sessions = use_query(list_sessions)
@@ -85,7 +86,7 @@ def ActiveSessions() -> dict:
                 else "No other sessions"
             )
 
-    def rows(found: list[ActiveSession]) -> dict:
+    def rows(found: list[ActiveSession]) -> VdomDict:
         return html.ul(
             {"class_name": "session-list"},
             *(_session_row(s, session, end_one) for s in found),
@@ -113,7 +114,7 @@ def ActiveSessions() -> dict:
     )
 
 
-def _session_row(found: ActiveSession, session: UiSession, end_one) -> dict:  # noqa: ANN001 - an Action
+def _session_row(found: ActiveSession, session: UiSession, end_one) -> VdomDict:  # noqa: ANN001 - an Action
     async def sign_out() -> None:
         if await end_one.run(session_id=found.id) is not None:
             session.toaster.success("Session signed out")
@@ -147,7 +148,7 @@ def _when(moment: datetime, time_zone: str) -> str:
 
 # ---- e-mail address ---------------------------------------------------------------------------------
 @component
-def EmailChange() -> dict:
+def EmailChange() -> VdomDict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
     status = use_query(get_account_status)
@@ -165,7 +166,7 @@ def EmailChange() -> dict:
         if await cancel.run() is not None:
             session.toaster.success("E-mail change cancelled")
 
-    def body(found: AccountStatus) -> dict:
+    def body(found: AccountStatus) -> VdomDict:
         pending = (
             html.div(
                 {"class_name": "settings-pending", "role": "status"},
@@ -236,7 +237,7 @@ def EmailChange() -> dict:
 
 # ---- saved address ----------------------------------------------------------------------------------
 @component
-def SavedAddressCard() -> dict:
+def SavedAddressCard() -> VdomDict:
     address = use_query(get_saved_address)
     return _card(
         "settings-address",
@@ -251,7 +252,7 @@ def SavedAddressCard() -> dict:
 
 
 @component
-def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> dict:
+def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> VdomDict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
     form = use_form(
@@ -345,7 +346,7 @@ def data_export_card() -> dict:
 
 # ---- deletion ---------------------------------------------------------------------------------------
 @component
-def AccountDeletion() -> dict:
+def AccountDeletion() -> VdomDict:
     session = use_session()
     on_error, redirect = _use_session_end(session)
     status = use_query(get_account_status)
@@ -365,7 +366,7 @@ def AccountDeletion() -> dict:
         if await cancel.run() is not None:
             session.toaster.success("Deletion cancelled", "Your account stays.")
 
-    def body(found: AccountStatus) -> dict:
+    def body(found: AccountStatus) -> VdomDict:
         if found.deletion_due_at is not None:
             return html.div(
                 {"role": "status"},

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.ads import (
     ADVERTISER_ROLES,
@@ -67,7 +68,7 @@ def _ctr(row: FigureRow | AdFiguresRead) -> str:
 
 
 @component
-def AdAnalyticsPage() -> dict:
+def AdAnalyticsPage() -> VdomDict:
     session = use_session()
     user = session.user
     advertiser = user is not None and (user.role in ADVERTISER_ROLES or user.is_master_admin)
@@ -81,7 +82,7 @@ def AdAnalyticsPage() -> dict:
     )
 
 
-def _not_advertising() -> dict:
+def _not_advertising() -> VdomDict:
     return html.div(
         {"class_name": "staff-card"},
         html.h2("No ads on this account"),
@@ -91,7 +92,7 @@ def _not_advertising() -> dict:
 
 
 @component
-def _Figures() -> dict:
+def _Figures() -> VdomDict:
     figures = use_query(get_ad_figures)
     flights = use_query(list_my_ad_flights)
     editing, set_editing = use_state(None)
@@ -120,7 +121,7 @@ def _Figures() -> dict:
     )
 
 
-def _report(data: AdFiguresRead) -> dict:
+def _report(data: AdFiguresRead) -> VdomDict:
     left = max(data.budget_cents - data.spent_cents, 0)
     labels = [f"{day.day:%b} {day.day.day}" for day in data.days]
     return html._(

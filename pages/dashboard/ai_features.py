@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.assistant import (
@@ -43,7 +44,7 @@ CHAT_PATH = "/ai-assistant"
 HELP_DESK_ROLES = frozenset({Role.owner, Role.support, Role.management, Role.hr})
 
 
-def _conversation(item: ConversationRead, on_delete: Callable[[str], Any], pending: bool) -> dict:
+def _conversation(item: ConversationRead, on_delete: Callable[[str], Any], pending: bool) -> VdomDict:
     meta = f"{format_date(item.updated_at)} · {item.message_count} messages"
     return html.li(
         {"key": item.id, "class_name": "ai-conversation"},
@@ -74,7 +75,7 @@ def _conversation(item: ConversationRead, on_delete: Callable[[str], Any], pendi
 
 
 @component
-def Conversations() -> dict:
+def Conversations() -> VdomDict:
     session = use_session()
     params = use_search_params()
     try:
@@ -96,7 +97,7 @@ def Conversations() -> dict:
         if gone is not None:
             session.toaster.success("All conversations deleted")
 
-    def render(data: ConversationPage) -> dict:
+    def render(data: ConversationPage) -> VdomDict:
         return html._(
             html.ul(
                 {"class_name": "ai-conversations"},
@@ -153,7 +154,7 @@ def Conversations() -> dict:
 
 
 @component
-def Preferences() -> dict:
+def Preferences() -> VdomDict:
     session = use_session()
     current = use_query(get_assistant_preferences)
     save = use_action(set_assistant_preferences, refetch=[current])
@@ -162,7 +163,7 @@ def Preferences() -> dict:
         if await save.run(keep_history=checked) is not None:
             session.toaster.success("History is on" if checked else "History is off")
 
-    def render(data: AssistantPreferenceRead) -> dict:
+    def render(data: AssistantPreferenceRead) -> Component:
         return Checkbox(
             "Keep my conversations",
             "keep_history",
@@ -182,7 +183,7 @@ def Preferences() -> dict:
 
 
 @component
-def AiFeaturesPage() -> dict:
+def AiFeaturesPage() -> VdomDict:
     session = use_session()
     user = session.user
     staff = user is not None and user.role in HELP_DESK_ROLES

@@ -4,6 +4,7 @@ bookings or a provider's schedule — inside the dashboard's frame. Login requir
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
@@ -13,7 +14,7 @@ PATH = "/dashboard/appointments"
 
 
 @component
-def DashboardAppointmentsPage() -> dict:
+def DashboardAppointmentsPage() -> VdomDict:
     provider = is_provider(use_session().user)
     return portal_page(
         portal_header(

@@ -6,6 +6,7 @@ contracts in the staff portal; this page only reads (app/services/corporate chec
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.corporate import list_my_contracts
 from components.contract_ui import contract_card
@@ -14,7 +15,7 @@ from components.kit import QueryView, button_link, empty_state, portal_body, por
 
 
 @component
-def ContractsPage() -> dict:
+def ContractsPage() -> VdomDict:
     contracts = use_query(list_my_contracts)
     return portal_page(
         portal_header(

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_location
+from reactpy.types import VdomDict
 
 from app.services.appointments import get_my_visit_summary, list_provider_schedule
 from app.services.notifications import list_notifications, notifications_topic
@@ -51,7 +52,7 @@ SCHEDULE_SHOWN = 6  # visits listed on the overview; the rest are a click away
 
 
 @component
-def DashboardPage() -> dict:
+def DashboardPage() -> VdomDict:
     session = use_session()
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:
@@ -59,7 +60,7 @@ def DashboardPage() -> dict:
     return coming_soon_screen(section_title(slug) or feature_name(slug))
 
 
-def greeting(user: CurrentUser, *, returning: bool) -> dict:
+def greeting(user: CurrentUser, *, returning: bool) -> VdomDict:
     """'Welcome back, Pat' for someone who has been here before, else 'Welcome, Pat' (the name isolated)."""
     first_name = user.first_name or (user.name or "").split(" ")[0] or user.email
     return html._("Welcome back, " if returning else "Welcome, ", UserText(first_name))
@@ -88,7 +89,7 @@ def overview(user: CurrentUser, *, returning: bool = False) -> dict:
     )
 
 
-def _card(title: str, icon_name: str, *body: object, link: tuple[str, str] | None = None) -> dict:
+def _card(title: str, icon_name: str, *body: object, link: tuple[str, str] | None = None) -> VdomDict:
     heading = f"overview-{icon_name}"
     return html.section(
         {"class_name": "card overview-card", "aria-labelledby": heading},
@@ -103,7 +104,7 @@ def _card(title: str, icon_name: str, *body: object, link: tuple[str, str] | Non
 
 
 @component
-def NextVisit() -> dict:
+def NextVisit() -> VdomDict:
     session = use_session()
     query = use_query(get_my_visit_summary)
     return _card(
@@ -118,7 +119,7 @@ def NextVisit() -> dict:
     )
 
 
-def _next_visit(summary: VisitSummary, time_zone: str) -> dict:
+def _next_visit(summary: VisitSummary, time_zone: str) -> VdomDict:
     visit = summary.next_visit
     again = summary.last_completed
     book_again = (
@@ -156,7 +157,7 @@ def _status(visit: AppointmentRead) -> dict:
 
 
 @component
-def TodaySchedule() -> dict:
+def TodaySchedule() -> VdomDict:
     session = use_session()
     today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date()
     query = use_query(
@@ -177,7 +178,7 @@ def TodaySchedule() -> dict:
     )
 
 
-def _schedule(visits: list[AppointmentRead], time_zone: str) -> dict:
+def _schedule(visits: list[AppointmentRead], time_zone: str) -> VdomDict:
     shown = visits[:SCHEDULE_SHOWN]
     more = len(visits) - len(shown)
     return html._(
@@ -202,7 +203,7 @@ def _schedule(visits: list[AppointmentRead], time_zone: str) -> dict:
 
 
 @component
-def RecentNotifications() -> dict:
+def RecentNotifications() -> VdomDict:
     """The newest notifications, live: a new one appears here as the bell counts it."""
     session = use_session()
     query = use_query(list_notifications, tab="all", page_size=RECENT_SHOWN)
@@ -220,7 +221,7 @@ def RecentNotifications() -> dict:
     )
 
 
-def _recent(items: tuple[NotificationRead, ...], time_zone: str) -> dict:
+def _recent(items: tuple[NotificationRead, ...], time_zone: str) -> VdomDict:
     return html.ul(
         {"class_name": "overview-notes"},
         *(
@@ -239,7 +240,7 @@ def _recent(items: tuple[NotificationRead, ...], time_zone: str) -> dict:
 
 
 @component
-def SupportCard() -> dict:
+def SupportCard() -> VdomDict:
     query = use_query(count_my_open_tickets)
     return _card(
         "Support",
@@ -249,7 +250,7 @@ def SupportCard() -> dict:
     )
 
 
-def _support(count: int) -> dict:
+def _support(count: int) -> VdomDict:
     if count == 0:
         text = "No open requests. If something isn't right, we're here to help."
     else:

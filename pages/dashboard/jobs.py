@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.service_requests import SERVICE_REQUESTS_TOPIC, list_my_offers, withdraw_offer
 from components.context import use_session
@@ -42,7 +43,7 @@ def status_badge(status: OfferStatus) -> dict:
 
 
 @component
-def JobsPage() -> dict:
+def JobsPage() -> VdomDict:
     session = use_session()
     offers = use_query(list_my_offers)
     mine = {o.request_id for o in offers.data or ()}
@@ -77,7 +78,7 @@ def JobsPage() -> dict:
         Column("id", "Action", render=action),
     ]
 
-    def body(rows: list[OfferRead]) -> dict:
+    def body(rows: list[OfferRead]) -> VdomDict:
         won = [o for o in rows if o.status == OfferStatus.accepted]
         return html._(
             StaffCard(
@@ -117,7 +118,7 @@ def JobsPage() -> dict:
     )
 
 
-def _won_card(offer: OfferRead, zone: str) -> dict:
+def _won_card(offer: OfferRead, zone: str) -> VdomDict:
     title_id = f"won-{offer.id}-title"
     return html.li(
         {"class_name": "card request-card", "key": offer.id, "aria-labelledby": title_id},

@@ -12,6 +12,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.service_requests import (
     SERVICE_REQUESTS_TOPIC,
@@ -76,7 +77,7 @@ def parse_price(text: str) -> Decimal | None:
 
 
 @component
-def MarketplacePage() -> dict:
+def MarketplacePage() -> VdomDict:
     board = use_query(list_job_board)
     use_topic(SERVICE_REQUESTS_TOPIC, refetch=[board])
     offering, set_offering = use_state(None)
@@ -112,7 +113,7 @@ def MarketplacePage() -> dict:
     )
 
 
-def _windows(request: ServiceRequestRead) -> dict:
+def _windows(request: ServiceRequestRead) -> VdomDict:
     return html.ul(
         {"class_name": "request-windows", "aria-label": "Preferred times"},
         *(
@@ -135,7 +136,7 @@ def _distance(miles: float | None) -> str:
     )
 
 
-def _board_card(request: ServiceRequestRead, offer_on: Any) -> dict:
+def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
     title_id = f"board-{request.id}-title"
     low, high = price_bounds(request.catalog_price)
     mine = request.my_offer

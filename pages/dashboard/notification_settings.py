@@ -4,13 +4,14 @@ in the app and by e-mail, and which wait for the daily digest (components/notifi
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationSettings
 
 
 @component
-def NotificationSettingsPage() -> dict:
+def NotificationSettingsPage() -> VdomDict:
     return portal_page(
         portal_header(
             "Notification Settings",

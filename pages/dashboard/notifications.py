@@ -4,6 +4,7 @@ tabs Unread, All and Archived, inside the dashboard."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from components.kit import portal_body, portal_header, portal_page
 from components.notifications import NotificationInbox
@@ -12,7 +13,7 @@ PATH = "/dashboard/notifications"
 
 
 @component
-def NotificationsPage() -> dict:
+def NotificationsPage() -> VdomDict:
     return portal_page(
         portal_header(
             "Notifications",

@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.ledger import get_provider_balances, list_my_payouts, request_payout
 from app.settings import get_settings
@@ -79,7 +80,7 @@ def payout_columns() -> list[Column]:
 
 
 @component
-def PayoutRequestsPage() -> dict:
+def PayoutRequestsPage() -> VdomDict:
     balances = use_query(get_provider_balances)
     mine = use_query(list_my_payouts)
     return portal_page(
@@ -112,7 +113,7 @@ def PayoutRequestsPage() -> dict:
     )
 
 
-def _balance_cards(balances: Any) -> dict:
+def _balance_cards(balances: Any) -> VdomDict:
     return html.div(
         {"class_name": "staff-stats"},
         StatCard("Available", format_money(balances.available), hint="You can request this"),
@@ -123,7 +124,7 @@ def _balance_cards(balances: Any) -> dict:
 
 
 @component
-def _RequestForm(refetch: list[Any]) -> dict:
+def _RequestForm(refetch: list[Any]) -> VdomDict:
     session = use_session()
     form = use_form(amount="")
     problem, set_problem = use_state("")

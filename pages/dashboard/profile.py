@@ -8,6 +8,7 @@ name or an invalid phone number is refused with its message (a toast); phone num
 from __future__ import annotations
 
 from reactpy import component, event, html
+from reactpy.types import VdomDict
 
 from app.services.accounts import update_profile
 from components.context import use_session
@@ -22,7 +23,7 @@ FIELDS = ("name", "profile_image", "organization", "phone_number")
 
 
 @component
-def ProfilePage() -> dict:
+def ProfilePage() -> VdomDict:
     session = use_session()
     user = session.user
     form = use_form(

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_ref, use_state
+from reactpy.types import Component, VdomDict
 
 from app.services.catalog import list_catalog
 from app.services.providers import (
@@ -59,7 +60,7 @@ from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, Week
 NEW_RANGE = ("09:00", "17:00")
 
 
-def _save_button(label: str, pending: bool, save: Callable[[], object]) -> dict:
+def _save_button(label: str, pending: bool, save: Callable[[], object]) -> VdomDict:
     return html.div(
         {"class_name": "settings-actions"},
         Button(label, on_click=save, pending=pending, pending_label="Saving…"),
@@ -114,7 +115,7 @@ def _drafts(catalog: list[CategoryRead], offered: dict[str, ProviderServiceRead]
 
 
 @component
-def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
+def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> VdomDict:
     # Only this row re-renders when the box is ticked: it dims the price and places it no longer offers.
     offered, set_offered = use_state(draft.offered)
     slug = service.slug
@@ -192,7 +193,7 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> dict:
 
 
 @component
-def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> dict:
+def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDict:
     drafts = use_ref(None)
     if drafts.current is None:
         drafts.current = _drafts(catalog, {o.service_slug: o for o in provider.services})
@@ -234,7 +235,7 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> dict:
 
 # ---- service area ---------------------------------------------------------------------------------
 @component
-def _AreaCard(zip_codes: list[str]) -> dict:
+def _AreaCard(zip_codes: list[str]) -> VdomDict:
     form = use_form(zips=", ".join(zip_codes))
     count, set_count = use_state(len(zip_codes))
     run, pending, error = _use_save(set_own_service_area, "Service area saved")
@@ -275,7 +276,7 @@ def _hhmm(value: time) -> str:
 
 
 @component
-def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[], str]) -> dict:
+def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[], str]) -> VdomDict:
     # The ranges of one day live in `ranges` (shared with the card's save); this row only re-renders when
     # a range is added or removed.
     keys, set_keys = use_state(lambda: list(ranges))
@@ -299,7 +300,7 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
 
         return change
 
-    def bound(key: str, index: int, which: str) -> dict:
+    def bound(key: str, index: int, which: str) -> Component:
         return Field(
             f"{day} {which}",
             f"{which}-{key}",
@@ -349,7 +350,7 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
 
 
 @component
-def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
+def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
     counter = use_ref(itertools.count())
     days = use_ref(None)
     if days.current is None:
@@ -387,7 +388,9 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> dict:
 
 
 # ---- time off -------------------------------------------------------------------------------------
-def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[], object], busy: bool) -> dict:
+def _time_off_item(
+    item: TimeOffRead, time_zone: str, on_remove: Callable[[], object], busy: bool
+) -> VdomDict:
     span = f"{format_slot(item.starts_at, time_zone)} – {format_slot(item.ends_at, time_zone)}"
     return html.li(
         {"key": item.id, "class_name": "time-off-item"},
@@ -409,7 +412,7 @@ def _time_off_item(item: TimeOffRead, time_zone: str, on_remove: Callable[[], ob
 
 
 @component
-def _TimeOffCard(time_zone: str, zone_label: str) -> dict:
+def _TimeOffCard(time_zone: str, zone_label: str) -> VdomDict:
     session = use_session()
     listed = use_query(list_own_time_off)
     form = use_form(starts="", ends="", reason="")
@@ -516,7 +519,7 @@ def _note(title: str, text: str, label: str, href: str) -> dict:
     )
 
 
-def _status(provider: ProviderRead, zone_label: str) -> dict:
+def _status(provider: ProviderRead, zone_label: str) -> VdomDict:
     listed = provider.listed
     return html.div(
         {"class_name": "editor-status"},
@@ -554,7 +557,7 @@ SECTIONS = (
 )
 
 
-def _jump_links() -> dict:
+def _jump_links() -> VdomDict:
     return html.nav(
         {"class_name": "editor-jump", "aria-label": "Sections"},
         *(html.a({"key": anchor, "href": f"#{anchor}"}, label) for anchor, label in SECTIONS),
@@ -562,7 +565,7 @@ def _jump_links() -> dict:
 
 
 @component
-def _Editor() -> dict:
+def _Editor() -> VdomDict:
     own = use_query(get_own_provider)
     catalog = use_query(list_catalog)
     error = own.error or catalog.error
@@ -611,7 +614,7 @@ def _Editor() -> dict:
 
 
 @component
-def ProviderServicesPage() -> dict:
+def ProviderServicesPage() -> Component:
     if use_session().user.role != Role.provider:
         return _note(
             "This page is for providers",

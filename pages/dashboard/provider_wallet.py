@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.principal import Principal
@@ -93,7 +94,7 @@ async def statement_or_none(
 
 
 @component
-def ProviderWalletPage() -> dict:
+def ProviderWalletPage() -> VdomDict:
     session = use_session()
     provider_side = session.user.role in PROVIDER_SIDE
     body: Any = (
@@ -118,12 +119,12 @@ def ProviderWalletPage() -> dict:
     )
 
 
-def no_profile() -> dict:
+def no_profile() -> VdomDict:
     return html.div({"class_name": "staff-card"}, empty_state(NO_PROFILE_TITLE, NO_PROFILE_TEXT))
 
 
 @component
-def _Balances() -> dict:
+def _Balances() -> VdomDict:
     query = use_query(balances_or_none)
     return QueryView(
         query,
@@ -134,7 +135,7 @@ def _Balances() -> dict:
     )
 
 
-def balance_cards(balances: ProviderBalancesRead, hours: int) -> dict:
+def balance_cards(balances: ProviderBalancesRead, hours: int) -> VdomDict:
     return html.section(
         {"class_name": "provider-wallet-balances", "aria-label": "Your balances"},
         html.div(
@@ -172,7 +173,7 @@ def month_label(month: str) -> str:
 
 
 @component
-def _MonthlyStatements() -> dict:
+def _MonthlyStatements() -> VdomDict:
     query = use_query(months_or_none)
     # No profile: the balances above already say so.
     return QueryView(
@@ -185,7 +186,7 @@ def _MonthlyStatements() -> dict:
 
 
 @component
-def _MonthPicker(months: list[str]) -> dict:
+def _MonthPicker(months: list[str]) -> VdomDict:
     chosen, set_chosen = use_state(months[0] if months else "")
     month = chosen if chosen in months else (months[0] if months else "")
     return html.section(
@@ -215,7 +216,7 @@ def _MonthPicker(months: list[str]) -> dict:
 
 
 @component
-def _Statement(page: int) -> dict:
+def _Statement(page: int) -> VdomDict:
     session = use_session()
     query = use_query(statement_or_none, page=page, page_size=PAGE_SIZE)
     # No profile: the balances above already say so.
@@ -232,7 +233,7 @@ def _day(moment: datetime | None, zone: ZoneInfo) -> str:
     return format_date(moment.astimezone(zone)) if moment else "—"
 
 
-def release_badge(line: StatementLineRead, zone: ZoneInfo) -> dict:
+def release_badge(line: StatementLineRead, zone: ZoneInfo) -> VdomDict:
     if line.released_at is not None:
         return Badge("Available", tone="success", class_name="release-status")
     return html.span(
@@ -254,7 +255,7 @@ def statement_columns(time_zone: str) -> tuple[Column, ...]:
     )
 
 
-def statement_section(page: StatementPageRead, time_zone: str) -> dict:
+def statement_section(page: StatementPageRead, time_zone: str) -> VdomDict:
     return html.section(
         {"class_name": "staff-card provider-statement", "aria-labelledby": "statement-title"},
         html.div(

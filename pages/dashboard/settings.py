@@ -13,6 +13,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.accounts import get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
@@ -41,7 +42,7 @@ from pages.dashboard.account_sections import (
 
 
 @component
-def SettingsPage() -> dict:
+def SettingsPage() -> VdomDict:
     session = use_session()
     user = session.user
     return portal_page(
@@ -79,7 +80,7 @@ def SettingsPage() -> dict:
 
 
 @component
-def _TwoFactor() -> dict:
+def _TwoFactor() -> VdomDict:
     session = use_session()
     status = use_query(get_two_factor)
     setup, set_setup = use_state(None)
@@ -139,7 +140,7 @@ def _TwoFactor() -> dict:
     return SettingsCard("Two-factor authentication", body, title_id="settings-mfa")
 
 
-def _enrolment(setup: TotpSetup, csrf_token: str) -> dict:
+def _enrolment(setup: TotpSetup, csrf_token: str) -> VdomDict:
     return html.div(
         {"class_name": "totp-setup"},
         html.ol(

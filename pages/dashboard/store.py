@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app import flags
@@ -58,7 +59,7 @@ def _href(**params: Any) -> str:
 
 
 @component
-def StorePage() -> dict:
+def StorePage() -> VdomDict:
     params = use_search_params()
     tab = _first(params, "tab", 20) or "products"
     tab = tab if tab in dict(TABS) else "products"
@@ -115,7 +116,7 @@ def _closed() -> dict:
     )
 
 
-def _filters(category: str, search: str) -> dict:
+def _filters(category: str, search: str) -> VdomDict:
     return html.form(
         {
             "key": f"filters {category} {search}",
@@ -151,7 +152,7 @@ def _filters(category: str, search: str) -> dict:
 
 
 @component
-def _Products(category: str, search: str, page: int) -> dict:
+def _Products(category: str, search: str, page: int) -> VdomDict:
     query = use_query(list_store_products, category=category, search=search, page=page, page_size=PAGE_SIZE)
     return html._(
         _filters(category, search),
@@ -164,7 +165,7 @@ def _Products(category: str, search: str, page: int) -> dict:
     )
 
 
-def _grid(data: ProductPage, category: str, search: str) -> dict:
+def _grid(data: ProductPage, category: str, search: str) -> VdomDict:
     if not data.items:
         return empty_state(
             "No products match" if category or search else "The store is empty for now",
@@ -186,7 +187,7 @@ def _grid(data: ProductPage, category: str, search: str) -> dict:
     )
 
 
-def _card(product: ProductRead) -> dict:
+def _card(product: ProductRead) -> VdomDict:
     title_id = f"product-{product.id}"
     return html.li(
         {"key": product.id, "class_name": "store-card", "aria-labelledby": title_id},
@@ -209,7 +210,7 @@ def _card(product: ProductRead) -> dict:
 
 
 @component
-def _Orders(page: int) -> dict:
+def _Orders(page: int) -> VdomDict:
     session = use_session()
     query = use_query(list_my_store_orders, page=page, page_size=ORDERS_PAGE)
     # Each fulfilment step notifies the patient: their orders reload with it.
@@ -218,7 +219,7 @@ def _Orders(page: int) -> dict:
     return QueryView(query, _orders, is_empty=lambda data: data is None, loading_label="Loading your orders…")
 
 
-def _orders(data: StoreOrderPage) -> dict:
+def _orders(data: StoreOrderPage) -> VdomDict:
     if not data.items:
         return empty_state(
             "No store orders yet",

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
@@ -64,7 +65,7 @@ def _param(params: dict[str, list[str]], name: str) -> str:
 
 
 @component
-def SupportPage() -> dict:
+def SupportPage() -> VdomDict:
     session = use_session()
     params = use_search_params()
     selected = _param(params, "ticket") or None
@@ -114,7 +115,7 @@ def _ticket_list(
     retry: Callable[[], Any],
     selected: str | None,
     time_zone: str,
-) -> dict:
+) -> VdomDict:
     if tickets is None:
         body: Any = error_state(error, retry) if error else loading_state()
     elif not tickets:
@@ -174,7 +175,7 @@ def _prefill(params: dict[str, list[str]]) -> dict[str, str]:
 @component
 def _NewRequest(
     on_created: Callable[[TicketRead], None], can_cancel: bool, prefill: dict[str, str] | None = None
-) -> dict:
+) -> VdomDict:
     session = use_session()
     form = use_form(
         # prefilled by the Help Center: what it gives wins over an older saved draft
@@ -229,7 +230,7 @@ def _NewRequest(
 
 
 @component
-def _MyTicket(ticket_id: str) -> dict:
+def _MyTicket(ticket_id: str) -> VdomDict:
     session = use_session()
     detail = use_query(get_my_ticket, ticket_id=ticket_id)
     use_topic(support_topic(session.user.id), refetch=[detail])
@@ -275,7 +276,7 @@ def _MyTicket(ticket_id: str) -> dict:
 
 
 @component
-def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> dict:
+def _CustomerReply(ticket: TicketRead, on_sent: Callable[[], None]) -> VdomDict:
     session = use_session()
     form = use_form(draft=f"support:reply:{ticket.id}", content="")
     staged = use_staged_files()

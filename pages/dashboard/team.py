@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.organizations import (
     INVITATION_DAYS,
@@ -46,7 +47,7 @@ ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "A
 
 
 @component
-def TeamPage() -> dict:
+def TeamPage() -> VdomDict:
     team = use_query(get_my_team)
     return portal_page(
         portal_header(
@@ -94,7 +95,7 @@ def _Team(team: TeamRead, query: Query) -> Any:
     remove = use_action(remove_member, refetch=[query], on_success=removed, on_error=set_problem)
     leave = use_action(leave_organization, refetch=[query], on_success=left, on_error=set_problem)
 
-    def member_row(member: MemberRead) -> dict:
+    def member_row(member: MemberRead) -> VdomDict:
         me = member.user_id == session.user.id if session.user else False
         return html.li(
             {"class_name": "corp-member", "key": member.user_id},

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.invoices import list_my_invoices
@@ -129,7 +130,7 @@ class WalletFilters:
 
 
 @component
-def WalletPage() -> dict:
+def WalletPage() -> VdomDict:
     filters = WalletFilters.from_params(use_search_params())
     return portal_page(
         portal_header(
@@ -149,14 +150,14 @@ def WalletPage() -> dict:
 
 
 @component
-def _Balances() -> dict:
+def _Balances() -> VdomDict:
     query = use_query(get_my_wallet)
     return QueryView(
         query, balance_cards, is_empty=lambda data: data is None, loading_label="Loading your wallet…"
     )
 
 
-def balance_cards(wallet: WalletRead) -> dict:
+def balance_cards(wallet: WalletRead) -> VdomDict:
     return html.section(
         {"class_name": "staff-stats wallet-stats", "aria-label": "Your balances"},
         StatCard(
@@ -175,7 +176,7 @@ def balance_cards(wallet: WalletRead) -> dict:
 
 
 @component
-def _Invoices() -> dict:
+def _Invoices() -> VdomDict:
     query = use_query(list_my_invoices, page=1, page_size=INVOICES_SHOWN)
     return QueryView(
         query,
@@ -186,7 +187,7 @@ def _Invoices() -> dict:
     )
 
 
-def invoices_section(page: InvoicePageRead) -> dict:
+def invoices_section(page: InvoicePageRead) -> VdomDict:
     columns = (
         Column("number", "Invoice", render=lambda i: i.number),
         Column("issued", "Issued", render=lambda i: format_date(i.sent_at) if i.sent_at else "—"),
@@ -222,7 +223,7 @@ def card_expiry(card: SavedCardRead) -> str:
 
 
 @component
-def _Cards() -> dict:
+def _Cards() -> VdomDict:
     session = use_session()
     query = use_query(list_my_cards)
     removing, set_removing = use_state(None)
@@ -237,7 +238,7 @@ def _Cards() -> dict:
         if removing is not None:
             await remove.run(card_id=removing.id)
 
-    def body(cards: list[SavedCardRead]) -> dict:
+    def body(cards: list[SavedCardRead]) -> VdomDict:
         if not cards:
             return hint("No saved cards. A card you pay with at checkout is kept here.")
         return html.ul(
@@ -292,7 +293,7 @@ def _Cards() -> dict:
     )
 
 
-def date_notice(filters: WalletFilters) -> dict | str:
+def date_notice(filters: WalletFilters) -> VdomDict | str:
     """Why a date in the URL was not used (a hand-edited or old link), or nothing."""
     if not filters.problem:
         return ""
@@ -302,7 +303,7 @@ def date_notice(filters: WalletFilters) -> dict | str:
     )
 
 
-def filter_form(filters: WalletFilters) -> dict:
+def filter_form(filters: WalletFilters) -> VdomDict:
     """A GET form the browser handles alone (the filters live in the URL); keyed by them so a new URL
     remounts it with its values."""
     return html.form(
@@ -345,7 +346,7 @@ def filter_form(filters: WalletFilters) -> dict:
 
 
 @component
-def _History(filters: WalletFilters) -> dict:
+def _History(filters: WalletFilters) -> VdomDict:
     session = use_session()
     since, until = filters.window(session.time_zone)
     query = use_query(
@@ -384,7 +385,7 @@ def history_columns(time_zone: str) -> tuple[Column, ...]:
     )
 
 
-def history_section(page: WalletPageRead, filters: WalletFilters, time_zone: str) -> dict:
+def history_section(page: WalletPageRead, filters: WalletFilters, time_zone: str) -> VdomDict:
     empty = (
         "No movement matches these filters."
         if filters.filtered

@@ -14,6 +14,7 @@ The parts: `_urls` (the URL), `_range` (the range card), `_report` (stat cards a
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from components.kit import button_link, portal_body, portal_header
@@ -37,12 +38,12 @@ __all__ = [
 
 
 @component
-def AnalyticsPage() -> dict:
+def AnalyticsPage() -> Component:
     return StaffFrame(StaffSection(_Analytics, slug="analytics"), active="analytics")
 
 
 @component
-def _Analytics() -> dict:
+def _Analytics() -> VdomDict:
     params = use_search_params()
     dates, problem = chosen_range(params)
     view = view_of(params)

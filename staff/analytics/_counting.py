@@ -4,6 +4,7 @@ same for engineers: app/services/analytics)."""
 from __future__ import annotations
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 COUNTING = (
     (
@@ -46,7 +47,7 @@ COUNTING = (
 )
 
 
-def HowCounted() -> dict:  # noqa: N802 - a screen part, named like the components
+def HowCounted() -> VdomDict:  # noqa: N802 - a screen part, named like the components
     return html.section(
         {"class_name": "staff-card analytics-how", "aria-labelledby": "analytics-how-title"},
         html.h2({"id": "analytics-how-title"}, "How these are counted"),

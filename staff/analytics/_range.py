@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.analytics import QUICK_DAYS, quick_range
 from components.browser import client_get_form
@@ -17,7 +18,7 @@ from staff.analytics._words import range_text
 
 
 @component
-def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: str) -> dict:
+def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: str) -> VdomDict:
     # The URL keys this card: ReactPy's client keeps a changed control's value, so only a remount shows
     # a new URL's dates (a quick pick, Back, a shared link).
     today = datetime.now(UTC).date()

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.analytics import get_analytics
 from components.hooks import use_query
@@ -20,7 +21,7 @@ CHART_LABELS = 10  # at most this many period names under a chart (the text alte
 
 
 @component
-def Report(dates: AnalyticsRange, view: str) -> dict:
+def Report(dates: AnalyticsRange, view: str) -> VdomDict:
     query = use_query(get_analytics, dates=dates)
     return QueryView(
         query,
@@ -30,7 +31,7 @@ def Report(dates: AnalyticsRange, view: str) -> dict:
     )
 
 
-def _report_body(report: AnalyticsRead, view: str) -> dict:
+def _report_body(report: AnalyticsRead, view: str) -> VdomDict:
     t = report.totals
     dates = report.range
     bodies: dict[str, Callable[[], Any]] = {
@@ -117,7 +118,7 @@ def _chart(
     )
 
 
-def _head(title: str, lead: str, csv_href: str, csv_label: str) -> dict:
+def _head(title: str, lead: str, csv_href: str, csv_label: str) -> VdomDict:
     return html.div(
         {"class_name": "analytics-head"},
         html.div(
@@ -129,7 +130,7 @@ def _head(title: str, lead: str, csv_href: str, csv_label: str) -> dict:
     )
 
 
-def _visits(report: AnalyticsRead) -> dict:
+def _visits(report: AnalyticsRead) -> VdomDict:
     rows = report.rows
     return html.div(
         {"class_name": "analytics-body"},
@@ -175,7 +176,7 @@ def _visits(report: AnalyticsRead) -> dict:
     )
 
 
-def _patients(report: AnalyticsRead) -> dict:
+def _patients(report: AnalyticsRead) -> VdomDict:
     rows = report.rows
     return html.div(
         {"class_name": "analytics-body"},
@@ -209,7 +210,7 @@ def _patients(report: AnalyticsRead) -> dict:
     )
 
 
-def _providers(report: AnalyticsRead) -> dict:
+def _providers(report: AnalyticsRead) -> VdomDict:
     rows = report.rows
     return html.div(
         {"class_name": "analytics-body"},
@@ -236,7 +237,7 @@ def _providers(report: AnalyticsRead) -> dict:
     )
 
 
-def _demand(report: AnalyticsRead) -> dict:
+def _demand(report: AnalyticsRead) -> VdomDict:
     rows = report.rows
     return html.div(
         {"class_name": "analytics-body"},
@@ -256,7 +257,7 @@ def _demand(report: AnalyticsRead) -> dict:
     )
 
 
-def _helpdesk(report: AnalyticsRead) -> dict:
+def _helpdesk(report: AnalyticsRead) -> VdomDict:
     rows = report.rows
     return html.div(
         {"class_name": "analytics-body"},

@@ -4,6 +4,7 @@ their own queries (providers by booked time, ZIP codes searched with no provider
 from __future__ import annotations
 
 from reactpy import component, use_state
+from reactpy.types import VdomDict
 
 from app.services.analytics import list_provider_utilisation, list_unmet_demand
 from components.hooks import use_query
@@ -25,7 +26,7 @@ def _newest_first(report: AnalyticsRead) -> list[PeriodRead]:
 
 
 @component
-def PeriodTable(report: AnalyticsRead, columns: list[Column], caption: str) -> dict:
+def PeriodTable(report: AnalyticsRead, columns: list[Column], caption: str) -> VdomDict:
     page, set_page = use_state(1)
     return DataTable(
         [_period_column(report), *columns],
@@ -41,7 +42,7 @@ def PeriodTable(report: AnalyticsRead, columns: list[Column], caption: str) -> d
 
 
 @component
-def ProviderTable(dates: AnalyticsRange) -> dict:
+def ProviderTable(dates: AnalyticsRange) -> VdomDict:
     query = use_query(list_provider_utilisation, dates=dates)
 
     def table(rows: list[ProviderUseRead]) -> dict:
@@ -69,7 +70,7 @@ def ProviderTable(dates: AnalyticsRange) -> dict:
 
 
 @component
-def DemandTable(dates: AnalyticsRange) -> dict:
+def DemandTable(dates: AnalyticsRange) -> VdomDict:
     query = use_query(list_unmet_demand, dates=dates)
 
     def table(rows: list[UnmetZipRead]) -> dict:

@@ -7,6 +7,7 @@ delivery job sends)."""
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.automation import AUTOMATION_TOPIC, get_integration
 from components.hooks import use_query, use_topic
@@ -19,7 +20,7 @@ from pages.dashboard.automation._templates import TemplatesCard
 
 
 @component
-def AutomationPage() -> dict:
+def AutomationPage() -> VdomDict:
     integration = use_query(get_integration)
     # Reloaded when the connection changes elsewhere (another tab, the delivery job after a 410 Gone).
     use_topic(AUTOMATION_TOPIC, refetch=[integration], on_event=lambda payload: "connected" in payload)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.automation import connect_webhook, disconnect, set_simulation
 from components.context import use_session
@@ -21,7 +22,7 @@ URL_HINT = (
 )
 
 
-def status_pill(data: IntegrationRead) -> dict:
+def status_pill(data: IntegrationRead) -> VdomDict:
     if data.connected and data.simulation:
         return html.span(
             {"class_name": "status-pill status-on"}, icon("check", size=14), "Connected · simulation"
@@ -32,7 +33,7 @@ def status_pill(data: IntegrationRead) -> dict:
 
 
 @component
-def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
+def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     session = use_session()
     form = use_form(webhook_url=data.webhook_url)
     problem, set_problem = use_state("")
@@ -129,7 +130,7 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> dict:
     )
 
 
-def _result(result: TestResultRead | None) -> dict:
+def _result(result: TestResultRead | None) -> VdomDict:
     if result is None:
         return html.div({"role": "status", "class_name": "automation-result-empty"})
     good = result.outcome == "connected"

@@ -8,6 +8,7 @@ from itertools import groupby
 from typing import Any
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.automation import GROUP_LABELS, set_event_type
 from components.hooks import Query, use_action
@@ -16,7 +17,7 @@ from models.automation import EventTypeRead, IntegrationRead
 
 
 @component
-def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> dict:
+def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     return SettingsCard(
         "Events to send",
         html.p(
@@ -36,7 +37,7 @@ def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> dict:
     )
 
 
-def _group(group: str, types: list[EventTypeRead], integration: Query[Any]) -> dict:
+def _group(group: str, types: list[EventTypeRead], integration: Query[Any]) -> VdomDict:
     clinical = any(e.has_details for e in types)
     return html.table(
         {"class_name": "prefs-table automation-types", "key": group},
@@ -63,7 +64,7 @@ def _breakable(name: str) -> list[Any]:
 
 
 @component
-def _TypeRow(item: EventTypeRead, integration: Query[Any], clinical: bool) -> dict:
+def _TypeRow(item: EventTypeRead, integration: Query[Any], clinical: bool) -> VdomDict:
     save = use_action(set_event_type, refetch=[integration], exclusive=False)
     label = f"{GROUP_LABELS[item.group]} · {item.label}"
 

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from reactpy import component, html, use_state
+from reactpy.types import VdomDict
 from reactpy_router import use_search_params
 
 from app.services.automation import AUTOMATION_TOPIC, PAGE_SIZE, get_delivery, list_deliveries, redeliver
@@ -57,7 +58,7 @@ def status_badge(status: DeliveryStatus) -> dict:
 
 
 @component
-def DeliveryLog() -> dict:
+def DeliveryLog() -> VdomDict:
     session = use_session()
     params = use_search_params()
     tab = _param(params, "log")
@@ -139,7 +140,7 @@ def DeliveryLog() -> dict:
 
 
 @component
-def _Details(delivery_id: str, on_close: Any) -> dict:
+def _Details(delivery_id: str, on_close: Any) -> VdomDict:
     session = use_session()
     detail = use_query(get_delivery, delivery_id=delivery_id)
     again = use_action(redeliver, refetch=[detail])
@@ -169,7 +170,7 @@ def _Details(delivery_id: str, on_close: Any) -> dict:
     )
 
 
-def _attempt(attempt: AttemptRead, zone: str) -> dict:
+def _attempt(attempt: AttemptRead, zone: str) -> VdomDict:
     if attempt.simulated:
         result = Badge("Simulated", tone="info")
     elif attempt.ok:
@@ -197,7 +198,7 @@ def _attempt(attempt: AttemptRead, zone: str) -> dict:
     )
 
 
-def _detail(data: DeliveryDetailRead, zone: str) -> dict:
+def _detail(data: DeliveryDetailRead, zone: str) -> VdomDict:
     delivery = data.delivery
     return html.div(
         {"class_name": "automation-detail"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
+from reactpy.types import VdomDict
 
 from app.services.automation import reveal_secret, rotate_secret, set_header_auth
 from components.context import use_session
@@ -20,7 +21,7 @@ HEADER_REMOVED = "Header Auth removed"
 
 
 @component
-def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> dict:
+def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     session = use_session()
     shown, set_shown = use_state(None)
     confirming, set_confirming = use_state(False)
@@ -98,7 +99,7 @@ def _secret(shown: RevealedSecretRead | None, data: IntegrationRead) -> Any:
 
 
 @component
-def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> dict:
+def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     session = use_session()
     form = use_form(header_name=data.header_name or "X-MediVisit-Token", header_token="")
     problem, set_problem = use_state("")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.automation import list_workflow_templates
 from components.hooks import use_query
@@ -14,7 +15,7 @@ TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
 
 
 @component
-def TemplatesCard() -> dict:
+def TemplatesCard() -> VdomDict:
     templates = use_query(list_workflow_templates)
     return SettingsCard(
         "Workflow templates",
@@ -32,7 +33,7 @@ def TemplatesCard() -> dict:
     )
 
 
-def _template(template: WorkflowTemplateRead) -> dict:
+def _template(template: WorkflowTemplateRead) -> VdomDict:
     return html.li(
         {"class_name": "automation-template", "key": template.id},
         html.div(
