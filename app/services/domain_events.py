@@ -96,8 +96,8 @@ class AppointmentCompleted:
 
 
 @dataclass(frozen=True)
-class PaymentCollected:
-    """A completed visit's money was collected (its price and its share of the order's fee, in cents)."""
+class VisitMoney:
+    """Money of one visit that moved (in cents): what `PaymentCollected` and `RefundIssued` carry."""
 
     appointment_id: str
     order_id: str
@@ -108,15 +108,13 @@ class PaymentCollected:
 
 
 @dataclass(frozen=True)
-class RefundIssued:
-    """Money paid for a visit went back to the patient as wallet credit (a cancellation, or staff)."""
+class PaymentCollected(VisitMoney):
+    """A completed visit's money was collected (its price and its share of the order's fee)."""
 
-    appointment_id: str
-    order_id: str
-    patient_id: str
-    provider_id: str
-    amount_cents: int
-    at: datetime
+
+@dataclass(frozen=True)
+class RefundIssued(VisitMoney):
+    """Money paid for a visit went back to the patient as wallet credit (a cancellation, or staff)."""
 
 
 @dataclass(frozen=True)
