@@ -98,6 +98,9 @@ def html_part(message: Message) -> str:
 # On PostgreSQL a database a test is done with is emptied in the background (its connections ended, every
 # table but alembic_version deleted, as migrated) and given to a later test, rather than dropped: each
 # DROP DATABASE forces a checkpoint (0.5–5 s on a busy server), and a run used to drop ~700 at its end.
+# Each process keeps one database ready beside the one in use, so that a test never waits for the previous
+# one's database to be emptied; the clones commit without waiting for the disk (synchronous_commit off:
+# only a crash of the server could lose a commit, and a test's database does not outlive the run).
 FAST_HASHING = {"PASSWORD_HASH_MEMORY_KIB": "1024", "PASSWORD_HASH_TIME_COST": "1"}
 
 
@@ -165,8 +168,8 @@ class Template:
     def __init__(self, kind: str, url: str, tmp: Path) -> None:
         self.kind, self.url, self.tmp = kind, url, tmp
         self.clones: list[str] = []
-        self._maker = ThreadPoolExecutor(max_workers=1)
-        self._emptied: deque[Future[str]] = deque()  # released databases, being emptied or empty
+        self._maker = ThreadPoolExecutor(max_workers=2)  # emptying one database while creating another
+        self._ready: deque[Future[str]] = deque()  # databases being created or emptied, or ready
         self._tables: list[str] | None = None
 
     def clone(self) -> str:
@@ -174,9 +177,13 @@ class Template:
             target = self.tmp / f"test-{secrets.token_hex(4)}.db"
             shutil.copyfile(self.url.removeprefix("sqlite:///"), target)
             return f"sqlite:///{target}"
-        if self._emptied:
-            return self._emptied.popleft().result()
-        return self._maker.submit(self._create_postgres_clone).result()
+        if not self._ready:
+            self._ready.append(self._maker.submit(self._create_postgres_clone))
+        ready = next((future for future in self._ready if future.done()), self._ready[0])
+        self._ready.remove(ready)
+        if not self._ready:  # a spare for the next test, made while this one runs
+            self._ready.append(self._maker.submit(self._create_postgres_clone))
+        return ready.result()
 
     def copy_of(self, source_url: str) -> str:
         """A new database of this kind holding what `source_url` holds (on PostgreSQL nobody may be connected
@@ -191,16 +198,13 @@ class Template:
                 source.backup(copy)
             return f"sqlite:///{target}"
         prefix, _, source = source_url.rpartition("/")
-        name = f"{self.url.rpartition('/')[2]}_{len(self.clones)}"
-        self.clones.append(name)
-        asyncio.run(_postgres(self._admin_dsn, f'CREATE DATABASE "{name}" TEMPLATE "{source}"'))
-        return f"{prefix}/{name}"
+        return f"{prefix}/{self._create_postgres_database(source)}"
 
     def release(self, url: str) -> None:
         """The test of `url` is over: on PostgreSQL, empty it in the background for a later test; on SQLite,
         delete the file (it lives in memory, see `memory_directory`)."""
         if self.kind == "postgresql":
-            self._emptied.append(self._maker.submit(lambda: asyncio.run(self._empty(url)) or url))
+            self._ready.append(self._maker.submit(lambda: asyncio.run(self._empty(url)) or url))
             return
         path = url.removeprefix("sqlite:///")
         for suffix in ("", "-wal", "-shm", "-journal"):
@@ -246,10 +250,19 @@ class Template:
 
     def _create_postgres_clone(self) -> str:
         prefix, _, template = self.url.rpartition("/")
-        name = f"{template}_{len(self.clones)}"
+        return f"{prefix}/{self._create_postgres_database(template)}"
+
+    def _create_postgres_database(self, source: str) -> str:
+        name = f"{self.url.rpartition('/')[2]}_{secrets.token_hex(3)}"
         self.clones.append(name)
-        asyncio.run(_postgres(self._admin_dsn, f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
-        return f"{prefix}/{name}"
+        asyncio.run(
+            _postgres(
+                self._admin_dsn,
+                f'CREATE DATABASE "{name}" TEMPLATE "{source}"',
+                f'ALTER DATABASE "{name}" SET synchronous_commit = off',
+            )
+        )
+        return name
 
     @property
     def _admin_dsn(self) -> str:
@@ -257,7 +270,7 @@ class Template:
 
     def drop_clones(self) -> list[str]:
         """Stop handing out databases; the names of every clone made (for `drop_later`)."""
-        self._maker.shutdown(wait=False, cancel_futures=True)
+        self._maker.shutdown(wait=True, cancel_futures=True)  # a database being made is listed
         return self.clones
 
 
