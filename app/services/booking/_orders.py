@@ -75,7 +75,7 @@ from models.booking import (
     lost_a_race,
 )
 from models.catalog import Price, Service, ServiceCategory, ServiceLocation
-from models.identity import User, as_utc
+from models.identity import as_utc
 from models.payment import CardPayment, CardPaymentStatus
 from models.provider import Provider, ProviderService, ProviderZip, is_listed
 
@@ -226,11 +226,9 @@ def _place(
 
 @dataclass(frozen=True)
 class _Checked:
-    """What `_checked_visits` found: the visits, the providers' e-mail addresses by user id, and whether
-    the proposed order number is already taken."""
+    """What `_checked_visits` found: the visits, and whether the proposed order number is already taken."""
 
     visits: list[_Visit]
-    provider_emails: dict[str, str]
     number_taken: bool
 
 
@@ -264,7 +262,7 @@ def _checked_statement(count: int) -> Select:
     number_taken = select(Order.id).where(Order.number == bindparam("number")).exists()
     return (
         select(Appointment, Service, ServiceCategory.slug, Provider, ProviderService, covered)
-        .add_columns(User.email, number_taken, licensed_until)
+        .add_columns(number_taken, licensed_until)
         .join(Service, Service.id == Appointment.service_id)
         .join(ServiceCategory, ServiceCategory.id == Service.category_id)
         .join(Provider, Provider.id == Appointment.provider_id)
@@ -275,7 +273,6 @@ def _checked_statement(count: int) -> Select:
                 ProviderService.service_id == Appointment.service_id,
             ),
         )
-        .outerjoin(User, User.id == Provider.user_id)
         .where(Appointment.id.in_(holds))
     )
 
@@ -285,8 +282,7 @@ async def _checked_visits(
 ) -> _Checked:
     """Every line re-checked against the database in one statement, whatever the number of lines: each
     hold with its service (and category), provider, the provider's offer of the service, whether the
-    provider serves the line's ZIP code and the provider's e-mail address, and whether `number` (the
-    order number to be) is taken."""
+    provider serves the line's ZIP code, and whether `number` (the order number to be) is taken."""
     values = {"number": number}
     for index, x in enumerate(lines):
         values[f"hold_{index}"], values[f"zip_{index}"] = x.hold_id, x.zip_code.strip()
@@ -295,12 +291,9 @@ async def _checked_visits(
     found = {row[0].id: row for row in rows}
     if len(found) != len(lines):
         raise ValidationFailed(UNKNOWN_HOLD)
-    emails = {provider.user_id: email for _h, _s, _c, provider, _o, _z, email, _n, _l in rows if email}
     visits = []
     for line in lines:
-        hold, service, category_slug, provider, offer, serves_zip, _email, _taken, licensed = found[
-            line.hold_id
-        ]
+        hold, service, category_slug, provider, offer, serves_zip, _taken, licensed = found[line.hold_id]
         if hold.patient_id != account.id or hold.status != AppointmentStatus.held:
             raise ValidationFailed(NOT_HELD.format(service=service.name))
         if as_utc(hold.hold_expires_at) <= now:
@@ -331,7 +324,7 @@ async def _checked_visits(
                 price=current if current.charge < held.charge else held,
             )
         )
-    return _Checked(visits=visits, provider_emails=emails, number_taken=bool(rows[0][-2]))
+    return _Checked(visits=visits, number_taken=bool(rows[0][-2]))
 
 
 def _new_order_number() -> str:
