@@ -8,8 +8,9 @@ event types, never its subscribers.
 - An in-transaction subscriber (`after_commit=False`: a ledger posting) runs at once, in the command's
   unit of work: it fails the command, and it rolls back with it.
 - An after-commit subscriber (mail, notifications, webhooks) runs once the command's transaction has
-  committed, in a unit of work of its own (the job runner's, app/jobs.py), before the command's `unit_of_work()` block is left. It is
-  dropped when the transaction rolls back, and its failure is logged, never undoes the command.
+  committed, each in a unit of work of its own (the job runner's, app/jobs.py), before the command's
+  `unit_of_work()` block is left. It is dropped when the transaction rolls back (or the savepoint that
+  published it), and its failure is logged, never undoes the command.
 
 Live topics: `publish_on_commit(session, topic, payload)` queues a message on the unit of work.
 - SQLite (the embedded default, one process): the events are handed to this process's subscribers right
