@@ -497,7 +497,7 @@ NOT_FOUND = Screen("/{rest:any}", "pages.not_found:NotFoundPage", "Page Not Foun
 SCREENS: tuple[Screen, ...] = (*PUBLIC, *ACCOUNT, *PORTALS)
 
 # Only mounted when MEDIVISIT_TEST_BROKEN_SCREEN is set (the browser tests of the error screen).
-TEST_SCREENS = (Screen("/__test__/broken", "pages.test_broken:BrokenPage", "Broken"),)
+TEST_SCREENS = (Screen("/__test__/broken", "tests.screens.broken:BrokenPage", "Broken"),)
 
 
 def screens(*, with_test_screens: bool = False) -> tuple[Screen, ...]:

@@ -35,7 +35,7 @@ def _ui_modules() -> list[str]:
         module = importlib.import_module(package)
         names.append(package)
         names += [info.name for info in pkgutil.walk_packages(module.__path__, prefix=f"{package}.")]
-    return [name for name in names if name != "pages.test_broken"]
+    return names
 
 
 def _services_reached_from_ui() -> dict[str, typing.Callable]:
