@@ -10,6 +10,7 @@ from app.services.domain_events import (
     AppointmentCancelled,
     AppointmentCompleted,
     AppointmentConfirmed,
+    AppointmentReassigned,
     AppointmentRescheduled,
     OrderPlaced,
     PaymentCaptured,
@@ -26,6 +27,7 @@ def wire_subscribers() -> None:
     events.subscribe_event(OrderPlaced, ledger.post_booked_order)
     events.subscribe_event(PaymentCaptured, ledger.post_booked_order)
     events.subscribe_event(AppointmentCompleted, ledger.settle_visit_completed)
+    events.subscribe_event(AppointmentReassigned, ledger.follow_reassigned_visit)
     events.subscribe_event(PaymentCaptured, appointments.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments.refresh_order_screens)
@@ -39,6 +41,7 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentFailed, appointments.tell_providers_of_released_visits, after_commit=True)
     events.subscribe_event(AppointmentConfirmed, appointments.tell_confirmed, after_commit=True)
     events.subscribe_event(AppointmentRescheduled, appointments.tell_rescheduled, after_commit=True)
+    events.subscribe_event(AppointmentReassigned, appointments.tell_reassigned, after_commit=True)
     events.subscribe_event(AppointmentCancelled, appointments.tell_cancelled, after_commit=True)
     events.subscribe_event(AppointmentCompleted, appointments.ask_for_review, after_commit=True)
     events.subscribe_event(RefundIssued, notifications.tell_refund_credited, after_commit=True)

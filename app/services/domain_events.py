@@ -72,9 +72,21 @@ class AppointmentConfirmed:
 
 @dataclass(frozen=True)
 class AppointmentRescheduled:
-    """The patient moved a visit to another time of the same provider; it awaits the provider again."""
+    """A visit moved to another time of the same provider, by `by` ("patient", or "staff" on the patient's
+    behalf); it awaits the provider again."""
 
     appointment_id: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class AppointmentReassigned:
+    """Staff gave a visit to another provider; it awaits the new provider's confirmation."""
+
+    appointment_id: str
+    from_provider_id: str
+    to_provider_id: str
     at: datetime
 
 

@@ -76,6 +76,7 @@ from app.services.appointments._visit_notices import (
     ask_for_review,
     tell_cancelled,
     tell_confirmed,
+    tell_reassigned,
     tell_rescheduled,
 )
 from app.services.shared.ratings import rating_summary
@@ -84,6 +85,7 @@ __all__ = [
     "ask_for_review",
     "tell_cancelled",
     "tell_confirmed",
+    "tell_reassigned",
     "tell_rescheduled",
     "Calendars",
     "Candidate",

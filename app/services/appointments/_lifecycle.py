@@ -432,7 +432,9 @@ async def reschedule_appointment(
     row, provider = await _reschedulable(session, actor, appointment_id, now)
     await move_visit(session, row, provider, starts_at, now)
     read = await _changed(session, row)
-    await publish_event(session, AppointmentRescheduled(appointment_id=row.id, at=now))
+    await publish_event(
+        session, AppointmentRescheduled(appointment_id=row.id, by=Party.patient.value, at=now)
+    )
     return read
 
 

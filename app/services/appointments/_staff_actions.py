@@ -25,11 +25,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
+from app.events import publish_event
 from app.principal import Principal
 from app.services.appointments._emails import send_visit_update
 from app.services.appointments._lifecycle import (
     ALREADY_STARTED,
     CHANGEABLE,
+    Party,
     _changed,
     _expect,
     _open_starts,
@@ -40,8 +42,8 @@ from app.services.appointments._lifecycle import (
 )
 from app.services.appointments._scheduling import eligible_providers, lock_providers, provider_calendars
 from app.services.appointments._staff_reads import check_zone, staff_with
+from app.services.domain_events import AppointmentReassigned, AppointmentRescheduled
 from app.services.errors import ValidationFailed
-from app.services.ledger import move_visit_charge
 from app.services.notifications import Audience, VisitNote, notify_visits
 from app.services.providers import display_name, slot_rules
 from app.services.shared.accounts import get_account
@@ -193,29 +195,13 @@ async def reassign_visit(
         if not overlap_refused(exc):
             raise
         raise ValidationFailed(TAKEN) from None
-    await move_visit_charge(session=session, appointment_id=row.id, provider_id=chosen.id)
+    # The ledger moves the visit's charge now; the patient and both providers are told after the commit.
+    moved = AppointmentReassigned(
+        appointment_id=row.id, from_provider_id=former.id, to_provider_id=chosen.id, at=now
+    )
+    await publish_event(session, moved)
     read = await _changed(session, row)
     await _staff_changed(session, read, former.user_id)
-    kind = NotificationKind.visit_reassigned
-    await _tell(
-        session,
-        read,
-        chosen.time_zone,
-        kind,
-        "reassigned",
-        [("patient", read.patient_id), ("provider", chosen.user_id)],
-        now,
-    )
-    if former.user_id:
-        await _tell(
-            session,
-            read,
-            chosen.time_zone,
-            NotificationKind.visit_unassigned,
-            "unassigned",
-            [("provider", former.user_id)],
-            now,
-        )
     return read
 
 
@@ -254,15 +240,7 @@ async def reschedule_visit_for_patient(
     await move_visit(session, row, provider, starts_at, now, not_open=NOT_OPEN, lock=True)
     read = await _changed(session, row)
     await _staff_changed(session, read)
-    await _tell(
-        session,
-        read,
-        provider.time_zone,
-        NotificationKind.visit_changed,
-        "staff_rescheduled",
-        [("patient", read.patient_id), ("provider", read.provider_user_id)],
-        now,
-    )
+    await publish_event(session, AppointmentRescheduled(appointment_id=row.id, by=Party.staff.value, at=now))
     return read
 
 

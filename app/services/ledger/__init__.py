@@ -33,7 +33,7 @@ from app.services.ledger._reads import (
     list_my_wallet_history,
     list_provider_statement,
 )
-from app.services.ledger._reassign import move_visit_charge
+from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
 from app.services.ledger._release import release_due_earnings
 from app.services.ledger._rules import REFUND_NEEDS_EXCEPTION, REFUND_NOTICE_HOURS
 from app.services.ledger._visits import (
@@ -48,6 +48,7 @@ from app.services.ledger._visits import (
 from app.services.shared.locks import write_lock
 
 __all__ = [
+    "follow_reassigned_visit",
     "FEES",
     "InsufficientFunds",
     "Leg",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.domain_events import AppointmentReassigned
 from models.ledger import VisitCharge
 
 
@@ -22,4 +23,11 @@ async def move_visit_charge(*, session: AsyncSession, appointment_id: str, provi
         )
         .values(provider_id=provider_id)
         .execution_options(synchronize_session=False)
+    )
+
+
+async def follow_reassigned_visit(session: AsyncSession, reassigned: AppointmentReassigned) -> None:
+    """`AppointmentReassigned`'s subscriber, in the staff command's transaction."""
+    await move_visit_charge(
+        session=session, appointment_id=reassigned.appointment_id, provider_id=reassigned.to_provider_id
     )
