@@ -68,6 +68,7 @@ check: install $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(PY) -m pytest $(FAST_XDIST) $(FAST_TESTS)
 
 # Everything, as CI runs it.
