@@ -19,7 +19,7 @@ from typing import Any
 from reactpy import component, use_connection, use_memo, use_state
 from reactpy.backend.types import Connection, Location
 from reactpy.core.hooks import ConnectionContext
-from reactpy.types import VdomDict
+from reactpy.types import ComponentType
 from reactpy_router.components import History
 from reactpy_router.hooks import RouteState, _route_state_context
 from reactpy_router.resolvers import ReactPyResolver
@@ -34,7 +34,7 @@ def _resolvers(routes: tuple[Route, ...]) -> tuple[ReactPyResolver, ...]:
 
 
 @component
-def site_router(*routes: Route) -> VdomDict | None:
+def site_router(*routes: Route) -> ComponentType | None:
     connection = use_connection()
     location, set_location = use_state(connection.location)
     resolvers = _resolvers(routes)

@@ -11,7 +11,7 @@ reflected input, which compression would expose to BREACH-style guessing.
 from __future__ import annotations
 
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 YEAR = 31_536_000
@@ -21,7 +21,7 @@ COMPRESSED_PREFIXES = ("/static/", "/_reactpy/assets/")
 class VersionedStaticFiles(StaticFiles):
     """StaticFiles that marks a response for `?v=<version>` immutable for a year, anything else `no-cache`."""
 
-    def __init__(self, *, directory: str, version: str) -> None:
+    def __init__(self, *, directory: PathLike, version: str) -> None:
         super().__init__(directory=directory)
         self.version = version
 

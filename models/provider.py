@@ -15,7 +15,7 @@ import enum
 import unicodedata
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
@@ -156,7 +156,7 @@ class ProviderService(Base):
 
 
 # A partial index's condition, as each dialect writes `ProviderZip.listed == true()` (which search uses).
-LISTED_ZIP = {"postgresql_where": sa_text("listed"), "sqlite_where": sa_text("listed = 1")}
+LISTED_ZIP: dict[str, Any] = {"postgresql_where": sa_text("listed"), "sqlite_where": sa_text("listed = 1")}
 
 
 class ProviderZip(Base):
