@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -86,7 +86,7 @@ def _finish(request: Request, response: Response) -> Response:
 class AuthRoute(APIRoute):
     """Turns the identity service's errors into GoTrue answers and adds CORS headers."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def route(request: Request) -> Response:

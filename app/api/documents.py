@@ -29,7 +29,9 @@ from app.services.ledger import get_order_receipt, monthly_statement_pdf
 
 router = APIRouter(tags=["documents"])
 NOT_SIGNED_IN = "Please sign in to download this document."
-PDF = {200: {"description": "The document, as a PDF attachment", "content": {"application/pdf": {}}}}
+PDF: dict[int | str, dict[str, Any]] = {
+    200: {"description": "The document, as a PDF attachment", "content": {"application/pdf": {}}}
+}
 
 
 async def _download(

@@ -70,7 +70,7 @@ async def history_csv(
     actor = await signed_in(session, request)
     if actor is None:
         return JSONResponse({"code": "not_signed_in", "message": NOT_SIGNED_IN}, status_code=401)
-    kinds = (EntryKind(kind),) if kind in EntryKind.__members__ else ()
+    kinds = (EntryKind(kind),) if kind is not None and kind in EntryKind.__members__ else ()
     days: dict[str, date | None] = {}
     for field, text in (("from", since), ("to", until)):
         try:

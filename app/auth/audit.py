@@ -41,7 +41,12 @@ def observe_security_events(observer: SecurityObserver) -> Callable[[], None]:
     if observer in _observers:
         return lambda: None
     _observers.append(observer)
-    return lambda: observer in _observers and _observers.remove(observer)
+
+    def forget() -> None:
+        if observer in _observers:
+            _observers.remove(observer)
+
+    return forget
 
 
 async def audit(
