@@ -10,7 +10,7 @@ refresh tokens and AMR claims.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import JSON, Boolean, ForeignKey, String, Text, UniqueConstraint
@@ -191,6 +191,12 @@ class FlowState(Base):
 
 
 # ---- read schemas ------------------------------------------------------------------------------
+@overload
+def as_utc(value: datetime) -> datetime: ...
+@overload
+def as_utc(value: None) -> None: ...
+@overload
+def as_utc(value: datetime | None) -> datetime | None: ...
 def as_utc(value: datetime | None) -> datetime | None:
     """SQLite hands datetimes back without a zone; every stored time is UTC."""
     if value is None or value.tzinfo is not None:

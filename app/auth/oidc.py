@@ -218,13 +218,14 @@ async def sign_in_with_claims(
 ) -> AuthSessionRead:
     """Find or create the local user for verified ID-token claims and start a session (amr `oauth`)."""
     subject = f"{issuer}#{claims['sub']}"
-    email = claims.get("email").strip().lower() if isinstance(claims.get("email"), str) else ""
+    claimed = claims.get("email")
+    email = claimed.strip().lower() if isinstance(claimed, str) else ""
     verified = claims.get("email_verified") is True
     identity = await session.scalar(
         select(Identity).where(Identity.provider == PROVIDER, Identity.provider_id == subject)
     )
     user: User | None = await load_user_row(session, identity.user_id) if identity else None
-    if user is None:
+    if user is None or identity is None:  # (no identity: no user either)
         if not email or not verified:
             raise OidcError("the provider did not vouch for the e-mail address")
         user = await find_user_by_email(session, email)

@@ -272,6 +272,7 @@ async def sign_in_with_password(
             details={"reason": failure[0]},
         )
         raise bad_request(*failure, commit=True)
+    assert user is not None  # no failure: the user was found
     weak = weakness(password)
     report = {"message": weak[1], "reasons": weak[0]} if weak else None
     return await start_session(

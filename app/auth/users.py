@@ -238,7 +238,7 @@ async def update_user(
         raise unauthorized(
             "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled."
         )
-    if changes_email and await find_user_by_email(session, email) is not None:
+    if email and changes_email and await find_user_by_email(session, email) is not None:
         raise unprocessable("email_exists", "A user with this email address has already been registered")
 
     if password is not None:
