@@ -6,7 +6,16 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy.types import VdomDict
 
-from components.kit import button_link, button_row, card, cta_band, grid, page_header, section
+from components.kit import (
+    button_link,
+    button_row,
+    card,
+    cta_band,
+    grid,
+    page_header,
+    section,
+    split,
+)
 
 BELIEFS = (
     (
@@ -58,28 +67,23 @@ def AboutPage() -> VdomDict:
             eyebrow="About us",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    {"class_name": "prose"},
-                    html.h2({"class_name": "section-title"}, "Why we started"),
-                    html.p(
-                        "A routine blood draw or a dressing change shouldn't cost half a day: the drive, the "
-                        "parking, the waiting room. For people recovering from surgery, living with a "
-                        "chronic "
-                        "condition, caring for a family member or simply working long hours, getting to a "
-                        "clinic can be the hardest part of care."
-                    ),
-                    html.p(
-                        "At the same time, many skilled nurses, phlebotomists and other licensed "
-                        "professionals "
-                        "want more control over when and where they work. MediVisit brings the two together: "
-                        "patients book the care they need, and verified providers come to them."
-                    ),
+            split(
+                html.h2({"class_name": "section-title"}, "Why we started"),
+                html.p(
+                    "A routine blood draw or a dressing change shouldn't cost half a day: the drive, the "
+                    "parking, the waiting room. For people recovering from surgery, living with a "
+                    "chronic "
+                    "condition, caring for a family member or simply working long hours, getting to a "
+                    "clinic can be the hardest part of care."
                 ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "What we offer"),
+                html.p(
+                    "At the same time, many skilled nurses, phlebotomists and other licensed "
+                    "professionals "
+                    "want more control over when and where they work. MediVisit brings the two together: "
+                    "patients book the care they need, and verified providers come to them."
+                ),
+                main_class="prose",
+                aside=card(
                     html.ul(
                         {"class_name": "card-list"},
                         html.li(html.a({"href": "/services#phlebotomy"}, "Mobile phlebotomy")),
@@ -88,6 +92,7 @@ def AboutPage() -> VdomDict:
                         html.li(html.a({"href": "/services#diagnostics"}, "At-home diagnostics")),
                         html.li(html.a({"href": "/corporate"}, "On-site care for employers")),
                     ),
+                    title="What we offer",
                 ),
             ),
         ),

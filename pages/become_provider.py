@@ -7,7 +7,17 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from components.context import use_session
-from components.kit import button_link, card, chips, cta_band, grid, page_header, section, steps
+from components.kit import (
+    button_link,
+    card,
+    chips,
+    cta_band,
+    grid,
+    page_header,
+    section,
+    split,
+    steps,
+)
 
 ENROLLMENT = "/provider-enrollment"
 # Signed out: create an account (or sign in from there), then straight back to the application.
@@ -87,23 +97,19 @@ def BecomeProviderPage() -> VdomDict:
             title="Why providers join",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    html.h2({"class_name": "section-title"}, "Who can join"),
-                    html.p(
-                        {"class_name": "text-muted"},
-                        "Licensed and certified professionals in healthcare, wellness and care. If your role "
-                        "isn't listed, apply anyway and tell us what you do.",
-                    ),
-                    chips(*ROLES),
+            split(
+                html.h2({"class_name": "section-title"}, "Who can join"),
+                html.p(
+                    {"class_name": "text-muted"},
+                    "Licensed and certified professionals in healthcare, wellness and care. If your role "
+                    "isn't listed, apply anyway and tell us what you do.",
                 ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "What you'll need"),
+                chips(*ROLES),
+                aside=card(
                     html.ul(
                         {"class_name": "card-list"}, *(html.li({"key": item}, item) for item in REQUIREMENTS)
                     ),
+                    title="What you'll need",
                 ),
             ),
             muted=True,

@@ -34,6 +34,7 @@ from components.kit import (
     button_link,
     card,
     cta_band,
+    detail_header,
     empty_state,
     form_error,
     grid,
@@ -180,20 +181,7 @@ def _Posting(posting: PostingDetailRead) -> VdomDict:
     is_open = posting.status == PostingStatus.open
     return html._(
         page_title(f"{posting.title} · Careers"),
-        html.section(
-            {"class_name": "page-header"},
-            html.div(
-                {"class_name": "container"},
-                html.nav(
-                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                    html.a({"href": PATH}, "Careers"),
-                    html.span({"aria-hidden": "true"}, " / "),
-                    html.span(posting.team),
-                ),
-                html.h1(posting.title),
-                _facts(posting),
-            ),
-        ),
+        detail_header(_facts(posting), trail=(("Careers", PATH), (posting.team, None)), title=posting.title),
         section(
             ""
             if is_open

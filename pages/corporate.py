@@ -27,6 +27,7 @@ from components.kit import (
     hint,
     page_header,
     section,
+    split,
     steps,
 )
 from models.corporate import (
@@ -113,27 +114,19 @@ def CorporatePage() -> VdomDict:
             title="What we offer on site",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    html.h2({"class_name": "section-title"}, "How an on-site event works"),
-                    steps(*EVENT_STEPS),
-                ),
-                html.div(
+            split(
+                html.h2({"class_name": "section-title"}, "How an on-site event works"),
+                steps(*EVENT_STEPS),
+                aside=html.div(
                     {"class_name": "detail-aside"},
-                    html.div(
-                        {"class_name": "card"},
-                        html.h3({"class_name": "card-title"}, "What we need from you"),
-                        checklist(*WHAT_WE_NEED),
-                    ),
-                    html.div(
-                        {"class_name": "card"},
-                        html.h3({"class_name": "card-title"}, "Your employees' privacy"),
+                    card(checklist(*WHAT_WE_NEED), title="What we need from you"),
+                    card(
                         html.p(
                             "Health information is handled in line with HIPAA. Each person's results go to "
                             "them, "
                             "not to their employer. Employers receive participation numbers only."
                         ),
+                        title="Your employees' privacy",
                     ),
                 ),
             ),

@@ -43,6 +43,7 @@ from components.kit import (
     UserText,
     button_link,
     button_row,
+    detail_header,
     dialog_actions,
     form_error,
     notice,
@@ -100,23 +101,18 @@ def _TopicView(found: ForumTopicRead, query: Query) -> VdomDict:
 
     return html._(
         page_title(f"{topic.title} · Community Forum"),
-        html.section(
-            {"class_name": "page-header forum-topic-header"},
+        detail_header(
+            UserText(topic.title, tag="h1"),
             html.div(
-                {"class_name": "container"},
-                html.nav(
-                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                    html.a({"href": FORUM}, "Community Forum"),
-                    html.span({"aria-hidden": "true"}, " / "),
-                    html.a({"href": f"{FORUM}/c/{quote(topic.category_slug)}"}, topic.category_name),
-                ),
-                UserText(topic.title, tag="h1"),
-                html.div(
-                    {"class_name": "forum-topic-meta"},
-                    author_line(topic.author, " · started ", when(topic.created_at)),
-                    Badge("Answered", tone="success", icon="check") if topic.answered else "",
-                ),
+                {"class_name": "forum-topic-meta"},
+                author_line(topic.author, " · started ", when(topic.created_at)),
+                Badge("Answered", tone="success", icon="check") if topic.answered else "",
             ),
+            trail=(
+                ("Community Forum", FORUM),
+                (topic.category_name, f"{FORUM}/c/{quote(topic.category_slug)}"),
+            ),
+            class_name="forum-topic-header",
         ),
         html.div(
             {"class_name": "container forum-topic-body"},

@@ -37,6 +37,7 @@ from components.kit import (
     button_link,
     button_row,
     cta_band,
+    detail_header,
     notice,
     page_header,
     page_title,
@@ -291,19 +292,10 @@ def _ArticleView(article: HelpArticleRead, query: Query) -> VdomDict:
     signed_in = use_session().user is not None
     return html._(
         page_title(f"{article.title} · Help Center"),
-        html.section(
-            {"class_name": "page-header"},
-            html.div(
-                {"class_name": "container"},
-                html.nav(
-                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                    html.a({"href": PATH}, "Help Center"),
-                    html.span({"aria-hidden": "true"}, " / "),
-                    html.span(CATEGORY_LABELS[article.category]),
-                ),
-                html.h1(article.title),
-                html.p({"class_name": "lead"}, article.summary) if article.summary else "",
-            ),
+        detail_header(
+            trail=(("Help Center", PATH), (CATEGORY_LABELS[article.category], None)),
+            title=article.title,
+            lead=article.summary,
         ),
         section(
             notice(

@@ -6,7 +6,18 @@ from __future__ import annotations
 from reactpy import component, html
 from reactpy.types import VdomDict
 
-from components.kit import button_link, button_row, card, checklist, grid, notice, page_header, section, steps
+from components.kit import (
+    button_link,
+    button_row,
+    card,
+    checklist,
+    grid,
+    notice,
+    page_header,
+    section,
+    split,
+    steps,
+)
 
 PATIENT_STEPS = (
     (
@@ -64,15 +75,10 @@ def HowItWorksPage() -> VdomDict:
             title="For patients",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    html.h2({"class_name": "section-title"}, "What to expect on the day"),
-                    checklist(*ON_THE_DAY),
-                ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "Changing plans"),
+            split(
+                html.h2({"class_name": "section-title"}, "What to expect on the day"),
+                checklist(*ON_THE_DAY),
+                aside=card(
                     html.p(
                         "You can reschedule or cancel up to 24 hours before your visit from My Appointments. "
                         "Closer to the time, contact your provider or our support team."
@@ -81,6 +87,7 @@ def HowItWorksPage() -> VdomDict:
                         button_link("My Appointments", "/appointments", variant="outline"),
                         button_link("Help Center", "/help-center", variant="outline"),
                     ),
+                    title="Changing plans",
                 ),
             ),
             muted=True,

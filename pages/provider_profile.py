@@ -28,6 +28,7 @@ from components.icons import icon
 from components.kit import (
     Select,
     UserText,
+    breadcrumbs,
     button_link,
     button_row,
     error_state,
@@ -83,11 +84,8 @@ def _hero(provider: ProviderRead) -> dict:
             {"class_name": "page-header profile-hero"},
             html.div(
                 {"class_name": "container"},
-                html.nav(
-                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                    html.a({"href": "/providers"}, "Providers"),
-                    icon("chevron-right", size=14),
-                    UserText(provider.name, **{"aria-current": "page"}),
+                breadcrumbs(
+                    ("Providers", "/providers"), current=UserText(provider.name, **{"aria-current": "page"})
                 ),
                 html.div(
                     {"class_name": "profile-hero-inner"},

@@ -23,6 +23,7 @@ from components.kit import (
     loading_state,
     page_header,
     section,
+    split,
     steps,
 )
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
@@ -121,21 +122,17 @@ def ProvidersPage() -> VdomDict:
             html.div({"class_name": "container"}, _Directory(use_location().search, session.time_zone)),
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    html.h2({"class_name": "section-title"}, "How we verify every provider"),
-                    html.p(
-                        {"class_name": "text-muted"},
-                        "No one sees patients through MediVisit until these checks are complete.",
-                    ),
-                    steps(*VERIFICATION),
+            split(
+                html.h2({"class_name": "section-title"}, "How we verify every provider"),
+                html.p(
+                    {"class_name": "text-muted"},
+                    "No one sees patients through MediVisit until these checks are complete.",
                 ),
-                html.div(
-                    {"class_name": "card"},
-                    html.h3({"class_name": "card-title"}, "Who you'll find"),
+                steps(*VERIFICATION),
+                aside=card(
                     html.p("Providers are licensed or certified for each service they offer."),
                     html.div({"class_name": "chips-spaced"}, chips(*PROVIDER_TYPES)),
+                    title="Who you'll find",
                 ),
             ),
             muted=True,

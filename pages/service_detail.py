@@ -29,12 +29,14 @@ from components.kit import (
     button_row,
     card,
     checklist,
+    detail_header,
     grid,
     loading_state,
     notice,
     page_title,
     sale_callout,
     section,
+    split,
 )
 from components.service_ui import NOT_PUBLISHED, service_detail
 from models.catalog import ServiceRead
@@ -59,30 +61,18 @@ def _not_found() -> VdomDict:
 def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> VdomDict:
     others = tuple(other for other in CATEGORIES if other.slug != category.slug)
     return html._(
-        html.section(
-            {"class_name": "page-header"},
+        detail_header(
             html.div(
-                {"class_name": "container"},
-                html.nav(
-                    {"class_name": "breadcrumbs", "aria-label": "Breadcrumb"},
-                    html.a({"href": "/services"}, "Services"),
-                    icon("chevron-right", size=14),
-                    html.a({"href": f"/services/{category.slug}"}, category.name)
-                    if service
-                    else html.span({"aria-current": "page"}, category.name),
-                    *(
-                        (icon("chevron-right", size=14), html.span({"aria-current": "page"}, service.name))
-                        if service
-                        else ()
-                    ),
-                ),
-                html.div(
-                    {"class_name": "detail-title"},
-                    html.span({"class_name": "card-icon"}, icon(category.icon, size=24)),
-                    html.h1(service.name if service else category.name),
-                ),
-                html.p({"class_name": "lead"}, service.description if service else category.summary),
+                {"class_name": "detail-title"},
+                html.span({"class_name": "card-icon"}, icon(category.icon, size=24)),
+                html.h1(service.name if service else category.name),
             ),
+            html.p({"class_name": "lead"}, service.description if service else category.summary),
+            trail=(
+                ("Services", "/services"),
+                *(((category.name, f"/services/{category.slug}"),) if service else ()),
+            ),
+            current=service.name if service else category.name,
         ),
         section(
             sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
@@ -92,36 +82,31 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> Vd
             id="prices",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    {"class_name": "split-main"},
-                    html.h2({"class_name": "subheading-lg"}, "What's included"),
-                    checklist(*category.visits),
-                    html.h2({"class_name": "subheading-lg"}, "How to prepare"),
-                    html.ul(
-                        {"class_name": "prep-list"},
-                        *(html.li({"key": item}, item) for item in category.preparation),
-                    ),
-                    html.h2({"class_name": "subheading-lg"}, "Who provides it"),
-                    html.p(category.providers),
-                    html.p(
-                        "Every provider's license or certification is checked before their first visit and "
-                        "re-checked when it renews. ",
-                        html.a({"href": "/providers"}, "How we verify providers"),
-                        ".",
-                    ),
-                    html.h2({"class_name": "subheading-lg"}, "Good to know"),
-                    html.ul(
-                        {"class_name": "prep-list"},
-                        *(html.li({"key": item}, item) for item in category.good_to_know),
-                    ),
+            split(
+                html.h2({"class_name": "subheading-lg"}, "What's included"),
+                checklist(*category.visits),
+                html.h2({"class_name": "subheading-lg"}, "How to prepare"),
+                html.ul(
+                    {"class_name": "prep-list"},
+                    *(html.li({"key": item}, item) for item in category.preparation),
                 ),
-                html.aside(
+                html.h2({"class_name": "subheading-lg"}, "Who provides it"),
+                html.p(category.providers),
+                html.p(
+                    "Every provider's license or certification is checked before their first visit and "
+                    "re-checked when it renews. ",
+                    html.a({"href": "/providers"}, "How we verify providers"),
+                    ".",
+                ),
+                html.h2({"class_name": "subheading-lg"}, "Good to know"),
+                html.ul(
+                    {"class_name": "prep-list"},
+                    *(html.li({"key": item}, item) for item in category.good_to_know),
+                ),
+                main_class="split-main",
+                aside=html.aside(
                     {"class_name": "detail-aside"},
-                    html.div(
-                        {"class_name": "card"},
-                        html.h3({"class_name": "card-title"}, "Where visits happen"),
+                    card(
                         html.ul(
                             {"class_name": "location-detail-list"},
                             *(
@@ -135,10 +120,9 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> Vd
                                 for name in category.locations
                             ),
                         ),
+                        title="Where visits happen",
                     ),
-                    html.div(
-                        {"class_name": "card"},
-                        html.h3({"class_name": "card-title"}, "Ready for a visit?"),
+                    card(
                         html.p("Find a verified provider who covers your area, or ask us a question first."),
                         html.div(
                             {"class_name": "button-row aside-actions"},
@@ -149,6 +133,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> Vd
                             ),
                             button_link("Help Center", "/help-center", variant="outline"),
                         ),
+                        title="Ready for a visit?",
                     ),
                 ),
             ),

@@ -50,6 +50,7 @@ from components.kit import (
     hint,
     page_header,
     section,
+    split,
     steps,
 )
 from components.safety_ui import emergency_banner
@@ -166,10 +167,10 @@ def _Explanation() -> VdomDict:  # noqa: N802 - static markup, named like the co
             title="What you can ask for",
         ),
         section(
-            html.div(
-                {"class_name": "split"},
-                html.div(html.h2({"class_name": "section-title"}, "How it works"), steps(*how_it_works())),
-                html.div(
+            split(
+                html.h2({"class_name": "section-title"}, "How it works"),
+                steps(*how_it_works()),
+                aside=html.div(
                     {"class_name": "card"},
                     html.h2({"class_name": "card-title"}, "Ask for a visit"),
                     html.p("Sign in to post a request and follow the offers you receive."),

@@ -13,7 +13,7 @@ from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, Serv
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import button_link, cta_band, page_header, sale_callout, section
+from components.kit import button_link, checklist, cta_band, page_header, sale_callout, section, split
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 
@@ -66,25 +66,16 @@ def _category_section(
                 ),
             ),
             sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
-            html.div(
-                {"class_name": "split"},
-                html.div(
-                    {"class_name": "split-main"},
-                    html.p({"class_name": "category-summary"}, category.summary),
-                    html.h3({"class_name": "subheading"}, "Typical visits"),
-                    html.ul(
-                        {"class_name": "checklist"},
-                        *(
-                            html.li({"key": item}, icon("check", size=18), html.span(item))
-                            for item in category.visits
-                        ),
-                    ),
-                    html.h3({"class_name": "subheading"}, "Where visits happen"),
-                    _locations(category),
-                    html.h3({"class_name": "subheading"}, "Services and prices"),
-                    price_list(priced.services if priced else [], loading=loading),
-                ),
-                html.aside(
+            split(
+                html.p({"class_name": "category-summary"}, category.summary),
+                html.h3({"class_name": "subheading"}, "Typical visits"),
+                checklist(*category.visits),
+                html.h3({"class_name": "subheading"}, "Where visits happen"),
+                _locations(category),
+                html.h3({"class_name": "subheading"}, "Services and prices"),
+                price_list(priced.services if priced else [], loading=loading),
+                main_class="split-main",
+                aside=html.aside(
                     {"class_name": "card prep-card"},
                     html.h3({"class_name": "card-title"}, "How to prepare"),
                     html.ul(

@@ -16,6 +16,8 @@ The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers
 and `form_error` (list_screen).
 """
 
+from components.kit.breadcrumbs import breadcrumbs, detail_header
+from components.kit.browse import filter_actions, pager
 from components.kit.buttons import Button, button_row
 from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
@@ -40,6 +42,7 @@ from components.kit.lists import checklist, chips, facts, steps
 from components.kit.notices import coming_soon, cta_band, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
+from components.kit.split import split
 from components.kit.static import frozen
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
@@ -73,6 +76,7 @@ __all__ = [
     "Tabs",
     "TextArea",
     "UserText",
+    "breadcrumbs",
     "browser_field",
     "browser_select",
     "button_link",
@@ -84,6 +88,7 @@ __all__ = [
     "clamp_page_size",
     "coming_soon",
     "cta_band",
+    "detail_header",
     "dialog_actions",
     "empty_state",
     "error_state",
@@ -92,6 +97,7 @@ __all__ = [
     "faq_item",
     "faq_layout",
     "field_ids",
+    "filter_actions",
     "form_error",
     "frozen",
     "grid",
@@ -104,12 +110,14 @@ __all__ = [
     "page_header",
     "page_param",
     "page_title",
+    "pager",
     "param_href",
     "portal_body",
     "portal_header",
     "portal_page",
     "sale_callout",
     "section",
+    "split",
     "steps",
     "tab_ids",
     "text_param",
