@@ -41,6 +41,7 @@ from components.kit import (
     button_link,
     button_row,
     checklist,
+    filter_actions,
     form_error,
     hint,
     page_header,
@@ -147,7 +148,7 @@ def _Availability(starts: str, ends: str) -> VdomDict:
             },
             browser_field("First day", "from", value=starts, type="date", id_prefix="range"),
             browser_field("Last day", "to", value=ends, type="date", id_prefix="range"),
-            html.div({"class_name": "audit-filter-actions"}, Button("Check availability", type="submit")),
+            filter_actions("Check availability", icon=None),
         ),
         hint(
             f"From {format_date(date.fromisoformat(starts))} to {format_date(date.fromisoformat(ends))}: "

@@ -43,6 +43,8 @@ from components.kit import (
     Tabs,
     UserText,
     button_link,
+    filter_actions,
+    pager,
     portal_body,
     portal_header,
 )
@@ -234,12 +236,10 @@ def _FilterForm(filters: Filters) -> VdomDict:
             options=[(s.value, s.label) for s in STATUSES],
             class_name="team-field",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Show visits", type="submit", icon="search"),
-            button_link(
-                "Clear filters", Filters(day=filters.day, view=filters.view).href(), variant="outline"
-            ),
+        filter_actions(
+            "Show visits",
+            clear_href=Filters(day=filters.day, view=filters.view).href(),
+            clear_label="Clear filters",
         ),
     )
 
@@ -329,18 +329,14 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
             )
             for day, rows in days
         ),
-        html.nav(
-            {"class_name": "staff-pager", "aria-label": "Visit pages"},
-            button_link("Previous page", filters.href(page=page.page - 1), variant="outline", size="sm")
-            if page.page > 1
-            else "",
-            html.span(
+        pager(
+            "Visit pages",
+            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
+            following=filters.href(page=page.page + 1) if page.has_next else None,
+            status=html.span(
                 {"class_name": "visit-page"}, f"Page {page.page} of {max(1, -(-page.total // PAGE_SIZE))}"
             )
             if page.has_next or page.page > 1
-            else "",
-            button_link("Next page", filters.href(page=page.page + 1), variant="outline", size="sm")
-            if page.has_next
             else "",
         ),
     )

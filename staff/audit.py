@@ -22,13 +22,13 @@ from components.forms import use_form
 from components.hooks import use_query
 from components.kit import (
     MAX_PAGE_SIZE,
-    Button,
     Column,
     DataTable,
     Field,
     QueryView,
     Select,
-    button_link,
+    filter_actions,
+    pager,
     portal_body,
     portal_header,
 )
@@ -173,11 +173,7 @@ def _FilterForm(filters: AuditFilters) -> VdomDict:
             "From", "from", form=form, id="audit-from", type="date", max_length=None, class_name="team-field"
         ),
         Field("To", "to", form=form, id="audit-to", type="date", max_length=None, class_name="team-field"),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Filter", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline"),
-        ),
+        filter_actions("Filter", clear_href=PATH),
     )
 
 
@@ -216,16 +212,12 @@ def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) 
             empty="No audit entries match these filters.",
             class_name="staff-table audit-table",
         ),
-        html.nav(
-            {"class_name": "staff-pager", "aria-label": "Audit pages"},
-            button_link("Newest entries", filters.href(cursor=""), variant="outline", size="sm")
-            if filters.cursor
-            else "",
-            button_link(
-                "Older entries", filters.href(cursor=page.entries[-1].id), variant="outline", size="sm"
-            )
-            if page.has_more and page.entries
-            else "",
+        pager(
+            "Audit pages",
+            previous=filters.href(cursor="") if filters.cursor else None,
+            following=filters.href(cursor=page.entries[-1].id) if page.has_more and page.entries else None,
+            previous_label="Newest entries",
+            next_label="Older entries",
         ),
     )
 

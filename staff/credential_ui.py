@@ -11,7 +11,7 @@ from reactpy.types import VdomDict
 
 from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Badge, Button, Select, button_link
+from components.kit import Badge, Select, filter_actions
 from models.enrollment import DocumentStanding
 
 DOCUMENT_URL = "/api/enrollment/documents/{id}"
@@ -56,11 +56,7 @@ def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSp
             )
             for text, name, _value, placeholder, options in selects
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Filter", type="submit", icon="search"),
-            button_link("Clear", path, variant="outline"),
-        ),
+        filter_actions("Filter", clear_href=path),
     )
 
 
@@ -69,13 +65,4 @@ def counts_list(label: str, items: Sequence[tuple[str, Any, int]]) -> VdomDict:
     return html.ul(
         {"class_name": "verify-counts", "aria-label": label},
         *(html.li({"key": key}, badge, html.span(str(count))) for key, badge, count in items),
-    )
-
-
-def pager(label: str, previous: str | None, following: str | None) -> VdomDict:
-    """Previous / Next page links (the services say whether there is more, they do not count pages)."""
-    return html.nav(
-        {"class_name": "staff-pager", "aria-label": label},
-        button_link("Previous page", previous, variant="outline", size="sm") if previous else "",
-        button_link("Next page", following, variant="outline", size="sm") if following else "",
     )

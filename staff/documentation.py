@@ -28,9 +28,9 @@ from components.kit import (
     Field,
     QueryView,
     ServerForm,
-    button_link,
     button_row,
     dialog_actions,
+    filter_actions,
     form_error,
     portal_body,
     portal_header,
@@ -107,11 +107,7 @@ def _SearchForm(search: str) -> VdomDict:
             max_length=MAX_QUERY,
             placeholder="e.g. refunds, payouts, due times",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Search", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline") if search else "",
-        ),
+        filter_actions("Search", clear_href=PATH if search else None),
     )
 
 

@@ -38,13 +38,14 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    pager,
     portal_body,
     portal_header,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import DocumentKind, DocumentStanding, DocumentStatus
 from models.enrollment_review import MAX_DOCUMENT_NOTE, DocumentPageRead, DocumentRowRead
-from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, pager, standing_badge
+from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, standing_badge
 
 PATH = "/staff/documents"
 APPROVED, REJECTED = "Document approved", "Document rejected"
@@ -158,8 +159,8 @@ def documents_section(page: DocumentPageRead, filters: DocumentFilters, changed:
         ),
         pager(
             "Document pages",
-            filters.href(page=page.page - 1) if page.page > 1 else None,
-            filters.href(page=page.page + 1) if page.has_more else None,
+            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
+            following=filters.href(page=page.page + 1) if page.has_more else None,
         ),
         title_id="documents-list-title",
         head=(counts,),

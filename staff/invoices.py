@@ -54,6 +54,7 @@ from components.kit import (
     button_link,
     button_row,
     dialog_actions,
+    filter_actions,
     form_error,
     hint,
     portal_body,
@@ -164,11 +165,7 @@ def _FilterForm(filters: Filters) -> VdomDict:
             options=[(s.value, label) for s, label in STATUS_LABELS.items()],
             class_name="team-field",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Search", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline"),
-        ),
+        filter_actions("Search", clear_href=PATH),
     )
 
 

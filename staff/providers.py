@@ -42,8 +42,9 @@ from components.kit import (
     StatCard,
     TextArea,
     UserText,
-    button_link,
     dialog_actions,
+    filter_actions,
+    pager,
     portal_body,
     portal_header,
 )
@@ -206,11 +207,7 @@ def _FilterForm(filters: Filters) -> VdomDict:
             autocomplete="off",
             class_name="team-field providers-state",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Search", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline"),
-        ),
+        filter_actions("Search", clear_href=PATH),
     )
 
 
@@ -257,14 +254,10 @@ def list_section(page: ManagedProviderPage, filters: Filters) -> dict:
             empty="No provider matches these filters.",
             class_name="staff-table providers-table",
         ),
-        html.nav(
-            {"class_name": "staff-pager", "aria-label": "Provider pages"},
-            button_link("Previous page", filters.href(page=page.page - 1), variant="outline", size="sm")
-            if page.page > 1
-            else "",
-            button_link("Next page", filters.href(page=page.page + 1), variant="outline", size="sm")
-            if page.has_next
-            else "",
+        pager(
+            "Provider pages",
+            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
+            following=filters.href(page=page.page + 1) if page.has_next else None,
         ),
         title_id="providers-title",
         head=(html.span({"class_name": "portal-pill"}, count),),

@@ -39,9 +39,9 @@ from components.kit import (
     QueryView,
     Select,
     StaffCard,
-    button_link,
     dialog_actions,
     hint,
+    pager,
     portal_body,
     portal_header,
 )
@@ -97,7 +97,7 @@ def _Team() -> VdomDict:
                     lambda page_data: staff_table(page_data.members, access, changed),
                     loading_label="Loading staff…",
                 ),
-                pager(data) if data is not None and (data.page > 1 or data.has_more) else "",
+                staff_pages(data) if data is not None and (data.page > 1 or data.has_more) else "",
                 title_id="team-list-title",
                 head=(html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",),
             ),
@@ -105,16 +105,12 @@ def _Team() -> VdomDict:
     )
 
 
-def pager(data: StaffPageRead) -> VdomDict:
+def staff_pages(data: StaffPageRead) -> VdomDict:
     """Previous / Next by `has_more` (the service does not count the staff, so no 'Page 2 of 5')."""
-    return html.nav(
-        {"class_name": "staff-pager", "aria-label": "Staff pages"},
-        button_link("Previous page", f"{PATH}?page={data.page - 1}", variant="outline", size="sm")
-        if data.page > 1
-        else "",
-        button_link("Next page", f"{PATH}?page={data.page + 1}", variant="outline", size="sm")
-        if data.has_more
-        else "",
+    return pager(
+        "Staff pages",
+        previous=f"{PATH}?page={data.page - 1}" if data.page > 1 else None,
+        following=f"{PATH}?page={data.page + 1}" if data.has_more else None,
     )
 
 

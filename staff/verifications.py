@@ -50,6 +50,7 @@ from components.kit import (
     UserText,
     dialog_actions,
     hint,
+    pager,
     portal_body,
     portal_header,
 )
@@ -64,7 +65,7 @@ from models.enrollment_review import (
     QueueRowRead,
 )
 from models.provider import ProviderType
-from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, pager, standing_badge
+from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, standing_badge
 
 PATH = "/staff/verifications"
 PHOTO_URL = "/api/enrollment/photos/{id}"
@@ -226,8 +227,8 @@ def queue_section(page: QueuePageRead, filters: QueueFilters) -> dict:
         ),
         pager(
             "Queue pages",
-            filters.href(page=page.page - 1) if page.page > 1 else None,
-            filters.href(page=page.page + 1) if page.has_more else None,
+            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
+            following=filters.href(page=page.page + 1) if page.has_more else None,
         ),
         title_id="queue-title",
         head=(counts,),

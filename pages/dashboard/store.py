@@ -23,7 +23,6 @@ from components.hooks import use_query, use_topic
 from components.icons import icon
 from components.kit import (
     Badge,
-    Button,
     PageLinks,
     QueryView,
     TabPanel,
@@ -33,6 +32,7 @@ from components.kit import (
     browser_select,
     button_link,
     empty_state,
+    filter_actions,
     list_href,
     portal_body,
     portal_header,
@@ -143,11 +143,7 @@ def _filters(category: str, search: str) -> VdomDict:
             value=category,
             id_prefix="store",
         ),
-        html.div(
-            {"class_name": "audit-filter-actions"},
-            Button("Search", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline"),
-        ),
+        filter_actions("Search", clear_href=PATH),
     )
 
 

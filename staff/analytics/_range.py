@@ -11,7 +11,7 @@ from reactpy.types import VdomDict
 from app.services.analytics import QUICK_DAYS, quick_range
 from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Button, Field, Select
+from components.kit import Field, Select, filter_actions
 from models.analytics import AnalyticsRange
 from staff.analytics._urls import BY, PATH, first_param, href
 from staff.analytics._words import range_text
@@ -82,6 +82,6 @@ def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: 
             ),
             Select("Periods", "by", form=form, id="analytics-by", options=list(BY), class_name="team-field"),
             html.input({"type": "hidden", "name": "view", "value": view}),
-            html.div({"class_name": "audit-filter-actions"}, Button("Show", type="submit")),
+            filter_actions("Show", icon=None),
         ),
     )
