@@ -328,9 +328,8 @@ def form_data(review: ApplicationReviewRead) -> VdomDict:
         f"{WEEKDAYS[h.weekday]} {minutes_text(h.start_minute)}–{minutes_text(h.end_minute)}"
         for h in a.weekly_hours
     )
-    return html.section(
-        {"class_name": "staff-card verify-form", "aria-labelledby": "form-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "form-title"}, "The application")),
+    return StaffCard(
+        "The application",
         html.div(
             {"class_name": "verify-who"},
             html.img(
@@ -381,6 +380,8 @@ def form_data(review: ApplicationReviewRead) -> VdomDict:
         ),
         html.h3("Bio"),
         UserText(a.bio or "—", tag="p", class_name="verify-bio"),
+        title_id="form-title",
+        class_name="verify-form",
     )
 
 
@@ -426,12 +427,13 @@ def document_card(document: DocumentRead) -> VdomDict:
 
 def documents_section(review: ApplicationReviewRead) -> VdomDict:
     documents = review.application.documents
-    return html.section(
-        {"class_name": "staff-card verify-documents", "aria-labelledby": "documents-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "documents-title"}, "Documents")),
+    return StaffCard(
+        "Documents",
         html.ul({"class_name": "verify-document-list"}, *(document_card(d) for d in documents))
         if documents
         else hint("No document uploaded."),
+        title_id="documents-title",
+        class_name="verify-documents",
     )
 
 

@@ -30,6 +30,7 @@ from components.kit import (
     Dialog,
     PageLinks,
     QueryView,
+    SettingsCard,
     button_link,
     dialog_actions,
     empty_state,
@@ -113,9 +114,8 @@ def Conversations() -> VdomDict:
         )
 
     has_any = bool(listed.data and listed.data.total)
-    return html.section(
-        {"class_name": "settings-card ai-section", "aria-labelledby": "ai-conversations"},
-        html.h2({"id": "ai-conversations", "class_name": "settings-title"}, "Your conversations"),
+    return SettingsCard(
+        "Your conversations",
         html.p(
             {"class_name": "settings-text"},
             "Conversations you had with the assistant while signed in, newest first. Open one to continue it.",
@@ -150,6 +150,8 @@ def Conversations() -> VdomDict:
                 Button("Delete all", variant="danger", pending=remove_all.pending, on_click=delete_every),
             ),
         ),
+        title_id="ai-conversations",
+        class_name="ai-section",
     )
 
 
@@ -175,10 +177,11 @@ def Preferences() -> VdomDict:
             disabled=save.pending,
         )
 
-    return html.section(
-        {"class_name": "settings-card ai-section", "aria-labelledby": "ai-preferences"},
-        html.h2({"id": "ai-preferences", "class_name": "settings-title"}, "Assistant preferences"),
+    return SettingsCard(
+        "Assistant preferences",
         QueryView(current, render, is_empty=lambda data: data is None),
+        title_id="ai-preferences",
+        class_name="ai-section",
     )
 
 
@@ -197,15 +200,16 @@ def AiFeaturesPage() -> VdomDict:
         portal_body(
             Conversations(),
             Preferences(),
-            html.section(
-                {"class_name": "settings-card ai-section", "aria-labelledby": "ai-help-desk"},
-                html.h2({"id": "ai-help-desk", "class_name": "settings-title"}, "For the help desk"),
+            SettingsCard(
+                "For the help desk",
                 html.p(
                     {"class_name": "settings-text"},
                     "Open a ticket in the help desk and choose Request AI analysis: a reply is drafted from the "
                     "help center into the reply box for you to edit. Nothing is sent until you send it.",
                 ),
                 button_link("Open the help desk", "/staff/helpdesk", variant="outline"),
+                title_id="ai-help-desk",
+                class_name="ai-section",
             )
             if staff
             else "",

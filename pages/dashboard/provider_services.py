@@ -42,6 +42,7 @@ from components.kit import (
     Checkbox,
     Field,
     QueryView,
+    SettingsCard,
     TextArea,
     empty_state,
     error_state,
@@ -209,9 +210,8 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
         ]
         await run(offers=offers)
 
-    return html.section(
-        {"class_name": "settings-card editor-card editor-wide", "aria-labelledby": "editor-services"},
-        html.h2({"id": "editor-services", "class_name": "settings-title"}, "Services & prices"),
+    return SettingsCard(
+        "Services & prices",
         html.p(
             {"class_name": "settings-text"},
             "Tick the services you offer, set your price for each and where you can do the visit. "
@@ -230,6 +230,8 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
         ),
         _error_line(error),
         _save_button("Save services & prices", pending, save),
+        title_id="editor-services",
+        class_name="editor-card editor-wide",
     )
 
 
@@ -247,9 +249,8 @@ def _AreaCard(zip_codes: list[str]) -> VdomDict:
             form.reset(zips=", ".join(saved.zip_codes))  # shows the list as saved: sorted, no duplicates
 
     noun = "ZIP code" if count == 1 else "ZIP codes"
-    return html.section(
-        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-area"},
-        html.h2({"id": "editor-area", "class_name": "settings-title"}, "Service area"),
+    return SettingsCard(
+        "Service area",
         html.p({"class_name": "settings-text"}, "Patients in these ZIP codes find you in search."),
         html.div(
             {"class_name": "form"},
@@ -267,6 +268,8 @@ def _AreaCard(zip_codes: list[str]) -> VdomDict:
         ),
         _error_line(error),
         _save_button("Save service area", pending, save),
+        title_id="editor-area",
+        class_name="editor-card",
     )
 
 
@@ -365,9 +368,8 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
         ]
         await run(ranges=ranges)
 
-    return html.section(
-        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-hours"},
-        html.h2({"id": "editor-hours", "class_name": "settings-title"}, "Weekly hours"),
+    return SettingsCard(
+        "Weekly hours",
         html.p(
             {"class_name": "settings-text"},
             f"When you take visits each week, in your time zone ({zone_label}). Add more than one range for a split day.",
@@ -384,6 +386,8 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
         hint("An end of 11:59 PM means until midnight."),
         _error_line(error),
         _save_button("Save weekly hours", pending, save),
+        title_id="editor-hours",
+        class_name="editor-card",
     )
 
 
@@ -449,9 +453,8 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> VdomDict:
         loading_label="Loading time off…",
     )
     today = datetime.now(UTC).astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%dT00:00")
-    return html.section(
-        {"class_name": "settings-card editor-card", "aria-labelledby": "editor-time-off"},
-        html.h2({"id": "editor-time-off", "class_name": "settings-title"}, "Time off"),
+    return SettingsCard(
+        "Time off",
         html.p(
             {"class_name": "settings-text"},
             f"Days or hours you can't take visits: patients won't be offered them. Times are in {zone_label}.",
@@ -490,6 +493,8 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> VdomDict:
             {"class_name": "settings-actions"},
             Button("Add time off", on_click=add, icon="plus", pending=adding, pending_label="Adding…"),
         ),
+        title_id="editor-time-off",
+        class_name="editor-card",
     )
 
 

@@ -32,6 +32,7 @@ from components.kit import (
     DataTable,
     QueryView,
     Select,
+    StaffCard,
     StatCard,
     UserText,
     button_link,
@@ -189,9 +190,8 @@ def _MonthlyStatements() -> VdomDict:
 def _MonthPicker(months: list[str]) -> VdomDict:
     chosen, set_chosen = use_state(months[0] if months else "")
     month = chosen if chosen in months else (months[0] if months else "")
-    return html.section(
-        {"class_name": "staff-card monthly-statements", "aria-labelledby": "monthly-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "monthly-title"}, "Monthly statements")),
+    return StaffCard(
+        "Monthly statements",
         html.div(
             {"class_name": "monthly-statement-picker"},
             Select(
@@ -212,6 +212,8 @@ def _MonthPicker(months: list[str]) -> VdomDict:
         )
         if months
         else hint("No statements yet: a month appears here once money moves on your earnings."),
+        title_id="monthly-title",
+        class_name="monthly-statements",
     )
 
 
@@ -256,11 +258,8 @@ def statement_columns(time_zone: str) -> tuple[Column, ...]:
 
 
 def statement_section(page: StatementPageRead, time_zone: str) -> VdomDict:
-    return html.section(
-        {"class_name": "staff-card provider-statement", "aria-labelledby": "statement-title"},
-        html.div(
-            {"class_name": "staff-card-head"}, html.h2({"id": "statement-title"}, "Statement per visit")
-        ),
+    return StaffCard(
+        "Statement per visit",
         hint(
             "The platform fee is paid by the patient on top of your price; your earning is the price less refunds."
         ),
@@ -275,4 +274,6 @@ def statement_section(page: StatementPageRead, time_zone: str) -> VdomDict:
             row_key=lambda line: line.appointment_id,
             empty="No completed visits yet. Each completed visit's earning will appear here.",
         ),
+        title_id="statement-title",
+        class_name="provider-statement",
     )

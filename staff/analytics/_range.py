@@ -11,7 +11,7 @@ from reactpy.types import VdomDict
 from app.services.analytics import QUICK_DAYS, quick_range
 from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Field, Select, filter_actions
+from components.kit import Field, Select, StaffCard, filter_actions
 from models.analytics import AnalyticsRange
 from staff.analytics._urls import BY, PATH, first_param, href
 from staff.analytics._words import range_text
@@ -31,13 +31,8 @@ def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: 
         }
     )
     quick = [(days, quick_range(days, granularity=shown.granularity)) for days in QUICK_DAYS]
-    return html.section(
-        {"class_name": "staff-card analytics-range", "aria-labelledby": "analytics-range-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "analytics-range-title"}, "Range"),
-            html.span({"class_name": "analytics-range-text"}, range_text(dates)) if dates else "",
-        ),
+    return StaffCard(
+        "Range",
         html.nav(
             {"class_name": "analytics-quick", "aria-label": "Quick ranges"},
             *(
@@ -84,4 +79,7 @@ def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: 
             html.input({"type": "hidden", "name": "view", "value": view}),
             filter_actions("Show", icon=None),
         ),
+        title_id="analytics-range-title",
+        head=(html.span({"class_name": "analytics-range-text"}, range_text(dates)) if dates else "",),
+        class_name="analytics-range",
     )

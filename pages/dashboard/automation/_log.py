@@ -21,6 +21,7 @@ from components.kit import (
     DataTable,
     Dialog,
     QueryView,
+    SettingsCard,
     TabPanel,
     Tabs,
     dialog_actions,
@@ -115,9 +116,8 @@ def DeliveryLog() -> VdomDict:
             class_name="staff-table automation-log-table",
         )
 
-    return html.section(
-        {"class_name": "settings-card automation-log", "aria-labelledby": "automation-log-title"},
-        html.h2({"id": "automation-log-title", "class_name": "settings-title"}, "Delivery log"),
+    return SettingsCard(
+        "Delivery log",
         html.p(
             {"class_name": "settings-text"},
             "Failed requests are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. "
@@ -136,6 +136,8 @@ def DeliveryLog() -> VdomDict:
             id=TABS_ID,
         ),
         _Details(selected, on_close=lambda: set_selected(""), key=selected or "none") if selected else "",
+        title_id="automation-log-title",
+        class_name="automation-log",
     )
 
 
