@@ -18,11 +18,14 @@ OIDC_PROVIDER := tests/oidc/node_modules/.package-lock.json
 $(OIDC_PROVIDER): tests/oidc/package.json tests/oidc/package-lock.json
 	cd tests/oidc && npm ci --no-audit --no-fund --loglevel=error
 
-# The whole dependency set is locked (requirements.lock: its first lines say how to refresh it).
+# The whole dependency set is locked (requirements.lock: its first lines say how to refresh it). uv installs it
+# (the same packages and versions as pip, in about a third of the time: 40 s instead of 1:50 on a fresh clone of
+# this 2-core machine, most of `make test`'s set-up); uv itself is pinned here.
+UV_VERSION := 0.13.9
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c requirements.lock -e ".[dev]"
+	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -c requirements.lock -e ".[dev]"
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 install: $(STAMP)
