@@ -10,7 +10,7 @@ a password, token, code, secret, nonce or link are dropped before the row is wri
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,7 +20,6 @@ from models.base import new_id, utcnow
 
 if TYPE_CHECKING:
     from app.principal import Principal
-    from models.identity import User
 
 # Substrings of `details` keys whose values are never stored.
 _SECRET_KEYS = ("password", "token", "secret", "code", "nonce", "link", "otp", "hash", "key", "jwt")
@@ -103,10 +102,20 @@ async def record_apart(
     return AuditEntryRead.of(row)
 
 
+class Account(Protocol):
+    """What `record_by` reads of an account: a `models.identity.User` row or its `AccountRead` snapshot."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def email(self) -> str | None: ...
+
+
 async def record_by(
     *,
     session: AsyncSession,
-    account: User,
+    account: Account,
     actor: Principal,
     action: AuditAction | str,
     target: str | None,
