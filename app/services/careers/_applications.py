@@ -202,7 +202,7 @@ async def list_applications(
     posting = await session.scalar(select(CareerPosting).where(CareerPosting.slug == (slug or "")[:MAX_SLUG]))
     if posting is None:
         raise NotFound(POSTING_NOT_FOUND)
-    wanted = ApplicationStatus(status) if status in ApplicationStatus.__members__ else None
+    wanted = ApplicationStatus(status) if status and status in ApplicationStatus.__members__ else None
     grouped = await session.execute(
         select(CareerApplication.status, func.count())
         .where(CareerApplication.posting_id == posting.id)

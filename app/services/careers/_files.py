@@ -79,7 +79,7 @@ async def stage_cv(*, session: AsyncSession, actor: Principal, filename: str, da
     except storage.UploadRejected as exc:
         raise ValidationFailed(exc.message, code=exc.code) from None
     await _sweep_abandoned(session)
-    stored = await session.scalar(select(func.coalesce(func.sum(CareerFile.size), 0)))
+    stored = (await session.execute(select(func.coalesce(func.sum(CareerFile.size), 0)))).scalar_one()
     if stored + len(data) > settings.upload_storage_bytes:
         raise Unavailable(STORAGE_FULL, code="storage_full")
     key = await storage.save(data)

@@ -169,8 +169,10 @@ async def save_posting(
     account = await require_hr(session, actor)
     values = _checked(data)
     creating = slug is None
-    if creating:
-        if await session.scalar(select(func.count()).select_from(CareerPosting)) >= MAX_POSTINGS:
+    row: CareerPosting | None
+    if slug is None:
+        postings = (await session.execute(select(func.count()).select_from(CareerPosting))).scalar_one()
+        if postings >= MAX_POSTINGS:
             raise ValidationFailed(FULL)
         row = CareerPosting(slug=await free_slug(session, CareerPosting.slug, str(values["title"])), **values)
         session.add(row)

@@ -67,7 +67,7 @@ WALLET_INVOICES = "/dashboard/wallet#invoices"
 async def next_number(session: AsyncSession, year: int) -> str:
     """The year's next number, INV-YYYY-NNNNN: one atomic upsert of the year's counter (a concurrent
     creator waits on the row until this unit of work ends, then takes the number after it)."""
-    dialect = postgresql if session.bind.dialect.name == "postgresql" else sqlite
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
     upsert = dialect.insert(InvoiceCounter).values(year=year, last=1)
     upsert = upsert.on_conflict_do_update(
         index_elements=[InvoiceCounter.year], set_={"last": InvoiceCounter.last + 1}

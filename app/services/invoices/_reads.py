@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -78,7 +78,9 @@ async def reads_of(session: AsyncSession, rows: Sequence[Invoice]) -> list[Invoi
     return [invoice_read(row, by_invoice.get(row.id, [])) for row in rows]
 
 
-async def _page_of(session: AsyncSession, conditions: list, page: int, page_size: int) -> InvoicePageRead:
+async def _page_of(
+    session: AsyncSession, conditions: list[ColumnElement[bool]], page: int, page_size: int
+) -> InvoicePageRead:
     total = await session.scalar(select(func.count()).select_from(Invoice).where(*conditions)) or 0
     rows = (
         await session.scalars(
@@ -105,7 +107,7 @@ async def list_invoices(
     of the number, the recipient's name or e-mail (case-insensitive)."""
     await require_invoicing(session=session, actor=actor)
     page, page_size = _page(page, page_size)
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if status:
         if status not in InvoiceStatus.__members__:
             raise ValidationFailed(BAD_STATUS)

@@ -9,7 +9,6 @@ Its public surface: the names below (`__all__`).
 
 from app.services.organizations._rules import (
     INVITATION_DAYS,
-    MAX_ORG_NAME,
     clean_email,
     create_organization,
     membership_of,
@@ -31,6 +30,7 @@ from app.services.organizations._team import (
     revoke_invitation,
     send_invitation,
 )
+from models.organization import MAX_ORG_NAME
 
 __all__ = [
     "INVITATION_DAYS",

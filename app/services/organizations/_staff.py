@@ -89,11 +89,11 @@ async def create_organization_for(
     email = clean_email(admin_email)
     name = clean_name(name)
     person = await session.scalar(select(User).where(func.lower(User.email) == email))
-    free = person is not None and await membership_of(session, person.id) is None
+    admin = person if person is not None and await membership_of(session, person.id) is None else None
     row = await create_organization(
-        session, name=name, kind=kind_value, admin_user_id=person.id if free else None
+        session, name=name, kind=kind_value, admin_user_id=admin.id if admin is not None else None
     )
-    if not free:
+    if admin is None:
         await send_invitation(
             session,
             organization=row,
@@ -108,7 +108,7 @@ async def create_organization_for(
         actor=actor,
         action=AuditAction.organization_create,
         target=f"organization {row.id}",
-        details={"kind": kind_value.value, "admin_email": email, "invited": not free},
+        details={"kind": kind_value.value, "admin_email": email, "invited": admin is None},
     )
     return await get_organization(session=session, actor=actor, organization_id=row.id)
 

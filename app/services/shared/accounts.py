@@ -31,7 +31,9 @@ def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def map_account(*, user_id: str, email: str, app_metadata: dict, user_metadata: dict) -> AccountRead:
+def map_account(
+    *, user_id: str, email: str, app_metadata: dict[str, Any], user_metadata: dict[str, Any]
+) -> AccountRead:
     """SPEC §6: role from server-controlled metadata, else owner for an owner e-mail, else patient.
 
     Owner e-mails also get isMasterAdmin, isVip and hasFreeAccess; for everyone else those flags come
@@ -39,7 +41,7 @@ def map_account(*, user_id: str, email: str, app_metadata: dict, user_metadata: 
     """
     is_owner_email = email.lower() in owner_emails()
     try:
-        role = Role(app_metadata.get("role"))
+        role = Role(app_metadata.get("role") or "")
     except ValueError:
         role = Role.owner if is_owner_email else Role.patient
     first, last = _text(user_metadata.get("first_name")), _text(user_metadata.get("last_name"))

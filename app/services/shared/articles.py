@@ -29,7 +29,7 @@ def slugify(title: str) -> str:
     return slug or "article"
 
 
-async def free_slug(session: AsyncSession, slugs: InstrumentedAttribute, title: str) -> str:
+async def free_slug(session: AsyncSession, slugs: InstrumentedAttribute[str], title: str) -> str:
     """`title`'s slug, numbered (-2, -3, …) when another article of the table of `slugs` holds it."""
     base = slugify(title)
     taken = set(await session.scalars(select(slugs).where(slugs.like(f"{base}%"))))
@@ -37,10 +37,14 @@ async def free_slug(session: AsyncSession, slugs: InstrumentedAttribute, title: 
 
 
 async def next_position(
-    session: AsyncSession, positions: InstrumentedAttribute, group: InstrumentedAttribute, value: str
+    session: AsyncSession,
+    positions: InstrumentedAttribute[int],
+    group: InstrumentedAttribute[str],
+    value: str,
 ) -> int:
     """After the last article of `group` == `value`."""
-    return await session.scalar(select(func.coalesce(func.max(positions), 0) + 10).where(group == value))
+    statement = select(func.coalesce(func.max(positions), 0) + 10).where(group == value)
+    return (await session.execute(statement)).scalar_one()
 
 
 def apply_changes(row: Any, values: dict[str, Any]) -> list[str]:
@@ -67,7 +71,7 @@ async def write_article_row(
     title, at the end of its `group` column's value) or change the one at `slug` (locked; else `not_found`),
     stamped with its editor; the row and the names of the fields set or changed."""
     if slug is None:
-        if await session.scalar(select(func.count()).select_from(model)) >= limit:
+        if (await session.execute(select(func.count()).select_from(model))).scalar_one() >= limit:
             raise ValidationFailed(full)
         position = await next_position(session, model.position, getattr(model, group), values[group])
         row = model(

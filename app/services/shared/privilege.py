@@ -57,7 +57,9 @@ class Holdings:
         if self.owner:
             return []
         missing = [ADMINISTRATION] if other.administration or other.owner else []
-        return missing + [p.value for p in sorted(other.permissions - self.permissions, key=_ORDER.get)]
+        return missing + [
+            p.value for p in sorted(other.permissions - self.permissions, key=_ORDER.__getitem__)
+        ]
 
 
 EVERYTHING = Holdings(frozenset(Permission), administration=True, owner=True)

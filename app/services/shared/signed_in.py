@@ -36,7 +36,7 @@ def fully_authenticated(user: UserRead, aal: str) -> bool:
     return aal == "aal2" or not user.has_verified_factor
 
 
-def _signed_in_statement() -> Select:
+def _signed_in_statement() -> Select[User, AuthSession, bool]:
     """The re-check's one statement: the user and the session (joined, so a session of another user finds
     nothing), whether the user has a verified second factor, all refreshed from the database. Built once:
     only the parameters change from command to command."""
