@@ -36,6 +36,8 @@ from components.kit import (
     cta_band,
     detail_header,
     empty_state,
+    file_button,
+    file_input,
     form_error,
     grid,
     hint,
@@ -43,6 +45,7 @@ from components.kit import (
     page_header,
     page_title,
     section,
+    upload_receiver,
 )
 from models.careers import (
     EMPLOYMENT_LABELS,
@@ -313,25 +316,18 @@ def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> V
         ),
         html.div(
             {"class_name": "career-cv-row"},
-            html.input(
-                {
-                    "id": "apply-cv",
-                    "type": "file",
-                    "class_name": "sr-only",
-                    "accept": CV_ACCEPT,
+            file_input(
+                "apply-cv",
+                accept=CV_ACCEPT,
+                max_bytes=get_settings().upload_max_bytes,
+                url=CV_URL,
+                **{
                     "aria-labelledby": "apply-cv-label",
                     "aria-required": "true",
                     "aria-describedby": "apply-cv-hint",
-                    **browser.upload_input(
-                        max_bytes=get_settings().upload_max_bytes, max_files=1, url=CV_URL
-                    ),
-                }
+                },
             ),
-            html.label(
-                {"class_name": "btn btn-outline btn-sm", "html_for": "apply-cv"},
-                icon("plus", size=16),
-                "Replace CV" if cv else "Upload CV",
-            ),
+            file_button("Replace CV" if cv else "Upload CV", input_id="apply-cv"),
             html.span(
                 {"aria-live": "polite"},  # says which file was received once the upload ends
                 html.span(
@@ -343,8 +339,7 @@ def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> V
                 else html.span({"class_name": "text-muted"}, "No file chosen"),
             ),
         ),
-        html.input({"type": "hidden", **browser.upload_sink(), "on_change": uploaded}),
-        html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
+        upload_receiver(uploaded),
     )
 
 

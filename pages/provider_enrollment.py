@@ -55,9 +55,12 @@ from components.kit import (
     button_link,
     button_row,
     field_ids,
+    file_button,
+    file_input,
     notice,
     page_header,
     section,
+    upload_receiver,
 )
 from models.enrollment import (
     EDITABLE_STATUSES,
@@ -458,13 +461,10 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
                     "(PNG, JPEG or WebP).",
                 ),
                 button_row(
-                    html.label(
-                        {
-                            "class_name": "btn btn-outline btn-sm enroll-file-button",
-                            "html_for": f"{ids}-file",
-                        },
-                        icon("plus", size=16),
+                    file_button(
                         "Change photo" if app.photo_key else "Upload a photo",
+                        input_id=f"{ids}-file",
+                        class_name="enroll-file-button",
                     ),
                     Button(
                         "Remove photo",
@@ -476,21 +476,13 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
                     if app.photo_key
                     else "",
                 ),
-                html.input(
-                    {
-                        "id": f"{ids}-file",
-                        "type": "file",
-                        "class_name": "sr-only",
-                        "accept": "image/png,image/jpeg,image/webp",
-                        **browser.upload_input(
-                            max_bytes=get_settings().upload_max_bytes,
-                            max_files=1,
-                            url="/api/enrollment/photo",
-                        ),
-                    }
+                file_input(
+                    f"{ids}-file",
+                    accept="image/png,image/jpeg,image/webp",
+                    max_bytes=get_settings().upload_max_bytes,
+                    url="/api/enrollment/photo",
                 ),
-                html.input({"type": "hidden", **browser.upload_sink(), "on_change": uploaded}),
-                html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
+                upload_receiver(uploaded),
             ),
         ),
     )
@@ -861,26 +853,14 @@ def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[],
                     ),
                 ),
             ),
-            html.label(
-                {"class_name": "btn btn-outline btn-sm enroll-file-button", "html_for": f"{ids}-file"},
-                icon("plus", size=16),
-                f"Upload {kind.label}",
+            file_button(f"Upload {kind.label}", input_id=f"{ids}-file", class_name="enroll-file-button"),
+            file_input(
+                f"{ids}-file",
+                accept=DOCUMENT_ACCEPT,
+                max_bytes=get_settings().upload_max_bytes,
+                url="/api/enrollment/documents",
             ),
-            html.input(
-                {
-                    "id": f"{ids}-file",
-                    "type": "file",
-                    "class_name": "sr-only",
-                    "accept": DOCUMENT_ACCEPT,
-                    **browser.upload_input(
-                        max_bytes=get_settings().upload_max_bytes,
-                        max_files=1,
-                        url="/api/enrollment/documents",
-                    ),
-                }
-            ),
-            html.input({"type": "hidden", **browser.upload_sink(), "on_change": uploaded}),
-            html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
+            upload_receiver(uploaded),
         ),
     )
 

@@ -29,7 +29,6 @@ from components import browser
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action, use_query
-from components.icons import icon
 from components.kit import (
     Badge,
     Button,
@@ -48,12 +47,15 @@ from components.kit import (
     browser_field,
     browser_select,
     dialog_actions,
+    file_button,
+    file_input,
     form_error,
     hint,
     list_href,
     page_param,
     portal_body,
     portal_header,
+    upload_receiver,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import money
@@ -334,26 +336,12 @@ def _Photos(product_id: str, listing: Query) -> VdomDict:
         )
         if images
         else "",
-        html.label(
-            {"class_name": "btn btn-outline btn-sm", "html_for": "product-photo-file"},
-            icon("plus", size=16),
-            "Add a photo",
-        )
-        if len(images) < MAX_IMAGES
-        else "",
-        html.input(
-            {
-                "id": "product-photo-file",
-                "type": "file",
-                "class_name": "sr-only",
-                "accept": "image/png,image/jpeg,image/webp",
-                **browser.upload_input(
-                    max_bytes=get_settings().upload_max_bytes,
-                    max_files=1,
-                    url=f"/api/store/products/{product_id}/images",
-                ),
-            }
+        file_button("Add a photo", input_id="product-photo-file") if len(images) < MAX_IMAGES else "",
+        file_input(
+            "product-photo-file",
+            accept="image/png,image/jpeg,image/webp",
+            max_bytes=get_settings().upload_max_bytes,
+            url=f"/api/store/products/{product_id}/images",
         ),
-        html.input({"type": "hidden", **browser.upload_sink(), "on_change": uploaded}),
-        html.span({"class_name": "attach-status", **browser.upload_status(), "role": "status"}),
+        upload_receiver(uploaded),
     )

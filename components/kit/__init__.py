@@ -42,10 +42,12 @@ from components.kit.lists import checklist, chips, facts, steps
 from components.kit.notices import coming_soon, cta_band, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
+from components.kit.settings import SettingsPanel, settings_actions
 from components.kit.split import split
 from components.kit.static import frozen
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
+from components.kit.upload import file_button, file_input, upload_receiver
 
 __all__ = [
     "Badge",
@@ -69,6 +71,7 @@ __all__ = [
     "SearchForm",
     "Select",
     "SettingsCard",
+    "SettingsPanel",
     "StaffCard",
     "StatCard",
     "StatusTabs",
@@ -97,6 +100,8 @@ __all__ = [
     "faq_item",
     "faq_layout",
     "field_ids",
+    "file_button",
+    "file_input",
     "filter_actions",
     "form_error",
     "frozen",
@@ -117,8 +122,10 @@ __all__ = [
     "portal_page",
     "sale_callout",
     "section",
+    "settings_actions",
     "split",
     "steps",
     "tab_ids",
     "text_param",
+    "upload_receiver",
 ]

@@ -34,7 +34,16 @@ from components.context import UiSession, use_session
 from components.format import format_date, format_slot
 from components.forms import use_form
 from components.hooks import use_action, use_query
-from components.kit import Button, Dialog, Field, QueryView, dialog_actions, facts
+from components.kit import (
+    Button,
+    Dialog,
+    Field,
+    QueryView,
+    SettingsPanel,
+    dialog_actions,
+    facts,
+    settings_actions,
+)
 from models.account import AccountStatus, ActiveSession, AddressRead
 
 SETTINGS_LOGIN = "/login?redirect=%2Fdashboard%2Fsettings"
@@ -53,19 +62,6 @@ def _use_session_end(session: UiSession) -> tuple[Callable[[str], None], object]
             session.toaster.error(message)
 
     return on_error, follow(SETTINGS_LOGIN, full_load=True) if ended else ""
-
-
-def _card(heading_id: str, title: str, *children: object, lead: str = "") -> VdomDict:
-    return html.section(
-        {
-            "class_name": "settings-card",
-            "aria-labelledby": heading_id,
-            "id": heading_id.removeprefix("settings-"),
-        },
-        html.h2({"id": heading_id, "class_name": "settings-title"}, title),
-        html.p({"class_name": "settings-text"}, lead) if lead else "",
-        *children,
-    )
 
 
 # ---- signed-in devices ------------------------------------------------------------------------------
@@ -93,13 +89,13 @@ def ActiveSessions() -> VdomDict:
         )
 
     others = [s for s in sessions.data or [] if not s.current]
-    return _card(
-        "settings-sessions",
+    return SettingsPanel(
         "Where you're signed in",
         redirect,
         QueryView(sessions, rows, loading_label="Loading your sessions…"),
-        html.div(
-            {"class_name": "settings-actions"},
+        lead="Devices and browsers signed in to your account. Sign out any you don't recognise, then "
+        "change your password.",
+        actions=(
             Button(
                 "Sign out everywhere else",
                 on_click=sign_out_others,
@@ -109,8 +105,8 @@ def ActiveSessions() -> VdomDict:
                 disabled=sessions.data is not None and not others,
             ),
         ),
-        lead="Devices and browsers signed in to your account. Sign out any you don't recognise, then "
-        "change your password.",
+        title_id="settings-sessions",
+        id="sessions",
     )
 
 
@@ -180,15 +176,14 @@ def EmailChange() -> VdomDict:
                     html.strong(found.email),
                     ".",
                 ),
-                html.div(
-                    {"class_name": "settings-actions"},
+                settings_actions(
                     Button(
                         "Cancel e-mail change",
                         on_click=forget,
                         variant="outline",
                         pending=cancel.pending,
                         pending_label="Cancelling…",
-                    ),
+                    )
                 ),
             )
             if found.pending_email
@@ -213,25 +208,25 @@ def EmailChange() -> VdomDict:
                     max_length=320,
                     required=True,
                 ),
-                html.div(
-                    {"class_name": "settings-actions"},
+                settings_actions(
                     Button(
                         "Send confirmation links",
                         type="submit",
                         pending=start.pending,
                         pending_label="Sending…",
-                    ),
+                    )
                 ),
             ),
         )
 
-    return _card(
-        "settings-email",
+    return SettingsPanel(
         "E-mail address",
         redirect,
         QueryView(status, body),
         lead="We send a link to the new address and one to your current address; the change happens once "
         "both are confirmed.",
+        title_id="settings-email",
+        id="email",
     )
 
 
@@ -239,8 +234,7 @@ def EmailChange() -> VdomDict:
 @component
 def SavedAddressCard() -> VdomDict:
     address = use_query(get_saved_address)
-    return _card(
-        "settings-address",
+    return SettingsPanel(
         "Visit address",
         QueryView(
             address,
@@ -248,6 +242,8 @@ def SavedAddressCard() -> VdomDict:
             empty=_AddressForm(None, address.refetch),
         ),
         lead="Where providers come to you. You can still choose another address for each booking.",
+        title_id="settings-address",
+        id="address",
     )
 
 
@@ -319,8 +315,7 @@ def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> VdomD
                 required=True,
             ),
         ),
-        html.div(
-            {"class_name": "settings-actions"},
+        settings_actions(
             Button("Save address", type="submit", pending=save.pending, pending_label="Saving…"),
             Button("Remove address", on_click=forget, variant="ghost") if found else "",
         ),
@@ -329,18 +324,18 @@ def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> VdomD
 
 # ---- your data --------------------------------------------------------------------------------------
 def data_export_card() -> dict:
-    return _card(
-        "settings-data",
+    return SettingsPanel(
         "Your data",
-        html.div(
-            {"class_name": "settings-actions"},
+        lead="A copy of your profile, address, orders and visits, support conversations, reviews and "
+        "signed-in sessions, as one JSON file.",
+        actions=(
             html.a(
                 {"class_name": "btn btn-outline", "href": EXPORT_HREF, "download": "", **native_link()},
                 "Download my data (JSON)",
             ),
         ),
-        lead="A copy of your profile, address, orders and visits, support conversations, reviews and "
-        "signed-in sessions, as one JSON file.",
+        title_id="settings-data",
+        id="data",
     )
 
 
@@ -376,16 +371,14 @@ def AccountDeletion() -> VdomDict:
                     html.strong(_date(found.deletion_due_at, session.time_zone)),
                     ". Until then you can cancel and keep everything.",
                 ),
-                html.div(
-                    {"class_name": "settings-actions"},
+                settings_actions(
                     Button(
                         "Cancel deletion", on_click=keep, pending=cancel.pending, pending_label="Cancelling…"
-                    ),
+                    )
                 ),
             )
-        return html.div(
-            {"class_name": "settings-actions"},
-            Button("Delete my account…", on_click=lambda: set_asking(True), variant="danger"),
+        return settings_actions(
+            Button("Delete my account…", on_click=lambda: set_asking(True), variant="danger")
         )
 
     dialog = Dialog(
@@ -423,7 +416,9 @@ def AccountDeletion() -> VdomDict:
             "payments stay in our records without your name, address or notes; everything else is removed."
         ),
     )
-    return _card("settings-delete", "Delete account", redirect, QueryView(status, body), dialog)
+    return SettingsPanel(
+        "Delete account", redirect, QueryView(status, body), dialog, title_id="settings-delete", id="delete"
+    )
 
 
 def _date(moment: datetime, time_zone: str) -> str:

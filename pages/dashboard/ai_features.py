@@ -31,12 +31,14 @@ from components.kit import (
     PageLinks,
     QueryView,
     SettingsCard,
+    SettingsPanel,
     button_link,
     dialog_actions,
     empty_state,
     portal_body,
     portal_header,
     portal_page,
+    settings_actions,
 )
 from models.account import Role
 from models.assistant import PAGE_SIZE, AssistantPreferenceRead, ConversationPage, ConversationRead
@@ -114,12 +116,8 @@ def Conversations() -> VdomDict:
         )
 
     has_any = bool(listed.data and listed.data.total)
-    return SettingsCard(
+    return SettingsPanel(
         "Your conversations",
-        html.p(
-            {"class_name": "settings-text"},
-            "Conversations you had with the assistant while signed in, newest first. Open one to continue it.",
-        ),
         QueryView(
             listed,
             render,
@@ -131,8 +129,7 @@ def Conversations() -> VdomDict:
             is_empty=lambda data: not data.items,
             loading_label="Loading your conversations…",
         ),
-        html.div(
-            {"class_name": "settings-actions"},
+        settings_actions(
             button_link("New conversation", CHAT_PATH),
             Button("Delete all", variant="outline", icon="trash", on_click=lambda: set_confirming(True))
             if has_any
@@ -150,6 +147,7 @@ def Conversations() -> VdomDict:
                 Button("Delete all", variant="danger", pending=remove_all.pending, on_click=delete_every),
             ),
         ),
+        lead="Conversations you had with the assistant while signed in, newest first. Open one to continue it.",
         title_id="ai-conversations",
         class_name="ai-section",
     )
@@ -200,14 +198,11 @@ def AiFeaturesPage() -> VdomDict:
         portal_body(
             Conversations(),
             Preferences(),
-            SettingsCard(
+            SettingsPanel(
                 "For the help desk",
-                html.p(
-                    {"class_name": "settings-text"},
-                    "Open a ticket in the help desk and choose Request AI analysis: a reply is drafted from the "
-                    "help center into the reply box for you to edit. Nothing is sent until you send it.",
-                ),
                 button_link("Open the help desk", "/staff/helpdesk", variant="outline"),
+                lead="Open a ticket in the help desk and choose Request AI analysis: a reply is drafted from the "
+                "help center into the reply box for you to edit. Nothing is sent until you send it.",
                 title_id="ai-help-desk",
                 class_name="ai-section",
             )

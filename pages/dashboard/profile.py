@@ -15,7 +15,16 @@ from components.context import use_session
 from components.forms import use_form
 from components.frame.nav import avatar
 from components.hooks import use_action
-from components.kit import Button, Field, button_link, hint, portal_body, portal_header, portal_page
+from components.kit import (
+    Button,
+    Field,
+    button_link,
+    hint,
+    portal_body,
+    portal_header,
+    portal_page,
+    settings_actions,
+)
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."
@@ -100,8 +109,7 @@ def ProfilePage() -> VdomDict:
                     hint(
                         "Leave the image or organization empty to keep what is saved. Empty the phone number to remove it."
                     ),
-                    html.div(
-                        {"class_name": "settings-actions"},
+                    settings_actions(
                         Button("Save profile", type="submit", pending=busy, pending_label="Saving…"),
                         button_link("Account settings", "/dashboard/settings", variant="ghost"),
                     ),

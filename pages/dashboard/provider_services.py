@@ -42,7 +42,7 @@ from components.kit import (
     Checkbox,
     Field,
     QueryView,
-    SettingsCard,
+    SettingsPanel,
     TextArea,
     empty_state,
     error_state,
@@ -53,6 +53,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    settings_actions,
 )
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
@@ -62,10 +63,7 @@ NEW_RANGE = ("09:00", "17:00")
 
 
 def _save_button(label: str, pending: bool, save: Callable[[], object]) -> VdomDict:
-    return html.div(
-        {"class_name": "settings-actions"},
-        Button(label, on_click=save, pending=pending, pending_label="Saving…"),
-    )
+    return settings_actions(Button(label, on_click=save, pending=pending, pending_label="Saving…"))
 
 
 def _error_line(message: str | None) -> dict | str:
@@ -210,13 +208,8 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
         ]
         await run(offers=offers)
 
-    return SettingsCard(
+    return SettingsPanel(
         "Services & prices",
-        html.p(
-            {"class_name": "settings-text"},
-            "Tick the services you offer, set your price for each and where you can do the visit. "
-            "During the IV-therapy flash sale patients pay 30% less than your price.",
-        ),
         *(
             html.div(
                 {"key": category.slug, "class_name": "offer-group"},
@@ -230,6 +223,8 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
         ),
         _error_line(error),
         _save_button("Save services & prices", pending, save),
+        lead="Tick the services you offer, set your price for each and where you can do the visit. "
+        "During the IV-therapy flash sale patients pay 30% less than your price.",
         title_id="editor-services",
         class_name="editor-card editor-wide",
     )
@@ -249,9 +244,8 @@ def _AreaCard(zip_codes: list[str]) -> VdomDict:
             form.reset(zips=", ".join(saved.zip_codes))  # shows the list as saved: sorted, no duplicates
 
     noun = "ZIP code" if count == 1 else "ZIP codes"
-    return SettingsCard(
+    return SettingsPanel(
         "Service area",
-        html.p({"class_name": "settings-text"}, "Patients in these ZIP codes find you in search."),
         html.div(
             {"class_name": "form"},
             TextArea(
@@ -268,6 +262,7 @@ def _AreaCard(zip_codes: list[str]) -> VdomDict:
         ),
         _error_line(error),
         _save_button("Save service area", pending, save),
+        lead="Patients in these ZIP codes find you in search.",
         title_id="editor-area",
         class_name="editor-card",
     )
@@ -368,12 +363,8 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
         ]
         await run(ranges=ranges)
 
-    return SettingsCard(
+    return SettingsPanel(
         "Weekly hours",
-        html.p(
-            {"class_name": "settings-text"},
-            f"When you take visits each week, in your time zone ({zone_label}). Add more than one range for a split day.",
-        ),
         html.ul(
             {"class_name": "hours-list"},
             *(
@@ -386,6 +377,7 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
         hint("An end of 11:59 PM means until midnight."),
         _error_line(error),
         _save_button("Save weekly hours", pending, save),
+        lead=f"When you take visits each week, in your time zone ({zone_label}). Add more than one range for a split day.",
         title_id="editor-hours",
         class_name="editor-card",
     )
@@ -453,12 +445,8 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> VdomDict:
         loading_label="Loading time off…",
     )
     today = datetime.now(UTC).astimezone(ZoneInfo(time_zone)).strftime("%Y-%m-%dT00:00")
-    return SettingsCard(
+    return SettingsPanel(
         "Time off",
-        html.p(
-            {"class_name": "settings-text"},
-            f"Days or hours you can't take visits: patients won't be offered them. Times are in {zone_label}.",
-        ),
         upcoming,
         html.div(
             {"class_name": "form time-off-form"},
@@ -489,10 +477,8 @@ def _TimeOffCard(time_zone: str, zone_label: str) -> VdomDict:
             ),
         ),
         _error_line(error),
-        html.div(
-            {"class_name": "settings-actions"},
-            Button("Add time off", on_click=add, icon="plus", pending=adding, pending_label="Adding…"),
-        ),
+        lead=f"Days or hours you can't take visits: patients won't be offered them. Times are in {zone_label}.",
+        actions=(Button("Add time off", on_click=add, icon="plus", pending=adding, pending_label="Adding…"),),
         title_id="editor-time-off",
         class_name="editor-card",
     )

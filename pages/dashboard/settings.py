@@ -23,6 +23,7 @@ from components.icons import icon
 from components.kit import (
     Button,
     SettingsCard,
+    SettingsPanel,
     button_link,
     error_state,
     facts,
@@ -30,6 +31,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    settings_actions,
 )
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
@@ -52,11 +54,10 @@ def SettingsPage() -> VdomDict:
             lead="Your sign-in details and how your account is protected.",
         ),
         portal_body(
-            SettingsCard(
+            SettingsPanel(
                 "Account",
                 facts(("Name", user.name), ("Email", user.email), class_name="settings-facts"),
-                html.div(
-                    {"class_name": "settings-actions"},
+                actions=(
                     button_link("Edit profile", "/dashboard/profile", variant="outline"),
                     button_link("Change password", "/reset-password", variant="outline"),
                 ),
@@ -67,10 +68,10 @@ def SettingsPage() -> VdomDict:
             ActiveSessions(),
             SavedAddressCard(),
             data_export_card(),
-            SettingsCard(
+            SettingsPanel(
                 "Sign out",
-                html.p({"class_name": "settings-text"}, "Sign out of this browser."),
                 logout_form(session.csrf_token, class_name="btn btn-outline", role=None),
+                lead="Sign out of this browser.",
                 title_id="settings-signout",
             ),
             AccountDeletion(),
@@ -127,14 +128,13 @@ def _TwoFactor() -> VdomDict:
                 html.span({"class_name": "status-pill"}, "Off"),
                 " Add a code from an authenticator app (Google Authenticator, 1Password, Authy…) to every sign-in.",
             ),
-            html.div(
-                {"class_name": "settings-actions"},
+            settings_actions(
                 Button(
                     "Set up authenticator app",
                     on_click=begin,
                     pending=start.pending,
                     pending_label="Preparing…",
-                ),
+                )
             ),
         )
     return SettingsCard("Two-factor authentication", body, title_id="settings-mfa")

@@ -13,7 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
 from components.icons import icon
-from components.kit import Button, Checkbox, Field, ServerForm
+from components.kit import Button, Checkbox, Field, ServerForm, settings_actions
 from models.automation import IntegrationRead, TestResultRead
 
 URL_HINT = (
@@ -93,8 +93,7 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
                 autocomplete="off",
                 placeholder="https://n8n.example.com/webhook/medivisit",
             ),
-            html.div(
-                {"class_name": "settings-actions"},
+            settings_actions(
                 Button(
                     "Test connection",
                     type="submit",

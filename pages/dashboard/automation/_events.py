@@ -12,20 +12,14 @@ from reactpy.types import VdomDict
 
 from app.services.automation import GROUP_LABELS, set_event_type
 from components.hooks import Query, use_action
-from components.kit import Checkbox, SettingsCard
+from components.kit import Checkbox, SettingsPanel
 from models.automation import EventTypeRead, IntegrationRead
 
 
 @component
 def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
-    return SettingsCard(
+    return SettingsPanel(
         "Events to send",
-        html.p(
-            {"class_name": "settings-text"},
-            "Events carry ids, statuses and times. Clinical text (the service booked, the patient's notes, "
-            "a ticket's subject and description) is left out unless you include it for that event type, "
-            "under your agreement with the n8n host.",
-        ),
         html.div(
             {"class_name": "automation-groups"},
             *(
@@ -33,6 +27,9 @@ def EventTypesCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
                 for group, types in groupby(data.event_types, key=lambda e: e.group)
             ),
         ),
+        lead="Events carry ids, statuses and times. Clinical text (the service booked, the patient's notes, "
+        "a ticket's subject and description) is left out unless you include it for that event type, "
+        "under your agreement with the n8n host.",
         title_id="automation-events",
     )
 

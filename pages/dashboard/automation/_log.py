@@ -21,7 +21,7 @@ from components.kit import (
     DataTable,
     Dialog,
     QueryView,
-    SettingsCard,
+    SettingsPanel,
     TabPanel,
     Tabs,
     dialog_actions,
@@ -116,13 +116,8 @@ def DeliveryLog() -> VdomDict:
             class_name="staff-table automation-log-table",
         )
 
-    return SettingsCard(
+    return SettingsPanel(
         "Delivery log",
-        html.p(
-            {"class_name": "settings-text"},
-            "Failed requests are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. "
-            "A 410 Gone answer disconnects n8n.",
-        ),
         Tabs(
             TABS,
             tab,
@@ -136,6 +131,8 @@ def DeliveryLog() -> VdomDict:
             id=TABS_ID,
         ),
         _Details(selected, on_close=lambda: set_selected(""), key=selected or "none") if selected else "",
+        lead="Failed requests are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. "
+        "A 410 Gone answer disconnects n8n.",
         title_id="automation-log-title",
         class_name="automation-log",
     )

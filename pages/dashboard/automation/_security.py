@@ -12,7 +12,16 @@ from app.services.automation import reveal_secret, rotate_secret, set_header_aut
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
-from components.kit import Button, Dialog, Field, ServerForm, SettingsCard, dialog_actions, facts
+from components.kit import (
+    Button,
+    Dialog,
+    Field,
+    ServerForm,
+    SettingsPanel,
+    dialog_actions,
+    facts,
+    settings_actions,
+)
 from components.tickets import when
 from models.automation import IntegrationRead, RevealedSecretRead
 
@@ -37,17 +46,10 @@ def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
         if done is not None:
             session.toaster.success("Signing secret rotated", "Paste the new secret into your receiver.")
 
-    return SettingsCard(
+    return SettingsPanel(
         "Signing and authentication",
-        html.p(
-            {"class_name": "settings-text"},
-            "Every request carries Standard Webhooks headers (webhook-id, webhook-timestamp, "
-            "webhook-signature: HMAC-SHA256 with this secret), which a Code node or any Standard Webhooks "
-            "library can verify.",
-        ),
         facts(("Signing secret", _secret(shown, data)), class_name="settings-facts"),
-        html.div(
-            {"class_name": "settings-actions"},
+        settings_actions(
             Button(
                 "Show secret",
                 on_click=show,
@@ -81,6 +83,9 @@ def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
             ),
         ),
         _HeaderAuth(data, integration),
+        lead="Every request carries Standard Webhooks headers (webhook-id, webhook-timestamp, "
+        "webhook-signature: HMAC-SHA256 with this secret), which a Code node or any Standard Webhooks "
+        "library can verify.",
         title_id="automation-security",
     )
 
@@ -148,8 +153,7 @@ def _HeaderAuth(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
                 hint="Saved · leave blank to keep it" if data.has_header_token else None,
             ),
         ),
-        html.div(
-            {"class_name": "settings-actions"},
+        settings_actions(
             Button(
                 "Save header", type="submit", variant="outline", pending=save.pending, pending_label="Saving…"
             ),

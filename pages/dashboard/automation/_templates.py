@@ -8,7 +8,7 @@ from reactpy.types import VdomDict
 
 from app.services.automation import list_workflow_templates
 from components.hooks import use_query
-from components.kit import Badge, QueryView, SettingsCard, button_link
+from components.kit import Badge, QueryView, SettingsPanel, button_link
 from models.automation import WorkflowTemplateRead
 
 TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
@@ -17,18 +17,15 @@ TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
 @component
 def TemplatesCard() -> VdomDict:
     templates = use_query(list_workflow_templates)
-    return SettingsCard(
+    return SettingsPanel(
         "Workflow templates",
-        html.p(
-            {"class_name": "settings-text"},
-            "Import one in n8n (Workflows → Import from File), add your e-mail or SMS step and activate it. "
-            "Each runs for at most an hour and saves its progress and manual executions.",
-        ),
         QueryView(
             templates,
             lambda rows: html.ul({"class_name": "automation-templates"}, *(_template(t) for t in rows)),
             loading_label="Loading templates…",
         ),
+        lead="Import one in n8n (Workflows → Import from File), add your e-mail or SMS step and activate it. "
+        "Each runs for at most an hour and saves its progress and manual executions.",
         title_id="automation-templates",
     )
 
