@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -122,11 +122,14 @@ async def _organization_for(session: AsyncSession, lead: CorporateLead, staff: A
         if found is not None:
             return found
     contact = await session.scalar(select(User).where(func.lower(User.email) == lead.email))
-    free = contact is not None and await membership_of(session, contact.id) is None
+    admin = contact if contact is not None and await membership_of(session, contact.id) is None else None
     organization = await create_organization(
-        session, name=lead.company, kind=OrganizationKind.company, admin_user_id=contact.id if free else None
+        session,
+        name=lead.company,
+        kind=OrganizationKind.company,
+        admin_user_id=admin.id if admin is not None else None,
     )
-    if not free:
+    if admin is None:
         await send_invitation(
             session,
             organization=organization,
@@ -223,6 +226,7 @@ async def update_contract(
         name = await session.scalar(select(Service.name).where(Service.id == service_id))
         raise ValidationFailed(SERVICE_IN_USE.format(service=name))
     changed: dict[str, object] = {}
+    services_changed: list[dict[str, object]] = []
     for field, value in (
         ("title", title),
         ("sites", sites),
@@ -236,9 +240,9 @@ async def update_contract(
     for service_id, line in lines.items():
         if service_id not in services:
             await session.delete(line)
-            changed.setdefault("services", []).append({"removed": service_id})
+            services_changed.append({"removed": service_id})
         elif line.price_cents != services[service_id]:
-            changed.setdefault("services", []).append(
+            services_changed.append(
                 {"service": service_id, "from": line.price_cents, "to": services[service_id]}
             )
             line.price_cents = services[service_id]
@@ -248,7 +252,9 @@ async def update_contract(
                 contract_id=row.id, service_id=service_id, price_cents=services[service_id]
             )
         )
-        changed.setdefault("services", []).append({"added": service_id})
+        services_changed.append({"added": service_id})
+    if services_changed:
+        changed["services"] = services_changed
     await session.flush()
     if changed:
         await audit.record_by(
@@ -410,7 +416,7 @@ async def list_contracts(
     return ContractPage(items=items, total=total or 0, page=page, page_size=page_size)
 
 
-def _visible_to(account_id: str):  # noqa: ANN202 - a SQL condition on CorporateContract
+def _visible_to(account_id: str) -> ColumnElement[bool]:
     """Contracts of an organization the account administers, or with an event-day visit of its provider
     profile."""
     administers = select(OrganizationMember.organization_id).where(

@@ -12,7 +12,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import zipcodes
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -79,7 +79,7 @@ async def _contract_service(
     return found[0], found[1]
 
 
-def _offering(service_id: str):  # noqa: ANN202 - a SELECT of Provider
+def _offering(service_id: str) -> Select[Provider]:
     return (
         select(Provider)
         .join(ProviderService, ProviderService.provider_id == Provider.id)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
+from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, select, update
+from sqlalchemy import ColumnElement, SQLColumnExpression, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.shared.addresses import zip_state
@@ -30,7 +31,9 @@ from models.provider import Provider, ProviderZip, listing_values
 NOT_LICENSED = "{provider} is not licensed to see patients in {state}, so they can't take this visit."
 
 
-def licensed_in(provider_id: ColumnElement, state: object, day: object) -> ColumnElement[bool]:
+def licensed_in(
+    provider_id: str | SQLColumnExpression[str | None], state: object, day: object
+) -> ColumnElement[bool]:
     """SQL: the provider holds a licence of `state` valid on `day` (values or bound parameters)."""
     return exists().where(
         ProviderLicense.provider_id == provider_id,
@@ -53,11 +56,12 @@ async def licensed_states(
         )
     )
     for provider_id, state in rows:
+        assert provider_id is not None  # the query matched it to one of `ids`
         states[provider_id].add(state)
     return states
 
 
-def licensed_until_sql(provider_id: ColumnElement, state: object) -> ColumnElement[date | None]:
+def licensed_until_sql(provider_id: SQLColumnExpression[str | None], state: object) -> ColumnElement[date]:
     """SQL: the last day the provider is licensed in `state` (a value or a column expression), or NULL."""
     return (
         select(func.max(ProviderLicense.expires_on))
@@ -73,7 +77,7 @@ def zip_listed(listed: bool, zip_code: str, states: set[str]) -> bool:
 
 async def zip_listing(
     session: AsyncSession, provider: Provider, zip_codes: Iterable[str], on: date | None = None
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The rows of `provider_zip_codes` for these ZIP codes: the listing copies, each `listed` by the
     licence-state rule."""
     copies = listing_values(provider)

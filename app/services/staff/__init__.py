@@ -20,8 +20,6 @@ from app.services.staff._members import (
     REMOVE_SELF,
     STAFF_ROLES,
     TOPIC,
-    StaffAccessRead,
-    StaffPageRead,
     add_staff,
     ensure_staff_rows,
     get_staff_access,
@@ -40,6 +38,7 @@ from app.services.staff._tasks import (
     list_tasks,
     set_task_done,
 )
+from models.staff import StaffAccessRead, StaffPageRead
 
 __all__ = [
     "ALREADY_STAFF",

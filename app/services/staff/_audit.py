@@ -4,6 +4,7 @@ actor's id and an account target (an id or an e-mail), read in the same query (t
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -71,9 +72,9 @@ async def list_audit(
                 AuditEntry.actor_id == needle,
             )
         )
-    target = (target_query or "").strip().lower()
-    if target:
-        query = query.where(func.lower(AuditEntry.target).contains(target, autoescape=True))
+    target_needle = (target_query or "").strip().lower()
+    if target_needle:
+        query = query.where(func.lower(AuditEntry.target).contains(target_needle, autoescape=True))
     if before is not None:
         query = query.where(AuditEntry.created_at < as_utc(before).astimezone(UTC))
     limit = max(1, min(int(limit), MAX_PAGE))
@@ -88,7 +89,7 @@ async def list_audit(
     ]
 
 
-def _name(user_metadata: dict | None) -> str:
+def _name(user_metadata: dict[str, Any] | None) -> str:
     """The profile's name (SPEC §5 first and last name), "" for none."""
     meta = user_metadata or {}
     parts = (meta.get("first_name"), meta.get("last_name"))

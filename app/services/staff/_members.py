@@ -18,9 +18,10 @@ patient accounts join the staff (a provider or admin keeps their role). The audi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, datetime
+from typing import Any, TypedDict
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
@@ -99,11 +100,11 @@ async def get_staff_access(*, session: AsyncSession, actor: Principal) -> StaffA
 # ---- reading the team ------------------------------------------------------------------------------
 
 
-def _staff_candidates():  # noqa: ANN202 - a SQL condition
+def _staff_candidates() -> ColumnElement[bool]:
     """Accounts that may hold a portal role: by app_metadata, or by an owner e-mail (their mapped role
     is checked afterwards)."""
     role = User.raw_app_meta_data["role"].as_string()
-    condition = role.in_([r.value for r in PORTAL_ROLES])
+    condition: ColumnElement[bool] = role.in_([r.value for r in PORTAL_ROLES])
     owners = owner_emails()
     if owners:
         condition = or_(condition, func.lower(User.email).in_(owners))
@@ -188,7 +189,7 @@ async def _record(
     actor: Principal,
     action: AuditAction,
     member: User,
-    details: dict,
+    details: dict[str, Any],
 ) -> None:
     await audit.record_by(
         session=session,
@@ -309,9 +310,9 @@ async def update_staff(
     )
     if active is False and new_role == Role.owner:
         raise ValidationFailed(OWNER_ALWAYS_ACTIVE)
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     if new_role != before.role:
-        await apply_role(session=session, by=manager, email=user.email, role=new_role, actor=actor)
+        await apply_role(session=session, by=manager, email=user.email or "", role=new_role, actor=actor)
         changes["role"] = {"from": before.role.value, "to": new_role.value}
     if row is None:
         row = StaffMember(user_id=user.id, extra_permissions=[], active=True)
@@ -354,7 +355,7 @@ async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str)
         actor=actor,
         held=held,
     )
-    await apply_role(session=session, by=manager, email=user.email, role=Role.patient, actor=actor)
+    await apply_role(session=session, by=manager, email=user.email or "", role=Role.patient, actor=actor)
     if row is not None:
         await session.delete(row)
     await session.flush()
@@ -388,6 +389,16 @@ async def ensure_staff_rows(*, session: AsyncSession, user_ids: Iterable[str]) -
 # ---- the audit log screen ------------------------------------------------------------------------------
 
 
+class _AuditFilters(TypedDict):
+    """What both of `read_audit_log`'s reads of the log filter on."""
+
+    action: str | None
+    actor_query: str | None
+    target_query: str | None
+    since: datetime | None
+    until: datetime | None
+
+
 async def read_audit_log(
     *,
     session: AsyncSession,
@@ -403,7 +414,7 @@ async def read_audit_log(
     """One page (100) of the audit log for an owner; `since` and `until` are whole days (both included)
     in `time_zone`, `older_than` the id of the last entry of the previous page."""
     account = await require_account(session=session, actor=actor)
-    filters = {
+    filters: _AuditFilters = {
         "action": action or None,
         "actor_query": actor_query,
         "target_query": target_query,
