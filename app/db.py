@@ -1,7 +1,7 @@
 """The database: async engine, session factory and the one unit of work every write goes through.
 
 `unit_of_work()` is opened by one entry per surface: the hooks for the screens (components/hooks.py), the
-request's unit of work for HTTP (app/api/deps.py: `SessionDep`, `transaction()`), and the job runner for
+request's unit of work for HTTP (api/deps.py: `SessionDep`, `transaction()`), and the job runner for
 periodic jobs, the command line and the seeders (app/jobs.py: as SYSTEM, at an injected clock). A few
 openings inside domains remain, listed in tests/unit/test_surface_entries.py, which refuses new ones.
 Services never commit; the unit of work does. What must outlive the command's own outcome (the audit

@@ -6,7 +6,7 @@ actor) at the runner's clock (`now=clock()` when it takes `now`). The clock is i
 jobs (medivisit/periodic.py) and tests hand in their own; by default it is the real time in UTC.
 
 This is the jobs' one way into a unit of work, as the hooks are the screens' (components/hooks.py) and the
-request's unit of work is HTTP's (app/api/deps.py).
+request's unit of work is HTTP's (api/deps.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the staff invoices screen and a patient's wallet both show of an invoice: its status badge, its
-amount in cents as money, and the link that downloads its PDF (app/api/documents.py)."""
+amount in cents as money, and the link that downloads its PDF (api/documents.py)."""
 
 from __future__ import annotations
 

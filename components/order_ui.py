@@ -25,7 +25,7 @@ PAY_BY_CARD = "Pay by card"
 
 
 def receipt_href(number: str) -> str:
-    """Where an order's receipt downloads (app/api/documents.py)."""
+    """Where an order's receipt downloads (api/documents.py)."""
     return f"/api/orders/{number}/receipt.pdf"
 
 

@@ -17,8 +17,7 @@ from reactpy.backend import fastapi as reactpy_fastapi
 from reactpy.backend._common import CLIENT_BUILD_DIR
 from reactpy.backend.types import Location
 
-from app import ratelimit
-from app.api import (
+from api import (
     account,
     ads,
     automation,
@@ -34,10 +33,11 @@ from app.api import (
     uploads,
     wallet,
 )
-from app.api import analytics as analytics_api
-from app.api import auth_v1 as auth_api
-from app.api import browser_auth as auth_browser
-from app.api.deps import transaction
+from api import analytics as analytics_api
+from api import auth_v1 as auth_api
+from api import browser_auth as auth_browser
+from api.deps import transaction
+from app import ratelimit
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database
 from app.services.ads import keep_ads_fresh, load_live_ads

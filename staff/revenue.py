@@ -1,7 +1,7 @@
 """Revenue Reports (/staff/revenue, view_revenue; issue 14 items 6 and 7).
 
 - The revenue summary from the ledger (gross bookings, platform fees, refunds, payouts, net) by day, week or
-  month (`?by=` in the URL), a chart of gross against net and a CSV download (app/api/revenue.py).
+  month (`?by=` in the URL), a chart of gross against net and a CSV download (api/revenue.py).
 - The same money split by service line or by metro (`?split=`), with a chart and a CSV.
 - The payout queue: pending, approved and in-transit requests with the steps a member with
   process_payments may take (approve, reject with a reason, mark sent, paid, or failed with a reason).

@@ -37,7 +37,7 @@ class AuthApiError(Exception):
         self.commit = commit
 
     def answer(self) -> tuple[int, dict[str, Any], dict[str, str]]:
-        """The HTTP answer: status, JSON body and headers (sent by app/api/auth_v1.py)."""
+        """The HTTP answer: status, JSON body and headers (sent by api/auth_v1.py)."""
         body: dict[str, Any] = {
             "code": self.code,
             "error_code": self.code,

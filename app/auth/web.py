@@ -1,5 +1,5 @@
 """The browser's side of a signed-in session: cookie names, CSRF tokens, signed flash messages and safe
-same-site paths. Pure helpers, shared by the form posts (`app.api.browser_auth`), the page route, the UI root
+same-site paths. Pure helpers, shared by the form posts (`api.browser_auth`), the page route, the UI root
 and the screens.
 
 Cookies (all SameSite=Lax, Secure over https):

@@ -1,6 +1,6 @@
 """Ad Analytics (/dashboard/ad-analytics; issue 17 part 4): the signed-in advertiser's own figures — views,
 clicks, CTR, spend and budget left — in all, per flight and per placement, a chart of the last 30 days (pygal
-SVG, like /staff/analytics), and a CSV download (`GET /api/ads/figures.csv`, app/api/ads.py). Below, their
+SVG, like /staff/analytics), and a CSV download (`GET /api/ads/figures.csv`, api/ads.py). Below, their
 flights with status and any reason staff gave, and Edit creative (any change goes back to review).
 Accounts that do not advertise are told how to start."""
 

@@ -2,7 +2,7 @@
 add goodwill credit) and what is booked but not yet settled, as stat cards; the history of the credit, 25 a
 page, newest first, filtered by kind and by a date range in the URL (`?kind=refund&from=2026-01-01&to=…`,
 days in the viewer's time zone, both ends included); and a CSV download of the same filtered history
-(`GET /api/wallet/history.csv`, app/api/wallet.py). Each movement that belongs to an order links to the
+(`GET /api/wallet/history.csv`, api/wallet.py). Each movement that belongs to an order links to the
 order's receipt (PDF). Invoices staff sent to this account (app/services/invoices) are listed with their PDF
 under Invoices (`#invoices`), shown once there is one. The numbers are app/services/ledger's. With the card
 gateway (PAYMENT_GATEWAY=stripe), the cards the patient saved at checkout (brand, last four digits, expiry,

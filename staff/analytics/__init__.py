@@ -3,7 +3,7 @@
 The range is in the URL (`?from=YYYY-MM-DD&to=YYYY-MM-DD&by=day|week`, quick picks for the last 7, 30 and
 90 days; a bad range shows the service's message instead of figures) and so is the tab (`?view=`): visits,
 patients, provider utilisation, unmet demand and the help desk, each a chart and a table from the kit, with
-the range's figures as stat cards above them, a CSV download of each table (app/api/analytics.py) and a
+the range's figures as stat cards above them, a CSV download of each table (api/analytics.py) and a
 "How these are counted" note. Every figure comes from app/services/analytics, which checks view_analytics
 and aggregates in SQL.
 

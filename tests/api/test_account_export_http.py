@@ -1,4 +1,4 @@
-"""GET /api/account/export (app/api/account.py) against the ASGI app: a signed-in browser's cookies get a
+"""GET /api/account/export (api/account.py) against the ASGI app: a signed-in browser's cookies get a
 JSON attachment of its own records (never cached); nobody signed in, or a session signed out meanwhile,
 gets 401; beyond the hourly limit, 429 with Retry-After."""
 

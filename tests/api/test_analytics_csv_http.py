@@ -1,4 +1,4 @@
-"""GET /api/analytics/export.csv (app/api/analytics.py): staff with view_analytics download the figures of a
+"""GET /api/analytics/export.csv (api/analytics.py): staff with view_analytics download the figures of a
 range per period, per provider or per ZIP code; the numbers are the ones inserted here, counted by hand.
 Without the permission 403, nobody signed in 401, a bad range or report 422 with the reason."""
 

@@ -1,4 +1,4 @@
-"""Careers' files over HTTP (app/api/careers.py) against the ASGI app: a signed-out visitor uploads a CV from
+"""Careers' files over HTTP (api/careers.py) against the ASGI app: a signed-out visitor uploads a CV from
 this site's page (CSRF double submit, the visitor cookie, a real PDF/Word/ODT), and only staff with
 manage_staff download it; every refusal is a 4xx with a machine-readable code."""
 

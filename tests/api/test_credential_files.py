@@ -1,4 +1,4 @@
-"""Credential files over HTTP (app/api/credentials.py, issue 13): shown inline to credential reviewers and
+"""Credential files over HTTP (api/credentials.py, issue 13): shown inline to credential reviewers and
 their applicant with headers that keep them inert (nosniff, their own policy), refused to anyone else as if
 they did not exist; an applicant's photo is public only once the provider it became is listed."""
 

@@ -1,4 +1,4 @@
-"""The PDF documents over HTTP (app/api/documents.py): an order's receipt for its patient or payments staff
+"""The PDF documents over HTTP (api/documents.py): an order's receipt for its patient or payments staff
 only, a provider's own monthly statement; the PDFs are read back with pypdf and must hold the totals the
 ledger recorded. On SQLite and, with TEST_DATABASE_URL, PostgreSQL."""
 

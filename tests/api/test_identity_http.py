@@ -486,7 +486,7 @@ async def test_session_not_after_expires_refresh(auth_client) -> None:
 
 
 def test_access_logs_do_not_carry_link_tokens(caplog) -> None:
-    import app.api.auth_v1  # noqa: F401 - installs the filter
+    import api.auth_v1  # noqa: F401 - installs the filter
 
     logger = logging.getLogger("uvicorn.access")
     with caplog.at_level(logging.INFO, logger="uvicorn.access"):

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from api.uploads import MALFORMED
 from app import db as app_db
-from app.api.uploads import MALFORMED
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.services.accounts import create_account

@@ -1,4 +1,4 @@
-"""Store product photos over HTTP (app/api/store_images.py): staff with manage_services upload PNG, JPEG or
+"""Store product photos over HTTP (api/store_images.py): staff with manage_services upload PNG, JPEG or
 WebP photos (at most four a product), everybody else is refused with a machine-readable error, and the
 photo is served back with its type; a removed photo is gone."""
 

@@ -1,4 +1,4 @@
-"""Help-desk files over HTTP (app/api/uploads.py) against the ASGI app: who may upload (signed in, CSRF
+"""Help-desk files over HTTP (api/uploads.py) against the ASGI app: who may upload (signed in, CSRF
 double submit), the size and type limits (magic bytes, not only the name), and who may download what,
 attachments of internal notes included."""
 

@@ -1,4 +1,4 @@
-"""GET /api/wallet/history.csv (app/api/wallet.py): a signed-in browser downloads its own wallet history as
+"""GET /api/wallet/history.csv (api/wallet.py): a signed-in browser downloads its own wallet history as
 CSV — never another patient's rows — filtered like the Wallet screen; nobody signed in gets 401."""
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def test_the_contracts_fail_on_a_screen_that_reaches_the_database_and_a_service_
     tmp_path: Path,
 ) -> None:
     tree = tmp_path / "tree"
-    for package in ("app", "components", "pages", "staff", "helpdesk", "models", "medivisit"):
+    for package in ("api", "app", "components", "pages", "staff", "helpdesk", "models", "medivisit"):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     assert "Contracts: 8 kept, 0 broken." in _lint(tree)

@@ -22,8 +22,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.routing import Match
 
+from api.deps import transaction
 from app import flags
-from app.api.deps import transaction
 from app.auth import mfa, otp, users
 from app.auth.common import RequestOrigin, check_redirect_to, safe_redirect
 from app.auth.errors import (

@@ -28,7 +28,7 @@ from python_multipart.multipart import parse_options_header
 from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.api.deps import SessionDep, SignedInDep, signed_in
+from api.deps import SessionDep, SignedInDep, signed_in
 from app.auth.web import CSRF_COOKIE, CSRF_HEADER, csrf_matches, origin_allowed
 from app.principal import Principal
 from app.services.errors import ServiceError

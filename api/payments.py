@@ -16,7 +16,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from app.api.deps import transaction
+from api.deps import transaction
 from app.services.errors import ServiceError
 from app.services.payments import MAX_EVENT_BYTES, EventTooLarge, handle_stripe_webhook
 

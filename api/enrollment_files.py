@@ -7,7 +7,7 @@
 - `POST /api/enrollment/photo`: multipart form with one `file` (PNG, JPEG or WebP): the applicant's photo,
   replacing the one before. Answers 201 `{photo: true}`, or `{code, message}`.
 Opening a document again (`GET /api/enrollment/documents/{id}`, for its applicant and the staff who verify
-it) is app/api/credentials.py.
+it) is api/credentials.py.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
-from app.api.deps import SessionDep
-from app.api.uploads import MalformedUpload, _error, _refusal, read_one_file, upload_form, uploader
+from api.deps import SessionDep
+from api.uploads import MalformedUpload, _error, _refusal, read_one_file, upload_form, uploader
 from app.services.enrollment import StepInvalid, add_document, set_photo
 from app.services.errors import ServiceError
 from app.settings import get_settings

@@ -19,9 +19,9 @@ import io
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 
-from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, SignedInDep
-from app.api.uploads import _error, _refusal, read_one_file, uploader
+from api.csv_files import csv_attachment, safe_cell
+from api.deps import SessionDep, SignedInDep
+from api.uploads import _error, _refusal, read_one_file, uploader
 from app.services.ads import add_ad_image, get_ad_figures, open_ad_image, record_ad_click
 from app.services.errors import ServiceError
 

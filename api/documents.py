@@ -21,7 +21,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, signed_in
+from api.deps import SessionDep, signed_in
 from app.pdf import PdfFile
 from app.services.errors import ServiceError
 from app.services.invoices import get_invoice_pdf

@@ -14,7 +14,7 @@ import json
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, SignedInDep
+from api.deps import SessionDep, SignedInDep
 from app.services.accounts import export_my_data
 from app.services.errors import RateLimited, ServiceError
 

@@ -15,8 +15,8 @@ import io
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
-from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, SignedInDep
+from api.csv_files import csv_attachment, safe_cell
+from api.deps import SessionDep, SignedInDep
 from app.services.analytics import (
     get_analytics,
     list_provider_utilisation,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from app.api.deps import SessionDep, SignedInDep, signed_in
+from api.deps import SessionDep, SignedInDep, signed_in
 from app.principal import Principal
 from app.services.enrollment import CredentialFile, open_applicant_photo, open_credential_file
 from app.services.errors import ServiceError

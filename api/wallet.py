@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from app.api.csv_files import csv_attachment, safe_cell
-from app.api.deps import SessionDep, signed_in
+from api.csv_files import csv_attachment, safe_cell
+from api.deps import SessionDep, signed_in
 from app.services.errors import ServiceError, ValidationFailed
 from app.services.ledger import list_my_wallet_history
 from app.services.validation import calendar_day

@@ -14,8 +14,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, SignedInDep, signed_in
-from app.api.uploads import NOT_SIGNED_IN, _error, _refusal, private_download, read_one_file, refused_upload
+from api.deps import SessionDep, SignedInDep, signed_in
+from api.uploads import NOT_SIGNED_IN, _error, _refusal, private_download, read_one_file, refused_upload
 from app.principal import Principal
 from app.services.careers import open_cv, stage_cv
 from app.services.errors import RateLimited, ServiceError

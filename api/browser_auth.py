@@ -29,9 +29,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.auth_v1 import _limit, _origin  # the same limits and link origins as /auth/v1
+from api.deps import transaction
 from app import flags
-from app.api.auth_v1 import _limit, _origin  # the same limits and link origins as /auth/v1
-from app.api.deps import transaction
 from app.auth import mfa, oidc, otp, users
 from app.auth.common import clean_person_name
 from app.auth.errors import AuthApiError

@@ -13,7 +13,7 @@ import json
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from app.api.deps import SessionDep, SignedInDep
+from api.deps import SessionDep, SignedInDep
 from app.services.automation import get_workflow_template
 from app.services.errors import ServiceError
 

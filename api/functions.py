@@ -9,8 +9,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from api.deps import SessionDep
 from app import flags, ratelimit
-from app.api.deps import SessionDep
 from app.outbox import send_email
 from app.settings import get_settings
 from models.mail import OutboxStatus

@@ -13,8 +13,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from app.api.deps import SessionDep
-from app.api.uploads import _refusal, read_one_file, uploader
+from api.deps import SessionDep
+from api.uploads import _refusal, read_one_file, uploader
 from app.services.errors import ServiceError
 from app.services.store import add_product_image, open_product_image
 

@@ -1,1 +1,0 @@
-"""JSON HTTP surfaces registered before the ReactPy catch-all: health, functions."""
