@@ -22,7 +22,7 @@ async def record_unmet_search(session: AsyncSession, *, zip_code: str, now: date
     """Count one search for `zip_code` (five digits) that found no provider, on today's UTC row. Written
     by provider search itself, so no screen can forget it; concurrent searches add up (one atomic upsert)."""
     day = (now or datetime.now(UTC)).astimezone(UTC).date()
-    insert = postgresql_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     statement = insert(U).values(day=day, zip_code=zip_code, searches=1)
     await session.execute(
         statement.on_conflict_do_update(index_elements=[U.day, U.zip_code], set_={"searches": U.searches + 1})
@@ -30,7 +30,7 @@ async def record_unmet_search(session: AsyncSession, *, zip_code: str, now: date
 
 
 async def unmet_by_period(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, int]:
-    dialect = session.bind.dialect.name
+    dialect = session.get_bind().dialect.name
     start = period(U.day, chosen.granularity, dialect, is_date=True).label("period")
     rows = await session.execute(
         select(start, func.sum(U.searches)).where(U.day >= chosen.start, U.day <= chosen.end).group_by(start)

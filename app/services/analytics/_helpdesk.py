@@ -24,14 +24,14 @@ def _resolved() -> ColumnElement[bool]:
     return T.closed_at.is_not(None)
 
 
-def _sum(condition: ColumnElement[bool]) -> ColumnElement:
+def _sum(condition: ColumnElement[bool]) -> ColumnElement[int]:
     return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
 
 async def ticket_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, dict[str, int]]:
     """{period: {tickets, first_responses, first_responses_on_time, resolved, resolved_on_time}}."""
     since, until = bounds(chosen)
-    opened = period(T.created_at, chosen.granularity, session.bind.dialect.name).label("period")
+    opened = period(T.created_at, chosen.granularity, session.get_bind().dialect.name).label("period")
     rows = await session.execute(
         select(
             opened,
@@ -52,7 +52,7 @@ async def median_minutes(session: AsyncSession, chosen: AnalyticsRange, *, until
     """The median minutes from opening to `until_column` ('first_responded_at' or 'closed_at') over the
     tickets opened in the range that have it (resolution: resolved or closed now); None when there are none."""
     since, until = bounds(chosen)
-    dialect = session.bind.dialect.name
+    dialect = session.get_bind().dialect.name
     end = getattr(T, until_column)
     minutes = minutes_between(end, T.created_at, dialect)
     conditions = [T.created_at >= since, T.created_at < until, end.is_not(None)]

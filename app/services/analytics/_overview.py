@@ -3,6 +3,8 @@ help desk's medians — a few GROUP BY queries, merged per period (at most 366 p
 
 from __future__ import annotations
 
+from datetime import date
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -35,7 +37,7 @@ async def get_analytics(*, session: AsyncSession, actor: Principal, dates: Analy
     utilisation, unmet search demand and help-desk figures per day or week of `dates`, oldest first."""
     await require_analyst(session=session, actor=actor)
     chosen = check_range(dates)
-    figures: dict = {start: {} for start in periods(chosen)}
+    figures: dict[date, dict[str, int]] = {start: {} for start in periods(chosen)}
     patients, whole_range = await patient_counts(session, chosen)
     for part in (
         await visit_counts(session, chosen),

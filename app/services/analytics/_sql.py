@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import Date, DateTime, Float, Integer, String, cast, extract, func
+from sqlalchemy import Date, DateTime, Float, Integer, SQLColumnExpression, String, cast, extract, func
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.analytics import AnalyticsRange
 
 
-def period(column: ColumnElement, granularity: str, dialect: str, *, is_date: bool = False) -> ColumnElement:
-    """The first day of `column`'s period (UTC) in SQL: a date on PostgreSQL, 'YYYY-MM-DD' on SQLite."""
+def period(
+    column: SQLColumnExpression[date], granularity: str, dialect: str, *, is_date: bool = False
+) -> ColumnElement[Any]:
+    """The first day of `column`'s period (UTC) in SQL: a date on PostgreSQL, 'YYYY-MM-DD' on SQLite
+    (hence `Any`)."""
     if dialect == "postgresql":
         instant = cast(column, DateTime) if is_date else func.timezone("UTC", column)
         return cast(func.date_trunc(granularity, instant), Date)
@@ -23,7 +28,9 @@ def period(column: ColumnElement, granularity: str, dialect: str, *, is_date: bo
     return func.date(column, "-" + cast(back, String) + " days")
 
 
-def minutes_between(later: ColumnElement, earlier: ColumnElement, dialect: str) -> ColumnElement:
+def minutes_between(
+    later: SQLColumnExpression[datetime], earlier: SQLColumnExpression[datetime], dialect: str
+) -> ColumnElement[float | Decimal]:
     """`later - earlier` in minutes (a float) in SQL."""
     if dialect == "postgresql":
         return extract("epoch", later - earlier) / 60.0

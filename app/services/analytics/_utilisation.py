@@ -8,9 +8,9 @@ over the (status, starts_at) index joined to the listed providers."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import date
+from datetime import date, datetime
 
-from sqlalchemy import and_, case, func, literal, select
+from sqlalchemy import ColumnElement, and_, case, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -29,18 +29,18 @@ BOOKED_STATUSES = (
 A = Appointment
 
 
-def _booked_in(since, until):  # noqa: ANN001, ANN202 - instants; SQL conditions
+def _booked_in(since: datetime, until: datetime) -> ColumnElement[bool]:
     return and_(A.status.in_(BOOKED_STATUSES), A.starts_at >= since, A.starts_at < until)
 
 
-def _visit_minutes(dialect: str):  # noqa: ANN202 - a SQL expression
+def _visit_minutes(dialect: str) -> ColumnElement[float]:
     return func.round(minutes_between(A.ends_at, A.starts_at, dialect))
 
 
 async def utilisation_by_period(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, dict[str, int]]:
     """{period: {booked_minutes, offered_minutes}} for every period of the range."""
     since, until = bounds(chosen)
-    dialect = session.bind.dialect.name
+    dialect = session.get_bind().dialect.name
     weekly = dict(
         (
             await session.execute(
@@ -78,7 +78,7 @@ async def list_provider_utilisation(
     await require_analyst(session=session, actor=actor)
     chosen = check_range(dates)
     since, until = bounds(chosen)
-    dialect = session.bind.dialect.name
+    dialect = session.get_bind().dialect.name
     days: Counter[int] = Counter()
     for counts in weekdays_by_period(chosen).values():
         days.update(counts)

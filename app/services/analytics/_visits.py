@@ -3,9 +3,9 @@ each one GROUP BY over an indexed range of appointments (definitions: the packag
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
-from sqlalchemy import and_, case, distinct, func, select
+from sqlalchemy import ColumnElement, Subquery, and_, case, distinct, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.analytics._rules import bounds
@@ -18,7 +18,7 @@ A = Appointment
 
 
 def _dialect(session: AsyncSession) -> str:
-    return session.bind.dialect.name
+    return session.get_bind().dialect.name
 
 
 async def visit_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, dict[str, int]]:
@@ -39,7 +39,7 @@ async def visit_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[da
 
     due_period = period(A.starts_at, chosen.granularity, dialect).label("period")
 
-    def count_of(status: AppointmentStatus):  # noqa: ANN202 - a SQL sum
+    def count_of(status: AppointmentStatus) -> ColumnElement[int]:
         return func.coalesce(func.sum(case((A.status == status, 1), else_=0)), 0)
 
     due = await session.execute(
@@ -59,11 +59,11 @@ async def visit_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[da
     return found
 
 
-def _completed_in(since, until):  # noqa: ANN001, ANN202 - instants; SQL conditions
+def _completed_in(since: datetime, until: datetime) -> ColumnElement[bool]:
     return and_(A.status == AppointmentStatus.completed, A.starts_at >= since, A.starts_at < until)
 
 
-def _first_visits(since, until):  # noqa: ANN001, ANN202 - a subquery
+def _first_visits(since: datetime, until: datetime) -> Subquery:
     """Each patient seen in the range with their first completed visit ever (index-only: status,
     patient_id, starts_at)."""
     seen = select(A.patient_id).where(_completed_in(since, until))

@@ -53,7 +53,7 @@ async def get_revenue_breakdown(
     if since is not None and until is not None and until <= since:
         raise ValidationFailed(BAD_RANGE)
 
-    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement:
+    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement[int]:
         return func.coalesce(func.sum(case((condition, sign * Posting.amount), else_=0)), 0)
 
     kind, entry = Posting.account_kind, JournalEntry.kind
@@ -109,7 +109,7 @@ async def get_revenue_breakdown(
     )
 
 
-def _label(key: tuple) -> str:
+def _label(key: tuple[str | None, ...]) -> str:
     if len(key) == 1:  # a service line
         return key[0] or NOT_A_VISIT
     city, state = key

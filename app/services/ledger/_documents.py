@@ -39,7 +39,14 @@ from models.audit import AuditAction
 from models.booking import Appointment, Order, Transaction, TransactionStatus, TransactionType
 from models.catalog import Service
 from models.identity import User, as_utc
-from models.ledger import AccountKind, EntryKind, JournalEntry, MonthlyStatementRead, Posting
+from models.ledger import (
+    AccountKind,
+    EntryKind,
+    JournalEntry,
+    MonthlyStatementRead,
+    Posting,
+    StatementLineRead,
+)
 from models.provider import Provider
 from models.staff import Permission
 
@@ -322,7 +329,7 @@ async def list_statement_months(*, session: AsyncSession, actor: Principal) -> l
             AccountKind.provider_payout,
         )
     ]
-    period = _period(Posting.created_at, "month", session.bind.dialect.name).label("period")
+    period = _period(Posting.created_at, "month", session.get_bind().dialect.name).label("period")
     rows = await session.execute(
         select(period)
         .where(Posting.account_id.in_(ids))
@@ -337,7 +344,7 @@ async def monthly_statement_pdf(*, session: AsyncSession, actor: Principal, mont
     """The signed-in provider's statement for `month` as PDF: the figures, then the month's visits."""
     figures = await get_monthly_statement(session=session, actor=actor, month=month)
     start, end = month_range(month)
-    lines = []
+    lines: list[StatementLineRead] = []
     page = 1
     while len(lines) < MAX_STATEMENT_LINES:
         found = await list_provider_statement(

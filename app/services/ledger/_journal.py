@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import ColumnElement, Executable, case, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -77,8 +77,11 @@ WORLD = (AccountKind.world, PLATFORM)
 FEES = (AccountKind.platform_fees, PLATFORM)
 
 
-def _insert(session: AsyncSession):  # noqa: ANN202 - the dialect's INSERT construct (ON CONFLICT)
-    return (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(LedgerAccount)
+def _insert(session: AsyncSession) -> postgresql.Insert | sqlite.Insert:
+    """The dialect's INSERT construct (ON CONFLICT) of ledger accounts."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(LedgerAccount)
+    return sqlite.insert(LedgerAccount)
 
 
 def is_overdraft(error: Exception) -> bool:
@@ -114,7 +117,7 @@ async def post(
         deltas[leg.account_id] = (leg, total + leg.amount)
     entry_id = new_id()
     kept = {key: value for key, value in sorted(deltas.items()) if value[0].kind not in PLATFORM_KINDS}
-    statements = []
+    statements: list[Executable] = []
     if kept and all(delta >= 0 for _leg, delta in kept.values()):
         upsert = _insert(session).values(
             [
@@ -138,8 +141,8 @@ async def post(
             .on_conflict_do_nothing(index_elements=[LedgerAccount.id])
         )
         change = case(*((LedgerAccount.id == key, delta) for key, (_leg, delta) in kept.items()), else_=0)
-        target = LedgerAccount.id.in_(ids)
-        if session.bind.dialect.name == "postgresql":
+        target: ColumnElement[bool] = LedgerAccount.id.in_(ids)
+        if session.get_bind().dialect.name == "postgresql":
             locked = select(LedgerAccount.id).where(target).order_by(LedgerAccount.id).with_for_update()
             target = LedgerAccount.id == locked.subquery().c.id
         statements.append(

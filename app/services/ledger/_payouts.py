@@ -34,7 +34,6 @@ from app.services.ledger._journal import (
     lock_balances,
     move,
     post,
-    write_lock,
 )
 from app.services.ledger._rules import (
     ABOVE_AVAILABLE,
@@ -53,6 +52,7 @@ from app.services.ledger._rules import (
 )
 from app.services.notifications import notify
 from app.services.providers import display_name
+from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.validation import amount_cents
 from app.settings import get_settings
@@ -231,7 +231,7 @@ async def _staff_step(
 
 async def _set_transaction(
     session: AsyncSession, row: PayoutRequest, status: TransactionStatus, at: datetime
-):
+) -> None:
     transaction = await session.get(Transaction, row.transaction_id) if row.transaction_id else None
     if transaction is not None:
         transaction.status = status
@@ -272,7 +272,9 @@ async def approve_payout(
     )
 
 
-async def _return_money(session: AsyncSession, row: PayoutRequest, staff: AccountRead, reason: str, at):
+async def _return_money(
+    session: AsyncSession, row: PayoutRequest, staff: AccountRead, reason: str, at: datetime
+) -> None:
     await post(
         session=session,
         kind=EntryKind.payout_returned,

@@ -15,8 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import ColumnElement, Date, Integer, String, and_, case, cast, func, select
+from sqlalchemy import (
+    ColumnElement,
+    Date,
+    Integer,
+    SQLColumnExpression,
+    String,
+    and_,
+    case,
+    cast,
+    func,
+    select,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -218,7 +230,11 @@ async def list_provider_statement(
                 refunded=dollars(charge.refunded_earning),
                 earning=dollars(charge.price - charge.refunded_earning),
                 released_at=as_utc(charge.released_at),
-                releases_at=None if charge.released_at else as_utc(charge.completed_at) + window,
+                releases_at=(
+                    None
+                    if charge.released_at or charge.completed_at is None
+                    else as_utc(charge.completed_at) + window
+                ),
             )
             for charge, starts_at, service_name in rows
         ],
@@ -229,8 +245,9 @@ async def list_provider_statement(
 
 
 # ---- revenue --------------------------------------------------------------------------------------
-def _period(column: ColumnElement, granularity: str, dialect: str) -> ColumnElement:
-    """The start of `column`'s period (UTC) as a date-like value, in SQL."""
+def _period(column: SQLColumnExpression[datetime], granularity: str, dialect: str) -> ColumnElement[Any]:
+    """The start of `column`'s period (UTC) as a date-like value, in SQL (a date on PostgreSQL, a string on
+    SQLite: hence `Any`)."""
     if dialect == "postgresql":
         return cast(func.date_trunc(granularity, func.timezone("UTC", column)), Date)
     if granularity == "day":
@@ -266,9 +283,9 @@ async def get_revenue_summary(
         raise ValidationFailed(BAD_GRANULARITY)
     if since is not None and until is not None and until <= since:
         raise ValidationFailed(BAD_RANGE)
-    period = _period(Posting.created_at, granularity, session.bind.dialect.name).label("period")
+    period = _period(Posting.created_at, granularity, session.get_bind().dialect.name).label("period")
 
-    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement:
+    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement[int]:
         return func.coalesce(func.sum(case((condition, sign * Posting.amount), else_=0)), 0)
 
     kind, entry = Posting.account_kind, JournalEntry.kind
@@ -280,7 +297,7 @@ async def get_revenue_summary(
         total(kind == AccountKind.platform_invoices),
         total(kind.in_((AccountKind.platform_fees, AccountKind.platform_invoices))),
     )
-    conditions = [
+    conditions: list[ColumnElement[bool]] = [
         Posting.account_kind.in_(
             (
                 AccountKind.patient_booked,

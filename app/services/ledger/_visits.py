@@ -56,7 +56,6 @@ from app.services.ledger._journal import (
     lock_balances,
     move,
     post,
-    write_lock,
 )
 from app.services.ledger._rules import (
     AWAITING_PAYMENT,
@@ -74,6 +73,7 @@ from app.services.ledger._rules import (
     require_payments_staff,
 )
 from app.services.payments import gateway_of, get_gateway
+from app.services.shared.locks import write_lock
 from models.audit import AuditAction
 from models.base import utcnow
 from models.booking import (
@@ -134,7 +134,7 @@ async def record_order_placed(
         for v in visits
     ]
     await session.execute(insert(VisitCharge), rows)
-    total = sum(row["price"] + row["fee"] for row in rows)
+    total = sum(cents(v.price) + shares[v.appointment_id] for v in visits)
     await post(
         session=session,
         kind=EntryKind.order_placed,
@@ -187,7 +187,10 @@ async def _charge(session: AsyncSession, row: Appointment) -> VisitCharge:
         paid_ahead=paid_ahead,
         at=as_utc(order.created_at),
     )
-    return await session.scalar(select(VisitCharge).where(VisitCharge.appointment_id == row.id))
+    # `row` is one of the order's visits, whose charges were just written.
+    return (
+        await session.execute(select(VisitCharge).where(VisitCharge.appointment_id == row.id))
+    ).scalar_one()
 
 
 async def _transactions(
@@ -234,15 +237,17 @@ async def _close_order(session: AsyncSession, order_id: str, at: datetime) -> No
     await session.execute(update(Order).where(Order.id == order_id).values(status=status))
 
 
-async def _booking_done(session: AsyncSession, row: Appointment, at: datetime, *, collected: bool) -> None:
+async def _booking_done(
+    session: AsyncSession, appointment_id: str, order_id: str, at: datetime, *, collected: bool
+) -> None:
     """The visit's pending `booking` transaction settles (collected) or is voided, then the order's fee."""
     gateway = get_gateway()
     for booking in await _transactions(
-        session, TransactionType.booking, appointment_id=row.id, order_id=row.order_id
+        session, TransactionType.booking, appointment_id=appointment_id, order_id=order_id
     ):
         if booking.status is TransactionStatus.pending:
             await (gateway.settle(booking, at=at) if collected else gateway.void(booking))
-    await _close_order(session, row.order_id, at)
+    await _close_order(session, order_id, at)
 
 
 async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at: datetime) -> None:
@@ -269,12 +274,13 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
         await publish_event(
             session, PaymentCollected(**_money_of(charge), amount_cents=charge.price + charge.fee, at=at)
         )
-    await _booking_done(session, row, at, collected=True)
+    await _booking_done(session, row.id, row.order_id, at, collected=True)
 
 
 async def settle_visit_completed(session: AsyncSession, completed: AppointmentCompleted) -> None:
     """`AppointmentCompleted`'s subscriber, in the visit's transaction (its row is in the session already)."""
     row = await session.get(Appointment, completed.appointment_id)
+    assert row is not None  # the completing command's own row, in this transaction
     await settle_completed_visit(session=session, row=row, at=completed.at)
 
 
@@ -370,7 +376,7 @@ async def settle_cancelled_visit(
                 at=at,
             )
         charge.voided_at = at
-    await _booking_done(session, row, at, collected=False)
+    await _booking_done(session, row.id, row.order_id, at, collected=False)
 
 
 def _credit(charge: VisitCharge) -> tuple[AccountKind, str]:
