@@ -20,7 +20,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Field, QueryView, TabPanel, Tabs, UserText
+from components.kit import Field, QueryView, Region, TabPanel, Tabs, UserText
 from components.tickets import (
     category_badge,
     month_day,
@@ -64,17 +64,8 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> VdomDict:
         )
 
     body = QueryView(query, rows, empty=NO_TICKETS, loading_label="Loading tickets…")
-    return html.section(
-        {"class_name": "desk-pane desk-list", "aria-labelledby": "desk-list-title"},
-        html.div(
-            {"class_name": "desk-list-head"},
-            html.h2({"id": "desk-list-title"}, "Support Tickets"),
-            html.button(
-                {"type": "button", "class_name": "btn btn-sm btn-primary", "on_click": lambda _e: on_new()},
-                icon("plus", size=16),
-                "New Ticket",
-            ),
-        ),
+    return Region(
+        "Support Tickets",
         _SearchBox(state, key=f"{state.tab.value}:{state.search}"),
         Tabs(
             [(tab.value, label) for tab, label in TABS],
@@ -86,6 +77,16 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> VdomDict:
             tab_class="desk-tab",
         ),
         TabPanel(state.tab.value, body, id=TABS_ID, class_name="desk-list-body"),
+        title_id="desk-list-title",
+        class_name="desk-pane desk-list",
+        head_class="desk-list-head",
+        head=(
+            html.button(
+                {"type": "button", "class_name": "btn btn-sm btn-primary", "on_click": lambda _e: on_new()},
+                icon("plus", size=16),
+                "New Ticket",
+            ),
+        ),
     )
 
 

@@ -32,7 +32,7 @@ from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import QueryView, Select, UserText
+from components.kit import QueryView, Region, Select, UserText
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
@@ -117,16 +117,20 @@ def TicketView(ticket_id: str, back_href: str) -> VdomDict:
         html.div(
             {"class_name": "ticket-body"},
             _Fields(ticket, detail.refetch),
-            html.section(
-                {"class_name": "ticket-section", "aria-labelledby": "ticket-description"},
-                html.h3({"id": "ticket-description"}, "Description"),
+            Region(
+                "Description",
                 UserText(ticket.description, tag="p", class_name="ticket-description"),
                 attachment_links(data.attachments),
+                title_id="ticket-description",
+                class_name="ticket-section",
+                heading="h3",
             ),
-            html.section(
-                {"class_name": "ticket-section", "aria-labelledby": "ticket-thread"},
-                html.h3({"id": "ticket-thread"}, "Conversation"),
+            Region(
+                "Conversation",
                 thread(data.messages, session.time_zone, empty="No replies yet."),
+                title_id="ticket-thread",
+                class_name="ticket-section",
+                heading="h3",
             ),
             ReplyBox(ticket, detail.refetch),
             _history(data.history, session.time_zone),

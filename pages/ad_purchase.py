@@ -35,6 +35,7 @@ from components.kit import (
     DataTable,
     Field,
     QueryView,
+    Region,
     ServerForm,
     TextArea,
     browser_field,
@@ -365,9 +366,8 @@ def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> VdomDic
     labels = {row.placement: row.label for row in _placement_choices()}
     shown = data.placements[:3] or ["SERVICES_TOP"]
     creative = data.creative
-    return html.section(
-        {"class_name": "ad-preview", "aria-labelledby": "ad-preview-title"},
-        html.h3({"id": "ad-preview-title"}, "Preview"),
+    return Region(
+        "Preview",
         hint("Exactly as it will look on the site. Previews are never counted."),
         *(
             html.div(
@@ -384,4 +384,7 @@ def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> VdomDic
             )
             for code in shown
         ),
+        title_id="ad-preview-title",
+        class_name="ad-preview",
+        heading="h3",
     )

@@ -29,6 +29,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    Region,
     ServerForm,
     TextArea,
     button_link,
@@ -248,9 +249,8 @@ def _ApplicationForm(posting: PostingDetailRead) -> VdomDict:
 
     if sent is not None:
         return _sent(sent)
-    return html.aside(
-        {"class_name": "career-apply card", "aria-labelledby": "apply-title"},
-        html.h2({"id": "apply-title", "class_name": "card-title"}, "Apply for this job"),
+    return Region(
+        "Apply for this job",
         ServerForm(
             form_error(problem),
             Field(
@@ -300,6 +300,10 @@ def _ApplicationForm(posting: PostingDetailRead) -> VdomDict:
             on_submit=submit,
             id="career-apply-form",
         ),
+        title_id="apply-title",
+        class_name="career-apply card",
+        tag="aside",
+        title_class="card-title",
     )
 
 

@@ -37,6 +37,7 @@ from components.kit import (
     Dialog,
     PageLinks,
     QueryView,
+    Region,
     Select,
     ServerForm,
     TextArea,
@@ -477,9 +478,8 @@ def _ReplyBox(
         return notice("Replies open once a moderator publishes this topic.")
 
     waiting = outcome is not None and outcome.status == PostStatus.pending
-    return html.section(
-        {"class_name": "forum-reply", "aria-labelledby": "reply-title", "id": "reply"},
-        html.h2({"id": "reply-title", "class_name": "forum-heading"}, "Your reply"),
+    return Region(
+        "Your reply",
         emergency_banner(outcome.emergency_message) if waiting and outcome.emergency_message else "",
         html.div({"role": "status"}, notice(WAITING_FOR_REVIEW, tone="warning") if waiting else ""),
         ServerForm(
@@ -494,4 +494,8 @@ def _ReplyBox(
             on_submit=submit,
             id="forum-reply-form",
         ),
+        title_id="reply-title",
+        class_name="forum-reply",
+        title_class="forum-heading",
+        id="reply",
     )

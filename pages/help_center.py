@@ -34,6 +34,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    Region,
     button_link,
     button_row,
     cta_band,
@@ -337,9 +338,8 @@ def _Helpful(article: HelpArticleRead, query: Query) -> VdomDict:
             pending=vote.pending,
         )
 
-    return html.section(
-        {"class_name": "help-feedback", "aria-labelledby": "help-feedback-title"},
-        html.h2({"id": "help-feedback-title", "class_name": "help-feedback-title"}, "Was this helpful?"),
+    return Region(
+        "Was this helpful?",
         button_row(choice("Yes", True, "check"), choice("No", False, "x")),
         html.p(
             {"class_name": "text-muted", "role": "status"},
@@ -354,4 +354,7 @@ def _Helpful(article: HelpArticleRead, query: Query) -> VdomDict:
         )
         if article.can_edit
         else "",
+        title_id="help-feedback-title",
+        class_name="help-feedback",
+        title_class="help-feedback-title",
     )

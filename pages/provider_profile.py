@@ -26,6 +26,7 @@ from components.format import format_date, format_minutes, initials
 from components.hooks import use_query
 from components.icons import icon
 from components.kit import (
+    Region,
     Select,
     UserText,
     breadcrumbs,
@@ -158,12 +159,12 @@ def _services(provider: ProviderRead) -> VdomDict:
         if provider.services
         else html.p({"class_name": "text-muted"}, "This provider has not listed any services yet.")
     )
-    return html.section(
-        {"class_name": "card profile-card profile-offers", "aria-labelledby": "profile-services-heading"},
-        html.h2(
-            {"id": "profile-services-heading", "class_name": "profile-card-title"}, "Services and prices"
-        ),
+    return Region(
+        "Services and prices",
         body,
+        title_id="profile-services-heading",
+        class_name="card profile-card profile-offers",
+        title_class="profile-card-title",
     )
 
 
@@ -213,15 +214,15 @@ def _Reviews(provider_id: str, rating: RatingRead) -> VdomDict:
             frozen(html.ul({"class_name": "reviews"}, *(_review(review) for review in reviews.data))),
             hint(summary) if summary else "",
         )
-    return html.section(
-        {"class_name": "card profile-card profile-reviews", "aria-labelledby": "profile-reviews-heading"},
-        html.div(
-            {"class_name": "profile-card-head"},
-            html.h2({"id": "profile-reviews-heading", "class_name": "profile-card-title"}, "Reviews"),
-            rating_line(rating),
-        ),
+    return Region(
+        "Reviews",
         hint("Only patients whose visit was completed can leave a review."),
         body,
+        title_id="profile-reviews-heading",
+        class_name="card profile-card profile-reviews",
+        title_class="profile-card-title",
+        head_class="profile-card-head",
+        head=(rating_line(rating),),
     )
 
 
@@ -272,9 +273,8 @@ def _Openings(
         )
     else:
         content = _week(week.data, chosen_day, set_chosen_day, time_zone, service_slug, bool(week.loading))
-    return html.section(
-        {"class_name": "card profile-card openings", "id": "openings", "aria-labelledby": "openings-heading"},
-        html.h2({"id": "openings-heading", "class_name": "profile-card-title"}, "Next available times"),
+    return Region(
+        "Next available times",
         picker,
         content,
         html.div(
@@ -285,6 +285,10 @@ def _Openings(
             f"Times are shown in your time zone ({time_zone.replace('_', ' ')}). "
             "You choose your time at checkout."
         ),
+        title_id="openings-heading",
+        class_name="card profile-card openings",
+        title_class="profile-card-title",
+        id="openings",
     )
 
 
@@ -375,14 +379,8 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
                 html.div(
                     {"class_name": "profile-main"},
                     frozen(
-                        html.section(
-                            {
-                                "class_name": "card profile-card profile-about",
-                                "aria-labelledby": "profile-about-heading",
-                            },
-                            html.h2(
-                                {"id": "profile-about-heading", "class_name": "profile-card-title"}, "About"
-                            ),
+                        Region(
+                            "About",
                             UserText(provider.bio, tag="p", class_name="profile-bio")
                             if provider.bio
                             else html.p(
@@ -390,6 +388,9 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
                                 UserText(provider.name),
                                 f" is a verified {provider.provider_type.label}.",
                             ),
+                            title_id="profile-about-heading",
+                            class_name="card profile-card profile-about",
+                            title_class="profile-card-title",
                         )
                     ),
                     _services(provider),

@@ -37,6 +37,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    Region,
     Select,
     ServerForm,
     TextArea,
@@ -259,9 +260,8 @@ def _RequestForm(mine: Any) -> VdomDict:
             ),
         )
 
-    return html.section(
-        {"class_name": "card request-form-card", "aria-labelledby": "request-form-title"},
-        html.h2({"class_name": "card-title", "id": "request-form-title"}, "New request"),
+    return Region(
+        "New request",
         emergency_banner(safety) if safety else "",
         ServerForm(
             Select(
@@ -320,14 +320,16 @@ def _RequestForm(mine: Any) -> VdomDict:
             key=str(form.version),
             class_name="request-form",
         ),
+        title_id="request-form-title",
+        class_name="card request-form-card",
+        title_class="card-title",
     )
 
 
 @component
 def _MyRequests(mine: Any) -> VdomDict:
-    return html.section(
-        {"class_name": "request-list", "aria-labelledby": "my-requests-title"},
-        html.h2({"class_name": "section-title", "id": "my-requests-title"}, "Your requests"),
+    return Region(
+        "Your requests",
         QueryView(
             mine,
             lambda rows: html.ul(
@@ -336,6 +338,9 @@ def _MyRequests(mine: Any) -> VdomDict:
             empty="You haven't asked for a service yet. Your requests and their offers will appear here.",
             loading_label="Loading your requests…",
         ),
+        title_id="my-requests-title",
+        class_name="request-list",
+        title_class="section-title",
     )
 
 

@@ -19,6 +19,7 @@ from components.hooks import use_action, use_query
 from components.kit import (
     Button,
     QueryView,
+    Region,
     UserText,
     button_link,
     form_error,
@@ -56,9 +57,8 @@ def TeamJoinPage() -> VdomDict:
 
 def _sign_in_first(token: str) -> VdomDict:
     back = f"/join-team?{urlencode({'token': token})}"
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "join-title"},
-        html.h2({"id": "join-title"}, "Sign in to accept your invitation"),
+    return Region(
+        "Sign in to accept your invitation",
         html.p(
             "Sign in with the e-mail address the invitation was sent to; you'll come back here to accept it. "
             "No account yet? Sign up with that address, then open the link in the e-mail again."
@@ -68,6 +68,8 @@ def _sign_in_first(token: str) -> VdomDict:
             button_link("Sign in", f"/login?redirect={quote(back, safe='')}"),
             button_link("Sign up", "/sign-up", variant="outline"),
         ),
+        title_id="join-title",
+        class_name="staff-card",
     )
 
 

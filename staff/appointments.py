@@ -38,6 +38,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    Region,
     Select,
     TabPanel,
     Tabs,
@@ -381,17 +382,16 @@ def _Schedule(filters: Filters, time_zone: str) -> VdomDict:
         ends=last,
         time_zone=time_zone,
     )
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "schedule-title"},
-        html.h2(
-            {"id": "schedule-title"}, f"{query.data.name}'s schedule" if query.data else "Provider's schedule"
-        ),
+    return Region(
+        f"{query.data.name}'s schedule" if query.data else "Provider's schedule",
         QueryView(
             query,
             lambda s: schedule_body(s, time_zone),
             is_empty=lambda _s: False,
             loading_label="Loading the schedule…",
         ),
+        title_id="schedule-title",
+        class_name="staff-card",
     )
 
 

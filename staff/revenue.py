@@ -41,6 +41,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    Region,
     ServerForm,
     StaffCard,
     StatCard,
@@ -115,10 +116,11 @@ def _Revenue() -> VdomDict:
             _Breakdown(),
             _Queue()
             if Permission.process_payments in permissions
-            else html.section(
-                {"class_name": "staff-card", "aria-labelledby": "queue-title"},
-                html.h2({"id": "queue-title"}, "Payout requests"),
+            else Region(
+                "Payout requests",
                 html.p("Processing payouts needs the process payments permission."),
+                title_id="queue-title",
+                class_name="staff-card",
             ),
             class_name="revenue",
         ),
@@ -131,15 +133,8 @@ def _Summary() -> VdomDict:
     params = use_search_params()
     by = granularity(params)
     query = use_query(get_revenue_summary, granularity=by)
-    return html.section(
-        {"class_name": "staff-card revenue-summary", "aria-labelledby": "revenue-title"},
-        html.div(
-            {"class_name": "staff-card-head revenue-controls"},
-            html.h2({"id": "revenue-title"}, "Revenue summary"),
-            button_link(
-                "Download CSV", f"{EXPORT_PATH}?granularity={by}", variant="outline", size="sm", download=""
-            ),
-        ),
+    return StaffCard(
+        "Revenue summary",
         Tabs(
             GRANULARITIES,
             by,
@@ -154,6 +149,14 @@ def _Summary() -> VdomDict:
             ),
             id="revenue-by",
         ),
+        title_id="revenue-title",
+        head=(
+            button_link(
+                "Download CSV", f"{EXPORT_PATH}?granularity={by}", variant="outline", size="sm", download=""
+            ),
+        ),
+        head_class="revenue-controls",
+        class_name="revenue-summary",
     )
 
 
@@ -211,20 +214,8 @@ def _Breakdown() -> VdomDict:
     params = use_search_params()
     split = split_of(params)
     query = use_query(get_revenue_breakdown, split=split)
-    return html.section(
-        {"class_name": "staff-card revenue-breakdown", "aria-labelledby": "breakdown-title"},
-        html.div(
-            {"class_name": "staff-card-head revenue-controls"},
-            html.h2({"id": "breakdown-title"}, "Where revenue comes from"),
-            button_link(
-                "Download CSV",
-                f"{BREAKDOWN_EXPORT_PATH}?split={split}",
-                variant="outline",
-                size="sm",
-                download="",
-                **{"aria-label": f"Download CSV, revenue {dict(SPLITS)[split].lower()}"},
-            ),
-        ),
+    return StaffCard(
+        "Where revenue comes from",
         Tabs(
             SPLITS,
             split,
@@ -237,6 +228,19 @@ def _Breakdown() -> VdomDict:
             QueryView(query, _breakdown_body, is_empty=lambda _b: False, loading_label="Loading revenue…"),
             id="revenue-split",
         ),
+        title_id="breakdown-title",
+        head=(
+            button_link(
+                "Download CSV",
+                f"{BREAKDOWN_EXPORT_PATH}?split={split}",
+                variant="outline",
+                size="sm",
+                download="",
+                **{"aria-label": f"Download CSV, revenue {dict(SPLITS)[split].lower()}"},
+            ),
+        ),
+        head_class="revenue-controls",
+        class_name="revenue-breakdown",
     )
 
 

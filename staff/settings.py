@@ -20,6 +20,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    Region,
     Select,
     ServerForm,
     TextArea,
@@ -83,9 +84,8 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> VdomDict:
         )
 
     browser_zone = session.time_zone.replace("_", " ")
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "prefs-title"},
-        html.h2({"id": "prefs-title"}, "Your preferences"),
+    return Region(
+        "Your preferences",
         ServerForm(
             Select(
                 "Time zone",
@@ -118,6 +118,8 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> VdomDict:
                 ".",
             ),
         ),
+        title_id="prefs-title",
+        class_name="staff-card",
     )
 
 
@@ -125,9 +127,8 @@ def _Preferences(data: StaffPreferencesRead, query: Query) -> VdomDict:
 @component
 def _Business() -> VdomDict:
     settings = use_query(list_features, group="business")
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "business-title"},
-        html.h2({"id": "business-title"}, "Business settings"),
+    return Region(
+        "Business settings",
         html.p(
             {"class_name": "text-muted"},
             "Changes apply at once across the site and are recorded in the audit log.",
@@ -147,6 +148,8 @@ def _Business() -> VdomDict:
             html.li("Free cancellation and rescheduling: up to 24 hours before a visit."),
             html.li("To change them, update the Terms of Service first: patients agreed to these terms."),
         ),
+        title_id="business-title",
+        class_name="staff-card",
     )
 
 

@@ -42,6 +42,7 @@ from components.kit.lists import checklist, chips, facts, steps
 from components.kit.notices import coming_soon, cta_band, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
+from components.kit.region import Region
 from components.kit.settings import SettingsPanel, settings_actions
 from components.kit.split import split
 from components.kit.static import frozen
@@ -60,6 +61,7 @@ __all__ = [
     "ErrorLine",
     "ErrorSummary",
     "Field",
+    "Region",
     "ServerForm",
     "ListQuery",
     "MAX_PAGE_SIZE",

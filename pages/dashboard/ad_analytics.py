@@ -33,6 +33,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    Region,
     ServerForm,
     StaffCard,
     StatCard,
@@ -158,15 +159,17 @@ def _report(data: AdFiguresRead) -> VdomDict:
             title_id="ad-chart-title",
             head=(button_link("Download CSV", CSV_PATH, variant="outline", size="sm", download=""),),
         ),
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "ad-flights-figures"},
-            html.h2({"id": "ad-flights-figures"}, "By flight"),
+        Region(
+            "By flight",
             _table(data.flights, "Figures by flight", with_placement=False),
+            title_id="ad-flights-figures",
+            class_name="staff-card",
         ),
-        html.section(
-            {"class_name": "staff-card", "aria-labelledby": "ad-placement-figures"},
-            html.h2({"id": "ad-placement-figures"}, "By flight and placement"),
+        Region(
+            "By flight and placement",
             _table(data.placements, "Figures by flight and placement", with_placement=True),
+            title_id="ad-placement-figures",
+            class_name="staff-card",
         ),
     )
 

@@ -24,6 +24,7 @@ from components.kit import (
     DataTable,
     Field,
     QueryView,
+    Region,
     ServerForm,
     StaffCard,
     StatCard,
@@ -142,9 +143,8 @@ def _RequestForm(refetch: list[Any]) -> VdomDict:
         if done is not None:
             session.toaster.success(REQUESTED, f"{format_money(done.amount)}: staff will review it shortly.")
 
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "payout-new-title"},
-        html.h2({"id": "payout-new-title"}, "Request a payout"),
+    return Region(
+        "Request a payout",
         html.p(
             {"class_name": "modal-lead", "id": "payout-rules"},
             f"The smallest payout is {minimum}. You can have one request in progress at a time.",
@@ -169,4 +169,6 @@ def _RequestForm(refetch: list[Any]) -> VdomDict:
             on_submit=submit,
             class_name="payout-form",
         ),
+        title_id="payout-new-title",
+        class_name="staff-card",
     )

@@ -28,6 +28,7 @@ from components.icons import icon
 from components.kit import (
     Button,
     Field,
+    Region,
     Select,
     ServerForm,
     TextArea,
@@ -144,18 +145,19 @@ def _ticket_list(
                 for t in tickets
             ),
         )
-    return html.section(
-        {"class_name": "support-card support-list", "aria-labelledby": "support-list-title"},
-        html.div(
-            {"class_name": "support-card-head"},
-            html.h2({"id": "support-list-title"}, "My tickets"),
+    return Region(
+        "My tickets",
+        body,
+        title_id="support-list-title",
+        class_name="support-card support-list",
+        head_class="support-card-head",
+        head=(
             html.a(
                 {"class_name": "btn btn-sm btn-primary", "href": f"{PATH}?new=1"},
                 icon("plus", size=16),
                 "New request",
             ),
         ),
-        body,
     )
 
 
@@ -199,9 +201,8 @@ def _NewRequest(
             on_created(created)
 
     busy = send.pending
-    return html.section(
-        {"class_name": "support-card", "aria-labelledby": "support-new-title"},
-        html.h2({"id": "support-new-title"}, "New support request"),
+    return Region(
+        "New support request",
         html.p(
             {"class_name": "modal-lead"},
             "Tell us what happened. Our support team answers here, usually within a few hours.",
@@ -226,6 +227,8 @@ def _NewRequest(
             ),
             on_submit=submit,
         ),
+        title_id="support-new-title",
+        class_name="support-card",
     )
 
 
@@ -255,16 +258,20 @@ def _MyTicket(ticket_id: str) -> VdomDict:
                 html.span("Opened ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))),
             ),
         ),
-        html.section(
-            {"class_name": "ticket-section", "aria-labelledby": "support-description-title"},
-            html.h3({"id": "support-description-title"}, "Your request"),
+        Region(
+            "Your request",
             UserText(ticket.description, tag="p", class_name="ticket-description"),
             attachment_links(detail.data.attachments),
+            title_id="support-description-title",
+            class_name="ticket-section",
+            heading="h3",
         ),
-        html.section(
-            {"class_name": "ticket-section", "aria-labelledby": "support-thread-title"},
-            html.h3({"id": "support-thread-title"}, "Conversation"),
+        Region(
+            "Conversation",
             thread(detail.data.messages, session.time_zone, empty="No replies yet. We'll answer here soon."),
+            title_id="support-thread-title",
+            class_name="ticket-section",
+            heading="h3",
         ),
         html.p(
             {"class_name": "support-closed"},

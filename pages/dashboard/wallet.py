@@ -37,6 +37,7 @@ from components.kit import (
     DataTable,
     Dialog,
     QueryView,
+    StaffCard,
     StatCard,
     UserText,
     browser_field,
@@ -196,9 +197,8 @@ def invoices_section(page: InvoicePageRead) -> VdomDict:
         Column("status", "Status", render=lambda i: invoice_status_badge(i.status)),
         Column("pdf", "PDF", render=lambda i: invoice_pdf_link(i.number)),
     )
-    return html.section(
-        {"class_name": "staff-card wallet-invoices", "aria-labelledby": "invoices", "id": "invoices-section"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "invoices"}, "Invoices")),
+    return StaffCard(
+        "Invoices",
         hint("Invoices we sent you. Pay them as each one says; questions go to our support team."),
         DataTable(
             columns,
@@ -207,6 +207,9 @@ def invoices_section(page: InvoicePageRead) -> VdomDict:
             page_size=INVOICES_SHOWN,
             row_key=lambda i: i.id,
         ),
+        title_id="invoices",
+        class_name="wallet-invoices",
+        id="invoices-section",
     )
 
 
@@ -285,11 +288,12 @@ def _Cards() -> VdomDict:
             else None
         ),
     )
-    return html.section(
-        {"class_name": "staff-card wallet-cards-section", "aria-labelledby": "wallet-cards-title"},
-        html.div({"class_name": "staff-card-head"}, html.h2({"id": "wallet-cards-title"}, "Saved cards")),
+    return StaffCard(
+        "Saved cards",
         QueryView(query, body, is_empty=lambda data: data is None, loading_label="Loading your cards…"),
         dialog,
+        title_id="wallet-cards-title",
+        class_name="wallet-cards-section",
     )
 
 
@@ -391,13 +395,8 @@ def history_section(page: WalletPageRead, filters: WalletFilters, time_zone: str
         if filters.filtered
         else "No credit movements yet. Refunds and goodwill credit will appear here."
     )
-    return html.section(
-        {"class_name": "staff-card wallet-history", "aria-labelledby": "wallet-history-title"},
-        html.div(
-            {"class_name": "staff-card-head"},
-            html.h2({"id": "wallet-history-title"}, "History"),
-            button_link("Download CSV", filters.csv_href(), variant="outline", size="sm", download=""),
-        ),
+    return StaffCard(
+        "History",
         DataTable(
             history_columns(time_zone),
             page.items,
@@ -409,4 +408,7 @@ def history_section(page: WalletPageRead, filters: WalletFilters, time_zone: str
             row_key=lambda line: line.entry_id,
             empty=empty,
         ),
+        title_id="wallet-history-title",
+        head=(button_link("Download CSV", filters.csv_href(), variant="outline", size="sm", download=""),),
+        class_name="wallet-history",
     )

@@ -17,7 +17,7 @@ from reactpy import component, html
 from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
-from components.kit import button_link, portal_body, portal_header
+from components.kit import Region, button_link, portal_body, portal_header
 from components.staff_frame import StaffFrame, StaffSection
 from staff.analytics._counting import HowCounted
 from staff.analytics._range import RangeCard
@@ -56,18 +56,14 @@ def _Analytics() -> VdomDict:
         ),
         portal_body(
             RangeCard(params, dates, view, key="|".join(f"{k}={v}" for k, v in sorted(params.items()))),
-            html.section(
-                {
-                    "class_name": "staff-card analytics-problem",
-                    "role": "alert",
-                    "aria-labelledby": "analytics-problem",
-                },
-                html.div(
-                    {"class_name": "staff-card-head"},
-                    html.h2({"id": "analytics-problem"}, "This range cannot be shown"),
-                ),
+            Region(
+                "This range cannot be shown",
                 html.p({"class_name": "form-error"}, problem),
                 button_link("Show the last 30 days", PATH, variant="outline"),
+                title_id="analytics-problem",
+                class_name="staff-card analytics-problem",
+                head_class="staff-card-head",
+                role="alert",
             )
             if dates is None
             else Report(dates, view),

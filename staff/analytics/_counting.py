@@ -6,6 +6,8 @@ from __future__ import annotations
 from reactpy import html
 from reactpy.types import VdomDict
 
+from components.kit import Region
+
 COUNTING = (
     (
         "Days and periods",
@@ -48,9 +50,8 @@ COUNTING = (
 
 
 def HowCounted() -> VdomDict:  # noqa: N802 - a screen part, named like the components
-    return html.section(
-        {"class_name": "staff-card analytics-how", "aria-labelledby": "analytics-how-title"},
-        html.h2({"id": "analytics-how-title"}, "How these are counted"),
+    return Region(
+        "How these are counted",
         html.dl(
             {"class_name": "analytics-how-list"},
             *(
@@ -59,4 +60,6 @@ def HowCounted() -> VdomDict:  # noqa: N802 - a screen part, named like the comp
                 for part in (html.dt({"key": f"t-{term}"}, term), html.dd({"key": f"d-{term}"}, text))
             ),
         ),
+        title_id="analytics-how-title",
+        class_name="staff-card analytics-how",
     )

@@ -13,7 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
 from components.icons import icon
-from components.kit import Button, Checkbox, Field, ServerForm, settings_actions
+from components.kit import Button, Checkbox, Field, Region, ServerForm, settings_actions
 from models.automation import IntegrationRead, TestResultRead
 
 URL_HINT = (
@@ -63,13 +63,8 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     async def toggle_simulation(checked: bool) -> None:
         await simulate.run(enabled=checked)
 
-    return html.section(
-        {"class_name": "settings-card", "aria-labelledby": "automation-connection"},
-        html.div(
-            {"class_name": "automation-head"},
-            html.h2({"id": "automation-connection", "class_name": "settings-title"}, "n8n connection"),
-            status_pill(data),
-        ),
+    return Region(
+        "n8n connection",
         html.p(
             {"class_name": "settings-text"},
             "Events are sent only while the connection is on: a URL is connected once it passes a test.",
@@ -126,6 +121,11 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
                 hint="For demos: no request is made; tests and events are logged as simulated.",
             ),
         ),
+        title_id="automation-connection",
+        class_name="settings-card",
+        title_class="settings-title",
+        head_class="automation-head",
+        head=(status_pill(data),),
     )
 
 

@@ -1,0 +1,33 @@
+"""The kit's `Region` (components/kit/region.py): a part of a screen named by its own heading, with the
+heading alone or in a head row beside a count or a button."""
+
+from __future__ import annotations
+
+from components.kit import Region
+from tests.ui.harness import attrs, children, classes, find, text
+
+
+def test_a_region_is_named_by_its_heading():
+    region = Region("Reviews", "the list", title_id="reviews-title", class_name="card profile-card")
+    assert region["tagName"] == "section" and classes(region) == {"card", "profile-card"}
+    heading = children(region)[0]
+    assert heading["tagName"] == "h2" and attrs(heading) == {"id": "reviews-title"}
+    assert attrs(region)["aria-labelledby"] == "reviews-title" and text(region) == "Reviews the list"
+
+
+def test_the_tag_the_heading_level_and_its_class_are_chosen():
+    region = Region(
+        "Messages", title_id="t", tag="aside", heading="h3", title_class="card-title", role="status", id="m"
+    )
+    assert region["tagName"] == "aside" and attrs(region)["role"] == "status" and attrs(region)["id"] == "m"
+    assert classes(find(region, "h3")) == {"card-title"} and "class_name" not in attrs(region)
+
+
+def test_a_head_row_holds_the_heading_and_what_goes_beside_it():
+    region = Region(
+        "My tickets", "body", title_id="t", head_class="support-card-head", head=("New",), key="k"
+    )
+    head = children(region)[0]
+    assert head["tagName"] == "div" and classes(head) == {"support-card-head"}
+    assert [c["tagName"] if isinstance(c, dict) else c for c in children(head)] == ["h2", "New"]
+    assert region["key"] == "k" and text(region) == "My tickets New body"
