@@ -483,12 +483,12 @@ PORTALS = (
     Screen(
         "/staff/{rest:path}", "staff.portal:StaffPortal", "Staff Portal", rule=staff_rule, frame=OWN_FRAME
     ),
-    Screen("/admin", "pages.admin:AdminPage", "Admin", rule=admin_rule),
-    Screen("/admin/users", "pages.admin_users:AdminUsersPage", "Users", rule=admin_rule),
-    Screen("/admin/users/{user_id:str}", "pages.admin_user:AdminUserPage", "Account", rule=admin_rule),
-    Screen("/admin/outbox", "pages.admin_outbox:AdminOutboxPage", "Mail outbox", rule=admin_rule),
-    Screen("/admin/not-found", "pages.admin_not_found:AdminNotFoundPage", "Unknown paths", rule=admin_rule),
-    Screen("/admin/health", "pages.admin_health:AdminHealthPage", "System health", rule=admin_rule),
+    Screen("/admin", "admin.overview:AdminPage", "Admin", rule=admin_rule),
+    Screen("/admin/users", "admin.users:AdminUsersPage", "Users", rule=admin_rule),
+    Screen("/admin/users/{user_id:str}", "admin.account:AdminUserPage", "Account", rule=admin_rule),
+    Screen("/admin/outbox", "admin.outbox:AdminOutboxPage", "Mail outbox", rule=admin_rule),
+    Screen("/admin/not-found", "admin.not_found:AdminNotFoundPage", "Unknown paths", rule=admin_rule),
+    Screen("/admin/health", "admin.health:AdminHealthPage", "System health", rule=admin_rule),
 )
 
 # Matched only by paths nothing else matches; rendered with HTTP status 404.

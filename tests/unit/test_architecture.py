@@ -25,7 +25,7 @@ from app.principal import Principal
 from models.account import AccountRead
 
 ROOT = Path(__file__).resolve().parents[2]
-UI_PACKAGES = ("pages", "staff", "helpdesk", "components")
+UI_PACKAGES = ("pages", "staff", "helpdesk", "admin", "components")
 FORBIDDEN_ACTOR_PARAMETERS = {"actor_id", "viewer", "user", "account"}
 
 
@@ -113,7 +113,7 @@ def test_the_contracts_fail_on_a_screen_that_reaches_the_database_and_a_service_
     tmp_path: Path,
 ) -> None:
     tree = tmp_path / "tree"
-    for package in ("api", "app", "components", "pages", "staff", "helpdesk", "models", "medivisit"):
+    for package in ("admin", "api", "app", "components", "pages", "staff", "helpdesk", "models", "medivisit"):
         shutil.copytree(ROOT / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     assert "Contracts: 8 kept, 0 broken." in _lint(tree)

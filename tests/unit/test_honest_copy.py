@@ -93,7 +93,7 @@ def test_coming_soon_screens_promise_no_date() -> None:
 def test_no_screen_names_a_quarter() -> None:
     found = [
         f"{path.relative_to(ROOT)}: {match.group()}"
-        for folder in ("pages", "components", "staff", "helpdesk")
+        for folder in ("pages", "components", "staff", "helpdesk", "admin")
         for path in (ROOT / folder).rglob("*.py")
         for match in QUARTER.finditer(path.read_text())
     ]

@@ -14,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("api", "app", "components", "pages", "staff", "helpdesk", "medivisit", "models")
+PRODUCT = ("admin", "api", "app", "components", "pages", "staff", "helpdesk", "medivisit", "models")
 ENTRIES = {"app/db.py", "components/hooks.py", "api/deps.py", "app/jobs.py"}
 # Openings inside a domain's or the events module's own code (owned by other work of issue 28).
 PENDING = {
@@ -22,7 +22,7 @@ PENDING = {
     "app/services/automation/_delivery.py": "short units of work between webhook requests (up to 15 s each)",
 }
 OPENERS = {"unit_of_work", "sessions"}  # a call of either opens a unit of work or a bare session
-UI = ("components", "pages", "staff", "helpdesk")
+UI = ("components", "pages", "staff", "helpdesk", "admin")
 
 
 def _python_files(packages: tuple[str, ...]) -> list[Path]:
