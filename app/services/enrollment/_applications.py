@@ -270,11 +270,13 @@ async def add_document(
         raise ValidationFailed(exc.message, code=exc.code) from None
     if content_type not in DOCUMENT_TYPES:
         raise ValidationFailed(DOCUMENT_TYPE, code="unsupported_type")
-    count = await session.scalar(
-        select(func.count())
-        .select_from(CredentialDocument)
-        .where(CredentialDocument.application_id == row.id)
-    )
+    count = (
+        await session.execute(
+            select(func.count())
+            .select_from(CredentialDocument)
+            .where(CredentialDocument.application_id == row.id)
+        )
+    ).scalar_one()
     if count >= MAX_DOCUMENTS:
         raise ValidationFailed(TOO_MANY_DOCUMENTS, code="too_many_uploads")
     now = utcnow()

@@ -4,6 +4,7 @@ the timeline, notifying the applicant, and the `provider_applicant` flag kept on
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -156,7 +157,7 @@ def record_event(
     *,
     kind: EventKind,
     actor_id: str | None,
-    details: dict | None = None,
+    details: dict[str, Any] | None = None,
     at: datetime | None = None,
 ) -> ApplicationEvent:
     """Add a line to the application's timeline (the audit of decisions): ids and codes only."""

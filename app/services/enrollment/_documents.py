@@ -19,18 +19,18 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events, storage
 from app.principal import Principal
+from app.services.enrollment._common import document_read
 from app.services.enrollment._records import (
     NO_DOCUMENT,
     REVIEW_TOPIC,
     active_reasons,
     add_event,
     document_approver,
-    document_read,
     moment,
     reason_uses,
 )
@@ -39,11 +39,13 @@ from app.services.enrollment._standing import restore_standing_if_current
 from app.services.errors import NotFound, ValidationFailed
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
+from models.account import AccountRead
 from models.audit import AuditAction
 from models.enrollment import (
     EXPIRING_WITHIN,
     ApplicationStatus,
     CredentialDocument,
+    DecisionReasonRead,
     DocumentKind,
     DocumentStanding,
     DocumentStatus,
@@ -80,7 +82,7 @@ class CredentialFile:
 
 
 # ---- the list ---------------------------------------------------------------------------------------------
-def _standing_case(today: date):  # noqa: ANN202 - a SQL CASE expression
+def _standing_case(today: date) -> ColumnElement[str]:
     """SQL for `document_standing` (models/enrollment.py): the same precedence, computed in the query."""
     D = CredentialDocument
     dated = and_(D.status != DocumentStatus.rejected, D.expires_on.is_not(None))
@@ -91,7 +93,7 @@ def _standing_case(today: date):  # noqa: ANN202 - a SQL CASE expression
     )
 
 
-def _standing_condition(standing: DocumentStanding, today: date):  # noqa: ANN202 - a SQL condition
+def _standing_condition(standing: DocumentStanding, today: date) -> ColumnElement[bool]:
     D = CredentialDocument
     soon = today + EXPIRING_WITHIN
     live = D.status != DocumentStatus.rejected
@@ -104,7 +106,9 @@ def _standing_condition(standing: DocumentStanding, today: date):  # noqa: ANN20
     return and_(D.status == DocumentStatus(standing.value), or_(D.expires_on.is_(None), D.expires_on > soon))
 
 
-def _row(document: CredentialDocument, first: str, last: str, status: ApplicationStatus, today: date):
+def _row(
+    document: CredentialDocument, first: str, last: str, status: ApplicationStatus, today: date
+) -> DocumentRowRead:
     return DocumentRowRead(
         document=document_read(document, today),
         applicant_name=" ".join(p for p in (first, last) if p) or "(no name yet)",
@@ -146,7 +150,9 @@ async def list_credential_documents(
     ).all()
     standing_of = _standing_case(today)
     counts = dict(
-        (await session.execute(select(standing_of, func.count()).where(*kinds).group_by(standing_of))).all()
+        (await session.execute(select(standing_of, func.count()).where(*kinds).group_by(standing_of)))
+        .tuples()
+        .all()
     )
     return DocumentPageRead(
         rows=[
@@ -187,6 +193,7 @@ async def _review_document(
         if reason is None:
             raise ValidationFailed(REASON_UNKNOWN)
     application = await session.get(ProviderApplication, document.application_id)
+    assert application is not None  # the document's own (its foreign key, ON DELETE CASCADE)
     document.status, document.reviewed_by, document.reviewed_at = status, member.id, now
     document.rejection_reason = (
         (reason.label + (f" — {note}" if note else ""))[:500] if reason is not None else ""
@@ -210,7 +217,7 @@ async def _review_document(
         target=document.filename,
         details={"decision": status.value, "application_id": document.application_id, **details},
     )
-    if reason is not None and application is not None:
+    if reason is not None:
         await tell_applicant(
             session, application, "document_rejected", reasons=[reason], message=note, now=now
         )
@@ -247,14 +254,14 @@ async def reject_document(
     return await _review_document(session, actor, document_id, DocumentStatus.rejected, reason, note, now)
 
 
-async def list_document_reasons(*, session: AsyncSession, actor: Principal) -> list:
+async def list_document_reasons(*, session: AsyncSession, actor: Principal) -> list[DecisionReasonRead]:
     """The managed reasons a document may be rejected for, in their order."""
     await document_approver(session, actor)
     return await active_reasons(session, reason_uses(ReasonUse.information))
 
 
 # ---- files ----------------------------------------------------------------------------------------------
-async def _is_reviewer(session: AsyncSession, actor: Principal):  # noqa: ANN202 - (account, bool)
+async def _is_reviewer(session: AsyncSession, actor: Principal) -> tuple[AccountRead, bool]:
     account = await require_account(session=session, actor=actor)
     return account, bool(REVIEWERS & await permissions_of(session=session, account=account))
 

@@ -16,8 +16,9 @@ visits ahead (PHI-free: a date and a link) and the staff who manage providers, w
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
@@ -101,7 +102,7 @@ def _standing_filter(standing: ProviderStanding) -> tuple[ColumnElement[bool], .
     }[standing]
 
 
-def _prefix(column: ColumnElement[str], prefix: str) -> ColumnElement[bool]:
+def _prefix(column: SQLColumnExpression[str], prefix: str) -> ColumnElement[bool]:
     """A case-insensitive prefix of `column` as an index range of lower(column), rechecked with LIKE."""
     lowered = func.lower(column)
     upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
@@ -367,7 +368,7 @@ async def _decide(
     action: str,
     reason: str,
     now: datetime,
-    details: dict | None = None,
+    details: dict[str, Any] | None = None,
 ) -> None:
     await sync_listing(session, provider, now.date())
     facts = {"reason": reason, **(details or {})}

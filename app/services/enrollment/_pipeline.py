@@ -10,9 +10,10 @@ draft is nudged by one of them only. The scan reads ix_provider_applications_idl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
@@ -73,17 +74,21 @@ async def get_onboarding_pipeline(
     )
     columns = []
     for status in ApplicationStatus:
-        rows = []
+        rows: Sequence[tuple[ProviderApplication, str | None]] = []
         if counts.get(status):
             rows = (
-                await session.execute(
-                    select(ProviderApplication, User.email)
-                    .join(User, User.id == ProviderApplication.user_id)
-                    .where(ProviderApplication.status == status)
-                    .order_by(ProviderApplication.status_changed_at, ProviderApplication.id)
-                    .limit(BOARD_LIMIT)
+                (
+                    await session.execute(
+                        select(ProviderApplication, User.email)
+                        .join(User, User.id == ProviderApplication.user_id)
+                        .where(ProviderApplication.status == status)
+                        .order_by(ProviderApplication.status_changed_at, ProviderApplication.id)
+                        .limit(BOARD_LIMIT)
+                    )
                 )
-            ).all()
+                .tuples()
+                .all()
+            )
         cards = [
             OnboardingCard(
                 id=a.id,
@@ -166,7 +171,7 @@ async def get_applicant_timeline(
     )
 
 
-def _idle(now: datetime) -> tuple:
+def _idle(now: datetime) -> tuple[ColumnElement[bool], ...]:
     return (
         ProviderApplication.status == ApplicationStatus.draft,
         ProviderApplication.updated_at <= now - NUDGE_IDLE,

@@ -16,6 +16,7 @@ The providers' commands run as SYSTEM: the reviewer's authority was checked by t
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -52,7 +53,7 @@ def photo_path(application: ProviderApplication) -> str:
     return PHOTO_PATH.format(application_id=application.id) if application.photo_key else ""
 
 
-def _profile_values(application: ProviderApplication, licence: ProviderLicense | None) -> dict:
+def _profile_values(application: ProviderApplication, licence: ProviderLicense | None) -> dict[str, Any]:
     return {
         "first_name": application.first_name.strip()[:80],
         "last_name": application.last_name.strip()[:80],
@@ -142,10 +143,11 @@ async def publish_provider(
             update(table).where(table.application_id == application.id).values(provider_id=provider_id)
         )
     if account.role != Role.provider:
-        await apply_role(session=session, by=reviewer, email=user.email, role=Role.provider)
+        await apply_role(session=session, by=reviewer, email=user.email or "", role=Role.provider)
     await mark_enrollment_complete(session=session, user_id=user.id)
     application.provider_id = provider_id
     provider = await session.get(Provider, provider_id)
+    assert provider is not None  # created or updated above, in this transaction
     await sync_listing(session, provider)
     await session.flush()
     return provider_id

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.enrollment._common import application_read as common_application_read
-from app.services.enrollment._common import document_read, license_read  # noqa: F401 - the staff side's
 from app.services.errors import NotFound
 from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
@@ -83,7 +83,7 @@ def add_event(
     kind: EventKind,
     actor_id: str | None,
     at: datetime,
-    details: dict | None = None,
+    details: dict[str, Any] | None = None,
 ) -> ApplicationEvent:
     """Append a line to the application's timeline (ids and codes only, never a document's contents)."""
     row = ApplicationEvent(

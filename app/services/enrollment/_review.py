@@ -161,6 +161,7 @@ async def list_verification_queue(
                 ProviderLicense.application_id.in_(ids)
             )
         ):
+            assert application_id is not None  # one of `ids`
             states.setdefault(application_id, set()).add(licence_state)
         documents = dict(
             (
@@ -310,13 +311,13 @@ async def _checklist(
     checks = [_npi_check(application)]
     for check in [*_license_checks(application, today), *_document_checks(application)]:
         tick = ticks.get(check.key)
-        done = tick is not None and bool(tick.details.get("checked"))
+        done = tick if tick is not None and tick.details.get("checked") else None
         checks.append(
             check.model_copy(
                 update={
-                    "passed": done,
-                    "checked_by": names.get(tick.actor_id or "", "") if done else "",
-                    "checked_at": tick.at if done else None,
+                    "passed": done is not None,
+                    "checked_by": names.get(done.actor_id or "", "") if done is not None else "",
+                    "checked_at": done.at if done is not None else None,
                 }
             )
         )

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from app.auth.common import clean_person_name
@@ -184,7 +185,7 @@ def _expiry_problem(expires: date, today: date) -> str | None:
 
 
 # ---- step 1: who you are -----------------------------------------------------------------------------------
-def clean_identity(update: IdentityUpdate) -> tuple[dict, FieldErrors]:
+def clean_identity(update: IdentityUpdate) -> tuple[dict[str, Any], FieldErrors]:
     errors: FieldErrors = {}
     first, last = clean_person_name(update.first_name), clean_person_name(update.last_name)
     for name, value, required in (
@@ -232,7 +233,7 @@ def clean_identity(update: IdentityUpdate) -> tuple[dict, FieldErrors]:
 # ---- step 2: credentials -----------------------------------------------------------------------------------
 def clean_credentials(
     update: CredentialsUpdate, provider_type: ProviderType | None, today: date
-) -> tuple[dict, FieldErrors]:
+) -> tuple[dict[str, Any], FieldErrors]:
     """{'npi': '' or 10 digits, 'licenses': [{license_type, state, number, expires_on}]} and field errors
     (licence fields are named 'licenses.{n}.{field}')."""
     errors: FieldErrors = {}
@@ -242,7 +243,7 @@ def clean_credentials(
             npi = clean_npi(update.npi)
         except ValidationFailed as exc:
             errors["npi"] = exc.message
-    licenses: list[dict] = []
+    licenses: list[dict[str, Any]] = []
     if not update.licenses:
         errors["licenses"] = LICENSE_REQUIRED
     seen: set[tuple[str, str]] = set()
@@ -276,10 +277,10 @@ def clean_credentials(
 # ---- step 3: what you offer --------------------------------------------------------------------------------
 def clean_offering(
     update: OfferingUpdate, services: Mapping[str, tuple[str, int]]
-) -> tuple[dict, FieldErrors]:
+) -> tuple[dict[str, Any], FieldErrors]:
     """`services`: the active catalog, service id → (name, the places it allows as a location mask)."""
     errors: FieldErrors = {}
-    offers: list[dict] = []
+    offers: list[dict[str, Any]] = []
     if not update.offers:
         errors["offers"] = OFFER_REQUIRED
     for offer in {o.service_id: o for o in update.offers}.values():
@@ -339,7 +340,7 @@ def clean_offering(
 
 
 # ---- step 4: a document ------------------------------------------------------------------------------------
-def clean_document_dates(document: DocumentCreate, today: date) -> tuple[dict, FieldErrors]:
+def clean_document_dates(document: DocumentCreate, today: date) -> tuple[dict[str, Any], FieldErrors]:
     errors: FieldErrors = {}
     issued = expires = None
     try:

@@ -19,9 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app import audit
 from app.services.notifications import MAX_RECIPIENTS, Message, notify_each
@@ -62,9 +64,9 @@ class _Source:
     """Licences or approved documents of providers, as the job reads them, and how a reminder names one."""
 
     model: type[ProviderLicense] | type[CredentialDocument]
-    conditions: tuple
-    columns: tuple
-    label: Callable[[tuple], str]
+    conditions: tuple[ColumnElement[bool], ...]
+    columns: tuple[InstrumentedAttribute[Any], ...]
+    label: Callable[[tuple[Any, ...]], str]
 
 
 SOURCES = (
@@ -95,8 +97,8 @@ def _stage_window(stage: int, today: date) -> tuple[date, date]:
 
 
 async def _claim(
-    session: AsyncSession, source: _Source, due: Iterable[ColumnElement[bool]], values: dict
-) -> list[tuple]:
+    session: AsyncSession, source: _Source, due: Iterable[ColumnElement[bool]], values: dict[str, Any]
+) -> list[tuple[Any, ...]]:
     """Stamp up to a batch of `source`'s rows matching `due` with `values`; the rows this run won as
     (id, provider_id, expires_on, *label columns)."""
     model = source.model
@@ -119,7 +121,7 @@ async def _provider_users(session: AsyncSession, provider_ids: Iterable[str]) ->
     rows = await session.execute(
         select(Provider.id, Provider.user_id).where(Provider.id.in_(ids), Provider.user_id.is_not(None))
     )
-    return dict(rows.tuples().all())
+    return {provider_id: user_id for provider_id, user_id in rows.tuples() if user_id is not None}
 
 
 async def notify_in_batches(
@@ -182,6 +184,7 @@ async def standing_problems(
             ProviderLicense.provider_id.in_(ids)
         )
     ):
+        assert provider_id is not None  # one of `ids`
         licences.setdefault(provider_id, []).append(expires_on)
     for provider_id, dates in licences.items():
         if max(dates) < today:
@@ -189,16 +192,17 @@ async def standing_problems(
                 f"No valid licence: the last one expired on {_date_text(max(dates))}."
             )
     documents: dict[tuple[str, DocumentKind], list[date | None]] = {}
-    for provider_id, kind, expires_on in await session.execute(
+    for owner, kind, expiry in await session.execute(
         select(CredentialDocument.provider_id, CredentialDocument.kind, CredentialDocument.expires_on).where(
             CredentialDocument.provider_id.in_(ids), CredentialDocument.status == DocumentStatus.approved
         )
     ):
-        documents.setdefault((provider_id, DocumentKind(kind)), []).append(expires_on)
-    for (provider_id, kind), dates in sorted(documents.items(), key=lambda item: item[0][1].value):
-        if None not in dates and max(d for d in dates if d is not None) < today:
-            last = max(d for d in dates if d is not None)
-            problems[provider_id].append(f"{kind.label} expired on {_date_text(last)}.")
+        assert owner is not None  # one of `ids`
+        documents.setdefault((owner, DocumentKind(kind)), []).append(expiry)
+    for (owner, kind), expiries in sorted(documents.items(), key=lambda item: item[0][1].value):
+        if None not in expiries and max(d for d in expiries if d is not None) < today:
+            last = max(d for d in expiries if d is not None)
+            problems[owner].append(f"{kind.label} expired on {_date_text(last)}.")
     return problems
 
 
@@ -211,7 +215,11 @@ async def _applications_of(session: AsyncSession, provider_ids: Iterable[str]) -
             ProviderApplication.provider_id.in_(ids)
         )
     )
-    return dict(rows.tuples().all())
+    return {
+        provider_id: application_id
+        for provider_id, application_id in rows.tuples()
+        if provider_id is not None
+    }
 
 
 async def record_provider_event(
@@ -220,7 +228,7 @@ async def record_provider_event(
     provider_ids: Iterable[str],
     kind: EventKind,
     actor_id: str | None,
-    details: dict,
+    details: dict[str, Any],
     at: datetime,
 ) -> None:
     """Add `kind` to the timeline of each provider's application (providers who never applied have none:
@@ -234,7 +242,12 @@ async def record_provider_event(
 
 
 async def _system_decision(
-    session: AsyncSession, provider_id: str, kind: EventKind, action: str, details: dict, now: datetime
+    session: AsyncSession,
+    provider_id: str,
+    kind: EventKind,
+    action: str,
+    details: dict[str, Any],
+    now: datetime,
 ) -> None:
     """A decision of the job about a provider: on its application's timeline and in the audit log."""
     await record_provider_event(
