@@ -23,6 +23,7 @@ from components.kit import (
     TextArea,
     card,
     checklist,
+    dialog_actions,
     grid,
     hint,
     page_header,
@@ -338,10 +339,7 @@ def _EnquiryForm() -> Any:
             id_prefix=PREFIX,
             hint="Anything else we should know (optional)",
         ),
-        html.div(
-            {"class_name": "modal-actions"},
-            Button(
-                "Send enquiry", type="submit", icon="mail", pending=send.pending, pending_label="Sending…"
-            ),
+        dialog_actions(
+            Button("Send enquiry", type="submit", icon="mail", pending=send.pending, pending_label="Sending…")
         ),
     )

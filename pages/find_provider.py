@@ -33,6 +33,7 @@ from components.kit import (
     button_link,
     cta_band,
     error_state,
+    form_error,
     frozen,
     loading_state,
     notice,
@@ -162,7 +163,7 @@ def _Results(search: str, time_zone: str) -> VdomDict:
             html.div(
                 {"class_name": "empty-state", "key": "invalid-zip"},
                 html.h3("Check the ZIP code"),
-                html.p({"class_name": "form-error", "role": "alert"}, problem),
+                form_error(problem),
             ),
         )
     page = results.data

@@ -54,6 +54,7 @@ from components.kit import (
     TextArea,
     button_link,
     button_row,
+    facts,
     field_ids,
     file_button,
     file_input,
@@ -924,30 +925,30 @@ def _Review(
 
 
 def _Recap(app: ApplicationRead) -> VdomDict:
-    def row(label: str, value: Any) -> list:
-        return [html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value or "—")]
+    def row(label: str, value: Any) -> tuple[str, Any]:
+        return label, value or "—"
 
-    return html.dl(
-        {"class_name": "enroll-recap"},
-        *row("Name", app.name),
-        *row("Provider type", app.provider_type.label if app.provider_type else ""),
-        *row("Phone", app.phone),
-        *row("NPI", app.npi),
-        *row(
+    return facts(
+        row("Name", app.name),
+        row("Provider type", app.provider_type.label if app.provider_type else ""),
+        row("Phone", app.phone),
+        row("NPI", app.npi),
+        row(
             "Licences",
             ", ".join(
                 f"{x.license_type} {x.state} {x.number} (expires {x.expires_on:%b %-d, %Y})"
                 for x in app.licenses
             ),
         ),
-        *row("Services", f"{len(app.offers)} chosen"),
-        *row("ZIP codes", ", ".join(app.zip_codes)),
-        *row(
+        row("Services", f"{len(app.offers)} chosen"),
+        row("ZIP codes", ", ".join(app.zip_codes)),
+        row(
             "Weekly hours",
             ", ".join(
                 f"{WEEKDAYS[h.weekday][:3]} {_hhmm(h.start_minute)}–{_hhmm(h.end_minute)}"
                 for h in app.weekly_hours
             ),
         ),
-        *row("Documents", ", ".join(sorted({d.kind.label for d in app.documents}))),
+        row("Documents", ", ".join(sorted({d.kind.label for d in app.documents}))),
+        class_name="enroll-recap",
     )

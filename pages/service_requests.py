@@ -312,9 +312,8 @@ def _RequestForm(mine: Any) -> VdomDict:
             html.p({"class_name": "form-error", "role": "alert", "id": "request-problem"}, problem)
             if problem
             else "",
-            html.div(
-                {"class_name": "modal-actions"},
-                Button("Send request", type="submit", pending=post.pending, pending_label="Sending…"),
+            dialog_actions(
+                Button("Send request", type="submit", pending=post.pending, pending_label="Sending…")
             ),
             on_submit=submit,
             key=str(form.version),

@@ -43,7 +43,7 @@ def TeamJoinPage() -> VdomDict:
             lead="Accept the invitation to see your organization's team and contracts.",
         ),
         portal_body(
-            html.p({"class_name": "form-error", "role": "alert"}, "This link has no invitation in it.")
+            form_error("This link has no invitation in it.")
             if not token
             else QueryView(
                 preview, lambda data: _Accept(data, token), loading_label="Checking your invitation…"
@@ -102,8 +102,7 @@ def _Accept(invitation: InvitationPreview, token: str) -> Any:
             ),
         )
         if invitation.for_me
-        else html.p(
-            {"class_name": "form-error", "role": "alert"},
-            f"You're signed in with another address. Sign out, then sign in as {invitation.email} to accept it.",
+        else form_error(
+            f"You're signed in with another address. Sign out, then sign in as {invitation.email} to accept it."
         ),
     )

@@ -54,6 +54,7 @@ from components.kit import (
     button_link,
     button_row,
     dialog_actions,
+    facts,
     form_error,
     page_param,
     param_href,
@@ -484,23 +485,19 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
             ),
         )
 
-    def fact(label: str, value: Any) -> list[dict]:
-        return [html.dt(label), html.dd(value)]
-
     return Dialog(
         f"Application from {application.name}",
-        html.dl(
-            {"class_name": "career-review-facts"},
-            *fact(
+        facts(
+            (
                 "Status",
                 Badge(
                     APPLICATION_STATUS_LABELS[application.status], tone=APPLICATION_TONES[application.status]
                 ),
             ),
-            *fact("E-mail", application.email),
-            *fact("Phone", application.phone or "Not given"),
-            *fact("Received", format_date(application.created_at)),
-            *fact(
+            ("E-mail", application.email),
+            ("Phone", application.phone or "Not given"),
+            ("Received", format_date(application.created_at)),
+            (
                 "CV",
                 html.a(
                     {"href": cv_href(application.id), "download": True}, f"Download {application.cv.filename}"
@@ -508,6 +505,7 @@ def _Review(application: ApplicationRead, on_close: Callable[[], None], query: Q
                 if application.cv
                 else "None",
             ),
+            class_name="career-review-facts",
         ),
         html.h3({"class_name": "career-review-heading"}, "Cover note"),
         UserText(application.cover_note, tag="p", class_name="career-review-note")

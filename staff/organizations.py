@@ -34,6 +34,7 @@ from components.kit import (
     StaffCard,
     UserText,
     browser_field,
+    dialog_actions,
     form_error,
     hint,
     list_href,
@@ -168,9 +169,7 @@ def _NewOrganization(query: Query) -> Any:
                 required=True,
                 max_length=320,
             ),
-            html.div(
-                {"class_name": "modal-actions"}, Button("Create", type="submit", pending=create.pending)
-            ),
+            dialog_actions(Button("Create", type="submit", pending=create.pending)),
             on_submit=submit,
             class_name="corp-row",
         ),
@@ -216,9 +215,7 @@ def _Members(team: TeamRead, query: Query) -> Any:
         form_error(problem),
         ServerForm(
             Field("Name", "name", form=form, id="org-name", required=True, max_length=MAX_ORG_NAME),
-            html.div(
-                {"class_name": "modal-actions"}, Button("Rename", type="submit", pending=rename.pending)
-            ),
+            dialog_actions(Button("Rename", type="submit", pending=rename.pending)),
             on_submit=submit,
             class_name="corp-row",
         ),

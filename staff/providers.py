@@ -43,6 +43,7 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    facts,
     filter_actions,
     pager,
     portal_body,
@@ -330,13 +331,12 @@ def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) 
 
 
 def profile_section(p: ManagedProvider) -> dict:
-    def row(label: str, value: object) -> VdomDict:
-        return html._(html.dt(label), html.dd(value or "—"))
+    def row(label: str, value: object) -> tuple[str, object]:
+        return label, value or "—"
 
     return StaffCard(
         "Profile",
-        html.dl(
-            {"class_name": "provider-facts"},
+        facts(
             row("Verified", "Yes" if p.is_verified else "No"),
             row("Active", "Yes" if p.is_active else "No"),
             row("Languages", ", ".join(p.languages)),
@@ -347,6 +347,7 @@ def profile_section(p: ManagedProvider) -> dict:
                 "Application",
                 p.application_status.label if p.application_status else "None on record",
             ),
+            class_name="provider-facts",
         ),
         UserText(p.bio, tag="p", class_name="provider-bio") if p.bio else "",
         title_id="profile-title",

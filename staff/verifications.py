@@ -49,6 +49,7 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    facts,
     hint,
     pager,
     portal_body,
@@ -318,8 +319,8 @@ def _Review(application_id: str, back_href: str) -> VdomDict:
     )
 
 
-def _definition(term: str, value: Any) -> list[dict]:
-    return [html.dt(term), html.dd(value if value not in ("", None) else "—")]
+def _definition(term: str, value: Any) -> tuple[str, Any]:
+    return term, value if value not in ("", None) else "—"
 
 
 def form_data(review: ApplicationReviewRead) -> VdomDict:
@@ -337,13 +338,13 @@ def form_data(review: ApplicationReviewRead) -> VdomDict:
             )
             if a.photo_key
             else "",
-            html.dl(
-                {"class_name": "verify-list"},
-                *_definition("Legal name", UserText(a.name)),
-                *_definition("Provider type", a.provider_type.label if a.provider_type else ""),
-                *_definition("Phone", a.phone),
-                *_definition("Languages", ", ".join(a.languages)),
-                *_definition("NPI", a.npi),
+            facts(
+                _definition("Legal name", UserText(a.name)),
+                _definition("Provider type", a.provider_type.label if a.provider_type else ""),
+                _definition("Phone", a.phone),
+                _definition("Languages", ", ".join(a.languages)),
+                _definition("NPI", a.npi),
+                class_name="verify-list",
             ),
         ),
         html.h3("Licences"),
@@ -372,11 +373,11 @@ def form_data(review: ApplicationReviewRead) -> VdomDict:
                 for o in review.offers
             ),
         ),
-        html.dl(
-            {"class_name": "verify-list"},
-            *_definition("ZIP codes", ", ".join(a.zip_codes)),
-            *_definition("Weekly hours", hours),
-            *_definition("Time zone", a.time_zone.replace("_", " ")),
+        facts(
+            _definition("ZIP codes", ", ".join(a.zip_codes)),
+            _definition("Weekly hours", hours),
+            _definition("Time zone", a.time_zone.replace("_", " ")),
+            class_name="verify-list",
         ),
         html.h3("Bio"),
         UserText(a.bio or "—", tag="p", class_name="verify-bio"),

@@ -39,6 +39,7 @@ from components.kit import (
     TextArea,
     UserText,
     dialog_actions,
+    facts,
     form_error,
 )
 from components.staff_frame import use_staff_permissions
@@ -55,19 +56,11 @@ DONE = {
 }
 
 
+VISIT_FACTS = "settings-facts visit-facts"
+
+
 def status_badge(status: AppointmentStatus) -> dict:
     return Badge(status.label, tone=None, class_name=f"visit-status visit-{status.value}")
-
-
-def facts(pairs: list[tuple[str, Any]]) -> VdomDict:
-    return html.dl(
-        {"class_name": "settings-facts visit-facts"},
-        *(
-            element
-            for label, value in pairs
-            for element in (html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
-        ),
-    )
 
 
 def address_text(street: str, city: str, state: str, zip_code: str) -> str:
@@ -194,16 +187,15 @@ def details_view(d: StaffVisitDetails, time_zone: str) -> VdomDict:
         p = d.patient
         patient = html._(
             facts(
-                [
-                    ("Name", UserText(p.name)),
-                    ("E-mail", html.a({"href": f"mailto:{p.email}"}, p.email) if p.email else "Not given"),
-                    ("Phone", html.a({"href": f"tel:{p.phone}"}, p.phone) if p.phone else "Not given"),
-                    (
-                        "Address",
-                        UserText(address_text(p.address_line, v.city, v.state, p.zip_code)) or "—",
-                    ),
-                    ("Intake notes", UserText(p.notes) if p.notes else "None"),
-                ]
+                ("Name", UserText(p.name)),
+                ("E-mail", html.a({"href": f"mailto:{p.email}"}, p.email) if p.email else "Not given"),
+                ("Phone", html.a({"href": f"tel:{p.phone}"}, p.phone) if p.phone else "Not given"),
+                (
+                    "Address",
+                    UserText(address_text(p.address_line, v.city, v.state, p.zip_code)) or "—",
+                ),
+                ("Intake notes", UserText(p.notes) if p.notes else "None"),
+                class_name=VISIT_FACTS,
             ),
             html.p(
                 {"class_name": "visit-zone"},
@@ -212,7 +204,7 @@ def details_view(d: StaffVisitDetails, time_zone: str) -> VdomDict:
         )
     return html.div(
         {"class_name": "visit-details"},
-        facts(visit_facts),
+        facts(*visit_facts, class_name=VISIT_FACTS),
         html.h3({"class_name": "visit-day-title"}, "Patient"),
         patient,
     )

@@ -28,6 +28,7 @@ from components.kit import (
     ServerForm,
     StaffCard,
     StatCard,
+    dialog_actions,
     portal_body,
     portal_header,
     portal_page,
@@ -162,9 +163,8 @@ def _RequestForm(refetch: list[Any]) -> VdomDict:
                 max_length=16,
                 placeholder="e.g. 150.00",
             ),
-            html.div(
-                {"class_name": "modal-actions"},
-                Button("Request payout", type="submit", pending=send.pending, pending_label="Requesting…"),
+            dialog_actions(
+                Button("Request payout", type="submit", pending=send.pending, pending_label="Requesting…")
             ),
             on_submit=submit,
             class_name="payout-form",

@@ -34,6 +34,7 @@ from components.kit import (
     TextArea,
     UserText,
     button_link,
+    dialog_actions,
     empty_state,
     error_state,
     loading_state,
@@ -220,8 +221,7 @@ def _NewRequest(
                 placeholder="What happened, and what would you like us to do?",
             ),
             attach_control(staged, input_id="support-files", disabled=busy),
-            html.div(
-                {"class_name": "modal-actions"},
+            dialog_actions(
                 button_link("Cancel", PATH, variant="ghost") if can_cancel else "",
                 Button("Send request", type="submit", pending=busy, pending_label="Sending…"),
             ),

@@ -212,15 +212,14 @@ def _Invite(query: Query) -> Any:
                 autocomplete="off",
             ),
             Select("Role", "role", form=form, options=ROLE_OPTIONS, id="team-invite-role"),
-            html.div(
-                {"class_name": "modal-actions"},
+            dialog_actions(
                 Button(
                     "Send invitation",
                     type="submit",
                     icon="mail",
                     pending=invite.pending,
                     pending_label="Sending…",
-                ),
+                )
             ),
             on_submit=submit,
             class_name="corp-row",

@@ -44,6 +44,7 @@ from components.kit import (
     browser_select,
     button_link,
     dialog_actions,
+    form_error,
     hint,
     portal_body,
     portal_header,
@@ -301,10 +302,7 @@ def date_notice(filters: WalletFilters) -> VdomDict | str:
     """Why a date in the URL was not used (a hand-edited or old link), or nothing."""
     if not filters.problem:
         return ""
-    return html.p(
-        {"class_name": "form-error", "role": "alert"},
-        f"A date in the address was left out. {filters.problem}",
-    )
+    return form_error(f"A date in the address was left out. {filters.problem}")
 
 
 def filter_form(filters: WalletFilters) -> VdomDict:
