@@ -38,6 +38,7 @@ from components.kit import (
     form_error,
     hint,
     list_href,
+    member_item,
     page_param,
     portal_body,
     portal_header,
@@ -93,20 +94,11 @@ def _list(data: OrganizationPage, search: str) -> VdomDict:
         html.ul(
             {"class_name": "corp-member-list staff-card"},
             *[
-                html.li(
-                    {"class_name": "corp-member", "key": o.id},
-                    html.div(
-                        html.a(
-                            {"class_name": "corp-member-name", "href": _href(q=search, id=o.id)},
-                            UserText(o.name),
-                        ),
-                        html.br(),
-                        html.span(
-                            {"class_name": "corp-member-email"},
-                            f"{o.kind.label} · {o.member_count} member"
-                            + ("" if o.member_count == 1 else "s"),
-                        ),
-                    ),
+                member_item(
+                    UserText(o.name),
+                    f"{o.kind.label} · {o.member_count} member" + ("" if o.member_count == 1 else "s"),
+                    key=o.id,
+                    href=_href(q=search, id=o.id),
                 )
                 for o in data.items
             ],
@@ -223,13 +215,9 @@ def _Members(team: TeamRead, query: Query) -> Any:
         html.ul(
             {"class_name": "corp-member-list"},
             *[
-                html.li(
-                    {"class_name": "corp-member", "key": m.user_id},
-                    html.div(
-                        html.span({"class_name": "corp-member-name"}, UserText(m.name)),
-                        html.br(),
-                        html.span({"class_name": "corp-member-email"}, m.email),
-                    ),
+                member_item(
+                    UserText(m.name),
+                    m.email,
                     html.div(
                         {"class_name": "corp-actions"},
                         Badge(m.role.label, tone="info" if m.role == MemberRole.admin else "neutral"),
@@ -244,6 +232,7 @@ def _Members(team: TeamRead, query: Query) -> Any:
                             ),
                         ),
                     ),
+                    key=m.user_id,
                 )
                 for m in team.members
             ]

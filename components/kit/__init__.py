@@ -41,6 +41,7 @@ from components.kit.list_screen import (
 from components.kit.lists import checklist, chips, facts, steps
 from components.kit.notices import coming_soon, cta_band, notice, sale_callout
 from components.kit.pages import NewerOlderLinks, PageLinks, list_href, page_param
+from components.kit.people import member_item
 from components.kit.query_view import QueryLike, QueryView, empty_state, error_state, loading_state
 from components.kit.region import Region
 from components.kit.settings import SettingsPanel, settings_actions
@@ -113,6 +114,7 @@ __all__ = [
     "list_href",
     "loading_state",
     "mailto_href",
+    "member_item",
     "notice",
     "page_header",
     "page_param",

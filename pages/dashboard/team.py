@@ -37,6 +37,7 @@ from components.kit import (
     empty_state,
     form_error,
     hint,
+    member_item,
     portal_body,
     portal_header,
     portal_page,
@@ -97,13 +98,9 @@ def _Team(team: TeamRead, query: Query) -> Any:
 
     def member_row(member: MemberRead) -> VdomDict:
         me = member.user_id == session.user.id if session.user else False
-        return html.li(
-            {"class_name": "corp-member", "key": member.user_id},
-            html.div(
-                html.span({"class_name": "corp-member-name"}, UserText(member.name), " (you)" if me else ""),
-                html.br(),
-                html.span({"class_name": "corp-member-email"}, member.email),
-            ),
+        return member_item(
+            (UserText(member.name), " (you)" if me else ""),
+            member.email,
             html.div(
                 {"class_name": "corp-actions"},
                 Badge(member.role.label, tone="info" if member.role == MemberRole.admin else "neutral"),
@@ -117,6 +114,7 @@ def _Team(team: TeamRead, query: Query) -> Any:
                 if admin and not me
                 else "",
             ),
+            key=member.user_id,
         )
 
     return html._(
@@ -243,16 +241,9 @@ def _Invitations(invitations: list[InvitationRead], query: Query) -> Any:
         html.ul(
             {"class_name": "corp-member-list"},
             *[
-                html.li(
-                    {"class_name": "corp-member", "key": invitation.id},
-                    html.div(
-                        html.span({"class_name": "corp-member-name"}, invitation.email),
-                        html.br(),
-                        html.span(
-                            {"class_name": "corp-member-email"},
-                            f"{invitation.role.label} · link valid until {format_date(invitation.expires_at)}",
-                        ),
-                    ),
+                member_item(
+                    invitation.email,
+                    f"{invitation.role.label} · link valid until {format_date(invitation.expires_at)}",
                     Button(
                         "Withdraw",
                         size="sm",
@@ -260,6 +251,7 @@ def _Invitations(invitations: list[InvitationRead], query: Query) -> Any:
                         aria_label=f"Withdraw the invitation to {invitation.email}",
                         on_click=lambda invitation=invitation: revoke.run(invitation_id=invitation.id),
                     ),
+                    key=invitation.id,
                 )
                 for invitation in invitations
             ],
