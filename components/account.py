@@ -221,11 +221,11 @@ def password_hint(min_length: int) -> str:
     return f"At least {min_length} characters, and not a common password. A password manager's is ideal."
 
 
-def form_alert(message: str | None) -> dict | str:
+def form_alert(message: str | None) -> VdomDict | str:
     return form_error(message)
 
 
-def form_notice(message: str | None) -> dict | str:
+def form_notice(message: str | None) -> VdomDict | str:
     return (
         html.p(
             {"class_name": "form-notice", "role": "status"},

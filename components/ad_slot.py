@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.ads import live_ads, serve_ad
 from app.settings import get_settings
@@ -25,6 +25,7 @@ from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action, use_live_tab
 from components.kit import UserText, hint
+from models.ads import LiveAd
 
 SPONSORED = "Sponsored"
 
@@ -124,7 +125,8 @@ def AdSlot(placement: str) -> Any:
     """The placement's ad for this page view, or nothing (no live ad, over the frequency cap, first paint)."""
     session = use_session()
     live = use_live_tab()
-    shown, set_shown = use_state(None)
+    shown_state: State[LiveAd | None] = use_state(None)
+    shown, set_shown = shown_state
     serve = use_action(serve_ad, on_error=lambda _message: None)  # an ad that fails to load is just absent
     available = bool(live_ads(placement)) if live else False
 

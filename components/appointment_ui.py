@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from typing import Literal
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.appointments import (
@@ -71,6 +72,7 @@ from components.order_ui import receipt_link, visit_price
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
 
+VisitTab = Literal["upcoming", "past"]  # the services' `when`
 TABS = (("upcoming", "Upcoming"), ("past", "Past"))
 TABS_ID = "appts"
 STARS = (1, 2, 3, 4, 5)
@@ -111,9 +113,9 @@ def AppointmentsBoard(path: str) -> VdomDict:
     """Tabs and the visits of the signed-in user: their schedule for a provider, else their bookings."""
     session = use_session()
     params = use_search_params()
-    tab = "past" if _param(params, "tab") == "past" else "upcoming"
+    tab: VisitTab = "past" if _param(params, "tab") == "past" else "upcoming"
     shown = _param(params, "visit")[:36]  # a notification's link: that visit is marked and focused
-    provider = is_provider(session.user)
+    provider = is_provider(session.signed_in_user)
     day = _day(_param(params, "day")) if provider else None
     return html.div(
         {"class_name": "appts-board"},
@@ -133,7 +135,7 @@ def AppointmentsBoard(path: str) -> VdomDict:
     )
 
 
-def _tabs(path: str, current: str) -> dict:
+def _tabs(path: str, current: str) -> VdomDict:
     return Tabs(
         TABS,
         current,
@@ -171,7 +173,7 @@ def _day_filter(path: str, tab: str, day: date | None) -> VdomDict:
     )
 
 
-async def _visits(*, session, actor, when: str, provider: bool, day: date | None, time_zone: str):  # noqa: ANN001, ANN202
+async def _visits(*, session, actor, when: VisitTab, provider: bool, day: date | None, time_zone: str):  # noqa: ANN001, ANN202
     if provider:
         return await list_provider_schedule(
             session=session, actor=actor, when=when, day=day, time_zone=time_zone
@@ -180,11 +182,12 @@ async def _visits(*, session, actor, when: str, provider: bool, day: date | None
 
 
 @component
-def _VisitList(path: str, tab: str, provider: bool, day: date | None, shown: str = "") -> VdomDict:
+def _VisitList(path: str, tab: VisitTab, provider: bool, day: date | None, shown: str = "") -> VdomDict:
     session = use_session()
     visits = use_query(_visits, when=tab, provider=provider, day=day, time_zone=session.time_zone)
-    use_topic(appointments_topic(session.user.id), refetch=[visits])
-    dialog, set_dialog = use_state(None)
+    use_topic(appointments_topic(session.signed_in_user.id), refetch=[visits])
+    dialog_state: State[tuple[str, AppointmentRead] | None] = use_state(None)
+    dialog, set_dialog = dialog_state
 
     def open_dialog(kind: str, visit: AppointmentRead) -> None:
         set_dialog((kind, visit))
@@ -242,7 +245,7 @@ def _problem(message: str, retry: Callable[[], object], provider: bool) -> VdomD
     )
 
 
-def _empty(tab: str, provider: bool, day: date | None) -> dict:
+def _empty(tab: str, provider: bool, day: date | None) -> VdomDict:
     if provider:
         title = f"No visits on {format_date(day)}" if day else f"No {tab} visits"
         text = (
@@ -276,7 +279,7 @@ def _summary(visit: AppointmentRead, time_zone: str) -> VdomDict:
     )
 
 
-def _status(status: AppointmentStatus) -> dict:
+def _status(status: AppointmentStatus) -> VdomDict:
     # The badge keeps the card's own colours per status (booking.css) and says the status in words.
     return Badge(status.label, class_name=f"appt-status appt-status-{status.value}")
 
@@ -306,7 +309,7 @@ def _VisitCard(
     local = visit.starts_at.astimezone(ZoneInfo(time_zone))
     heading_id = f"appt-{visit.id}"
 
-    def step(action, label: str, busy_label: str) -> dict:  # noqa: ANN001 - an Action
+    def step(action, label: str, busy_label: str) -> VdomDict:  # noqa: ANN001 - an Action
         async def run() -> None:
             await action.run(appointment_id=visit.id)
 
@@ -320,7 +323,7 @@ def _VisitCard(
             key=label,
         )
 
-    def opens(kind: str, label: str, variant: Variant, class_name: str | None = None) -> dict:
+    def opens(kind: str, label: str, variant: Variant, class_name: str | None = None) -> VdomDict:
         return Button(
             label,
             on_click=lambda: open_dialog(kind, visit),
@@ -331,7 +334,7 @@ def _VisitCard(
             key=label,
         )
 
-    actions: list[dict] = []
+    actions: list[VdomDict] = []
     status = visit.status
     if provider:
         now = datetime.now(UTC)
@@ -428,7 +431,8 @@ def _VisitCard(
 def _PatientPhone(appointment_id: str) -> VdomDict:
     """The patient's phone number, fetched for this visit only when its provider asks (each ask is audited),
     so it never travels with the schedule."""
-    phone, set_phone = use_state(None)
+    phone_state: State[PatientPhone | None] = use_state(None)
+    phone, set_phone = phone_state
     show = use_action(show_patient_phone, on_success=set_phone)
 
     async def ask() -> None:
@@ -489,7 +493,8 @@ def _error_line(message: str | None) -> VdomDict | str:
 def _use_refusal() -> tuple[str | None, Callable[[str], None]]:
     """A dialog's refusal: the service's message inline and as an error toast."""
     toaster = use_session().toaster
-    error, set_error = use_state(None)
+    refusal: State[str | None] = use_state(None)
+    error, set_error = refusal
 
     def refused(message: str) -> None:
         set_error(message)
@@ -569,7 +574,8 @@ def _RescheduleDialog(
     session = use_session()
     today = _today(time_zone)
     day, set_day = use_state(lambda: max(today, visit.starts_at.astimezone(ZoneInfo(time_zone)).date()))
-    chosen, set_chosen = use_state(None)
+    chosen_state: State[datetime | None] = use_state(None)
+    chosen, set_chosen = chosen_state
     slots = use_query(list_reschedule_slots, appointment_id=visit.id, day=day, time_zone=time_zone)
     error, refused = _use_refusal()
     action = use_action(reschedule_appointment, on_error=refused)
@@ -598,6 +604,7 @@ def _RescheduleDialog(
             changed()
 
     busy = action.pending
+    times: VdomDict | str
     if slots.error:
         times = ""
     elif slots.data is None:

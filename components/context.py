@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from reactpy import create_context, use_context
+from reactpy.types import Context
 
 from app.auth.web import Flash
 from app.principal import Principal
@@ -206,7 +207,11 @@ class CartHandle:
         """Call `listener` after every change until the returned function is called."""
         key = next(self._ids)
         self._listeners[key] = listener
-        return lambda: self._listeners.pop(key, None)
+
+        def unsubscribe() -> None:
+            self._listeners.pop(key, None)
+
+        return unsubscribe
 
     def _notify(self) -> None:
         for listener in tuple(self._listeners.values()):
@@ -247,8 +252,15 @@ class UiSession:
     # The small-screen overlays ("menu", "drawer"): mounted only while one is open.
     mobile_nav: Switch = field(default_factory=Switch)
 
+    @property
+    def signed_in_user(self) -> CurrentUser:
+        """`user`, on a screen whose route rule admits only signed-in people (pages/routes.py)."""
+        if self.user is None:
+            raise RuntimeError("a signed-in screen rendered without a signed-in user")
+        return self.user
 
-SessionContext = create_context(None)
+
+SessionContext: Context[UiSession | None] = create_context(None)
 
 
 def use_session() -> UiSession:

@@ -14,10 +14,10 @@ from reactpy import html
 from reactpy.types import VdomDict
 
 from components.format import format_date, format_money, format_slot, format_time
-from components.kit import Badge, UserText, facts, hint
+from components.kit import Badge, Tone, UserText, facts, hint
 from models.corporate import ContractCreate, ContractRead, ContractServiceInput, ContractStatus, EventDayRead
 
-STATUS_TONES = {
+STATUS_TONES: dict[ContractStatus, Tone] = {
     ContractStatus.draft: "neutral",
     ContractStatus.active: "success",
     ContractStatus.ended: "info",
@@ -61,7 +61,7 @@ def contract_from_form(values: dict[str, Any], service_slugs: list[str]) -> Cont
     )
 
 
-def contract_status(status: ContractStatus) -> dict:
+def contract_status(status: ContractStatus) -> VdomDict:
     return Badge(status.label, tone=STATUS_TONES[status])
 
 

@@ -19,9 +19,9 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Sequence
 from types import EllipsisType
-from typing import Any
+from typing import Any, overload
 
-from reactpy import use_memo, use_ref
+from reactpy import Ref, use_memo, use_ref
 from reactpy.core import hooks as reactpy_hooks
 
 logger = logging.getLogger(__name__)
@@ -47,10 +47,11 @@ class Effect:
         if function is None:
             return
         try:
-            if asyncio.iscoroutinefunction(function):
-                self.clean = _cancel_or_clean(asyncio.create_task(function()))
+            started = function()  # an `async def` effect's coroutine has not run yet: it runs as a task
+            if asyncio.iscoroutine(started):
+                self.clean = _cancel_or_clean(asyncio.create_task(started))
             else:
-                self.clean = function()
+                self.clean = started
         except Exception:
             logger.exception("Error in effect")
 
@@ -83,18 +84,24 @@ def _cancel_or_clean(task: asyncio.Task[Cleanup | None]) -> Cleanup:
     return clean
 
 
+Dependencies = Sequence[Any] | EllipsisType | None  # ...: inferred from the closure, as ReactPy does
+
+
+@overload
 def use_effect(
-    function: EffectFunction | None = None,
-    dependencies: Sequence[Any]
-    | EllipsisType
-    | None = ...,  # ...: inferred from the closure, as ReactPy does
+    function: None = None, dependencies: Dependencies = ...
+) -> Callable[[EffectFunction], None]: ...
+@overload
+def use_effect(function: EffectFunction, dependencies: Dependencies = ...) -> None: ...
+def use_effect(
+    function: EffectFunction | None = None, dependencies: Dependencies = ...
 ) -> Callable[[EffectFunction], None] | None:
     """ReactPy's `use_effect`: `function` runs after the first render and after each render whose
     `dependencies` changed (by identity), its returned clean-up before the next run and at unmount.
     Also a decorator: `@use_effect(dependencies=[...])`."""
     dependencies = reactpy_hooks._try_to_infer_closure_values(function, dependencies)  # noqa: SLF001
     memoize = use_memo(dependencies=dependencies)
-    ref = use_ref(None)
+    ref: Ref[Effect | None] = use_ref(None)
     hook = reactpy_hooks.current_hook()
 
     def add_effect(function: EffectFunction) -> None:

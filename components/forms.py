@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reactpy import use_context, use_ref, use_state
+from reactpy import Ref, use_context, use_ref, use_state
 
 from components.context import SessionContext
 from components.hooks import DraftSaver, use_draft
@@ -70,7 +70,7 @@ class Form:
 
 def use_form(*, draft: str | None = None, **initial: Any) -> Form:
     """The form's storage; with `draft`, also kept in the database under that key (see the module)."""
-    kept_ref = use_ref(None)
+    kept_ref: Ref[_Kept | None] = use_ref(None)
     if kept_ref.current is None:
         kept_ref.current = _Kept(dict(initial), dict(initial))
     kept: _Kept = kept_ref.current

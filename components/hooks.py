@@ -34,7 +34,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from reactpy import use_connection, use_context, use_ref, use_state
+from reactpy import Ref, use_connection, use_context, use_ref, use_state
+from reactpy.types import State
 
 from app import events
 from app.db import unit_of_work
@@ -304,16 +305,20 @@ def use_action(
     return Action(run, pending)
 
 
+TopicHandler = Callable[[dict[str, Any]], bool | None]
+"""`use_topic`'s `on_event`: handed each event's payload; False means "ignored" (nothing reloads)."""
+
+
 def use_topic(
     *topics: str,
     refetch: Iterable[Query[Any]] = (),
-    on_event: Callable[[dict[str, Any]], bool | None] | None = None,
+    on_event: TopicHandler | None = None,
 ) -> None:
     """Subscribe to `topics` while mounted (none: nothing is subscribed). Each event first goes to
     `on_event(payload)`; unless it returns False ("ignored"), the queries in `refetch` reload.
 
     Holds no state of its own: an ignored event re-renders nothing."""
-    latest = use_ref((on_event, ()))
+    latest: Ref[tuple[TopicHandler | None, tuple[Query[Any], ...]]] = use_ref((on_event, ()))
     latest.current = (on_event, tuple(refetch))  # the latest callbacks, not the subscribing render's
 
     @use_effect(dependencies=list(topics))
@@ -345,7 +350,8 @@ def use_viewer(access_token: str) -> ViewerState:
     """Who the access token signs in (checked by the identity service, session included), loaded once per
     connection and again on reload(). Without a token nothing loads and nothing re-renders."""
     version, set_version = use_state(0)
-    state, set_state = use_state(lambda: (bool(access_token), None))
+    viewer_state: State[tuple[bool, Viewer | None]] = use_state(lambda: (bool(access_token), None))
+    state, set_state = viewer_state
 
     @use_effect(dependencies=[access_token, version])
     async def load() -> None:

@@ -9,7 +9,7 @@ from reactpy import html
 from reactpy.types import VdomDict
 
 from components.format import format_money
-from components.kit import Badge
+from components.kit import Badge, Tone
 from models.invoice import InvoiceStatus
 
 PDF_PATH = "/api/invoices/{number}.pdf"
@@ -19,7 +19,7 @@ STATUS_LABELS = {
     InvoiceStatus.paid: "Paid",
     InvoiceStatus.void: "Void",
 }
-STATUS_TONES = {
+STATUS_TONES: dict[InvoiceStatus, Tone] = {
     InvoiceStatus.draft: "neutral",
     InvoiceStatus.sent: "info",
     InvoiceStatus.paid: "success",
@@ -44,7 +44,7 @@ def invoice_pdf_link(number: str, *, label: str = "PDF", class_name: str = "rece
     )
 
 
-def invoice_status_badge(status: InvoiceStatus) -> dict:
+def invoice_status_badge(status: InvoiceStatus) -> VdomDict:
     return Badge(STATUS_LABELS[status], tone=STATUS_TONES[status])
 
 

@@ -84,7 +84,7 @@ def NotificationInbox(path: str, settings_path: str = "/dashboard/notification-s
     tab = InboxTab(tab_text) if tab_text in InboxTab.__members__ else InboxTab.unread
     page = _page_number(_param(params, "page"))
     inbox = use_query(list_notifications, tab=tab.value, page=page)
-    use_topic(notifications_topic(session.user.id), refetch=[inbox])
+    use_topic(notifications_topic(session.signed_in_user.id), refetch=[inbox])
     all_read = use_action(mark_all_read, refetch=[inbox])
     unread = inbox.data.unread if inbox.data else 0
 
@@ -231,7 +231,7 @@ def NotificationSettings() -> VdomDict:
     session = use_session()
     preferences = use_query(get_notification_preferences)
     use_topic(
-        notifications_topic(session.user.id),
+        notifications_topic(session.signed_in_user.id),
         refetch=[preferences],
         on_event=lambda payload: payload.get("change") == "preferences",
     )

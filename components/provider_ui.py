@@ -112,7 +112,7 @@ def chosen_service(page: ProviderPage) -> str | None:
     return None
 
 
-def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None = None) -> dict:
+def provider_card(card: ProviderCard, time_zone: str, *, add_service: str | None = None) -> VdomDict:
     """A search result; with `add_service`, an Add to cart button books that service with this provider.
     Without one nothing on it acts: it is one frozen element, written once for every tab and search that
     shows the same provider with the same figures (popular searches show the same cards again and again)."""
@@ -138,7 +138,7 @@ class _SameContent:
 
 
 @lru_cache(maxsize=2048)  # a few MB at most: a card's HTML is ~1 KB
-def _frozen_card(content: _SameContent, time_zone: str) -> dict:
+def _frozen_card(content: _SameContent, time_zone: str) -> VdomDict:
     return _card(content.card, time_zone, None)
 
 
@@ -184,7 +184,7 @@ def _card(card: ProviderCard, time_zone: str, add_service: str | None) -> VdomDi
     return html.article(article, *_frozen_parts(*parts), foot)
 
 
-def _avatar_and_who(provider: ProviderCard | FeaturedProvider, heading_id: str) -> tuple[dict, dict]:
+def _avatar_and_who(provider: ProviderCard | FeaturedProvider, heading_id: str) -> tuple[VdomDict, VdomDict]:
     """The head of a provider's card: photo or initials, then the name (a link to the profile, the card's
     heading), the credentials and the rating."""
     return (
@@ -201,13 +201,13 @@ def _avatar_and_who(provider: ProviderCard | FeaturedProvider, heading_id: str) 
     )
 
 
-def _frozen_parts(*parts: dict | str) -> list[dict]:
+def _frozen_parts(*parts: VdomDict | str) -> list[VdomDict]:
     """A card's parts that only show data, each held as one element (kit `frozen`): a page of 20 results
     keeps a fraction of the elements on the server for each open tab."""
-    return [frozen(part) for part in parts if part]
+    return [frozen(part) for part in parts if not isinstance(part, str)]  # "": a part not shown
 
 
-def featured_card(provider: FeaturedProvider) -> dict:
+def featured_card(provider: FeaturedProvider) -> VdomDict:
     heading_id = f"featured-{provider.id}"
     return frozen(  # nothing on it acts: one element
         html.article(

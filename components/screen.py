@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 
 from reactpy import component, html, use_location, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, ComponentType, State, VdomDict
 
 from components import browser
 from components.context import use_session
@@ -33,7 +33,7 @@ DASHBOARD_FRAME = "dashboard"  # the signed-in dashboard: sidebar and its own he
 OWN_FRAME = "own"  # the screen brings its own (the staff portal's StaffFrame)
 
 
-def load_screen(target: str) -> Callable:
+def load_screen(target: str) -> Callable[[], ComponentType]:
     module_name, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
 
@@ -45,13 +45,13 @@ def ScreenView(
     session = use_session()
     redirect = use_guard(rule)
     pathname = use_location().pathname
-    failure, set_failure = use_state(None)  # (pathname, message)
-    failed_here = failure is not None and failure[0] == pathname
+    failure_state: State[tuple[str, str] | None] = use_state(None)  # (pathname, message)
+    failure, set_failure = failure_state
     body = (
         redirect
         if redirect is not None
         else error_screen(failure[1])
-        if failed_here
+        if failure is not None and failure[0] == pathname
         else _LoadedScreen(target, lambda message: set_failure((pathname, message)), key=pathname)
     )
     content = [page_title(f"{title} | {session.brand_name}"), body]
@@ -63,7 +63,7 @@ def ScreenView(
 
 
 @component
-def _LoadedScreen(target: str, on_error: Callable[[str], None]) -> dict | None:
+def _LoadedScreen(target: str, on_error: Callable[[str], None]) -> VdomDict | ComponentType | str | None:
     try:
         # Called as a plain function so its hooks live on this component: when it raises,
         # the parent swaps this whole component out and no half-run hook state survives.

@@ -93,7 +93,7 @@ async def catalog_service_options(*, session: Any) -> tuple:
 NO_SERVICES = (("", "Any service"),)  # the options while the catalog loads
 
 
-def zip_search_field(*, id_prefix: str, value: str = "", hint: str | None = None) -> dict:
+def zip_search_field(*, id_prefix: str, value: str = "", hint: str | None = None) -> VdomDict:
     """The ZIP code field of a search form the browser submits (home's hero, Find a Provider's filters)."""
     return browser_field(
         "ZIP code",

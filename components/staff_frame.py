@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reactpy import component, create_context, html, use_context
-from reactpy.types import VdomDict
+from reactpy.types import ComponentType, VdomDict
 from reactpy_router import navigate
 
 from app.services.staff import HELP_DESK_DENIED, get_staff_access
@@ -158,7 +158,7 @@ def use_staff_permissions() -> frozenset[Permission]:
 
 
 @component
-def StaffFrame(*children: Any, active: str = "") -> dict:
+def StaffFrame(*children: Any, active: str = "") -> ComponentType:
     session = use_session()
     query = use_query(get_staff_access)
 

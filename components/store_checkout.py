@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.cart import cart_totals
 from app.services.store import place_store_order, shipping_problems
@@ -18,7 +18,7 @@ from components.format import format_currency
 from components.forms import use_form
 from components.hooks import use_action
 from components.icons import icon
-from components.kit import Button, ErrorSummary, Field, UserText, hint
+from components.kit import Button, ErrorLine, ErrorSummary, Field, UserText, hint
 from components.order_ui import order_totals
 from components.store_ui import SHIPPING_FIELDS, stock_line
 from models.cart import CartItemRead
@@ -43,8 +43,10 @@ def StoreCheckout(
     """`on_placed(number)` once the order is placed (the page above navigates: this part may be gone with
     the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button."""
     form = use_form(draft="checkout:shipping")
-    errors, set_errors = use_state({})
-    problem, set_problem = use_state(None)
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
+    problem_state: State[str | None] = use_state(None)
+    problem, set_problem = problem_state
     attempt, set_attempt = use_state(0)
 
     def refused(message: str) -> None:
@@ -70,7 +72,7 @@ def StoreCheckout(
         await order.run(address=address)
 
     totals = cart_totals(products)
-    summary = [(shipping_id(name), message) for name, message in errors.items()]
+    summary: list[ErrorLine] = [(shipping_id(name), message) for name, message in errors.items()]
     if problem:
         summary.append((None, problem))
     return html.section(

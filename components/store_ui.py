@@ -14,7 +14,7 @@ from app.services.cart import add_product_to_cart
 from components.cart import use_cart_command
 from components.format import format_currency, format_date
 from components.icons import icon
-from components.kit import Badge, UserText, hint
+from components.kit import Badge, Tone, UserText, hint
 from models.store import FulfilmentStatus, ProductRead, StoreOrderRead
 
 LOW_STOCK = 5  # at or below: "Only N left"
@@ -26,7 +26,7 @@ SHIPPING_FIELDS = (
     ("state", "State", "address-level1", 2),
     ("zip_code", "ZIP code", "postal-code", 10),
 )
-FULFILMENT_TONES = {
+FULFILMENT_TONES: dict[FulfilmentStatus, Tone] = {
     FulfilmentStatus.pending: "neutral",
     FulfilmentStatus.processed: "info",
     FulfilmentStatus.shipped: "info",
@@ -57,11 +57,11 @@ def stock_line(stock: int) -> VdomDict:
     return html.p({"class_name": "store-stock"}, icon("check", size=14), "In stock")
 
 
-def fulfilment_badge(status: FulfilmentStatus) -> dict:
+def fulfilment_badge(status: FulfilmentStatus) -> VdomDict:
     return Badge(status.label, tone=FULFILMENT_TONES[status])
 
 
-def order_badge(status: str) -> dict:
+def order_badge(status: str) -> VdomDict:
     return Badge(ORDER_LABELS.get(status, status.capitalize()), tone="neutral")
 
 

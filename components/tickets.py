@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import ValidationError
 from reactpy import html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.settings import get_settings
 from app.storage import ACCEPT
@@ -34,13 +34,13 @@ MAX_FILES = 5
 
 # ---- badges and dates --------------------------------------------------------------------------------
 # The kit's Badge without a tone class: the ticket-* classes (static/css/helpdesk.css) give the colours.
-def status_badge(status: TicketStatus) -> dict:
+def status_badge(status: TicketStatus) -> VdomDict:
     return Badge(
         status.label, tone=None, class_name=f"ticket-badge ticket-status ticket-status-{status.value}"
     )
 
 
-def priority_badge(priority: TicketPriority) -> dict:
+def priority_badge(priority: TicketPriority) -> VdomDict:
     return Badge(
         priority.value.title(),
         tone=None,
@@ -48,11 +48,11 @@ def priority_badge(priority: TicketPriority) -> dict:
     )
 
 
-def category_badge(category: TicketCategory) -> dict:
+def category_badge(category: TicketCategory) -> VdomDict:
     return Badge(category.value.title(), tone=None, class_name="ticket-badge ticket-category")
 
 
-def overdue_badge(*, with_icon: bool = False) -> dict:
+def overdue_badge(*, with_icon: bool = False) -> VdomDict:
     return Badge(
         "Overdue", tone=None, icon="clock" if with_icon else None, class_name="ticket-badge ticket-overdue"
     )
@@ -156,7 +156,8 @@ class StagedFiles:
 
 
 def use_staged_files() -> StagedFiles:
-    files, set_files = use_state(())
+    files_state: State[tuple[AttachmentRead, ...]] = use_state(())
+    files, set_files = files_state
 
     def on_uploaded(event: dict) -> None:
         try:

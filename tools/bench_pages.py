@@ -333,8 +333,8 @@ def report(browser, args, app, app_url, hello, hello_url) -> None:  # noqa: ANN0
         ("/", app.pid, app_url + "/", 150),
         ("/find-provider", app.pid, app_url + "/find-provider", 300),
     ):
-        ready = (lambda p: p.wait_for_selector("#count")) if target is None else live
-        kib, cpu_ms = per_tab(browser, pid, url, args.tabs, ready)
+        wait_ready = (lambda p: p.wait_for_selector("#count")) if target is None else live
+        kib, cpu_ms = per_tab(browser, pid, url, args.tabs, wait_ready)
         goal = f"  (target ≤ {target} KiB)" if target else ""
         print(f"  {name:<29} {kib:7.0f} KiB  {cpu_ms:6.1f} ms CPU to open{goal}")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 from reactpy import html
+from reactpy.types import VdomDict
 
 from app.services.catalog import flash_sale_running
 from components import browser
@@ -16,13 +17,13 @@ SALE_TEXT = "24-HOUR FLASH SALE: 30% off IV therapies today only!"
 SALE_HREF = "/services/iv-therapy"
 
 
-def flash_sale_banner() -> dict | str:
+def flash_sale_banner() -> VdomDict | str:
     """The banner, or nothing on a day the sale does not run."""
     return _banner() if flash_sale_running() else ""
 
 
 @functools.cache
-def _banner() -> dict:
+def _banner() -> VdomDict:
     """The same for everyone, and driven by the browser (static/js/app.js: the countdown, the close
     button): one `frozen` element shared by every tab."""
     return frozen(

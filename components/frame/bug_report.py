@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 
 from app.services.feedback import FIELDS_REQUIRED, submit_bug_report
 from components.context import use_session
@@ -29,7 +29,8 @@ def _BugReportForm(on_close) -> VdomDict:  # noqa: ANN001
     session = use_session()
     prefill = session.user.email if session.user else ""
     form = use_form(email=prefill, title="", description="")
-    error, set_error = use_state(None)
+    error_state: State[str | None] = use_state(None)
+    error, set_error = error_state
     action = use_action(submit_bug_report, on_error=session.toaster.error)
 
     @event(prevent_default=True)

@@ -82,7 +82,7 @@ def _here(href: str, pathname: str) -> bool:
 
 
 @cache
-def _sidebar_toggle() -> dict:
+def _sidebar_toggle() -> VdomDict:
     return frozen(
         html.button(
             {
@@ -100,7 +100,7 @@ def _sidebar_toggle() -> dict:
 
 
 @cache
-def _sidebar(brand: str, role: Role, master_admin: bool, active: str) -> dict:
+def _sidebar(brand: str, role: Role, master_admin: bool, active: str) -> VdomDict:
     """The sidebar for one role on one section (`active`, '' for the overview): frozen, shared."""
     groups = visible_groups(role, master_admin)
     return frozen(
@@ -164,7 +164,7 @@ def _link(section: Section, current: bool) -> VdomDict:
 
 
 @cache
-def _search(role: Role, master_admin: bool) -> dict:
+def _search(role: Role, master_admin: bool) -> VdomDict:
     """ "Go to": type a page's name (the browser suggests the ones this role has) and press Enter."""
     names = [s.title for _group_title, sections in visible_groups(role, master_admin) for s in sections]
     return frozen(

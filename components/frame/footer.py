@@ -33,7 +33,7 @@ def footer(brand: str, on_report_bug: Callable[[dict], None]) -> VdomDict:
 
 
 @cache
-def _columns(brand: str) -> dict:
+def _columns(brand: str) -> VdomDict:
     columns = [
         html.div(
             {"class_name": "footer-col", "key": title},

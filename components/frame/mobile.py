@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 
 from reactpy import component, html, use_location, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 
 from components import browser
 from components.cart import CartBadge
@@ -66,7 +66,8 @@ def _close_button(label: str, close: Callable[[], None]) -> VdomDict:
 def MobileOverlays() -> VdomDict | Component:
     """The open small-screen overlay ("menu" or "drawer"), or nothing."""
     session = use_session()
-    which, set_which = use_state(None)
+    which_state: State[str | None] = use_state(None)
+    which, set_which = which_state
     session.mobile_nav.bind(set_which)
     if which == "menu":
         return MobileMenu(key="menu")
@@ -168,7 +169,7 @@ def SideDrawer() -> VdomDict:
 
 
 @cache
-def bottom_link(link: NavLink, active: bool) -> dict:
+def bottom_link(link: NavLink, active: bool) -> VdomDict:
     """One link of a bottom bar, frozen: every tab shares the two copies (on its page or not)."""
     return frozen(
         html.a(

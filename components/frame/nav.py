@@ -28,7 +28,7 @@ LEGAL_SUFFIX = "Medical Services, LLC"
 
 
 @cache
-def logo(brand: str) -> dict:
+def logo(brand: str) -> VdomDict:
     return frozen(_logo(brand))
 
 
@@ -134,7 +134,7 @@ def avatar_menu(user: CurrentUser, csrf_token: str) -> VdomDict:
 
 
 @cache
-def _primary_nav() -> dict:
+def _primary_nav() -> VdomDict:
     return frozen(
         html.nav(
             {"class_name": "primary-nav", "aria-label": "Main"},
@@ -149,7 +149,7 @@ def _primary_nav() -> dict:
 
 
 @cache
-def theme_toggle_button() -> dict:
+def theme_toggle_button() -> VdomDict:
     """The theme button: the browser alone acts on it (app.js), so it is frozen, one copy for every tab."""
     return frozen(
         html.button(

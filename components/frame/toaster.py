@@ -4,7 +4,7 @@ caps (fewer while the cart panel is open); Alt+T focus is in static/js/app.js.""
 from __future__ import annotations
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from components import browser
 from components.context import TOAST_LIMIT, Toast, use_toaster
@@ -47,7 +47,8 @@ def _toast(toast: Toast, dismiss) -> VdomDict:  # noqa: ANN001
 @component
 def Toaster() -> VdomDict:
     toaster = use_toaster()
-    toasts, set_toasts = use_state(())
+    toasts_state: State[tuple[Toast, ...]] = use_state(())
+    toasts, set_toasts = toasts_state
     toaster.bind(set_toasts)
 
     def dismiss(toast_id: int) -> None:

@@ -21,7 +21,7 @@ from components.kit.browse import filter_actions, pager
 from components.kit.buttons import Button, button_row
 from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
-from components.kit.display import Badge, StatCard, UserText, hint, isolate
+from components.kit.display import Badge, StatCard, Tone, UserText, hint, isolate
 from components.kit.error_summary import ErrorLine, ErrorSummary
 from components.kit.faq import faq_group, faq_item, faq_layout
 from components.kit.fields import Checkbox, Field, Select, TextArea, browser_field, browser_select, field_ids
@@ -81,6 +81,7 @@ __all__ = [
     "TabPanel",
     "Tabs",
     "TextArea",
+    "Tone",
     "UserText",
     "breadcrumbs",
     "browser_field",

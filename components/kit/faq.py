@@ -20,7 +20,7 @@ def faq_item(question: str, *answer: Any) -> VdomDict:
     )
 
 
-def faq_group(title: str, *items: dict, id: str | None = None, icon_name: str | None = None) -> VdomDict:
+def faq_group(title: str, *items: VdomDict, id: str | None = None, icon_name: str | None = None) -> VdomDict:
     """A titled group of `faq_item`s; `id` is the target of the topic index's link."""
     attributes: dict[str, Any] = {"class_name": "faq-group", "key": title}
     if id:

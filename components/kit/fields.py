@@ -29,6 +29,7 @@ from typing import Any
 from reactpy import component, html, use_ref
 from reactpy.core.vdom import make_vdom_constructor
 from reactpy.types import VdomDict
+from typing_extensions import TypeIs
 
 from components.forms import Form
 from components.kit._util import Handler, call, classes
@@ -78,7 +79,7 @@ def _frame(
     *,
     name: str,
     label: Any,
-    control: dict,
+    control: VdomDict,
     ids: tuple[str, str, str],
     hint: Any,
     error: Any,
@@ -118,7 +119,7 @@ def _aria(ids: tuple[str, str, str], hint: Any, error: Any, required: bool) -> d
 
 
 def _text_change(value: _Value, on_change: Handler | None) -> Any:
-    async def changed(event: dict) -> None:
+    async def changed(event: dict[str, Any]) -> None:
         text = event["target"]["value"]
         value.set(text)
         await call(on_change, text)
@@ -182,7 +183,7 @@ def Field(
     class_name: str | None = None,
     hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
-) -> dict:
+) -> VdomDict:
     """A labelled <input>. `default` is the first value (the form's value wins when `form` is given);
     `on_change(text)` hears every change (sync or async) without a render of its own. `min`/`max`/`step`
     bound date, time and number inputs; `pattern` and `title` are the browser's own validation."""
@@ -239,7 +240,7 @@ def TextArea(
     class_name: str | None = None,
     hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
-) -> dict:
+) -> VdomDict:
     """A labelled <textarea>; the same contract as `Field`."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
@@ -267,7 +268,7 @@ def TextArea(
     )
 
 
-def _is_group(option: Option | OptionGroup) -> bool:
+def _is_group(option: Option | OptionGroup) -> TypeIs[OptionGroup]:
     return not isinstance(option, str) and not isinstance(option[1], str)
 
 
@@ -275,8 +276,8 @@ def _options(options: Iterable[Option]) -> list[tuple[str, str]]:
     return [(o, o) if isinstance(o, str) else (str(o[0]), str(o[1])) for o in options]
 
 
-def _option_elements(options: Sequence[Option | OptionGroup]) -> list[dict]:
-    elements: list[dict] = []
+def _option_elements(options: Sequence[Option | OptionGroup]) -> list[VdomDict]:
+    elements: list[VdomDict] = []
     for option in options:
         if _is_group(option):
             label, members = option
@@ -311,7 +312,7 @@ def Select(
     class_name: str | None = None,
     hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
-) -> dict:
+) -> VdomDict:
     """A labelled <select>. `options` are (value, label) pairs or strings, or (group label, options)
     pairs shown as an <optgroup>; `placeholder` adds a first, empty option. Without a `default` the first
     option is selected (as the browser would)."""
@@ -353,7 +354,7 @@ def browser_field(
     id_prefix: str = "field",
     type: str = "text",
     **attributes: Any,
-) -> dict:
+) -> VdomDict:
     """Field's markup with nothing kept on the server, for a form the browser alone handles (a GET search
     form, browser.client_get_form): it holds no handler, so the form can be `frozen` and shared by every
     tab. `value` is the one it shows first; `attributes` are the input's own (max_length=10, …)."""
@@ -379,7 +380,7 @@ def browser_select(
     options: Sequence[Option | OptionGroup],
     value: str = "",
     id_prefix: str = "field",
-) -> dict:
+) -> VdomDict:
     """Select's markup with nothing kept on the server (see `browser_field`): `value` chosen, else the
     first option."""
     ids = field_ids(name, id_prefix=id_prefix)
@@ -407,13 +408,13 @@ def Checkbox(
     class_name: str | None = None,
     hide_label: bool = False,
     control_attributes: Mapping[str, Any] | None = None,
-) -> dict:
+) -> VdomDict:
     """A checkbox with its label beside it; `on_change(checked: bool)`. With a `form`, the value is kept
     in `form.values[name]` as a bool."""
     value = _Value(name, form, default)
     ids = field_ids(name, id_prefix=id_prefix, id=id)
 
-    async def changed(event: dict) -> None:
+    async def changed(event: dict[str, Any]) -> None:
         checked = bool(event["target"].get("checked"))
         value.set(checked)
         await call(on_change, checked)

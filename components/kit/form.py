@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import html
-from reactpy.types import VdomDict
+from reactpy.types import EventHandlerType, VdomDict
 
 from components.kit._util import Handler, classes
 
 
 def ServerForm(  # noqa: N802 - a kit element, named like the components
     *children: Any,
-    on_submit: Handler,
+    on_submit: Handler | EventHandlerType,
     id: str | None = None,
     label: str | None = None,
     class_name: str | None = None,

@@ -16,12 +16,12 @@ def page_title(title: str) -> VdomDict:
     return html.span({"hidden": True, **browser.page_title(title)})
 
 
-def page_header(title: str, lead: str | None = None, *, eyebrow: str | None = None) -> dict:
+def page_header(title: str, lead: str | None = None, *, eyebrow: str | None = None) -> VdomDict:
     """The band at the top of a public page: an eyebrow line, the page's h1 and a lead paragraph."""
     return _band("page-header", title, eyebrow, lead)
 
 
-def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None) -> dict:
+def portal_header(title: Any, *extra: Any, eyebrow: Any = None, lead: Any = None) -> VdomDict:
     """The header band of the signed-in screens (dashboard, settings, staff, admin); `extra` follows the lead."""
     return _band("portal-header", title, eyebrow, lead, *extra)
 

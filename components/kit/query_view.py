@@ -11,7 +11,7 @@ One markup for every screen:
 from __future__ import annotations
 
 from collections.abc import Callable, Sized
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from reactpy import html
 from reactpy.types import VdomDict
@@ -20,14 +20,21 @@ from components.icons import icon
 from components.kit._util import call, classes
 from components.kit.buttons import Button
 
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
-class QueryLike(Protocol):
-    """What QueryView needs of a query (components/hooks.py's `Query` has it)."""
 
-    data: Any
-    loading: bool
-    error: str | None
-    refetch: Callable[[], Any]
+class QueryLike(Protocol[T_co]):
+    """What QueryView needs of a query, read only (components/hooks.py's frozen `Query[T]` has it)."""
+
+    @property
+    def data(self) -> T_co | None: ...
+    @property
+    def loading(self) -> bool: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def refetch(self) -> Callable[[], Any]: ...
 
 
 def loading_state(label: str = "Loading…") -> VdomDict:
@@ -76,20 +83,18 @@ def empty_state(
     )
 
 
-def _is_empty(data: Any) -> bool:
-    if data is None:
-        return True
+def _is_empty(data: object) -> bool:
     if isinstance(data, Sized) and not isinstance(data, str | bytes):
         return len(data) == 0
     return False
 
 
 def QueryView(  # noqa: N802 - a kit element, named like the components
-    query: QueryLike,
-    render: Callable[[Any], Any],
+    query: QueryLike[T],
+    render: Callable[[T], Any],
     *,
     empty: Any = "Nothing here yet.",
-    is_empty: Callable[[Any], bool] | None = None,
+    is_empty: Callable[[T], bool] | None = None,
     loading_label: str = "Loading…",
     retry_label: str = "Retry",
 ) -> Any:
@@ -97,13 +102,15 @@ def QueryView(  # noqa: N802 - a kit element, named like the components
 
     - no data yet and loading → the spinner with `loading_label`;
     - an error → the message with a Retry button (calls `query.refetch()`), also when stale data is kept;
-    - data that `is_empty(data)` says is empty (default: None or a zero-length collection) → `empty`: a
-      string becomes the empty-state title, anything else (a VDOM dict, `empty_state(...)`) is shown as is;
+    - no data (None), or data that `is_empty(data)` says is empty (default: a zero-length collection) →
+      `empty`: a string becomes the empty-state title, anything else (a VDOM dict, `empty_state(...)`) is
+      shown as is; `render` is never handed None;
     - otherwise `render(data)`. A reload keeps showing the old data (no flash of the spinner)."""
     if query.error:
         return error_state(query.error, query.refetch, retry_label=retry_label)
-    if query.data is None and query.loading:
+    data = query.data
+    if data is None and query.loading:
         return loading_state(loading_label)
-    if (is_empty or _is_empty)(query.data):
+    if data is None or (is_empty or _is_empty)(data):
         return empty_state(empty) if isinstance(empty, str) else empty
-    return render(query.data)
+    return render(data)

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from reactpy.types import VdomDict
+
 from components.html_writer import INNER_HTML, model_to_html
 
 
-def frozen(element: dict[str, Any]) -> dict[str, Any]:
+def frozen(element: VdomDict) -> VdomDict:
     """`element` with its children written as HTML into one element (see the module's docstring)."""
     _check(element)
     inner = "".join(model_to_html(child) for child in element.get("children", ()))
     attributes = {**element.get("attributes", {}), INNER_HTML: {"__html": inner}}
-    frozen_element = {"tagName": element["tagName"], "attributes": attributes}
+    frozen_element: VdomDict = {"tagName": element["tagName"], "attributes": attributes}
     if "key" in element:
         frozen_element["key"] = element["key"]
     return frozen_element

@@ -55,13 +55,13 @@ def replaced(model: Any, path: str, new: Any) -> Any:
     def put(node: Any, index: int) -> Any:
         token = tokens[index]
         if isinstance(node, list):
-            copy = list(node)
+            items = list(node)
             position = int(token)
-            copy[position] = new if index == len(tokens) - 1 else put(node[position], index + 1)
-            return copy
-        copy = dict(node)
-        copy[token] = new if index == len(tokens) - 1 else put(node[token], index + 1)
-        return copy
+            items[position] = new if index == len(tokens) - 1 else put(node[position], index + 1)
+            return items
+        fields = dict(node)
+        fields[token] = new if index == len(tokens) - 1 else put(node[token], index + 1)
+        return fields
 
     return put(model, 0)
 

@@ -77,14 +77,16 @@ async def _did_render(self: LifeCycleHook) -> None:
         if isinstance(effect, Effect):
             if not effect.mounted:
                 effect.mounted = True
-                self._effect_stops.append(effect)  # noqa: SLF001 - the unmount calls its set()
+                # ReactPy declares its stop events asyncio.Events but only ever calls their set(), which
+                # an Effect has: no narrower type of ReactPy's says so.
+                self._effect_stops.append(effect)  # type: ignore[arg-type]  # noqa: SLF001
             effect.start()
     effects[:] = others
     if others:
         await _original_did_render(self)
 
 
-def _ignore(_value: Any) -> None:
+def _ignore(new: Any) -> None:  # `new`: the name of the setter it stands in for
     """A closed tab's state setter: an effect finishing late may still call it."""
 
 

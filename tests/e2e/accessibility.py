@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Literal
 
 from axe_playwright_python.base import AXE_SCRIPT
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.conftest import LiveServer
 from tests.e2e.conftest import DESKTOP, MOBILE, SCREENSHOTS, screenshot
@@ -23,11 +24,13 @@ from tests.e2e.helpers import sign_in, wait_for_screen
 DEMO_PASSWORD = "Demo-MediVisit-1"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 OPTIONS = {"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]}
-LOOKS = ((DESKTOP, "light"), (DESKTOP, "dark"), (MOBILE, "light"), (MOBILE, "dark"))
+Scheme = Literal["light", "dark"]
+Look = tuple[ViewportSize, Scheme]
+LOOKS: tuple[Look, ...] = ((DESKTOP, "light"), (DESKTOP, "dark"), (MOBILE, "light"), (MOBILE, "dark"))
 # Each screen is checked at both widths and in both themes, paired (desktop light, phone dark): contrast
 # depends on the theme and structure on the width, and the four combinations doubled the suite's axe time.
 # The illustrated public pages are checked in all four looks (test_accessibility.py).
-PUBLIC_LOOKS = ((DESKTOP, "light"), (MOBILE, "dark"))
+PUBLIC_LOOKS: tuple[Look, ...] = ((DESKTOP, "light"), (MOBILE, "dark"))
 
 
 def demo_provider_id(database_url: str) -> str:
@@ -58,7 +61,7 @@ def violations(page: Page, where: str) -> list[str]:
     ]
 
 
-def set_look(page: Page, viewport: dict, scheme: str) -> None:
+def set_look(page: Page, viewport: ViewportSize, scheme: Scheme) -> None:
     """Show the page at `viewport` in the `scheme` theme (what theme.js does at load, done here)."""
     page.set_viewport_size(viewport)
     page.emulate_media(color_scheme=scheme)
@@ -69,20 +72,23 @@ def set_look(page: Page, viewport: dict, scheme: str) -> None:
     )
 
 
-def check_every_look(page: Page, where: str, looks=PUBLIC_LOOKS) -> list[str]:  # noqa: ANN001
+def check_every_look(page: Page, where: str, looks: Sequence[Look] = PUBLIC_LOOKS) -> list[str]:
     """axe in each look (width and theme) on the page as loaded (what theme.js does at load, done here);
     the page is left in the look it had."""
-    before = page.viewport_size, page.evaluate("() => document.documentElement.getAttribute('data-theme')")
-    problems = []
+    size, theme = (
+        page.viewport_size,
+        page.evaluate("() => document.documentElement.getAttribute('data-theme')"),
+    )
+    problems: list[str] = []
     for viewport, scheme in looks:
         set_look(page, viewport, scheme)
         problems += violations(page, f"{where} at {viewport['width']} px, {scheme}")
-    if (looks[-1][0], looks[-1][1]) != before:
-        set_look(page, *before)
+    if (looks[-1][0], looks[-1][1]) != (size, theme) and size is not None:
+        set_look(page, size, theme)
     return problems
 
 
-def screenshot_looks(page: Page, looks=LOOKS) -> Iterator[tuple[dict, str]]:  # noqa: ANN001
+def screenshot_looks(page: Page, looks: Sequence[Look] = LOOKS) -> Iterator[Look]:
     """Each look in turn, set on the page, for screenshots; none unless SCREENSHOTS=1 (setting a look waits
     for the theme's colour transitions)."""
     if not SCREENSHOTS:

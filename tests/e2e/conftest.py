@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from tests.conftest import ARTIFACTS, FAST_HASHING
 
@@ -25,8 +26,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 800}
-MOBILE = {"width": 375, "height": 812}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+MOBILE: ViewportSize = {"width": 375, "height": 812}
 
 expect.set_options(timeout=10_000)
 
@@ -96,13 +97,39 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def _page(browser: Browser, viewport: dict, **options) -> Iterator[Page]:
-    context = browser.new_context(viewport=viewport, service_workers="block", **options)
+_page_errors: weakref.WeakKeyDictionary[Page, list[str]] = weakref.WeakKeyDictionary()
+
+
+def watch_errors(page: Page) -> list[str]:
+    """The uncaught JavaScript errors of `page` from now on (the list grows), also `page_errors(page)`."""
+    errors = _page_errors.setdefault(page, [])
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def page_errors(page: Page) -> list[str]:
+    """The uncaught JavaScript errors `page` has had since `watch_errors` (every fixture page's are watched)."""
+    return _page_errors[page]
+
+
+def _page(
+    browser: Browser,
+    viewport: ViewportSize,
+    *,
+    has_touch: bool | None = None,
+    is_mobile: bool | None = None,
+    user_agent: str | None = None,
+) -> Iterator[Page]:
+    context = browser.new_context(
+        viewport=viewport,
+        service_workers="block",
+        has_touch=has_touch,
+        is_mobile=is_mobile,
+        user_agent=user_agent,
+    )
     context.set_default_timeout(10_000)  # actions and waits fail as fast as `expect` does
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
+    watch_errors(page)
     yield page
     context.close()
 

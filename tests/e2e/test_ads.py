@@ -21,7 +21,7 @@ from tests.e2e.accessibility import (
     loaded,
     signed_in_at,
 )
-from tests.e2e.conftest import DESKTOP, _page, open_page
+from tests.e2e.conftest import DESKTOP, _page, open_page, page_errors
 from tests.factories import png_bytes
 
 PROVIDER = "provider@demo.medivisit.test"
@@ -137,4 +137,4 @@ def test_a_flight_from_booking_to_a_sponsored_slot_and_its_figures(
     ).click()
     expect(flights.get_by_text("Ended", exact=True)).to_be_visible()
     assert problems == []
-    assert page.errors == [] and second_page.errors == [] and third_page.errors == []
+    assert page_errors(page) == [] and page_errors(second_page) == [] and page_errors(third_page) == []

@@ -30,7 +30,7 @@ from models.booking import Appointment, AppointmentStatus, Order, Transaction, T
 from models.catalog import Service, ServiceLocation
 from models.identity import User
 from tests.conftest import LiveServer, start_server, stop_server
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import log_out, path_of, sign_in, toasts
 
 PASSWORD = "Visit-Lifecycle-1"
@@ -261,7 +261,7 @@ def test_visit_lifecycle(site: LiveServer, page: Page) -> None:
     expect(toasts(page, "Thanks for your review")).to_be_visible()
     expect(done.get_by_text("Reviewed")).to_be_visible()
     expect(done.get_by_role("button", name="Leave a review")).to_have_count(0)
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_reschedule_on_a_phone(site: LiveServer, mobile_page: Page) -> None:
@@ -286,4 +286,4 @@ def test_reschedule_on_a_phone(site: LiveServer, mobile_page: Page) -> None:
     assert path_of(page.url) == "/appointments"
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
-    assert page.errors == []
+    assert page_errors(page) == []

@@ -51,7 +51,7 @@ from tests.conftest import (
     start_server,
     stop_server,
 )
-from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
+from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
 from tests.e2e.helpers import sign_in, toasts
 from tests.factories import license_in
 
@@ -144,9 +144,7 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.errors = errors
+        watch_errors(page)
         return page
 
     yield make
@@ -399,8 +397,8 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     expect(visit(page, HYDRATION)).to_have_count(0)
     page.get_by_role("tab", name="Past").click()
     expect(visit(page, HYDRATION).locator(".appt-status")).to_have_text("Cancelled")
-    assert page.errors == []
-    assert provider.errors == []
+    assert page_errors(page) == []
+    assert page_errors(provider) == []
 
 
 def test_a_time_taken_first_by_someone_else(site: LiveServer, new_page) -> None:
@@ -437,4 +435,4 @@ def test_a_time_taken_first_by_someone_else(site: LiveServer, new_page) -> None:
     errors = slow.locator("#checkout-errors")  # the error summary (tests/e2e/test_keyboard_booking.py)
     expect(errors).to_be_focused()
     expect(errors.get_by_role("link").first).to_have_text("Enter your street address")
-    assert slow.errors == [] and quick.errors == []
+    assert page_errors(slow) == [] and page_errors(quick) == []

@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from components.cart import ESTIMATE_NOTE
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.conftest import open_page, screenshot, wait_for_live_page
+from tests.e2e.conftest import open_page, page_errors, screenshot, wait_for_live_page
 from tests.e2e.helpers import log_out, sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -128,7 +128,7 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     expect(toasts(page, "Cart cleared")).to_be_visible()
     expect(panel.get_by_text("Your cart is empty")).to_be_visible()
     expect(panel.get_by_role("link", name="Browse services")).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_the_cart_survives_a_reload_and_shows_in_a_second_tab(site, page: Page) -> None:
@@ -191,7 +191,7 @@ def test_mobile_bottom_bar_badge_and_panel(site, mobile_page: Page) -> None:
     expect(badge(bar_cart)).to_have_text("2")
     bar_cart.click()
     expect(cart_panel(page)).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_an_anonymous_cart_is_kept_after_signing_in(site, page: Page) -> None:

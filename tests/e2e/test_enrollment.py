@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e.accessibility import LOOKS, check_every_look, loaded, screenshot_looks, set_look
-from tests.e2e.conftest import MOBILE, open_page, screenshot
+from tests.e2e.conftest import MOBILE, open_page, page_errors, screenshot
 from tests.e2e.helpers import toasts
 from tests.factories import png_bytes
 
@@ -126,5 +126,5 @@ def test_a_nurse_applies_on_a_phone_saves_half_way_and_submits(
 ) -> None:
     problems: list[str] = []
     apply(mobile_page, live_server, name="Nia Okafor", problems=problems)
-    assert mobile_page.errors == []
+    assert page_errors(mobile_page) == []
     assert problems == [], "\n".join(problems)

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import LiveServer, start_server, stop_server
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import open_page, page_errors
 from tests.e2e.helpers import ROUTER_FALLBACK, expect_frame, wait_for_screen
 
 BROKEN_PATH = "/__test__/broken"
@@ -43,7 +43,7 @@ def test_failing_screen_shows_the_error_inside_a_working_frame(broken_server, pa
     expect(page.get_by_role("dialog", name="Report a Bug")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog", name="Report a Bug")).to_be_hidden()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_navigating_away_from_the_error_recovers(broken_server, page) -> None:
@@ -64,4 +64,4 @@ def test_navigating_away_from_the_error_recovers(broken_server, page) -> None:
     page.go_back()
     expect(page).to_have_url(broken_server.url(BROKEN_PATH))
     expect(page.get_by_role("heading", name=ROUTER_FALLBACK)).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []

@@ -27,7 +27,7 @@ from app.services.providers import (
     set_weekly_hours,
 )
 from tests.conftest import LiveServer, start_server, stop_server
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import page_errors, screenshot, watch_errors
 from tests.e2e.helpers import wait_for_screen
 from tests.factories import license_in
 
@@ -107,9 +107,7 @@ def visitor(browser: Browser) -> Iterator[Page]:
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
+    watch_errors(page)
     yield page
     context.close()
 
@@ -182,7 +180,7 @@ def test_search_sort_page_and_reload_keep_the_filters(marketplace: LiveServer, v
     page.go_back()
     expect_results_for(page, "service=iv-hydration&zip=10001&sort=price")
     expect(status).to_have_text("25 providers match; showing 1–20.")
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_services_strike_through_iv_prices(marketplace: LiveServer, visitor: Page) -> None:
@@ -213,7 +211,7 @@ def test_browse_and_featured_providers(marketplace: LiveServer, visitor: Page) -
     expect(featured.first).to_be_visible()
     expect(featured).to_have_count(5)  # the five with at least five reviews
     expect(page.get_by_text("Hidden Unverified")).to_have_count(0)
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_the_search_in_the_home_hero_opens_find_a_provider_with_its_filters(

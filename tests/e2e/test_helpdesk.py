@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
+from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
 from tests.e2e.helpers import sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -43,8 +43,7 @@ def person(browser: Browser, demo_site: LiveServer) -> Iterator[Callable[..., Pa
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        page.errors = []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        watch_errors(page)
         sign_in(page, demo_site, f"{role}@demo.medivisit.test", DEMO_PASSWORD)
         expect(page).not_to_have_url(re.compile(r"/login"))
         return page
@@ -184,7 +183,7 @@ def test_a_ticket_travels_live_between_the_patient_and_two_agents(person, demo_s
     support.reload()
     expect(support.get_by_label("Search tickets")).to_have_value(f"nothing-like-this-{mark}")
     for page in (support, management, patient):
-        assert page.errors == []
+        assert page_errors(page) == []
 
 
 def test_the_console_and_the_support_screen_on_a_phone(person, demo_site: LiveServer) -> None:
@@ -211,7 +210,7 @@ def test_the_console_and_the_support_screen_on_a_phone(person, demo_site: LiveSe
     screenshot(support, "helpdesk-console-ticket-mobile", full_page=True)
     support.get_by_role("link", name="All tickets").click()
     expect(ticket_row(support, subject)).to_be_visible()
-    assert support.errors == [] and patient.errors == []
+    assert page_errors(support) == [] and page_errors(patient) == []
 
 
 def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer) -> None:
@@ -258,7 +257,7 @@ def test_new_ticket_opens_a_ticket_for_a_customer(person, demo_site: LiveServer)
     expect(support.get_by_label("Message")).to_have_value(
         re.compile(r"^Hi Jordan Lee, thanks for contacting us about #\d+\.$")
     )
-    assert support.errors == []
+    assert page_errors(support) == []
 
 
 def test_contact_support_takes_a_signed_out_visitor_through_sign_in(
@@ -272,7 +271,7 @@ def test_contact_support_takes_a_signed_out_visitor_through_sign_in(
     page.get_by_role("button", name="Sign in", exact=True).click()
     expect(page).to_have_url(re.compile(r"/dashboard/support\?new=1$"))
     expect(page.get_by_role("heading", name="New support request")).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_a_request_saying_i_want_to_die_is_sent_shows_988_at_once_and_reaches_the_desk_urgent(

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import open_page, page_errors
 from tests.e2e.helpers import BRAND, title_of
 
 SERVICES_MENU = {
@@ -155,7 +155,7 @@ def test_dropdown_item_navigates_on_the_client_without_reloading(live_server, pa
     expect(menu_item(page, "Mobile Phlebotomy")).to_be_hidden()
     assert page.evaluate("window.__marker") == 1, "the page was reloaded"
     assert documents == []
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_plain_links_navigate_on_the_client(live_server, page) -> None:

@@ -13,18 +13,25 @@ import re
 import sqlite3
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, ViewportSize, expect
 
 from tests.conftest import start_demo_server, start_server, stop_server
-from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
+from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
 from tests.e2e.helpers import sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
 CSP_WORDS = re.compile(r"Content Security Policy|Content-Security-Policy|Refused to", re.IGNORECASE)
+_csp_reports: weakref.WeakKeyDictionary[Page, list[str]] = weakref.WeakKeyDictionary()
+
+
+def csp_reports(page: Page) -> list[str]:
+    """The Content-Security-Policy reports of a page `person` opened."""
+    return _csp_reports[page]
 
 
 class Site:
@@ -71,20 +78,29 @@ def site(tmp_path_factory) -> Iterator[Site]:
 @pytest.fixture
 def person(browser: Browser, site: Site) -> Iterator[Callable[..., Page]]:
     """`person(role or None, viewport=DESKTOP, dark=False)`: a page in a browser context of its own, signed in
-    as the demo account of `role` (None: a visitor); `page.csp` collects Content-Security-Policy reports."""
+    as the demo account of `role` (None: a visitor); `csp_reports(page)` are its Content-Security-Policy reports."""
     contexts = []
 
-    def open_as(role: str | None, viewport: dict = DESKTOP, *, dark: bool = False) -> Page:
-        options = {"has_touch": True, "is_mobile": True} if viewport == MOBILE else {}
+    def open_as(role: str | None, viewport: ViewportSize = DESKTOP, *, dark: bool = False) -> Page:
+        phone = True if viewport == MOBILE else None
         context = browser.new_context(
-            viewport=viewport, service_workers="block", color_scheme="dark" if dark else "light", **options
+            viewport=viewport,
+            service_workers="block",
+            color_scheme="dark" if dark else "light",
+            has_touch=phone,
+            is_mobile=phone,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        page.errors, page.csp = [], []
-        page.on("pageerror", lambda error: page.errors.append(str(error)))
-        page.on("console", lambda message: CSP_WORDS.search(message.text) and page.csp.append(message.text))
+        watch_errors(page)
+        reports = _csp_reports.setdefault(page, [])
+
+        def on_console(message: ConsoleMessage) -> None:
+            if CSP_WORDS.search(message.text):
+                reports.append(message.text)
+
+        page.on("console", on_console)
         page.add_init_script(
             "document.addEventListener('securitypolicyviolation', (e) =>"
             " console.error(`Content Security Policy: ${e.violatedDirective} blocked ${e.blockedURI}`));"
@@ -122,7 +138,7 @@ def test_the_main_screens_work_under_the_content_security_policy(person, site: S
     for path in ("/admin", "/staff", "/staff/team", "/staff/audit", "/staff/help-desk"):
         visit(owner, site, path)
     for page in (visitor, patient, owner):
-        assert page.csp == [] and page.errors == [], (page.csp, page.errors)
+        assert csp_reports(page) == [] and page_errors(page) == [], (csp_reports(page), page_errors(page))
 
 
 def test_opening_a_ticket_is_audited_once_and_owners_see_it(person, site: Site) -> None:
@@ -168,7 +184,7 @@ def test_opening_a_ticket_is_audited_once_and_owners_see_it(person, site: Site) 
         expect(rows.first).to_contain_text("Chrome on Linux")
         expect(owner.get_by_role("search").get_by_label("Target")).to_have_value(f"#{number}")
         screenshot(owner, name, full_page=True, animations="disabled")
-        assert owner.csp == [] and owner.errors == []
+        assert csp_reports(owner) == [] and page_errors(owner) == []
 
 
 def test_a_ticket_draft_survives_a_server_restart_for_its_author_only(person, site: Site) -> None:
@@ -200,7 +216,7 @@ def test_a_ticket_draft_survives_a_server_restart_for_its_author_only(person, si
     expect(patient.get_by_role("heading", name=subject)).to_be_visible()
     expect(toasts(patient).first).to_be_visible()
     assert site.rows("SELECT 1 FROM form_drafts WHERE form_key = 'support:new-request'") == []
-    assert patient.errors == [] and provider.errors == []
+    assert page_errors(patient) == [] and page_errors(provider) == []
 
 
 def test_intake_notes_and_the_address_at_checkout_survive_a_reload(person, site: Site) -> None:
@@ -240,4 +256,4 @@ def test_intake_notes_and_the_address_at_checkout_survive_a_reload(person, site:
     expect(line).not_to_contain_text("Choose a time")
     notes = line.get_by_label("Intake notes (optional)")
     expect(notes).to_have_value("Allergic to latex; the gate code is 4471.")
-    assert patient.csp == [] and patient.errors == []
+    assert csp_reports(patient) == [] and page_errors(patient) == []

@@ -32,7 +32,7 @@ from tests.e2e.accessibility import (
     screenshot_looks,
     set_look,
 )
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import toasts
 from tests.e2e.test_staff_portal import sidebar_links, staff_sign_in
 
@@ -163,7 +163,7 @@ def test_management_suspends_and_reinstates_a_provider(site: LiveServer, page: P
         "management@demo"
     )
     owner.context.close()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_hr_reads_the_onboarding_board_and_a_timeline(site: LiveServer, page: Page) -> None:
@@ -177,7 +177,7 @@ def test_hr_reads_the_onboarding_board_and_a_timeline(site: LiveServer, page: Pa
     timeline = page.get_by_role("region", name="Timeline of Maria Gonzalez")
     expect(timeline).to_contain_text("Started the application")
     expect(timeline).to_contain_text("Applicant")
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_support_is_sent_away_from_both_screens(site: LiveServer, page: Page) -> None:
@@ -213,4 +213,4 @@ def test_axe_and_screenshots(site: LiveServer, page: Page, role: str, path: str,
     set_look(page, DESKTOP, "light")
     screenshot(page, f"{name}-full", full_page=True, animations="disabled")
     assert problems == [], "\n".join(problems)
-    assert page.errors == []
+    assert page_errors(page) == []

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import DESKTOP, _page
+from tests.e2e.conftest import DESKTOP, _page, page_errors
 from tests.e2e.helpers import ROUTER_FALLBACK, expect_frame, wait_for_screen
 from tests.spec_paths import PUBLIC_PATHS
 
@@ -24,7 +24,7 @@ def shared_page(browser: Browser) -> Iterator[Page]:
 @pytest.mark.parametrize("path", PUBLIC_PATHS)
 def test_public_path_renders_its_screen(live_server, shared_page: Page, path: str) -> None:
     page = shared_page
-    page.errors.clear()
+    page_errors(page).clear()
     response = page.goto(live_server.url(path))
     assert response is not None and response.status == 200
 
@@ -32,4 +32,4 @@ def test_public_path_renders_its_screen(live_server, shared_page: Page, path: st
     expect_frame(page)
     expect(page.get_by_text(ROUTER_FALLBACK)).to_have_count(0)
     expect(page.get_by_role("heading", name="Page Not Found")).to_have_count(0)
-    assert page.errors == []
+    assert page_errors(page) == []

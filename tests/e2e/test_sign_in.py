@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.api.conftest import mail_link, mail_to
 from tests.conftest import LiveServer, start_server, stop_server
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import account_menu, log_out, sign_in_with_form, toasts, wait_for_screen
 
 PASSWORD = "secret-pass-1"
@@ -266,4 +266,4 @@ def test_sign_in_screens_render_at_both_sizes(live_server, page: Page, mobile_pa
                 view.get_by_role("button", name=re.compile("Sign in|Create account|Send reset link"))
             ).to_be_visible()
             screenshot(view, f"auth{path.replace('/', '-')}-{which}", full_page=True)
-    assert page.errors == [] and mobile_page.errors == []
+    assert page_errors(page) == [] and page_errors(mobile_page) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, page_errors, screenshot
 
 
 def test_home_renders_at_desktop_and_mobile(live_server, page, mobile_page) -> None:
@@ -16,4 +16,4 @@ def test_home_renders_at_desktop_and_mobile(live_server, page, mobile_page) -> N
     open_page(mobile_page, live_server.url("/"))
     expect(mobile_page.get_by_role("navigation", name="Quick navigation")).to_be_visible()
     screenshot(mobile_page, "home-mobile")
-    assert page.errors == [] and mobile_page.errors == []
+    assert page_errors(page) == [] and page_errors(mobile_page) == []

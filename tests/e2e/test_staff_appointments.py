@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.accessibility import LOOKS, MOBILE, check_every_look, loaded, screenshot_looks, set_look
-from tests.e2e.conftest import DESKTOP, screenshot
+from tests.e2e.conftest import DESKTOP, page_errors, screenshot
 from tests.e2e.helpers import toasts
 from tests.e2e.test_staff_portal import staff_sign_in
 
@@ -130,7 +130,7 @@ def test_management_reads_and_changes_visits(site: LiveServer, page: Page) -> No
     expect(details).to_contain_text("Cancelled by")
     details.get_by_role("button", name="Close", exact=True).last.click()
     expect(rows).to_have_count(before - 1)  # the cancelled visit left the pending filter
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_support_sees_visits_without_patient_details_or_actions(site: LiveServer, page: Page) -> None:
@@ -147,7 +147,7 @@ def test_support_sees_visits_without_patient_details_or_actions(site: LiveServer
     ]  # never sent, not hidden
     for action in ("Reassign", "Reschedule", "Cancel visit", "Confirm"):
         expect(dialog.get_by_role("button", name=action, exact=True)).to_have_count(0)
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_a_patient_is_kept_out(site: LiveServer, page: Page) -> None:
@@ -195,4 +195,4 @@ def test_axe_and_screenshots(site: LiveServer, page: Page, role: str, path: str,
     set_look(page, DESKTOP, "light")
     screenshot(page, f"{name}-full", full_page=True, animations="disabled")
     assert problems == [], "\n".join(problems)
-    assert page.errors == []
+    assert page_errors(page) == []

@@ -28,7 +28,7 @@ from models.catalog import Service, ServiceLocation
 from models.identity import User
 from models.provider import Provider
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.conftest import open_page, screenshot
+from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import sign_in, toasts
 
 DEMO_PASSWORD = "Demo-MediVisit-1"
@@ -132,7 +132,7 @@ def test_each_role_sees_the_sections_it_may_use(server, page: Page, role: str) -
     expect(page.get_by_role("heading", name="Staff Dashboard")).to_be_visible()
     expect(sidebar_links(page)).to_have_text(MENUS[role])
     expect(sidebar_links(page).filter(has_text="Dashboard")).to_have_attribute("aria-current", "page")
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_collapsing_the_sidebar_is_kept_across_a_reload(server, page: Page) -> None:
@@ -219,7 +219,7 @@ def test_hr_adds_updates_and_removes_a_staff_member(server, page: Page) -> None:
     manager = page.get_by_role("row").filter(has_text="management@demo.medivisit.test")
     expect(manager).to_contain_text("Owner only")
     expect(manager.get_by_role("button")).to_have_count(0)
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_support_cannot_open_sections_without_their_permission(server, page: Page) -> None:
@@ -278,7 +278,7 @@ def test_tasks_are_added_ticked_off_edited_and_deleted(server, page: Page) -> No
     tasks.get_by_role("button", name="Delete task: Call the lab about kit 43").click()
     expect(toasts(page, "Task deleted")).to_be_visible()
     expect(tasks.get_by_text("No tasks yet")).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def add_visits_today(database_url: str, time_zone: str) -> None:
@@ -362,7 +362,7 @@ def test_screenshots_of_the_dashboard_and_the_team_page(server, page: Page) -> N
     page.get_by_role("button", name="Edit Harper Quinn").click()
     expect(page.get_by_role("dialog", name="Edit Harper Quinn")).to_be_visible()
     screenshot(page, "staff-team-edit", animations="disabled")
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_the_owner_filters_the_audit_log(server, page: Page) -> None:
@@ -391,7 +391,7 @@ def test_the_owner_filters_the_audit_log(server, page: Page) -> None:
     expect(page).to_have_url(server.url("/staff/audit"))
     expect(search.get_by_label("Action")).to_have_value("")
     expect(search.get_by_label("Actor e-mail")).to_have_value("")
-    assert page.errors == []
+    assert page_errors(page) == []
 
 
 def test_message_patient_opens_a_new_help_desk_ticket(server, page: Page) -> None:
@@ -399,4 +399,4 @@ def test_message_patient_opens_a_new_help_desk_ticket(server, page: Page) -> Non
     page.get_by_role("link", name=re.compile("Message Patient")).click()
     expect(page).to_have_url(re.compile(r"/staff/help-desk\?new=1$"))
     expect(page.get_by_role("dialog", name="Submit New Help Request")).to_be_visible()
-    assert page.errors == []
+    assert page_errors(page) == []
