@@ -47,6 +47,7 @@ from components.kit import (
     isolate,
     portal_body,
     portal_header,
+    stat_group,
 )
 from components.staff_frame import use_staff_access, use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
@@ -161,7 +162,7 @@ def stat_cards(figures: Any, show_activity: bool) -> VdomDict:
                 trend=figures.activity_change,
             )
         )
-    return html.section({"class_name": "staff-stats", "aria-label": "Today at a glance"}, *cards)
+    return stat_group(*cards, label="Today at a glance")
 
 
 def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int | None = None) -> dict:

@@ -15,7 +15,7 @@ from reactpy_router import use_search_params
 from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
 from components.format import format_date
 from components.hooks import use_query
-from components.kit import Badge, QueryView, StatCard, UserText, hint, portal_body, portal_header
+from components.kit import Badge, QueryView, StatCard, UserText, hint, portal_body, portal_header, stat_group
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
@@ -82,9 +82,10 @@ def _Onboarding() -> VdomDict:
 
 def pipeline_view(data: OnboardingPipeline, chosen: str) -> VdomDict:
     return html._(
-        html.section(
-            {"class_name": "staff-stats onboarding-counts", "aria-label": "Applications by status"},
+        stat_group(
             *(StatCard(c.status.label, str(c.count), key=c.status.value) for c in data.columns),
+            label="Applications by status",
+            class_name="onboarding-counts",
         ),
         html.section(
             {"class_name": "onboarding-board", "aria-label": "Onboarding board"},

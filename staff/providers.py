@@ -48,6 +48,7 @@ from components.kit import (
     pager,
     portal_body,
     portal_header,
+    stat_group,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
@@ -304,8 +305,7 @@ def _Provider() -> VdomDict:
 def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) -> VdomDict:
     return html._(
         _Standing(p, changed, key=f"{p.id}-{p.standing.value}"),
-        html.section(
-            {"class_name": "staff-stats provider-stats", "aria-label": "Visits"},
+        stat_group(
             StatCard("Completed visits", str(p.visits.completed), key="completed"),
             StatCard(
                 "Visits ahead",
@@ -322,6 +322,8 @@ def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) 
                 hint=f"{p.review_count} review(s)",
                 key="rating",
             ),
+            label="Visits",
+            class_name="provider-stats",
         ),
         profile_section(p),
         licences_section(p.licenses),

@@ -52,6 +52,7 @@ from components.kit import (
     form_error,
     portal_body,
     portal_header,
+    stat_group,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
@@ -174,8 +175,7 @@ def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
     ]
     return html.div(
         {"class_name": "revenue-body"},
-        html.div(
-            {"class_name": "staff-stats", "aria-label": "Totals"},
+        stat_group(
             StatCard("Gross bookings", format_money(t.gross), key="gross"),
             StatCard("Platform fees", format_money(t.fees), key="fees"),
             StatCard("Refunds", format_money(t.refunds), key="refunds"),
@@ -184,6 +184,8 @@ def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
             StatCard(
                 "Net", format_money(t.net), hint="Fees minus fees refunded, plus invoices paid", key="net"
             ),
+            label="Totals",
+            tag="div",
         ),
         Chart(
             "Gross bookings and net revenue",

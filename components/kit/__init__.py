@@ -47,6 +47,7 @@ from components.kit.region import Region
 from components.kit.settings import SettingsPanel, settings_actions
 from components.kit.split import split
 from components.kit.static import frozen
+from components.kit.stats import stat_group
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
 from components.kit.upload import file_button, file_input, upload_receiver
@@ -129,6 +130,7 @@ __all__ = [
     "section",
     "settings_actions",
     "split",
+    "stat_group",
     "steps",
     "tab_ids",
     "text_param",

@@ -46,6 +46,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    stat_group,
 )
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
@@ -126,8 +127,7 @@ def _report(data: AdFiguresRead) -> VdomDict:
     left = max(data.budget_cents - data.spent_cents, 0)
     labels = [f"{day.day:%b} {day.day.day}" for day in data.days]
     return html._(
-        html.section(
-            {"class_name": "staff-stats", "aria-label": "Your ads in all"},
+        stat_group(
             StatCard(
                 "Impressions", f"{data.views:,}", icon="monitor", hint="Views counted, crawlers left out"
             ),
@@ -141,6 +141,7 @@ def _report(data: AdFiguresRead) -> VdomDict:
             StatCard(
                 "Budget left", _money(left), icon="wallet", hint="Ads stop when their budget is used up"
             ),
+            label="Your ads in all",
         ),
         StaffCard(
             "Last 30 days",

@@ -32,6 +32,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    stat_group,
 )
 from models.ledger import PayoutRead, PayoutStatus
 
@@ -116,12 +117,13 @@ def PayoutRequestsPage() -> VdomDict:
 
 
 def _balance_cards(balances: Any) -> VdomDict:
-    return html.div(
-        {"class_name": "staff-stats"},
+    return stat_group(
         StatCard("Available", format_money(balances.available), hint="You can request this"),
         StatCard("Pending", format_money(balances.pending), hint="Inside the dispute window"),
         StatCard("In a payout", format_money(balances.in_payout), hint="In an open request"),
         StatCard("Paid out", format_money(balances.paid_out), hint="All time"),
+        label=None,
+        tag="div",
     )
 
 

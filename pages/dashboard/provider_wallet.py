@@ -41,6 +41,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    stat_group,
 )
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
 
@@ -139,8 +140,7 @@ def _Balances() -> VdomDict:
 def balance_cards(balances: ProviderBalancesRead, hours: int) -> VdomDict:
     return html.section(
         {"class_name": "provider-wallet-balances", "aria-label": "Your balances"},
-        html.div(
-            {"class_name": "staff-stats"},
+        stat_group(
             StatCard(
                 "Pending", format_money(balances.pending), icon="clock", hint="Inside the dispute window."
             ),
@@ -156,6 +156,8 @@ def balance_cards(balances: ProviderBalancesRead, hours: int) -> VdomDict:
             StatCard(
                 "Paid out", format_money(balances.paid_out), icon="check", hint="Paid to you, all time."
             ),
+            label=None,
+            tag="div",
         ),
         html.p({"class_name": "hint provider-wallet-rule"}, release_rule(hours)),
     )

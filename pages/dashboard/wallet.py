@@ -49,6 +49,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    stat_group,
 )
 from components.order_ui import receipt_link
 from models.invoice import InvoicePageRead
@@ -160,8 +161,7 @@ def _Balances() -> VdomDict:
 
 
 def balance_cards(wallet: WalletRead) -> VdomDict:
-    return html.section(
-        {"class_name": "staff-stats wallet-stats", "aria-label": "Your balances"},
+    return stat_group(
         StatCard(
             "Credit",
             format_money(wallet.credit),
@@ -174,6 +174,8 @@ def balance_cards(wallet: WalletRead) -> VdomDict:
             icon="calendar",
             hint="Visits booked, not yet settled: paid when completed.",
         ),
+        label="Your balances",
+        class_name="wallet-stats",
     )
 
 

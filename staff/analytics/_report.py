@@ -11,7 +11,7 @@ from reactpy.types import VdomDict
 
 from app.services.analytics import get_analytics
 from components.hooks import use_query
-from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs, button_link
+from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs, button_link, stat_group
 from models.analytics import AnalyticsRange, AnalyticsRead
 from staff.analytics._tables import DemandTable, PeriodTable, ProviderTable
 from staff.analytics._urls import EXPORT_PATH, VIEWS, href
@@ -42,8 +42,7 @@ def _report_body(report: AnalyticsRead, view: str) -> VdomDict:
         "helpdesk": lambda: _helpdesk(report),
     }
     return html._(
-        html.section(
-            {"class_name": "staff-stats analytics-stats", "aria-label": "The range at a glance"},
+        stat_group(
             StatCard("Visits booked", f"{t.booked:,}", hint=f"{t.due:,} due in the range", key="booked"),
             StatCard(
                 "Completion rate",
@@ -87,6 +86,8 @@ def _report_body(report: AnalyticsRead, view: str) -> VdomDict:
                 hint=resolution_text(report),
                 key="resolved",
             ),
+            label="The range at a glance",
+            class_name="analytics-stats",
         ),
         html.section(
             {"class_name": "staff-card analytics-detail", "aria-label": "Details"},
