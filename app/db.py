@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from sqlalchemy import event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import CursorResult, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.sql.expression import UpdateBase
 
 from app.settings import get_settings
 
@@ -155,6 +156,18 @@ def write_apart(session: AsyncSession, row: object) -> None:
     """Write the new ORM `row` (never added to `session`) in a short transaction of its own once the unit
     of work of `session` ends, whether it commits or rolls back."""
     session.sync_session.info.setdefault(_APART, []).append(row)
+
+
+async def changed_rows(
+    session: AsyncSession, statement: UpdateBase, params: Mapping[str, object] | None = None
+) -> int:
+    """Run an INSERT, UPDATE or DELETE in the unit of work of `session`; how many rows it matched."""
+    result = await session.execute(statement, params)
+    # SQLAlchemy types `AsyncSession.execute` as returning a plain Result whatever the statement; a write's
+    # is a CursorResult, the one that counts rows.
+    if not isinstance(result, CursorResult):
+        raise TypeError(f"{type(statement).__name__} returned {type(result).__name__}, not a row count")
+    return result.rowcount
 
 
 def unit_of_work():  # noqa: ANN201 - an async context manager of AsyncSession

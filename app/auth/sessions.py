@@ -35,6 +35,7 @@ from app.auth.tokens import (
     random_alphanumeric,
     sha256_hex,
 )
+from app.db import changed_rows
 from app.settings import get_settings
 from models import account as models_account
 from models.audit import AuditAction
@@ -485,5 +486,4 @@ async def delete_other_sessions(session: AsyncSession, *, user_id: str, keep: st
     query = delete(AuthSession).where(AuthSession.user_id == user_id)
     if keep:
         query = query.where(AuthSession.id != keep)
-    ended = await session.execute(query.execution_options(synchronize_session=False))
-    return ended.rowcount or 0
+    return await changed_rows(session, query.execution_options(synchronize_session=False))

@@ -14,6 +14,7 @@ account).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -307,7 +308,7 @@ async def _wallet(session: AsyncSession, me: str) -> dict[str, Any]:
     balance = {kind: 0 for kind in ("patient_credit", "patient_booked")}
     for account in accounts.values():
         balance[account.kind.value] = account.balance
-    movements = (
+    movements: Iterable[tuple[Posting, JournalEntry]] = (
         await session.execute(
             select(Posting, JournalEntry)
             .join(JournalEntry, JournalEntry.id == Posting.entry_id)

@@ -69,7 +69,7 @@ async def update_profile(
     ):
         logger.info("Profile update refused: a value is too long or the image is not an http(s) URL")
         return False
-    data = {"first_name": "", "last_name": "", **split_name(name)}
+    data: dict[str, str | None] = {"first_name": "", "last_name": "", **split_name(name)}
     data.update({key: value for key, value in kept.items() if value})
     if not kept["phone_number"]:
         data["phone_number"] = None  # null deletes a metadata key (GoTrue's PUT /user)

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.audit import record
 from app.auth.sessions import delete_other_sessions
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.errors import NotFound
 from app.services.shared.signed_in import require_account
@@ -96,12 +97,13 @@ async def audit_own(
 async def sign_out_session(*, session: AsyncSession, actor: Principal, session_id: str) -> None:
     """End one of the account's sessions (this one included: the tab then signs in again)."""
     account = await require_account(session=session, actor=actor)
-    ended = await session.execute(
+    ended = await changed_rows(
+        session,
         delete(AuthSession)
         .where(AuthSession.id == str(session_id)[:36], AuthSession.user_id == account.id)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
-    if not ended.rowcount:
+    if not ended:
         raise NotFound(NOT_YOURS)
     await audit_own(
         session, account, actor, AuditAction.session_revoke, scope="one", session_id=str(session_id)[:36]

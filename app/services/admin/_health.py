@@ -87,7 +87,7 @@ async def get_system_health(*, session: AsyncSession, actor: Principal) -> Healt
     return HealthRead(
         checked_at=now,
         database_ok=database_ok,
-        database_kind=session.bind.dialect.name,
+        database_kind=session.get_bind().dialect.name,
         database_latency_ms=latency,
         database_revision=revision,
         smtp_configured=bool(get_settings().smtp_url),

@@ -36,6 +36,6 @@ async def record_job_run(
         changes |= {"last_count": int(count), "last_success_at": now}
     else:  # the error stays beside last_failure_at until the next failure
         changes |= {"last_error": error[:MAX_ERROR] or "Failed", "last_failure_at": now}
-    insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
+    insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else pg_insert
     statement = insert(JobRun).values({"job": job[:MAX_JOB], "last_count": 0, "last_error": "", **changes})
     await session.execute(statement.on_conflict_do_update(index_elements=[JobRun.job], set_=changes))

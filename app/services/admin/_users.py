@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.auth.sessions import banned_now, inactivity_limit_of, session_over
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.accounts import BANNED_FOREVER, DELETED_DOMAIN, OWN_ROLE, set_role
 from app.services.admin._access import require_admin
@@ -298,10 +299,12 @@ async def set_user_flags(
 
 
 async def _end_sessions(session: AsyncSession, user: User) -> int:
-    ended = await session.execute(
-        delete(AuthSession).where(AuthSession.user_id == user.id).execution_options(synchronize_session=False)
+    return await changed_rows(
+        session,
+        delete(AuthSession)
+        .where(AuthSession.user_id == user.id)
+        .execution_options(synchronize_session=False),
     )
-    return ended.rowcount or 0
 
 
 async def _set_banned(
@@ -310,14 +313,15 @@ async def _set_banned(
     """Set `banned_until` only if the account is (`when_banned`) or is not disabled now; whether it did."""
     moment = utcnow()
     banned = and_(User.banned_until.is_not(None), User.banned_until > moment)
-    changed = await session.execute(
+    changed = await changed_rows(
+        session,
         update(User)
         .where(User.id == user.id, banned if when_banned else not_(banned))
         .values(banned_until=value)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
     await session.refresh(user)
-    return bool(changed.rowcount)
+    return bool(changed)
 
 
 async def disable_user(*, session: AsyncSession, actor: Principal, user_id: str) -> UserDetailRead:

@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, ratelimit
 from app.auth.keys import get_key_ring
+from app.db import changed_rows
 from app.jobs import run_command
 from app.services.accounts import account_of
 from app.services.ads._flights import IMAGE_PATH
@@ -139,7 +140,7 @@ async def _count(
         "clicks": AdDailyStat.clicks + clicks,
         "cost_millicents": AdDailyStat.cost_millicents + cost,
     }
-    if (await session.execute(update(AdDailyStat).where(*where).values(**change))).rowcount:
+    if await changed_rows(session, update(AdDailyStat).where(*where).values(**change)):
         return
     try:
         async with session.begin_nested():
@@ -167,26 +168,28 @@ async def _bill_view(session: AsyncSession, flight_id: str, placement: str) -> b
     if cpm is None:
         return False
     approved = AdFlight.status == FlightStatus.approved.value
-    paid = await session.execute(
+    paid = await changed_rows(
+        session,
         update(AdFlight)
         .where(
             AdFlight.id == flight_id,
             approved,
             AdFlight.spent_millicents + cpm <= AdFlight.budget_cents * 1000,
         )
-        .values(spent_millicents=AdFlight.spent_millicents + cpm)
+        .values(spent_millicents=AdFlight.spent_millicents + cpm),
     )
-    if not paid.rowcount:
-        spent = await session.execute(
+    if not paid:
+        spent = await changed_rows(
+            session,
             update(AdFlight)
             .where(
                 AdFlight.id == flight_id,
                 approved,
                 AdFlight.spent_millicents + cpm > AdFlight.budget_cents * 1000,
             )
-            .values(status=FlightStatus.spent.value)
+            .values(status=FlightStatus.spent.value),
         )
-        if spent.rowcount:
+        if spent:
             await events.publish_on_commit(session, TOPIC, {"flight_id": flight_id})
         return False
     await _count(session, flight_id, placement, views=1, cost=cpm)
@@ -205,19 +208,19 @@ async def _first_view(session: AsyncSession, flight_id: str, placement: str, net
     """Mark the network's view of the flight in the placement for this window; False when it already was
     (by this request's peers too: the second insert of a key waits for the first and then does nothing)."""
     key = hmac.new(get_key_ring().secret, f"ad-view:{network}".encode(), hashlib.sha256).hexdigest()[:32]
-    insert = (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(AdViewMark)
-    marked = await session.execute(
+    insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert(AdViewMark)
+    marked = await changed_rows(
+        session,
         insert.values(
             flight_id=flight_id, placement=placement, network=key, period=_period()
-        ).on_conflict_do_nothing()
+        ).on_conflict_do_nothing(),
     )
-    return marked.rowcount == 1
+    return marked == 1
 
 
 async def forget_old_ad_views(*, session: AsyncSession, now: float | None = None) -> int:
     """Delete the view marks of windows that have ended (a periodic job); returns how many."""
-    gone = await session.execute(delete(AdViewMark).where(AdViewMark.period < _period(now)))
-    return gone.rowcount or 0
+    return await changed_rows(session, delete(AdViewMark).where(AdViewMark.period < _period(now)))
 
 
 async def serve_ad(

@@ -30,11 +30,12 @@ import enum
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import ColumnElement, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events, flags
+from app.db import changed_rows
 from app.events import publish_event
 from app.principal import Principal
 from app.services.appointments._emails import send_visit_update
@@ -143,8 +144,7 @@ async def _visit(session: AsyncSession, appointment_id: str) -> tuple[Appointmen
     )
     if row is None:
         raise NotFound(NO_VISIT)
-    provider = await session.get(Provider, row.provider_id)
-    return row, provider
+    return row, await session.get_one(Provider, row.provider_id)
 
 
 async def _party(session: AsyncSession, account: AccountRead, row: Appointment, provider: Provider) -> Party:
@@ -193,7 +193,7 @@ async def _check_notice(session: AsyncSession, row: Appointment, now: datetime) 
 
 
 # ---- reads --------------------------------------------------------------------------------------
-def _when(when: When) -> tuple[object, object]:
+def _when(when: When) -> tuple[ColumnElement[bool], ColumnElement[datetime]]:
     """Upcoming: open visits (pending, confirmed, in progress), soonest first. Past: completed and
     cancelled ones, newest first."""
     if when == "upcoming":
@@ -369,7 +369,7 @@ async def _tell(
 
 
 async def _announce(session: AsyncSession, read: AppointmentRead) -> None:
-    for user_id in {read.patient_id, read.provider_user_id} - {None}:
+    for user_id in {user_id for user_id in (read.patient_id, read.provider_user_id) if user_id is not None}:
         await events.publish_on_commit(
             session, appointments_topic(user_id), {"appointment_id": read.id, "status": read.status.value}
         )
@@ -551,7 +551,8 @@ async def send_due_reminders(*, session: AsyncSession, now: datetime | None = No
     ).all()
     claimed: list[str] = []
     for appointment_id in due:
-        result = await session.execute(
+        result = await changed_rows(
+            session,
             update(Appointment)
             .where(
                 Appointment.id == appointment_id,
@@ -559,9 +560,9 @@ async def send_due_reminders(*, session: AsyncSession, now: datetime | None = No
                 Appointment.status.in_(CHANGEABLE),
             )
             .values(reminder_sent_at=now)
-            .execution_options(synchronize_session=False)
+            .execution_options(synchronize_session=False),
         )
-        if result.rowcount == 1:
+        if result == 1:
             claimed.append(appointment_id)
     if not claimed:
         return 0
@@ -587,10 +588,10 @@ async def send_due_reminders(*, session: AsyncSession, now: datetime | None = No
         session=session, kind=NotificationKind.visit_reminder, notes=notes, now=now
     )
     for read in reads:
-        if read.patient_id in delivery.email_now and emails.get(read.patient_id):
+        if read.patient_id in delivery.email_now and (to := emails.get(read.patient_id)):
             await send_visit_update(
                 session=session,
-                to=emails[read.patient_id],
+                to=to,
                 kind="reminder",
                 audience="patient",
                 appointment=read,

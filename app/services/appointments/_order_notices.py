@@ -90,14 +90,13 @@ async def _send_booking_emails(
     confirmation and each provider's 'New visit request' to those whose preferences want the e-mail now,
     times in the provider's zone (one confirmation per zone in the rare order whose providers live in
     different zones), stored with one insert. `emails`: the providers' addresses by user id."""
-    notes = [
-        VisitNote(user_id, audience, visit.id, visit.starts_at, providers[visit.provider_id].time_zone)
-        for visit in booked
-        for audience, user_id in (
-            ("patient", patient.id),
-            ("provider", providers[visit.provider_id].user_id),
-        )
-    ]
+    notes: list[VisitNote] = []
+    for visit in booked:
+        provider = providers[visit.provider_id]
+        notes += [
+            VisitNote(patient.id, "patient", visit.id, visit.starts_at, provider.time_zone),
+            VisitNote(provider.user_id, "provider", visit.id, visit.starts_at, provider.time_zone),
+        ]
     delivery = await notify_visits(session=session, kind=NotificationKind.visit_booked, notes=notes)
     emails_out: list[Email] = []
     by_zone: dict[str, list[AppointmentRead]] = {}
@@ -224,7 +223,7 @@ async def tell_providers_of_released_visits(session: AsyncSession, failed: Payme
         visit = await session.get(Appointment, visit_id)
         if visit is None:
             continue
-        provider = await session.get(Provider, visit.provider_id)
+        provider = await session.get_one(Provider, visit.provider_id)
         await _tell(
             session, await appointment_read(session, visit), provider, "cancelled", "provider", now=failed.at
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +21,8 @@ from models.booking import Appointment, AppointmentRead, Order
 from models.catalog import Service
 from models.identity import User, as_utc
 from models.provider import Provider, Review
+
+_Row = TypeVar("_Row", Provider, Service, User)
 
 
 async def appointment_reads(
@@ -36,7 +39,7 @@ async def appointment_reads(
         return []
     now = now or datetime.now(UTC)
 
-    async def by_id(model, ids: set[str]) -> dict:  # noqa: ANN001
+    async def by_id(model: type[_Row], ids: set[str]) -> dict[str, _Row]:
         found = await session.scalars(select(model).where(model.id.in_(ids)))
         return {row.id: row for row in found}
 
@@ -44,7 +47,7 @@ async def appointment_reads(
     services = await by_id(Service, {r.service_id for r in rows})
     patients = await by_id(User, {r.patient_id for r in rows})
     order_ids = {r.order_id for r in rows if r.order_id}
-    placed = (
+    placed: dict[str | None, tuple[str, datetime]] = (
         {
             order_id: (number, created_at)
             for order_id, number, created_at in (
@@ -66,14 +69,15 @@ async def appointment_reads(
     reads = []
     for row in rows:
         patient = patients.get(row.patient_id)
+        order = placed.get(row.order_id)
         reads.append(
             read_of(
                 row,
                 provider=providers[row.provider_id],
                 service=services[row.service_id],
                 patient_name=account_of(patient).name if patient is not None else "Patient",
-                order_number=placed.get(row.order_id, (None, None))[0],
-                booked_at=placed.get(row.order_id, (None, None))[1],
+                order_number=order[0] if order else None,
+                booked_at=order[1] if order else None,
                 reviewed=row.id in reviewed,
                 now=now,
                 for_provider=for_provider,

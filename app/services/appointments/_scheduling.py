@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from itertools import islice
 
-from sqlalchemy import ColumnElement, and_, bindparam, exists, or_, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.providers import (
@@ -47,7 +47,7 @@ class Candidate:
 
 
 def serves_zip(
-    provider_id: ColumnElement,
+    provider_id: SQLColumnExpression[str],
     zip_code: object,
     state: object,
     day: object,
@@ -56,7 +56,9 @@ def serves_zip(
     """SQL: the provider travels to the ZIP code (their area holds it, or `agreed`: `agreed_to_travel`) and
     holds a licence of its state valid on `day` (the licence-state rule, `providers.licensed_in`); values
     or bound parameters."""
-    travels = exists().where(ProviderZip.provider_id == provider_id, ProviderZip.zip_code == zip_code)
+    travels: ColumnElement[bool] = exists().where(
+        ProviderZip.provider_id == provider_id, ProviderZip.zip_code == zip_code
+    )
     if agreed is not None:
         travels = or_(travels, agreed)
     return and_(travels, licensed_in(provider_id, state, day))

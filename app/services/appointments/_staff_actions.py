@@ -125,7 +125,7 @@ async def _free_providers(
 ) -> tuple[list[Provider], set[str]]:
     """Providers other than the visit's own (and never its patient) who may take it at its time, best rated
     first, and those of them with an expired hold around it."""
-    service = await session.get(Service, row.service_id)
+    service = await session.get_one(Service, row.service_id)
     start = as_utc(row.starts_at)
     candidates = await eligible_providers(session, service, row.location, row.zip_code, None, start.date())
     providers = [

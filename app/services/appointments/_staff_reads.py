@@ -14,10 +14,13 @@ Held times (a checkout in progress) are not visits: nobody sees them here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -90,27 +93,60 @@ def split_metro(metro: str) -> tuple[str, str]:
     return city, state
 
 
-def _rows_statement(reader_sees_patients: bool) -> Select:
-    """A visit with its provider, service, service line, order number (and patient) in one query."""
-    columns = [Appointment, Provider, Service.name, ServiceCategory.name, Order.number]
-    statement = (
-        select(*columns, *([User] if reader_sees_patients else []))
-        .join(Provider, Provider.id == Appointment.provider_id)
+@dataclass(frozen=True)
+class _Found:
+    """One visit as these reads load it."""
+
+    row: Appointment
+    provider: Provider
+    service_name: str
+    line: str  # the service line: the service's category
+    number: str | None  # the order's number (none for a visit without an order)
+    patient: User | None = None  # read only for a reader who sees patients
+
+
+_Statement = TypeVar("_Statement", bound=Select[*tuple[object, ...]])
+
+
+def _shaped(statement: _Statement, conditions: Sequence[ColumnElement[bool]], page: int) -> _Statement:
+    """`statement` over the visits matching `conditions`, joined to their provider, service, service line
+    and order; soonest first, one page."""
+    return (
+        statement.join(Provider, Provider.id == Appointment.provider_id)
         .join(Service, Service.id == Appointment.service_id)
         .join(ServiceCategory, ServiceCategory.id == Service.category_id)
         .outerjoin(Order, Order.id == Appointment.order_id)
+        .where(*conditions)
+        .order_by(Appointment.starts_at, Appointment.id)
+        .offset((page - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE)
     )
-    if reader_sees_patients:
-        statement = statement.outerjoin(User, User.id == Appointment.patient_id)
-    return statement
 
 
-def _row(found: tuple, with_patient: bool) -> StaffVisitRow:
-    row, provider, service_name, line, number = found[:5]
-    patient = found[5] if with_patient else None
+async def _visits(
+    session: AsyncSession, conditions: Sequence[ColumnElement[bool]], with_patient: bool, page: int = 1
+) -> list[_Found]:
+    """A page of visits with their provider, service, service line, order number (and patient) in one
+    query."""
+    if with_patient:
+        statement = select(Appointment, Provider, Service.name, ServiceCategory.name, Order.number, User)
+        found = await session.execute(
+            _shaped(statement, conditions, page).outerjoin(User, User.id == Appointment.patient_id)
+        )
+        return [_Found(*visit) for visit in found.tuples()]
+    found_only = await session.execute(
+        _shaped(
+            select(Appointment, Provider, Service.name, ServiceCategory.name, Order.number), conditions, page
+        )
+    )
+    return [_Found(*visit) for visit in found_only.tuples()]
+
+
+def _row(found: _Found, with_patient: bool) -> StaffVisitRow:
+    row, provider, patient = found.row, found.provider, found.patient
     return StaffVisitRow(
         id=row.id,
-        order_number=number,
+        order_number=found.number,
         status=row.status,
         starts_at=as_utc(row.starts_at),
         ends_at=as_utc(row.ends_at),
@@ -118,8 +154,8 @@ def _row(found: tuple, with_patient: bool) -> StaffVisitRow:
         provider_name=display_name(provider.first_name, provider.last_name),
         provider_time_zone=provider.time_zone,
         service_id=row.service_id,
-        service_name=service_name,
-        service_line=line,
+        service_name=found.service_name,
+        service_line=found.line,
         location=row.location,
         city=row.city,
         state=row.state,
@@ -158,15 +194,9 @@ async def list_staff_visits(
         lines = select(Service.id).join(ServiceCategory, ServiceCategory.id == Service.category_id)
         conditions.append(Appointment.service_id.in_(lines.where(ServiceCategory.slug == query.service_line)))
     total = int(await session.scalar(select(func.count()).select_from(Appointment).where(*conditions)) or 0)
-    found = await session.execute(
-        _rows_statement(names)
-        .where(*conditions)
-        .order_by(Appointment.starts_at, Appointment.id)
-        .offset((query.page - 1) * PAGE_SIZE)
-        .limit(PAGE_SIZE)
-    )
+    found = await _visits(session, conditions, names, query.page)
     return StaffVisitPage(
-        items=[_row(tuple(r), names) for r in found.all()],
+        items=[_row(visit, names) for visit in found],
         total=total,
         page=query.page,
         has_next=query.page * PAGE_SIZE < total,
@@ -177,17 +207,12 @@ async def list_staff_visits(
     )
 
 
-async def _details_of(session: AsyncSession, appointment_id: str, with_patient: bool) -> tuple:
-    found = (
-        await session.execute(
-            _rows_statement(with_patient).where(
-                Appointment.id == appointment_id[:36], Appointment.status != AppointmentStatus.held
-            )
-        )
-    ).first()
-    if found is None:
+async def _details_of(session: AsyncSession, appointment_id: str, with_patient: bool) -> _Found:
+    conditions = [Appointment.id == appointment_id[:36], Appointment.status != AppointmentStatus.held]
+    found = await _visits(session, conditions, with_patient)
+    if not found:
         raise NotFound(NO_VISIT)
-    return tuple(found)
+    return found[0]
 
 
 def _records(row: Appointment, patient: User | None) -> PatientRecords:
@@ -224,10 +249,10 @@ async def get_staff_visit(
     member, permissions = await staff_with(session, actor, Permission.view_appointments)
     with_patient = Permission.view_patient_logs in permissions
     found = await _details_of(session, appointment_id, with_patient)
-    visit, row = _row(found, with_patient), found[0]
+    visit, row = _row(found, with_patient), found.row
     patient = None
     if with_patient:
-        patient = _records(row, found[5])
+        patient = _records(row, found.patient)
         await record_patient_read(session, member, actor, visit, row.patient_id)
     return StaffVisitDetails(
         visit=visit,

@@ -422,6 +422,7 @@ async def _booking_reply(session: AsyncSession, service: ServiceRead, zip_code: 
 
 
 def _zip_in(question: str) -> str | None:
+    candidate: str  # what `_ZIP`'s one group matched
     for candidate in _ZIP.findall(question):
         if zipcodes.is_real(candidate):
             return candidate

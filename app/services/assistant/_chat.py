@@ -24,6 +24,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.assistant._answer import NOT_FOUND, Reply, answer_question, instructs
 from app.services.assistant._model import ModelUnavailable, model_configured, stream_completion
@@ -282,10 +283,9 @@ async def delete_all_conversations(*, session: AsyncSession, actor: Principal) -
     user_id = await _signed_in(session, actor)
     mine = select(AssistantConversation.id).where(AssistantConversation.user_id == user_id)
     await session.execute(delete(AssistantMessage).where(AssistantMessage.conversation_id.in_(mine)))
-    gone = await session.execute(
-        delete(AssistantConversation).where(AssistantConversation.user_id == user_id)
+    return await changed_rows(
+        session, delete(AssistantConversation).where(AssistantConversation.user_id == user_id)
     )
-    return gone.rowcount or 0
 
 
 async def get_assistant_preferences(*, session: AsyncSession, actor: Principal) -> AssistantPreferenceRead:

@@ -18,11 +18,17 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
-from app.db import unit_of_work
+from app.db import changed_rows, unit_of_work
 from app.services.automation._access import integration_row
 from app.services.automation._transport import Outcome, Target, send
 from models.audit import AuditAction
-from models.automation import AttemptTrigger, AutomationAttempt, AutomationDelivery, DeliveryStatus
+from models.automation import (
+    AttemptTrigger,
+    AutomationAttempt,
+    AutomationDelivery,
+    AutomationIntegration,
+    DeliveryStatus,
+)
 from models.identity import as_utc
 
 RETRY_DELAYS = (
@@ -52,7 +58,7 @@ class _Claimed:
     manual: bool
 
 
-def rotating(row, now: datetime) -> bool:  # noqa: ANN001 - an AutomationIntegration
+def rotating(row: AutomationIntegration, now: datetime) -> bool:
     until = as_utc(row.previous_secret_until)
     return until is not None and until > now
 
@@ -72,7 +78,8 @@ async def _claim(session: AsyncSession, now: datetime, limit: int) -> list[_Clai
     ).scalars()
     claimed: list[_Claimed] = []
     for row in list(due):
-        taken = await session.execute(
+        taken = await changed_rows(
+            session,
             update(AutomationDelivery)
             .where(
                 AutomationDelivery.id == row.id,
@@ -80,9 +87,9 @@ async def _claim(session: AsyncSession, now: datetime, limit: int) -> list[_Clai
                 or_(AutomationDelivery.claimed_until.is_(None), AutomationDelivery.claimed_until <= now),
             )
             .values(claimed_until=now + LEASE)
-            .execution_options(synchronize_session=False)
+            .execution_options(synchronize_session=False),
         )
-        if taken.rowcount == 1:
+        if taken == 1:
             claimed.append(_Claimed(row.id, row.message_id, row.body, row.attempts, row.manual))
     return claimed
 

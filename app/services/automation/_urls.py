@@ -120,7 +120,8 @@ def check_url(text: str) -> str:
 async def _lookup(host: str, port: int) -> list[str]:
     """The addresses the system resolver gives for `host` (a seam for tests that play a rebinding DNS)."""
     found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return [sockaddr[0] for *_rest, sockaddr in found]
+    # A stream socket's address is an IPv4 or IPv6 one: a host string first.
+    return [sockaddr[0] for *_rest, sockaddr in found if isinstance(sockaddr[0], str)]
 
 
 async def resolve_checked(url: str) -> tuple[str, ...]:

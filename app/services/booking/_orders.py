@@ -14,15 +14,16 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
 
-from sqlalchemy import Select, String, and_, bindparam, case, literal, or_, select, update
+from sqlalchemy import BindParameter, Select, String, and_, bindparam, case, literal, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app.db import changed_rows
 from app.events import publish_event
 from app.principal import Principal
 from app.services.appointments import appointment_reads, lock_providers, read_of
@@ -233,10 +234,12 @@ class _Checked:
 
 
 @cache
-def _checked_statement(count: int) -> Select:
+def _checked_statement(
+    count: int,
+) -> Select[Appointment, Service, str, Provider, ProviderService | None, bool, bool, date | None]:
     """`_checked_visits`' statement for `count` lines, built once: the holds `hold_0`…, each line's ZIP
     code `zip_0`… (matched to its hold with a CASE) and the order `number` are parameters."""
-    holds = [bindparam(f"hold_{index}") for index in range(count)]
+    holds: list[BindParameter[str]] = [bindparam(f"hold_{index}") for index in range(count)]
     line_zip = case(
         *(
             (Appointment.id == hold, bindparam(f"zip_{index}", type_=String()))
@@ -296,7 +299,8 @@ async def _checked_visits(
         hold, service, category_slug, provider, offer, serves_zip, _taken, licensed = found[line.hold_id]
         if hold.patient_id != account.id or hold.status != AppointmentStatus.held:
             raise ValidationFailed(NOT_HELD.format(service=service.name))
-        if as_utc(hold.hold_expires_at) <= now:
+        expires = as_utc(hold.hold_expires_at)
+        if expires is None or expires <= now:  # a hold always has its expiry
             raise ValidationFailed(EXPIRED.format(service=service.name))
         if offer is None or not (service.is_active and is_listed(provider)):
             name = display_name(provider.first_name, provider.last_name)
@@ -389,8 +393,8 @@ async def _book_holds(
             "original_price": visit.price.original,
         }
         where = {"the_hold": visit.hold.id, "the_patient": account.id, "now": now}
-        booked = await session.execute(_BOOK_HOLD, where | {f"new_{k}": v for k, v in values.items()})
-        if booked.rowcount != 1:
+        booked = await changed_rows(session, _BOOK_HOLD, where | {f"new_{k}": v for k, v in values.items()})
+        if booked != 1:
             raise ValidationFailed(NOT_HELD.format(service=visit.service.name))
         for key, value in values.items():
             set_committed_value(visit.hold, key, value)

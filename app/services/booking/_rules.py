@@ -5,6 +5,7 @@ time; who may take a visit's time at all is appointments' `_scheduling`)."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from functools import cache
 
 from sqlalchemy import ColumnElement, Select, bindparam, exists, select
@@ -100,9 +101,12 @@ def agreed_to_travel(
 
 
 @cache
-def _service_and_providers_statement(by_zip: bool, by_provider: bool) -> Select:
+def _service_and_providers_statement(
+    by_zip: bool, by_provider: bool
+) -> Select[Service, str, Provider | None, Decimal | None]:
     """`service_and_providers`' statement for each combination of filters, built once (slug, bit, zip,
-    state, day, provider_id, patient_id and starts_at are parameters)."""
+    state, day, provider_id, patient_id and starts_at are parameters): the service, its category's slug
+    and each provider offering it with their price (none: nobody offers it)."""
     offers = (
         select(ProviderService.provider_id, ProviderService.service_id, ProviderService.price)
         .join(Provider, Provider.id == ProviderService.provider_id)
@@ -167,7 +171,11 @@ async def service_and_providers(
     if not rows:
         raise NotFound(NO_SERVICE)
     service, category_slug = rows[0][0], rows[0][1]
-    candidates = [Candidate(provider, price) for _s, _c, provider, price in rows if provider is not None]
+    candidates = [
+        Candidate(provider, price)
+        for _s, _c, provider, price in rows
+        if provider is not None and price is not None
+    ]
     return service, category_slug, candidates
 
 

@@ -15,18 +15,35 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
+from typing import Literal
 
-from sqlalchemy import Delete, Integer, Update, and_, bindparam, case, delete, func, select, update
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Delete,
+    Integer,
+    Update,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import insert as postgres_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import InstrumentedAttribute
 
 from app import events, flags
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.cart._products import product_lines, product_of
 from app.services.catalog import configured_sale, price_at
@@ -117,23 +134,30 @@ def _visitor(owner: CartOwner) -> str | None:
     return visitor if visitor and len(visitor) <= VISITOR_ID_MAX else None
 
 
-def _key(owner: CartOwner) -> tuple[str, str] | None:
+OwnerColumn = Literal["user_id", "visitor_id"]
+
+
+def _key(owner: CartOwner) -> tuple[OwnerColumn, str] | None:
     if owner.user_id:
         return "user_id", owner.user_id
     visitor = _visitor(owner)
     return ("visitor_id", visitor) if visitor else None
 
 
-def _required_key(owner: CartOwner) -> tuple[str, str]:
+def _required_key(owner: CartOwner) -> tuple[OwnerColumn, str]:
     key = _key(owner)
     if key is None:
         raise ValidationFailed(NO_OWNER)
     return key
 
 
-def _owned(owner: CartOwner):  # noqa: ANN202 - a SQL condition
+def _column(name: OwnerColumn) -> InstrumentedAttribute[str | None]:
+    return CartItem.user_id if name == "user_id" else CartItem.visitor_id
+
+
+def _owned(owner: CartOwner) -> ColumnElement[bool]:
     column, value = _required_key(owner)
-    return getattr(CartItem, column) == value
+    return _column(column) == value
 
 
 # ---- the owner check ----------------------------------------------------------------------------
@@ -240,7 +264,9 @@ async def load_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal
 
 
 # ---- commands -----------------------------------------------------------------------------------
-def _upsert(session: AsyncSession, owner: CartOwner, rows: list[dict]):  # noqa: ANN202 - an INSERT
+def _upsert(
+    session: AsyncSession, owner: CartOwner, rows: Sequence[Mapping[str, object]]
+) -> postgresql.Insert | sqlite.Insert:
     """Insert items, or add their quantities to the owner's existing ones (capped at MAX_QUANTITY). One
     statement, so two tabs adding the same item at once both count."""
     column, value = _required_key(owner)
@@ -250,7 +276,7 @@ def _upsert(session: AsyncSession, owner: CartOwner, rows: list[dict]):  # noqa:
     statement = insert(CartItem).values([{**row, column: value, other: None} for row in rows])
     added = CartItem.quantity + statement.excluded.quantity
     return statement.on_conflict_do_update(
-        index_elements=[getattr(CartItem, column), CartItem.item_key],
+        index_elements=[_column(column), CartItem.item_key],
         set_={"quantity": case((added > MAX_QUANTITY, MAX_QUANTITY), else_=added)},
     )
 
@@ -432,10 +458,10 @@ async def remove_products(*, session: AsyncSession, owner: CartOwner, product_id
 
 
 @cache
-def _removal_statements(column: str, count: int) -> tuple[Delete, Update]:
+def _removal_statements(column: OwnerColumn, count: int) -> tuple[Delete, Update]:
     """`remove_items`' two statements for an owner column and `count` item keys, built once: delete the
     items used up, lower the others (the owner, `key_0`… and `taken_0`… are parameters)."""
-    keys = [bindparam(f"key_{index}") for index in range(count)]
+    keys: list[BindParameter[str]] = [bindparam(f"key_{index}") for index in range(count)]
     taken = case(
         *(
             (CartItem.item_key == key, bindparam(f"taken_{index}", type_=Integer()))
@@ -443,7 +469,7 @@ def _removal_statements(column: str, count: int) -> tuple[Delete, Update]:
         ),
         else_=0,
     )
-    owned = and_(getattr(CartItem, column) == bindparam("owner"), CartItem.item_key.in_(keys))
+    owned = and_(_column(column) == bindparam("owner"), CartItem.item_key.in_(keys))
     use_up = delete(CartItem).where(owned, CartItem.quantity <= taken)
     lower = update(CartItem).where(owned).values(quantity=CartItem.quantity - taken)
     options = {"synchronize_session": False}
@@ -462,7 +488,7 @@ async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Seq
     for index, (key, count) in enumerate(booked.items()):
         values[f"key_{index}"], values[f"taken_{index}"] = key, count
     use_up, lower = _removal_statements(column, len(booked))
-    if (await session.execute(use_up, values)).rowcount != len(booked):
+    if await changed_rows(session, use_up, values) != len(booked):
         await session.execute(lower, values)
     await _announce(session, owner)
 

@@ -69,6 +69,5 @@ async def product_lines(session: AsyncSession, user_id: str) -> list[CartItemRea
 
 
 async def count_products(session: AsyncSession, user_id: str) -> int:
-    return await session.scalar(
-        select(func.coalesce(func.sum(CartProduct.quantity), 0)).where(CartProduct.user_id == user_id)
-    )
+    total = select(func.coalesce(func.sum(CartProduct.quantity), 0)).where(CartProduct.user_id == user_id)
+    return (await session.execute(total)).scalar_one()

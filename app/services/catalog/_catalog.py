@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.catalog._pricing import configured_sale, price_at
+from app.services.catalog._pricing import FlashSale, configured_sale, price_at
 from app.services.catalog._reference import CATALOG
 from models.catalog import (
     MAX_SEARCH_BITS,
@@ -22,7 +22,7 @@ from models.catalog import (
 )
 
 
-def service_read(service: Service, category_slug: str, at: datetime, sale) -> ServiceRead:  # noqa: ANN001
+def service_read(service: Service, category_slug: str, at: datetime, sale: FlashSale | None) -> ServiceRead:
     return ServiceRead(
         id=service.id,
         slug=service.slug,
@@ -86,7 +86,8 @@ async def ensure_reference_catalog(*, session: AsyncSession) -> list[str]:
     categories = {c.slug: c for c in (await session.scalars(select(ServiceCategory))).all()}
     existing = set((await session.scalars(select(Service.slug))).all())
     # Each new service takes the next bit of `Provider.service_mask`, while there is one.
-    next_bit = await session.scalar(select(func.coalesce(func.max(Service.search_bit) + 1, 0)))
+    last_bit = await session.scalar(select(func.max(Service.search_bit)))
+    next_bit = 0 if last_bit is None else last_bit + 1
     added: list[str] = []
     for position, reference in enumerate(CATALOG):
         category = categories.get(reference.slug)

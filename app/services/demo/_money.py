@@ -38,7 +38,8 @@ async def seed_demo_ledger(
     window = timedelta(hours=get_settings().dispute_window_hours)
     by_order: dict[str, list[Appointment]] = defaultdict(list)
     for visit in visits:
-        by_order[visit.order_id].append(visit)
+        if visit.order_id is not None:  # every demo visit was booked through an order
+            by_order[visit.order_id].append(visit)
     placed = {order.id: order for order in orders}
     posted = 0
     for order_id, order_visits in by_order.items():
@@ -48,20 +49,26 @@ async def seed_demo_ledger(
         shares = split_fee(cents(order.platform_fee), [(v.id, cents(v.price)) for v in order_visits])
         for visit in order_visits:
             posted += await _post_visit(
-                session, visit, shares[visit.id], as_utc(order.created_at), now, window
+                session, visit, order.id, shares[visit.id], as_utc(order.created_at), now, window
             )
     return posted
 
 
 async def _post_visit(
-    session: AsyncSession, visit: Appointment, fee: int, booked_at: datetime, now: datetime, window: timedelta
+    session: AsyncSession,
+    visit: Appointment,
+    order_id: str,
+    fee: int,
+    booked_at: datetime,
+    now: datetime,
+    window: timedelta,
 ) -> int:
     price = cents(visit.price)
     owed = (AccountKind.patient_booked, visit.patient_id)
     pending = (AccountKind.provider_pending, visit.provider_id)
     charge = VisitCharge(
         appointment_id=visit.id,
-        order_id=visit.order_id,
+        order_id=order_id,
         patient_id=visit.patient_id,
         provider_id=visit.provider_id,
         price=price,
@@ -69,7 +76,7 @@ async def _post_visit(
         created_at=booked_at,
     )
     session.add(charge)
-    ids = {"order_id": visit.order_id, "appointment_id": visit.id}
+    ids = {"order_id": order_id, "appointment_id": visit.id}
     await post(
         session=session, kind=EntryKind.order_placed, legs=move(price + fee, WORLD, owed), at=booked_at, **ids
     )

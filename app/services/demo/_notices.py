@@ -48,11 +48,12 @@ async def seed_demo_notices(
     time_zone: str,
     now: datetime,
 ) -> int:
-    rows: list[dict] = []
-    for recipient, audience, mine in (
+    rows: list[dict[str, object]] = []
+    told_whom: tuple[tuple[str, Audience, list[Appointment]], ...] = (
         (patient_id, "patient", [v for v in visits if v.patient_id == patient_id]),
         (provider_user_id, "provider", [v for v in visits if v.provider_id == provider_id]),
-    ):
+    )
+    for recipient, audience, mine in told_whom:
         told = sorted(
             ((at, kind, visit) for visit in mine for at, kind in _events(visit, audience, now)),
             key=lambda event: event[0],

@@ -24,7 +24,7 @@ from app.services.catalog import price_for
 from app.services.payments import get_gateway
 from app.services.providers import Hours
 from models.account import AccountRead
-from models.base import new_id
+from models.base import Base, new_id
 from models.booking import (
     Appointment,
     AppointmentStatus,
@@ -85,7 +85,7 @@ class Patient:
 class Plan:
     """The rows to add, and what they add up to."""
 
-    rows: list = field(default_factory=list)
+    rows: list[Base] = field(default_factory=list)
     reviews: dict[str, list[tuple[int, bool]]] = field(default_factory=dict)  # provider id → ratings
     counts: dict[str, int] = field(default_factory=dict)
     patients_busy: dict[str, list[tuple[datetime, datetime]]] = field(default_factory=dict)
@@ -96,7 +96,12 @@ class Plan:
 
 
 def _start(
-    rng: random.Random, seat: Seat, day: date, minutes: int, buffer: timedelta, mine: list
+    rng: random.Random,
+    seat: Seat,
+    day: date,
+    minutes: int,
+    buffer: timedelta,
+    mine: list[tuple[datetime, datetime]],
 ) -> datetime | None:
     """A start time (UTC) on the provider's local `day` inside their hours, free for both the provider and
     the patient (whose visits are `mine`), or None."""

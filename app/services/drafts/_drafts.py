@@ -90,7 +90,7 @@ async def save_draft(
     now = now or utcnow()
     await session.execute(delete(FormDraft).where(FormDraft.expires_at <= now))
     fields = _clean(values)
-    insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
+    insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else pg_insert
     statement = insert(FormDraft).values(
         id=new_id(),
         owner_key=owner,

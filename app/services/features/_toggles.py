@@ -4,6 +4,7 @@ toggle_features. A change is audited and published after commit, so every proces
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -105,7 +106,7 @@ async def list_features(
     return [_read(feature, rows.get(feature.key), editors) for feature in catalogue]
 
 
-def _read(feature: Feature, row: FeatureSetting | None, editors: dict[str, User]) -> FeatureRead:
+def _read(feature: Feature, row: FeatureSetting | None, editors: Mapping[str, User | None]) -> FeatureRead:
     editor = editors.get(row.updated_by) if row is not None and row.updated_by else None
     return FeatureRead(
         key=feature.key,
@@ -169,7 +170,7 @@ async def _record(
     actor: Principal,
     action: AuditAction,
     key: str,
-    details: dict,
+    details: dict[str, object],
 ) -> None:
     await audit.record(
         session=session,

@@ -41,7 +41,7 @@ async def record_unknown_path(*, session: AsyncSession, path: str) -> None:
     (the oldest first), so a scanner asking for endless unique paths cannot grow it."""
     now = utcnow()
     path = path[:MAX_TRACKED_PATH]
-    insert = sqlite_insert if session.bind.dialect.name == "sqlite" else pg_insert
+    insert = sqlite_insert if session.get_bind().dialect.name == "sqlite" else pg_insert
     statement = insert(NotFoundPath).values(path=path, hits=1, first_seen=now, last_seen=now)
     hits = await session.scalar(
         statement.on_conflict_do_update(
@@ -50,10 +50,8 @@ async def record_unknown_path(*, session: AsyncSession, path: str) -> None:
     )
     if hits != 1:
         return
-    excess = (
-        await session.scalar(select(func.count()).select_from(NotFoundPath))
-        - get_settings().not_found_paths_kept
-    )
+    paths = (await session.execute(select(func.count()).select_from(NotFoundPath))).scalar_one()
+    excess = paths - get_settings().not_found_paths_kept
     if excess > 0:
         evicted = (
             select(NotFoundPath.path)

@@ -8,9 +8,9 @@ page) and the audit log."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import ColumnElement, UnaryExpression, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -249,8 +249,10 @@ async def moderation_queue(
     await require_moderator(session, actor)
     page = _page(page)
     view = "hidden" if view == "hidden" else "queue"
+    where: ColumnElement[bool]
+    order: UnaryExpression[datetime]
     if view == "queue":
-        where, order = ForumPost.needs_review.is_(True), ForumPost.created_at
+        where, order = ForumPost.needs_review.is_(True), ForumPost.created_at.asc()
     else:
         where = (ForumPost.status == PostStatus.hidden) & ForumPost.needs_review.is_(False)
         order = ForumPost.created_at.desc()

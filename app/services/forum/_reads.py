@@ -20,6 +20,7 @@ from app.services.shared.signed_in import require_account
 from models.forum import (
     POSTS_PAGE,
     TOPICS_PAGE,
+    ForumAuthorRead,
     ForumCategory,
     ForumCategoryRead,
     ForumFlag,
@@ -88,7 +89,9 @@ async def list_forum_categories(*, session: AsyncSession, actor: Principal) -> l
     ]
 
 
-def _summary(topic: ForumTopic, category: ForumCategory, authors: dict) -> ForumTopicSummaryRead:
+def _summary(
+    topic: ForumTopic, category: ForumCategory, authors: dict[str, ForumAuthorRead]
+) -> ForumTopicSummaryRead:
     return ForumTopicSummaryRead(
         id=topic.id,
         slug=topic.slug,

@@ -4,7 +4,7 @@ one grouped query per list, never one per article."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -177,7 +177,9 @@ async def delete_help_article(*, session: AsyncSession, actor: Principal, slug: 
     row = await session.scalar(select(HelpArticle).where(HelpArticle.slug == (slug or "")[:MAX_SLUG]))
     if row is None:
         raise NotFound(NOT_FOUND)
-    await session.execute(HelpVote.__table__.delete().where(HelpVote.article_id == row.id))
+    await session.execute(
+        delete(HelpVote).where(HelpVote.article_id == row.id).execution_options(synchronize_session=False)
+    )
     await session.delete(row)
     await audit.record(
         session=session,

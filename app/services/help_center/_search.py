@@ -87,7 +87,7 @@ async def find_help_passages(
     limit = max(1, min(int(limit), MAX_RESULTS))
     if not _WORD.search(query):
         return []
-    if session.bind.dialect.name == "postgresql":
+    if session.get_bind().dialect.name == "postgresql":
         if any_word:  # websearch_to_tsquery reads "or" between words as OR
             query = " or ".join(_WORD.findall(query)[:MAX_WORDS])
         found = await session.execute(_POSTGRES, {"query": query, "options": _HEADLINE, "limit": limit})

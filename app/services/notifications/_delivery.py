@@ -93,7 +93,7 @@ def _clip(text: str, limit: int) -> str:
 class Message:
     """One notification to one person: `title` and `body` come from `_copy` (PHI-free), `link` is a path."""
 
-    recipient: str
+    recipient: str | None  # a user id; None or empty: nobody to tell (a provider without an account)
     title: str
     body: str
     link: str
@@ -122,28 +122,28 @@ async def notify_each(
     """`notify` with words and a link of its own per message (a reminder per visit, a booking's patient and
     providers): one preferences query, one insert and one e-mail batch for all of them."""
     info = KINDS[NotificationKind(kind)]
-    messages = [m for m in messages if m.recipient][:MAX_RECIPIENTS]
-    if not messages:
+    told = [(m.recipient, m) for m in messages if m.recipient][:MAX_RECIPIENTS]
+    if not told:
         return Delivery((), frozenset())
-    for message in messages:
+    for _, message in told:
         if not message.link.startswith("/") or message.link.startswith("//"):
             raise ValueError("A notification links to a path of this site.")
     now = (now or datetime.now(UTC)).astimezone(UTC)
-    channels = await channels_of(session, {m.recipient for m in messages}, info.category)
+    channels = await channels_of(session, {recipient for recipient, _ in told}, info.category)
     sends = info.email != "elsewhere"
     rows = [
         Notification(
-            recipient_id=m.recipient,
+            recipient_id=recipient,
             kind=info.kind.value,
             category=info.category.value,
             title=_clip(m.title, MAX_TITLE),
             body=_clip(m.body, MAX_BODY),
             link=m.link[:MAX_LINK],
             created_at=now,
-            digest_pending=sends and channels[m.recipient].email_digest,
-            emailed_at=now if info.email == "notify" and channels[m.recipient].email_now else None,
+            digest_pending=sends and channels[recipient].email_digest,
+            emailed_at=now if info.email == "notify" and channels[recipient].email_now else None,
         )
-        for m in messages
+        for recipient, m in told
     ]
     session.add_all(rows)
     await session.flush()

@@ -13,7 +13,7 @@ from collections import defaultdict
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select, update
+from sqlalchemy import Row, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.outbox import Email, send_emails
@@ -24,6 +24,8 @@ from models.notification import Notification
 DIGEST_HOUR = 8
 DIGEST_BATCH = 2000
 SUBJECT = "Your daily summary"
+# A notification the digest claimed: id, recipient, title, body, link, created, read and archived at.
+_Claimed = Row[str, str, str, str, str, datetime, datetime | None, datetime | None]
 
 
 def digest_cutoff(now: datetime, time_zone: str) -> datetime:
@@ -63,7 +65,7 @@ async def send_daily_digests(*, session: AsyncSession, now: datetime | None = No
             .execution_options(synchronize_session=False)
         )
     ).all()
-    by_person: dict[str, list] = defaultdict(list)
+    by_person: dict[str, list[_Claimed]] = defaultdict(list)
     for row in claimed:
         if row.read_at is None and row.archived_at is None:  # seen in the app: nothing left to tell
             by_person[row.recipient_id].append(row)

@@ -19,6 +19,7 @@ from sqlalchemy import ColumnElement, Select, and_, false, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications._delivery import notifications_topic
@@ -65,7 +66,7 @@ def _tab(user_id: str, tab: InboxTab) -> ColumnElement[bool]:
     return and_(Notification.recipient_id == user_id, archived, _not_muted(user_id))
 
 
-def _unread_count(user_id: str) -> Select:
+def _unread_count(user_id: str) -> Select[int]:
     return select(func.count()).select_from(Notification).where(_unread(user_id))
 
 
@@ -155,15 +156,16 @@ async def mark_all_read(*, session: AsyncSession, actor: Principal) -> int:
     """Mark every unread notification of the actor read (muted ones too: they were never to be seen);
     returns how many changed. One statement."""
     account = await require_account(session=session, actor=actor)
-    result = await session.execute(
+    result = await changed_rows(
+        session,
         update(Notification)
         .where(Notification.recipient_id == account.id, Notification.read_at.is_(None))
         .values(read_at=_now())
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
-    if result.rowcount:
+    if result:
         await events.publish_on_commit(session, notifications_topic(account.id), {"change": "all_read"})
-    return result.rowcount or 0
+    return result
 
 
 async def archive_notification(

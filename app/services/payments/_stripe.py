@@ -54,8 +54,11 @@ async def stripe_client() -> AsyncIterator[stripe.StripeClient]:
         await http.close_async()
 
 
-def _insert(session: AsyncSession):  # noqa: ANN202 - the dialect's INSERT construct (ON CONFLICT)
-    return (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(PaymentCustomer)
+def _insert(session: AsyncSession) -> postgresql.Insert | sqlite.Insert:
+    """The dialect's INSERT construct (ON CONFLICT)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(PaymentCustomer)
+    return sqlite.insert(PaymentCustomer)
 
 
 async def customer_id_of(session: AsyncSession, user_id: str) -> str | None:
@@ -136,7 +139,7 @@ class StripeCard:
                                 },
                             }
                         ],
-                        "payment_method_types": ["card"],
+                        "allowed_payment_method_types": ["card"],
                         "payment_intent_data": {"setup_future_usage": "off_session", "metadata": metadata},
                         "metadata": metadata,
                         "success_url": f"{page}?payment=done",

@@ -46,6 +46,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
+from app.db import changed_rows
 from app.services.domain_events import BookedVisit, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.payments._stripe import NAME, cents, stripe_client
@@ -144,18 +145,21 @@ def _verified(payload: bytes, signature: str) -> tuple[str, str, dict[str, Any]]
 
 async def _claim(session: AsyncSession, event_id: str, kind: str, at: datetime) -> bool:
     """Record the event as processed; False when it already was (a replay)."""
-    insert = (postgresql if session.bind.dialect.name == "postgresql" else sqlite).insert(PaymentEvent)
-    done = await session.execute(
+    insert = (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert(PaymentEvent)
+    done = await changed_rows(
+        session,
         insert.values(id=event_id, gateway=NAME, type=kind, received_at=at).on_conflict_do_nothing(
             index_elements=[PaymentEvent.id]
-        )
+        ),
     )
-    return done.rowcount == 1
+    return done == 1
 
 
 async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> CardPayment | None:
     """The card payment an event's object is about (checkout session, or payment intent), row-locked."""
-    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     order_id = str(metadata.get("order_id") or obj.get("client_reference_id") or "")[:36]
     if kind.startswith("checkout.session."):
         where = CardPayment.checkout_session_id == str(obj.get("id") or "")[:255]

@@ -583,7 +583,7 @@ def _plain_letters(text: str) -> str:
 @cache
 def _vocabulary() -> frozenset[str]:
     """Every word the phrases use (stems without their '*'), for correcting misspelt words."""
-    words = set()
+    words: set[str] = set()
     for _, _, phrases in _CATEGORIES:
         for phrase in phrases:
             words.update(word.rstrip("*") for word in phrase.split())

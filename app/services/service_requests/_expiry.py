@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import changed_rows
 from app.services.notifications import notify
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import MY_REQUESTS
@@ -40,11 +41,12 @@ async def expire_due_requests(*, session: AsyncSession, now: datetime | None = N
     if not rows:
         return 0
     due = [request_id for request_id, _ in rows]
-    closed = await session.execute(
+    closed = await changed_rows(
+        session,
         update(ServiceRequest)
         .where(ServiceRequest.id.in_(due), ServiceRequest.status.in_(LIVE_REQUEST))
         .values(status=RequestStatus.expired, closed_at=now)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
     await session.execute(
         update(ServiceRequestOffer)
@@ -63,4 +65,4 @@ async def expire_due_requests(*, session: AsyncSession, now: datetime | None = N
         body="Its time has passed without a booking. You can post a new one.",
         now=now,
     )
-    return closed.rowcount
+    return closed

@@ -11,6 +11,7 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.appointments import provider_calendars, provider_sees_details
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -240,13 +241,14 @@ async def withdraw_offer(
     if found is None:
         raise NotFound(NO_OFFER)
     offer, service = found
-    withdrawn = await session.execute(
+    withdrawn = await changed_rows(
+        session,
         update(ServiceRequestOffer)
         .where(ServiceRequestOffer.id == offer.id, ServiceRequestOffer.status == OfferStatus.pending)
         .values(status=OfferStatus.withdrawn, decided_at=now)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
-    if withdrawn.rowcount != 1:
+    if withdrawn != 1:
         raise ValidationFailed(NOT_PENDING)
     others = (
         select(func.count())

@@ -12,6 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.booking import hold_slot, place_order
 from app.services.errors import NotFound, ValidationFailed
@@ -91,15 +92,17 @@ async def post_service_request(
     notes = request.notes.strip()
     if len(notes) > MAX_NOTES:
         raise ValidationFailed(LONG_NOTES)
-    live = await session.scalar(
-        select(func.count())
-        .select_from(ServiceRequest)
-        .where(
-            ServiceRequest.patient_id == account.id,
-            ServiceRequest.status.in_(LIVE_REQUEST),
-            ServiceRequest.expires_at > now,
+    live = (
+        await session.execute(
+            select(func.count())
+            .select_from(ServiceRequest)
+            .where(
+                ServiceRequest.patient_id == account.id,
+                ServiceRequest.status.in_(LIVE_REQUEST),
+                ServiceRequest.expires_at > now,
+            )
         )
-    )
+    ).scalar_one()
     if live >= MAX_LIVE_PER_PATIENT:
         raise ValidationFailed(TOO_MANY_LIVE)
     row = ServiceRequest(
@@ -192,7 +195,7 @@ async def get_service_request(
     ).first()
     if found is None or not await _readable_by(session, account, found[0], actor):
         raise NotFound(NO_REQUEST)
-    offers = await offers_of(session, [tuple(found)])
+    offers = await offers_of(session, [found.tuple()])
     return request_read(found[0], found[1], with_notes=True, offers=offers[found[0].id])
 
 
@@ -214,7 +217,8 @@ async def _own_live_request(
 async def _close(session: AsyncSession, row: ServiceRequest, status: RequestStatus, now: datetime) -> None:
     """Move a live request to `status`, once: a second tab (or the expiry job) that got there first wins
     and this one is refused (the conditional update decides, on every database)."""
-    closed = await session.execute(
+    closed = await changed_rows(
+        session,
         update(ServiceRequest)
         .where(
             ServiceRequest.id == row.id,
@@ -222,9 +226,9 @@ async def _close(session: AsyncSession, row: ServiceRequest, status: RequestStat
             ServiceRequest.expires_at > now,
         )
         .values(status=status, closed_at=now)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
-    if closed.rowcount != 1:
+    if closed != 1:
         raise ValidationFailed(NOT_OPEN)
     row.status, row.closed_at = status, now
 
@@ -314,13 +318,14 @@ async def accept_offer(
         if problems:
             raise ValidationFailed(next(iter(problems.values())))
     await _close(session, row, RequestStatus.booked, now)
-    taken = await session.execute(
+    taken = await changed_rows(
+        session,
         update(ServiceRequestOffer)
         .where(ServiceRequestOffer.id == offer.id, ServiceRequestOffer.status == OfferStatus.pending)
         .values(status=OfferStatus.accepted, decided_at=now)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False),
     )
-    if taken.rowcount != 1:
+    if taken != 1:
         raise ValidationFailed(OFFER_GONE)
     held = await hold_slot(
         session=session,

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import zipcodes
@@ -129,7 +130,7 @@ def _zip_places() -> dict[str, ZipPlace]:
     }
 
 
-def _degrees(row: dict, key: str) -> float | None:
+def _degrees(row: dict[str, Any], key: str) -> float | None:
     try:
         return float(row.get(key) or "")
     except ValueError:
@@ -277,7 +278,7 @@ def location_bit() -> ColumnElement[int]:
 
 
 def eligible_for(
-    provider_id: object, provider_user_id: str | None, reach: frozenset[str], day: date, now: datetime
+    provider_id: str, provider_user_id: str | None, reach: frozenset[str], day: date, now: datetime
 ) -> ColumnElement[bool]:
     """SQL: the request is live and open to the provider: they offer its service at its place, its ZIP code
     is within `reach` of their service area (`reach_of`), they hold a licence of its state valid on `day`,

@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, flags
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.cart import STORE_CLOSED, CartOwner, platform_fee, remove_products
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
@@ -120,13 +121,14 @@ async def _reserve(session: AsyncSession, wanted: dict[str, int], names: dict[st
     what was taken before)."""
     for product_id in sorted(wanted):
         quantity = wanted[product_id]
-        taken = await session.execute(
+        taken = await changed_rows(
+            session,
             update(Product)
             .where(Product.id == product_id, Product.active.is_(True), Product.stock >= quantity)
             .values(stock=Product.stock - quantity)
-            .execution_options(synchronize_session=False)
+            .execution_options(synchronize_session=False),
         )
-        if taken.rowcount == 1:
+        if taken == 1:
             continue
         left = await session.scalar(
             select(Product.stock).where(Product.id == product_id, Product.active.is_(True))
@@ -296,7 +298,9 @@ async def _reads(session: AsyncSession, orders: Sequence[StoreOrder]) -> list[St
     ]
 
 
-async def _page(session: AsyncSession, query, page: int, page_size: int) -> StoreOrderPage:  # noqa: ANN001
+async def _page(
+    session: AsyncSession, query: Select[StoreOrder], page: int, page_size: int
+) -> StoreOrderPage:
     page_size = max(1, min(page_size, MAX_PAGE_SIZE))
     page = max(1, page)
     total = await session.scalar(select(func.count()).select_from(query.subquery()))

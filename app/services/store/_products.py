@@ -4,8 +4,9 @@ management of them (manage_services; every change audited)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -72,7 +73,7 @@ def _read(row: Product, images: list[ProductImageRead]) -> ProductRead:
     )
 
 
-def _search(query, search: str):  # noqa: ANN001, ANN202 - a SELECT and its filtered copy
+def _search(query: Select[Product], search: str) -> Select[Product]:
     words = _clean(search)[:MAX_SEARCH].lower()
     if not words:
         return query
@@ -85,12 +86,7 @@ def _search(query, search: str):  # noqa: ANN001, ANN202 - a SELECT and its filt
     )
 
 
-async def _page(
-    session: AsyncSession,
-    query,
-    page: int,
-    page_size: int,  # noqa: ANN001 - a SELECT of Product
-) -> ProductPage:
+async def _page(session: AsyncSession, query: Select[Product], page: int, page_size: int) -> ProductPage:
     page_size = max(1, min(page_size, MAX_PAGE_SIZE))
     page = max(1, page)
     total = await session.scalar(select(func.count()).select_from(query.subquery()))
@@ -144,7 +140,18 @@ async def get_product(*, session: AsyncSession, actor: Principal, product_id: st
     return _read(row, (await _images(session, [row.id]))[row.id])
 
 
-def _fields(data: ProductCreate) -> dict:
+class _Fields(TypedDict):
+    """A product's columns as staff set them."""
+
+    name: str
+    description: str
+    category: str
+    price_cents: int
+    stock: int
+    active: bool
+
+
+def _fields(data: ProductCreate) -> _Fields:
     problems = product_problems(data)
     if problems:
         raise ProductInvalid(problems)

@@ -105,11 +105,13 @@ async def stage_attachment(
     except storage.UploadRejected as exc:
         raise ValidationFailed(exc.message, code=exc.code) from None
     await _sweep_abandoned(session)
-    staged = await session.scalar(
-        select(func.count())
-        .select_from(TicketAttachment)
-        .where(TicketAttachment.uploaded_by == account.id, TicketAttachment.ticket_id.is_(None))
-    )
+    staged = (
+        await session.execute(
+            select(func.count())
+            .select_from(TicketAttachment)
+            .where(TicketAttachment.uploaded_by == account.id, TicketAttachment.ticket_id.is_(None))
+        )
+    ).scalar_one()
     if staged >= MAX_STAGED:
         raise ValidationFailed(TOO_MANY_STAGED, code="too_many_uploads")
     await _check_quotas(session, uploader_id=account.id, size=len(data))

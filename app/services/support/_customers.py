@@ -78,7 +78,7 @@ async def open_ticket(
     subject = clean_text(subject, required=SUBJECT_REQUIRED, limit=SUBJECT_MAX, name="subject")
     description = clean_text(description, required=DESCRIPTION_REQUIRED, limit=TEXT_MAX, name="description")
     customer = account
-    if (customer_email or "").strip():
+    if customer_email and customer_email.strip():
         user = await find_user_by_email(session, customer_email)
         if user is None:
             raise NotFound(NO_SUCH_CUSTOMER)

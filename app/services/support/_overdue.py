@@ -86,7 +86,7 @@ async def _claim(session: AsyncSession, watch: _Watch, now: datetime) -> list[tu
         .returning(Ticket.id, Ticket.number, Ticket.assigned_to)
         .execution_options(synchronize_session=False)
     )
-    return [tuple(row) for row in claimed.all()]
+    return [row.tuple() for row in claimed.all()]
 
 
 async def notify_overdue_tickets(*, session: AsyncSession, now: datetime | None = None) -> int:
