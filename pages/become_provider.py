@@ -8,6 +8,7 @@ from reactpy.types import VdomDict
 
 from components.context import use_session
 from components.kit import (
+    bullets,
     button_link,
     card,
     chips,
@@ -106,9 +107,7 @@ def BecomeProviderPage() -> VdomDict:
                 ),
                 chips(*ROLES),
                 aside=card(
-                    html.ul(
-                        {"class_name": "card-list"}, *(html.li({"key": item}, item) for item in REQUIREMENTS)
-                    ),
+                    bullets(REQUIREMENTS, class_name="card-list"),
                     title="What you'll need",
                 ),
             ),

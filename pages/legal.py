@@ -9,14 +9,10 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from app.settings import get_settings
-from components.kit import notice
+from components.kit import bullets, notice
 
 LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"
-
-
-def _ul(*items: str) -> VdomDict:
-    return html.ul(*(html.li({"key": item}, item) for item in items))
 
 
 def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[Any, ...]], ...]) -> VdomDict:
@@ -97,17 +93,19 @@ def _privacy_sections() -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
             (
                 "We collect information you give us, information created when you use MediVisit, and a "
                 "limited amount of technical information:",
-                _ul(
-                    "Account details, such as your name, email address, phone number and password.",
-                    "Booking details, such as the service, the address and time of your visit, and who the "
-                    "visit is for.",
-                    "Health information you provide for your care, such as answers to health screening "
-                    "questions, lab orders and notes from your provider.",
-                    "Payment details, which are handled by our payment processor. We don't store full card "
-                    "numbers.",
-                    "Messages you send to us or to providers, and reports you submit, such as bug reports.",
-                    "Device and usage information, such as your browser type, pages visited and approximate "
-                    "location from your IP address.",
+                bullets(
+                    (
+                        "Account details, such as your name, email address, phone number and password.",
+                        "Booking details, such as the service, the address and time of your visit, and who the "
+                        "visit is for.",
+                        "Health information you provide for your care, such as answers to health screening "
+                        "questions, lab orders and notes from your provider.",
+                        "Payment details, which are handled by our payment processor. We don't store full card "
+                        "numbers.",
+                        "Messages you send to us or to providers, and reports you submit, such as bug reports.",
+                        "Device and usage information, such as your browser type, pages visited and approximate "
+                        "location from your IP address.",
+                    )
                 ),
                 "If you are a provider, we also collect the information needed to verify you, such as your "
                 "license details, identity documents, insurance and background-check results.",
@@ -117,15 +115,17 @@ def _privacy_sections() -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
             "how-we-use",
             "How we use information",
             (
-                _ul(
-                    "To provide MediVisit: create your account, schedule visits, and connect you with "
-                    "providers.",
-                    "To verify providers' identities, licenses and insurance.",
-                    "To process payments, refunds and provider payouts.",
-                    "To answer support requests and send messages about your bookings.",
-                    "To keep MediVisit safe, prevent fraud and enforce our terms.",
-                    "To understand how MediVisit is used and improve it.",
-                    "To meet legal, regulatory and record-keeping obligations.",
+                bullets(
+                    (
+                        "To provide MediVisit: create your account, schedule visits, and connect you with "
+                        "providers.",
+                        "To verify providers' identities, licenses and insurance.",
+                        "To process payments, refunds and provider payouts.",
+                        "To answer support requests and send messages about your bookings.",
+                        "To keep MediVisit safe, prevent fraud and enforce our terms.",
+                        "To understand how MediVisit is used and improve it.",
+                        "To meet legal, regulatory and record-keeping obligations.",
+                    )
                 ),
                 html.strong(
                     "We do not sell your personal information, and we never use health information to "
@@ -151,15 +151,17 @@ def _privacy_sections() -> tuple[tuple[str, str, tuple[Any, ...]], ...]:
             "sharing",
             "How we share information",
             (
-                _ul(
-                    "With the provider you book, who receives what they need to give your care.",
-                    "With laboratories that process samples collected at your visit.",
-                    "With companies that help us run MediVisit, such as hosting, payment and email services, "
-                    "under contracts that limit their use of it.",
-                    "With an employer that arranges an on-site event, only as participation numbers, never "
-                    "individual results.",
-                    "When the law requires it, or to protect someone's safety.",
-                    "As part of a merger, sale or similar transaction, subject to this policy.",
+                bullets(
+                    (
+                        "With the provider you book, who receives what they need to give your care.",
+                        "With laboratories that process samples collected at your visit.",
+                        "With companies that help us run MediVisit, such as hosting, payment and email services, "
+                        "under contracts that limit their use of it.",
+                        "With an employer that arranges an on-site event, only as participation numbers, never "
+                        "individual results.",
+                        "When the law requires it, or to protect someone's safety.",
+                        "As part of a merger, sale or similar transaction, subject to this policy.",
+                    )
                 ),
             ),
         ),

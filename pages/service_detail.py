@@ -25,6 +25,7 @@ from components.context import use_session
 from components.hooks import use_query
 from components.icons import icon
 from components.kit import (
+    bullets,
     button_link,
     button_row,
     card,
@@ -86,10 +87,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> Vd
                 html.h2({"class_name": "subheading-lg"}, "What's included"),
                 checklist(*category.visits),
                 html.h2({"class_name": "subheading-lg"}, "How to prepare"),
-                html.ul(
-                    {"class_name": "prep-list"},
-                    *(html.li({"key": item}, item) for item in category.preparation),
-                ),
+                bullets(category.preparation, class_name="prep-list"),
                 html.h2({"class_name": "subheading-lg"}, "Who provides it"),
                 html.p(category.providers),
                 html.p(
@@ -99,10 +97,7 @@ def _detail(category: ServiceCategory, service: ServiceRead | None = None) -> Vd
                     ".",
                 ),
                 html.h2({"class_name": "subheading-lg"}, "Good to know"),
-                html.ul(
-                    {"class_name": "prep-list"},
-                    *(html.li({"key": item}, item) for item in category.good_to_know),
-                ),
+                bullets(category.good_to_know, class_name="prep-list"),
                 main_class="split-main",
                 aside=html.aside(
                     {"class_name": "detail-aside"},

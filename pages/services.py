@@ -13,7 +13,16 @@ from components.catalog_copy import CATEGORIES, FLASH_SALE_TEXT, LOCATIONS, Serv
 from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
-from components.kit import button_link, checklist, cta_band, page_header, sale_callout, section, split
+from components.kit import (
+    bullets,
+    button_link,
+    checklist,
+    cta_band,
+    page_header,
+    sale_callout,
+    section,
+    split,
+)
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 
@@ -78,10 +87,7 @@ def _category_section(
                 aside=html.aside(
                     {"class_name": "card prep-card"},
                     html.h3({"class_name": "card-title"}, "How to prepare"),
-                    html.ul(
-                        {"class_name": "prep-list"},
-                        *(html.li({"key": item}, item) for item in category.preparation),
-                    ),
+                    bullets(category.preparation, class_name="prep-list"),
                 ),
             ),
             html.div(

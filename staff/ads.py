@@ -32,6 +32,7 @@ from components.kit import (
     StatusTabs,
     TextArea,
     UserText,
+    bullets,
     button_row,
     choice_param,
     dialog_actions,
@@ -248,7 +249,7 @@ def _screening(flight: FlightRead) -> VdomDict:
         html.p(
             icon("alert", size=16), html.strong("Screening flagged this creative — check before approving:")
         ),
-        html.ul(*(html.li({"key": flag}, flag) for flag in flight.flags)),
+        bullets(flight.flags),
     )
 
 

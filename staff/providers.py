@@ -42,6 +42,7 @@ from components.kit import (
     StatCard,
     TextArea,
     UserText,
+    bullets,
     dialog_actions,
     facts,
     filter_actions,
@@ -437,7 +438,7 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> VdomDict:
     facts += p.standing_problems
     return StaffCard(
         "Standing",
-        html.ul({"class_name": "provider-standing"}, *(html.li({"key": f}, f) for f in facts))
+        bullets(facts, class_name="provider-standing")
         if facts
         else html.p({"class_name": "staff-card-lead"}, "In good standing: listed in search and bookable."),
         Dialog(

@@ -48,6 +48,7 @@ from components.kit import (
     StaffCard,
     TextArea,
     UserText,
+    bullets,
     dialog_actions,
     facts,
     hint,
@@ -459,11 +460,7 @@ def _CheckLine(
     application_id: str, check: CheckItemRead, editable: bool, changed: Callable[[], None]
 ) -> VdomDict:
     ticking = use_action(set_check, on_success=lambda _r: changed())
-    notes = (
-        html.ul({"class_name": "verify-notes"}, *(html.li({"key": n}, n) for n in check.notes))
-        if check.notes
-        else ""
-    )
+    notes = bullets(check.notes, class_name="verify-notes") if check.notes else ""
     if check.automatic:
         mark = Badge("Passed" if check.passed else "Failed", tone="success" if check.passed else "danger")
         return html.li(
@@ -516,9 +513,7 @@ def _Decisions(review: ApplicationReviewRead, changed: Callable[[], None]) -> Vd
     else:
         approvable = status in (ApplicationStatus.submitted, ApplicationStatus.in_review)
         body = html._(
-            html.ul({"class_name": "verify-notes"}, *(html.li({"key": b}, b) for b in review.blockers))
-            if review.blockers and approvable
-            else "",
+            bullets(review.blockers, class_name="verify-notes") if review.blockers and approvable else "",
             html.div(
                 {"class_name": "verify-actions"},
                 Button(

@@ -18,6 +18,7 @@ and `form_error` (list_screen).
 
 from components.kit.breadcrumbs import breadcrumbs, detail_header
 from components.kit.browse import filter_actions, pager
+from components.kit.bullets import bullets
 from components.kit.buttons import Button, button_row
 from components.kit.chart import Chart
 from components.kit.dialog import Dialog, dialog_actions
@@ -87,6 +88,7 @@ __all__ = [
     "breadcrumbs",
     "browser_field",
     "browser_select",
+    "bullets",
     "button_link",
     "button_row",
     "card",
