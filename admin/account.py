@@ -38,15 +38,10 @@ from components.kit import (
     button_row,
     dialog_actions,
 )
-from models.account import Role
+from components.staff_frame import role_label
 from models.admin import UserDetailRead
 
 LIST = "/admin/users"
-ROLE_LABELS = {Role.hr: "HR"}
-
-
-def role_label(role: Role) -> str:
-    return ROLE_LABELS.get(role, role.value.capitalize())
 
 
 @component

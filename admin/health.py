@@ -5,6 +5,8 @@ runner recorded it (`job_runs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reactpy import component, html
 from reactpy.types import VdomDict
 
@@ -43,7 +45,7 @@ def AdminHealthPage() -> VdomDict:
     )
 
 
-def _report(data: HealthRead, tz: str, again, busy: bool) -> VdomDict:  # noqa: ANN001 - a callback
+def _report(data: HealthRead, tz: str, again: Callable[[], None], busy: bool) -> VdomDict:
     database = (
         StatCard(
             "Database",

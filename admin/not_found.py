@@ -33,7 +33,7 @@ def _Paths(page: int) -> VdomDict:
     session = use_session()
     paths = use_query(list_unknown_paths, page=page)
 
-    def table(data: UnknownPathPageRead) -> dict:
+    def table(data: UnknownPathPageRead) -> VdomDict:
         tz = session.time_zone
         columns = (
             Column("path", "Path", render=lambda p: html.code({"class_name": "admin-path"}, p.path)),

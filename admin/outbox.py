@@ -6,6 +6,7 @@ The platform tries each message once, when it is sent (no retries), so there is 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from reactpy import component, html, use_state
@@ -24,6 +25,7 @@ from components.kit import (
     Dialog,
     QueryView,
     StaffCard,
+    Tone,
     loading_state,
     page_param,
 )
@@ -31,7 +33,11 @@ from models.admin import OutboxPageRead, OutboxRowRead
 from models.mail import OutboxStatus
 
 PATH = "/admin/outbox"
-STATUS_TONES = {OutboxStatus.sent: "success", OutboxStatus.failed: "danger", OutboxStatus.queued: "warning"}
+STATUS_TONES: dict[OutboxStatus, Tone] = {
+    OutboxStatus.sent: "success",
+    OutboxStatus.failed: "danger",
+    OutboxStatus.queued: "warning",
+}
 STATUS_LABELS = {OutboxStatus.sent: "Sent", OutboxStatus.failed: "Failed", OutboxStatus.queued: "Stored only"}
 FILTERS = (("", "All"), ("sent", "Sent"), ("failed", "Failed"), ("queued", "Stored only"))
 
@@ -79,7 +85,7 @@ def _Messages(status: str, page: int) -> VdomDict:
     messages = use_query(list_outbox, status=status or None, page=page)
     reading, set_reading = use_state("")
 
-    def table(data: OutboxPageRead) -> dict:
+    def table(data: OutboxPageRead) -> VdomDict:
         tz = session.time_zone
         columns = (
             Column("to", "To", render=lambda m: ", ".join(m.recipients) or "—", class_name="admin-outbox-to"),
@@ -141,7 +147,7 @@ def _status_cell(message: OutboxRowRead) -> VdomDict:
 
 
 @component
-def _Reader(message_id: str, close) -> VdomDict:  # noqa: ANN001 - a callback
+def _Reader(message_id: str, close: Callable[[], None]) -> VdomDict:
     body = use_query(get_outbox_message, message_id=message_id, enabled=bool(message_id))
     if not message_id:
         return html._()

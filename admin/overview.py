@@ -21,12 +21,13 @@ from components.admin_frame import admin_frame
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
-from components.hooks import Query, use_action, use_query
+from components.hooks import Action, Query, use_action, use_query
 from components.icons import icon
 from components.kit import (
     Button,
     Field,
     QueryView,
+    Region,
     Select,
     ServerForm,
     empty_state,
@@ -42,28 +43,24 @@ def AdminPage() -> VdomDict:
     return admin_frame(
         html.ul(
             {"class_name": "portal-links"},
-            html.li(
-                {"key": "staff"},
-                html.a(
-                    {"class_name": "portal-link", "href": "/staff"},
-                    html.span({"class_name": "portal-link-icon"}, icon("users", size=20)),
-                    html.span({"class_name": "portal-link-label"}, "Staff Portal"),
-                    icon("chevron-right", size=18, class_name="icon portal-link-chevron"),
-                ),
-            ),
-            html.li(
-                {"key": "dashboard"},
-                html.a(
-                    {"class_name": "portal-link", "href": "/dashboard"},
-                    html.span({"class_name": "portal-link-icon"}, icon("dashboard", size=20)),
-                    html.span({"class_name": "portal-link-label"}, "Dashboard"),
-                    icon("chevron-right", size=18, class_name="icon portal-link-chevron"),
-                ),
-            ),
+            _portal_link("/staff", "users", "Staff Portal", key="staff"),
+            _portal_link("/dashboard", "dashboard", "Dashboard", key="dashboard"),
         ),
         _Administration(),
         active="",
         title="Admin",
+    )
+
+
+def _portal_link(href: str, icon_name: str, label: str, *, key: str) -> VdomDict:
+    return html.li(
+        {"key": key},
+        html.a(
+            {"class_name": "portal-link", "href": href},
+            html.span({"class_name": "portal-link-icon"}, icon(icon_name, size=20)),
+            html.span({"class_name": "portal-link-label"}, label),
+            icon("chevron-right", size=18, class_name="icon portal-link-chevron"),
+        ),
     )
 
 
@@ -76,9 +73,8 @@ def _Administration() -> VdomDict:
 
 
 def _feature_toggles(features: Query) -> VdomDict:
-    return html.section(
-        {"class_name": "admin-features", "aria_labelledby": "features-title"},
-        html.h2({"class_name": "portal-group-title", "id": "features-title"}, "Feature toggles"),
+    return Region(
+        "Feature toggles",
         html.p(
             {"class_name": "waitlist-intro"},
             "Changes apply to every visitor within seconds, without a restart, and are recorded in the audit log.",
@@ -91,6 +87,9 @@ def _feature_toggles(features: Query) -> VdomDict:
             ),
             loading_label="Loading feature toggles…",
         ),
+        title_id="features-title",
+        class_name="admin-features",
+        title_class="portal-group-title",
     )
 
 
@@ -189,18 +188,17 @@ def WaitlistSection(waitlist_on: bool) -> VdomDict:
             {"class_name": "waitlist", "aria_label": "Pending sign-ups"},
             [_waitlist_row(entry, approve) for entry in entries.data],
         )
-    return html.section(
-        {"class_name": "waitlist-section", "aria_labelledby": "waitlist-title"},
-        html.h2({"class_name": "portal-group-title", "id": "waitlist-title"}, "Waitlist"),
+    return Region(
+        "Waitlist",
         html.p({"class_name": "waitlist-intro"}, intro),
         body,
+        title_id="waitlist-title",
+        class_name="waitlist-section",
+        title_class="portal-group-title",
     )
 
 
-def _waitlist_row(entry: WaitlistEntryRead, approve) -> VdomDict:  # noqa: ANN001
-    async def on_approve(_event: dict) -> None:
-        await approve.run(entry_id=entry.id)
-
+def _waitlist_row(entry: WaitlistEntryRead, approve: Action[WaitlistEntryRead]) -> VdomDict:
     joined = f"{entry.created_at:%b} {entry.created_at.day}, {entry.created_at.year}"
     return html.li(
         {"key": entry.id, "class_name": "waitlist-row"},
@@ -212,14 +210,11 @@ def _waitlist_row(entry: WaitlistEntryRead, approve) -> VdomDict:  # noqa: ANN00
                 f"{entry.email} · joined {joined}" if entry.name else f"Joined {joined}",
             ),
         ),
-        html.button(
-            {
-                "type": "button",
-                "class_name": "btn btn-sm btn-primary",
-                "aria_label": f"Approve {entry.email}",
-                "disabled": approve.pending,
-                "on_click": on_approve,
-            },
+        Button(
             "Approve",
+            size="sm",
+            disabled=approve.pending,
+            aria_label=f"Approve {entry.email}",
+            on_click=lambda: approve.run(entry_id=entry.id),
         ),
     )

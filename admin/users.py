@@ -13,32 +13,26 @@ from reactpy_router import use_search_params
 
 from app.services.admin import list_users
 from components.admin_frame import admin_frame, moment_text
-from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query
 from components.kit import (
     Badge,
-    Button,
     Column,
     DataTable,
     Field,
     QueryView,
+    SearchForm,
     Select,
     StaffCard,
     UserText,
-    button_link,
     page_param,
 )
+from components.staff_frame import role_label
 from models.account import Role
 from models.admin import UserPageRead, UserSummaryRead
 
 PATH = "/admin/users"
-ROLE_LABELS = {Role.hr: "HR"}
-
-
-def role_label(role: Role) -> str:
-    return ROLE_LABELS.get(role, role.value.capitalize())
 
 
 def _filters(params: dict[str, list[str]]) -> tuple[str, str]:
@@ -72,15 +66,7 @@ def _SearchForm(query: str, role: str) -> VdomDict:
     # Submitting navigates (the fields land in the URL); the URL's filters key the form, so Clear, Back
     # and a shared link show their own values.
     form = use_form(q=query, role=role)
-    return html.form(
-        {
-            "class_name": "form admin-search",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Search users",
-            **client_get_form(),
-        },
+    return SearchForm(
         Field(
             "Name or e-mail",
             "q",
@@ -100,11 +86,12 @@ def _SearchForm(query: str, role: str) -> VdomDict:
             options=[(r.value, role_label(r)) for r in Role],
             class_name="admin-search-role",
         ),
-        html.div(
-            {"class_name": "admin-search-actions"},
-            Button("Search", type="submit", icon="search"),
-            button_link("Clear", PATH, variant="outline") if query or role else "",
-        ),
+        action=PATH,
+        label="Search users",
+        key=_href(query, role),
+        clear_href=PATH if query or role else None,
+        class_name="form admin-search",
+        actions_class="admin-search-actions",
     )
 
 
@@ -136,7 +123,7 @@ def _role_cell(user: UserSummaryRead) -> VdomDict:
     )
 
 
-def _table(data: UserPageRead, query: str, role: str, time_zone: str) -> dict:
+def _table(data: UserPageRead, query: str, role: str, time_zone: str) -> VdomDict:
     found = f"{data.total} account{'s' if data.total != 1 else ''}"
     columns = (
         Column("name", "Name", render=_name_cell),
