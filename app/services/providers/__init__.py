@@ -35,6 +35,7 @@ from app.services.providers._licensing import (
     licensed_in,
     licensed_states,
     licensed_until_sql,
+    sync_listing,
 )
 from app.services.providers._profiles import (
     FEATURED_MIN_REVIEWS,
@@ -54,7 +55,6 @@ from app.services.providers._profiles import (
     set_own_services,
     set_service_area,
     set_services,
-    sync_listing,
 )
 from app.services.providers._samples import (
     FIRST_NAMES,

@@ -16,9 +16,12 @@ from typing import Any
 
 from sqlalchemy import (
     ARRAY,
+    BindParameter,
+    ColumnElement,
     CompoundSelect,
     DateTime,
     Integer,
+    SQLColumnExpression,
     String,
     and_,
     any_,
@@ -272,7 +275,7 @@ async def add_own_time_off(
         ends_at=ends_at,
         reason=reason,
     )
-    return time_off_read(await session.get(TimeOff, time_off_id))
+    return time_off_read(await session.get_one(TimeOff, time_off_id))
 
 
 async def list_own_time_off(
@@ -300,7 +303,9 @@ def hours_read(h: Hours | WeeklyHours) -> WeeklyHoursRead:
 
 
 # ---- reads --------------------------------------------------------------------------------------
-def _ids_clause(session: AsyncSession, column, ids: Any):  # noqa: ANN001, ANN202
+def _ids_clause(
+    session: AsyncSession, column: SQLColumnExpression[str | None], ids: Any
+) -> ColumnElement[bool]:
     """`column IN (ids)` for a list of ids or a SELECT of them. On PostgreSQL a list is one array parameter
     (`= ANY`): a search's date filter checks a thousand candidates or more, and rendering a parameter per id
     cost more than the query."""
@@ -352,17 +357,19 @@ async def load_blocks(
     return busy, blocked
 
 
-def _time_off_within(start: datetime, end: datetime) -> tuple:
+def _time_off_within(start: datetime, end: datetime) -> tuple[ColumnElement[bool], ...]:
     """Time off overlapping [start, end) (what `load_blocks` reads as blocked)."""
     return (TimeOff.ends_at > start, TimeOff.starts_at < end)
 
 
-def _busy_within(start: datetime, end: datetime, now: datetime) -> tuple:
+def _busy_within(start: datetime, end: datetime, now: datetime) -> tuple[ColumnElement[bool], ...]:
     """Appointments keeping their provider busy at some point of [start, end) (what `load_blocks` reads as busy)."""
     return (live_appointment(now), Appointment.busy_until > start, Appointment.starts_at < end)
 
 
-def free_within(provider_id: Any, start: datetime, end: datetime, now: datetime) -> tuple:
+def free_within(
+    provider_id: Any, start: datetime, end: datetime, now: datetime
+) -> tuple[ColumnElement[bool], ...]:
     """SQL conditions: the provider (a column) has neither time off nor a live appointment overlapping
     [start, end), so `load_blocks` would find nothing for it (two probes of the providers' indexes)."""
     return (
@@ -371,9 +378,13 @@ def free_within(provider_id: Any, start: datetime, end: datetime, now: datetime)
     )
 
 
-def _calendars_statement() -> CompoundSelect:
-    """`load_calendars`' statement, built once: ids, start, end and now are parameters."""
-    ids, start, end = bindparam("ids", expanding=True), bindparam("start"), bindparam("end")
+def _calendars_statement() -> CompoundSelect[str, str, int, int, int, datetime, datetime]:
+    """`load_calendars`' statement, built once: ids, start, end and now are parameters. Its columns are
+    typed as the first SELECT's (the weekly hours), as the UNION's are; the other rows' hours are NULL."""
+    ids: BindParameter[list[str]] = bindparam("ids", expanding=True)
+    start: BindParameter[datetime] = bindparam("start")
+    end: BindParameter[datetime] = bindparam("end")
+    now: BindParameter[datetime] = bindparam("now")
     minutes, moment = Integer(), DateTime(timezone=True)
     no_minute, no_moment = type_coerce(null(), minutes), type_coerce(null(), moment)
     weekly = select(
@@ -394,7 +405,7 @@ def _calendars_statement() -> CompoundSelect:
         TimeOff.starts_at,
         TimeOff.ends_at,
     ).where(TimeOff.provider_id.in_(ids), TimeOff.ends_at > start, TimeOff.starts_at < end)
-    busy_or_expired = case((live_appointment(bindparam("now")), literal("busy")), else_=literal("expired"))
+    busy_or_expired = case((live_appointment(now), literal("busy")), else_=literal("expired"))
     appointments = select(
         busy_or_expired, Appointment.provider_id, no_minute, no_minute, no_minute, Appointment.starts_at,
         Appointment.ends_at,
@@ -430,7 +441,7 @@ async def load_calendars(
     return ordered, busy, blocked, expired
 
 
-def live_appointment(now: datetime):  # noqa: ANN201 - a SQL condition
+def live_appointment(now: datetime | BindParameter[datetime]) -> ColumnElement[bool]:
     """Appointments that keep a provider busy: not cancelled, and holds only until they expire."""
     return and_(
         Appointment.status != AppointmentStatus.cancelled,
@@ -504,7 +515,7 @@ class SlotFinder:
             for pid, intervals in found.items():
                 target.setdefault(pid, []).extend(intervals)
 
-    def free(self, provider_id: Any) -> tuple:
+    def free(self, provider_id: Any) -> tuple[ColumnElement[bool], ...]:
         """SQL conditions: the provider (a column) has no busy or blocked time in the window, so its first
         slot is `unblocked` (what `exact` gives without a `load`)."""
         return free_within(provider_id, *self.window, self.now)

@@ -129,8 +129,7 @@ async def create_provider(
     """A provider profile. A provider account may create its own (never verified); owners, admins and the
     command line may create any, verified or not."""
     by = await acting_account(session=session, actor=actor)
-    privileged = by is None or is_admin(by)
-    if not privileged:
+    if by is not None and not is_admin(by):
         if by.role != Role.provider:
             raise PermissionDenied(ONLY_PROVIDERS)
         user_id, verified = by.id, False

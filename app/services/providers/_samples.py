@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from operator import itemgetter
+from typing import Any, TextIO, TypeVar
 
 from sqlalchemy import Table, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
 from app.principal import SYSTEM
 from app.services.catalog import ensure_reference_catalog
@@ -126,11 +128,15 @@ GOOD = (
 )  # fmt: skip
 MIXED = ("Arrived a bit late but was professional.", "Fine visit, some paperwork confusion.")
 
+Rows = list[dict[str, Any]]  # rows of one table, as a multi-row INSERT takes them
+K = TypeVar("K")
+
 BATCH = 500  # providers per multi-row INSERT
 COPY_BATCH = 5000  # providers per COPY (PostgreSQL)
 
 
-def _weighted(rng: random.Random, weights: dict) -> object:  # noqa: ANN401
+def _weighted(rng: random.Random, weights: Mapping[K, tuple[Any, ...]]) -> K:
+    """A key of `weights`, at random by the weight first in its value."""
     return rng.choices(list(weights), weights=[w[0] for w in weights.values()])[0]
 
 
@@ -164,7 +170,7 @@ def provider_rows(
     name: tuple[str, str] | None = None,
     listed: bool = False,
     extras: bool = True,
-) -> dict[str, list]:
+) -> dict[str, Rows]:
     """Rows of every table (TABLES) for one random provider: in `metro` (default: any of METROS), named
     `name` (default: random), verified and active if `listed` (default: about 8% unverified, 4% inactive),
     with random time off and reviews unless `extras` is false (the demo books real visits instead)."""
@@ -177,7 +183,7 @@ def provider_rows(
         languages.append(rng.choice(OTHER_LANGUAGES))
     offered = [s for c in categories for s in catalog.get(c, [])]
     services = rng.sample(offered, k=min(len(offered), rng.randint(2, 6)))
-    offers = []
+    offers: Rows = []
     for service in services:
         allowed = locations_of(service.location_mask)
         kept = [loc for loc in allowed if loc.value == "home" or rng.random() < 0.7] or allowed[:1]
@@ -193,12 +199,12 @@ def provider_rows(
             }
         )
     weekdays, spans = rng.choice(HOURS)
-    hours = [
+    hours: Rows = [
         {"id": new_id(), "provider_id": pid, "weekday": d, "start_minute": s, "end_minute": e}
         for d in weekdays
         for s, e in spans
     ]
-    time_off = []
+    time_off: Rows = []
     if extras and rng.random() < 0.15:
         start = (now + timedelta(days=rng.randint(0, 21))).replace(hour=0, minute=0, second=0, microsecond=0)
         time_off.append(
@@ -210,22 +216,22 @@ def provider_rows(
                 "reason": "Vacation",
             }
         )
-    reviews = []
+    reviews: Rows = []
     for _ in range(max(0, min(40, int(rng.paretovariate(1.1) * 3) - 2)) if extras else 0):
-        rating = rng.choices((5, 4, 3, 2), weights=(60, 30, 7, 3))[0]
+        stars = rng.choices((5, 4, 3, 2), weights=(60, 30, 7, 3))[0]
         reviews.append(
             {
                 "id": new_id(),
                 "provider_id": pid,
                 "author_name": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)[0]}.",
                 "visit_completed": rng.random() < 0.92,
-                "rating": rating,
-                "comment": rng.choice(GOOD if rating >= 4 else MIXED),
+                "rating": stars,
+                "comment": rng.choice(GOOD if stars >= 4 else MIXED),
                 "created_at": now - timedelta(days=rng.randint(1, 365)),
             }
         )
     rating = rating_summary((r["rating"], r["visit_completed"]) for r in reviews)
-    provider = {
+    provider: dict[str, Any] = {
         "id": pid,
         "user_id": None,
         "first_name": name[0] if name else rng.choice(FIRST_NAMES),
@@ -319,8 +325,8 @@ async def seed_providers(
 
 def _batch(
     rng: random.Random, catalog: dict[str, list[Service]], now: datetime, size: int
-) -> dict[str, list]:
-    batch: dict[str, list] = {name: [] for name in TABLES}
+) -> dict[str, Rows]:
+    batch: dict[str, Rows] = {name: [] for name in TABLES}
     for _ in range(size):
         for name, rows in provider_rows(rng, catalog, now).items():
             batch[name].extend(rows)
@@ -353,8 +359,10 @@ async def _seed_by_copy(
             following = min(COPY_BATCH, count - done)
             pending = asyncio.create_task(asyncio.to_thread(_batch, rng, catalog, now, following))
         for name, model in TABLES.items():
+            table = model.__table__
+            assert isinstance(table, Table)  # each model maps one table
             if batch[name]:
-                await _copy(session, model.__table__, batch[name])
+                await _copy(session, table, batch[name])
         if progress is not None:
             progress(done, count)
     if restore:
@@ -399,22 +407,25 @@ async def _set_aside_indexes(session: AsyncSession) -> list[str]:
     ]
 
 
-async def _copy(session: AsyncSession, table: Table, rows: list[dict]) -> None:
+async def _copy(session: AsyncSession, table: Table, rows: Rows) -> None:
     """COPY `rows` into `table` on the session's connection (so in its transaction). Columns a row leaves
     out get their scalar default or NULL; values go through the column types' bind processors, as an
     INSERT's would (an enum is stored by name, JSON as text)."""
     connection = await session.connection()
     driver = (await connection.get_raw_connection()).driver_connection
+    assert driver is not None  # the session's connection, open
     dialect = connection.dialect
     columns = list(table.columns)
-    fill = {c.key: c.default.arg if c.default is not None and c.default.is_scalar else None for c in columns}
-    convert = {}
+    fill = {
+        c.key: c.default.arg if isinstance(c.default, ScalarElementColumnDefault) else None for c in columns
+    }
+    convert: dict[str, Callable[[Any], Any]] = {}
     for c in columns:
         processor = c.type.dialect_impl(dialect).bind_processor(dialect)
         if processor is not None:
             convert[c.key] = processor
     pick = itemgetter(*fill)
-    records = []
+    records: list[Any] = []
     for row in rows:
         full = fill | row
         for key, to_db in convert.items():
@@ -423,7 +434,7 @@ async def _copy(session: AsyncSession, table: Table, rows: list[dict]) -> None:
     await driver.copy_records_to_table(table.name, records=records, columns=[c.name for c in columns])
 
 
-def progress_bar(stream) -> Callable[[int, int], None]:  # noqa: ANN001
+def progress_bar(stream: TextIO) -> Callable[[int, int], None]:
     """A one-line progress bar written to `stream` (stderr)."""
 
     def show(done: int, total: int) -> None:

@@ -38,12 +38,16 @@ import math
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeAlias
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
     Float,
     Integer,
+    Row,
+    SQLColumnExpression,
     and_,
     exists,
     false,
@@ -58,6 +62,7 @@ from sqlalchemy import (
     union_all,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import QueryableAttribute
 
 from app.services.analytics import record_unmet_search
 from app.services.providers._availability import SlotFinder
@@ -74,6 +79,7 @@ from models.provider import (
     ProviderQuery,
     ProviderService,
     ProviderServiceRead,
+    ProviderType,
     ProviderZip,
     RatingRead,
     SearchSort,
@@ -141,15 +147,16 @@ class _Base:
     """Where candidates are read from: `providers`, or, with a ZIP code, that ZIP code's rows of
     `provider_zip_codes`, which carry copies of the provider columns search needs (`listing_values`)."""
 
-    id: Any
-    time_zone: Any
-    schedule_key: Any
-    rating: Any
-    review_count: Any
-    provider_type: Any
-    lowest_price: Any
-    listed: tuple
-    service_mask: Any = None  # with a ZIP code: the copy of the offered services' mask, in its indexes
+    id: QueryableAttribute[str]
+    time_zone: QueryableAttribute[str]
+    schedule_key: QueryableAttribute[str]
+    rating: QueryableAttribute[Decimal]
+    review_count: QueryableAttribute[int]
+    provider_type: QueryableAttribute[ProviderType | None]
+    lowest_price: QueryableAttribute[Decimal | None]
+    listed: tuple[ColumnElement[bool], ...]
+    # With a ZIP code: the copy of the offered services' mask, in its indexes.
+    service_mask: SQLColumnExpression[int] | None = None
 
 
 PROVIDERS = _Base(
@@ -184,12 +191,12 @@ def _base(query: ProviderQuery) -> _Base:
 ORDER_BY_RATING = (Provider.rating_average.desc(), Provider.review_count.desc(), Provider.id)
 
 
-def _order_by_rating(base: _Base) -> tuple:
+def _order_by_rating(base: _Base) -> tuple[SQLColumnExpression[Any], ...]:
     return (base.rating.desc(), base.review_count.desc(), base.id)
 
 
-def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
-    conditions = []
+def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = []
     if scope.service_ids is not None:
         if len(scope.service_ids) == 1:
             conditions.append(ProviderService.service_id == scope.service_ids[0])
@@ -200,7 +207,9 @@ def _offer_conditions(scope: _Scope, query: ProviderQuery) -> list:
     return conditions
 
 
-def _filters(base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool = True) -> list:
+def _filters(
+    base: _Base, scope: _Scope, query: ProviderQuery, *, offers: bool = True
+) -> list[ColumnElement[bool]]:
     """The conditions on the candidates; without the one on their offers when `offers` is false."""
     conditions = [*base.listed]
     if query.provider_type is not None:
@@ -230,7 +239,7 @@ async def _anyone_offers(session: AsyncSession, scope: _Scope, query: ProviderQu
     return bool(await session.scalar(select(literal(1)).where(offered)))
 
 
-def _price(base: _Base, scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - a column or scalar subquery
+def _price(base: _Base, scope: _Scope, query: ProviderQuery) -> SQLColumnExpression[Decimal | None]:
     """The price a provider is sorted by: the lowest of the services in scope (list prices)."""
     offer_conditions = _offer_conditions(scope, query)
     if not offer_conditions:
@@ -242,7 +251,8 @@ def _price(base: _Base, scope: _Scope, query: ProviderQuery):  # noqa: ANN202 - 
     )
 
 
-def _by_rating(row) -> tuple:  # noqa: ANN001 - a row with id, rating_average and review_count
+def _by_rating(row: _Row) -> tuple[float, int, str]:
+    """A row with id, rating_average and review_count, in rating order."""
     return (-(row.rating_average or 0), -row.review_count, row.id)
 
 
@@ -319,9 +329,12 @@ async def search_providers(
 
 
 COUNT_CAP = 1000
+_Row: TypeAlias = "Row[*tuple[Any, ...]]"  # a row of the search's statements, read by column name
 
 
-async def _count(session: AsyncSession, base: _Base, conditions: list, cap: int) -> tuple[int, bool]:
+async def _count(
+    session: AsyncSession, base: _Base, conditions: list[ColumnElement[bool]], cap: int
+) -> tuple[int, bool]:
     """(matches, whether there are more): counting stops past `cap`, so a broad search does not visit
     every match just to print their number."""
     matches = select(base.id).where(*conditions).limit(cap + 1).subquery()
@@ -332,13 +345,13 @@ async def _count(session: AsyncSession, base: _Base, conditions: list, cap: int)
 async def _ordered_rows(
     session: AsyncSession,
     base: _Base,
-    conditions: list,
+    conditions: list[ColumnElement[bool]],
     scope: _Scope,
     query: ProviderQuery,
     need: int,
     *,
     schedules: bool = False,
-) -> list:
+) -> list[_Row]:
     """The first `need` candidates by rating (or by price, then rating), as rows of (id), or of (id,
     time_zone, schedule_key) with `schedules` (ids alone keep a walk through ties index-only)."""
     columns = [base.id.label("id")]
@@ -393,7 +406,9 @@ async def _price_bound(
         .subquery()
         for service_id in scope.service_ids
     ]
-    statement = union_all(*(select(sub.c.provider_id, sub.c.price) for sub in cheapest))
+    statement: CompoundSelect[str, Decimal] = union_all(
+        *(select(sub.c.provider_id, sub.c.price) for sub in cheapest)
+    )
     seen: set[str] = set()
     for provider_id, price in sorted((await session.execute(statement)).all(), key=lambda row: row[1]):
         seen.add(provider_id)
@@ -456,7 +471,7 @@ async def _schedule_groups(session: AsyncSession, query: ProviderQuery, finder: 
     return sorted(groups, key=lambda g: (*_slot_order(g.first), g.time_zone, g.schedule))
 
 
-def _in_groups(base: _Base, groups: list[_Group]):  # noqa: ANN202 - a SQL condition
+def _in_groups(base: _Base, groups: list[_Group]) -> ColumnElement[bool]:
     return tuple_(base.time_zone, base.schedule_key).in_([(g.time_zone, g.schedule) for g in groups])
 
 
@@ -464,7 +479,7 @@ MAX_CHECKED = 8000  # candidates whose busy time is loaded by id; past that, by 
 
 
 async def _count_available(
-    session: AsyncSession, base: _Base, conditions: list, finder: SlotFinder, cap: int
+    session: AsyncSession, base: _Base, conditions: list[ColumnElement[bool]], finder: SlotFinder, cap: int
 ) -> tuple[int, bool]:
     """`_count` for a date filter: only candidates with a slot on the day count. The groups without one are
     gone from `conditions`, so a candidate without busy or blocked time in the day's window has its group's
@@ -494,7 +509,7 @@ async def _count_available(
 async def _available_in_order(
     session: AsyncSession,
     base: _Base,
-    conditions: list,
+    conditions: list[ColumnElement[bool]],
     scope: _Scope,
     query: ProviderQuery,
     finder: SlotFinder,
@@ -525,7 +540,13 @@ def _first_batch(groups: list[_Group], matches: int, limit: int) -> int:
     return end
 
 
-def _soonest_statement(base: _Base, conditions: list, batch: list[_Group], rank_of: dict, limit: int):  # noqa: ANN202
+def _soonest_statement(
+    base: _Base,
+    conditions: list[ColumnElement[bool]],
+    batch: list[_Group],
+    rank_of: dict[tuple[bool, datetime], int],
+    limit: int,
+) -> CompoundSelect[*tuple[Any, ...]]:
     """The first `limit` candidates of `batch`'s groups by (their group's first slot, rating): one branch
     per group, an index range in rating order that stops after `limit` rows. The union is ordered as it
     stands (a SELECT around it would copy every branch's columns: most of the Python cost)."""
@@ -555,7 +576,7 @@ def _soonest_statement(base: _Base, conditions: list, batch: list[_Group], rank_
 async def _soonest(
     session: AsyncSession,
     base: _Base,
-    conditions: list,
+    conditions: list[ColumnElement[bool]],
     groups: list[_Group],
     finder: SlotFinder,
     need: int,
@@ -579,13 +600,13 @@ async def _soonest(
     rank_of = {first: index for index, first in enumerate(firsts)}
     limit = need + SPARE_ROWS
     start, end = 0, _first_batch(groups, matches, limit)
-    done: list = []  # the rows of groups[:start], every one of their members
+    done: list[_Row] = []  # the rows of groups[:start], every one of their members
     while True:
         statement = _soonest_statement(base, conditions, groups[start:end], rank_of, limit)
         rows = (await session.execute(statement)).all()
         await finder.load(session, [r.id for r in rows])
 
-        def key(row) -> tuple:  # noqa: ANN001
+        def key(row: _Row) -> tuple[bool, datetime, float, int, str]:
             return (*_slot_order(finder.exact(row.id, row.time_zone, row.schedule_key)), *_by_rating(row))
 
         ranked = sorted([*done, *rows], key=key)

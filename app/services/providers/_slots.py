@@ -15,13 +15,16 @@ own time zone), the time they are blocked, the visit length and the booking rule
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from typing import ParamSpec
 from zoneinfo import ZoneInfo
 
 from app.services.shared.clock import zone
+
+P = ParamSpec("P")
 
 QUARTER = timedelta(minutes=15)
 
@@ -157,9 +160,15 @@ def generate_slots(
                 moment += step
 
 
-def next_slot(**kwargs) -> datetime | None:  # noqa: ANN003 - the arguments of generate_slots
-    """The first slot `generate_slots` would offer, or None."""
-    return next(generate_slots(**kwargs), None)
+def _first_of(slots: Callable[P, Iterator[datetime]]) -> Callable[P, datetime | None]:
+    def first(*args: P.args, **kwargs: P.kwargs) -> datetime | None:
+        return next(slots(*args, **kwargs), None)
+
+    first.__doc__ = f"The first slot `{slots.__name__}` would offer, or None."
+    return first
+
+
+next_slot = _first_of(generate_slots)  # the same keyword arguments
 
 
 def schedule_key(hours: Iterable[Hours]) -> str:
