@@ -1,7 +1,8 @@
 """Admin (/admin): owner and admin only. The console's overview (its navigation, components/admin_frame.py,
 leads to users, the mail outbox, unknown paths and system health): the way into the staff portal and the
-dashboard, the feature toggles (sign-ups open or on the waitlist, the flash sale and its day: switched for every server process at
-once, no restart) and the sign-up waitlist (approve an entry to e-mail the person an invitation).
+dashboard, the feature toggles (sign-ups open or on the waitlist, the flash sale and its day: switched for
+every server process at once, no restart) and the sign-up waitlist (approve an entry to e-mail the person
+an invitation).
 
 The screen guard only decides what is shown: the services check the actor themselves.
 """
