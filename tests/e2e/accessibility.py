@@ -25,12 +25,22 @@ DEMO_PASSWORD = "Demo-MediVisit-1"
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 OPTIONS = {"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]}
 Scheme = Literal["light", "dark"]
+SCHEMES: tuple[Scheme, ...] = ("light", "dark")
 Look = tuple[ViewportSize, Scheme]
 LOOKS: tuple[Look, ...] = ((DESKTOP, "light"), (DESKTOP, "dark"), (MOBILE, "light"), (MOBILE, "dark"))
 # Each screen is checked at both widths and in both themes, paired (desktop light, phone dark): contrast
 # depends on the theme and structure on the width, and the four combinations doubled the suite's axe time.
 # The illustrated public pages are checked in all four looks (test_accessibility.py).
 PUBLIC_LOOKS: tuple[Look, ...] = ((DESKTOP, "light"), (MOBILE, "dark"))
+# The same looks by name, for screenshot file names: (width, theme), and each width's viewport.
+NAMED_LOOKS: tuple[tuple[str, Scheme], ...] = (("desktop", "light"), ("phone", "dark"))
+EVERY_NAMED_LOOK: tuple[tuple[str, Scheme], ...] = (
+    ("desktop", "light"),
+    ("desktop", "dark"),
+    ("phone", "light"),
+    ("phone", "dark"),
+)
+WIDTHS: dict[str, ViewportSize] = {"desktop": DESKTOP, "phone": MOBILE}
 
 
 def demo_provider_id(database_url: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urljoin, urlsplit
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from app.auth.web import CSRF_COOKIE, CSRF_FIELD
 from tests.conftest import LiveServer
@@ -141,3 +141,10 @@ def log_out(page: Page) -> None:
     # Shown, not necessarily still on screen: a toast's 4 s are browser time, which a starved test machine
     # can spend before the first look.
     expect(toasts(page, "Logged out successfully")).to_be_attached()
+
+
+def bounds(locator: Locator) -> FloatRect:
+    """`locator`'s bounding box; an element that has none (not visible) fails here."""
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not visible"
+    return box

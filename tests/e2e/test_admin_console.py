@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.accessibility import DEMO_PASSWORD, check_every_look, loaded, set_look
+from tests.e2e.accessibility import DEMO_PASSWORD, NAMED_LOOKS, WIDTHS, check_every_look, loaded, set_look
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
 
@@ -36,8 +36,8 @@ def test_the_owner_switches_signups_to_the_waitlist_without_a_restart(
     loaded(owner)
     problems = check_every_look(owner, "admin console")
     if SCREENSHOTS:
-        for width, scheme in (("desktop", "light"), ("phone", "dark")):
-            set_look(owner, DESKTOP if width == "desktop" else {"width": 375, "height": 812}, scheme)
+        for width, scheme in NAMED_LOOKS:
+            set_look(owner, WIDTHS[width], scheme)
             screenshot(owner, f"admin-console-{width}-{scheme}", full_page=True)
         set_look(owner, DESKTOP, "light")
 

@@ -16,11 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.migrate import head_revision
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.accessibility import DEMO_PASSWORD, check_every_look, loaded, set_look
+from tests.e2e.accessibility import DEMO_PASSWORD, NAMED_LOOKS, WIDTHS, check_every_look, loaded, set_look
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
 
-PHONE = {"width": 375, "height": 812}
 PATIENT = "patient@demo.medivisit.test"
 
 
@@ -37,8 +36,8 @@ def look_at(page: Page, name: str) -> list[str]:
     problems = check_every_look(page, name)
     if not SCREENSHOTS:
         return problems
-    for width, scheme in (("desktop", "light"), ("phone", "dark")):
-        set_look(page, DESKTOP if width == "desktop" else PHONE, scheme)
+    for width, scheme in NAMED_LOOKS:
+        set_look(page, WIDTHS[width], scheme)
         screenshot(page, f"admin-{name}-{width}-{scheme}", full_page=True)
     set_look(page, DESKTOP, "light")
     return problems

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.conftest import LiveServer, demo_database, start_server, stop_server
 from tests.e2e.accessibility import (
@@ -73,7 +73,7 @@ def test_a_flight_from_booking_to_a_sponsored_slot_and_its_figures(
     )
     form.get_by_label("Link (https)").fill("https://example.com/priya")
     page.locator("#ad-image-file").set_input_files(
-        files=[{"name": "clinic.png", "mimeType": "image/png", "buffer": png_bytes()}]
+        files=[FilePayload(name="clinic.png", mimeType="image/png", buffer=png_bytes())]
     )
     expect(page.get_by_alt_text("Your uploaded image")).to_be_visible()
     form.get_by_role("button", name="Preview").click()

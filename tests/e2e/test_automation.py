@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from standardwebhooks.webhooks import Webhook
 
 from tests.conftest import ARTIFACTS, LiveServer, demo_database, start_server, stop_server
@@ -62,7 +62,7 @@ def receiver() -> Iterator[Receiver]:
         yield server
 
 
-def person_page(browser: Browser, viewport: dict = DESKTOP) -> Page:
+def person_page(browser: Browser, viewport: ViewportSize = DESKTOP) -> Page:
     context = browser.new_context(viewport=viewport, service_workers="block", timezone_id=ZONE)
     context.set_default_timeout(10_000)
     return context.new_page()

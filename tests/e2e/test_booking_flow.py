@@ -23,7 +23,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from sqlalchemy import select
 
 from app.auth.sessions import find_user_by_email
@@ -52,7 +52,7 @@ from tests.conftest import (
     stop_server,
 )
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
-from tests.e2e.helpers import sign_in, toasts
+from tests.e2e.helpers import bounds, sign_in, toasts
 from tests.factories import license_in
 
 ZIP = "10001"
@@ -139,7 +139,7 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """Pages of separate browsers (contexts) in New York: one per person in the test."""
     contexts = []
 
-    def make(viewport: dict = DESKTOP) -> Page:
+    def make(viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(viewport=viewport, service_workers="block", timezone_id=ZONE)
         context.set_default_timeout(10_000)
         contexts.append(context)
@@ -327,9 +327,9 @@ def test_find_book_confirm_and_cancel(site: LiveServer, new_page, smtp) -> None:
     draw.get_by_label("Intake notes (optional)").fill("Doorman building: ask for Jordan.")
     snapshot(page, "checkout")
     page.set_viewport_size(MOBILE)  # one column, the summary after the visits
-    assert summary(page).bounding_box()["y"] > iv.bounding_box()["y"] + iv.bounding_box()["height"]
+    assert bounds(summary(page))["y"] > bounds(iv)["y"] + bounds(iv)["height"]
     page.set_viewport_size(DESKTOP)  # two columns, the summary beside the visits
-    assert summary(page).bounding_box()["x"] > draw.bounding_box()["x"] + draw.bounding_box()["width"]
+    assert bounds(summary(page))["x"] > bounds(draw)["x"] + bounds(draw)["width"]
 
     place.click()
     expect(page.get_by_role("heading", name="Your visits are requested")).to_be_visible()  # pending visits

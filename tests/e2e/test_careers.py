@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.accessibility import check_every_look, loaded, screenshot_looks, set_look, violations
@@ -89,11 +89,11 @@ def test_hr_publishes_a_visitor_applies_and_hr_moves_the_application_to_intervie
     visitor.get_by_label("Phone (optional)").fill("(212) 555-0142")
     visitor.get_by_label("Cover note (optional)").fill("I answered patients' calls for five years.")
     cv = visitor.locator("#apply-cv")
-    cv.set_input_files(files=[{"name": "cv.pdf", "mimeType": "application/pdf", "buffer": b"MZ not a pdf"}])
+    cv.set_input_files(files=[FilePayload(name="cv.pdf", mimeType="application/pdf", buffer=b"MZ not a pdf")])
     expect(toasts(visitor, "Only PDF, Word")).to_be_visible()
     visitor.get_by_role("button", name="Send application").click()
     expect(visitor.get_by_role("alert")).to_have_text("Please upload your CV (PDF, Word or ODT).")
-    cv.set_input_files(files=[{"name": "Ada CV.pdf", "mimeType": "application/pdf", "buffer": PDF}])
+    cv.set_input_files(files=[FilePayload(name="Ada CV.pdf", mimeType="application/pdf", buffer=PDF)])
     expect(visitor.get_by_text("Ada CV.pdf (1 KB)")).to_be_visible()
     expect(visitor.get_by_label("Full name")).to_have_value("Ada Lovelace")  # nothing typed was lost
     problems += looks(visitor, "careers-posting")

@@ -10,7 +10,7 @@ import re
 import uuid
 from datetime import date
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FilePayload, Page, expect
 
 from tests.conftest import LiveServer
 from tests.e2e.accessibility import LOOKS, check_every_look, loaded, screenshot_looks, set_look
@@ -63,7 +63,7 @@ def apply(page: Page, server: LiveServer, *, name: str, problems: list[str] | No
     page.get_by_label("Mobile phone").fill("(212) 555-0100")
     # The photo patients will see goes up on its own, at once.
     page.locator("#enroll-photo-file").set_input_files(
-        files=[{"name": "me.png", "mimeType": "image/png", "buffer": png_bytes(rgb=(180, 120, 90))}]
+        files=[FilePayload(name="me.png", mimeType="image/png", buffer=png_bytes(rgb=(180, 120, 90)))]
     )
     expect(page.get_by_role("img", name="Your photo")).to_be_visible()
     expect(page.get_by_role("img", name="Your photo")).to_have_js_property("naturalWidth", 240)
@@ -115,7 +115,7 @@ def upload(page: Page, kind: str, filename: str | None = None) -> None:
         page.locator(f"#enroll-doc-{kind}-expires").fill(f"{NEXT_YEARS}-01-01")
     data, mime = (png_bytes(), "image/png") if filename.endswith(".png") else (PDF, "application/pdf")
     page.locator(f"#enroll-doc-{kind}-file").set_input_files(
-        files=[{"name": filename, "mimeType": mime, "buffer": data}]
+        files=[FilePayload(name=filename, mimeType=mime, buffer=data)]
     )
     # The document's link in the list (from the stored application), not the "Uploading <name>…" status line.
     expect(page.locator(f"#enroll-document-{kind}").get_by_role("link", name=filename)).to_be_visible()

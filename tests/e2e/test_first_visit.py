@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Frame
 
 from tests.e2e.conftest import DESKTOP, open_page
 
@@ -15,7 +15,12 @@ def test_the_first_service_worker_takes_control_without_reloading_the_page(
     try:
         page = context.new_page()
         navigations: list[str] = []
-        page.on("framenavigated", lambda frame: frame == page.main_frame and navigations.append(frame.url))
+
+        def navigated(frame: Frame) -> None:
+            if frame == page.main_frame:
+                navigations.append(frame.url)
+
+        page.on("framenavigated", navigated)
         open_page(page, live_server.url("/"))
         page.evaluate("window.firstDocument = true")
         took_control = page.evaluate(

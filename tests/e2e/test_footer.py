@@ -9,7 +9,7 @@ from datetime import date
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_page
-from tests.e2e.helpers import open_bug_report
+from tests.e2e.helpers import bounds, open_bug_report
 
 FOOTER_PATHS = (
     "/services",
@@ -33,7 +33,7 @@ def test_footer_has_four_columns_side_by_side(live_server, page) -> None:
     footer = page.get_by_role("contentinfo")
     columns = footer.locator(".footer-grid > *")
     expect(columns).to_have_count(4)
-    boxes = [columns.nth(i).bounding_box() for i in range(4)]
+    boxes = [bounds(columns.nth(i)) for i in range(4)]
     assert len({round(box["y"]) for box in boxes}) == 1, "the four columns are not on one row"
     assert [box["x"] for box in boxes] == sorted(box["x"] for box in boxes)
     assert all(box["width"] > 120 for box in boxes)

@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, ViewportSize, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
@@ -37,9 +37,11 @@ def person(browser: Browser, demo_site: LiveServer) -> Iterator[Callable[..., Pa
     account of `role`."""
     contexts = []
 
-    def open_as(role: str, viewport: dict = DESKTOP) -> Page:
-        options = {"has_touch": True, "is_mobile": True} if viewport == MOBILE else {}
-        context = browser.new_context(viewport=viewport, service_workers="block", **options)
+    def open_as(role: str, viewport: ViewportSize = DESKTOP) -> Page:
+        phone = True if viewport == MOBILE else None
+        context = browser.new_context(
+            viewport=viewport, service_workers="block", has_touch=phone, is_mobile=phone
+        )
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
@@ -86,7 +88,7 @@ def test_a_ticket_travels_live_between_the_patient_and_two_agents(person, demo_s
     patient.get_by_label("Description").fill("My card shows two charges of $120 for one IV therapy visit.")
     patient.get_by_label("Attach", exact=True).set_input_files(
         files=[
-            {"name": "receipt.txt", "mimeType": "text/plain", "buffer": b"Charge 1: $120\nCharge 2: $120\n"}
+            FilePayload(name="receipt.txt", mimeType="text/plain", buffer=b"Charge 1: $120\nCharge 2: $120\n")
         ]
     )
     expect(patient.get_by_role("list", name="Files to send")).to_contain_text("receipt.txt")
@@ -133,7 +135,7 @@ def test_a_ticket_travels_live_between_the_patient_and_two_agents(person, demo_s
     expect(management.get_by_role("button", name="Add Note")).to_be_visible()
     expect(management.get_by_text("(Only visible to staff)")).to_be_visible()
     management.get_by_label("Attach", exact=True).set_input_files(
-        files=[{"name": "history.txt", "mimeType": "text/plain", "buffer": b"Two earlier disputes."}]
+        files=[FilePayload(name="history.txt", mimeType="text/plain", buffer=b"Two earlier disputes.")]
     )
     expect(management.get_by_role("list", name="Files to send")).to_contain_text("history.txt")
     management.get_by_label("Message").fill(secret)

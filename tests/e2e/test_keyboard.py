@@ -46,7 +46,7 @@ def assert_focus_trapped(page: Page, dialog: Locator) -> None:
     """Tab twice around the dialog and Shift+Tab once around: the focus never leaves it, and wraps."""
     stops = tab_stops(page, dialog)
     assert stops >= 2, stops
-    seen = []
+    seen: list[str] = []
     for _ in range(2 * stops + 1):
         page.keyboard.press("Tab")
         assert focus_is_inside(dialog), f"Tab left the dialog after {seen}"

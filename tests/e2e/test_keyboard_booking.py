@@ -13,9 +13,10 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
+from tests.e2e.accessibility import SCHEMES, Scheme
 from tests.e2e.conftest import DESKTOP, MOBILE, SCREENSHOTS, open_page, screenshot
 from tests.e2e.helpers import toasts, wait_for_screen
 from tests.e2e.test_sign_in import sign_up
@@ -177,7 +178,7 @@ def test_book_a_visit_with_the_keyboard_alone(demo: LiveServer, ny_page: Page) -
 
 
 # ---- the error summary ---------------------------------------------------------------------------------
-def look(page: Page, viewport: dict, scheme: str) -> None:
+def look(page: Page, viewport: ViewportSize, scheme: Scheme) -> None:
     page.set_viewport_size(viewport)
     page.emulate_media(color_scheme=scheme)
     page.evaluate("(scheme) => document.documentElement.setAttribute('data-theme', scheme)", scheme)
@@ -190,7 +191,7 @@ def shoot(page: Page, name: str, target: Locator | None = None) -> None:
     if not SCREENSHOTS:
         return
     for viewport, size in ((DESKTOP, "desktop"), (MOBILE, "mobile")):
-        for scheme in ("light", "dark"):
+        for scheme in SCHEMES:
             look(page, viewport, scheme)
             if target is not None:
                 target.scroll_into_view_if_needed()

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 from tests.e2e.conftest import open_page, screenshot
-from tests.e2e.helpers import navigation_delay_ms, path_of, start_navigation_probe
+from tests.e2e.helpers import bounds, navigation_delay_ms, path_of, start_navigation_probe
 
 BOTTOM_BAR = {"Home": "/", "Find": "/services", "Featured": "/providers", "Bookings": "/appointments"}
 MENU_LINKS = {
@@ -67,7 +67,7 @@ def open_full_menu(page: Page) -> Locator:
     return full_menu(page)
 
 
-def tap_center(page: Page, box: dict) -> None:
+def tap_center(page: Page, box: FloatRect) -> None:
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
@@ -76,7 +76,7 @@ def test_bottom_bar_is_64px_with_five_entries_and_desktop_nav_is_hidden(live_ser
     open_page(mobile_page, live_server.url("/"))
     bar = bottom_bar(mobile_page)
     expect(bar).to_be_visible()
-    box = bar.bounding_box()
+    box = bounds(bar)
     assert box["height"] == 64
     assert box["y"] + box["height"] == 812, "the bar sits at the bottom of the screen"
     for label, href in BOTTOM_BAR.items():
@@ -117,7 +117,7 @@ def test_bottom_bar_entry_navigates_and_moves_the_highlight(live_server, mobile_
 def test_bottom_bar_cart_toggles_the_cart_panel_without_navigating(live_server, mobile_page) -> None:
     open_page(mobile_page, live_server.url("/"))
     cart = bottom_bar(mobile_page).get_by_role("button", name="Cart")
-    box = cart.bounding_box()
+    box = bounds(cart)
 
     tap_center(mobile_page, box)
     expect(cart_panel(mobile_page)).to_be_visible()
@@ -178,7 +178,7 @@ def test_side_drawer_lists_its_items_and_navigates(live_server, mobile_page) -> 
     assert scroll_locked(mobile_page)
     for label, href in DRAWER_LINKS.items():
         expect(drawer.get_by_role("link", name=label, exact=True)).to_have_attribute("href", href)
-    item = drawer.get_by_role("link", name="Home", exact=True).bounding_box()
+    item = bounds(drawer.get_by_role("link", name="Home", exact=True))
     assert item["x"] > 40 and item["x"] + item["width"] > 340, "the drawer is docked on the right"
 
     start_navigation_probe(mobile_page)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 
 from tests.e2e.conftest import open_page, page_errors
-from tests.e2e.helpers import BRAND, title_of
+from tests.e2e.helpers import BRAND, bounds, title_of
 
 SERVICES_MENU = {
     "All Healthcare Services": "/services",
@@ -120,7 +120,7 @@ def test_moving_to_another_menu_while_one_is_open_switches_at_once(live_server, 
 def test_leaving_a_menu_closes_it_shortly_and_a_quick_return_skips_the_delay(live_server, page) -> None:
     open_page(page, live_server.url("/"))
     timeline = MenuTimeline(page)
-    providers = trigger(page, "Providers").bounding_box()
+    providers = bounds(trigger(page, "Providers"))
     trigger(page, "Services").hover()
     expect(menu_item(page, "Mobile Phlebotomy")).to_be_visible()
 
@@ -144,7 +144,12 @@ def test_dropdown_item_navigates_on_the_client_without_reloading(live_server, pa
     expect(page.get_by_role("heading", name="Licensed care, at your door.")).to_be_visible()
     page.evaluate("window.__marker = 1")
     documents: list[str] = []
-    page.on("request", lambda request: request.resource_type == "document" and documents.append(request.url))
+
+    def requested(request: Request) -> None:
+        if request.resource_type == "document":
+            documents.append(request.url)
+
+    page.on("request", requested)
 
     trigger(page, "Services").hover()
     menu_item(page, "Mobile Phlebotomy").click()

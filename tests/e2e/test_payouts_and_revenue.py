@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.accessibility import DEMO_PASSWORD, check_every_look, loaded, set_look
+from tests.e2e.accessibility import DEMO_PASSWORD, NAMED_LOOKS, WIDTHS, check_every_look, loaded, set_look
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS, open_page, screenshot
 from tests.e2e.helpers import sign_in
 from tests.e2e.test_staff_portal import staff_sign_in
@@ -32,8 +32,8 @@ def looks(page, name: str) -> list[str]:  # noqa: ANN001 - Page
     problems = check_every_look(page, name)
     if not SCREENSHOTS:
         return problems
-    for width, scheme in (("desktop", "light"), ("phone", "dark")):
-        set_look(page, DESKTOP if width == "desktop" else {"width": 375, "height": 812}, scheme)
+    for width, scheme in NAMED_LOOKS:
+        set_look(page, WIDTHS[width], scheme)
         screenshot(page, f"{name}-{width}-{scheme}", full_page=True)
     return problems
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, screenshot
@@ -32,8 +32,12 @@ def site(tmp_path_factory) -> Iterator[LiveServer]:
     stop_server(server)
 
 
-def new_page(browser: Browser, viewport: dict, **options) -> Page:  # noqa: ANN003
-    context = browser.new_context(viewport=viewport, service_workers="block", **options)
+def new_page(
+    browser: Browser, viewport: ViewportSize, *, has_touch: bool | None = None, is_mobile: bool | None = None
+) -> Page:
+    context = browser.new_context(
+        viewport=viewport, service_workers="block", has_touch=has_touch, is_mobile=is_mobile
+    )
     context.set_default_timeout(15_000)
     return context.new_page()
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FilePayload, Page, expect
 
 from tests.conftest import LiveServer, demo_database, start_server, stop_server
 from tests.e2e.accessibility import (
@@ -144,7 +144,7 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     editor.get_by_role("button", name="Save product").click()
     expect(editor).to_contain_text("Enter a price in dollars")
     editor.locator("input[type=file]").set_input_files(
-        files=[{"name": "thermometer.png", "mimeType": "image/png", "buffer": png_bytes(480, 360)}]
+        files=[FilePayload(name="thermometer.png", mimeType="image/png", buffer=png_bytes(480, 360))]
     )
     expect(editor.get_by_role("img", name=f"Photo 1 of {THERMOMETER}")).to_be_visible()
     problems += check_every_look(staff_page, "/staff/products (editor)")

@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import open_page
-from tests.e2e.helpers import report_bug, toasts
+from tests.e2e.helpers import bounds, report_bug, toasts
 
 SUCCESS = "Bug report submitted successfully"
 NOTIFICATIONS = 'section[aria-label^="Notifications"]'
@@ -62,8 +62,8 @@ def test_toast_is_356px_wide_bottom_right_and_hides_after_about_4s(live_server, 
     expect(toast).to_be_visible()
     page.mouse.move(10, 400)  # hovering a toast would pause its timer
 
-    assert round(toast.bounding_box()["width"]) == 356
-    region = page.get_by_role("region", name=re.compile("^Notifications")).bounding_box()
+    assert round(bounds(toast)["width"]) == 356
+    region = bounds(page.get_by_role("region", name=re.compile("^Notifications")))
     assert (round(1280 - region["x"] - region["width"]), round(800 - region["y"] - region["height"])) == (
         32,
         32,

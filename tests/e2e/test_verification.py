@@ -35,12 +35,12 @@ from models.enrollment import (
 from models.provider import Provider
 from tests import factories
 from tests.conftest import LiveServer, start_demo_server, stop_server
-from tests.e2e.accessibility import check_every_look, loaded, screenshot_looks, set_look
+from tests.e2e.accessibility import Look, check_every_look, loaded, screenshot_looks, set_look
 from tests.e2e.conftest import DESKTOP, open_page, screenshot
 from tests.e2e.helpers import toasts
 from tests.e2e.test_staff_portal import staff_sign_in
 
-LOOKS = (
+LOOKS: tuple[Look, ...] = (
     (DESKTOP, "light"),
     (DESKTOP, "dark"),
     ({"width": 375, "height": 812}, "light"),

@@ -17,6 +17,7 @@ from typing import Any
 from reactpy import component
 from reactpy.config import REACTPY_ASYNC_RENDERING
 from reactpy.core.layout import Layout
+from reactpy.core.types import LayoutEventMessage, LayoutUpdateMessage
 
 from components.html_writer import INNER_HTML, VOID_ELEMENTS
 
@@ -32,10 +33,10 @@ class Mounted:
         self.model: Element = {}
         self.renders = 0
 
-    def _apply(self, update: dict[str, Any]) -> None:
+    def _apply(self, update: LayoutUpdateMessage) -> None:
         path = [part for part in update["path"].split("/") if part]
         if not path:
-            self.model = update["model"]
+            self.model = dict(update["model"])
         else:
             node: Any = self.model
             for part in path[:-1]:
@@ -73,9 +74,12 @@ class Mounted:
         """Deliver `event` (e.g. "on_click", "on_change") to `element` with `data`, then settle."""
         handlers = element.get("eventHandlers") or {}
         assert event in handlers, f"{element.get('tagName')} has no {event} handler: {sorted(handlers)}"
-        await self.layout.deliver(
-            {"type": "layout-event", "target": handlers[event]["target"], "data": [data or {}]}
-        )
+        message: LayoutEventMessage = {
+            "type": "layout-event",
+            "target": handlers[event]["target"],
+            "data": [data or {}],
+        }
+        await self.layout.deliver(message)
         return await self.settle()
 
     async def type(self, element: Element, value: str) -> Element:
