@@ -68,7 +68,6 @@ def AboutPage() -> VdomDict:
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "Why we started"),
                 html.p(
                     "A routine blood draw or a dressing change shouldn't cost half a day: the drive, the "
                     "parking, the waiting room. For people recovering from surgery, living with a "
@@ -82,6 +81,7 @@ def AboutPage() -> VdomDict:
                     "want more control over when and where they work. MediVisit brings the two together: "
                     "patients book the care they need, and verified providers come to them."
                 ),
+                title="Why we started",
                 main_class="prose",
                 aside=card(
                     html.ul(

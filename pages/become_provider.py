@@ -99,13 +99,10 @@ def BecomeProviderPage() -> VdomDict:
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "Who can join"),
-                html.p(
-                    {"class_name": "text-muted"},
-                    "Licensed and certified professionals in healthcare, wellness and care. If your role "
-                    "isn't listed, apply anyway and tell us what you do.",
-                ),
                 chips(*ROLES),
+                title="Who can join",
+                lead="Licensed and certified professionals in healthcare, wellness and care. If your role "
+                "isn't listed, apply anyway and tell us what you do.",
                 aside=card(
                     bullets(REQUIREMENTS, class_name="card-list"),
                     title="What you'll need",

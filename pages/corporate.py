@@ -116,8 +116,8 @@ def CorporatePage() -> VdomDict:
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "How an on-site event works"),
                 steps(*EVENT_STEPS),
+                title="How an on-site event works",
                 aside=html.div(
                     {"class_name": "detail-aside"},
                     card(checklist(*WHAT_WE_NEED), title="What we need from you"),

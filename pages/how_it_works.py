@@ -76,8 +76,8 @@ def HowItWorksPage() -> VdomDict:
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "What to expect on the day"),
                 checklist(*ON_THE_DAY),
+                title="What to expect on the day",
                 aside=card(
                     html.p(
                         "You can reschedule or cancel up to 24 hours before your visit from My Appointments. "

@@ -123,12 +123,9 @@ def ProvidersPage() -> VdomDict:
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "How we verify every provider"),
-                html.p(
-                    {"class_name": "text-muted"},
-                    "No one sees patients through MediVisit until these checks are complete.",
-                ),
                 steps(*VERIFICATION),
+                title="How we verify every provider",
+                lead="No one sees patients through MediVisit until these checks are complete.",
                 aside=card(
                     html.p("Providers are licensed or certified for each service they offer."),
                     html.div({"class_name": "chips-spaced"}, chips(*PROVIDER_TYPES)),

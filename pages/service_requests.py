@@ -169,8 +169,8 @@ def _Explanation() -> VdomDict:  # noqa: N802 - static markup, named like the co
         ),
         section(
             split(
-                html.h2({"class_name": "section-title"}, "How it works"),
                 steps(*how_it_works()),
+                title="How it works",
                 aside=html.div(
                     {"class_name": "card"},
                     html.h2({"class_name": "card-title"}, "Ask for a visit"),

@@ -58,3 +58,10 @@ def test_a_pager_links_only_where_there_is_a_page():
     assert nav["tagName"] == "nav" and classes(nav) == {"staff-pager"}
     assert attrs(nav)["aria-label"] == "Staff pages" and text(nav) == "Page 1 Next page"
     assert [attrs(a)["href"] for a in find_all(nav, "a")] == ["/staff/team?page=2"]
+
+
+def test_a_split_opens_with_the_band_heading_and_its_lead():
+    band = split("steps", aside="card", title="How it works", lead="Three steps.")
+    main = children(band)[0]
+    assert [c["tagName"] if isinstance(c, dict) else c for c in children(main)] == ["h2", "p", "steps"]
+    assert classes(find(main, "h2")) == {"section-title"} and classes(find(main, "p")) == {"text-muted"}
