@@ -192,8 +192,8 @@ async def _review_document(
         reason = reasons.get(str(reason_code)[:40])
         if reason is None:
             raise ValidationFailed(REASON_UNKNOWN)
-    application = await session.get(ProviderApplication, document.application_id)
-    assert application is not None  # the document's own (its foreign key, ON DELETE CASCADE)
+    # The document's own application: its foreign key, ON DELETE CASCADE.
+    application = await session.get_one(ProviderApplication, document.application_id)
     document.status, document.reviewed_by, document.reviewed_at = status, member.id, now
     document.rejection_reason = (
         (reason.label + (f" — {note}" if note else ""))[:500] if reason is not None else ""

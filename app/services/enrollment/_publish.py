@@ -146,8 +146,7 @@ async def publish_provider(
         await apply_role(session=session, by=reviewer, email=user.email or "", role=Role.provider)
     await mark_enrollment_complete(session=session, user_id=user.id)
     application.provider_id = provider_id
-    provider = await session.get(Provider, provider_id)
-    assert provider is not None  # created or updated above, in this transaction
+    provider = await session.get_one(Provider, provider_id)  # created or updated above
     await sync_listing(session, provider)
     await session.flush()
     return provider_id

@@ -279,8 +279,7 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
 
 async def settle_visit_completed(session: AsyncSession, completed: AppointmentCompleted) -> None:
     """`AppointmentCompleted`'s subscriber, in the visit's transaction (its row is in the session already)."""
-    row = await session.get(Appointment, completed.appointment_id)
-    assert row is not None  # the completing command's own row, in this transaction
+    row = await session.get_one(Appointment, completed.appointment_id)
     await settle_completed_visit(session=session, row=row, at=completed.at)
 
 
