@@ -53,9 +53,9 @@ async def click(flight_id: str, request: Request, session: SessionDep, p: str = 
 @router.post("/images", status_code=201, responses={201: {"description": "`{id, url}`"}})
 async def upload_image(request: Request, session: SessionDep) -> Response:
     """Upload a creative's image (a signed-in advertiser)."""
-    actor, refused = await uploader(session, request, not_signed_in=NOT_SIGNED_IN)
-    if refused is not None:
-        return refused
+    actor = await uploader(session, request, not_signed_in=NOT_SIGNED_IN)
+    if isinstance(actor, Response):
+        return actor
     read = await read_one_file(request, missing="Choose an image to upload.")
     if isinstance(read, JSONResponse):
         return read

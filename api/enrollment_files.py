@@ -30,9 +30,9 @@ router = APIRouter(prefix="/api/enrollment", tags=["provider enrollment files"])
 @router.post("/documents", status_code=201, responses={201: {"description": "the document handed in"}})
 async def upload_document(request: Request, session: SessionDep) -> Response:
     """Hand in one credential document (PDF, PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES) with its dates."""
-    actor, refused = await uploader(session, request)
-    if refused is not None:
-        return refused
+    actor = await uploader(session, request)
+    if isinstance(actor, Response):
+        return actor
     limit = get_settings().upload_max_bytes
     try:
         async with upload_form(request, max_fields=4) as form:
@@ -63,9 +63,9 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
 @router.post("/photo", status_code=201, responses={201: {"description": "the photo set"}})
 async def upload_photo(request: Request, session: SessionDep) -> Response:
     """The applicant's photo (PNG, JPEG or WebP, at most UPLOAD_MAX_BYTES), replacing the one before."""
-    actor, refused = await uploader(session, request)
-    if refused is not None:
-        return refused
+    actor = await uploader(session, request)
+    if isinstance(actor, Response):
+        return actor
     read = await read_one_file(request, missing="Choose a photo to upload.")
     if isinstance(read, JSONResponse):
         return read

@@ -26,9 +26,9 @@ router = APIRouter(prefix="/api/store", tags=["store product photos"])
 )
 async def upload_image(product_id: str, request: Request, session: SessionDep) -> Response:
     """Add one photo to a product (staff with manage_services)."""
-    actor, refused = await uploader(session, request)
-    if refused is not None:
-        return refused
+    actor = await uploader(session, request)
+    if isinstance(actor, Response):
+        return actor
     read = await read_one_file(request, missing="Choose a photo to upload.")
     if isinstance(read, JSONResponse):
         return read

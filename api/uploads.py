@@ -112,14 +112,14 @@ def refused_upload(request: Request) -> JSONResponse | None:
 
 async def uploader(
     session: SessionDep, request: Request, *, not_signed_in: str = NOT_SIGNED_IN
-) -> tuple[Principal | None, Response | None]:
+) -> Principal | Response:
     """The signed-in person behind an upload from this site's page, or the answer refusing it (401, or
     `refused_upload`'s)."""
     actor = await signed_in(session, request)
     if actor is None:
-        return None, _error(401, "not_signed_in", not_signed_in)
+        return _error(401, "not_signed_in", not_signed_in)
     refused = refused_upload(request)
-    return (None, refused) if refused is not None else (actor, None)
+    return refused if refused is not None else actor
 
 
 @asynccontextmanager
@@ -182,9 +182,9 @@ def private_download(path: Path, *, media_type: str, filename: str) -> FileRespo
 )
 async def upload(request: Request, session: SessionDep) -> Response:
     """Stage one file (PNG, JPEG, GIF, WebP, PDF or text, at most 5 MB) for a help-desk message."""
-    actor, refused = await uploader(session, request)
-    if refused is not None:
-        return refused
+    actor = await uploader(session, request)
+    if isinstance(actor, Response):
+        return actor
     read = await read_one_file(request, missing="Choose a file to upload.")
     if isinstance(read, JSONResponse):
         return read

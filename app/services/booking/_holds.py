@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Select, bindparam, delete, func, select
+from sqlalchemy import BindParameter, Select, bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
+from app.db import changed_rows
 from app.principal import Principal
 from app.services.appointments import appointment_reads, lock_providers, read_of
 from app.services.booking._rules import (
@@ -48,10 +49,11 @@ from models.catalog import ServiceLocation
 
 
 # ---- holds --------------------------------------------------------------------------------------
-def _patient_time_statement() -> Select:
+def _patient_time_statement() -> Select[int, int, bool]:
     """The patient's live holds, the visits in their cart, and whether a live visit or hold of theirs
     overlaps [starts_at, ends_at) (built once; the values are parameters)."""
-    patient_id, now = bindparam("patient_id"), bindparam("now")
+    patient_id: BindParameter[str] = bindparam("patient_id")
+    now: BindParameter[datetime] = bindparam("now")
     holding = (
         select(func.count())
         .select_from(Appointment)
@@ -204,14 +206,15 @@ async def hold_slot(
 async def release_hold(*, session: AsyncSession, actor: Principal, hold_id: str) -> None:
     """Give back a time the signed-in patient holds."""
     account = await require_account(session=session, actor=actor)
-    result = await session.execute(
+    result = await changed_rows(
+        session,
         delete(Appointment).where(
             Appointment.id == hold_id,
             Appointment.patient_id == account.id,
             Appointment.status == AppointmentStatus.held,
-        )
+        ),
     )
-    if result.rowcount != 1:
+    if result != 1:
         raise NotFound(HOLD_GONE)
 
 

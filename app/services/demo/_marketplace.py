@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -58,6 +59,9 @@ JORDAN_HOME = ("245 W 17th St, Apt 5A", "10011")
 JORDAN_AVOIDS = ("routine-blood-draw", "iv-hydration")
 PRIYA_SCHEDULE = ("fasting-blood-draw", "iv-vitamin-infusion", "injection-visit")
 
+# One provider's rows by table, as `providers.provider_rows` makes them for a multi-row INSERT.
+_Tables = dict[str, list[dict[str, Any]]]
+
 
 def _names(rng: random.Random, count: int) -> list[tuple[str, str]]:
     """`count` distinct (first, last) names from the generator's lists, none of them reserved."""
@@ -69,7 +73,7 @@ def _names(rng: random.Random, count: int) -> list[tuple[str, str]]:
     return chosen
 
 
-def _generated(rng: random.Random, catalog: dict[str, list[Service]], now: datetime) -> list[dict]:
+def _generated(rng: random.Random, catalog: dict[str, list[Service]], now: datetime) -> list[_Tables]:
     names = iter(_names(rng, sum(PROVIDERS_PER_METRO.values())))
     return [
         provider_rows(rng, catalog, now, metro=metro, name=next(names), listed=True, extras=False)
@@ -78,7 +82,7 @@ def _generated(rng: random.Random, catalog: dict[str, list[Service]], now: datet
     ]
 
 
-def _seat(rows: dict, services: dict[str, Service], city: str) -> Seat:
+def _seat(rows: _Tables, services: dict[str, Service], city: str) -> Seat:
     p = rows["providers"][0]
     return Seat(
         id=p["id"],
@@ -136,9 +140,26 @@ def _plan(
 ) -> Plan:
     plan = Plan()
 
-    def visit(seat: Seat, patient: Patient, status: S, **kw) -> bool:  # noqa: ANN003
+    def visit(
+        seat: Seat,
+        patient: Patient,
+        status: S,
+        *,
+        services: tuple[str, ...] = (),
+        avoid: tuple[str, ...] = (),
+        rating: int | None = None,
+    ) -> bool:
         return book(
-            plan, rng, seat=seat, patient=patient, status=status, now=now, categories=categories, **kw
+            plan,
+            rng,
+            seat=seat,
+            patient=patient,
+            status=status,
+            now=now,
+            categories=categories,
+            services=services,
+            avoid=avoid,
+            rating=rating,
         )
 
     # The demo patient: past visits (some reviewed, one not, one cancelled) and upcoming ones, two with Priya.
