@@ -53,6 +53,7 @@ from components.kit import (
     ErrorLine,
     ErrorSummary,
     Field,
+    Region,
     Select,
     TextArea,
     button_link,
@@ -354,13 +355,8 @@ def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> VdomD
             label, name, form=form, id_prefix="checkout", id=field_id(name), error=errors.get(name), **options
         )
 
-    return html.section(
-        {"class_name": "checkout-card", "aria-labelledby": "checkout-address-title"},
-        html.h2(
-            {"id": "checkout-address-title", "class_name": "checkout-card-title"},
-            html.span({"class_name": "checkout-card-icon"}, icon("map-pin", size=18)),
-            "Where we'll meet you",
-        ),
+    return Region(
+        (html.span({"class_name": "checkout-card-icon"}, icon("map-pin", size=18)), "Where we'll meet you"),
         hint(
             "Enter your ZIP code first: we show the providers who travel there. The street address is for "
             "visits at home, at the office or at a corporate venue."
@@ -380,6 +376,9 @@ def _address_card(form: Form, zip_changed: Any, errors: dict[str, str]) -> VdomD
             field("city", "City", autocomplete="address-level2", max_length=100),
             field("state", "State", autocomplete="address-level1", max_length=2, placeholder="NY"),
         ),
+        title_id="checkout-address-title",
+        class_name="checkout-card",
+        title_class="checkout-card-title",
     )
 
 

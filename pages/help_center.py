@@ -189,14 +189,8 @@ def _topics(center: HelpCenterRead) -> VdomDict:
     return html.div(
         {"class_name": "help-topics"},
         *(
-            html.section(
-                {
-                    "key": category.value,
-                    "class_name": "help-topic",
-                    "aria-labelledby": f"topic-{category.value}",
-                },
-                html.h2(
-                    {"id": f"topic-{category.value}", "class_name": "help-topic-title"},
+            Region(
+                (
                     html.span({"class_name": "faq-group-icon"}, icon(CATEGORY_ICONS[category], size=18)),
                     CATEGORY_LABELS[category],
                 ),
@@ -213,6 +207,10 @@ def _topics(center: HelpCenterRead) -> VdomDict:
                         for article in by_category[category]
                     ),
                 ),
+                title_id=f"topic-{category.value}",
+                class_name="help-topic",
+                title_class="help-topic-title",
+                key=category.value,
             )
             for category in HelpCategory
             if category in by_category

@@ -50,6 +50,7 @@ from components.kit import (
     ErrorSummary,
     Field,
     QueryView,
+    Region,
     Select,
     TextArea,
     button_link,
@@ -438,9 +439,8 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
             return
         reload()
 
-    return html.section(
-        {"class_name": "enroll-photo", "aria-labelledby": f"{ids}-title"},
-        html.h3({"class_name": "enroll-document-title", "id": f"{ids}-title"}, "Photo (optional)"),
+    return Region(
+        "Photo (optional)",
         html.div(
             {"class_name": "enroll-photo-row"},
             html.img(
@@ -486,6 +486,10 @@ def _Photo(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
                 upload_receiver(uploaded),
             ),
         ),
+        title_id=f"{ids}-title",
+        class_name="enroll-photo",
+        heading="h3",
+        title_class="enroll-document-title",
     )
 
 
@@ -784,13 +788,8 @@ def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[],
         reload()
 
     ids = f"{PREFIX}-doc-{kind.value}"
-    return html.section(
-        {
-            "class_name": "enroll-document",
-            "aria-labelledby": f"{ids}-title",
-            "id": fid(f"document-{kind.value}"),
-        },
-        html.h3({"class_name": "enroll-document-title", "id": f"{ids}-title"}, kind.label),
+    return Region(
+        kind.label,
         html.ul(
             {"class_name": "enroll-files"},
             *(
@@ -863,6 +862,11 @@ def _DocumentKind(app: ApplicationRead, kind: DocumentKind, reload: Callable[[],
             ),
             upload_receiver(uploaded),
         ),
+        title_id=f"{ids}-title",
+        class_name="enroll-document",
+        heading="h3",
+        title_class="enroll-document-title",
+        id=fid(f"document-{kind.value}"),
     )
 
 

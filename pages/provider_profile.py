@@ -355,15 +355,13 @@ def _service_area(zip_codes: list[str]) -> dict:
         else html.p({"class_name": "text-muted"}, "No service area listed yet.")
     )
     return frozen(
-        html.section(
-            {"class_name": "card profile-card profile-area", "aria-labelledby": "profile-area-heading"},
-            html.h2(
-                {"id": "profile-area-heading", "class_name": "profile-card-title"},
-                icon("map-pin", size=18),
-                "Service area",
-            ),
+        Region(
+            (icon("map-pin", size=18), "Service area"),
             hint("Visits at home or at work in these ZIP codes."),
             body,
+            title_id="profile-area-heading",
+            class_name="card profile-card profile-area",
+            title_class="profile-card-title",
         )
     )
 

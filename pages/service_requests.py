@@ -358,13 +358,8 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
             session.toaster.success("Request cancelled")
 
     offers = [o for o in request.offers if o.status != OfferStatus.withdrawn]
-    return html.li(
-        {"class_name": "card request-card", "aria-labelledby": title_id},
-        html.div(
-            {"class_name": "request-card-head"},
-            html.h3({"class_name": "card-title", "id": title_id}, request.service_name),
-            request_badge(request.status),
-        ),
+    return Region(
+        request.service_name,
         html.p(
             {"class_name": "request-meta"},
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area})",
@@ -416,6 +411,13 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
             description="Providers can no longer offer on it, and any offers you have are declined.",
         ),
         _AcceptDialog(request, accepting, lambda: set_accepting(None), refetch) if accepting else "",
+        title_id=title_id,
+        class_name="card request-card",
+        tag="li",
+        heading="h3",
+        title_class="card-title",
+        head_class="request-card-head",
+        head=(request_badge(request.status),),
     )
 
 

@@ -87,9 +87,8 @@ def _Accept(invitation: InvitationPreview, token: str) -> Any:
     if joined is not None:
         return navigate("/dashboard/team", replace=True)
     role = "an admin" if invitation.role == MemberRole.admin else "a member"
-    return html.section(
-        {"class_name": "staff-card", "aria-labelledby": "join-title"},
-        html.h2({"id": "join-title"}, "Join ", UserText(invitation.organization_name)),
+    return Region(
+        ("Join ", UserText(invitation.organization_name)),
         html.p(f"This invitation is for {invitation.email}, to join as {role}."),
         form_error(problem),
         html.div(
@@ -105,4 +104,6 @@ def _Accept(invitation: InvitationPreview, token: str) -> Any:
         else form_error(
             f"You're signed in with another address. Sign out, then sign in as {invitation.email} to accept it."
         ),
+        title_id="join-title",
+        class_name="staff-card",
     )

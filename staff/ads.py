@@ -27,6 +27,7 @@ from components.kit import (
     ListQuery,
     PagedItems,
     QueryView,
+    Region,
     ServerForm,
     StaffCard,
     StatusTabs,
@@ -198,13 +199,8 @@ def _FlightItem(
                 aria_label=f"End {flight.name}",
             )
         )
-    return html.li(
-        {"class_name": "ad-review-item", "aria-labelledby": title_id},
-        html.div(
-            {"class_name": "ad-review-head"},
-            html.h3({"id": title_id}, UserText(flight.name)),
-            Badge(flight.status.label, tone=TONES.get(flight.status.value, "neutral")),
-        ),
+    return Region(
+        UserText(flight.name),
         html.div(
             {"class_name": "ad-review-body"},
             ad_card(
@@ -234,6 +230,12 @@ def _FlightItem(
         _screening(flight),
         hint("Reason given: ", UserText(flight.reason)) if flight.reason else "",
         button_row(*actions) if actions else "",
+        title_id=title_id,
+        class_name="ad-review-item",
+        tag="li",
+        heading="h3",
+        head_class="ad-review-head",
+        head=(Badge(flight.status.label, tone=TONES.get(flight.status.value, "neutral")),),
     )
 
 

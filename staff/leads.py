@@ -35,6 +35,7 @@ from components.kit import (
     ListQuery,
     PagedItems,
     QueryView,
+    Region,
     Select,
     ServerForm,
     StatusTabs,
@@ -148,13 +149,8 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
 
     title_id = f"lead-{lead.id}-title"
     steps = [s for s in LEAD_STEPS[lead.status] if s is not S.won]
-    return html.article(
-        {"class_name": "corp-card", "aria-labelledby": title_id},
-        html.div(
-            {"class_name": "corp-card-head"},
-            html.h2({"id": title_id}, UserText(lead.company)),
-            Badge(lead.status.label, tone=TONES[lead.status]),
-        ),
+    return Region(
+        UserText(lead.company),
         html.ul(
             {"class_name": "corp-meta"},
             html.li("Received ", format_date(lead.created_at)),
@@ -230,6 +226,11 @@ def _LeadCard(lead: LeadRead, query: Query, assignees: list[Any]) -> Any:
             for i, n in enumerate(lead.notes)
         ],
         _ContractDialog(lead, query, on_close=lambda: set_contracting(False)) if contracting else "",
+        title_id=title_id,
+        class_name="corp-card",
+        tag="article",
+        head_class="corp-card-head",
+        head=(Badge(lead.status.label, tone=TONES[lead.status]),),
     )
 
 

@@ -15,7 +15,17 @@ from reactpy_router import use_search_params
 from app.services.enrollment import NUDGE_EVERY, NUDGE_IDLE, get_applicant_timeline, get_onboarding_pipeline
 from components.format import format_date
 from components.hooks import use_query
-from components.kit import Badge, QueryView, StatCard, UserText, hint, portal_body, portal_header, stat_group
+from components.kit import (
+    Badge,
+    QueryView,
+    Region,
+    StatCard,
+    UserText,
+    hint,
+    portal_body,
+    portal_header,
+    stat_group,
+)
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
@@ -90,17 +100,8 @@ def pipeline_view(data: OnboardingPipeline, chosen: str) -> VdomDict:
         html.section(
             {"class_name": "onboarding-board", "aria-label": "Onboarding board"},
             *(
-                html.section(
-                    {
-                        "key": column.status.value,
-                        "class_name": "staff-card onboarding-column",
-                        "aria-labelledby": f"column-{column.status.value}",
-                    },
-                    html.div(
-                        {"class_name": "staff-card-head"},
-                        html.h2({"id": f"column-{column.status.value}"}, column.status.label),
-                        html.span({"class_name": "portal-pill"}, str(column.count)),
-                    ),
+                Region(
+                    column.status.label,
                     html.ol(
                         {"class_name": "onboarding-cards"},
                         *(board_card(card, card.id == chosen) for card in column.cards),
@@ -110,6 +111,11 @@ def pipeline_view(data: OnboardingPipeline, chosen: str) -> VdomDict:
                     hint(f"Showing the oldest {len(column.cards)} of {column.count}.")
                     if column.count > len(column.cards)
                     else "",
+                    title_id=f"column-{column.status.value}",
+                    class_name="staff-card onboarding-column",
+                    head_class="staff-card-head",
+                    head=(html.span({"class_name": "portal-pill"}, str(column.count)),),
+                    key=column.status.value,
                 )
                 for column in data.columns
             ),

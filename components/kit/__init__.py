@@ -14,6 +14,12 @@ The page's frame pieces: `page_header` / `portal_header` / `page_title` (headers
 `coming_soon` (notices); `checklist` / `steps` / `chips` / `facts` (lists); `faq_item` / `faq_group` /
 `faq_layout` (faq). The staff list screens share `ListQuery`, `StatusTabs`, `SearchForm`, `PagedItems`
 and `form_error` (list_screen).
+
+The screens' repeated shapes: `Region` (a part named by its own heading; region), `SettingsPanel` /
+`settings_actions` (a settings card's lead and actions; settings), `breadcrumbs` / `detail_header` (a
+detail page's trail and header band; breadcrumbs), `split` (two columns; split), `filter_actions` /
+`pager` (browse), `file_button` / `file_input` / `upload_receiver` (a file uploaded once chosen; upload),
+`member_item` (people), `stat_group` (stats) and `bullets` (bullets).
 """
 
 from components.kit.breadcrumbs import breadcrumbs, detail_header

@@ -29,14 +29,17 @@ def Region(  # noqa: N802 - a kit element, named like the components
     id: str | None = None,
     role: str | None = None,
 ) -> VdomDict:
-    """`<{tag} aria-labelledby={title_id}>`: its `heading` (id `title_id`, class `title_class`) first, then
-    `children`. With `head_class` the heading sits in a `div.{head_class}` row with `head` beside it (a
-    count, a badge, a button)."""
+    """`<{tag} aria-labelledby={title_id}>`: its `heading` (id `title_id`, class `title_class`) holding
+    `title` (or its parts, a tuple: an icon and the words) first, then `children`. With `head_class` the
+    heading sits in a `div.{head_class}` row with `head` beside it (a count, a badge, a button)."""
     attributes: dict[str, Any] = {"aria-labelledby": title_id}
     for name, value in (("class_name", class_name), ("key", key), ("id", id), ("role", role)):
         if value is not None:
             attributes[name] = value
     heading_attributes = {"id": title_id, **({"class_name": title_class} if title_class else {})}
-    title_element = getattr(html, heading)(heading_attributes, title)
+    title_element = getattr(html, heading)(
+        heading_attributes, *(title if isinstance(title, tuple) else (title,))
+    )
+
     top = html.div({"class_name": head_class}, title_element, *head) if head_class else title_element
     return getattr(html, tag)(attributes, top, *children)

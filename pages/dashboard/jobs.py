@@ -19,6 +19,7 @@ from components.kit import (
     Column,
     DataTable,
     QueryView,
+    Region,
     StaffCard,
     UserText,
     hint,
@@ -120,13 +121,8 @@ def JobsPage() -> VdomDict:
 
 def _won_card(offer: OfferRead, zone: str) -> VdomDict:
     title_id = f"won-{offer.id}-title"
-    return html.li(
-        {"class_name": "card request-card", "key": offer.id, "aria-labelledby": title_id},
-        html.div(
-            {"class_name": "request-card-head"},
-            html.h3({"class_name": "card-title", "id": title_id}, offer.service_name),
-            status_badge(offer.status),
-        ),
+    return Region(
+        offer.service_name,
         html.p(
             {"class_name": "request-meta"},
             f"{offer.location.label if offer.location else ''} visit · ZIP {offer.zip_code} · "
@@ -141,4 +137,12 @@ def _won_card(offer: OfferRead, zone: str) -> VdomDict:
         )
         if offer.order_number
         else "",
+        title_id=title_id,
+        class_name="card request-card",
+        tag="li",
+        heading="h3",
+        title_class="card-title",
+        head_class="request-card-head",
+        head=(status_badge(offer.status),),
+        key=offer.id,
     )

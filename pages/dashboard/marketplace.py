@@ -32,6 +32,7 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
+    Region,
     Select,
     ServerForm,
     StaffCard,
@@ -140,15 +141,8 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
     title_id = f"board-{request.id}-title"
     low, high = price_bounds(request.catalog_price)
     mine = request.my_offer
-    return html.li(
-        {"class_name": "card request-card", "key": request.id, "aria-labelledby": title_id},
-        html.div(
-            {"class_name": "request-card-head"},
-            html.h3({"class_name": "card-title", "id": title_id}, request.service_name),
-            Badge(*MY_OFFER[mine.status][:1], tone=MY_OFFER[mine.status][1])
-            if mine
-            else Badge("New", tone="info"),
-        ),
+    return Region(
+        request.service_name,
         html.p(
             {"class_name": "request-meta"},
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area}) · "
@@ -172,6 +166,18 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
                 aria_label=f"Send an offer for {request.service_name} in {request.zip_code}",
             )
         ),
+        title_id=title_id,
+        class_name="card request-card",
+        tag="li",
+        heading="h3",
+        title_class="card-title",
+        head_class="request-card-head",
+        head=(
+            Badge(*MY_OFFER[mine.status][:1], tone=MY_OFFER[mine.status][1])
+            if mine
+            else Badge("New", tone="info"),
+        ),
+        key=request.id,
     )
 
 

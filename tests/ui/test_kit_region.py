@@ -31,3 +31,8 @@ def test_a_head_row_holds_the_heading_and_what_goes_beside_it():
     assert head["tagName"] == "div" and classes(head) == {"support-card-head"}
     assert [c["tagName"] if isinstance(c, dict) else c for c in children(head)] == ["h2", "New"]
     assert region["key"] == "k" and text(region) == "My tickets New body"
+
+
+def test_a_title_may_come_in_parts():
+    region = Region(("icon", "Service area"), title_id="area")
+    assert children(find(region, "h2")) == ["icon", "Service area"]
