@@ -9,7 +9,7 @@ kit's `frozen` holds content as HTML: it is read back into elements here).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from html.parser import HTMLParser
 from typing import Any
@@ -21,7 +21,7 @@ from reactpy.core.types import LayoutEventMessage, LayoutUpdateMessage
 
 from components.html_writer import INNER_HTML, VOID_ELEMENTS
 
-Element = dict[str, Any]
+Element = Mapping[str, Any]  # a JSON model's element, or a VdomDict
 RENDER_TIMEOUT = 2.0  # seconds; a render that never comes fails the test instead of hanging it
 
 

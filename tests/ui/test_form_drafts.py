@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from reactpy import component, html
+from reactpy.types import VdomDict
 
 from app.services.drafts import load_draft
 from app.settings import get_settings
@@ -37,12 +38,22 @@ def identity(configured, monkeypatch, tmp_path) -> Iterator[None]:
 
 
 class Probe:
-    form: Form | None = None
+    form: Form | None = None  # set by the reply box as it renders
+
+    def mounted_form(self) -> Form:
+        assert self.form is not None, "the reply box has not rendered"
+        return self.form
+
+    async def saved(self) -> None:
+        """Wait until the draft's writes are done."""
+        draft = self.mounted_form()._draft
+        assert draft is not None, "the form keeps no draft"
+        await asyncio.wait_for(draft.idle(), TIMEOUT)
 
 
 def reply_box(someone: Person, probe: Probe):  # noqa: ANN201 - a component
     @component
-    def Reply() -> dict:
+    def Reply() -> VdomDict:
         form = use_form(draft=KEY, content="")
         probe.form = form
         return html.form(TextArea("Message", "content", form=form, id="reply"))
@@ -62,7 +73,7 @@ async def shown(ui: Mounted) -> str:
     """The text area's value once the draft load (if any) has been rendered."""
     for _ in range(20):
         await ui.settle()
-        loads = [t for t in asyncio.all_tasks() if "use_draft" in t.get_coro().__qualname__]
+        loads = [t for t in asyncio.all_tasks() if "use_draft" in getattr(t.get_coro(), "__qualname__", "")]
         if not loads:
             break
         await asyncio.wait_for(asyncio.gather(*loads), TIMEOUT)
@@ -76,7 +87,7 @@ async def test_typing_survives_a_new_layout_for_its_author_only(identity) -> Non
     async with mount(reply_box(jordan, probe)) as ui:
         assert await shown(ui) == ""
         await ui.type(ui.find("textarea"), "My arm still hurts where the blood was drawn")
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        await probe.saved()
     # Everything in memory is gone with that layout; the database still has the draft.
     async with mount(reply_box(jordan, Probe())) as ui:
         assert await shown(ui) == "My arm still hurts where the blood was drawn"
@@ -89,19 +100,19 @@ async def test_sending_or_emptying_deletes_the_draft(identity) -> None:
     probe = Probe()
     async with mount(reply_box(jordan, probe)) as ui:
         await ui.type(ui.find("textarea"), "Draft one")
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        await probe.saved()
         assert await run(load_draft, actor=jordan.actor, form_key=KEY) == {"content": "Draft one"}
-        probe.form.reset(content="")  # what a reply box does once the reply is sent
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        probe.mounted_form().reset(content="")  # what a reply box does once the reply is sent
+        await probe.saved()
         assert await run(load_draft, actor=jordan.actor, form_key=KEY) is None
 
         await ui.type(ui.find("textarea"), "Draft two")
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        await probe.saved()
         await ui.type(ui.find("textarea"), "")  # typed away again
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        await probe.saved()
         assert await run(load_draft, actor=jordan.actor, form_key=KEY) is None
 
         await ui.type(ui.find("textarea"), "Draft three")
-        probe.form.discard_draft()  # a form that closes once sent
-        await asyncio.wait_for(probe.form._draft.idle(), TIMEOUT)
+        probe.mounted_form().discard_draft()  # a form that closes once sent
+        await probe.saved()
         assert await run(load_draft, actor=jordan.actor, form_key=KEY) is None

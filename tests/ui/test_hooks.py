@@ -80,7 +80,11 @@ async def render_until(layout: Layout, done: Callable[[], bool]) -> None:
 
 async def settle_queries() -> None:
     """Await every use_query load in flight (including ones whose result will be dropped)."""
-    loads = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__ == "use_query.<locals>.load"]
+    loads = [
+        t
+        for t in asyncio.all_tasks()
+        if getattr(t.get_coro(), "__qualname__", "") == "use_query.<locals>.load"
+    ]
     await asyncio.wait_for(asyncio.gather(*loads), TIMEOUT)
 
 

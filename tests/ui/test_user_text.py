@@ -20,21 +20,21 @@ from models.catalog import Price
 from models.provider import ProviderCard, ProviderType, RatingRead
 from models.support import TicketMessageRead
 from tests import factories
-from tests.ui.harness import attrs, children, classes, find_all, text
+from tests.ui.harness import Element, attrs, children, classes, find_all, text
 
 RLO = "\u202e"
 EVIL_NAME = f"Pat {RLO}eeL"  # shows as 'Pat Lee' reversed, and would drag what follows with it
 APP_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "app.css"
 
 
-def isolated(element: dict) -> bool:
+def isolated(element: Element) -> bool:
     """A bidi isolate: <bdi>, or an element with dir="auto" and the user-text class."""
     if element.get("tagName") == "bdi":
         return True
     return attrs(element).get("dir") == "auto" and "user-text" in classes(element)
 
 
-def wrapped(tree: dict, value: str) -> bool:
+def wrapped(tree: Element, value: str) -> bool:
     """Every element whose own text children include `value` is a bidi isolate."""
     holders = [e for e in find_all(tree) if value in [c for c in children(e) if isinstance(c, str)]]
     return bool(holders) and all(isolated(e) for e in holders)

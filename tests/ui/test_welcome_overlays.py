@@ -52,7 +52,7 @@ async def loaded(ui: Mounted) -> None:
     """Settle until the hooks' database work (queries, actions) has finished and been rendered."""
     for _ in range(20):
         await ui.settle()
-        work = [t for t in asyncio.all_tasks() if "use_query" in t.get_coro().__qualname__]
+        work = [t for t in asyncio.all_tasks() if "use_query" in getattr(t.get_coro(), "__qualname__", "")]
         if not work:
             break
         await asyncio.wait_for(asyncio.gather(*work), TIMEOUT)
@@ -61,7 +61,7 @@ async def loaded(ui: Mounted) -> None:
 
 async def committed() -> None:
     """Wait for the commands' units of work (each runs on a task of its own) to commit."""
-    work = [t for t in asyncio.all_tasks() if "in_unit_of_work" in t.get_coro().__qualname__]
+    work = [t for t in asyncio.all_tasks() if "in_unit_of_work" in getattr(t.get_coro(), "__qualname__", "")]
     await asyncio.wait_for(asyncio.gather(*work), TIMEOUT)
 
 

@@ -5,9 +5,12 @@ without an asyncio task."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from typing import Any
 
 from reactpy import component, html, use_state
 from reactpy.core.layout import Layout
+from reactpy.types import VdomDict
 
 from components.effects import use_effect
 from medivisit.reactpy_compat import hook_stack, teardown
@@ -21,10 +24,10 @@ def _setup() -> None:
 async def test_effects_run_clean_up_and_stop_without_waiting_tasks() -> None:
     _setup()
     log: list[str] = []
-    setters: dict[str, object] = {}
+    setters: dict[str, Callable[[Any], None]] = {}
 
     @component
-    def Child(name: str) -> dict:
+    def Child(name: str) -> VdomDict:
         count, set_count = use_state(0)
         setters[name] = set_count
 
@@ -44,7 +47,7 @@ async def test_effects_run_clean_up_and_stop_without_waiting_tasks() -> None:
         return html.p(name)
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         shown, set_shown = use_state(True)
         setters["page"] = set_shown
         return html.div(Child("a") if shown else html.p("gone"))
@@ -74,7 +77,7 @@ async def test_a_failing_effect_is_logged_and_the_page_still_renders(caplog) -> 
     _setup()
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         @use_effect(dependencies=[])
         def broken() -> None:
             raise RuntimeError("boom")

@@ -13,6 +13,8 @@ import pytest
 from reactpy import component, html, use_state
 from reactpy.core import serve
 from reactpy.core.layout import Layout
+from reactpy.core.types import LayoutUpdateMessage
+from reactpy.types import VdomDict
 
 from components.effects import use_effect
 from medivisit.reactpy_compat import first_paint, hook_stack, teardown
@@ -26,7 +28,7 @@ async def test_the_first_message_is_the_settled_page_then_the_smallest_changes()
     setters: list[Any] = []
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         loaded, set_loaded = use_state(False)
         count, set_count = use_state(0)
         setters.append(set_count)
@@ -39,10 +41,10 @@ async def test_the_first_message_is_the_settled_page_then_the_smallest_changes()
             html.h1("Providers"), html.p("loaded" if loaded else "Loading…"), html.span(str(count))
         )
 
-    sent: list[dict[str, Any]] = []
+    sent: list[LayoutUpdateMessage] = []
     arrived = asyncio.Event()
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: LayoutUpdateMessage) -> None:
         sent.append(message)
         arrived.set()
 

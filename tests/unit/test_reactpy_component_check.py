@@ -8,7 +8,7 @@ from reactpy import component, html
 from reactpy.core import layout as reactpy_layout
 from reactpy.core import vdom
 from reactpy.core.layout import Layout
-from reactpy.types import ComponentType
+from reactpy.types import ComponentType, VdomDict
 
 from medivisit.reactpy_compat import component_check
 from medivisit.reactpy_compat._guard import IncompatibleReactPy
@@ -21,12 +21,12 @@ class Custom:
     key = None
     type = object
 
-    def render(self) -> dict:
+    def render(self) -> VdomDict:
         return html.p("custom")
 
 
 @component
-def Leaf() -> dict:
+def Leaf() -> VdomDict:
     return html.li("leaf")
 
 
@@ -39,7 +39,7 @@ async def test_the_answers_are_reactpys_and_are_remembered_per_class() -> None:
     assert FastComponentType._answers[dict] is False
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         return html.ul(Leaf(key="a"), Custom())
 
     async with Layout(Page()) as layout:

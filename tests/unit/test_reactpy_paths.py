@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from reactpy import component, html
 from reactpy.core.layout import Layout, _ModelState
+from reactpy.types import VdomDict
 
 from medivisit.reactpy_compat import paths
 from medivisit.reactpy_compat._guard import IncompatibleReactPy
@@ -25,11 +26,11 @@ async def test_two_tabs_of_a_page_hold_one_copy_of_each_path() -> None:
     paths.install()
 
     @component
-    def Leaf(n: int) -> dict:
+    def Leaf(n: int) -> VdomDict:
         return html.li(f"item {n}")
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         return html.div(html.ul(*(Leaf(n, key=str(n)) for n in range(3))))
 
     async with Layout(Page()) as first, Layout(Page()) as second:

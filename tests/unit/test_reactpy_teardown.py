@@ -10,6 +10,7 @@ import pytest
 from reactpy import component, html, use_effect, use_state
 from reactpy.core._life_cycle_hook import LifeCycleHook
 from reactpy.core.layout import Layout
+from reactpy.types import VdomDict
 
 from medivisit.reactpy_compat import teardown
 from medivisit.reactpy_compat._guard import IncompatibleReactPy
@@ -24,7 +25,7 @@ async def test_a_closed_layout_frees_its_components_state_without_a_collection()
     held: list[weakref.ref[Held]] = []
 
     @component
-    def Child() -> dict:
+    def Child() -> VdomDict:
         value, set_value = use_state(Held)
         held.append(weakref.ref(value))
 
@@ -35,7 +36,7 @@ async def test_a_closed_layout_frees_its_components_state_without_a_collection()
         return html.p("child")
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         value, _set_value = use_state(Held)
         held.append(weakref.ref(value))
         return html.div(Child(), Child())

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 from reactpy import component, html
 from reactpy.core.layout import Layout
+from reactpy.types import VdomDict
 
 from medivisit.reactpy_compat import render_gate
 from medivisit.reactpy_compat._guard import IncompatibleReactPy
@@ -39,7 +40,7 @@ async def test_a_gated_layout_still_renders() -> None:
     render_gate.install()  # idempotent: the gate does not wrap itself
 
     @component
-    def Page() -> dict:
+    def Page() -> VdomDict:
         return html.p("hello")
 
     async with Layout(Page()) as layout:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from reactpy import Layout, component, html, use_state
+from reactpy.types import VdomDict
 
 from medivisit.reactpy_compat.smallest_updates import (
     MAX_PATCHES,
@@ -59,7 +60,7 @@ def plain(model: Any) -> Any:
 
 
 @component
-def SearchPage(actions: dict) -> dict:
+def SearchPage(actions: dict) -> VdomDict:
     busy, set_busy = use_state(False)
     results, set_results = use_state([f"Provider {n}" for n in range(20)])
     title, set_title = use_state("Find a provider")
