@@ -52,6 +52,7 @@ from components.kit import (
     page_header,
     section,
     split,
+    status_card,
     steps,
 )
 from components.safety_ui import emergency_banner
@@ -358,8 +359,9 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
             session.toaster.success("Request cancelled")
 
     offers = [o for o in request.offers if o.status != OfferStatus.withdrawn]
-    return Region(
+    return status_card(
         request.service_name,
+        request_badge(request.status),
         html.p(
             {"class_name": "request-meta"},
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area})",
@@ -412,12 +414,6 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
         ),
         _AcceptDialog(request, accepting, lambda: set_accepting(None), refetch) if accepting else "",
         title_id=title_id,
-        class_name="card request-card",
-        tag="li",
-        heading="h3",
-        title_class="card-title",
-        head_class="request-card-head",
-        head=(request_badge(request.status),),
     )
 
 

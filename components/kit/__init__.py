@@ -19,7 +19,7 @@ The screens' repeated shapes: `Region` (a part named by its own heading; region)
 `settings_actions` (a settings card's lead and actions; settings), `breadcrumbs` / `detail_header` (a
 detail page's trail and header band; breadcrumbs), `split` (two columns; split), `filter_actions` /
 `pager` (browse), `file_button` / `file_input` / `upload_receiver` (a file uploaded once chosen; upload),
-`member_item` (people), `stat_group` (stats) and `bullets` (bullets).
+`member_item` (people), `stat_group` (stats), `bullets` (bullets) and `status_card` (status_card).
 """
 
 from components.kit.breadcrumbs import breadcrumbs, detail_header
@@ -55,6 +55,7 @@ from components.kit.settings import SettingsPanel, settings_actions
 from components.kit.split import split
 from components.kit.static import frozen
 from components.kit.stats import stat_group
+from components.kit.status_card import status_card
 from components.kit.table import MAX_PAGE_SIZE, Column, DataTable, clamp_page_size
 from components.kit.tabs import TabPanel, Tabs, param_href, tab_ids
 from components.kit.upload import file_button, file_input, upload_receiver
@@ -139,6 +140,7 @@ __all__ = [
     "settings_actions",
     "split",
     "stat_group",
+    "status_card",
     "steps",
     "tab_ids",
     "text_param",

@@ -19,13 +19,13 @@ from components.kit import (
     Column,
     DataTable,
     QueryView,
-    Region,
     StaffCard,
     UserText,
     hint,
     portal_body,
     portal_header,
     portal_page,
+    status_card,
 )
 from models.service_request import OfferRead, OfferStatus
 
@@ -121,8 +121,9 @@ def JobsPage() -> VdomDict:
 
 def _won_card(offer: OfferRead, zone: str) -> VdomDict:
     title_id = f"won-{offer.id}-title"
-    return Region(
+    return status_card(
         offer.service_name,
+        status_badge(offer.status),
         html.p(
             {"class_name": "request-meta"},
             f"{offer.location.label if offer.location else ''} visit · ZIP {offer.zip_code} · "
@@ -138,11 +139,5 @@ def _won_card(offer: OfferRead, zone: str) -> VdomDict:
         if offer.order_number
         else "",
         title_id=title_id,
-        class_name="card request-card",
-        tag="li",
-        heading="h3",
-        title_class="card-title",
-        head_class="request-card-head",
-        head=(status_badge(offer.status),),
         key=offer.id,
     )

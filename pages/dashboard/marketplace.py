@@ -32,7 +32,6 @@ from components.kit import (
     Dialog,
     Field,
     QueryView,
-    Region,
     Select,
     ServerForm,
     StaffCard,
@@ -45,6 +44,7 @@ from components.kit import (
     portal_body,
     portal_header,
     portal_page,
+    status_card,
 )
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
@@ -141,8 +141,11 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
     title_id = f"board-{request.id}-title"
     low, high = price_bounds(request.catalog_price)
     mine = request.my_offer
-    return Region(
+    return status_card(
         request.service_name,
+        Badge(*MY_OFFER[mine.status][:1], tone=MY_OFFER[mine.status][1])
+        if mine
+        else Badge("New", tone="info"),
         html.p(
             {"class_name": "request-meta"},
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area}) · "
@@ -167,16 +170,6 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
             )
         ),
         title_id=title_id,
-        class_name="card request-card",
-        tag="li",
-        heading="h3",
-        title_class="card-title",
-        head_class="request-card-head",
-        head=(
-            Badge(*MY_OFFER[mine.status][:1], tone=MY_OFFER[mine.status][1])
-            if mine
-            else Badge("New", tone="info"),
-        ),
         key=request.id,
     )
 

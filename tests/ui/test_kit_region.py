@@ -1,9 +1,9 @@
 """The kit's `Region` (components/kit/region.py): a part of a screen named by its own heading, with the
-heading alone or in a head row beside a count or a button."""
+heading alone or in a head row beside a count or a button, and `status_card` (status_card.py), built on it."""
 
 from __future__ import annotations
 
-from components.kit import Region
+from components.kit import Region, status_card
 from tests.ui.harness import attrs, children, classes, find, text
 
 
@@ -36,3 +36,11 @@ def test_a_head_row_holds_the_heading_and_what_goes_beside_it():
 def test_a_title_may_come_in_parts():
     region = Region(("icon", "Service area"), title_id="area")
     assert children(find(region, "h2")) == ["icon", "Service area"]
+
+
+def test_a_status_card_is_a_listed_card_with_its_badge_beside_the_title():
+    card = status_card("Blood draw", "Open", "details", title_id="r1-title", key="r1")
+    assert card["tagName"] == "li" and classes(card) == {"card", "request-card"} and card["key"] == "r1"
+    head = find(card, "div", class_="request-card-head")
+    assert classes(find(head, "h3")) == {"card-title"} and text(head) == "Blood draw Open"
+    assert attrs(card)["aria-labelledby"] == "r1-title" and text(card) == "Blood draw Open details"
