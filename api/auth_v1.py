@@ -39,7 +39,7 @@ from app.auth.errors import (
 from app.auth.keys import get_key_ring
 from app.auth.pkce import exchange_auth_code, pkce_params
 from app.auth.ratelimit import enforce
-from app.auth.sessions import authenticate, refresh, sign_in_with_password, sign_out
+from app.auth.sessions import Actor, authenticate, refresh, sign_in_with_password, sign_out
 from app.settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -198,7 +198,7 @@ async def _body(request: Request, model: type[BodyT]) -> BodyT:
         raise validation_failed(f"Invalid value for {where}: {first.get('msg', 'invalid')}") from None
 
 
-async def _actor(session: AsyncSession, request: Request):  # noqa: ANN202
+async def _actor(session: AsyncSession, request: Request) -> Actor:
     return await authenticate(session=session, authorization=request.headers.get("authorization"))
 
 

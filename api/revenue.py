@@ -19,6 +19,7 @@ from api.csv_files import csv_attachment, safe_cell
 from api.deps import SessionDep, SignedInDep
 from app.services.errors import ServiceError
 from app.services.ledger import get_revenue_breakdown, get_revenue_summary
+from models.ledger import RevenueBreakdownRead, RevenueSummaryRead
 
 router = APIRouter(prefix="/api/revenue", tags=["revenue"])
 NOT_SIGNED_IN = "Please sign in to download revenue reports."
@@ -26,7 +27,7 @@ HEADER = ("period", "gross_bookings", "platform_fees", "refunds", "payouts", "ne
 BREAKDOWN_HEADER = ("group", "gross_bookings", "platform_fees", "refunds", "net")
 
 
-def revenue_csv(summary) -> str:  # noqa: ANN001 - a RevenueSummaryRead
+def revenue_csv(summary: RevenueSummaryRead) -> str:
     """The summary as CSV: one line per period (ISO date of its start), amounts with two decimals, then
     the totals."""
     out = io.StringIO()
@@ -62,7 +63,7 @@ async def export_revenue(actor: SignedInDep, session: SessionDep, granularity: s
     return csv_attachment(revenue_csv(summary), f"medivisit-revenue-{summary.granularity}.csv")
 
 
-def breakdown_csv(breakdown) -> str:  # noqa: ANN001 - a RevenueBreakdownRead
+def breakdown_csv(breakdown: RevenueBreakdownRead) -> str:
     """The split as CSV: one line per service line or metro, largest first, then the totals. Labels come
     from staff-entered names and patients' addresses, so a leading formula character is neutralised."""
     out = io.StringIO()

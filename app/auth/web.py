@@ -161,8 +161,10 @@ def with_redirect(path: str, redirect: str | None, **params: str) -> str:
 
 def unverified_expiry(access_token: str | None) -> int | None:
     """The `exp` claim of a JWT, read without verifying it: only to decide whether to refresh early."""
+    if access_token is None:
+        return None
     try:
-        payload = access_token.split(".")[1]  # type: ignore[union-attr]
+        payload = access_token.split(".")[1]
         exp = json.loads(_unb64(payload)).get("exp")
         return int(exp) if isinstance(exp, int | float) else None
     except (AttributeError, IndexError, ValueError, TypeError):
