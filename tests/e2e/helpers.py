@@ -104,7 +104,7 @@ def sign_in(page: Page, server: LiveServer, email: str, password: str, path: str
     if not any(c["name"] == CSRF_COOKIE for c in page.context.cookies(server.base_url)):
         page.request.get(server.url(path))  # the page route issues the token; no need to draw the page
     [token] = [c["value"] for c in page.context.cookies(server.base_url) if c["name"] == CSRF_COOKIE]
-    form = {"email": email, "password": password, CSRF_FIELD: token}
+    form: dict[str, str | float | bool] = {"email": email, "password": password, CSRF_FIELD: token}
     redirect = parse_qs(urlsplit(path).query).get("redirect")
     if redirect:
         form["redirect"] = redirect[0]

@@ -63,7 +63,9 @@ def invitation_link(database_url: str, address: str) -> str:
     with sqlite3.connect(Path(database_url.removeprefix("sqlite:///"))) as db:
         rows = db.execute("SELECT recipients, html FROM outbox_messages ORDER BY created_at").fetchall()
     bodies = [body for recipients, body in rows if address in recipients]
-    return re.search(r"/join-team\?token=[\w-]+", bodies[-1]).group(0)
+    link = re.search(r"/join-team\?token=[\w-]+", bodies[-1])
+    assert link is not None
+    return link.group(0)
 
 
 def test_an_enquiry_becomes_a_contract_and_the_admin_brings_a_colleague(

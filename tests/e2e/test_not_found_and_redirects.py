@@ -27,7 +27,7 @@ def suggestion_hrefs(page: Page) -> set[str]:
     """Where the 404 page's links lead, apart from Back to Home and the contact link."""
     links = page.get_by_role("main").get_by_role("link")
     hrefs = {
-        links.nth(i).get_attribute("href")
+        links.nth(i).get_attribute("href") or ""
         for i in range(links.count())
         if links.nth(i).inner_text().strip() != "Back to Home"
     }

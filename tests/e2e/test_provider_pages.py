@@ -177,7 +177,9 @@ def test_a_visitor_reads_a_verified_providers_profile(site: Site, visitor: Page,
     expect(slots.first).to_be_visible()
     # every time shows in the visitor's zone (Chicago), not the provider's (New York)
     first = slots.first
-    expect(first).to_have_text(_clock(first.get_attribute("data-slot"), VISITOR_ZONE))
+    starts = first.get_attribute("data-slot")
+    assert starts is not None
+    expect(first).to_have_text(_clock(starts, VISITOR_ZONE))
 
     days.nth(2).click()
     expect(days.nth(2)).to_have_attribute("aria-pressed", "true")

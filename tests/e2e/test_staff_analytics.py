@@ -83,7 +83,9 @@ def test_a_search_nobody_serves_shows_on_the_owners_analytics_and_csv(
 
     # The CSV of the same range: its totals are the cards' figures.
     download = owner.get_by_role("link", name="Download CSV, figures per period")
-    answer = owner.request.get(demo.url(download.get_attribute("href")))
+    href = download.get_attribute("href")
+    assert href is not None
+    answer = owner.request.get(demo.url(href))
     assert answer.status == 200
     total = list(csv.DictReader(io.StringIO(answer.text())))[-1]
     assert total["period_start"] == "total"

@@ -94,7 +94,9 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     page.get_by_label("State").fill("NY")
     page.get_by_role("button", name="Place order · $15.74").click()
     expect(page).to_have_url(re.compile(r"/dashboard/store\?tab=orders&placed=MS-"))
-    number = re.search(r"placed=(MS-[0-9A-Z]+)", page.url).group(1)
+    placed = re.search(r"placed=(MS-[0-9A-Z]+)", page.url)
+    assert placed is not None
+    number = placed.group(1)
     order = page.get_by_role("article", name=f"Order {number}")
     expect(order).to_contain_text("Pending")
     expect(order).to_contain_text("Pay on delivery")

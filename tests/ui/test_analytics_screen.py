@@ -37,7 +37,8 @@ def test_the_range_comes_from_the_url_and_a_bad_one_says_why() -> None:
         "The end date must be on or after the start date.",
     )
     assert chosen_range({"by": ["month"]})[1] == "Choose per day or per week."
-    assert chosen_range({})[0].days == 30
+    default, _ = chosen_range({})
+    assert default is not None and default.days == 30
     assert view_of({"view": ["demand"]}) == "demand" and view_of({"view": ["<x>"]}) == "visits"
     assert href(dates, "patients") == "/staff/analytics?from=2026-03-01&to=2026-03-31&by=week&view=patients"
     assert href(dates, path="/api/analytics/export.csv", report="providers") == (

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from reactpy import component, html, use_state
 from reactpy.core.layout import Layout
+from reactpy.core.types import LayoutEventMessage
 from sqlalchemy import text
 
 from app import events
@@ -44,6 +45,16 @@ class CountingLayout(Layout):
     def _schedule_render_task(self, lcs_id: Any) -> None:
         self.scheduled += 1
         super()._schedule_render_task(lcs_id)
+
+    async def __aenter__(self) -> CountingLayout:
+        await super().__aenter__()
+        return self
+
+
+def loaded(query: Query[Any]) -> Any:
+    """`query`'s data, which the test has waited for."""
+    assert query.data is not None, "the query has no data yet"
+    return query.data
 
 
 def ui_session(toaster: Toaster | None = None, actor: Principal | None = None) -> UiSession:
@@ -173,7 +184,11 @@ async def test_the_hooks_pass_the_connections_actor_to_functions_that_take_one()
         update = await layout.render()
         await render_until(layout, lambda: len(calls) == 3)
         assert calls == {"read 1": JORDAN, "read 2": SAM, "read anything": 3}
-        event = {"type": "layout-event", "target": find_handler(update["model"]), "data": [{}]}
+        event: LayoutEventMessage = {
+            "type": "layout-event",
+            "target": find_handler(update["model"]),
+            "data": [{}],
+        }
         await asyncio.wait_for(layout.deliver(event), TIMEOUT)
         assert results == ["done"] and calls["command"] == JORDAN
 
@@ -227,17 +242,17 @@ async def test_equal_but_new_arguments_do_not_rerun_the_query() -> None:
         return html.p(f"{tick}:{query.data}")
 
     async with Layout(with_session(Probe())) as layout:
-        await render_until(layout, lambda: seen and seen[-1].data is not None)
+        await render_until(layout, lambda: bool(seen) and seen[-1].data is not None)
         assert len(fetch.calls) == 1
         for i in range(1, 6):
             controls.rerender(i)
             await layout.render()
         await settle_queries()
         assert len(fetch.calls) == 1, "equal arguments ran the query again"
-        assert not seen[-1].loading and seen[-1].data["call"] == 1
+        assert not seen[-1].loading and loaded(seen[-1])["call"] == 1
 
         controls.set_n(2)  # a real change
-        await render_until(layout, lambda: seen[-1].data["n"] == 2)
+        await render_until(layout, lambda: loaded(seen[-1])["n"] == 2)
         assert [call["n"] for call in fetch.calls] == [1, 2]
         assert fetch.calls[1]["price"] == Decimal("12.50")
 
@@ -258,10 +273,10 @@ async def test_refetch_reruns_and_keeps_the_data_while_loading() -> None:
         fetch.gates[1] = gate = asyncio.Event()
         seen[-1].refetch()
         await render_until(layout, lambda: seen[-1].loading)
-        assert seen[-1].data["call"] == 1, "the previous data must stay while reloading"
+        assert loaded(seen[-1])["call"] == 1, "the previous data must stay while reloading"
         gate.set()
         await render_until(layout, lambda: not seen[-1].loading)
-        assert seen[-1].data["call"] == 2
+        assert loaded(seen[-1])["call"] == 2
         assert len(fetch.calls) == 2
 
 
@@ -313,13 +328,13 @@ async def test_a_stale_result_does_not_overwrite_a_newer_one() -> None:
         await asyncio.wait_for(fetch.entering(2).wait(), TIMEOUT)  # both loads wait at their gates
         fetch.gates[2].set()
         await render_until(layout, lambda: seen[-1].data is not None)
-        assert seen[-1].data["n"] == 2
+        assert loaded(seen[-1])["n"] == 2
         scheduled = layout.scheduled
 
         fetch.gates[1].set()  # the older load finishes last
         await settle_queries()
         assert layout.scheduled == scheduled, "a stale result re-rendered the component"
-        assert seen[-1].data["n"] == 2 and not seen[-1].loading
+        assert loaded(seen[-1])["n"] == 2 and not seen[-1].loading
 
 
 async def test_a_service_error_becomes_the_query_error() -> None:
@@ -371,7 +386,7 @@ async def test_an_exclusive_action_runs_once_under_a_flood_of_clicks_and_refetch
         update = await layout.render()
         await render_until(layout, lambda: seen[-1][0].data is not None)
         target = find_handler(update["model"])
-        event = {"type": "layout-event", "target": target, "data": [{}]}
+        event: LayoutEventMessage = {"type": "layout-event", "target": target, "data": [{}]}
 
         clicks = [asyncio.create_task(layout.deliver(event)) for _ in range(200)]
         await asyncio.wait_for(started.wait(), TIMEOUT)
@@ -388,7 +403,7 @@ async def test_an_exclusive_action_runs_once_under_a_flood_of_clicks_and_refetch
         await asyncio.wait_for(asyncio.gather(*clicks), TIMEOUT)
         assert len(ran) == 1
         assert results.count("done") == 1 and results.count(None) == 199
-        await render_until(layout, lambda: seen[-1][0].data["call"] == 2 and not seen[-1][1])
+        await render_until(layout, lambda: loaded(seen[-1][0])["call"] == 2 and not seen[-1][1])
         assert len(fetch.calls) == 2
 
 
@@ -488,7 +503,7 @@ async def test_an_ignored_event_renders_nothing_and_a_real_one_refetches(subscri
         assert len(fetch.calls) == 1
 
         await events.publish(topic, {"kind": "reply", "ticket_id": "t1"})
-        await render_until(layout, lambda: seen[-1].data["call"] == 2)
+        await render_until(layout, lambda: loaded(seen[-1])["call"] == 2)
         assert [p["kind"] for p in heard] == ["heartbeat", "reply"]
         assert heard[1]["topic"] == topic
 
@@ -509,7 +524,7 @@ async def test_use_topic_without_on_event_refetches_on_every_event(subscribed: A
         await render_until(layout, lambda: seen[-1].data is not None)
         await subscribed(topic)
         await events.publish(topic, {"id": 1})
-        await render_until(layout, lambda: seen[-1].data["call"] == 2)
+        await render_until(layout, lambda: loaded(seen[-1])["call"] == 2)
 
 
 _ids = itertools.count(1)

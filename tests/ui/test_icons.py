@@ -22,7 +22,7 @@ def test_an_icon_is_one_element_hidden_from_screen_readers_unless_labelled() -> 
         "attributes": {"class_name": "icon i-cart icon-18", "aria-hidden": "true"},
     }
     labelled = icon("star-filled", size=16, label="Rated")
-    assert labelled["attributes"] | {} == {
+    assert dict(labelled["attributes"]) == {
         "class_name": "icon i-star-filled icon-16",
         "role": "img",
         "aria-label": "Rated",

@@ -34,7 +34,7 @@ def standin() -> Iterator[stripe_standin.StripeStandIn]:
 
 
 @pytest.fixture
-def stripe_on(configured, monkeypatch, tmp_path, standin) -> stripe_standin.StripeStandIn:
+def stripe_on(configured, monkeypatch, tmp_path, standin) -> Iterator[stripe_standin.StripeStandIn]:
     hook_stack.install()  # as the server does at startup
     for name, value in {
         "VAR_DIR": str(tmp_path),

@@ -6,16 +6,17 @@ from __future__ import annotations
 import asyncio
 
 from reactpy import Layout, component, html, use_state
+from reactpy.core.types import VdomJson
 
 from components.html_writer import model_to_html
 
 
-def rendered(element) -> dict:  # noqa: ANN001
+def rendered(element) -> VdomJson:  # noqa: ANN001
     @component
     def Root():  # noqa: ANN202
         return element
 
-    async def render() -> dict:
+    async def render() -> VdomJson:
         async with Layout(Root()) as layout:
             return (await layout.render())["model"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -17,7 +18,7 @@ from tests.factories import person
 
 
 @pytest.fixture(autouse=True)
-def fresh() -> None:
+def fresh() -> Iterator[None]:
     forget_figures()
     yield
     forget_figures()

@@ -43,7 +43,7 @@ def test_the_models_match_the_migrations(tmp_path: Path) -> None:
                 connection, opts={"compare_type": True, "include_object": include}
             )
             differences = compare_metadata(context, models.Base.metadata)
-            created = dict(
+            created: dict[str | None, str] = dict(
                 connection.execute(text("SELECT name, sql FROM sqlite_master WHERE type = 'index'")).all()
             )
     finally:
