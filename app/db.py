@@ -18,8 +18,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from sqlalchemy import event, text
-from sqlalchemy.engine import CursorResult, make_url
+from sqlalchemy.engine import Connection, CursorResult, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.sql.expression import UpdateBase
 
 from app.settings import get_settings
@@ -62,7 +64,7 @@ def _create_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30}, hide_parameters=True)
 
         @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # noqa: ANN001
+        def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             cursor = dbapi_conn.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -70,10 +72,12 @@ def _create_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         @event.listens_for(engine.sync_engine, "savepoint")
-        def _begin_before_savepoint(conn, _name):  # noqa: ANN001
+        def _begin_before_savepoint(conn: Connection, _name: str) -> None:
             # pysqlite only opens a transaction before a write: a SAVEPOINT issued first would become the
             # transaction itself and its RELEASE would commit. Opening one first keeps the savepoint nested.
-            if not conn.connection.driver_connection.in_transaction:
+            driver = conn.connection.driver_connection
+            assert driver is not None  # an open connection's pysqlite one
+            if not driver.in_transaction:
                 conn.exec_driver_sql("BEGIN")
 
         return engine
