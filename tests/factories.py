@@ -79,6 +79,12 @@ Offers = Mapping[str, tuple[str, tuple[ServiceLocation, ...]]] | Sequence[Servic
 """What a provider offers: `{slug: (price, places)}` (no places: everywhere allowed), or `ServiceOffer`s."""
 
 
+def present(value: T | None) -> T:
+    """`value`, which the test knows is there (a row it made, a lookup that must find it); None fails here."""
+    assert value is not None, "expected a value, found None"
+    return value
+
+
 # ---- people --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Person:

@@ -32,6 +32,7 @@ from models.identity import User
 from tests.conftest import LiveServer, start_server, stop_server
 from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import log_out, path_of, sign_in, toasts
+from tests.factories import present
 
 PASSWORD = "Visit-Lifecycle-1"
 PATIENT = "jordan@patients.medivisit.test"
@@ -70,7 +71,7 @@ async def _seed(database_url: str) -> None:
             patient = await create_account(
                 session=session, email=PATIENT, password=PASSWORD, role="patient", name="Jordan Lee"
             )
-            patient_row = await session.get(User, patient.id)
+            patient_row = present(await session.get(User, patient.id))
             patient_row.raw_user_meta_data = {
                 **patient_row.raw_user_meta_data,
                 "phone_number": "+12125550100",

@@ -35,6 +35,7 @@ from tests.e2e.test_booking_flow import (
     summary,
     visit,
 )
+from tests.factories import present
 from tests.webhook_receiver import Receiver
 
 OWNER = "owner@demo.medivisit.test"
@@ -193,7 +194,7 @@ def test_other_roles_are_refused(browser: Browser, site: LiveServer) -> None:
     expect(toasts(provider, "Access Denied")).to_be_visible()
     expect(provider).to_have_url(re.compile(r"/dashboard$"))
     assert provider.request.get(site.url("/api/automation/templates/appointment-reminder.json")).status == 403
-    anonymous = provider.context.browser.new_page()
+    anonymous = present(provider.context.browser).new_page()
     assert (
         anonymous.request.get(site.url("/api/automation/templates/appointment-reminder.json")).status == 401
     )

@@ -32,6 +32,7 @@ from tests.conftest import LiveServer, demo_database, free_port, start_server, s
 from tests.e2e.accessibility import DEMO_PASSWORD, check_every_look, loaded
 from tests.e2e.conftest import open_page, screenshot, wait_for_live_page
 from tests.e2e.helpers import toasts
+from tests.factories import present
 
 PATIENT = "patient@demo.medivisit.test"
 PROVIDER = "provider@demo.medivisit.test"
@@ -48,7 +49,7 @@ async def _open_every_day(database_url: str) -> None:
                 select(Provider).join(User, User.id == Provider.user_id).where(User.email == PROVIDER)
             )
             hours = [Hours(day, 7 * 60, 19 * 60) for day in range(7)]
-            await set_weekly_hours(session=session, actor=SYSTEM, provider_id=priya.id, hours=hours)
+            await set_weekly_hours(session=session, actor=SYSTEM, provider_id=present(priya).id, hours=hours)
     finally:
         await database.dispose()
 
@@ -57,11 +58,12 @@ async def _customer_of(database_url: str, email: str) -> str:
     database = Database(database_url)
     try:
         async with database.unit_of_work() as session:
-            return await session.scalar(
+            customer = await session.scalar(
                 select(PaymentCustomer.customer_id)
                 .join(User, User.id == PaymentCustomer.user_id)
                 .where(User.email == email)
             )
+            return present(customer)
     finally:
         await database.dispose()
 

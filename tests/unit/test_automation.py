@@ -46,7 +46,7 @@ from models.audit import AuditEntry
 from models.automation import AutomationDelivery, AutomationIntegration, DeliveryStatus
 from models.catalog import ServiceLocation
 from tests.conftest import free_port
-from tests.factories import ZIP, person, provider, run
+from tests.factories import ZIP, person, present, provider, run
 from tests.webhook_receiver import DROP, Receiver
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
@@ -109,7 +109,7 @@ async def test_a_passing_test_connects_with_a_signed_test_event(identity, receiv
     after = await run(get_integration, actor=owner.actor)
     assert after.connected and after.webhook_url == receiver.url() and after.secret_hint.endswith(secret[-4:])
     async with app_db.unit_of_work() as session:
-        row = await session.get(AutomationIntegration, "default")
+        row = present(await session.get(AutomationIntegration, "default"))
         assert row.secret_sealed.startswith("enc:v1:") and secret not in row.secret_sealed
         audit = (
             await session.scalars(select(AuditEntry).where(AuditEntry.action == "automation_test"))
@@ -402,7 +402,7 @@ async def test_rotation_signs_with_both_secrets_and_the_header_token_is_sent(ide
     assert verify(old, request) == verify(rotated.secret, request)
     assert request.headers["x-medivisit-token"] == "s3cret-token"
     async with app_db.unit_of_work() as session:
-        row = await session.get(AutomationIntegration, "default")
+        row = present(await session.get(AutomationIntegration, "default"))
         assert row.header_token_sealed.startswith("enc:v1:") and "s3cret" not in row.header_token_sealed
 
 

@@ -21,7 +21,7 @@ from app.services.booking import TAKEN, hold_slot, place_order
 from app.services.errors import ValidationFailed
 from models.booking import Appointment, AppointmentStatus, CheckoutLine
 from models.catalog import Service
-from tests.factories import ZIP, blocked_writers, person, provider
+from tests.factories import ZIP, blocked_writers, person, present, provider
 from tests.unit.test_booking import HOME, NINE, NOW, add, cart_ids
 
 IV = {"iv-hydration": ("150", (HOME,))}
@@ -58,13 +58,14 @@ async def book(actor: Principal, provider_id: str | None, zip_code: str, item: s
 
 async def live_at_nine(provider_id: str) -> int:
     async with app_db.unit_of_work() as session:
-        return await session.scalar(
+        count = await session.scalar(
             select(func.count()).where(
                 Appointment.provider_id == provider_id,
                 Appointment.starts_at == NINE,
                 Appointment.status != AppointmentStatus.cancelled,
             )
         )
+        return present(count)
 
 
 async def test_two_patients_booking_one_time_at_once(identity) -> None:
@@ -178,7 +179,7 @@ async def test_the_database_refuses_overlapping_live_appointments(identity) -> N
 
     with pytest.raises(IntegrityError):  # bringing the cancelled visit back would overlap
         async with app_db.unit_of_work() as session:
-            row = await session.get(Appointment, cancelled)
+            row = present(await session.get(Appointment, cancelled))
             row.status = AppointmentStatus.pending
     assert await live_at_nine(ana) == 1
 

@@ -38,7 +38,7 @@ from app.services.providers import ServiceOffer, set_listing
 from models.account import Role
 from models.cart import CartItem, CartItemRead, CartTotals
 from models.catalog import Service, ServiceCategory
-from tests.factories import provider
+from tests.factories import present, provider
 
 PASSWORD = "correct-horse-1"
 DRAW = "Routine blood draw"  # $79, no sale
@@ -87,7 +87,7 @@ async def signed_in_actor() -> tuple[Principal, str]:
         )
     async with app_db.unit_of_work() as session:
         viewer = await resolve_viewer(session=session, access_token=result.access_token)
-    return viewer.actor, result.access_token
+    return present(viewer).actor, result.access_token
 
 
 # ---- cart math ----------------------------------------------------------------------------------

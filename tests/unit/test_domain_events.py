@@ -17,6 +17,7 @@ from app import events
 from app.services.domain_events import AppointmentCompleted, OrderPlaced, PaymentCaptured, PaymentFailed
 from medivisit.subscribers import wire_subscribers
 from models.mail import OutboxMessage
+from tests.factories import present
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def _row(session: AsyncSession, subject: str) -> None:
 
 async def _count(subject: str) -> int:
     async with app_db.unit_of_work() as session:
-        return await session.scalar(select(func.count()).where(OutboxMessage.subject == subject))
+        return present(await session.scalar(select(func.count()).where(OutboxMessage.subject == subject)))
 
 
 async def _in_transaction(session: AsyncSession, event: Happened) -> None:

@@ -50,7 +50,7 @@ from models.notification import (
 )
 from tests import factories
 from tests.conftest import html_part
-from tests.factories import ALL_WEEK, person, run, settle
+from tests.factories import ALL_WEEK, person, present, run, settle
 
 START = datetime(2030, 1, 10, 15, tzinfo=UTC)  # Thursday 10 January 2030, 10:00 AM in New York
 NOW = datetime(2030, 1, 7, tzinfo=UTC)
@@ -261,13 +261,13 @@ async def test_security_notices_new_device_sign_in_only(identity, smtp) -> None:
     try:
         someone = await person()  # its first sign-in: nothing to report
         async with app_db.unit_of_work() as session:
-            user = await load_user_row(session, someone.id)
+            user = present(await load_user_row(session, someone.id))
             await start_session(
                 session=session, user=user, method="password", origin=RequestOrigin(ip="127.0.0.1")
             )
         assert (await inbox(someone)).items == ()  # the same device again
         async with app_db.unit_of_work() as session:
-            user = await load_user_row(session, someone.id)
+            user = present(await load_user_row(session, someone.id))
             await start_session(
                 session=session,
                 user=user,

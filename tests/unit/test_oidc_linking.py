@@ -13,6 +13,7 @@ from app.auth.sessions import find_user_by_email
 from app.auth.users import create_email_user
 from app.services.accounts import account_of
 from models.account import Role
+from tests.factories import present
 
 ISSUER = "https://id.example.test"
 ORIGIN = RequestOrigin(ip="127.0.0.1", user_agent="pytest", api_url="http://testserver/auth/v1")
@@ -34,7 +35,7 @@ async def test_new_person_gets_an_account_with_profile_claims_and_no_privileges(
     )
     assert signed_in.user.email == email and signed_in.access_token
     async with app_db.unit_of_work() as session:
-        account = account_of(await find_user_by_email(session, email))
+        account = account_of(present(await find_user_by_email(session, email)))
     assert (account.name, account.profile_image, account.role) == (
         "Ana Diaz",
         "https://img.test/a.png",
@@ -55,7 +56,7 @@ async def test_verified_email_links_to_the_existing_account_and_the_subject_is_r
     second = await _sign_in({"sub": claims["sub"], "email_verified": False})
     assert second.user.id == existing.id
     async with app_db.unit_of_work() as session:
-        assert account_of(await find_user_by_email(session, email)).first_name == "Kim"
+        assert account_of(present(await find_user_by_email(session, email))).first_name == "Kim"
 
 
 async def test_unverified_email_is_never_linked_or_created(configured) -> None:

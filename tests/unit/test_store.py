@@ -38,7 +38,7 @@ from models.ledger import AccountKind
 from models.notification import Notification, NotificationKind
 from models.staff import Permission
 from models.store import Product, ProductCreate, ProductUpdate, ShippingAddress
-from tests.factories import Person, blocked_writers, person, run
+from tests.factories import Person, blocked_writers, person, present, run
 from tests.unit.test_ledger import balanced
 
 HOME = ShippingAddress(
@@ -89,7 +89,7 @@ async def add(patient: Person, product_id: str, times: int = 1) -> None:
 
 async def stock(product_id: str) -> int:
     async with app_db.unit_of_work() as session:
-        return await session.scalar(select(Product.stock).where(Product.id == product_id))
+        return present(await session.scalar(select(Product.stock).where(Product.id == product_id)))
 
 
 async def owed(patient: Person) -> dict[str, int]:

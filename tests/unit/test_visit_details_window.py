@@ -16,7 +16,7 @@ from models.account import Role
 from models.base import utcnow
 from models.booking import Appointment, AppointmentStatus
 from models.service_request import OfferStatus
-from tests.factories import person, provider, run, visit
+from tests.factories import person, present, provider, run, visit
 from tests.unit.test_service_requests import ADDRESS, NOTES, NOW, offer, post, provider_account
 
 
@@ -80,5 +80,5 @@ async def test_a_won_jobs_notes_follow_its_visit(identity) -> None:
 
     async with app_db.unit_of_work() as session:
         visit_id = await session.scalar(select(Appointment.id).where(Appointment.patient_id == patient.id))
-    await _close(visit_id, AppointmentStatus.cancelled, utcnow() - timedelta(hours=25))
+    await _close(present(visit_id), AppointmentStatus.cancelled, utcnow() - timedelta(hours=25))
     assert (await run(list_my_offers, actor=ella))[0].notes is None
