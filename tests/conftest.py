@@ -13,7 +13,7 @@ import socket
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from email import message_from_bytes
 from email.message import Message
@@ -27,7 +27,7 @@ from app import ratelimit
 from app.migrate import upgrade
 from app.settings import get_settings
 from medivisit.subscribers import wire_subscribers
-from tests.server_forker import Forker
+from tests.server_forker import ForkedProcess, Forker
 
 wire_subscribers()  # the domain events' subscribers, wired as create_app and the CLI wire them
 
@@ -87,7 +87,9 @@ def smtp(smtp_server) -> SmtpInbox:
 def html_part(message: Message) -> str:
     for part in message.walk():
         if part.get_content_type() == "text/html":
-            return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes), "a text part decodes to bytes"
+            return payload.decode(part.get_content_charset() or "utf-8")
     raise AssertionError("message has no HTML part")
 
 
@@ -197,8 +199,8 @@ class Template:
             ):
                 source.backup(copy)
             return f"sqlite:///{target}"
-        prefix, _, source = source_url.rpartition("/")
-        return f"{prefix}/{self._create_postgres_database(source)}"
+        prefix, _, template = source_url.rpartition("/")
+        return f"{prefix}/{self._create_postgres_database(template)}"
 
     def release(self, url: str) -> None:
         """The test of `url` is over: on PostgreSQL, empty it in the background for a later test; on SQLite,
@@ -426,10 +428,17 @@ atexit.register(_FORKER.close)
 
 
 def start_server(
-    tmp_dir: Path, *, port: int | None = None, fresh_process: bool = False, **env: str
+    tmp_dir: Path,
+    *,
+    port: int | None = None,
+    fresh_process: bool = False,
+    environment: Mapping[str, str] | None = None,
+    **env: str,
 ) -> LiveServer:
     """`python -m medivisit serve` on a free port with a fresh, migrated SQLite database: forked from this
-    test process's forker (tests/server_forker.py), or with `fresh_process` a new interpreter."""
+    test process's forker (tests/server_forker.py), or with `fresh_process` a new interpreter. Its
+    environment variables: `environment` (a mapping) and `env` (by name)."""
+    env = {**(environment or {}), **env}
     import subprocess
     import sys
     import time
@@ -451,6 +460,7 @@ def start_server(
     process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}
     argv = ["serve", "--port", str(port), "--log-level", "warning"]
     root = Path(__file__).parent.parent
+    process: subprocess.Popen[bytes] | ForkedProcess
     if fresh_process:
         process = subprocess.Popen(
             [sys.executable, "-m", "medivisit", *argv],
@@ -591,8 +601,8 @@ def start_demo_server(tmp_dir: Path, **env: str) -> tuple[LiveServer, str]:
     database_url = env.pop("DATABASE_URL", None)
     if database_url is None:
         database_url = demo_database(tmp_dir / "demo.db")
-        return start_server(tmp_dir, DATABASE_URL=database_url, **env), database_url
-    server = start_server(tmp_dir, DATABASE_URL=database_url, **env)
+        return start_server(tmp_dir, environment={"DATABASE_URL": database_url, **env}), database_url
+    server = start_server(tmp_dir, environment={"DATABASE_URL": database_url, **env})
     seed_demo(database_url)
     return server, database_url
 

@@ -102,6 +102,7 @@ class ForkedProcess:
     def wait(self, timeout: float | None = None) -> int:
         if not self._ended(timeout if timeout is not None else 1e6):
             raise subprocess.TimeoutExpired(f"server {self.pid}", timeout or 0)
+        assert self.returncode is not None  # _ended() set it
         return self.returncode
 
     def _signal(self, number: int) -> None:
@@ -120,7 +121,7 @@ class Forker:
     """This test process's forker, started on first use."""
 
     def __init__(self) -> None:
-        self._process: subprocess.Popen | None = None
+        self._process: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
 
     def start(self, argv: list[str], env: dict[str, str], cwd: Path, log: Path) -> ForkedProcess:
@@ -135,15 +136,17 @@ class Forker:
                     text=True,
                 )
             request = {"argv": argv, "env": env, "cwd": str(cwd), "log": str(log)}
-            self._process.stdin.write(json.dumps(request) + "\n")
-            self._process.stdin.flush()
-            answer = self._process.stdout.readline()
+            stdin, stdout = self._process.stdin, self._process.stdout
+            assert stdin is not None and stdout is not None  # both piped above
+            stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+            answer = stdout.readline()
             if not answer:
                 raise RuntimeError("the server forker ended: see the test output for its error")
             return ForkedProcess(int(answer))
 
     def close(self) -> None:
-        if self._process is not None:
+        if self._process is not None and self._process.stdin is not None:
             self._process.stdin.close()  # its loop ends; servers still running are stopped by their tests
             self._process.wait(timeout=10)
 

@@ -45,7 +45,9 @@ def unique_email(prefix: str = "user") -> str:
 
 def start_identity_server(tmp_dir, smtp_url: str, **env: str) -> LiveServer:
     """A live server with its own SQLite database and signing key under `tmp_dir`."""
-    server = start_server(tmp_dir, SMTP_URL=smtp_url, VAR_DIR=str(tmp_dir), **{**IDENTITY_TEST_ENV, **env})
+    server = start_server(
+        tmp_dir, environment={"SMTP_URL": smtp_url, "VAR_DIR": str(tmp_dir), **IDENTITY_TEST_ENV, **env}
+    )
     server.database_url = f"sqlite:///{tmp_dir / 'live.db'}"
     server.var_dir = tmp_dir
     return server

@@ -22,7 +22,9 @@ EXAMPLES_PER_OPERATION = 15
 @pytest.fixture(scope="module")
 def fuzzed_server(tmp_path_factory) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("fuzz")
-    server = start_server(tmp, VAR_DIR=str(tmp), **IDENTITY_TEST_ENV, RATE_LIMIT_SEND_EMAIL="100000")
+    server = start_server(
+        tmp, environment={"VAR_DIR": str(tmp), **IDENTITY_TEST_ENV, "RATE_LIMIT_SEND_EMAIL": "100000"}
+    )
     yield server
     stop_server(server)
 

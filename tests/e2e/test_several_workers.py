@@ -39,7 +39,7 @@ def two_workers(tmp_path_factory) -> Iterator[tuple[LiveServer, LiveServer]]:
         database_url = pool.submit(create_postgres_database, os.environ["TEST_DATABASE_URL"]).result()
     env = {"DATABASE_URL": database_url, "RATE_LIMIT_TOKEN": "3", "REMINDERS_ENABLED": "false"}
     first, _ = start_demo_server(tmp_path_factory.mktemp("worker-a"), **env)
-    second = start_server(tmp_path_factory.mktemp("worker-b"), **env)
+    second = start_server(tmp_path_factory.mktemp("worker-b"), environment=env)
     yield first, second
     stop_server(first)
     stop_server(second)
