@@ -154,15 +154,18 @@ def test_screens_and_shared_ui_import_no_orm_class() -> None:
 
 
 def test_every_private_domain_module_imports_first() -> None:
-    """Domains call each other (staff confirms visits, booking reads appointments): whichever module a
-    process happens to import first must not meet a half-imported one (an import cycle)."""
+    """Whichever module a process happens to import first must not meet a half-imported one (an import
+    cycle). No two domains depend on each other (the import contract), so a cycle can only run through one
+    domain's own modules: each module is imported first with its own domain's modules unloaded (the domains
+    below it stay loaded, which keeps the probe to seconds instead of re-importing every domain 220 times)."""
     probe = (
         "import importlib, pkgutil, sys\n"
         "import app.services\n"
         "names = [i.name for i in pkgutil.walk_packages(app.services.__path__, 'app.services.')]\n"
         "failed = []\n"
         "for name in names:\n"
-        "    for loaded in [m for m in sys.modules if m.startswith('app.services.')]:\n"
+        "    group = '.'.join(name.split('.')[:3])\n"
+        "    for loaded in [m for m in sys.modules if m == group or m.startswith(group + '.')]:\n"
         "        del sys.modules[loaded]\n"
         "    try:\n"
         "        importlib.import_module(name)\n"
