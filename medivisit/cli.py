@@ -114,14 +114,14 @@ def _run_account_command(describe, command, /, **kwargs) -> int:  # noqa: ANN001
 
 def _reminders(_args: argparse.Namespace) -> int:
     """Send the due 24-hour visit reminders once (what the server's background task does every minute)."""
-    from app.services.appointments import send_due_reminders
+    from app.services.appointments.internal import send_due_reminders
 
     print(f"Sent {_run(send_due_reminders)} visit reminder(s).")
     return 0
 
 
 def _users_create(args: argparse.Namespace) -> int:
-    from app.services.accounts import create_account
+    from app.services.accounts.internal import create_account
 
     password = _read_password()
     if password is None:

@@ -40,9 +40,9 @@ from api.deps import transaction
 from app import ratelimit
 from app.auth.web import CSRF_COOKIE, CSRF_COOKIE_MAX_AGE, new_csrf_token
 from app.db import get_database
-from app.services.ads import keep_ads_fresh, load_live_ads
+from app.services.ads.internal import keep_ads_fresh, load_live_ads
 from app.services.automation import watch_signups
-from app.services.features import keep_toggles_fresh, load_toggles
+from app.services.features.internal import keep_toggles_fresh, load_toggles
 from app.services.feedback import record_unknown_path
 from app.services.notifications import install_security_notices
 from app.settings import PROJECT_ROOT, get_settings

@@ -24,15 +24,15 @@ from typing import Any
 from app.jobs import Clock, run_command, system_clock
 from app.services.accounts import delete_due_accounts
 from app.services.admin import record_job_run
-from app.services.ads import forget_old_ad_views
-from app.services.appointments import send_due_reminders
-from app.services.automation import deliver_due_webhooks
-from app.services.enrollment import keep_good_standing, nudge_idle_drafts
-from app.services.ledger import release_due_earnings
-from app.services.notifications import send_daily_digests
-from app.services.payments import reconcile_card_payments
-from app.services.service_requests import expire_due_requests
-from app.services.support import notify_overdue_tickets
+from app.services.ads.internal import forget_old_ad_views
+from app.services.appointments.internal import send_due_reminders
+from app.services.automation.internal import deliver_due_webhooks
+from app.services.enrollment.internal import keep_good_standing, nudge_idle_drafts
+from app.services.ledger.internal import release_due_earnings
+from app.services.notifications.internal import send_daily_digests
+from app.services.payments.internal import reconcile_card_payments
+from app.services.service_requests.internal import expire_due_requests
+from app.services.support.internal import notify_overdue_tickets
 from app.settings import Settings
 
 logger = logging.getLogger("app.jobs")

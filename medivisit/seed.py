@@ -53,7 +53,7 @@ async def seed(
     if providers > 0:
         import random
 
-        from app.services.providers import seed_providers
+        from app.services.providers.internal import seed_providers
 
         created = await run_command(
             seed_providers, count=providers, rng=random.Random(random_seed), progress=progress
@@ -66,7 +66,8 @@ async def seed(
 
 
 async def _demo_accounts(session: AsyncSession) -> list[str]:
-    from app.services.accounts import DEMO_PASSWORD, create_demo_accounts
+    from app.services.accounts import DEMO_PASSWORD
+    from app.services.accounts.internal import create_demo_accounts
 
     accounts = await create_demo_accounts(session=session)
     lines = [f"{'role':<11} {'e-mail':<34} password"]
@@ -78,7 +79,7 @@ SEEDERS.append(("Demo accounts (one per role, one shared password)", True, _demo
 
 
 async def _reference_catalog(session: AsyncSession) -> list[str]:
-    from app.services.catalog import ensure_reference_catalog
+    from app.services.catalog.internal import ensure_reference_catalog
 
     added = await ensure_reference_catalog(session=session)
     return [f"added {line}" for line in added] or ["already complete"]
@@ -87,7 +88,7 @@ async def _reference_catalog(session: AsyncSession) -> list[str]:
 async def _demo_provider_profile(session: AsyncSession) -> list[str]:
     from app.auth.sessions import find_user_by_email
     from app.services.accounts import DEMO_PEOPLE, demo_email
-    from app.services.providers import seed_demo_provider
+    from app.services.providers.internal import seed_demo_provider
     from models.account import Role
 
     user = await find_user_by_email(session, demo_email(Role.provider))
@@ -99,28 +100,28 @@ async def _demo_provider_profile(session: AsyncSession) -> list[str]:
 
 
 async def _decision_reasons(session: AsyncSession) -> list[str]:
-    from app.services.enrollment import ensure_decision_reasons
+    from app.services.enrollment.internal import ensure_decision_reasons
 
     added = await ensure_decision_reasons(session=session)
     return [f"added {len(added)} reasons"] if added else ["already complete"]
 
 
 async def _handbook(session: AsyncSession) -> list[str]:
-    from app.services.handbook import ensure_handbook
+    from app.services.handbook.internal import ensure_handbook
 
     added = await ensure_handbook(session=session)
     return [f"added {len(added)} articles"] if added else ["already complete"]
 
 
 async def _help_center(session: AsyncSession) -> list[str]:
-    from app.services.help_center import ensure_help_center
+    from app.services.help_center.internal import ensure_help_center
 
     added = await ensure_help_center(session=session)
     return [f"added {len(added)} articles"] if added else ["already complete"]
 
 
 async def _forum(session: AsyncSession) -> list[str]:
-    from app.services.forum import ensure_forum_categories
+    from app.services.forum.internal import ensure_forum_categories
 
     added = await ensure_forum_categories(session=session)
     return [f"added {len(added)} categories"] if added else ["already complete"]
@@ -137,7 +138,7 @@ SEEDERS.append(("Demo provider profile (verified, New York City)", True, _demo_p
 async def _demo_staff(session: AsyncSession) -> list[str]:
     from app.auth.sessions import find_user_by_email
     from app.services.accounts import demo_email
-    from app.services.staff import ensure_staff_rows
+    from app.services.staff.internal import ensure_staff_rows
     from models.account import Role
 
     # SPEC §3: four staff members, one each for owner, management, hr and support (their demo accounts).
@@ -151,13 +152,13 @@ SEEDERS.append(("Demo staff (owner, management, hr, support)", True, _demo_staff
 
 
 async def _demo_marketplace(session: AsyncSession) -> list[str]:
-    from app.services.demo import seed_demo_marketplace
+    from app.services.demo.internal import seed_demo_marketplace
 
     return await seed_demo_marketplace(session=session)
 
 
 async def _demo_tickets(session: AsyncSession) -> list[str]:
-    from app.services.demo import seed_demo_tickets
+    from app.services.demo.internal import seed_demo_tickets
 
     return await seed_demo_tickets(session=session)
 
@@ -173,7 +174,7 @@ SEEDERS.append(("Demo help-desk tickets", True, _demo_tickets))
 
 
 async def _demo_store(session: AsyncSession) -> list[str]:
-    from app.services.demo import seed_demo_store
+    from app.services.demo.internal import seed_demo_store
 
     return await seed_demo_store(session=session)
 
@@ -182,7 +183,7 @@ SEEDERS.append(("Demo store catalogue", True, _demo_store))
 
 
 async def _demo_careers(session: AsyncSession) -> list[str]:
-    from app.services.demo import seed_demo_careers
+    from app.services.demo.internal import seed_demo_careers
 
     return await seed_demo_careers(session=session)
 

@@ -31,19 +31,19 @@ from app import events, storage
 from app.auth.common import RequestOrigin
 from app.auth.sessions import load_user_row, start_session
 from app.principal import SYSTEM, Principal
-from app.services.accounts import create_account
-from app.services.appointments import add_review
-from app.services.catalog import ensure_reference_catalog
+from app.services.accounts.internal import create_account
+from app.services.appointments.internal import add_review
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.enrollment import zip_state
 from app.services.providers import (
     Hours,
     ServiceOffer,
-    add_profile_license,
     create_provider,
     set_service_area,
     set_services,
     set_weekly_hours,
 )
+from app.services.providers.internal import add_profile_license
 from app.services.support import open_ticket
 from models.account import AccountRead, Role
 from models.booking import (

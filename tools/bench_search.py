@@ -52,7 +52,8 @@ def query_mix(rng: random.Random, zips: list[str], services: list[str], categori
 async def run(args: argparse.Namespace) -> None:
     from app import db as app_db
     from app.migrate import upgrade_async
-    from app.services.providers import METROS, progress_bar, search_providers, seed_providers
+    from app.services.providers import METROS, progress_bar, search_providers
+    from app.services.providers.internal import seed_providers
     from models.provider import ProviderQuery
 
     url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp(prefix='medivisit-bench-')) / 'bench.db'}"

@@ -9,5 +9,11 @@ Each package's `__init__` is its public surface, for screens, HTTP routes, the a
 alike: they import names from there only, never a domain's private `_*` modules (import contracts hold them to
 it, and to no cycle between domains). Rules several domains need (who is signed in, an account's rights, staff
 permissions, addresses, the clock) live below the domains in `shared/`, which imports no domain. A surface is
-explicit imports with `__all__`; the packages not yet converted still export lazily (`_surface.py`).
+explicit imports with `__all__`.
+
+What screens and HTTP routes call takes the actor (the hooks supply it), except the few public reads anyone
+may make (the catalogue, provider search, serving an ad). Commands that take no actor, because the caller has
+already decided who may act or no one is acting (a job, a domain event, seeding), are a domain's internal
+commands: they live in its `internal` module, for jobs, the assembly and other domains; the import contracts
+keep screens and HTTP routes out of it.
 """

@@ -26,12 +26,8 @@ from app.services.booking import get_order, hold_slot
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger import get_my_wallet
 from app.services.ledger._rules import AWAITING_PAYMENT
-from app.services.payments import (
-    handle_stripe_webhook,
-    list_my_cards,
-    reconcile_card_payments,
-    remove_my_card,
-)
+from app.services.payments import handle_stripe_webhook, list_my_cards, remove_my_card
+from app.services.payments.internal import reconcile_card_payments
 from app.services.service_requests import accept_offer, list_my_service_requests
 from app.settings import Settings, get_settings
 from medivisit.main import create_app

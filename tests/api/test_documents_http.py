@@ -17,7 +17,8 @@ from app import db as app_db
 from app.pdf import format_money as pdf_money
 from app.pdf import printable
 from app.services.invoices import create_invoice, send_invoice
-from app.services.ledger import list_statement_months, refund_visit, release_due_earnings, request_payout
+from app.services.ledger import list_statement_months, refund_visit, request_payout
+from app.services.ledger.internal import release_due_earnings
 from app.settings import get_settings
 from components.format import format_money
 from medivisit.main import create_app

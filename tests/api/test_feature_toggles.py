@@ -15,7 +15,8 @@ from app import db as app_db
 from app import flags
 from app.services.catalog import flash_sale_running
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.features import keep_toggles_fresh, list_features, reset_feature, set_feature
+from app.services.features import list_features, reset_feature, set_feature
+from app.services.features.internal import keep_toggles_fresh
 from models.account import Role
 from models.audit import AuditAction, AuditEntry
 from tests.api.conftest import unique_email

@@ -4,7 +4,8 @@ unknown one, or a topic still waiting for review, answers 404 (what a visitor ma
 from __future__ import annotations
 
 from app import db as app_db
-from app.services.forum import ensure_forum_categories, start_topic
+from app.services.forum import start_topic
+from app.services.forum.internal import ensure_forum_categories
 from models.account import Role
 from models.forum import ForumTopicWrite
 from tests.factories import person, run

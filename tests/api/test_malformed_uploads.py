@@ -16,7 +16,7 @@ from api.uploads import MALFORMED
 from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
-from app.services.accounts import create_account
+from app.services.accounts.internal import create_account
 from medivisit.main import create_app
 from models.account import Role
 

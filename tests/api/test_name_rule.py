@@ -10,7 +10,7 @@ import pytest
 
 from app import db as app_db
 from app.auth.common import MAX_PERSON_NAME, NAME_TOO_LONG, clean_person_name
-from app.services.accounts import create_account, get_account
+from app.services.accounts.internal import create_account, get_account
 from models.account import Role
 from tests.api.conftest import unique_email
 from tests.api.test_browser_auth import flash, post_form

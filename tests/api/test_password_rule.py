@@ -10,7 +10,7 @@ import pytest
 
 from app import db as app_db
 from app.auth.passwords import GUESSABLE
-from app.services.accounts import create_account
+from app.services.accounts.internal import create_account
 from app.services.errors import ValidationFailed
 from components.account import field, flash_message
 from models.account import Role

@@ -14,7 +14,7 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.principal import Principal
-from app.services.accounts import create_account
+from app.services.accounts.internal import create_account
 from app.services.support import open_ticket, reply_to_ticket
 from medivisit.main import create_app
 from models.account import Role

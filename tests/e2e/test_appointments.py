@@ -23,8 +23,8 @@ from sqlalchemy import select
 
 from app.db import Database
 from app.principal import SYSTEM
-from app.services.accounts import create_account, mark_enrollment_complete
-from app.services.catalog import ensure_reference_catalog
+from app.services.accounts.internal import create_account, mark_enrollment_complete
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.providers import Hours, create_provider, set_weekly_hours
 from models.booking import Appointment, AppointmentStatus, Order, Transaction, TransactionType
 from models.catalog import Service, ServiceLocation

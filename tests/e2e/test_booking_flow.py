@@ -29,8 +29,9 @@ from sqlalchemy import select
 from app.auth.sessions import find_user_by_email
 from app.db import Database
 from app.principal import SYSTEM
-from app.services.accounts import DEMO_PASSWORD, create_account
-from app.services.appointments import add_review
+from app.services.accounts import DEMO_PASSWORD
+from app.services.accounts.internal import create_account
+from app.services.appointments.internal import add_review
 from app.services.providers import (
     Hours,
     ServiceOffer,

@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.db import Database
 from app.principal import SYSTEM
-from app.services.appointments import add_review
-from app.services.catalog import ensure_reference_catalog
+from app.services.appointments.internal import add_review
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.providers import (
     Hours,
     ServiceOffer,

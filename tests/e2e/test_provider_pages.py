@@ -23,8 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from app.db import Database
 from app.principal import SYSTEM
-from app.services.accounts import create_account
-from app.services.appointments import add_review
+from app.services.accounts.internal import create_account
+from app.services.appointments.internal import add_review
 from app.services.providers import (
     Hours,
     ServiceOffer,

@@ -27,7 +27,8 @@ from sqlalchemy import select
 from app.auth.sessions import find_user_by_email
 from app.db import Database
 from app.principal import SYSTEM
-from app.services.accounts import DEMO_PASSWORD, create_account
+from app.services.accounts import DEMO_PASSWORD
+from app.services.accounts.internal import create_account
 from app.services.providers import (
     Hours,
     ServiceOffer,

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from app.db import Database
-from app.services.accounts import create_account
+from app.services.accounts.internal import create_account
 from models.account import Role
 from models.enrollment import (
     ApplicationEvent,

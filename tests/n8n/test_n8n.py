@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from app.services.automation import connect_webhook, deliver_due_webhooks, workflow_json
+from app.services.automation import connect_webhook, workflow_json
+from app.services.automation.internal import deliver_due_webhooks
 from app.services.booking import CheckoutLine, hold_slot, place_order
 from models.account import Role
 from models.catalog import ServiceLocation

@@ -27,7 +27,6 @@ from app.services.accounts import (
     get_saved_address,
     get_welcome,
     list_sessions,
-    mark_enrollment_complete,
     remove_address,
     request_account_deletion,
     request_email_change,
@@ -35,6 +34,7 @@ from app.services.accounts import (
     sign_out_other_sessions,
     sign_out_session,
 )
+from app.services.accounts.internal import mark_enrollment_complete
 from app.services.errors import NotFound, PermissionDenied, RateLimited, ValidationFailed
 from app.services.support import reply_to_ticket
 from app.settings import get_settings

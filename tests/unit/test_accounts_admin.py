@@ -12,15 +12,12 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import sign_in_with_password
 from app.principal import SYSTEM, Principal
-from app.services.accounts import (
-    DEMO_PASSWORD,
-    DEMO_PEOPLE,
+from app.services.accounts import DEMO_PASSWORD, DEMO_PEOPLE, demo_email, set_role
+from app.services.accounts.internal import (
     create_account,
     create_demo_accounts,
-    demo_email,
     get_account,
     mark_enrollment_complete,
-    set_role,
 )
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.settings import get_settings

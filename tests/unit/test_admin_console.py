@@ -18,7 +18,7 @@ from app.auth.sessions import sign_in_with_password
 from app.migrate import head_revision
 from app.outbox import send_email
 from app.principal import SYSTEM, Principal
-from app.services.accounts import get_account
+from app.services.accounts.internal import get_account
 from app.services.admin import (
     change_user_role,
     disable_user,

@@ -19,11 +19,9 @@ from app.services.ads import (
     FREQUENCY_CAP,
     edit_ad_creative,
     end_my_ad_flight,
-    forget_old_ad_views,
     get_ad_figures,
     list_ad_flights,
     live_ads,
-    load_live_ads,
     review_ad_flight,
     screen_claims,
     serve_ad,
@@ -32,6 +30,7 @@ from app.services.ads import (
     truncate_ip,
 )
 from app.services.ads._rules import today
+from app.services.ads.internal import forget_old_ad_views, load_live_ads
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from models.account import Role
 from models.ads import AdCreative, AdFlight, AdViewMark, FlightCreate, FlightStatus

@@ -26,11 +26,12 @@ from sqlalchemy import func, select
 from app import db as app_db
 from app.principal import SYSTEM
 from app.services.accounts import SESSION_ENDED, update_profile
-from app.services.appointments import POLICY, add_review, review_visit, show_patient_phone
+from app.services.appointments import POLICY, review_visit, show_patient_phone
 from app.services.appointments import _lifecycle as visits
 from app.services.appointments._contact import VISIT_CLOSED
 from app.services.appointments._reads import appointment_reads
-from app.services.catalog import ensure_reference_catalog
+from app.services.appointments.internal import add_review
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import get_provider
 from medivisit.main import create_app

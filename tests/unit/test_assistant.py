@@ -29,10 +29,12 @@ from app.services.assistant import (
 )
 from app.services.assistant._model import prompt_messages
 from app.services.automation import connect_webhook, set_simulation
-from app.services.catalog import ensure_reference_catalog
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, RateLimited, ValidationFailed
-from app.services.features import load_toggles, reset_feature, set_feature
-from app.services.help_center import ensure_help_center, save_help_article
+from app.services.features import reset_feature, set_feature
+from app.services.features.internal import load_toggles
+from app.services.help_center import save_help_article
+from app.services.help_center.internal import ensure_help_center
 from app.services.support import get_ticket
 from app.settings import get_settings
 from models.account import Role

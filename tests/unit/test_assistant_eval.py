@@ -20,9 +20,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from app.services.assistant import answer_question
-from app.services.catalog import ensure_reference_catalog
-from app.services.help_center import ensure_help_center
+from app.services.assistant.internal import answer_question
+from app.services.catalog.internal import ensure_reference_catalog
+from app.services.help_center.internal import ensure_help_center
 from app.services.safety import find_red_flag
 from models.assistant import AnswerKind
 

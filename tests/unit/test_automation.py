@@ -21,9 +21,7 @@ from app.services.automation import (
     FAILED,
     RETRY_DELAYS,
     connect_webhook,
-    deliver_due_webhooks,
     disconnect,
-    emit_event,
     get_delivery,
     get_integration,
     list_deliveries,
@@ -38,6 +36,7 @@ from app.services.automation import (
     workflow_json,
 )
 from app.services.automation._urls import URL_CREDENTIALS, URL_PRIVATE, URL_SCHEME, check_url
+from app.services.automation.internal import deliver_due_webhooks, emit_event
 from app.services.booking import CheckoutLine, hold_slot, place_order
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.settings import get_settings
@@ -467,7 +466,8 @@ async def test_workflow_templates_are_importable_n8n_workflows(identity) -> None
 async def test_the_domain_hooks_queue_their_events(identity, receiver) -> None:
     """One call in each domain: the visit lifecycle, the 24-hour reminder, the ledger's collected payment,
     the help desk's tickets; each event only with its own transaction."""
-    from app.services.appointments import complete_appointment, send_due_reminders, start_appointment
+    from app.services.appointments import complete_appointment, start_appointment
+    from app.services.appointments.internal import send_due_reminders
     from app.services.support import set_ticket_status
     from models.booking import AppointmentStatus
     from tests.factories import new_ticket, visit

@@ -37,9 +37,11 @@ from app.services.booking import (
     place_order,
     release_hold,
 )
-from app.services.cart import CartOwner, add_to_cart, get_cart
+from app.services.cart import CartOwner, add_to_cart
+from app.services.cart.internal import get_cart
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import Hours, add_time_off, list_slots
+from app.services.providers import Hours, add_time_off
+from app.services.providers.internal import list_slots
 from app.settings import get_settings
 from models.account import Role
 from models.booking import (

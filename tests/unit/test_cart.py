@@ -16,7 +16,8 @@ from app import events
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import SYSTEM, Principal
-from app.services.accounts import create_account, resolve_viewer
+from app.services.accounts import resolve_viewer
+from app.services.accounts.internal import create_account
 from app.services.cart import (
     MAX_QUANTITY,
     CartOwner,
@@ -24,15 +25,14 @@ from app.services.cart import (
     cart_topic,
     cart_totals,
     clear_cart,
-    get_cart,
     load_cart,
     merge_visitor_cart,
     remove_from_cart,
-    remove_items,
     set_quantity,
     visit_totals,
 )
-from app.services.catalog import ensure_reference_catalog
+from app.services.cart.internal import get_cart, remove_items
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import ServiceOffer, set_listing
 from models.account import Role

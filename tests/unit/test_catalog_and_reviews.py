@@ -12,9 +12,11 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.accounts import create_account
-from app.services.appointments import add_review, mark_visit_completed, rating_summary
-from app.services.catalog import CATALOG, ensure_reference_catalog, list_catalog
+from app.services.accounts.internal import create_account
+from app.services.appointments import rating_summary
+from app.services.appointments.internal import add_review, mark_visit_completed
+from app.services.catalog import CATALOG, list_catalog
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     ServiceOffer,

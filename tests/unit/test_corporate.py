@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import select
 
 from app.principal import Principal
-from app.services.accounts import get_account
+from app.services.accounts.internal import get_account
 from app.services.appointments import list_provider_schedule
-from app.services.catalog import ensure_reference_catalog
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.corporate import (
     EnquiryInvalid,
     add_lead_note,

@@ -19,7 +19,7 @@ from app import db as app_db
 from app.principal import Principal
 from app.services.accounts import demo_email
 from app.services.careers import list_open_postings
-from app.services.demo import seed_demo_marketplace
+from app.services.demo.internal import seed_demo_marketplace
 from app.services.errors import PermissionDenied
 from app.services.notifications import list_notifications
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured, search_providers

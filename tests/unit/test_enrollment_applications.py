@@ -12,11 +12,10 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app import storage
-from app.services.catalog import ensure_reference_catalog
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.enrollment import (
     StepInvalid,
     add_document,
-    ensure_decision_reasons,
     get_my_application,
     list_decision_reasons,
     open_credential_file,
@@ -32,6 +31,7 @@ from app.services.enrollment import (
     withdraw_application,
 )
 from app.services.enrollment._rules import NPI_CHECK_DIGIT
+from app.services.enrollment.internal import ensure_decision_reasons
 from app.services.errors import NotFound, ValidationFailed
 from app.services.notifications import list_notifications
 from app.settings import get_settings
@@ -274,7 +274,7 @@ async def test_an_applicant_lands_on_enrollment_after_sign_in(enrolling) -> None
     applicant = await person()
     assert auth_redirect_target(None, applicant.account) == "/dashboard"
     await run(start_application, actor=applicant.actor)
-    from app.services.accounts import get_account
+    from app.services.accounts.internal import get_account
 
     account = await run(get_account, user_id=applicant.id)
     assert account.role == Role.patient and account.provider_applicant

@@ -14,11 +14,10 @@ import pytest
 from sqlalchemy import event, select
 
 from app import db as app_db
-from app.services.accounts import get_account
+from app.services.accounts.internal import get_account
 from app.services.enrollment import (
     approve_application,
     approve_document,
-    ensure_decision_reasons,
     get_application_review,
     list_credential_documents,
     list_reviewer_reasons,
@@ -32,8 +31,10 @@ from app.services.enrollment import (
     set_check,
 )
 from app.services.enrollment._review import OWN_APPLICATION, REASON_REQUIRED
+from app.services.enrollment.internal import ensure_decision_reasons
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import list_slots, search_providers
+from app.services.providers import search_providers
+from app.services.providers.internal import list_slots
 from app.settings import get_settings
 from models.account import Role
 from models.audit import AuditAction, AuditEntry

@@ -15,7 +15,6 @@ from app.services.enrollment import (
     clean_credentials,
     clean_document_dates,
     clean_npi,
-    ensure_decision_reasons,
     has_npi,
     is_valid_npi,
     licensed_for_zip,
@@ -30,8 +29,10 @@ from app.services.enrollment._rules import (
     NPI_FORMAT,
     NPI_REQUIRED,
 )
+from app.services.enrollment.internal import ensure_decision_reasons
 from app.services.errors import NotFound, ValidationFailed
-from app.services.providers import get_provider, search_providers, sync_listing
+from app.services.providers import get_provider, search_providers
+from app.services.providers.internal import sync_listing
 from models.enrollment import (
     ApplicationStatus,
     CredentialDocument,

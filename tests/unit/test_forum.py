@@ -14,10 +14,10 @@ from app import db as app_db
 from app import flags
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.features import load_toggles, set_feature
+from app.services.features import set_feature
+from app.services.features.internal import load_toggles
 from app.services.forum import (
     accept_answer,
-    ensure_forum_categories,
     flag_post,
     get_topic,
     list_topics,
@@ -30,6 +30,7 @@ from app.services.forum import (
     unsilence_member,
     watch_topic,
 )
+from app.services.forum.internal import ensure_forum_categories
 from app.services.notifications import list_notifications
 from models.account import Role
 from models.audit import AuditAction, AuditEntry

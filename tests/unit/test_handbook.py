@@ -10,15 +10,9 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.handbook import (
-    delete_article,
-    ensure_handbook,
-    get_article,
-    list_articles,
-    render_markdown,
-    save_article,
-)
+from app.services.handbook import delete_article, get_article, list_articles, render_markdown, save_article
 from app.services.handbook._seed import ARTICLES
+from app.services.handbook.internal import ensure_handbook
 from app.services.shared.articles import slugify
 from models.account import Role
 from models.audit import AuditAction, AuditEntry

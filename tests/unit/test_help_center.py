@@ -14,8 +14,6 @@ from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.help_center import (
     delete_help_article,
-    ensure_help_center,
-    find_help_passages,
     get_help_article,
     list_help_articles,
     list_help_center,
@@ -25,6 +23,7 @@ from app.services.help_center import (
 )
 from app.services.help_center._search import fts5_match, plain_snippet
 from app.services.help_center._seed import ARTICLES
+from app.services.help_center.internal import ensure_help_center, find_help_passages
 from models.account import Role
 from models.audit import AuditAction, AuditEntry
 from models.help_center import MARK_END, MARK_START, MAX_QUERY, HelpArticleWrite, HelpCategory, HelpStatus

@@ -38,11 +38,11 @@ from app.services.ledger import (
     mark_payout_sent,
     refund_visit,
     reject_payout,
-    release_due_earnings,
     request_payout,
 )
 from app.services.ledger._journal import WORLD, Leg, Unbalanced, move, post
 from app.services.ledger._visits import proportional, split_fee
+from app.services.ledger.internal import release_due_earnings
 from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from models.account import Role

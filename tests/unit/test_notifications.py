@@ -33,12 +33,11 @@ from app.services.notifications import (
     mark_all_read,
     mark_read,
     notifications_topic,
-    notify_each,
-    send_daily_digests,
     unarchive_notification,
     update_notification_preferences,
 )
 from app.services.notifications._catalogue import is_critical
+from app.services.notifications.internal import notify_each, send_daily_digests
 from app.services.staff import update_staff
 from app.services.support import assign_ticket, reply_to_ticket
 from models.account import Role

@@ -11,7 +11,8 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.accounts import get_account, set_role
+from app.services.accounts import set_role
+from app.services.accounts.internal import get_account
 from app.services.admin import change_user_role, disable_user, force_sign_out, get_user, set_user_flags
 from app.services.errors import PermissionDenied
 from app.services.features import reset_feature, set_feature

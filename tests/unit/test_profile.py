@@ -13,7 +13,8 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import Principal
-from app.services.accounts import create_account, get_account, update_profile
+from app.services.accounts import update_profile
+from app.services.accounts.internal import create_account, get_account
 from app.services.errors import ValidationFailed
 from models.account import AccountRead, Role
 from models.identity import User

@@ -18,7 +18,8 @@ from app import db as app_db
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.principal import SYSTEM, Principal
-from app.services.appointments import add_review, list_reviews
+from app.services.appointments import list_reviews
+from app.services.appointments.internal import add_review
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import (
     BAD_TIME_OFF,
@@ -55,7 +56,7 @@ NOW = datetime(2031, 3, 10, 12, 0, tzinfo=UTC)  # Monday 08:00 in New York (dayl
 
 async def _account(role: Role) -> tuple[Principal, AccountRead, str]:
     """A new account of `role`, signed in: its Principal reference, account and access token."""
-    from app.services.accounts import create_account
+    from app.services.accounts.internal import create_account
 
     email = f"editor-{uuid.uuid4().hex[:10]}@medivisit.test"
     async with app_db.unit_of_work() as session:

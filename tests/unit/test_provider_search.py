@@ -277,7 +277,7 @@ async def test_a_page_costs_the_same_queries_whatever_its_size(configured) -> No
 
 
 async def test_a_providers_slots_on_a_day_in_the_visitors_zone(configured) -> None:
-    from app.services.providers import list_slots, next_slots
+    from app.services.providers.internal import list_slots, next_slots
 
     provider_id = await make_provider(ZIP, "Day Planner", hours=[Hours(0, 9 * 60, 11 * 60)])
     async with app_db.unit_of_work() as session:

@@ -21,14 +21,16 @@ from app.services.enrollment import (
     get_applicant_timeline,
     get_managed_provider,
     get_onboarding_pipeline,
-    lapse_expired_credentials,
     list_managed_providers,
     list_provider_audit,
-    nudge_idle_drafts,
     reinstate_provider,
+    suspend_provider,
+)
+from app.services.enrollment.internal import (
+    lapse_expired_credentials,
+    nudge_idle_drafts,
     restore_standing_if_current,
     send_expiry_reminders,
-    suspend_provider,
 )
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.notifications import list_notifications

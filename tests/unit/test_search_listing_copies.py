@@ -12,17 +12,17 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.appointments import add_review
+from app.services.appointments.internal import add_review
 from app.services.providers import (
     Hours,
     ServiceOffer,
     search_providers,
-    seed_providers,
     set_listing,
     set_service_area,
     set_services,
     set_weekly_hours,
 )
+from app.services.providers.internal import seed_providers
 from models.catalog import Service, service_mask
 from models.provider import Provider, ProviderQuery, ProviderService, ProviderZip, listing_values
 from tests.factories import provider

@@ -16,7 +16,6 @@ from app.services.booking import hold_slot
 from app.services.errors import NotFound, ValidationFailed
 from app.services.service_requests import (
     accept_offer,
-    expire_due_requests,
     get_service_request,
     list_job_board,
     list_my_offers,
@@ -26,6 +25,7 @@ from app.services.service_requests import (
     send_offer,
 )
 from app.services.service_requests._rules import ALREADY_OFFERED, NOT_ELIGIBLE, NOT_OPEN, reach_of
+from app.services.service_requests.internal import expire_due_requests
 from models.account import Role
 from models.booking import Appointment, AppointmentStatus
 from models.catalog import ServiceLocation

@@ -13,13 +13,13 @@ from app.auth import mfa
 from app.auth.common import RequestOrigin
 from app.auth.sessions import authenticate, sign_in_with_password, sign_out
 from app.services.accounts import (
-    create_account,
     get_two_factor,
     identity_of,
     require_identity,
     resolve_viewer,
     start_totp_setup,
 )
+from app.services.accounts.internal import create_account
 from app.services.errors import PermissionDenied
 from models.account import Role
 

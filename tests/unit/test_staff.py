@@ -19,8 +19,9 @@ from sqlalchemy import select, update
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.accounts import demo_email, get_account
-from app.services.catalog import ensure_reference_catalog
+from app.services.accounts import demo_email
+from app.services.accounts.internal import get_account
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import create_provider
 from app.services.staff import (

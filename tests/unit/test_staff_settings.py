@@ -11,7 +11,8 @@ from sqlalchemy import select
 from app import db as app_db
 from app import flags
 from app.services.errors import PermissionDenied, ValidationFailed
-from app.services.features import list_features, load_toggles, set_feature
+from app.services.features import list_features, set_feature
+from app.services.features.internal import load_toggles
 from app.services.staff import get_my_staff_preferences, get_staff_access, update_my_staff_preferences
 from app.services.support import reply_to_ticket
 from app.settings import get_settings

@@ -15,9 +15,11 @@ from sqlalchemy import func, select
 
 from app import db as app_db
 from app import flags
-from app.services.cart import CartOwner, add_product_to_cart, get_cart, set_quantity
+from app.services.cart import CartOwner, add_product_to_cart, set_quantity
+from app.services.cart.internal import get_cart
 from app.services.errors import PermissionDenied, ValidationFailed
-from app.services.features import load_toggles, reset_feature, set_feature
+from app.services.features import reset_feature, set_feature
+from app.services.features.internal import load_toggles
 from app.services.ledger import get_revenue_breakdown, get_revenue_summary
 from app.services.ledger._journal import balances
 from app.services.store import (

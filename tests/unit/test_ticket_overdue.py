@@ -11,12 +11,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from app.services.notifications import list_notifications
-from app.services.support import (
-    assign_ticket,
-    notify_overdue_tickets,
-    reply_to_ticket,
-    set_ticket_status,
-)
+from app.services.support import assign_ticket, reply_to_ticket, set_ticket_status
+from app.services.support.internal import notify_overdue_tickets
 from models.account import Role
 from models.notification import NotificationKind
 from tests import factories

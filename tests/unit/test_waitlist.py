@@ -138,7 +138,7 @@ async def test_owner_approval_invites_by_email(mail_env, smtp, owner) -> None:
 
 
 async def test_approving_someone_who_already_has_an_account_sends_nothing(mail_env, smtp, admin) -> None:
-    from app.services.accounts import create_account
+    from app.services.accounts.internal import create_account
 
     email = address("member")
     async with app_db.unit_of_work() as session:

@@ -12,11 +12,7 @@ from app.services.accounts._admin import (
     DEMO_PEOPLE,
     OWN_ROLE,
     apply_role,
-    create_account,
-    create_demo_accounts,
-    create_demo_patients,
     demo_email,
-    mark_enrollment_complete,
     set_role,
     split_name,
 )
@@ -50,9 +46,8 @@ from app.services.accounts._waitlist import (
     approve_waitlist_entry,
     join_waitlist,
     list_waitlist,
-    send_invitation,
 )
-from app.services.shared.accounts import account_of, get_account, map_account
+from app.services.shared.accounts import account_of, map_account
 from app.services.shared.signed_in import SESSION_ENDED, fully_authenticated, identity_of, require_identity
 
 __all__ = [
@@ -69,9 +64,6 @@ __all__ = [
     "approve_waitlist_entry",
     "cancel_account_deletion",
     "cancel_email_change",
-    "create_account",
-    "create_demo_accounts",
-    "create_demo_patients",
     "delete_due_accounts",
     "demo_email",
     "describe_device",
@@ -79,7 +71,6 @@ __all__ = [
     "dismiss_vip_welcome",
     "export_my_data",
     "fully_authenticated",
-    "get_account",
     "get_account_status",
     "get_saved_address",
     "get_two_factor",
@@ -89,14 +80,12 @@ __all__ = [
     "list_sessions",
     "list_waitlist",
     "map_account",
-    "mark_enrollment_complete",
     "remove_address",
     "request_account_deletion",
     "request_email_change",
     "require_identity",
     "resolve_viewer",
     "save_address",
-    "send_invitation",
     "set_role",
     "sign_out_other_sessions",
     "sign_out_session",

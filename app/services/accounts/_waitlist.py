@@ -22,7 +22,8 @@ from app.auth.users import create_email_user
 from app.principal import Principal
 from app.services.accounts._admin import split_name
 from app.services.errors import NotFound, PermissionDenied, ServiceError, Unavailable, ValidationFailed
-from app.services.notifications import WAITLIST_APPROVED, notify
+from app.services.notifications import WAITLIST_APPROVED
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import is_admin
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings

@@ -43,7 +43,7 @@ from app.services.ads._rules import (
     today,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from models.ads import (
     MAX_REASON,
     AdCreative,

@@ -29,7 +29,7 @@ How each figure is counted (the screen's "How these are counted" note says the s
 Its public surface: the names below (`__all__`).
 """
 
-from app.services.analytics._demand import list_unmet_demand, record_unmet_search
+from app.services.analytics._demand import list_unmet_demand
 from app.services.analytics._overview import get_analytics
 from app.services.analytics._rules import (
     GRANULARITIES,
@@ -50,6 +50,5 @@ __all__ = [
     "list_unmet_demand",
     "parse_range",
     "quick_range",
-    "record_unmet_search",
     "require_analyst",
 ]

@@ -23,14 +23,7 @@ from app.services.appointments._lifecycle import (
     list_provider_schedule,
     list_reschedule_slots,
     reschedule_appointment,
-    send_due_reminders,
     start_appointment,
-)
-from app.services.appointments._order_notices import (
-    announce_paid_order,
-    announce_placed_order,
-    refresh_order_screens,
-    tell_providers_of_released_visits,
 )
 from app.services.appointments._policy import (
     POLICY,
@@ -38,23 +31,17 @@ from app.services.appointments._policy import (
     checkout_rule,
     provider_sees_details,
 )
-from app.services.appointments._reads import appointment_read, appointment_reads, read_of
+from app.services.appointments._reads import read_of
 from app.services.appointments._reviews import (
     LATEST_REVIEWS,
     MAX_COMMENT,
-    add_review,
     list_reviews,
-    mark_visit_completed,
     public_author_name,
-    refresh_ratings,
     review_visit,
 )
 from app.services.appointments._scheduling import (
     Calendars,
     Candidate,
-    eligible_providers,
-    lock_providers,
-    provider_calendars,
     serves_zip,
 )
 from app.services.appointments._staff_actions import (
@@ -72,21 +59,9 @@ from app.services.appointments._staff_reads import (
     list_staff_visits,
     shown_days,
 )
-from app.services.appointments._visit_notices import (
-    ask_for_review,
-    tell_cancelled,
-    tell_confirmed,
-    tell_reassigned,
-    tell_rescheduled,
-)
 from app.services.shared.ratings import rating_summary
 
 __all__ = [
-    "ask_for_review",
-    "tell_cancelled",
-    "tell_confirmed",
-    "tell_reassigned",
-    "tell_rescheduled",
     "Calendars",
     "Candidate",
     "LATEST_REVIEWS",
@@ -97,11 +72,6 @@ __all__ = [
     "POLICY",
     "PatientPhone",
     "STAFF_TOPIC",
-    "add_review",
-    "announce_paid_order",
-    "announce_placed_order",
-    "appointment_read",
-    "appointment_reads",
     "appointments_topic",
     "cancel_appointment",
     "cancel_visit_for_patient",
@@ -109,7 +79,6 @@ __all__ = [
     "checkout_rule",
     "complete_appointment",
     "confirm_appointment",
-    "eligible_providers",
     "forget_figures",
     "get_my_visit_summary",
     "get_provider_schedule",
@@ -122,26 +91,19 @@ __all__ = [
     "list_reviews",
     "list_staff_reschedule_times",
     "list_staff_visits",
-    "lock_providers",
-    "mark_visit_completed",
     "marketplace_figures",
-    "provider_calendars",
     "provider_sees_details",
     "public_author_name",
     "rating_summary",
     "read_of",
     "reassign_visit",
-    "refresh_order_screens",
-    "refresh_ratings",
     "reschedule_appointment",
     "reschedule_visit_for_patient",
     "review_visit",
-    "send_due_reminders",
     "serves_zip",
     "show_patient_phone",
     "shown_days",
     "start_appointment",
-    "tell_providers_of_released_visits",
     "visit_email",
     "visit_where",
 ]

@@ -43,7 +43,7 @@ from app.services.appointments._policy import START_EARLY, patient_change_refusa
 from app.services.appointments._reads import appointment_read, appointment_reads
 from app.services.appointments._reviews import mark_visit_completed
 from app.services.appointments._scheduling import lock_providers
-from app.services.automation import emit_visit_events
+from app.services.automation.internal import emit_visit_events
 from app.services.domain_events import (
     AppointmentCancelled,
     AppointmentCompleted,
@@ -52,8 +52,10 @@ from app.services.domain_events import (
 )
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger import settle_cancelled_visit
-from app.services.notifications import Audience, VisitNote, notify_visits
-from app.services.providers import Interval, generate_slots, load_blocks, load_hours, slot_rules
+from app.services.notifications import Audience, VisitNote
+from app.services.notifications.internal import notify_visits
+from app.services.providers import Interval, generate_slots, slot_rules
+from app.services.providers.internal import load_blocks, load_hours
 from app.services.shared.accounts import get_account, is_admin
 from app.services.shared.clock import day_bounds, zone
 from app.services.shared.signed_in import require_account

@@ -21,8 +21,8 @@ from app.services.providers import (
     SlotRules,
     generate_slots,
     licensed_in,
-    load_calendars,
 )
+from app.services.providers.internal import load_calendars
 from app.services.shared.addresses import zip_state
 from app.services.shared.clock import today_utc
 from models.catalog import Service, ServiceLocation

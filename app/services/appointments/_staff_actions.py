@@ -44,7 +44,8 @@ from app.services.appointments._scheduling import eligible_providers, lock_provi
 from app.services.appointments._staff_reads import check_zone, staff_with
 from app.services.domain_events import AppointmentReassigned, AppointmentRescheduled
 from app.services.errors import ValidationFailed
-from app.services.notifications import Audience, VisitNote, notify_visits
+from app.services.notifications import Audience, VisitNote
+from app.services.notifications.internal import notify_visits
 from app.services.providers import display_name, slot_rules
 from app.services.shared.accounts import get_account
 from models.booking import Appointment, AppointmentRead, AppointmentStatus, overlap_refused

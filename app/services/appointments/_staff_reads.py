@@ -26,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.providers import Hours, display_name, hours_read, load_hours, time_off_read
+from app.services.providers import Hours, display_name, hours_read, time_off_read
+from app.services.providers.internal import load_hours
 from app.services.shared.accounts import account_of
 from app.services.shared.clock import day_bounds
 from app.services.shared.staff_access import missing_permission, require_permission, require_staff

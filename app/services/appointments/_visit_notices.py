@@ -17,7 +17,8 @@ from app.services.domain_events import (
     AppointmentReassigned,
     AppointmentRescheduled,
 )
-from app.services.notifications import Audience, VisitNote, notify_visits
+from app.services.notifications import Audience, VisitNote
+from app.services.notifications.internal import notify_visits
 from models.booking import Appointment, AppointmentRead
 from models.notification import NotificationKind
 from models.provider import Provider

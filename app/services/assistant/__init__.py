@@ -11,7 +11,6 @@ from app.services.assistant._answer import (
     NOT_FOUND,
     REFUSAL,
     Reply,
-    answer_question,
     asks_for_diagnosis_or_dose,
 )
 from app.services.assistant._chat import (
@@ -30,7 +29,6 @@ __all__ = [
     "NOT_FOUND",
     "REFUSAL",
     "Reply",
-    "answer_question",
     "ask_assistant",
     "asks_for_diagnosis_or_dose",
     "delete_all_conversations",

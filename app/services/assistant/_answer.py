@@ -31,7 +31,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.catalog import list_catalog
-from app.services.help_center import find_help_passages, plain_snippet
+from app.services.help_center import plain_snippet
+from app.services.help_center.internal import find_help_passages
 from app.services.providers import search_providers
 from app.services.safety import find_red_flag
 from models.assistant import AnswerKind, SourceLink

@@ -14,11 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.assistant._answer import NOT_FOUND, REFUSAL, asks_for_diagnosis_or_dose, help_reply
-from app.services.automation import emit_event
+from app.services.automation.internal import emit_event
 from app.services.safety import find_red_flag
 from app.services.shared.accounts import get_account
 from app.services.shared.staff_access import require_permission
-from app.services.support import load_ticket
+from app.services.support.internal import load_ticket
 from app.settings import get_settings
 from models.assistant import TicketDraftRead
 from models.audit import AuditAction

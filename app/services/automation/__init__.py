@@ -9,14 +9,7 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.automation._catalogue import EVENT_TYPES, GROUP_LABELS, TEST_EVENT
-from app.services.automation._delivery import AUTOMATION_TOPIC, RETRY_DELAYS, deliver_due_webhooks
-from app.services.automation._emit import (
-    emit_event,
-    emit_ticket_event,
-    emit_visit_events,
-    queue_payment_refunded,
-    queue_payment_succeeded,
-)
+from app.services.automation._delivery import AUTOMATION_TOPIC, RETRY_DELAYS
 from app.services.automation._integration import (
     CONNECTED,
     ERROR,
@@ -45,13 +38,7 @@ __all__ = [
     "RETRY_DELAYS",
     "TEST_EVENT",
     "connect_webhook",
-    "deliver_due_webhooks",
     "disconnect",
-    "emit_event",
-    "queue_payment_refunded",
-    "queue_payment_succeeded",
-    "emit_ticket_event",
-    "emit_visit_events",
     "get_delivery",
     "get_integration",
     "get_workflow_template",

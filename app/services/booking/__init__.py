@@ -17,7 +17,7 @@ from app.services.booking._rules import (
     SAME_TIME,
     TAKEN,
 )
-from app.services.booking._venue import VenueBooking, book_venue_visits
+from app.services.booking._venue import VenueBooking
 from app.services.shared.addresses import ADDRESSED, address_problems
 from models.booking import CheckoutLine
 
@@ -33,7 +33,6 @@ __all__ = [
     "TAKEN",
     "VenueBooking",
     "address_problems",
-    "book_venue_visits",
     "checkout_open_days",
     "checkout_options",
     "get_order",

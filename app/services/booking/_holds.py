@@ -17,7 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import flags
 from app.db import changed_rows
 from app.principal import Principal
-from app.services.appointments import appointment_reads, lock_providers, read_of
+from app.services.appointments import read_of
+from app.services.appointments.internal import appointment_reads, lock_providers
 from app.services.booking._rules import (
     HOLD_GONE,
     HOLD_MINUTES,

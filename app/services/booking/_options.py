@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.appointments import eligible_providers, provider_calendars
+from app.services.appointments.internal import eligible_providers, provider_calendars
 from app.services.booking._rules import MAX_LISTED, bookable_service, place_zip
 from app.services.catalog import price_for
 from app.services.providers import display_name, slot_rules, visitor_zone

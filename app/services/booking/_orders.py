@@ -26,7 +26,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.db import changed_rows
 from app.events import publish_event
 from app.principal import Principal
-from app.services.appointments import appointment_reads, lock_providers, read_of
+from app.services.appointments import read_of
+from app.services.appointments.internal import appointment_reads, lock_providers
 from app.services.booking._rules import (
     EXPIRED,
     LONG_NOTES,
@@ -49,7 +50,8 @@ from app.services.booking._rules import (
     WITHDRAWN,
     agreed_to_travel,
 )
-from app.services.cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee, remove_items
+from app.services.cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee
+from app.services.cart.internal import remove_items
 from app.services.catalog import CENT, price_for
 from app.services.domain_events import BookedVisit, OrderPlaced
 from app.services.errors import NotFound, ValidationFailed

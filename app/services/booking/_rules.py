@@ -11,7 +11,8 @@ from functools import cache
 from sqlalchemy import ColumnElement, Select, bindparam, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.appointments import Candidate, provider_calendars, serves_zip
+from app.services.appointments import Candidate, serves_zip
+from app.services.appointments.internal import provider_calendars
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers import LISTED, ORDER_BY_RATING, slot_rules
 from app.services.shared.addresses import ZIP_RE, zip_state

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import flags
-from app.services.appointments import lock_providers
+from app.services.appointments.internal import lock_providers
 from app.services.errors import ValidationFailed
 from models.booking import Appointment, AppointmentStatus, lost_a_race
 from models.catalog import ServiceLocation

@@ -21,7 +21,7 @@ from app.services.careers._files import claim_cv, cv_read
 from app.services.careers._postings import NOT_FOUND as POSTING_NOT_FOUND
 from app.services.careers._postings import posting_read
 from app.services.errors import NotFound, Unavailable, ValidationFailed
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.shared.rate_limits import limit
 from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone, required_name

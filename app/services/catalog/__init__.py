@@ -4,7 +4,6 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.catalog._catalog import (
-    ensure_reference_catalog,
     get_category,
     get_service_page,
     list_catalog,
@@ -23,7 +22,6 @@ __all__ = [
     "CATALOG",
     "CENT",
     "configured_sale",
-    "ensure_reference_catalog",
     "flash_sale_on",
     "flash_sale_running",
     "get_category",

@@ -23,7 +23,8 @@ from app.services.corporate._rules import (
     zip_time_zone,
 )
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.organizations import clean_email, create_organization, membership_of, send_invitation
+from app.services.organizations import clean_email
+from app.services.organizations.internal import create_organization, membership_of, send_invitation
 from app.services.providers import display_name
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of

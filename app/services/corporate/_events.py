@@ -17,12 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.booking import VenueBooking, book_venue_visits
+from app.services.booking import VenueBooking
+from app.services.booking.internal import book_venue_visits
 from app.services.corporate._contracts import NO_CONTRACT, contract_reads
 from app.services.corporate._rules import clean, require_corporate_staff
 from app.services.errors import NotFound, ValidationFailed
 from app.services.invoices import create_invoice
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.providers import display_name, licensed_in
 from app.services.shared.clock import today_utc
 from app.services.validation import us_zip

@@ -27,7 +27,7 @@ from app.services.corporate._rules import (
     require_corporate_staff,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.rate_limits import limit
 from app.services.shared.staff_access import members_with

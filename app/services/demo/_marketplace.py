@@ -19,23 +19,15 @@ from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.auth.sessions import find_user_by_email
-from app.services.accounts import DEMO_PEOPLE, create_demo_patients, demo_email
-from app.services.appointments import refresh_ratings
+from app.services.accounts import DEMO_PEOPLE, demo_email
+from app.services.accounts.internal import create_demo_patients
+from app.services.appointments.internal import refresh_ratings
 from app.services.demo._money import seed_demo_ledger
 from app.services.demo._notices import seed_demo_notices
 from app.services.demo._visits import Patient, Plan, Seat, book, no_perfect_scores, random_rating
 from app.services.errors import PermissionDenied
-from app.services.providers import (
-    FIRST_NAMES,
-    LAST_NAMES,
-    METROS,
-    TABLES,
-    Hours,
-    display_name,
-    load_catalog,
-    load_hours,
-    provider_rows,
-)
+from app.services.providers import FIRST_NAMES, LAST_NAMES, METROS, TABLES, Hours, display_name, provider_rows
+from app.services.providers.internal import load_catalog, load_hours
 from app.services.shared.accounts import account_of
 from app.services.shared.ratings import rating_summary
 from app.settings import get_settings

@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.ledger import FEES, WORLD, cents, move, post, split_fee
+from app.services.ledger import FEES, WORLD, cents, move, split_fee
+from app.services.ledger.internal import post
 from app.settings import get_settings
 from models.booking import Appointment, AppointmentStatus, Order
 from models.identity import as_utc

@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.auth.sessions import find_user_by_email
 from app.services.accounts import DEMO_PATIENT_DOMAIN, demo_email
 from app.services.errors import PermissionDenied
-from app.services.support import add_message, apply_status, create_ticket, record_change
+from app.services.support import apply_status, record_change
+from app.services.support.internal import add_message, create_ticket
 from app.settings import get_settings
 from models.account import Role
 from models.support import Ticket, TicketCategory, TicketPriority, TicketStatus

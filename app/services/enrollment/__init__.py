@@ -49,10 +49,8 @@ from app.services.enrollment._pipeline import (
     NUDGE_IDLE,
     get_applicant_timeline,
     get_onboarding_pipeline,
-    nudge_idle_drafts,
 )
 from app.services.enrollment._publish import photo_path
-from app.services.enrollment._reasons import ensure_decision_reasons
 from app.services.enrollment._records import REVIEW_TOPIC
 from app.services.enrollment._review import (
     approve_application,
@@ -80,13 +78,6 @@ from app.services.enrollment._rules import (
     npi_check_digit,
     npi_problem,
     parse_date,
-)
-from app.services.enrollment._standing import (
-    keep_good_standing,
-    lapse_expired_credentials,
-    restore_standing_if_current,
-    send_expiry_reminders,
-    standing_problems,
 )
 from app.services.enrollment._status import StatusSummary, status_summary
 from app.services.shared.addresses import STATE_CODES, US_STATES, is_real_zip, licensed_for_zip, zip_state
@@ -121,7 +112,6 @@ __all__ = [
     "clean_npi",
     "clean_offering",
     "completeness_errors",
-    "ensure_decision_reasons",
     "get_applicant_timeline",
     "get_application_review",
     "get_my_application",
@@ -129,8 +119,6 @@ __all__ = [
     "has_npi",
     "is_real_zip",
     "is_valid_npi",
-    "keep_good_standing",
-    "lapse_expired_credentials",
     "licensed_for_zip",
     "list_credential_documents",
     "list_decision_reasons",
@@ -140,7 +128,6 @@ __all__ = [
     "missing_documents",
     "npi_check_digit",
     "npi_problem",
-    "nudge_idle_drafts",
     "open_applicant_photo",
     "open_application",
     "open_credential_file",
@@ -151,14 +138,11 @@ __all__ = [
     "remove_document",
     "remove_photo",
     "request_information",
-    "restore_standing_if_current",
     "save_credentials",
     "save_identity",
     "save_offering",
-    "send_expiry_reminders",
     "set_check",
     "set_photo",
-    "standing_problems",
     "start_application",
     "status_summary",
     "submit_application",

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import storage
 from app.principal import Principal
-from app.services.automation import emit_event
+from app.services.automation.internal import emit_event
 from app.services.enrollment._common import (
     NO_APPLICATION,
     application_read,
@@ -39,7 +39,8 @@ from app.services.enrollment._rules import (
     missing_documents,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import notify, verification_link, verification_waiting_copy
+from app.services.notifications import verification_link, verification_waiting_copy
+from app.services.notifications.internal import notify
 from app.services.shared.addresses import zip_state
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import members_with

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from models.base import utcnow
 from models.enrollment import (
     ApplicationEvent,

@@ -33,8 +33,10 @@ from app.services.enrollment._standing import (
     standing_problems,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import Message, notify, notify_each, visit_link, when_text
-from app.services.providers import NO_PROVIDER, display_name, provider_read, sync_listing
+from app.services.notifications import Message, visit_link, when_text
+from app.services.notifications.internal import notify, notify_each
+from app.services.providers import NO_PROVIDER, display_name
+from app.services.providers.internal import provider_read, sync_listing
 from app.services.shared.staff_access import members_with, require_permission
 from models.account import AccountRead
 from models.audit import AuditEntry

@@ -22,7 +22,8 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
-from app.services.accounts import apply_role, mark_enrollment_complete
+from app.services.accounts import apply_role
+from app.services.accounts.internal import mark_enrollment_complete
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers import (
     Hours,
@@ -31,8 +32,8 @@ from app.services.providers import (
     set_service_area,
     set_services,
     set_weekly_hours,
-    sync_listing,
 )
+from app.services.providers.internal import sync_listing
 from app.services.shared.accounts import account_of
 from models.account import AccountRead, Role
 from models.catalog import Service, locations_of

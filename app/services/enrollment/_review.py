@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.outbox import Email, send_emails
 from app.principal import Principal
-from app.services.automation import emit_event
+from app.services.automation.internal import emit_event
 from app.services.enrollment._publish import publish_provider
 from app.services.enrollment._records import (
     REVIEW_TOPIC,
@@ -42,7 +42,8 @@ from app.services.enrollment._records import (
 )
 from app.services.enrollment._rules import has_npi, npi_problem
 from app.services.errors import PermissionDenied, ValidationFailed
-from app.services.notifications import ENROLLMENT_PATH, enrollment_decision_copy, notification_html, notify
+from app.services.notifications import ENROLLMENT_PATH, enrollment_decision_copy, notification_html
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.addresses import US_STATES, zip_state
 from app.settings import get_settings

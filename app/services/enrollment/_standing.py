@@ -26,8 +26,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from app import audit
-from app.services.notifications import MAX_RECIPIENTS, Message, notify_each
-from app.services.providers import sync_listing
+from app.services.notifications import MAX_RECIPIENTS, Message
+from app.services.notifications.internal import notify_each
+from app.services.providers.internal import sync_listing
 from app.services.shared.staff_access import members_with
 from models.enrollment import (
     REMINDER_DAYS,

@@ -6,14 +6,11 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.features._catalogue import FEATURES
-from app.services.features._keeper import keep_toggles_fresh, load_toggles
 from app.services.features._toggles import list_features, reset_feature, set_feature
 
 __all__ = [
     "FEATURES",
-    "keep_toggles_fresh",
     "list_features",
-    "load_toggles",
     "reset_feature",
     "set_feature",
 ]

@@ -29,12 +29,10 @@ from app.services.forum._posting import (
     watch_topic,
 )
 from app.services.forum._reads import get_topic, list_forum_categories, list_topics
-from app.services.forum._seed import ensure_forum_categories
 
 __all__ = [
     "accept_answer",
     "bookmark_topic",
-    "ensure_forum_categories",
     "flag_post",
     "get_topic",
     "is_forum_moderator",

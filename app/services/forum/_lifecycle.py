@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from models.forum import ForumMember, ForumPost, ForumTopic, ForumTopicUser, PostStatus, WatchLevel
 from models.notification import NotificationKind
 

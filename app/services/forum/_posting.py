@@ -18,7 +18,7 @@ from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.forum._access import SIGN_IN, is_forum_moderator, require_member, require_poster
 from app.services.forum._lifecycle import first_published, topic_href
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.safety import RedFlag, find_red_flag
 from app.services.shared.articles import one_line, slugify
 from app.services.shared.signed_in import require_account

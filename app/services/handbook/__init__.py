@@ -7,12 +7,10 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.handbook._articles import delete_article, get_article, list_articles, save_article
-from app.services.handbook._seed import ensure_handbook
 from app.services.shared.markdown import render_markdown
 
 __all__ = [
     "delete_article",
-    "ensure_handbook",
     "get_article",
     "list_articles",
     "render_markdown",

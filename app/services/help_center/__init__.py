@@ -16,15 +16,12 @@ from app.services.help_center._articles import (
     list_help_center,
     save_help_article,
 )
-from app.services.help_center._search import find_help_passages, plain_snippet, search_help_center
-from app.services.help_center._seed import ensure_help_center
+from app.services.help_center._search import plain_snippet, search_help_center
 from app.services.help_center._votes import vote_on_help_article
 
 __all__ = [
     "can_edit_help_center",
     "delete_help_article",
-    "ensure_help_center",
-    "find_help_passages",
     "get_help_article",
     "list_help_articles",
     "list_help_center",

@@ -40,8 +40,10 @@ from app.services.invoices._rules import (
     require_payments,
     today,
 )
-from app.services.ledger import WORLD, move, post, write_lock
-from app.services.notifications import notify
+from app.services.ledger import WORLD, move
+from app.services.ledger.internal import post
+from app.services.notifications.internal import notify
+from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.base import new_id, utcnow

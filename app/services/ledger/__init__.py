@@ -15,7 +15,7 @@ from app.services.ledger._documents import (
     list_statement_months,
     monthly_statement_pdf,
 )
-from app.services.ledger._journal import FEES, WORLD, InsufficientFunds, Leg, cents, dollars, move, post
+from app.services.ledger._journal import FEES, WORLD, InsufficientFunds, Leg, cents, dollars, move
 from app.services.ledger._payouts import (
     approve_payout,
     list_my_payouts,
@@ -33,22 +33,15 @@ from app.services.ledger._reads import (
     list_my_wallet_history,
     list_provider_statement,
 )
-from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
-from app.services.ledger._release import release_due_earnings
 from app.services.ledger._rules import REFUND_NEEDS_EXCEPTION, REFUND_NOTICE_HOURS
 from app.services.ledger._visits import (
     grant_wallet_credit,
-    post_booked_order,
     refund_visit,
     settle_cancelled_visit,
-    settle_completed_visit,
-    settle_visit_completed,
     split_fee,
 )
-from app.services.shared.locks import write_lock
 
 __all__ = [
-    "follow_reassigned_visit",
     "FEES",
     "InsufficientFunds",
     "Leg",
@@ -75,16 +68,9 @@ __all__ = [
     "mark_payout_sent",
     "monthly_statement_pdf",
     "move",
-    "move_visit_charge",
-    "post",
-    "post_booked_order",
     "refund_visit",
     "reject_payout",
-    "release_due_earnings",
     "request_payout",
     "settle_cancelled_visit",
-    "settle_completed_visit",
-    "settle_visit_completed",
     "split_fee",
-    "write_lock",
 ]

@@ -50,7 +50,7 @@ from app.services.ledger._rules import (
     SAME_APPROVER,
     require_payments_staff,
 )
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.providers import display_name
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account

@@ -32,10 +32,7 @@ from app.services.notifications._delivery import (
     Message,
     notification_html,
     notifications_topic,
-    notify,
-    notify_each,
 )
-from app.services.notifications._digest import send_daily_digests
 from app.services.notifications._inbox import (
     archive_notification,
     count_unread,
@@ -45,19 +42,14 @@ from app.services.notifications._inbox import (
     mark_unread,
     unarchive_notification,
 )
-from app.services.notifications._payments import tell_payment_failed
 from app.services.notifications._preferences import (
     get_notification_preferences,
     update_notification_preferences,
 )
 from app.services.notifications._security import install_security_notices
-from app.services.notifications._visits import VisitNote, notify_visits
-from app.services.notifications._wallet import tell_credit_granted, tell_refund_credited
+from app.services.notifications._visits import VisitNote
 
 __all__ = [
-    "tell_payment_failed",
-    "tell_refund_credited",
-    "tell_credit_granted",
     "Audience",
     "Breach",
     "CATEGORIES",
@@ -80,10 +72,6 @@ __all__ = [
     "mark_unread",
     "notification_html",
     "notifications_topic",
-    "notify",
-    "notify_each",
-    "notify_visits",
-    "send_daily_digests",
     "staff_access_copy",
     "ticket_assigned_copy",
     "ticket_link_for_customer",

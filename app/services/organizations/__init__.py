@@ -10,8 +10,6 @@ Its public surface: the names below (`__all__`).
 from app.services.organizations._rules import (
     INVITATION_DAYS,
     clean_email,
-    create_organization,
-    membership_of,
 )
 from app.services.organizations._staff import (
     create_organization_for,
@@ -28,7 +26,6 @@ from app.services.organizations._team import (
     leave_organization,
     remove_member,
     revoke_invitation,
-    send_invitation,
 )
 from models.organization import MAX_ORG_NAME
 
@@ -37,7 +34,6 @@ __all__ = [
     "MAX_ORG_NAME",
     "accept_invitation",
     "clean_email",
-    "create_organization",
     "create_organization_for",
     "get_invitation",
     "get_my_team",
@@ -45,10 +41,8 @@ __all__ = [
     "invite_member",
     "leave_organization",
     "list_organizations",
-    "membership_of",
     "remove_member",
     "rename_organization",
     "revoke_invitation",
-    "send_invitation",
     "staff_remove_member",
 ]

@@ -10,7 +10,6 @@ Its public surface: the names below (`__all__`).
 from app.services.payments._cards import list_my_cards, remove_my_card
 from app.services.payments._gateways import GATEWAYS, PayAtVisit, PaymentGateway, gateway_of, get_gateway
 from app.services.payments._options import get_payment_options
-from app.services.payments._reconcile import reconcile_card_payments
 from app.services.payments._webhook import (
     MAX_EVENT_BYTES,
     EventTooLarge,
@@ -34,6 +33,5 @@ __all__ = [
     "handle_stripe_webhook",
     "list_my_cards",
     "order_topic",
-    "reconcile_card_payments",
     "remove_my_card",
 ]

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
 from app.principal import SYSTEM
-from app.services.catalog import ensure_reference_catalog
+from app.services.catalog.internal import ensure_reference_catalog
 from app.services.providers._slots import Hours, schedule_key
 from app.services.shared.ratings import rating_summary
 from models.base import new_id, utcnow

@@ -64,7 +64,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import QueryableAttribute
 
-from app.services.analytics import record_unmet_search
+from app.services.analytics.internal import record_unmet_search
 from app.services.providers._availability import SlotFinder
 from app.services.providers._profiles import LISTED, display_name, load_offers
 from app.services.shared.clock import day_bounds

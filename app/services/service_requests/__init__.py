@@ -8,7 +8,6 @@ and is open again if that booking's payment fails (`_released`); live requests e
 Its public surface: the names below (`__all__`).
 """
 
-from app.services.service_requests._expiry import expire_due_requests
 from app.services.service_requests._offers import (
     list_job_board,
     list_my_offers,
@@ -17,7 +16,6 @@ from app.services.service_requests._offers import (
     withdraw_offer,
 )
 from app.services.service_requests._reads import SERVICE_REQUESTS_TOPIC
-from app.services.service_requests._released import reopen_requests_of_failed_payment
 from app.services.service_requests._requests import (
     accept_offer,
     cancel_service_request,
@@ -40,7 +38,6 @@ __all__ = [
     "SERVICE_REQUESTS_TOPIC",
     "accept_offer",
     "cancel_service_request",
-    "expire_due_requests",
     "get_service_request",
     "list_job_board",
     "list_my_offers",
@@ -49,7 +46,6 @@ __all__ = [
     "post_service_request",
     "price_bounds",
     "reach_miles",
-    "reopen_requests_of_failed_payment",
     "send_offer",
     "withdraw_offer",
 ]

@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import changed_rows
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import MY_REQUESTS
 from app.services.shared.clock import current_time

@@ -13,9 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import changed_rows
 from app.principal import Principal
-from app.services.appointments import provider_calendars, provider_sees_details
+from app.services.appointments import provider_sees_details
+from app.services.appointments.internal import provider_calendars
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.providers import own_provider, slot_rules
 from app.services.service_requests._reads import announce, offer_read, request_read
 from app.services.service_requests._rules import (

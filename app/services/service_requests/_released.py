@@ -12,7 +12,8 @@ from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.domain_events import PaymentFailed
-from app.services.notifications import Message, notify_each
+from app.services.notifications import Message
+from app.services.notifications.internal import notify_each
 from app.services.service_requests._reads import announce
 from app.services.service_requests._rules import JOBS, MY_REQUESTS
 from models.identity import as_utc

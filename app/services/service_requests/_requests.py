@@ -16,7 +16,8 @@ from app.db import changed_rows
 from app.principal import Principal
 from app.services.booking import hold_slot, place_order
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import Message, notify, notify_each
+from app.services.notifications import Message
+from app.services.notifications.internal import notify, notify_each
 from app.services.safety import find_red_flag
 from app.services.service_requests._reads import announce, offer_read, offers_of, request_read
 from app.services.service_requests._rules import (

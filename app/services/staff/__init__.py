@@ -21,14 +21,13 @@ from app.services.staff._members import (
     STAFF_ROLES,
     TOPIC,
     add_staff,
-    ensure_staff_rows,
     get_staff_access,
     list_staff,
     read_audit_log,
     remove_staff,
     update_staff,
 )
-from app.services.staff._preferences import get_my_staff_preferences, signed, update_my_staff_preferences
+from app.services.staff._preferences import get_my_staff_preferences, update_my_staff_preferences
 from app.services.staff._tasks import (
     EMPTY_DESCRIPTION,
     add_task,
@@ -61,7 +60,6 @@ __all__ = [
     "delete_task",
     "edit_task",
     "effective_permissions",
-    "ensure_staff_rows",
     "get_my_staff_preferences",
     "get_staff_access",
     "get_staff_dashboard",
@@ -72,7 +70,6 @@ __all__ = [
     "read_audit_log",
     "remove_staff",
     "set_task_done",
-    "signed",
     "update_my_staff_preferences",
     "update_staff",
 ]

@@ -26,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.principal import Principal
-from app.services.appointments import appointment_read, appointment_reads, confirm_appointment
+from app.services.appointments import confirm_appointment
+from app.services.appointments.internal import appointment_read, appointment_reads
 from app.services.errors import NotFound, ValidationFailed
 from app.services.shared.accounts import owner_emails
 from app.services.shared.clock import day_bounds

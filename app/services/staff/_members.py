@@ -29,9 +29,11 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services.accounts import apply_role, send_invitation
+from app.services.accounts import apply_role
+from app.services.accounts.internal import send_invitation
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications import STAFF_HOME, notify, staff_access_copy
+from app.services.notifications import STAFF_HOME, staff_access_copy
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of, is_owner, owner_emails
 from app.services.shared.clock import day_bounds
 from app.services.shared.privilege import (

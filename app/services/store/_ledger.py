@@ -15,7 +15,8 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.ledger import FEES, WORLD, Leg, dollars, move, post
+from app.services.ledger import FEES, WORLD, Leg, dollars, move
+from app.services.ledger.internal import post
 from models.booking import Transaction, TransactionStatus, TransactionType
 from models.ledger import AccountKind, EntryKind
 from models.store import StoreOrder

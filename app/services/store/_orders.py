@@ -35,10 +35,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, flags
 from app.db import changed_rows
 from app.principal import Principal
-from app.services.cart import STORE_CLOSED, CartOwner, platform_fee, remove_products
+from app.services.cart import STORE_CLOSED, CartOwner, platform_fee
+from app.services.cart.internal import remove_products
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger import cents
-from app.services.notifications import notify
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account

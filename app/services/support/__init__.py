@@ -4,13 +4,11 @@ responses, presence, and the customer side (open a ticket, read and reply to one
 Its public surface: the names below (`__all__`).
 """
 
-from app.services.support._attachments import add_message, open_attachment, stage_attachment
+from app.services.support._attachments import open_attachment, stage_attachment
 from app.services.support._common import (
     HELPDESK_TOPIC,
     apply_status,
-    create_ticket,
     due_status,
-    load_ticket,
     presence_topic,
     record_change,
     support_topic,
@@ -23,7 +21,6 @@ from app.services.support._customers import (
     open_ticket,
     reply_as_customer,
 )
-from app.services.support._overdue import notify_overdue_tickets
 from app.services.support._tickets import (
     ASSIGN_OTHERS,
     TicketFilter,
@@ -47,13 +44,11 @@ __all__ = [
     "ASSIGN_OTHERS",
     "HELPDESK_TOPIC",
     "TicketFilter",
-    "add_message",
     "announce_presence",
     "apply_status",
     "assign_ticket",
     "count_my_open_tickets",
     "create_canned_response",
-    "create_ticket",
     "delete_canned_response",
     "due_status",
     "get_my_ticket",
@@ -62,8 +57,6 @@ __all__ = [
     "list_canned_responses",
     "list_my_tickets",
     "list_tickets",
-    "load_ticket",
-    "notify_overdue_tickets",
     "open_attachment",
     "open_ticket",
     "presence_topic",

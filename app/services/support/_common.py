@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
 from app.events import publish_on_commit
-from app.services.automation import emit_ticket_event
+from app.services.automation.internal import emit_ticket_event
 from app.services.errors import NotFound, ValidationFailed
 from models.account import AccountRead
 from models.audit import AuditAction

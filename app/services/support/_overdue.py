@@ -24,10 +24,10 @@ from app.services.notifications import (
     MAX_RECIPIENTS,
     Breach,
     Message,
-    notify_each,
     ticket_link_for_staff,
     ticket_overdue_copy,
 )
+from app.services.notifications.internal import notify_each
 from app.services.shared.staff_access import members_with
 from models.notification import NotificationKind
 from models.staff import Permission

@@ -17,7 +17,8 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications import notify, ticket_link_for_staff, ticket_red_flag_copy
+from app.services.notifications import ticket_link_for_staff, ticket_red_flag_copy
+from app.services.notifications.internal import notify
 from app.services.safety import RedFlag, find_red_flag
 from app.services.shared.staff_access import members_with
 from app.services.support._common import record_change, shift_for_priority

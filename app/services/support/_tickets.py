@@ -26,15 +26,15 @@ from app.events import publish_on_commit
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.notifications import (
-    notify,
     ticket_assigned_copy,
     ticket_link_for_customer,
     ticket_link_for_staff,
     ticket_reply_copy,
 )
+from app.services.notifications.internal import notify
 from app.services.shared.accounts import get_account
 from app.services.shared.staff_access import members_with, permissions_of, require_permission
-from app.services.staff import signed
+from app.services.staff.internal import signed
 from app.services.support._attachments import add_message
 from app.services.support._common import (
     MESSAGE_REQUIRED,

@@ -1,0 +1,9 @@
+"""The catalog domain's internal commands: for jobs, the assembly and other domains, never for screens.
+
+They take no actor (the caller has already decided who may act, or no one is acting: a job, a domain event);
+the import contracts keep screens and HTTP routes out of this module.
+"""
+
+from app.services.catalog._catalog import ensure_reference_catalog
+
+__all__ = ["ensure_reference_catalog"]

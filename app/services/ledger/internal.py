@@ -1,0 +1,20 @@
+"""The ledger domain's internal commands: for jobs, the assembly and other domains, never for screens.
+
+They take no actor (the caller has already decided who may act, or no one is acting: a job, a domain event);
+the import contracts keep screens and HTTP routes out of this module.
+"""
+
+from app.services.ledger._journal import post
+from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
+from app.services.ledger._release import release_due_earnings
+from app.services.ledger._visits import post_booked_order, settle_completed_visit, settle_visit_completed
+
+__all__ = [
+    "follow_reassigned_visit",
+    "move_visit_charge",
+    "post",
+    "post_booked_order",
+    "release_due_earnings",
+    "settle_completed_visit",
+    "settle_visit_completed",
+]
