@@ -17,11 +17,11 @@ import csv
 import io
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from api.csv_files import csv_attachment, safe_cell
 from api.deps import SessionDep, SignedInDep
-from api.uploads import _error, _refusal, read_one_file, uploader
+from api.uploads import error_answer, public_image, read_one_file, refusal, uploader
 from app.services.ads import add_ad_image, get_ad_figures, open_ad_image, record_ad_click
 from app.services.errors import ServiceError
 
@@ -44,7 +44,7 @@ async def click(flight_id: str, request: Request, session: SessionDep, p: str = 
             user_agent=request.headers.get("user-agent", "")[:512],
         )
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return RedirectResponse(
         target, status_code=302, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
     )
@@ -63,32 +63,24 @@ async def upload_image(request: Request, session: SessionDep) -> Response:
     try:
         image = await add_ad_image(session=session, actor=actor, filename=filename, data=data)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse(image, status_code=201)
 
 
 @router.get("/images/{image_id}", response_model=None)
 async def image(image_id: str, session: SessionDep) -> Response:
-    try:
-        path, content_type = await open_ad_image(session=session, image_id=image_id)
-    except ServiceError as exc:
-        return _refusal(exc)
-    return FileResponse(
-        path,
-        media_type=content_type,
-        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=86400"},
-    )
+    return await public_image(open_ad_image, session=session, image_id=image_id)
 
 
 @router.get("/figures.csv", response_model=None)
 async def figures_csv(actor: SignedInDep, session: SessionDep) -> Response:
     """The advertiser's figures per flight and placement, as CSV."""
     if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
+        return error_answer(401, "not_signed_in", NOT_SIGNED_IN)
     try:
         figures = await get_ad_figures(session=session, actor=actor)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from api.deps import SessionDep, SignedInDep, signed_in
-from api.uploads import NOT_SIGNED_IN, _error, _refusal, private_download, read_one_file, refused_upload
+from api.uploads import NOT_SIGNED_IN, error_answer, private_download, read_one_file, refusal, refused_upload
 from app.principal import Principal
 from app.services.careers import open_cv, stage_cv
 from app.services.errors import RateLimited, ServiceError
@@ -34,7 +34,7 @@ async def upload_cv(request: Request, session: SessionDep) -> Response:
     if actor is None:
         visitor = request.cookies.get(VISITOR_COOKIE, "")
         if not visitor:
-            return _error(400, "no_visitor", "Please reload the page before uploading your CV.")
+            return error_answer(400, "no_visitor", "Please reload the page before uploading your CV.")
         actor = Principal.visitor(visitor).from_client(
             ip=request.client.host if request.client else "", user_agent=request.headers.get("user-agent", "")
         )
@@ -45,11 +45,11 @@ async def upload_cv(request: Request, session: SessionDep) -> Response:
     try:
         staged = await stage_cv(session=session, actor=actor, filename=filename, data=data)
     except RateLimited as exc:
-        answer = _refusal(exc)
+        answer = refusal(exc)
         answer.headers["Retry-After"] = str(exc.retry_after)
         return answer
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse(staged.model_dump(), status_code=201)
 
 
@@ -57,11 +57,11 @@ async def upload_cv(request: Request, session: SessionDep) -> Response:
 async def download_cv(application_id: str, actor: SignedInDep, session: SessionDep) -> Response:
     """Download an application's CV (staff with manage_staff; audited)."""
     if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
+        return error_answer(401, "not_signed_in", NOT_SIGNED_IN)
     try:
         found = await open_cv(session=session, actor=actor, application_id=application_id)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     if not found.path.is_file():
-        return _error(404, "not_found", "This file is no longer available.")
+        return error_answer(404, "not_found", "This file is no longer available.")
     return private_download(found.path, media_type=found.cv.content_type, filename=found.cv.filename)

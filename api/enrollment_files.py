@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from starlette.datastructures import UploadFile
 
 from api.deps import SessionDep
-from api.uploads import MalformedUpload, _error, _refusal, read_one_file, upload_form, uploader
+from api.uploads import MalformedUpload, error_answer, read_one_file, refusal, upload_form, uploader
 from app.services.enrollment import StepInvalid, add_document, set_photo
 from app.services.errors import ServiceError
 from app.settings import get_settings
@@ -38,7 +38,7 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
         async with upload_form(request, max_fields=4) as form:
             file = form.get("file")
             if not isinstance(file, UploadFile):
-                return _error(400, "no_file", "Choose a file to upload.")
+                return error_answer(400, "no_file", "Choose a file to upload.")
             try:
                 described = DocumentCreate(
                     kind=str(form.get("kind") or ""),
@@ -47,7 +47,7 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
                     expires_on=str(form.get("expires_on") or ""),
                 )
             except ValidationError:
-                return _error(422, "validation_failed", "Choose which document this is.")
+                return error_answer(422, "validation_failed", "Choose which document this is.")
             data = await file.read(limit + 1)
     except MalformedUpload as exc:
         return exc.answer
@@ -56,7 +56,7 @@ async def upload_document(request: Request, session: SessionDep) -> Response:
     except StepInvalid as exc:
         return JSONResponse({"code": exc.code, "message": exc.message, "errors": exc.errors}, status_code=422)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse(document.model_dump(mode="json"), status_code=201)
 
 
@@ -73,5 +73,5 @@ async def upload_photo(request: Request, session: SessionDep) -> Response:
     try:
         application = await set_photo(session=session, actor=actor, filename=filename, data=data)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse({"photo": bool(application.photo_key)}, status_code=201)

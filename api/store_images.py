@@ -11,10 +11,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from api.deps import SessionDep
-from api.uploads import _refusal, read_one_file, uploader
+from api.uploads import public_image, read_one_file, refusal, uploader
 from app.services.errors import ServiceError
 from app.services.store import add_product_image, open_product_image
 
@@ -38,18 +38,10 @@ async def upload_image(product_id: str, request: Request, session: SessionDep) -
             session=session, actor=actor, product_id=product_id, filename=filename, data=data
         )
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse(image.model_dump(), status_code=201)
 
 
 @router.get("/images/{image_id}", response_model=None)
 async def image(image_id: str, session: SessionDep) -> Response:
-    try:
-        path, content_type = await open_product_image(session=session, image_id=image_id)
-    except ServiceError as exc:
-        return _refusal(exc)
-    return FileResponse(
-        path,
-        media_type=content_type,
-        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=86400"},
-    )
+    return await public_image(open_product_image, session=session, image_id=image_id)

@@ -17,9 +17,10 @@ boundary (a cut connection: the file would be stored truncated) answers 400 `mal
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -85,12 +86,14 @@ class _CompleteMultiPartParser(MultiPartParser):
         return form
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
+def error_answer(status: int, code: str, message: str) -> JSONResponse:
+    """A refusal as every endpoint answers it: `{code, message}` with its status."""
     return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
-def _refusal(exc: ServiceError) -> JSONResponse:
-    return _error(_STATUS.get(exc.code, exc.status_code), exc.code, exc.message)
+def refusal(exc: ServiceError) -> JSONResponse:
+    """A service's refusal as an answer (its code's status)."""
+    return error_answer(_STATUS.get(exc.code, exc.status_code), exc.code, exc.message)
 
 
 def refused_upload(request: Request) -> JSONResponse | None:
@@ -98,15 +101,15 @@ def refused_upload(request: Request) -> JSONResponse | None:
     Content-Length: 411, 413), or None. Every upload endpoint starts with it."""
     same_site = origin_allowed(request.headers.get("origin"), request.headers.get("host", ""))
     if not same_site or not csrf_matches(request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)):
-        return _error(
+        return error_answer(
             403, "csrf_failed", "This upload did not come from this site. Reload the page and retry."
         )
     limit = get_settings().upload_max_bytes
     length = request.headers.get("content-length", "")
     if not length.isdigit():
-        return _error(411, "length_required", "The upload must say how large it is.")
+        return error_answer(411, "length_required", "The upload must say how large it is.")
     if int(length) > limit + MULTIPART_OVERHEAD:
-        return _error(413, "too_large", f"Files can be at most {limit / (1024 * 1024):g} MB.")
+        return error_answer(413, "too_large", f"Files can be at most {limit / (1024 * 1024):g} MB.")
     return None
 
 
@@ -117,7 +120,7 @@ async def uploader(
     `refused_upload`'s)."""
     actor = await signed_in(session, request)
     if actor is None:
-        return _error(401, "not_signed_in", not_signed_in)
+        return error_answer(401, "not_signed_in", not_signed_in)
     refused = refused_upload(request)
     return refused if refused is not None else actor
 
@@ -154,10 +157,24 @@ async def read_one_file(request: Request, *, missing: str) -> tuple[str, bytes] 
         async with upload_form(request) as form:
             file = form.get("file")
             if not isinstance(file, UploadFile):
-                return _error(400, "no_file", missing)
+                return error_answer(400, "no_file", missing)
             return file.filename or "", await file.read(get_settings().upload_max_bytes + 1)
     except MalformedUpload as exc:
         return exc.answer
+
+
+async def public_image(open_image: Callable[..., Awaitable[tuple[Path, str]]], **lookup: Any) -> Response:
+    """A public image (an ad's creative, a product photo) by the service that finds it: `nosniff`, cached for a
+    day, or the service's refusal (404 not_found)."""
+    try:
+        path, content_type = await open_image(**lookup)
+    except ServiceError as exc:
+        return refusal(exc)
+    return FileResponse(
+        path,
+        media_type=content_type,
+        headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=86400"},
+    )
 
 
 def private_download(path: Path, *, media_type: str, filename: str) -> FileResponse:
@@ -192,7 +209,7 @@ async def upload(request: Request, session: SessionDep) -> Response:
     try:
         staged = await stage_attachment(session=session, actor=actor, filename=filename, data=data)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     return JSONResponse(staged.model_dump(), status_code=201)
 
 
@@ -200,13 +217,13 @@ async def upload(request: Request, session: SessionDep) -> Response:
 async def download(attachment_id: str, actor: SignedInDep, session: SessionDep) -> Response:
     """Download an attachment the signed-in user may see."""
     if actor is None:
-        return _error(401, "not_signed_in", NOT_SIGNED_IN)
+        return error_answer(401, "not_signed_in", NOT_SIGNED_IN)
     try:
         found = await open_attachment(session=session, actor=actor, attachment_id=attachment_id)
     except ServiceError as exc:
-        return _refusal(exc)
+        return refusal(exc)
     if not found.path.is_file():
-        return _error(404, "not_found", "This file is no longer available.")
+        return error_answer(404, "not_found", "This file is no longer available.")
     return private_download(
         found.path, media_type=found.attachment.content_type, filename=found.attachment.filename
     )

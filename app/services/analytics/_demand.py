@@ -12,7 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.analytics._rules import MAX_TOP_ROWS, TOP_ROWS, check_range, require_analyst
-from app.services.analytics._sql import as_date, period
+from app.services.analytics._sql import as_date
+from app.services.shared.periods import period_of
 from models.analytics import AnalyticsRange, UnmetSearchDay, UnmetZipRead
 
 U = UnmetSearchDay
@@ -31,7 +32,7 @@ async def record_unmet_search(session: AsyncSession, *, zip_code: str, now: date
 
 async def unmet_by_period(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, int]:
     dialect = session.get_bind().dialect.name
-    start = period(U.day, chosen.granularity, dialect, is_date=True).label("period")
+    start = period_of(U.day, chosen.granularity, dialect, is_date=True).label("period")
     rows = await session.execute(
         select(start, func.sum(U.searches)).where(U.day >= chosen.start, U.day <= chosen.end).group_by(start)
     )

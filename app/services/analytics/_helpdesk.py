@@ -11,7 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.services.analytics._rules import bounds
-from app.services.analytics._sql import as_date, minutes_between, period
+from app.services.analytics._sql import as_date, minutes_between
+from app.services.shared.periods import period_of
 from models.analytics import AnalyticsRange
 from models.support import Ticket
 
@@ -31,7 +32,7 @@ def _sum(condition: ColumnElement[bool]) -> ColumnElement[int]:
 async def ticket_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[date, dict[str, int]]:
     """{period: {tickets, first_responses, first_responses_on_time, resolved, resolved_on_time}}."""
     since, until = bounds(chosen)
-    opened = period(T.created_at, chosen.granularity, session.get_bind().dialect.name).label("period")
+    opened = period_of(T.created_at, chosen.granularity, session.get_bind().dialect.name).label("period")
     rows = await session.execute(
         select(
             opened,

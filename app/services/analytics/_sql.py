@@ -1,31 +1,16 @@
-"""SQL pieces shared by the analytics reads, the same on SQLite and PostgreSQL: a value's period (UTC day or
-ISO week from Monday), the minutes between two instants, the periods of a range and its weekdays."""
+"""SQL pieces shared by the analytics reads, the same on SQLite and PostgreSQL (a value's period is
+app/services/shared/periods.py's): the minutes between two instants, the periods of a range and its weekdays."""
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import Date, DateTime, Float, Integer, SQLColumnExpression, String, cast, extract, func
+from sqlalchemy import Float, SQLColumnExpression, cast, extract, func
 from sqlalchemy.sql.elements import ColumnElement
 
 from models.analytics import AnalyticsRange
-
-
-def period(
-    column: SQLColumnExpression[date], granularity: str, dialect: str, *, is_date: bool = False
-) -> ColumnElement[Any]:
-    """The first day of `column`'s period (UTC) in SQL: a date on PostgreSQL, 'YYYY-MM-DD' on SQLite
-    (hence `Any`)."""
-    if dialect == "postgresql":
-        instant = cast(column, DateTime) if is_date else func.timezone("UTC", column)
-        return cast(func.date_trunc(granularity, instant), Date)
-    if granularity == "day":
-        return func.date(column)
-    back = (cast(func.strftime("%w", column), Integer) + 6) % 7  # days since Monday
-    return func.date(column, "-" + cast(back, String) + " days")
 
 
 def minutes_between(

@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.analytics._rules import MAX_TOP_ROWS, TOP_ROWS, bounds, check_range, require_analyst
-from app.services.analytics._sql import as_date, minutes_between, period, weekdays_by_period
+from app.services.analytics._sql import as_date, minutes_between, weekdays_by_period
+from app.services.shared.periods import period_of
 from models.analytics import AnalyticsRange, ProviderUseRead
 from models.booking import Appointment, AppointmentStatus
 from models.provider import LISTED_CONDITIONS, Provider, WeeklyHours
@@ -58,7 +59,7 @@ async def utilisation_by_period(session: AsyncSession, chosen: AnalyticsRange) -
         }
         for start, counts in weekdays_by_period(chosen).items()
     }
-    booked_period = period(A.starts_at, chosen.granularity, dialect).label("period")
+    booked_period = period_of(A.starts_at, chosen.granularity, dialect).label("period")
     rows = await session.execute(
         select(booked_period, func.coalesce(func.sum(_visit_minutes(dialect)), 0))
         .join(Provider, Provider.id == A.provider_id)

@@ -9,7 +9,8 @@ from sqlalchemy import ColumnElement, Subquery, and_, case, distinct, func, sele
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.analytics._rules import bounds
-from app.services.analytics._sql import as_date, period
+from app.services.analytics._sql import as_date
+from app.services.shared.periods import period_of
 from models.analytics import AnalyticsRange
 from models.booking import Appointment, AppointmentStatus
 
@@ -27,7 +28,7 @@ async def visit_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[da
     dialect = _dialect(session)
     found: dict[date, dict[str, int]] = {}
 
-    booked_period = period(A.created_at, chosen.granularity, dialect).label("period")
+    booked_period = period_of(A.created_at, chosen.granularity, dialect).label("period")
     booked = await session.execute(
         select(booked_period, func.count())
         # `!=`, not IN: the created_at index is the range to read, whatever the planner knows of status.
@@ -37,7 +38,7 @@ async def visit_counts(session: AsyncSession, chosen: AnalyticsRange) -> dict[da
     for start, count in booked:
         found.setdefault(as_date(start), {})["booked"] = int(count)
 
-    due_period = period(A.starts_at, chosen.granularity, dialect).label("period")
+    due_period = period_of(A.starts_at, chosen.granularity, dialect).label("period")
 
     def count_of(status: AppointmentStatus) -> ColumnElement[int]:
         return func.coalesce(func.sum(case((A.status == status, 1), else_=0)), 0)
@@ -84,7 +85,7 @@ async def patient_counts(
     dialect = _dialect(session)
     found: dict[date, dict[str, int]] = {}
 
-    seen_period = period(A.starts_at, chosen.granularity, dialect).label("period")
+    seen_period = period_of(A.starts_at, chosen.granularity, dialect).label("period")
     seen = await session.execute(
         select(seen_period, func.count(distinct(A.patient_id)))
         .where(_completed_in(since, until))
@@ -94,7 +95,7 @@ async def patient_counts(
         found.setdefault(as_date(start), {})["patients"] = int(count)
 
     first = _first_visits(since, until)
-    new_period = period(first.c.first_at, chosen.granularity, dialect).label("period")
+    new_period = period_of(first.c.first_at, chosen.granularity, dialect).label("period")
     new = await session.execute(
         select(new_period, func.count())
         .select_from(first)

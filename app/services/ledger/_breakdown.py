@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import ValidationFailed
-from app.services.ledger._journal import dollars
+from app.services.ledger._journal import dollars, signed_total
 from app.services.ledger._reads import COLLECTED
 from app.services.ledger._rules import BAD_RANGE, BAD_SPLIT
 from app.services.shared.staff_access import require_permission
@@ -53,18 +53,15 @@ async def get_revenue_breakdown(
     if since is not None and until is not None and until <= since:
         raise ValidationFailed(BAD_RANGE)
 
-    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement[int]:
-        return func.coalesce(func.sum(case((condition, sign * Posting.amount), else_=0)), 0)
-
     kind, entry = Posting.account_kind, JournalEntry.kind
     keys = (ServiceCategory.name,) if split == "service_line" else (Appointment.city, Appointment.state)
     query = (
         select(
             *keys,
-            total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
-            total(and_(kind == AccountKind.platform_fees, entry.in_(COLLECTED))),
-            total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
-            total(kind == AccountKind.platform_fees),
+            signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
+            signed_total(and_(kind == AccountKind.platform_fees, entry.in_(COLLECTED))),
+            signed_total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
+            signed_total(kind == AccountKind.platform_fees),
         )
         .select_from(Posting)
         .join(JournalEntry, JournalEntry.id == Posting.entry_id)

@@ -27,10 +27,11 @@ from app.pdf import Column, Document, Party, PdfFile, Table, format_money, rende
 from app.principal import Principal
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger._journal import account_id, dollars
-from app.services.ledger._reads import _period, _provider, list_provider_statement
+from app.services.ledger._reads import _provider, list_provider_statement
 from app.services.payments import GATEWAYS
 from app.services.providers import display_name
 from app.services.shared.accounts import account_of, is_admin
+from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
 from app.services.validation import LATEST_DAY
@@ -329,7 +330,7 @@ async def list_statement_months(*, session: AsyncSession, actor: Principal) -> l
             AccountKind.provider_payout,
         )
     ]
-    period = _period(Posting.created_at, "month", session.get_bind().dialect.name).label("period")
+    period = period_of(Posting.created_at, "month", session.get_bind().dialect.name).label("period")
     rows = await session.execute(
         select(period)
         .where(Posting.account_id.in_(ids))

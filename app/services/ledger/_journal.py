@@ -51,6 +51,11 @@ def dollars(amount: int) -> Decimal:
     return (Decimal(amount) / 100).quantize(CENT)
 
 
+def signed_total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement[int]:
+    """In SQL: the sum of the postings' amounts where `condition` holds (times `sign`), 0 when none does."""
+    return func.coalesce(func.sum(case((condition, sign * Posting.amount), else_=0)), 0)
+
+
 def account_id(kind: AccountKind, owner_id: str = PLATFORM) -> str:
     return f"{kind.value}:{owner_id}" if owner_id else kind.value
 

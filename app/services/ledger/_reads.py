@@ -15,17 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
-    Date,
-    Integer,
-    SQLColumnExpression,
-    String,
     and_,
-    case,
-    cast,
     func,
     select,
 )
@@ -33,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger._journal import account_id, balances, dollars
+from app.services.ledger._journal import account_id, balances, dollars, signed_total
 from app.services.ledger._rules import (
     BAD_GRANULARITY,
     BAD_RANGE,
@@ -42,6 +35,7 @@ from app.services.ledger._rules import (
     PAGE_SIZE,
 )
 from app.services.shared.accounts import is_admin
+from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of, require_permission
 from app.settings import get_settings
@@ -245,20 +239,6 @@ async def list_provider_statement(
 
 
 # ---- revenue --------------------------------------------------------------------------------------
-def _period(column: SQLColumnExpression[datetime], granularity: str, dialect: str) -> ColumnElement[Any]:
-    """The start of `column`'s period (UTC) as a date-like value, in SQL (a date on PostgreSQL, a string on
-    SQLite: hence `Any`)."""
-    if dialect == "postgresql":
-        return cast(func.date_trunc(granularity, func.timezone("UTC", column)), Date)
-    if granularity == "day":
-        return func.date(column)
-    if granularity == "month":
-        return func.strftime("%Y-%m-01", column)
-    # ISO week: back to Monday (strftime('%w'): 0 Sunday … 6 Saturday).
-    back = (cast(func.strftime("%w", column), Integer) + 6) % 7
-    return func.date(column, "-" + cast(back, String) + " days")
-
-
 def _as_date(value: object) -> date:
     if isinstance(value, datetime):
         return value.date()
@@ -283,19 +263,16 @@ async def get_revenue_summary(
         raise ValidationFailed(BAD_GRANULARITY)
     if since is not None and until is not None and until <= since:
         raise ValidationFailed(BAD_RANGE)
-    period = _period(Posting.created_at, granularity, session.get_bind().dialect.name).label("period")
-
-    def total(condition: ColumnElement[bool], sign: int = 1) -> ColumnElement[int]:
-        return func.coalesce(func.sum(case((condition, sign * Posting.amount), else_=0)), 0)
+    period = period_of(Posting.created_at, granularity, session.get_bind().dialect.name).label("period")
 
     kind, entry = Posting.account_kind, JournalEntry.kind
     figures = (
-        total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
-        total(and_(kind == AccountKind.platform_fees, entry.in_(COLLECTED))),
-        total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
-        total(and_(kind == AccountKind.world, entry == EntryKind.payout_paid)),
-        total(kind == AccountKind.platform_invoices),
-        total(kind.in_((AccountKind.platform_fees, AccountKind.platform_invoices))),
+        signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
+        signed_total(and_(kind == AccountKind.platform_fees, entry.in_(COLLECTED))),
+        signed_total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
+        signed_total(and_(kind == AccountKind.world, entry == EntryKind.payout_paid)),
+        signed_total(kind == AccountKind.platform_invoices),
+        signed_total(kind.in_((AccountKind.platform_fees, AccountKind.platform_invoices))),
     )
     conditions: list[ColumnElement[bool]] = [
         Posting.account_kind.in_(
