@@ -9,7 +9,7 @@ Both panes are live: they refetch on the services' events, never on a timer.
 from __future__ import annotations
 
 from reactpy import component, html, use_location, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from components import browser
@@ -35,7 +35,8 @@ def _Desk() -> VdomDict:
     state = DeskState.from_params(use_location().pathname, params)
     # ?new=1 (the staff dashboard's Message Patient) opens New Ticket on arrival.
     creating, set_creating = use_state(lambda: params.get("new") == ["1"])
-    opened, set_opened = use_state(None)
+    opened_state: State[str | None] = use_state(None)
+    opened, set_opened = opened_state
 
     def created(ticket: TicketRead) -> None:
         set_creating(False)

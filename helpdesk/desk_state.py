@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from urllib.parse import urlencode
 
 from app.services.support import TicketFilter
@@ -18,6 +19,12 @@ TABS: tuple[tuple[TicketFilter, str], ...] = (
     (TicketFilter.resolved, "Resolved"),
 )
 MAX_SEARCH = 200
+
+
+class _Keep(Enum):
+    """`DeskState.href(ticket=...)` left out: the selected ticket stays (None drops it)."""
+
+    KEEP = "keep"
 
 
 def _first(params: dict[str, list[str]], name: str) -> str:
@@ -39,9 +46,21 @@ class DeskState:
             tab = TicketFilter.all
         return cls(path, tab, _first(params, "q")[:MAX_SEARCH], _first(params, "ticket") or None)
 
-    def href(self, **changes: object) -> str:
-        """This view's URL with `changes` (tab=, search=, ticket=) applied; defaults are left out."""
-        state = replace(self, **changes)
+    def href(
+        self,
+        *,
+        tab: TicketFilter | None = None,
+        search: str | None = None,
+        ticket: str | None | _Keep = _Keep.KEEP,
+    ) -> str:
+        """This view's URL with the given tab, search and ticket (`ticket=None` drops it); defaults are left
+        out."""
+        state = replace(
+            self,
+            tab=self.tab if tab is None else tab,
+            search=self.search if search is None else search,
+            ticket=self.ticket if ticket is _Keep.KEEP else ticket,
+        )
         query = {
             "tab": "" if state.tab == TicketFilter.all else state.tab.value,
             "q": state.search,

@@ -39,7 +39,7 @@ class Seen:
     def next_change(self, now: float) -> float:
         """When this entry next changes on its own: replying ends, or the agent is forgotten."""
         ends = [self.heard_at + VIEWING_TTL]
-        if self.replying(now):
+        if self.replying_at is not None and self.replying(now):
             ends.append(self.replying_at + REPLYING_TTL)
         return min(ends)
 
@@ -67,7 +67,7 @@ def _quiet(_message: str) -> None:
 def PresenceBar(ticket_id: str) -> VdomDict:
     session = use_session()
     me = session.user.id if session.user else ""
-    seen, set_seen = use_state({})
+    seen, set_seen = use_state(dict[str, Seen]())
     echo, set_echo = use_state(0)
     stopped = use_ref(False)
 
@@ -94,6 +94,7 @@ def PresenceBar(ticket_id: str) -> VdomDict:
         )
         if user_id not in seen:
             set_echo(lambda n: n + 1)  # a newcomer: let them see us now, not at our next heartbeat
+        return True
 
     use_topic(presence_topic(ticket_id), on_event=on_event)
 
@@ -134,7 +135,7 @@ def TypingSignal(ticket_id: str) -> VdomDict:
     """The hidden button static/js/presence.js clicks while the agent types a reply."""
     signal = use_action(announce_presence, on_error=_quiet)
 
-    async def typing(_event: dict) -> None:
+    async def typing(_event: dict[str, Any]) -> None:
         await signal.run(ticket_id=ticket_id, state="replying")
 
     return html.button(

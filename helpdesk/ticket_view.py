@@ -286,7 +286,7 @@ def _due(label: str, due: datetime, ticket: TicketRead, time_zone: str, *, first
         text: Any = html._(
             "Responded ", time_tag(ticket.first_responded_at, when(ticket.first_responded_at, time_zone))
         )
-    elif ticket.status in (TicketStatus.resolved, TicketStatus.closed) and not first:
+    elif ticket.status in (TicketStatus.resolved, TicketStatus.closed) and not first and ticket.closed_at:
         text = html._(ticket.status.label, " ", time_tag(ticket.closed_at, when(ticket.closed_at, time_zone)))
     else:
         text = html._("Due ", time_tag(due, when(due, time_zone)))

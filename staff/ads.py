@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ads import list_ad_flights, review_ad_flight, set_ad_flight_status
@@ -32,6 +32,7 @@ from components.kit import (
     StaffCard,
     StatusTabs,
     TextArea,
+    Tone,
     UserText,
     bullets,
     button_row,
@@ -40,9 +41,8 @@ from components.kit import (
     facts,
     hint,
     page_param,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.ads import MAX_REASON, FlightPage, FlightRead, FlightStatus
 
@@ -58,7 +58,7 @@ TABS = (
     ("spent", "Budget spent"),
     ("all", "All"),
 )
-TONES = {
+TONES: dict[str, Tone] = {
     "review": "warning",
     "approved": "success",
     "paused": "neutral",
@@ -85,49 +85,47 @@ def _Ads() -> VdomDict:
         page=page,
         page_size=PAGE_SIZE,
     )
-    asking, set_asking = use_state(None)  # (flight, the move) that needs a reason
-    return html._(
-        portal_header(
-            "Advertisement Management",
-            eyebrow="Staff Portal",
-            lead="Review ads before they run, and pause or end any flight. Ads run only in their placements, "
-            "chosen by the page, never by who is looking.",
-        ),
-        portal_body(
-            StaffCard(
-                "Flights",
-                StatusTabs(
-                    TABS,
-                    status,
-                    QueryView(
-                        query,
-                        lambda data: _flights(data, url, query, set_asking),
-                        is_empty=lambda data: data is None,
-                        loading_label="Loading flights…",
-                    ),
-                    label="Flights by status",
-                    href=url.tab_href("status"),
-                    id="ads-tabs",
-                    class_name="tabs ad-tabs",
+    asking_state: State[tuple[FlightRead, str] | None] = use_state(
+        None
+    )  # (flight, the move) that needs a reason
+    asking, set_asking = asking_state
+    return staff_screen(
+        "Advertisement Management",
+        StaffCard(
+            "Flights",
+            StatusTabs(
+                TABS,
+                status,
+                QueryView(
+                    query,
+                    lambda data: _flights(data, url, query, set_asking),
+                    is_empty=lambda data: data is None,
+                    loading_label="Loading flights…",
                 ),
-                title_id="ads-title",
+                label="Flights by status",
+                href=url.tab_href("status"),
+                id="ads-tabs",
+                class_name="tabs ad-tabs",
             ),
-            _Reason(
-                asking[0],
-                asking[1],
-                query,
-                on_close=lambda: set_asking(None),
-                key=f"{asking[0].id} {asking[1]}",
-            )
-            if asking
-            else "",
+            title_id="ads-title",
         ),
+        _Reason(
+            asking[0],
+            asking[1],
+            query,
+            on_close=lambda: set_asking(None),
+            key=f"{asking[0].id} {asking[1]}",
+        )
+        if asking
+        else "",
+        lead="Review ads before they run, and pause or end any flight. Ads run only in their placements, "
+        "chosen by the page, never by who is looking.",
     )
 
 
 def _flights(
     data: FlightPage, url: ListQuery, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
-) -> dict:
+) -> VdomDict:
     return PagedItems(
         data,
         html.ul(

@@ -46,9 +46,8 @@ from components.kit import (
     button_link,
     filter_actions,
     pager,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission
@@ -108,8 +107,9 @@ class Filters:
             page=self.page,
         )
 
-    def href(self, **changes: object) -> str:
-        moved = replace(self, **{"page": 1, **changes})
+    def href(self, *, day: date | None = None, view: str | None = None, page: int = 1) -> str:
+        """This view's URL on another `day` or `view`, at `page` (1 unless given)."""
+        moved = replace(self, day=day or self.day, view=view or self.view, page=page)
         values = {
             "date": moved.day.isoformat(),
             "view": moved.view,
@@ -144,25 +144,20 @@ def _Appointments() -> VdomDict:
     time_zone = session.time_zone
     filters = Filters.from_params(params, today_in(time_zone))
     permissions = use_staff_permissions()
-    return html._(
-        portal_header(
-            "Appointments",
-            eyebrow="Staff Portal",
-            lead="Every visit by day or week. Open one for its details"
-            + (
-                ", to confirm, reassign, reschedule or cancel it."
-                if Permission.manage_appointments in permissions
-                else "."
-            ),
+    return staff_screen(
+        "Appointments",
+        _FilterForm(filters, key=filters.href()),
+        _Agenda(filters, time_zone, key=f"{filters.href(page=filters.page)}|{time_zone}"),
+        _Schedule(filters, time_zone, key=f"schedule-{filters.provider}-{filters.day}-{filters.view}")
+        if filters.provider and Permission.view_booking_schedules in permissions
+        else "",
+        lead="Every visit by day or week. Open one for its details"
+        + (
+            ", to confirm, reassign, reschedule or cancel it."
+            if Permission.manage_appointments in permissions
+            else "."
         ),
-        portal_body(
-            _FilterForm(filters, key=filters.href()),
-            _Agenda(filters, time_zone, key=f"{filters.href(page=filters.page)}|{time_zone}"),
-            _Schedule(filters, time_zone, key=f"schedule-{filters.provider}-{filters.day}-{filters.view}")
-            if filters.provider and Permission.view_booking_schedules in permissions
-            else "",
-            class_name="staff-visits",
-        ),
+        body_class="staff-visits",
     )
 
 
@@ -345,7 +340,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
 
 def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None]) -> VdomDict:
     start, end = format_time(r.starts_at, time_zone), format_time(r.ends_at, time_zone)
-    who = [UserText(r.provider_name)]
+    who: list[VdomDict | str] = [UserText(r.provider_name)]
     if r.patient_name is not None:
         who = [UserText(r.patient_name), " with ", *who]
     return html.li(

@@ -29,9 +29,8 @@ from components.kit import (
     Select,
     filter_actions,
     pager,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead
@@ -112,15 +111,13 @@ def AuditPage() -> Component:
 def _Audit() -> VdomDict:
     session = use_session()
     filters = AuditFilters.from_params(use_search_params())
-    return html._(
-        portal_header(
-            "Audit Log",
-            eyebrow="Staff Portal",
-            lead="Who signed in, changed a role, opened a patient's visit, ticket or file, or changed the staff — "
-            "newest first, with the address and browser it came from. "
-            f"Times are in {session.time_zone.replace('_', ' ')}.",
-        ),
-        portal_body(_FilterForm(filters, key=filters.href(cursor="")), _Entries(filters)),
+    return staff_screen(
+        "Audit Log",
+        _FilterForm(filters, key=filters.href(cursor="")),
+        _Entries(filters),
+        lead="Who signed in, changed a role, opened a patient's visit, ticket or file, or changed the staff — "
+        "newest first, with the address and browser it came from. "
+        f"Times are in {session.time_zone.replace('_', ' ')}.",
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.careers import (
@@ -50,6 +50,7 @@ from components.kit import (
     ServerForm,
     StatusTabs,
     TextArea,
+    Tone,
     UserText,
     button_link,
     button_row,
@@ -58,9 +59,8 @@ from components.kit import (
     form_error,
     page_param,
     param_href,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.careers import (
@@ -87,12 +87,12 @@ from models.careers import (
 
 PATH = "/staff/careers"
 LEAD = "Job postings at /careers and the applications they receive. Only staff with manage_staff see this."
-POSTING_TONES = {
+POSTING_TONES: dict[PostingStatus, Tone] = {
     PostingStatus.draft: "warning",
     PostingStatus.open: "success",
     PostingStatus.closed: "neutral",
 }
-APPLICATION_TONES = {
+APPLICATION_TONES: dict[ApplicationStatus, Tone] = {
     ApplicationStatus.new: "info",
     ApplicationStatus.reviewing: "neutral",
     ApplicationStatus.interview: "warning",
@@ -120,28 +120,30 @@ def CareersAdminPage() -> Component:
 def _Postings() -> VdomDict:
     page = page_param(use_search_params(), last=1_000)
     query = use_query(list_postings, page=page)
-    editing, set_editing = use_state(None)  # None: closed; "": a new posting; else the slug edited
-    return html._(
-        portal_header(
-            "Careers",
+    editing_state: State[str | None] = use_state(
+        None
+    )  # None: closed; "": a new posting; else the slug edited
+    editing, set_editing = editing_state
+    return staff_screen(
+        "Careers",
+        QueryView(
+            query,
+            lambda found: _postings_table(found, set_editing),
+            loading_label="Loading the job postings…",
+            is_empty=lambda _found: False,
+        ),
+        lead=LEAD,
+        header=(
             button_row(
                 button_link("View the careers page", "/careers", variant="outline"),
                 Button("New job", icon="plus", on_click=lambda: set_editing("")),
             ),
-            eyebrow="Staff Portal",
-            lead=LEAD,
         ),
-        portal_body(
-            QueryView(
-                query,
-                lambda found: _postings_table(found, set_editing),
-                loading_label="Loading the job postings…",
-                is_empty=lambda _found: False,
-            )
+        after=(
+            _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
+            if editing is not None
+            else "",
         ),
-        _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
-        if editing is not None
-        else "",
     )
 
 
@@ -351,32 +353,33 @@ def _Applications() -> VdomDict:
     status = status if status in ApplicationStatus.__members__ else ""
     page = page_param(params, last=1_000)
     query = use_query(list_applications, slug=slug, status=status or None, page=page)
-    reviewing, set_reviewing = use_state(None)
+    reviewing_state: State[ApplicationRead | None] = use_state(None)
+    reviewing, set_reviewing = reviewing_state
     tab_href = param_href(f"{PATH}/{quote(slug)}", params, "status", default="")
     found: ApplicationListRead | None = query.data
-    return html._(
-        portal_header(
-            found.posting.title if found else "Applications",
+    return staff_screen(
+        found.posting.title if found else "Applications",
+        QueryView(
+            query,
+            lambda listed: _applications_view(listed, tab_href, set_reviewing),
+            loading_label="Loading the applications…",
+            is_empty=lambda _listed: False,
+        ),
+        lead=f"{found.posting.team} · {found.posting.location} · {EMPLOYMENT_LABELS[found.posting.employment_type]}"
+        if found
+        else None,
+        eyebrow="Careers · Applications",
+        header=(
             html.p(
                 {"class_name": "button-row career-back"},
                 button_link("← All job postings", PATH, variant="outline", size="sm"),
             ),
-            eyebrow="Careers · Applications",
-            lead=f"{found.posting.team} · {found.posting.location} · {EMPLOYMENT_LABELS[found.posting.employment_type]}"
-            if found
-            else None,
         ),
-        portal_body(
-            QueryView(
-                query,
-                lambda listed: _applications_view(listed, tab_href, set_reviewing),
-                loading_label="Loading the applications…",
-                is_empty=lambda _listed: False,
-            )
+        after=(
+            _Review(reviewing, on_close=lambda: set_reviewing(None), query=query, key=reviewing.id)
+            if reviewing is not None
+            else "",
         ),
-        _Review(reviewing, on_close=lambda: set_reviewing(None), query=query, key=reviewing.id)
-        if reviewing is not None
-        else "",
     )
 
 

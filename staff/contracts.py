@@ -42,9 +42,8 @@ from components.kit import (
     form_error,
     hint,
     page_param,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.corporate import (
     ContractPage,
@@ -76,29 +75,24 @@ def _Contracts() -> VdomDict:
     page = page_param(params)
     url = ListQuery(PATH, {"status": status})
     contracts = use_query(list_contracts, status=status, page=page, page_size=PAGE_SIZE)
-    return html._(
-        portal_header(
-            "Contracts",
-            eyebrow="Staff Portal",
-            lead="Corporate contracts: activate them, book on-site event days with providers, invoice each day.",
-        ),
-        portal_body(
-            StatusTabs(
-                TABS,
-                status,
-                QueryView(
-                    contracts, lambda data: _page(data, contracts, url), loading_label="Loading contracts…"
-                ),
-                label="Contract status",
-                href=url.tab_href("status"),
-                id="contracts-by",
+    return staff_screen(
+        "Contracts",
+        StatusTabs(
+            TABS,
+            status,
+            QueryView(
+                contracts, lambda data: _page(data, contracts, url), loading_label="Loading contracts…"
             ),
-            class_name="corp-list",
+            label="Contract status",
+            href=url.tab_href("status"),
+            id="contracts-by",
         ),
+        lead="Corporate contracts: activate them, book on-site event days with providers, invoice each day.",
+        body_class="corp-list",
     )
 
 
-def _page(data: ContractPage, query: Query, url: ListQuery) -> dict:
+def _page(data: ContractPage, query: Query, url: ListQuery) -> VdomDict:
     return PagedItems(
         data,
         html.div({"class_name": "corp-list"}, *[_Contract(c, query, key=c.id) for c in data.items]),

@@ -11,11 +11,11 @@ from reactpy.types import VdomDict
 
 from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Badge, Select, filter_actions
+from components.kit import Badge, Select, Tone, filter_actions
 from models.enrollment import DocumentStanding
 
 DOCUMENT_URL = "/api/enrollment/documents/{id}"
-STANDING_TONES = {
+STANDING_TONES: dict[DocumentStanding, Tone] = {
     DocumentStanding.pending: "info",
     DocumentStanding.approved: "success",
     DocumentStanding.rejected: "danger",
@@ -26,7 +26,7 @@ STANDING_TONES = {
 SelectSpec = tuple[str, str, str, str, Sequence[Any]]
 
 
-def standing_badge(standing: DocumentStanding) -> dict:
+def standing_badge(standing: DocumentStanding) -> VdomDict:
     return Badge(standing.value.capitalize(), tone=STANDING_TONES[standing])
 
 

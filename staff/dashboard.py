@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_ref, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy.utils import Ref
 
 from app.services.staff import (
@@ -45,10 +45,9 @@ from components.kit import (
     UserText,
     dialog_actions,
     isolate,
-    portal_body,
-    portal_header,
     stat_group,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import use_staff_access, use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
@@ -85,31 +84,28 @@ def StaffDashboard() -> VdomDict:
     def changed() -> None:
         reload_figures.current()
 
-    return html._(
-        portal_header(
-            "Staff Dashboard",
+    return staff_screen(
+        "Staff Dashboard",
+        _StatCards(reload_figures, Permission.view_analytics in permissions),
+        html.div(
+            {"class_name": "staff-panels"},
+            _TodaysAppointments(changed, Permission.manage_appointments in permissions)
+            if Permission.view_appointments in permissions
+            else "",
+            _Tasks(changed),
+        ),
+        quick_actions(permissions),
+        lead=html._("Welcome back, " if session.returning else "Welcome, ", UserText(access.name), ".")
+        if access
+        else None,
+        header=(
             html.p(
                 {"class_name": "portal-date"},
                 icon("calendar", size=18),
                 html.time({"date_time": today.isoformat()}, f"{today:%A}, {format_date(today)}"),
             ),
-            eyebrow="Staff Portal",
-            lead=html._("Welcome back, " if session.returning else "Welcome, ", UserText(access.name), ".")
-            if access
-            else None,
         ),
-        portal_body(
-            _StatCards(reload_figures, Permission.view_analytics in permissions),
-            html.div(
-                {"class_name": "staff-panels"},
-                _TodaysAppointments(changed, Permission.manage_appointments in permissions)
-                if Permission.view_appointments in permissions
-                else "",
-                _Tasks(changed),
-            ),
-            quick_actions(permissions),
-            class_name="staff-dashboard",
-        ),
+        body_class="staff-dashboard",
     )
 
 
@@ -165,7 +161,7 @@ def stat_cards(figures: Any, show_activity: bool) -> VdomDict:
     return stat_group(*cards, label="Today at a glance")
 
 
-def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int | None = None) -> dict:
+def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int | None = None) -> VdomDict:
     return StatCard(label, value, hint=detail, icon=icon_name, trend=trend)
 
 
@@ -176,7 +172,8 @@ def stat_card(label: str, value: str, detail: str, icon_name: str, *, trend: int
 def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> VdomDict:
     session = use_session()
     query = use_query(list_todays_appointments, time_zone=session.time_zone)
-    open_one, set_open_one = use_state(None)
+    open_one_state: State[AppointmentRead | None] = use_state(None)
+    open_one, set_open_one = open_one_state
     records = Permission.view_patient_logs in use_staff_permissions()
     viewing = use_action(open_visit)
     confirming = use_action(confirm_visit, refetch=[query])
@@ -285,7 +282,7 @@ HIDDEN_RECORDS = "Shown to members with the view patient logs permission"
 
 def visit_dialog(
     visit: AppointmentRead, time_zone: str, on_close: Callable[[], None], *, records: bool = True
-) -> dict:
+) -> VdomDict:
     """A visit's details. Without `records` (view_patient_logs) the service sent no address or intake
     notes, and the dialog says so instead of showing them as empty."""
     place = ", ".join(
@@ -340,7 +337,7 @@ def priority_select(form: Form, control_id: str) -> Component:
     )
 
 
-def priority_badge(priority: TaskPriority) -> dict:
+def priority_badge(priority: TaskPriority) -> VdomDict:
     return Badge(priority.value, tone=None, class_name=f"priority priority-{priority.value}")
 
 
@@ -521,7 +518,7 @@ def _TaskEditor(task: StaffTaskRead, on_done: Callable[[], None], on_change: Cal
 # ---- quick actions ----------------------------------------------------------------------------------
 
 
-def quick_actions(permissions: frozenset[Permission]) -> dict:
+def quick_actions(permissions: frozenset[Permission]) -> VdomDict:
     actions = [("New Appointment", "/find-provider", "calendar", "Book a visit with a provider")]
     if Permission.view_support_tickets in permissions:
         actions.append(

@@ -32,9 +32,8 @@ from components.kit import (
     dialog_actions,
     filter_actions,
     form_error,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.handbook import (
@@ -68,21 +67,18 @@ def _Handbook() -> VdomDict:
     query = use_query(list_articles, query=search)
     writing, set_writing = use_state(False)
     can_edit = bool(query.data and query.data.can_edit)
-    return html._(
-        portal_header(
-            "Documentation",
+    return staff_screen(
+        "Documentation",
+        _SearchForm(search, key=search),
+        QueryView(query, _article_list, loading_label="Loading the handbook…", is_empty=lambda _h: False),
+        lead=LEAD,
+        header=(
             button_row(Button("New article", icon="plus", on_click=lambda: set_writing(True)))
             if can_edit
             else "",
-            eyebrow="Staff Portal",
-            lead=LEAD,
         ),
-        portal_body(
-            _SearchForm(search, key=search),
-            QueryView(query, _article_list, loading_label="Loading the handbook…", is_empty=lambda _h: False),
-            class_name="handbook",
-        ),
-        _Editor(None, on_close=lambda: set_writing(False)) if writing else "",
+        body_class="handbook",
+        after=(_Editor(None, on_close=lambda: set_writing(False)) if writing else "",),
     )
 
 
@@ -191,9 +187,19 @@ def _ArticleView(article: ArticleRead, query: Query) -> VdomDict:
         if article.updated_by_name
         else f"Updated {format_date(article.updated_at)}"
     )
-    return html._(
-        portal_header(
-            article.title,
+    return staff_screen(
+        article.title,
+        html.article(
+            {
+                "class_name": "staff-card handbook-article prose",
+                "aria-label": article.title,
+                "dangerouslySetInnerHTML": {"__html": article.body_html},
+            }
+        ),
+        html.p(html.a({"href": PATH}, "← All articles")),
+        lead=article.summary or None,
+        eyebrow=html.a({"href": PATH}, "Documentation"),
+        header=(
             html.p({"class_name": "handbook-meta"}, f"{article.topic} · {written}"),
             button_row(
                 Button("Edit", icon="edit", variant="outline", on_click=lambda: set_editing(True)),
@@ -201,36 +207,26 @@ def _ArticleView(article: ArticleRead, query: Query) -> VdomDict:
             )
             if article.can_edit
             else "",
-            eyebrow=html.a({"href": PATH}, "Documentation"),
-            lead=article.summary or None,
         ),
-        portal_body(
-            html.article(
-                {
-                    "class_name": "staff-card handbook-article prose",
-                    "aria-label": article.title,
-                    "dangerouslySetInnerHTML": {"__html": article.body_html},
-                }
-            ),
-            html.p(html.a({"href": PATH}, "← All articles")),
-        ),
-        _Editor(article, on_close=lambda: set_editing(False), query=query) if editing else "",
-        Dialog(
-            "Delete this article?",
-            dialog_actions(
-                Button("Cancel", variant="ghost", on_click=lambda: set_deleting(False)),
-                Button(
-                    "Delete article",
-                    variant="danger",
-                    pending=remove.pending,
-                    on_click=lambda: remove.run(slug=article.slug),
+        after=(
+            _Editor(article, on_close=lambda: set_editing(False), query=query) if editing else "",
+            Dialog(
+                "Delete this article?",
+                dialog_actions(
+                    Button("Cancel", variant="ghost", on_click=lambda: set_deleting(False)),
+                    Button(
+                        "Delete article",
+                        variant="danger",
+                        pending=remove.pending,
+                        on_click=lambda: remove.run(slug=article.slug),
+                    ),
                 ),
+                open=deleting,
+                on_close=lambda: set_deleting(False),
+                description=f"“{article.title}” will be removed for the whole team. This cannot be undone.",
+                id="handbook-delete",
+                busy=remove.pending,
             ),
-            open=deleting,
-            on_close=lambda: set_deleting(False),
-            description=f"“{article.title}” will be removed for the whole team. This cannot be undone.",
-            id="handbook-delete",
-            busy=remove.pending,
         ),
     )
 

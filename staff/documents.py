@@ -39,9 +39,8 @@ from components.kit import (
     UserText,
     dialog_actions,
     pager,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import DocumentKind, DocumentStanding, DocumentStatus
 from models.enrollment_review import MAX_DOCUMENT_NOTE, DocumentPageRead, DocumentRowRead
@@ -70,7 +69,7 @@ class DocumentFilters:
         )
 
     def href(self, **changes: Any) -> str:
-        values = {"standing": self.standing, "kind": self.kind, "page": self.page} | changes
+        values: dict[str, Any] = {"standing": self.standing, "kind": self.kind, "page": self.page} | changes
         page = int(values.pop("page") or 1)
         params = {k: v for k, v in values.items() if v} | ({"page": str(page)} if page > 1 else {})
         return f"{PATH}?{urlencode(params)}" if params else PATH
@@ -84,32 +83,27 @@ def DocumentsPage() -> Component:
 @component
 def _Documents() -> VdomDict:
     filters = DocumentFilters.from_params(use_search_params())
-    return html._(
-        portal_header(
-            "Document Approvals",
-            eyebrow="Staff Portal",
-            lead="Every credential document providers and applicants handed in. Those expiring within 90 days "
-            "or expired are highlighted; approve a document, or reject it with a reason the applicant reads.",
-        ),
-        portal_body(
-            FilterForm(
-                PATH,
-                "Filter the documents",
-                "documents",
+    return staff_screen(
+        "Document Approvals",
+        FilterForm(
+            PATH,
+            "Filter the documents",
+            "documents",
+            (
                 (
-                    (
-                        "Standing",
-                        "standing",
-                        filters.standing,
-                        "Every standing",
-                        [(s.value, s.value.capitalize()) for s in DocumentStanding],
-                    ),
-                    ("Kind", "kind", filters.kind, "Every kind", [(k.value, k.label) for k in DocumentKind]),
+                    "Standing",
+                    "standing",
+                    filters.standing,
+                    "Every standing",
+                    [(s.value, s.value.capitalize()) for s in DocumentStanding],
                 ),
-                key=filters.href(page=1),
+                ("Kind", "kind", filters.kind, "Every kind", [(k.value, k.label) for k in DocumentKind]),
             ),
-            _List(filters),
+            key=filters.href(page=1),
         ),
+        _List(filters),
+        lead="Every credential document providers and applicants handed in. Those expiring within 90 days "
+        "or expired are highlighted; approve a document, or reject it with a reason the applicant reads.",
     )
 
 
@@ -130,7 +124,9 @@ def _List(filters: DocumentFilters) -> VdomDict:
     )
 
 
-def documents_section(page: DocumentPageRead, filters: DocumentFilters, changed: Callable[[], None]) -> dict:
+def documents_section(
+    page: DocumentPageRead, filters: DocumentFilters, changed: Callable[[], None]
+) -> VdomDict:
     counts = counts_list(
         "Documents per standing",
         [

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.help_center import (
@@ -42,9 +42,8 @@ from components.kit import (
     dialog_actions,
     form_error,
     page_param,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.help_center import (
@@ -78,30 +77,33 @@ def HelpCenterAdminPage() -> Component:
 def _Articles() -> VdomDict:
     page = page_param(use_search_params(), last=1_000)
     query = use_query(list_help_articles, page=page)
-    editing, set_editing = use_state(None)  # None: closed; "": a new article; else the slug edited
-    deleting, set_deleting = use_state(None)
-    return html._(
-        portal_header(
-            "Help Center",
+    editing_state: State[str | None] = use_state(
+        None
+    )  # None: closed; "": a new article; else the slug edited
+    editing, set_editing = editing_state
+    deleting_state: State[HelpArticleSummaryRead | None] = use_state(None)
+    deleting, set_deleting = deleting_state
+    return staff_screen(
+        "Help Center",
+        QueryView(
+            query,
+            lambda found: _table(found, set_editing, set_deleting),
+            loading_label="Loading the articles…",
+            is_empty=lambda _found: False,
+        ),
+        lead=LEAD,
+        header=(
             button_row(
                 button_link("View the Help Center", "/help-center", variant="outline"),
                 Button("New article", icon="plus", on_click=lambda: set_editing("")),
             ),
-            eyebrow="Staff Portal",
-            lead=LEAD,
         ),
-        portal_body(
-            QueryView(
-                query,
-                lambda found: _table(found, set_editing, set_deleting),
-                loading_label="Loading the articles…",
-                is_empty=lambda _found: False,
-            )
+        after=(
+            _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
+            if editing is not None
+            else "",
+            _Delete(deleting, on_close=lambda: set_deleting(None), query=query) if deleting else "",
         ),
-        _Editor(editing or None, on_close=lambda: set_editing(None), query=query, key=editing or "new")
-        if editing is not None
-        else "",
-        _Delete(deleting, on_close=lambda: set_deleting(None), query=query) if deleting else "",
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import navigate, use_params, use_search_params
 
 from app.services.invoices import (
@@ -57,9 +57,8 @@ from components.kit import (
     filter_actions,
     form_error,
     hint,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.invoice import (
     MAX_ADDRESS,
@@ -123,14 +122,12 @@ def InvoicesPage() -> Component:
 @component
 def _Invoices() -> VdomDict:
     filters = Filters.from_params(use_search_params())
-    return html._(
-        portal_header(
-            "Invoices",
-            button_link("New invoice", f"{PATH}/new"),
-            eyebrow="Staff Portal",
-            lead="Bill organizations and patients: drafts, sent invoices with their PDF, payments and voids.",
-        ),
-        portal_body(_FilterForm(filters, key=filters.href(page=1)), _List(filters)),
+    return staff_screen(
+        "Invoices",
+        _FilterForm(filters, key=filters.href(page=1)),
+        _List(filters),
+        lead="Bill organizations and patients: drafts, sent invoices with their PDF, payments and voids.",
+        header=(button_link("New invoice", f"{PATH}/new"),),
     )
 
 
@@ -196,7 +193,7 @@ def invoice_columns() -> tuple[Column, ...]:
     )
 
 
-def list_section(page: InvoicePageRead, filters: Filters) -> dict:
+def list_section(page: InvoicePageRead, filters: Filters) -> VdomDict:
     filtered = bool(filters.search or filters.status)
     return StaffCard(
         "All invoices",
@@ -229,13 +226,11 @@ def InvoicePage() -> Component:
 def _Invoice() -> VdomDict | Component:
     number = use_params().get("number", "")[:20]
     if number == "new":
-        return html._(
-            portal_header(
-                "New invoice",
-                eyebrow=html.a({"href": PATH}, "Invoices"),
-                lead="Saved as a draft with its number; you can change it until it is sent.",
-            ),
-            portal_body(_Editor(None, None)),
+        return staff_screen(
+            "New invoice",
+            _Editor(None, None),
+            lead="Saved as a draft with its number; you can change it until it is sent.",
+            eyebrow=html.a({"href": PATH}, "Invoices"),
         )
     return _Existing(number)
 
@@ -244,16 +239,14 @@ def _Invoice() -> VdomDict | Component:
 def _Existing(number: str) -> VdomDict:
     query = use_query(get_invoice, number=number)
     invoice = query.data
-    return html._(
-        portal_header(
-            f"Invoice {invoice.number}" if invoice else "Invoice",
-            invoice_status_badge(invoice.status) if invoice else "",
-            eyebrow=html.a({"href": PATH}, "Invoices"),
-            lead=f"To {invoice.recipient_name} · {cents_text(invoice.total_cents)} · due {format_date(invoice.due_on)}"
-            if invoice
-            else None,
-        ),
-        portal_body(QueryView(query, lambda i: invoice_view(i, query), loading_label="Loading the invoice…")),
+    return staff_screen(
+        f"Invoice {invoice.number}" if invoice else "Invoice",
+        QueryView(query, lambda i: invoice_view(i, query), loading_label="Loading the invoice…"),
+        lead=f"To {invoice.recipient_name} · {cents_text(invoice.total_cents)} · due {format_date(invoice.due_on)}"
+        if invoice
+        else None,
+        eyebrow=html.a({"href": PATH}, "Invoices"),
+        header=(invoice_status_badge(invoice.status) if invoice else "",),
     )
 
 
@@ -273,7 +266,10 @@ def read_only(invoice: InvoiceRead) -> VdomDict:
         ("Sent", format_date(invoice.sent_at) if invoice.sent_at else "—"),
     ]
     if invoice.status is InvoiceStatus.paid:
-        method = METHOD_LABELS.get(invoice.payment_method, invoice.payment_method)
+        method = next(
+            (label for m, label in METHOD_LABELS.items() if m.value == invoice.payment_method),
+            invoice.payment_method,
+        )
         facts.append(("Paid", f"{format_date(invoice.paid_at)} · {method}" if invoice.paid_at else method))
         facts.append(("Reference", invoice.payment_reference or "—"))
     if invoice.status is InvoiceStatus.void:
@@ -581,14 +577,15 @@ def read_form(values: dict[str, Any], keys: list[int], kind: RecipientKind) -> I
 
 
 @component
-def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict:
+def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict | Component:
     session = use_session()
     # Not a form draft (drafts keep 20 text fields; an invoice has up to 150): "Create draft" saves it.
     form = use_form(**_initial(invoice))
     _tick, set_tick = use_state(0)  # the kind, a line, a quantity or a price changed: render again
     kind, keys = recipient_kind(form.values), line_keys(form.values)
     problem, set_problem = use_state("")
-    created, set_created = use_state(None)
+    created_state: State[str | None] = use_state(None)
+    created, set_created = created_state
 
     def saved(result: InvoiceRead) -> None:
         set_problem("")

@@ -40,6 +40,7 @@ from components.kit import (
     ServerForm,
     StatusTabs,
     TextArea,
+    Tone,
     UserText,
     button_link,
     choice_param,
@@ -48,9 +49,8 @@ from components.kit import (
     form_error,
     hint,
     page_param,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.corporate import MAX_NOTE, LeadPage, LeadRead, LeadStatus
 
@@ -58,7 +58,13 @@ PATH = "/staff/leads"
 PAGE_SIZE = 20
 S = LeadStatus
 TABS = (("", "All"), *((s.value, s.label) for s in S))
-TONES = {S.new: "info", S.contacted: "warning", S.proposal: "warning", S.won: "success", S.lost: "neutral"}
+TONES: dict[S, Tone] = {
+    S.new: "info",
+    S.contacted: "warning",
+    S.proposal: "warning",
+    S.won: "success",
+    S.lost: "neutral",
+}
 STEP_LABELS = {
     S.new: "Reopen",
     S.contacted: "Mark contacted",
@@ -80,31 +86,26 @@ def _Leads() -> VdomDict:
     url = ListQuery(PATH, {"status": status})
     leads = use_query(list_leads, status=status, page=page, page_size=PAGE_SIZE)
     assignees = use_query(list_lead_assignees)
-    return html._(
-        portal_header(
-            "Corporate Leads",
-            eyebrow="Staff Portal",
-            lead="Enquiries from the Corporate Solutions page: follow each one up until it becomes a contract.",
-        ),
-        portal_body(
-            StatusTabs(
-                TABS,
-                status,
-                QueryView(
-                    leads,
-                    lambda data: _page(data, leads, assignees.data or [], url),
-                    loading_label="Loading leads…",
-                ),
-                label="Lead status",
-                href=url.tab_href("status"),
-                id="leads-by",
+    return staff_screen(
+        "Corporate Leads",
+        StatusTabs(
+            TABS,
+            status,
+            QueryView(
+                leads,
+                lambda data: _page(data, leads, assignees.data or [], url),
+                loading_label="Loading leads…",
             ),
-            class_name="corp-list",
+            label="Lead status",
+            href=url.tab_href("status"),
+            id="leads-by",
         ),
+        lead="Enquiries from the Corporate Solutions page: follow each one up until it becomes a contract.",
+        body_class="corp-list",
     )
 
 
-def _page(data: LeadPage, query: Query, assignees: list[Any], url: ListQuery) -> dict:
+def _page(data: LeadPage, query: Query, assignees: list[Any], url: ListQuery) -> VdomDict:
     return PagedItems(
         data,
         html.p(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.forum import (
@@ -47,9 +47,9 @@ from components.kit import (
     form_error,
     page_param,
     param_href,
-    portal_body,
-    portal_header,
 )
+from components.kit.buttons import Variant
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.forum import (
     ACTION_LABELS,
@@ -77,7 +77,7 @@ LEAD = (
     "members flagged. Every action is logged with its reason."
 )
 # (action, dialog title, button label, button variant)
-ACTIONS = {
+ACTIONS: dict[str, tuple[str, str, Variant]] = {
     "approve": ("Approve this post", "Approve", "primary"),
     "reject": ("Reject this post", "Reject", "danger"),
     "edit": ("Edit this post", "Save changes", "primary"),
@@ -97,29 +97,31 @@ def _Moderation() -> VdomDict:
     params = use_search_params()
     tab = choice_param(params, "tab", dict(TABS), default="queue")
     page = page_param(params, last=1_000)
-    return html._(
-        portal_header("Content Moderation", eyebrow="Staff Portal", lead=LEAD),
-        portal_body(
-            StatusTabs(
-                TABS,
-                tab,
-                _Posts(tab, page, key=f"{tab}:{page}")
-                if tab in ("queue", "hidden")
-                else _Silenced()
-                if tab == "silenced"
-                else _Log(page, key=f"log:{page}"),
-                label="Moderation",
-                href=param_href(PATH, params, default="queue"),
-                id="moderation",
-            )
+    return staff_screen(
+        "Content Moderation",
+        StatusTabs(
+            TABS,
+            tab,
+            _Posts(tab, page, key=f"{tab}:{page}")
+            if tab in ("queue", "hidden")
+            else _Silenced()
+            if tab == "silenced"
+            else _Log(page, key=f"log:{page}"),
+            label="Moderation",
+            href=param_href(PATH, params, default="queue"),
+            id="moderation",
         ),
+        lead=LEAD,
     )
 
 
 @component
 def _Posts(view: str, page: int) -> VdomDict:
     query = use_query(moderation_queue, view=view, page=page)
-    acting, set_acting = use_state(None)  # (action, item) while a dialog is open
+    acting_state: State[tuple[str, ForumQueueItem] | None] = use_state(
+        None
+    )  # (action, item) while a dialog is open
+    acting, set_acting = acting_state
     return html._(
         QueryView(
             query,
@@ -139,7 +141,7 @@ def _Posts(view: str, page: int) -> VdomDict:
     )
 
 
-def _queue(found: ForumQueueRead, act: Callable[[Any], None]) -> dict:
+def _queue(found: ForumQueueRead, act: Callable[[Any], None]) -> VdomDict:
     return PagedItems(
         found,
         html.p(
@@ -178,7 +180,7 @@ def _why(item: ForumQueueItem) -> Any:
 def _item(item: ForumQueueItem, view: str, act: Callable[[Any], None]) -> VdomDict:
     title = f"{item.topic_title} · #{item.number}"
 
-    def button(action: str, label: str, variant: str = "outline") -> dict:
+    def button(action: str, label: str, variant: Variant = "outline") -> VdomDict:
         return Button(
             label,
             size="sm",
@@ -334,7 +336,7 @@ def _Silenced() -> VdomDict:
         unsilence_member, refetch=[query], on_success=lambda _r: session.toaster.success("Silence lifted")
     )
 
-    def table(rows: list[ForumSilenceRead]) -> dict:
+    def table(rows: list[ForumSilenceRead]) -> VdomDict:
         return DataTable(
             [
                 Column("member", "Member", render=lambda r: author_line(r.member)),
@@ -366,7 +368,7 @@ def _Silenced() -> VdomDict:
 def _Log(page: int) -> VdomDict:
     query = use_query(moderation_log, page=page)
 
-    def table(found: ForumLogRead) -> dict:
+    def table(found: ForumLogRead) -> VdomDict:
         return DataTable(
             [
                 Column(

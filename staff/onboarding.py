@@ -20,18 +20,18 @@ from components.kit import (
     QueryView,
     Region,
     StatCard,
+    Tone,
     UserText,
     hint,
-    portal_body,
-    portal_header,
     stat_group,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
 
 PATH = "/staff/onboarding"
-TONES = {
+TONES: dict[ApplicationStatus, Tone] = {
     ApplicationStatus.draft: "neutral",
     ApplicationStatus.submitted: "info",
     ApplicationStatus.in_review: "info",
@@ -74,19 +74,12 @@ def OnboardingPage() -> Component:
 def _Onboarding() -> VdomDict:
     chosen = (use_search_params().get("application") or [""])[0][:36]
     pipeline = use_query(get_onboarding_pipeline)
-    return html._(
-        portal_header(
-            "Provider Onboarding",
-            eyebrow="Staff Portal",
-            lead=f"Every application by status, oldest first. Drafts idle for {NUDGE_IDLE.days} days get a "
-            f"reminder, at most one every {NUDGE_EVERY.days} days.",
-        ),
-        portal_body(
-            QueryView(
-                pipeline, lambda data: pipeline_view(data, chosen), loading_label="Loading the pipeline…"
-            ),
-            _Timeline(chosen, key=chosen) if chosen else "",
-        ),
+    return staff_screen(
+        "Provider Onboarding",
+        QueryView(pipeline, lambda data: pipeline_view(data, chosen), loading_label="Loading the pipeline…"),
+        _Timeline(chosen, key=chosen) if chosen else "",
+        lead=f"Every application by status, oldest first. Drafts idle for {NUDGE_IDLE.days} days get a "
+        f"reminder, at most one every {NUDGE_EVERY.days} days.",
     )
 
 

@@ -40,9 +40,8 @@ from components.kit import (
     list_href,
     member_item,
     page_param,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.organization import MemberRole, OrganizationKind, OrganizationPage, TeamRead
 
@@ -65,25 +64,20 @@ def _Organizations() -> VdomDict:
     chosen = (params.get("id") or [""])[0][:36]
     page = page_param(params)
     found = use_query(list_organizations, search=search, page=page)
-    return html._(
-        portal_header(
-            "Organizations",
-            eyebrow="Staff Portal",
-            lead="Company clients and provider agencies, and the people in each.",
+    return staff_screen(
+        "Organizations",
+        SearchForm(
+            browser_field("Name", "q", value=search, type="search", id_prefix="orgs", max_length=80),
+            action=PATH,
+            label="Find an organization",
+            key=f"search {search}",
+            class_name="form corp-row",
+            actions_class="modal-actions",
         ),
-        portal_body(
-            SearchForm(
-                browser_field("Name", "q", value=search, type="search", id_prefix="orgs", max_length=80),
-                action=PATH,
-                label="Find an organization",
-                key=f"search {search}",
-                class_name="form corp-row",
-                actions_class="modal-actions",
-            ),
-            _Organization(chosen, key=chosen) if chosen else _NewOrganization(found),
-            QueryView(found, lambda data: _list(data, search), loading_label="Loading organizations…"),
-            class_name="corp-list",
-        ),
+        _Organization(chosen, key=chosen) if chosen else _NewOrganization(found),
+        QueryView(found, lambda data: _list(data, search), loading_label="Loading organizations…"),
+        lead="Company clients and provider agencies, and the people in each.",
+        body_class="corp-list",
     )
 
 

@@ -8,7 +8,7 @@ feature (under development, no date promised), and only to a member who holds th
 from __future__ import annotations
 
 from reactpy import component, use_location
-from reactpy.types import Component
+from reactpy.types import Component, VdomDict
 
 from components.guards import feature_name, feature_segment
 from components.kit import coming_soon
@@ -33,7 +33,7 @@ def StaffPortal() -> Component:
     return StaffFrame(StaffSection(lambda: coming_soon_screen(feature), slug=slug, key=slug), active=slug)
 
 
-def coming_soon_screen(feature: str) -> dict:
+def coming_soon_screen(feature: str) -> VdomDict:
     return coming_soon(
         feature=feature,
         heading="Staff Portal Feature Coming Soon",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.store import (
@@ -53,10 +53,9 @@ from components.kit import (
     hint,
     list_href,
     page_param,
-    portal_body,
-    portal_header,
     upload_receiver,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import money
 from models.store import MAX_IMAGES, ProductCategory, ProductCreate, ProductPage, ProductRead
@@ -87,30 +86,26 @@ def _Products() -> VdomDict:
     category = category if category in {c.value for c in ProductCategory} else ""
     page = page_param(params)
     query = use_query(list_products, search=search, category=category, page=page, page_size=PAGE_SIZE)
-    editing, set_editing = use_state(None)  # NEW or a ProductRead
-    return html._(
-        portal_header(
+    editing_state: State[str | ProductRead | None] = use_state(None)  # NEW or a ProductRead
+    editing, set_editing = editing_state
+    return staff_screen(
+        "Products",
+        StaffCard(
             "Products",
-            eyebrow="Staff Portal",
-            lead="What the store sells: prices, stock and whether patients can see each product.",
-        ),
-        portal_body(
-            StaffCard(
-                "Products",
-                _filters(search, category),
-                QueryView(
-                    query,
-                    lambda data: _table(data, search, category, set_editing),
-                    is_empty=lambda data: data is None,
-                    loading_label="Loading products…",
-                ),
-                title_id="products-title",
-                head=(Button("New product", icon="plus", on_click=lambda: set_editing(NEW)),),
+            _filters(search, category),
+            QueryView(
+                query,
+                lambda data: _table(data, search, category, set_editing),
+                is_empty=lambda data: data is None,
+                loading_label="Loading products…",
             ),
-            _Editor(editing, query, on_close=lambda: set_editing(None), key=_editor_key(editing))
-            if editing
-            else "",
+            title_id="products-title",
+            head=(Button("New product", icon="plus", on_click=lambda: set_editing(NEW)),),
         ),
+        _Editor(editing, query, on_close=lambda: set_editing(None), key=_editor_key(editing))
+        if editing
+        else "",
+        lead="What the store sells: prices, stock and whether patients can see each product.",
     )
 
 
@@ -118,7 +113,7 @@ def _editor_key(editing: Any) -> str:
     return "editor new" if editing == NEW else f"editor {getattr(editing, 'id', '')}"
 
 
-def _filters(search: str, category: str) -> dict:
+def _filters(search: str, category: str) -> VdomDict:
     return SearchForm(
         browser_field(
             "Name or category", "q", value=search, type="search", id_prefix="products", max_length=80
@@ -138,8 +133,8 @@ def _filters(search: str, category: str) -> dict:
     )
 
 
-def _table(data: ProductPage, search: str, category: str, edit: Callable[[Any], None]) -> dict:
-    def actions(product: ProductRead) -> dict:
+def _table(data: ProductPage, search: str, category: str, edit: Callable[[Any], None]) -> VdomDict:
+    def actions(product: ProductRead) -> VdomDict:
         return Button(
             "Edit",
             size="sm",
@@ -190,7 +185,8 @@ def _Editor(editing: Any, query: Query, on_close: Callable[[], None]) -> Any:
         stock=str(product.stock) if product else "0",
         active=product.active if product else True,
     )
-    errors, set_errors = use_state({})
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
     problem, set_problem = use_state("")
 
     def saved(result: ProductRead) -> None:
@@ -311,6 +307,7 @@ def _Photos(product_id: str, listing: Query) -> VdomDict:
         listing.refetch()
 
     images = query.data.images if query.data else []
+    name = query.data.name if query.data else ""
     return html.fieldset(
         {"class_name": "field product-photos", **browser.upload_scope()},
         html.legend({"class_name": "label"}, "Photos"),
@@ -321,7 +318,7 @@ def _Photos(product_id: str, listing: Query) -> VdomDict:
             *[
                 html.li(
                     {"key": image.id},
-                    html.img({"src": image.url, "alt": f"Photo {number} of {query.data.name}"}),
+                    html.img({"src": image.url, "alt": f"Photo {number} of {name}"}),
                     Button(
                         "Remove",
                         size="sm",

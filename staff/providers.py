@@ -41,16 +41,16 @@ from components.kit import (
     StaffCard,
     StatCard,
     TextArea,
+    Tone,
     UserText,
     bullets,
     dialog_actions,
     facts,
     filter_actions,
     pager,
-    portal_body,
-    portal_header,
     stat_group,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
 from models.provider import ProviderType
@@ -68,14 +68,14 @@ from models.standing import (
 )
 
 PATH = "/staff/providers"
-STANDING_TONES = {
+STANDING_TONES: dict[ProviderStanding, Tone] = {
     ProviderStanding.listed: "success",
     ProviderStanding.suspended: "danger",
     ProviderStanding.lapsed: "warning",
     ProviderStanding.unverified: "neutral",
     ProviderStanding.inactive: "neutral",
 }
-DOCUMENT_TONES = {
+DOCUMENT_TONES: dict[DocumentStanding, Tone] = {
     DocumentStanding.approved: "success",
     DocumentStanding.pending: "info",
     DocumentStanding.rejected: "danger",
@@ -128,7 +128,7 @@ class Filters:
         return f"{PATH}?{query}" if query else PATH
 
 
-def standing_badge(standing: ProviderStanding) -> dict:
+def standing_badge(standing: ProviderStanding) -> VdomDict:
     return Badge(standing.label, tone=STANDING_TONES[standing])
 
 
@@ -146,14 +146,12 @@ def ProvidersPage() -> Component:
 def _Providers() -> VdomDict:
     params = use_search_params()
     filters = Filters.from_params(params)
-    return html._(
-        portal_header(
-            "Provider Management",
-            eyebrow="Staff Portal",
-            lead="Every provider, their standing and credentials. Open one to see its licences, documents and "
-            "visits, or to suspend or reinstate it.",
-        ),
-        portal_body(_FilterForm(filters, key=filters.href(page=1)), _List(filters)),
+    return staff_screen(
+        "Provider Management",
+        _FilterForm(filters, key=filters.href(page=1)),
+        _List(filters),
+        lead="Every provider, their standing and credentials. Open one to see its licences, documents and "
+        "visits, or to suspend or reinstate it.",
     )
 
 
@@ -243,7 +241,7 @@ def provider_columns() -> tuple[Column, ...]:
     )
 
 
-def list_section(page: ManagedProviderPage, filters: Filters) -> dict:
+def list_section(page: ManagedProviderPage, filters: Filters) -> VdomDict:
     count = f"{page.total:,}{'+' if page.more else ''}"
     return StaffCard(
         "Providers",
@@ -286,20 +284,16 @@ def _Provider() -> VdomDict:
     )
     data = query.data
     audit = Permission.view_provider_logs in use_staff_permissions()
-    return html._(
-        portal_header(
-            UserText(data.name) if data else "Provider",
-            standing_badge(data.standing) if data else "",
-            eyebrow=html.a({"href": PATH}, "Provider Management"),
-            lead=f"{data.provider_type.label} · {data.email or 'no account'}" if data else None,
+    return staff_screen(
+        UserText(data.name) if data else "Provider",
+        QueryView(
+            query,
+            lambda provider: provider_view(provider, query.refetch, audit),
+            loading_label="Loading…",
         ),
-        portal_body(
-            QueryView(
-                query,
-                lambda provider: provider_view(provider, query.refetch, audit),
-                loading_label="Loading…",
-            )
-        ),
+        lead=f"{data.provider_type.label} · {data.email or 'no account'}" if data else None,
+        eyebrow=html.a({"href": PATH}, "Provider Management"),
+        header=(standing_badge(data.standing) if data else "",),
     )
 
 
@@ -333,7 +327,7 @@ def provider_view(p: ManagedProvider, changed: Callable[[], None], audit: bool) 
     )
 
 
-def profile_section(p: ManagedProvider) -> dict:
+def profile_section(p: ManagedProvider) -> VdomDict:
     def row(label: str, value: object) -> tuple[str, object]:
         return label, value or "—"
 
@@ -357,7 +351,7 @@ def profile_section(p: ManagedProvider) -> dict:
     )
 
 
-def licences_section(licences: list[LicenseRead]) -> dict:
+def licences_section(licences: list[LicenseRead]) -> VdomDict:
     today = date.today()
     columns = (
         Column("type", "Licence", render=lambda x: x.license_type),
@@ -382,7 +376,7 @@ def licences_section(licences: list[LicenseRead]) -> dict:
     )
 
 
-def documents_section(documents: list[DocumentRead]) -> dict:
+def documents_section(documents: list[DocumentRead]) -> VdomDict:
     columns = (
         Column("kind", "Document", render=lambda d: d.kind.label),
         Column("file", "File", render=lambda d: UserText(d.filename)),
@@ -431,7 +425,7 @@ def _Standing(p: ManagedProvider, changed: Callable[[], None]) -> VdomDict:
 
     verb = "Reinstate" if suspended else "Suspend"
     facts = []
-    if suspended:
+    if p.suspended_at is not None:
         facts.append(f"Suspended on {format_date(p.suspended_at)}: {p.suspension_reason}")
     if p.credentials_lapsed_at:
         facts.append(f"Credentials lapsed on {format_date(p.credentials_lapsed_at)}.")
@@ -497,7 +491,7 @@ def _Audit(provider_id: str) -> VdomDict:
     )
 
 
-def audit_table(entries: list[ProviderAuditEntry]) -> dict:
+def audit_table(entries: list[ProviderAuditEntry]) -> VdomDict:
     columns = (
         Column("when", "When", render=lambda e: format_date(e.at)),
         Column("what", "Decision", render=lambda e: e.action),

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ledger import (
@@ -50,10 +50,9 @@ from components.kit import (
     button_link,
     dialog_actions,
     form_error,
-    portal_body,
-    portal_header,
     stat_group,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
 from models.staff import Permission
@@ -106,25 +105,20 @@ def RevenuePage() -> Component:
 @component
 def _Revenue() -> VdomDict:
     permissions = use_staff_permissions()
-    return html._(
-        portal_header(
-            "Revenue Reports",
-            eyebrow="Staff Portal",
-            lead="What the marketplace earned, refunded and paid out, from the ledger; and the payout queue.",
+    return staff_screen(
+        "Revenue Reports",
+        _Summary(),
+        _Breakdown(),
+        _Queue()
+        if Permission.process_payments in permissions
+        else Region(
+            "Payout requests",
+            html.p("Processing payouts needs the process payments permission."),
+            title_id="queue-title",
+            class_name="staff-card",
         ),
-        portal_body(
-            _Summary(),
-            _Breakdown(),
-            _Queue()
-            if Permission.process_payments in permissions
-            else Region(
-                "Payout requests",
-                html.p("Processing payouts needs the process payments permission."),
-                title_id="queue-title",
-                class_name="staff-card",
-            ),
-            class_name="revenue",
-        ),
+        lead="What the marketplace earned, refunded and paid out, from the ledger; and the payout queue.",
+        body_class="revenue",
     )
 
 
@@ -286,7 +280,10 @@ def _Queue() -> VdomDict:
     session = use_session()
     query = use_query(list_payout_queue)
     problem, set_problem = use_state("")
-    closing, set_closing = use_state(None)  # (kind, payout) for the reason dialog
+    closing_state: State[tuple[str, PayoutRead] | None] = use_state(
+        None
+    )  # (kind, payout) for the reason dialog
+    closing, set_closing = closing_state
 
     def done(kind: str) -> Callable[[Any], None]:
         def after(result: PayoutRead) -> None:
@@ -301,11 +298,12 @@ def _Queue() -> VdomDict:
 
         return after
 
-    common = {"refetch": [query], "on_error": set_problem}
     actions = {
-        "approve": use_action(approve_payout, on_success=done("approve"), **common),
-        "sent": use_action(mark_payout_sent, on_success=done("sent"), **common),
-        "paid": use_action(mark_payout_paid, on_success=done("paid"), **common),
+        "approve": use_action(
+            approve_payout, on_success=done("approve"), refetch=[query], on_error=set_problem
+        ),
+        "sent": use_action(mark_payout_sent, on_success=done("sent"), refetch=[query], on_error=set_problem),
+        "paid": use_action(mark_payout_paid, on_success=done("paid"), refetch=[query], on_error=set_problem),
     }
     busy = any(a.pending for a in actions.values())
 
@@ -361,7 +359,7 @@ def _queue_table(
     step: Callable[[str, PayoutRead], Callable[[], Any]],
     ask_reason: Callable[[tuple[str, PayoutRead]], None],
     busy: bool,
-) -> dict:
+) -> VdomDict:
     def buttons(p: PayoutRead) -> VdomDict:
         who = f"{p.provider_name} {format_money(p.amount)}"
         items = []

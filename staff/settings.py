@@ -25,9 +25,8 @@ from components.kit import (
     ServerForm,
     TextArea,
     button_row,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_access
 from models.feature import FeatureRead
 from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate
@@ -45,22 +44,17 @@ def SettingsPage() -> Component:
 def _Settings() -> VdomDict:
     access = use_staff_access().access
     preferences = use_query(get_my_staff_preferences)
-    return html._(
-        portal_header(
-            "Settings",
-            eyebrow="Staff Portal",
-            lead="Your own preferences for the portal"
-            + (", and the business settings you manage as an owner." if access and access.is_owner else "."),
+    return staff_screen(
+        "Settings",
+        QueryView(
+            preferences,
+            lambda data: _Preferences(data, preferences, key=f"{data.time_zone}:{data.signature}"),
+            loading_label="Loading your settings…",
         ),
-        portal_body(
-            QueryView(
-                preferences,
-                lambda data: _Preferences(data, preferences, key=f"{data.time_zone}:{data.signature}"),
-                loading_label="Loading your settings…",
-            ),
-            _Business() if access and access.is_owner else "",
-            class_name="staff-settings",
-        ),
+        _Business() if access and access.is_owner else "",
+        lead="Your own preferences for the portal"
+        + (", and the business settings you manage as an owner." if access and access.is_owner else "."),
+        body_class="staff-settings",
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.store import NEXT_STEPS, list_store_orders, move_fulfilment
@@ -35,10 +35,9 @@ from components.kit import (
     form_error,
     hint,
     page_param,
-    portal_body,
-    portal_header,
     text_param,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import order_card
 from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead
@@ -85,7 +84,10 @@ def _Queue() -> VdomDict:
         page_size=PAGE_SIZE,
     )
     problem, set_problem = use_state("")
-    asking, set_asking = use_state(None)  # (order, target) for the dialog
+    asking_state: State[tuple[StoreOrderRead, FulfilmentStatus] | None] = use_state(
+        None
+    )  # (order, target) for the dialog
+    asking, set_asking = asking_state
 
     def after(result: StoreOrderRead) -> None:
         set_problem("")
@@ -102,57 +104,52 @@ def _Queue() -> VdomDict:
 
         return run
 
-    return html._(
-        portal_header(
-            "Store Orders",
-            eyebrow="Staff Portal",
-            lead="Move each store order along: processed, shipped with its tracking number, delivered.",
-        ),
-        portal_body(
-            StatusTabs(
-                TABS,
-                status,
-                SearchForm(
-                    browser_field(
-                        "Order number",
-                        "q",
-                        value=search,
-                        type="search",
-                        id_prefix="orders",
-                        max_length=16,
-                        placeholder="MS-",
-                    ),
-                    action=PATH,
-                    label="Find an order",
-                    key=f"search {status} {search}",
-                    hidden={"status": status},
-                    clear_href=url.href(q=""),
-                    class_name="form audit-filters store-filters",
+    return staff_screen(
+        "Store Orders",
+        StatusTabs(
+            TABS,
+            status,
+            SearchForm(
+                browser_field(
+                    "Order number",
+                    "q",
+                    value=search,
+                    type="search",
+                    id_prefix="orders",
+                    max_length=16,
+                    placeholder="MS-",
                 ),
-                form_error(problem),
-                QueryView(
-                    query,
-                    lambda data: _orders(data, step, action.pending, url),
-                    is_empty=lambda data: data is None,
-                    loading_label="Loading store orders…",
-                ),
-                label="Fulfilment status",
-                href=url.tab_href("status"),
-                id="orders-by",
-                class_name="tabs store-status-tabs",
-                panel_class="store-orders",
+                action=PATH,
+                label="Find an order",
+                key=f"search {status} {search}",
+                hidden={"status": status},
+                clear_href=url.href(q=""),
+                class_name="form audit-filters store-filters",
             ),
-            _StepDialog(
-                asking,
+            form_error(problem),
+            QueryView(
                 query,
-                on_close=lambda: set_asking(None),
-                on_error=set_problem,
-                key=f"{asking[0].id} {asking[1]}",
-            )
-            if asking
-            else "",
-            class_name="store",
+                lambda data: _orders(data, step, action.pending, url),
+                is_empty=lambda data: data is None,
+                loading_label="Loading store orders…",
+            ),
+            label="Fulfilment status",
+            href=url.tab_href("status"),
+            id="orders-by",
+            class_name="tabs store-status-tabs",
+            panel_class="store-orders",
         ),
+        _StepDialog(
+            asking,
+            query,
+            on_close=lambda: set_asking(None),
+            on_error=set_problem,
+            key=f"{asking[0].id} {asking[1]}",
+        )
+        if asking
+        else "",
+        lead="Move each store order along: processed, shipped with its tracking number, delivered.",
+        body_class="store",
     )
 
 
@@ -161,7 +158,7 @@ def _orders(
     step: Callable[[StoreOrderRead, FulfilmentStatus], Callable[[], Any]],
     busy: bool,
     url: ListQuery,
-) -> dict:
+) -> VdomDict:
     def buttons(order: StoreOrderRead) -> VdomDict | str:
         targets = NEXT_STEPS[order.fulfilment]
         if not targets:

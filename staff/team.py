@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_ref, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.staff import (
@@ -42,9 +42,8 @@ from components.kit import (
     dialog_actions,
     hint,
     pager,
-    portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
@@ -82,26 +81,21 @@ def _Team() -> VdomDict:
     changed = query.refetch
 
     data = query.data
-    return html._(
-        portal_header(
-            "Staff Management",
-            eyebrow="Staff Portal",
-            lead="Add people to the staff, set their role and extra permissions, or remove them.",
-        ),
-        portal_body(
-            _AddStaff(access, changed),
-            StaffCard(
-                "Staff members",
-                QueryView(
-                    query,
-                    lambda page_data: staff_table(page_data.members, access, changed),
-                    loading_label="Loading staff…",
-                ),
-                staff_pages(data) if data is not None and (data.page > 1 or data.has_more) else "",
-                title_id="team-list-title",
-                head=(html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",),
+    return staff_screen(
+        "Staff Management",
+        _AddStaff(access, changed),
+        StaffCard(
+            "Staff members",
+            QueryView(
+                query,
+                lambda page_data: staff_table(page_data.members, access, changed),
+                loading_label="Loading staff…",
             ),
+            staff_pages(data) if data is not None and (data.page > 1 or data.has_more) else "",
+            title_id="team-list-title",
+            head=(html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",),
         ),
+        lead="Add people to the staff, set their role and extra permissions, or remove them.",
     )
 
 
@@ -192,7 +186,7 @@ def _AddStaff(access: StaffAccessRead | None, on_added: Callable[[], None]) -> V
 
 def staff_table(
     members: list[StaffMemberRead], access: StaffAccessRead | None, on_change: Callable[[], None]
-) -> dict:
+) -> VdomDict:
     def who(member: StaffMemberRead) -> VdomDict:
         is_me = access is not None and member.user_id == access.user_id
         return html.div(
@@ -261,7 +255,8 @@ def may_manage(member: StaffMemberRead, access: StaffAccessRead | None) -> bool:
 def _MemberActions(
     member: StaffMemberRead, access: StaffAccessRead | None, on_change: Callable[[], None]
 ) -> VdomDict:
-    dialog, set_dialog = use_state(None)  # None, "edit" or "remove"
+    dialog_state: State[str | None] = use_state(None)  # None, "edit" or "remove"
+    dialog, set_dialog = dialog_state
     is_me = access is not None and member.user_id == access.user_id
 
     def close() -> None:

@@ -8,7 +8,7 @@ rules are app/services/enrollment's, which refuse on their own whatever this scr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +47,7 @@ from components.kit import (
     QueryView,
     StaffCard,
     TextArea,
+    Tone,
     UserText,
     bullets,
     dialog_actions,
@@ -54,8 +55,8 @@ from components.kit import (
     hint,
     pager,
     portal_body,
-    portal_header,
 )
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
 from models.enrollment_review import (
@@ -72,7 +73,7 @@ from staff.credential_ui import DOCUMENT_URL, FilterForm, counts_list, standing_
 PATH = "/staff/verifications"
 PHOTO_URL = "/api/enrollment/photos/{id}"
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-STATUS_TONES = {
+STATUS_TONES: dict[ApplicationStatus, Tone] = {
     ApplicationStatus.submitted: "info",
     ApplicationStatus.in_review: "warning",
     ApplicationStatus.needs_information: "neutral",
@@ -80,7 +81,7 @@ STATUS_TONES = {
     ApplicationStatus.rejected: "danger",
     ApplicationStatus.draft: "neutral",
 }
-DECISIONS = {
+DECISIONS: dict[str, tuple[str, str, Callable[..., Awaitable[ApplicationReviewRead]], ReasonUse | None]] = {
     "approve": ("Approve", "Approve and publish", approve_application, None),
     "information": (
         "Request information",
@@ -139,7 +140,7 @@ def waiting_text(since: datetime, now: datetime | None = None) -> str:
     return "1 day" if days == 1 else f"{days} days"
 
 
-def status_badge(status: ApplicationStatus) -> dict:
+def status_badge(status: ApplicationStatus) -> VdomDict:
     return Badge(status.label, tone=STATUS_TONES[status])
 
 
@@ -158,39 +159,34 @@ def _Verifications() -> VdomDict | Component:
     filters = QueueFilters.from_params(use_search_params())
     if filters.application:
         return _Review(filters.application, filters.href(application=""), key=filters.application)
-    return html._(
-        portal_header(
-            "Verification Requests",
-            eyebrow="Staff Portal",
-            lead="Provider applications waiting for a review or for the applicant's answer, the longest "
-            "waiting first. Open one to check it beside its documents and decide.",
-        ),
-        portal_body(
-            FilterForm(
-                PATH,
-                "Filter the verification queue",
-                "queue",
+    return staff_screen(
+        "Verification Requests",
+        FilterForm(
+            PATH,
+            "Filter the verification queue",
+            "queue",
+            (
                 (
-                    (
-                        "Status",
-                        "status",
-                        filters.status,
-                        "Every open status",
-                        [(s.value, s.label) for s in QUEUE_STATUSES],
-                    ),
-                    (
-                        "Provider type",
-                        "type",
-                        filters.provider_type,
-                        "Every type",
-                        [(t.value, t.label) for t in ProviderType],
-                    ),
-                    ("Licence state", "state", filters.state, "Every state", sorted(US_STATES)),
+                    "Status",
+                    "status",
+                    filters.status,
+                    "Every open status",
+                    [(s.value, s.label) for s in QUEUE_STATUSES],
                 ),
-                key=filters.href(page=0),
+                (
+                    "Provider type",
+                    "type",
+                    filters.provider_type,
+                    "Every type",
+                    [(t.value, t.label) for t in ProviderType],
+                ),
+                ("Licence state", "state", filters.state, "Every state", sorted(US_STATES)),
             ),
-            _Queue(filters),
+            key=filters.href(page=0),
         ),
+        _Queue(filters),
+        lead="Provider applications waiting for a review or for the applicant's answer, the longest "
+        "waiting first. Open one to check it beside its documents and decide.",
     )
 
 
@@ -212,7 +208,7 @@ def _Queue(filters: QueueFilters) -> VdomDict:
     )
 
 
-def queue_section(page: QueuePageRead, filters: QueueFilters) -> dict:
+def queue_section(page: QueuePageRead, filters: QueueFilters) -> VdomDict:
     counts = counts_list(
         "Applications per status",
         [(s.value, status_badge(s), page.counts.get(s.value, 0)) for s in QUEUE_STATUSES],
@@ -292,9 +288,18 @@ def _Review(application_id: str, back_href: str) -> VdomDict:
         )
     review = detail.data
     application = review.application
-    return html._(
-        portal_header(
-            UserText(application.name or "Unnamed applicant"),
+    return staff_screen(
+        UserText(application.name or "Unnamed applicant"),
+        html.div(
+            {"class_name": "verify-columns"},
+            form_data(review),
+            documents_section(review),
+        ),
+        _Checklist(review, detail.refetch),
+        _Decisions(review, detail.refetch),
+        timeline_section(review, session.time_zone),
+        eyebrow=back,
+        header=(
             html.p(
                 {"class_name": "verify-meta"},
                 status_badge(application.status),
@@ -304,19 +309,8 @@ def _Review(application_id: str, back_href: str) -> VdomDict:
                 else "",
                 html.span(review.email),
             ),
-            eyebrow=back,
         ),
-        portal_body(
-            html.div(
-                {"class_name": "verify-columns"},
-                form_data(review),
-                documents_section(review),
-            ),
-            _Checklist(review, detail.refetch),
-            _Decisions(review, detail.refetch),
-            timeline_section(review, session.time_zone),
-            class_name="verify-body",
-        ),
+        body_class="verify-body",
     )
 
 
@@ -550,7 +544,7 @@ def _DecisionDialog(
     session = use_session()
     title, submit_label, fn, use = DECISIONS[kind]
     deciding = use_action(fn)
-    chosen = use_ref(set()).current
+    chosen: set[str] = use_ref(set[str]()).current
     form = use_form(message="")
     reasons = [r for r in review.reasons if use is not None and r.applies_to in (use, ReasonUse.both)]
 
@@ -640,7 +634,7 @@ EVENT_LABELS = {
 }
 
 
-def timeline_section(review: ApplicationReviewRead, time_zone: str) -> dict:
+def timeline_section(review: ApplicationReviewRead, time_zone: str) -> VdomDict:
     def line(entry: Any) -> VdomDict:
         e = entry.event
         reasons = e.details.get("reasons") or ([e.details["reason"]] if e.details.get("reason") else [])

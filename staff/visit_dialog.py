@@ -59,7 +59,7 @@ DONE = {
 VISIT_FACTS = "settings-facts visit-facts"
 
 
-def status_badge(status: AppointmentStatus) -> dict:
+def status_badge(status: AppointmentStatus) -> VdomDict:
     return Badge(status.label, tone=None, class_name=f"visit-status visit-{status.value}")
 
 
@@ -111,8 +111,8 @@ def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: C
         body: Any = QueryView(
             query, lambda d: details_view(d, session.time_zone), loading_label="Loading the visit…"
         )
-        buttons = [Button("Close", variant="ghost", on_click=on_close)]
-        if can_change:
+        buttons: list[VdomDict | str] = [Button("Close", variant="ghost", on_click=on_close)]
+        if can_change and details is not None:
             buttons = [
                 Button("Confirm", on_click=confirm, pending=confirming.pending)
                 if details.visit.status is AppointmentStatus.pending

@@ -17,7 +17,8 @@ from reactpy import component, html
 from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
-from components.kit import Region, button_link, portal_body, portal_header
+from components.kit import Region, button_link
+from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from staff.analytics._counting import HowCounted
 from staff.analytics._range import RangeCard
@@ -47,27 +48,22 @@ def _Analytics() -> VdomDict:
     params = use_search_params()
     dates, problem = chosen_range(params)
     view = view_of(params)
-    return html._(
-        portal_header(
-            "Analytics",
-            eyebrow="Staff Portal",
-            lead="How the marketplace is used over the days you choose: visits, patients, provider time, "
-            "searches that found no provider, and the help desk. Every figure is counted from the database.",
-        ),
-        portal_body(
-            RangeCard(params, dates, view, key="|".join(f"{k}={v}" for k, v in sorted(params.items()))),
-            Region(
-                "This range cannot be shown",
-                html.p({"class_name": "form-error"}, problem),
-                button_link("Show the last 30 days", PATH, variant="outline"),
-                title_id="analytics-problem",
-                class_name="staff-card analytics-problem",
-                head_class="staff-card-head",
-                role="alert",
-            )
-            if dates is None
-            else Report(dates, view),
-            HowCounted(),
-            class_name="analytics",
-        ),
+    return staff_screen(
+        "Analytics",
+        RangeCard(params, dates, view, key="|".join(f"{k}={v}" for k, v in sorted(params.items()))),
+        Region(
+            "This range cannot be shown",
+            html.p({"class_name": "form-error"}, problem),
+            button_link("Show the last 30 days", PATH, variant="outline"),
+            title_id="analytics-problem",
+            class_name="staff-card analytics-problem",
+            head_class="staff-card-head",
+            role="alert",
+        )
+        if dates is None
+        else Report(dates, view),
+        HowCounted(),
+        lead="How the marketplace is used over the days you choose: visits, patients, provider time, "
+        "searches that found no provider, and the help desk. Every figure is counted from the database.",
+        body_class="analytics",
     )

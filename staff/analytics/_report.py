@@ -12,6 +12,7 @@ from reactpy.types import VdomDict
 from app.services.analytics import get_analytics
 from components.hooks import use_query
 from components.kit import Chart, Column, QueryView, StatCard, TabPanel, Tabs, button_link, stat_group
+from components.kit.chart import Kind as ChartKind
 from models.analytics import AnalyticsRange, AnalyticsRead
 from staff.analytics._tables import DemandTable, PeriodTable, ProviderTable
 from staff.analytics._urls import EXPORT_PATH, VIEWS, href
@@ -102,10 +103,10 @@ def _chart(
     title: str,
     series: Sequence[tuple[str, Sequence[float | None]]],
     *,
-    kind: str = "bar",
+    kind: ChartKind = "bar",
     y_title: str | None = None,
     whole_numbers: bool = True,
-) -> dict:
+) -> VdomDict:
     labels = [f"{r.period:%b} {r.period.day}" for r in report.rows]
     return Chart(
         title,

@@ -45,7 +45,7 @@ def PeriodTable(report: AnalyticsRead, columns: list[Column], caption: str) -> V
 def ProviderTable(dates: AnalyticsRange) -> VdomDict:
     query = use_query(list_provider_utilisation, dates=dates)
 
-    def table(rows: list[ProviderUseRead]) -> dict:
+    def table(rows: list[ProviderUseRead]) -> VdomDict:
         return DataTable(
             [
                 Column("name", "Provider"),
@@ -73,7 +73,7 @@ def ProviderTable(dates: AnalyticsRange) -> VdomDict:
 def DemandTable(dates: AnalyticsRange) -> VdomDict:
     query = use_query(list_unmet_demand, dates=dates)
 
-    def table(rows: list[UnmetZipRead]) -> dict:
+    def table(rows: list[UnmetZipRead]) -> VdomDict:
         return DataTable(
             [
                 Column("zip_code", "ZIP code"),
