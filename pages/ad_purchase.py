@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.ads import (
@@ -48,7 +48,16 @@ from components.kit import (
     page_header,
     section,
 )
-from models.ads import MAX_BODY, MAX_HEADLINE, MAX_NAME, MAX_URL, AdCreative, AvailabilityRead, FlightCreate
+from models.ads import (
+    MAX_BODY,
+    MAX_HEADLINE,
+    MAX_NAME,
+    MAX_URL,
+    AdCreative,
+    AvailabilityRead,
+    FlightCreate,
+    FlightRead,
+)
 
 PATH = "/ad-purchase"
 DEFAULT_DAYS = 14
@@ -106,7 +115,7 @@ def AdPurchasePage() -> VdomDict:
     )
 
 
-def _prices() -> dict:
+def _prices() -> VdomDict:
     def price(row: Any) -> Any:
         return f"{_cpm(row.cpm_cents)} per 1,000 views" if row.used else Badge("Not sold", tone="neutral")
 
@@ -208,13 +217,18 @@ def _BookingForm(starts: str, ends: str) -> VdomDict:
         headline="",
         body="",
         link_url="https://",
+        draft=None,  # the default, named: mypy checks the placements below against every keyword left
         **{f"placement_{row.placement}": False for row in choices},
     )
-    errors, set_errors = use_state({})
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
     problem, set_problem = use_state("")
-    image, set_image = use_state(None)  # {"id", "url"} once uploaded
-    preview, set_preview = use_state(None)  # a FlightCreate shown in the slots' markup
-    booked, set_booked = use_state(None)
+    image_state: State[dict[str, str] | None] = use_state(None)  # {"id", "url"} once uploaded
+    image, set_image = image_state
+    preview_state: State[FlightCreate | None] = use_state(None)  # a FlightCreate shown in the slots' markup
+    preview, set_preview = preview_state
+    booked_state: State[FlightRead | None] = use_state(None)
+    booked, set_booked = booked_state
 
     def refused(message: str) -> None:
         set_problem(message)

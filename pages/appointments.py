@@ -15,7 +15,7 @@ PATH = "/appointments"
 
 @component
 def AppointmentsPage() -> VdomDict:
-    provider = is_provider(use_session().user)
+    provider = is_provider(use_session().signed_in_user)
     return html._(
         page_header(
             "My Appointments",

@@ -53,7 +53,7 @@ def _line(text: str, key: str) -> VdomDict:
     return html.p({"key": key}, text)
 
 
-def _body(text: str) -> list[dict]:
+def _body(text: str) -> list[VdomDict]:
     """Paragraphs (blank-line separated) as blocks, each line a <p>."""
     return [
         html.div(
@@ -273,7 +273,7 @@ def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> VdomDict:
 
 
 @component
-def StoredChat(conversation_id: str, handoff: Any) -> Component:
+def StoredChat(conversation_id: str, handoff: Any) -> VdomDict | Component:
     fresh = handoff.current if getattr(handoff.current, "conversation_id", None) == conversation_id else None
     loaded = use_query(get_conversation, conversation_id=conversation_id, enabled=fresh is None)
     if fresh is not None:

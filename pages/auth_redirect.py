@@ -29,7 +29,7 @@ FAILURE_DELAY_MS = 1500
 def AuthRedirectPage() -> VdomDict:
     session = use_session()
     user = session.user
-    redirect = (use_search_params().get("redirect") or [None])[0]
+    redirect = next(iter(use_search_params().get("redirect") or []), None)
 
     @use_effect(dependencies=[])
     def announce() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 from reactpy_router import use_params
 
 from app.services.careers import apply_for_job, get_posting, get_staged_cv, list_open_postings
@@ -94,7 +94,7 @@ def _facts(posting: PostingRead) -> VdomDict:
     )
 
 
-def _provider_band() -> dict:
+def _provider_band() -> VdomDict:
     return section(
         cta_band(
             "Licensed provider?",
@@ -215,10 +215,13 @@ def _Posting(posting: PostingDetailRead) -> VdomDict:
 @component
 def _ApplicationForm(posting: PostingDetailRead) -> VdomDict:
     form = use_form(draft=f"careers:{posting.slug}", name="", email="", phone="", cover_note="")
-    uploaded_now, set_cv = use_state(None)  # the CV staged in this tab: {id, filename, size, content_type}
+    # The CV staged in this tab (the upload's JSON answer: {id, filename, size, content_type}).
+    cv_state: State[dict[str, Any] | None] = use_state(None)
+    uploaded_now, set_cv = cv_state
     staged = use_query(get_staged_cv)  # or one staged before a reload
     cv = uploaded_now or (staged.data.model_dump() if staged.data else None)
-    sent, set_sent = use_state(None)
+    sent_state: State[ApplicationSentRead | None] = use_state(None)
+    sent, set_sent = sent_state
     problem, set_problem = use_state("")
 
     def done(result: ApplicationSentRead) -> None:
@@ -325,6 +328,7 @@ def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> V
                 accept=CV_ACCEPT,
                 max_bytes=get_settings().upload_max_bytes,
                 url=CV_URL,
+                max_files=1,  # the default, named: mypy checks the aria dict below against every keyword left
                 **{
                     "aria-labelledby": "apply-cv-label",
                     "aria-required": "true",

@@ -15,12 +15,13 @@ confirmed; while a provider has yet to confirm, it says the visits are requested
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_ref, use_state
-from reactpy.types import VdomDict
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import navigate
 
 from app.services.appointments import checkout_rule
@@ -67,7 +68,7 @@ from components.kit import (
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.store_checkout import StoreCheckout, store_orders_href
-from models.booking import AppointmentRead
+from models.booking import AppointmentRead, OrderRead
 from models.cart import CartItemRead
 from models.catalog import ServiceLocation, ServiceRead
 
@@ -109,17 +110,19 @@ def checkout_errors(
 
 
 @component
-def CheckoutPage() -> VdomDict:
+def CheckoutPage() -> VdomDict | Component:
     cart = use_cart().cart
     catalog = use_query(list_catalog)
-    placed, set_placed = use_state(None)
+    placed_state: State[OrderRead | None] = use_state(None)
+    placed, set_placed = placed_state
     if placed is not None:
         if placed.payment_url:
             return html._(page_title("Checkout"), _header(), _to_payment(placed.payment_url))
         # The confirmation has its own address, so a reload or a shared link shows the same order.
         return navigate(f"/orders/{placed.number}", replace=True)
     # A store order placed (its products left the cart, which may now be empty): the patient's orders.
-    store_placed, set_store_placed = use_state(None)
+    store_placed_state: State[str | None] = use_state(None)
+    store_placed, set_store_placed = store_placed_state
     if store_placed is not None:
         return navigate(store_orders_href(store_placed), replace=True)
     if cart is None or catalog.data is None:
@@ -156,7 +159,7 @@ def _to_payment(url: str) -> VdomDict:
     )
 
 
-def _header(*, visits: bool = True, products: bool = False) -> dict:
+def _header(*, visits: bool = True, products: bool = False) -> VdomDict:
     if products and not visits:
         return page_header(
             "Checkout",
@@ -204,7 +207,9 @@ def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]
 
 
 @component
-def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Any) -> VdomDict:
+def _Booking(
+    items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Callable[[OrderRead], None]
+) -> VdomDict:
     session = use_session()
     # The address is a draft too: a reload, a dropped connection or a restart keeps it, and it is still
     # there for the next booking (drafts last DRAFT_LIFETIME_DAYS), so a returning patient finds it filled.
@@ -213,7 +218,8 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
     notes = use_form(draft="checkout:notes")
     _, set_zip = use_state("")
     zip_code = _usable_zip(address.values.get("zip_code"))
-    holds, set_holds = use_state({})
+    holds_state: State[Holds] = use_state({})
+    holds, set_holds = holds_state
     # The patient's own live holds (taken before a reload or a dropped connection) are theirs again: each
     # goes back to a visit of its service (and provider, when the cart item names one).
     mine = use_query(list_my_holds)
@@ -228,13 +234,18 @@ def _Booking(items: list[CartItemRead], services: dict[str, ServiceRead], on_pla
 
     # What the last Place order found wrong: the server's refusal, the address fields' and the visits'
     # errors; `attempt` counts the sends that failed, so each one gives the focus to the summary again.
-    problem, set_problem = use_state(None)
-    field_errors, set_field_errors = use_state({})
-    time_errors, set_time_errors = use_state({})
+    problem_state: State[str | None] = use_state(None)
+    problem, set_problem = problem_state
+    field_errors_state: State[dict[str, str]] = use_state({})
+    field_errors, set_field_errors = field_errors_state
+    time_errors_state: State[dict[str, str]] = use_state({})
+    time_errors, set_time_errors = time_errors_state
     attempt, set_attempt = use_state(0)
-    places = use_ref({})  # each visit's place of visit, as its line last rendered it
+    places: Ref[dict[str, ServiceLocation]] = use_ref(
+        {}
+    )  # each visit's place of visit, as its line last rendered it
 
-    def placed(result: Any) -> None:
+    def placed(result: OrderRead) -> None:
         notes.discard_draft()
         on_placed(result)
 
@@ -447,7 +458,8 @@ def _VisitLine(
     # still offered, else the first day offered.
     picked, set_picked = use_state(held_day)
     day = picked if picked in days else (days[0] if days else None)
-    problem, set_problem = use_state(None)
+    problem_state: State[str | None] = use_state(None)
+    problem, set_problem = problem_state
     places[line_key] = place  # what Place order checks the address against (no render of its own)
     # Once the visit can be placed (a ZIP code for in-person visits) and its days are known; until then
     # data is None.
@@ -630,7 +642,7 @@ def _VisitLine(
 
 
 def _shows_hold(
-    hold: AppointmentRead, day: date, place: ServiceLocation, provider: str, time_zone: str
+    hold: AppointmentRead, day: date | None, place: ServiceLocation, provider: str, time_zone: str
 ) -> bool:
     """Whether the times on screen are those the hold was taken from (same day, place and provider)."""
     return (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.corporate import enquiry_problems, offered_services, submit_enquiry
 from app.settings import get_settings
@@ -169,9 +169,11 @@ def _EnquiryForm() -> Any:
         dates_wanted="",
         message="",
     )
-    errors, set_errors = use_state({})
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
     attempt, set_attempt = use_state(0)
-    sent, set_sent = use_state(None)
+    sent_state: State[LeadRead | None] = use_state(None)
+    sent, set_sent = sent_state
 
     def refused(message: str) -> None:
         set_errors({"": message})

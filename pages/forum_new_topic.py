@@ -7,7 +7,7 @@ rules (posting paused, a silence) are the service's."""
 from __future__ import annotations
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.auth.web import with_redirect
@@ -73,14 +73,15 @@ def ForumNewTopicPage() -> VdomDict:
 
 
 @component
-def _NewTopic(categories: list[ForumCategoryRead], category: str) -> VdomDict:
+def _NewTopic(categories: list[ForumCategoryRead], category: str) -> VdomDict | Component:
     known = {c.slug for c in categories}
     form = use_form(
         draft="forum-topic:new", category=category if category in known else "", title="", body=""
     )
     tab, set_tab = use_state("write")
     problem, set_problem = use_state("")
-    outcome, set_outcome = use_state(None)
+    outcome_state: State[ForumPostOutcome | None] = use_state(None)
+    outcome, set_outcome = outcome_state
 
     def sent(result: ForumPostOutcome) -> None:
         form.discard_draft()

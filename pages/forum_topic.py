@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reactpy import component, event, html, use_state
-from reactpy.types import Component, VdomDict
+from reactpy.types import Component, State, VdomDict
 from reactpy_router import navigate, use_params, use_search_params
 
 from app.auth.web import with_redirect
@@ -426,7 +426,8 @@ def _ReplyBox(
     session = use_session()
     tab, set_tab = use_state("write")
     problem, set_problem = use_state("")
-    outcome, set_outcome = use_state(None)
+    outcome_state: State[ForumPostOutcome | None] = use_state(None)
+    outcome, set_outcome = outcome_state
     go, set_go = use_state("")
     topic = found.topic
 
@@ -477,10 +478,10 @@ def _ReplyBox(
     if topic.status != PostStatus.published:
         return notice("Replies open once a moderator publishes this topic.")
 
-    waiting = outcome is not None and outcome.status == PostStatus.pending
+    waiting = outcome if outcome is not None and outcome.status == PostStatus.pending else None
     return Region(
         "Your reply",
-        emergency_banner(outcome.emergency_message) if waiting and outcome.emergency_message else "",
+        emergency_banner(waiting.emergency_message) if waiting and waiting.emergency_message else "",
         html.div({"role": "status"}, notice(WAITING_FOR_REVIEW, tone="warning") if waiting else ""),
         ServerForm(
             form_error(problem),

@@ -111,7 +111,7 @@ def about_search(query: str) -> str:
     )
 
 
-def still_need_help(href: str, lead: str) -> dict:
+def still_need_help(href: str, lead: str) -> VdomDict:
     return section(
         cta_band("Still need help?", lead, button_link("Contact support", href, icon_name="arrow-right")),
     )
@@ -327,7 +327,7 @@ def _Helpful(article: HelpArticleRead, query: Query) -> VdomDict:
     async def answer(helpful: bool) -> None:
         await vote.run(slug=article.slug, helpful=helpful)
 
-    def choice(label: str, helpful: bool, icon_name: str) -> dict:
+    def choice(label: str, helpful: bool, icon_name: str) -> VdomDict:
         return Button(
             label,
             variant="primary" if article.my_vote is helpful else "outline",

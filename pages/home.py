@@ -61,7 +61,7 @@ def HeroSearch() -> VdomDict:
 
 
 @lru_cache(maxsize=4)  # the catalog now, and the one before a change while tabs catch up
-def _hero_search(options: tuple) -> dict:
+def _hero_search(options: tuple) -> VdomDict:
     return frozen(
         html.form(
             {
@@ -80,7 +80,7 @@ def _hero_search(options: tuple) -> dict:
 
 
 @component
-def TrustFigures() -> dict | str:
+def TrustFigures() -> VdomDict | str:
     """Counted from the database, and only those with enough behind them (appointments._figures)."""
     figures: MarketplaceFigures | None = use_query(marketplace_figures).data
     if figures is None:
@@ -96,7 +96,7 @@ def TrustFigures() -> dict | str:
 
 
 @lru_cache(maxsize=4)
-def _trust_figures(shown: tuple[tuple[str, str], ...]) -> dict:
+def _trust_figures(shown: tuple[tuple[str, str], ...]) -> VdomDict:
     return frozen(
         html.dl(
             {"class_name": "trust-figures", "aria-label": "MediVisit in numbers"},
@@ -146,7 +146,7 @@ def HomePage() -> VdomDict:
 
 
 @cache
-def _fixed_sections() -> tuple[dict, ...]:
+def _fixed_sections() -> tuple[VdomDict, ...]:
     """The service lines, the steps of a visit and the way in for providers: nothing on them changes."""
     return (
         frozen(section(_service_lines(), title="Care we bring to you")),
@@ -166,7 +166,7 @@ def _fixed_sections() -> tuple[dict, ...]:
 
 
 # The page's fixed parts are frozen (kit `frozen`): one element each on the server, shared by every tab.
-def _service_lines() -> dict:
+def _service_lines() -> VdomDict:
     return grid(
         *(
             card(
@@ -181,12 +181,12 @@ def _service_lines() -> dict:
     )
 
 
-def _steps() -> dict:
+def _steps() -> VdomDict:
     return grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
 
 
 @cache
-def _promises() -> dict:
+def _promises() -> VdomDict:
     return frozen(
         checklist(
             "Every provider's license is checked before their first visit",
@@ -197,7 +197,7 @@ def _promises() -> dict:
 
 
 @cache
-def _hero_card() -> dict:
+def _hero_card() -> VdomDict:
     return frozen(
         html.div(
             {"class_name": "hero-card", "aria-hidden": "true"},
@@ -220,7 +220,7 @@ def _hero_card() -> dict:
     )
 
 
-def _provider_invitation() -> dict:
+def _provider_invitation() -> VdomDict:
     return cta_band(
         "Are you a licensed provider?",
         "Set your own hours and service area, and get paid for visits you already know how to do.",

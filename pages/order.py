@@ -26,8 +26,8 @@ def OrderPage() -> VdomDict:
     number = use_params().get("number", "")
     order = use_query(get_order_by_number, number=number)
     # While a card payment awaits Stripe's confirmation, the webhook's change reloads the page's order.
-    awaiting = order.data is not None and order.data.payment_status == "awaiting"
-    use_topic(*([order_topic(order.data.id)] if awaiting else []), refetch=[order])
+    awaiting = order.data if order.data is not None and order.data.payment_status == "awaiting" else None
+    use_topic(*([order_topic(awaiting.id)] if awaiting else []), refetch=[order])
     if order.error:
         return html._(
             page_header("Your order"),

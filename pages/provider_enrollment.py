@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import Component, State, VdomDict
 
 from app.principal import Principal
 from app.services.catalog import list_catalog
@@ -200,7 +200,7 @@ def _Application(app: ApplicationRead, reload: Callable[[], None]) -> VdomDict:
         ),
     )
     if app.status not in EDITABLE_STATUSES:
-        actions = (
+        actions: VdomDict | Component | str = (
             Button(
                 "Take back to edit",
                 variant="outline",
@@ -300,8 +300,11 @@ def _step_form(
     )
 
 
-def use_step(fn: Callable[..., Awaitable[Any]], on_saved: Callable[[ApplicationRead], None], form: Form):
-    errors, set_errors = use_state({})
+def use_step(
+    fn: Callable[..., Awaitable[Any]], on_saved: Callable[[ApplicationRead], None], form: Form
+) -> tuple[dict[str, str], int, Callable[..., Awaitable[None]], bool]:
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
     attempts, set_attempts = use_state(0)
 
     def done(result: dict) -> None:

@@ -26,7 +26,7 @@ TOPICS = (
 )
 
 
-def _joining() -> dict:
+def _joining() -> VdomDict:
     return faq_group(
         "Joining",
         faq_item(
@@ -63,7 +63,7 @@ def _joining() -> dict:
     )
 
 
-def _verification() -> dict:
+def _verification() -> VdomDict:
     return faq_group(
         "Verification",
         faq_item(
@@ -95,7 +95,7 @@ def _verification() -> dict:
     )
 
 
-def _scheduling() -> dict:
+def _scheduling() -> VdomDict:
     return faq_group(
         "Scheduling and visits",
         faq_item(
@@ -130,7 +130,7 @@ def _scheduling() -> dict:
     )
 
 
-def _payments() -> dict:
+def _payments() -> VdomDict:
     return faq_group(
         "Payments",
         faq_item(
@@ -160,7 +160,7 @@ def _payments() -> dict:
     )
 
 
-def _compliance() -> dict:
+def _compliance() -> VdomDict:
     return faq_group(
         "Safety and compliance",
         faq_item(

@@ -14,7 +14,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.appointments import LATEST_REVIEWS, list_reviews
@@ -78,7 +78,7 @@ def _photo(provider: ProviderRead) -> VdomDict:
     )
 
 
-def _hero(provider: ProviderRead) -> dict:
+def _hero(provider: ProviderRead) -> VdomDict:
     license_text = ", ".join(part for part in (provider.license_type, provider.license_state) if part)
     return frozen(
         html.section(
@@ -226,7 +226,8 @@ def _Reviews(provider_id: str, rating: RatingRead) -> VdomDict:
     )
 
 
-def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None]) -> VdomDict:
+def _day_button(slots: DaySlots, selected: bool, choose: Callable[[str], None]) -> VdomDict:
+    """The day's button: a click chooses the day (`choose(iso date)`)."""
     count = len(slots.starts)
     times = f"{count} open {'time' if count == 1 else 'times'}" if count else "no open times"
     return html.button(
@@ -236,7 +237,7 @@ def _day_button(slots: DaySlots, selected: bool, on_click: Callable[[dict], None
             "class_name": "day-pick" + (" is-selected" if selected else "") + ("" if count else " is-empty"),
             "aria-pressed": "true" if selected else "false",
             "aria-label": f"{slots.day:%A}, {slots.day:%B} {slots.day.day}: {times}",
-            "on_click": on_click,
+            "on_click": lambda _event: choose(slots.day.isoformat()),
         },
         html.span({"class_name": "day-pick-weekday"}, f"{slots.day:%a}"),
         html.span({"class_name": "day-pick-date"}, str(slots.day.day)),
@@ -250,7 +251,8 @@ def _Openings(
 ) -> VdomDict:
     slugs = [service.service_slug for service in services]
     service_slug, set_service_slug = use_state(preferred if preferred in slugs else slugs[0])
-    chosen_day, set_chosen_day = use_state(None)
+    chosen_day_state: State[str | None] = use_state(None)
+    chosen_day, set_chosen_day = chosen_day_state
     week = use_query(list_openings, provider_id=provider_id, service_slug=service_slug, time_zone=time_zone)
 
     def choose_service(slug: str) -> None:
@@ -313,10 +315,7 @@ def _week(
         {"class_name": "openings-week", "aria-busy": "true" if busy else "false"},
         html.div(
             {"class_name": "day-picks", "role": "group", "aria-label": "Choose a day"},
-            *(
-                _day_button(day, day is selected, lambda _event, iso=day.day.isoformat(): choose(iso))
-                for day in week
-            ),
+            *(_day_button(day, day is selected, choose) for day in week),
         ),
         html.h3({"class_name": "openings-day"}, f"{selected.day:%A}, {format_date(selected.day)}"),
         html.ul(
@@ -334,7 +333,7 @@ def _week(
     )
 
 
-def _service_area(zip_codes: list[str]) -> dict:
+def _service_area(zip_codes: list[str]) -> VdomDict:
     shown, rest = zip_codes[:ZIPS_SHOWN], zip_codes[ZIPS_SHOWN:]
     chips = html.ul(
         {"class_name": "chips zip-chips", "aria-label": "ZIP codes"},

@@ -174,7 +174,7 @@ def _Services(slug: str, first: str = "") -> VdomDict:
 
 
 @component
-def ServiceDetailPage() -> Component:
+def ServiceDetailPage() -> VdomDict | Component:
     brand = use_session().brand_name
     slug = use_params().get("slug", "")
     category = CATEGORIES_BY_SLUG.get(slug)
@@ -197,5 +197,5 @@ def _ServicePage(slug: str) -> VdomDict:
     return _page(service.name if service else copy.name, brand, _detail(copy, service))
 
 
-def _page(title: str, brand: str, body: dict) -> VdomDict:
+def _page(title: str, brand: str, body: VdomDict) -> VdomDict:
     return html._(page_title(f"{title} | {brand}"), body)

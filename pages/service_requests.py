@@ -41,6 +41,7 @@ from components.kit import (
     Select,
     ServerForm,
     TextArea,
+    Tone,
     UserText,
     button_link,
     button_row,
@@ -102,14 +103,14 @@ def how_it_works() -> tuple[tuple[str, str], ...]:
     )
 
 
-STATUS = {
+STATUS: dict[RequestStatus, tuple[str, Tone]] = {
     RequestStatus.open: ("Waiting for offers", "info"),
     RequestStatus.offered: ("Offers received", "warning"),
     RequestStatus.booked: ("Booked", "success"),
     RequestStatus.expired: ("Expired", "neutral"),
     RequestStatus.cancelled: ("Cancelled", "neutral"),
 }
-OFFER_STATUS = {
+OFFER_STATUS: dict[OfferStatus, tuple[str, Tone]] = {
     OfferStatus.pending: ("Pending", "info"),
     OfferStatus.accepted: ("Accepted", "success"),
     OfferStatus.declined: ("Not chosen", "neutral"),
@@ -118,7 +119,7 @@ OFFER_STATUS = {
 }
 
 
-def request_badge(status: RequestStatus) -> dict:
+def request_badge(status: RequestStatus) -> VdomDict:
     text, tone = STATUS[status]
     return Badge(text, tone=tone)
 

@@ -35,7 +35,7 @@ NOTICES = frozenset({"confirmation_sent"})
 def SignInPage() -> Component:
     session = use_session()
     params = use_search_params()
-    redirect = (params.get("redirect") or [None])[0]
+    redirect = next(iter(params.get("redirect") or []), None)
     step = (params.get("step") or [""])[0]
     if session.user is not None:
         return navigate(with_redirect("/auth-redirect", redirect), replace=True)
@@ -86,7 +86,7 @@ def _PasswordSignIn(redirect: str | None) -> VdomDict:
     )
 
 
-def _resend_confirmation(csrf_token: str, email: str, redirect: str | None) -> dict:
+def _resend_confirmation(csrf_token: str, email: str, redirect: str | None) -> VdomDict:
     return auth_form(
         "/auth/resend-confirmation",
         csrf_token,

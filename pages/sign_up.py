@@ -33,7 +33,7 @@ from components.icons import icon
 @component
 def SignUpPage() -> Component:
     session = use_session()
-    redirect = (use_search_params().get("redirect") or [None])[0]
+    redirect = next(iter(use_search_params().get("redirect") or []), None)
     if session.user is not None:
         return navigate(with_redirect("/auth-redirect", redirect), replace=True)
     return _SignUp(redirect)

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 from reactpy_router import navigate, use_search_params
 
 from app.services.organizations import accept_invitation, get_invitation
@@ -76,7 +76,8 @@ def _sign_in_first(token: str) -> VdomDict:
 @component
 def _Accept(invitation: InvitationPreview, token: str) -> Any:
     session = use_session()
-    joined, set_joined = use_state(None)
+    joined_state: State[TeamRead | None] = use_state(None)
+    joined, set_joined = joined_state
     problem, set_problem = use_state("")
 
     def done(team: TeamRead) -> None:

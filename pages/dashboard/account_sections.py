@@ -323,7 +323,7 @@ def _AddressForm(found: AddressRead | None, reload: Callable[[], None]) -> VdomD
 
 
 # ---- your data --------------------------------------------------------------------------------------
-def data_export_card() -> dict:
+def data_export_card() -> VdomDict:
     return SettingsPanel(
         "Your data",
         lead="A copy of your profile, address, orders and visits, support conversations, reviews and "

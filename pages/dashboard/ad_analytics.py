@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.ads import (
     ADVERTISER_ROLES,
@@ -38,6 +38,7 @@ from components.kit import (
     StaffCard,
     StatCard,
     TextArea,
+    Tone,
     UserText,
     button_link,
     button_row,
@@ -51,7 +52,7 @@ from components.kit import (
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
 CSV_PATH = "/api/ads/figures.csv"
-TONES = {
+TONES: dict[str, Tone] = {
     "review": "warning",
     "approved": "success",
     "paused": "neutral",
@@ -97,8 +98,10 @@ def _not_advertising() -> VdomDict:
 def _Figures() -> VdomDict:
     figures = use_query(get_ad_figures)
     flights = use_query(list_my_ad_flights)
-    editing, set_editing = use_state(None)
-    ending, set_ending = use_state(None)
+    editing_state: State[FlightRead | None] = use_state(None)
+    editing, set_editing = editing_state
+    ending_state: State[FlightRead | None] = use_state(None)
+    ending, set_ending = ending_state
     return html._(
         QueryView(
             figures, _report, is_empty=lambda data: data is None, loading_label="Loading your figures…"
@@ -175,7 +178,7 @@ def _report(data: AdFiguresRead) -> VdomDict:
     )
 
 
-def _table(rows: list[FigureRow], caption: str, *, with_placement: bool) -> dict:
+def _table(rows: list[FigureRow], caption: str, *, with_placement: bool) -> VdomDict:
     columns = [Column("flight_name", "Flight", render=lambda r: UserText(r.flight_name))]
     if with_placement:
         columns.append(Column("placement", "Placement"))
@@ -205,7 +208,7 @@ def _table(rows: list[FigureRow], caption: str, *, with_placement: bool) -> dict
 
 def _flights(
     rows: list[FlightRead], edit: Callable[[FlightRead], None], end: Callable[[FlightRead], None]
-) -> dict:
+) -> VdomDict:
     def status(flight: FlightRead) -> Any:
         return html._(
             Badge(flight.status.label, tone=TONES.get(flight.status.value, "neutral")),
@@ -260,7 +263,8 @@ def _Editor(flight: FlightRead, dependants: list[Query], on_close: Callable[[], 
     session = use_session()
     form = use_form(headline=flight.headline, body=flight.body, link_url=flight.link_url)
     image, set_image = use_state(lambda: {"id": "", "url": flight.image_url} if flight.image_url else None)
-    errors, set_errors = use_state({})
+    errors_state: State[dict[str, str]] = use_state({})
+    errors, set_errors = errors_state
     problem, set_problem = use_state("")
 
     def saved(result: FlightRead) -> None:

@@ -15,7 +15,7 @@ PATH = "/dashboard/appointments"
 
 @component
 def DashboardAppointmentsPage() -> VdomDict:
-    provider = is_provider(use_session().user)
+    provider = is_provider(use_session().signed_in_user)
     return portal_page(
         portal_header(
             "Appointments",

@@ -56,7 +56,7 @@ def DashboardPage() -> VdomDict:
     session = use_session()
     slug = feature_segment(use_location().pathname, DASHBOARD_PATH)
     if not slug:
-        return overview(session.user, returning=session.returning)
+        return overview(session.signed_in_user, returning=session.returning)
     return coming_soon_screen(section_title(slug) or feature_name(slug))
 
 
@@ -66,7 +66,7 @@ def greeting(user: CurrentUser, *, returning: bool) -> VdomDict:
     return html._("Welcome back, " if returning else "Welcome, ", UserText(first_name))
 
 
-def overview(user: CurrentUser, *, returning: bool = False) -> dict:
+def overview(user: CurrentUser, *, returning: bool = False) -> VdomDict:
     provider = is_provider(user)
     return portal_page(
         portal_header(
@@ -152,7 +152,7 @@ def _next_visit(summary: VisitSummary, time_zone: str) -> VdomDict:
     )
 
 
-def _status(visit: AppointmentRead) -> dict:
+def _status(visit: AppointmentRead) -> VdomDict:
     return Badge(visit.status.label, class_name=f"appt-status appt-status-{visit.status.value}")
 
 
@@ -207,7 +207,7 @@ def RecentNotifications() -> VdomDict:
     """The newest notifications, live: a new one appears here as the bell counts it."""
     session = use_session()
     query = use_query(list_notifications, tab="all", page_size=RECENT_SHOWN)
-    use_topic(notifications_topic(session.user.id), refetch=[query])
+    use_topic(notifications_topic(session.signed_in_user.id), refetch=[query])
     return _card(
         "Recent notifications",
         "bell",
@@ -263,7 +263,7 @@ def _support(count: int) -> VdomDict:
     )
 
 
-def _quick_actions(provider: bool) -> dict:
+def _quick_actions(provider: bool) -> VdomDict:
     first = ("Set services and hours", "/dashboard/services", "stethoscope")
     if not provider:
         first = ("Browse services", "/services", "heart")
@@ -290,7 +290,7 @@ def _quick_actions(provider: bool) -> dict:
     )
 
 
-def coming_soon_screen(feature: str) -> dict:
+def coming_soon_screen(feature: str) -> VdomDict:
     return coming_soon(
         feature=feature,
         heading="Dashboard Feature Coming Soon",

@@ -20,6 +20,7 @@ from components.kit import (
     DataTable,
     QueryView,
     StaffCard,
+    Tone,
     UserText,
     hint,
     portal_body,
@@ -29,7 +30,7 @@ from components.kit import (
 )
 from models.service_request import OfferRead, OfferStatus
 
-STATUS = {
+STATUS: dict[OfferStatus, tuple[str, Tone]] = {
     OfferStatus.pending: ("Pending", "info"),
     OfferStatus.accepted: ("Accepted", "success"),
     OfferStatus.declined: ("Declined", "neutral"),
@@ -38,7 +39,7 @@ STATUS = {
 }
 
 
-def status_badge(status: OfferStatus) -> dict:
+def status_badge(status: OfferStatus) -> VdomDict:
     text, tone = STATUS[status]
     return Badge(text, tone=tone)
 

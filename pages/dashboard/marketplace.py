@@ -36,6 +36,7 @@ from components.kit import (
     ServerForm,
     StaffCard,
     TextArea,
+    Tone,
     button_row,
     dialog_actions,
     form_error,
@@ -54,7 +55,7 @@ NO_TIMES = (
     "You have no open time inside these preferred times. Add weekly hours under Services, or free up your "
     "calendar, to offer on this request."
 )
-MY_OFFER = {
+MY_OFFER: dict[OfferStatus, tuple[str, Tone]] = {
     OfferStatus.pending: ("Offer sent", "info"),
     OfferStatus.accepted: ("Accepted", "success"),
     OfferStatus.declined: ("Not chosen", "neutral"),
@@ -63,7 +64,7 @@ MY_OFFER = {
 }
 
 
-def offer_badge(status: OfferStatus) -> dict:
+def offer_badge(status: OfferStatus) -> VdomDict:
     text, tone = MY_OFFER[status]
     return Badge(text, tone=tone)
 
@@ -204,7 +205,7 @@ def _OfferDialog(request: ServiceRequestRead, close: Any, refetch: Any) -> Any:
             refetch()
             session.toaster.success(OFFER_SENT, "The patient is notified and can accept it.")
 
-    def fields(_data: Any) -> dict:
+    def fields(_data: Any) -> VdomDict:
         return ServerForm(
             Select("Start time", "starts_at", form=form, id="offer-start", options=options, required=True),
             Field(

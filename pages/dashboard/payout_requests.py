@@ -28,6 +28,7 @@ from components.kit import (
     ServerForm,
     StaffCard,
     StatCard,
+    Tone,
     dialog_actions,
     portal_body,
     portal_header,
@@ -47,7 +48,7 @@ STATUS_LABELS = {
     PayoutStatus.rejected: "Rejected",
     PayoutStatus.failed: "Failed",
 }
-STATUS_TONES = {
+STATUS_TONES: dict[PayoutStatus, Tone] = {
     PayoutStatus.pending: "warning",
     PayoutStatus.approved: "info",
     PayoutStatus.in_transit: "info",
@@ -69,7 +70,7 @@ def parse_amount(text: str) -> Decimal | None:
     return value
 
 
-def status_badge(status: PayoutStatus) -> dict:
+def status_badge(status: PayoutStatus) -> VdomDict:
     return Badge(STATUS_LABELS[status], tone=STATUS_TONES[status])
 
 

@@ -34,7 +34,7 @@ FIELDS = ("name", "profile_image", "organization", "phone_number")
 @component
 def ProfilePage() -> VdomDict:
     session = use_session()
-    user = session.user
+    user = session.signed_in_user
     form = use_form(
         name=" ".join(part for part in (user.first_name, user.last_name) if part),
         profile_image=user.profile_image,

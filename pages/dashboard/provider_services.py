@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
-from reactpy import component, html, use_ref, use_state
-from reactpy.types import Component, VdomDict
+from reactpy import Ref, component, html, use_ref, use_state
+from reactpy.types import Component, State, VdomDict
 
 from app.services.catalog import list_catalog
 from app.services.providers import (
@@ -66,7 +66,7 @@ def _save_button(label: str, pending: bool, save: Callable[[], object]) -> VdomD
     return settings_actions(Button(label, on_click=save, pending=pending, pending_label="Saving…"))
 
 
-def _error_line(message: str | None) -> dict | str:
+def _error_line(message: str | None) -> VdomDict | str:
     return form_error(message)
 
 
@@ -74,7 +74,8 @@ def _use_save(fn: Callable, success: str) -> tuple[Callable, bool, str | None]:
     """A section's save: toast on success, and on refusal the service's message as a toast and inline.
     Returns (run, pending, error)."""
     session = use_session()
-    error, set_error = use_state(None)
+    failure: State[str | None] = use_state(None)
+    error, set_error = failure
 
     def failed(message: str) -> None:
         set_error(message)
@@ -193,9 +194,10 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> VdomDict:
 
 @component
 def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDict:
-    drafts = use_ref(None)
-    if drafts.current is None:
-        drafts.current = _drafts(catalog, {o.service_slug: o for o in provider.services})
+    drafts_ref: Ref[dict[str, _OfferDraft] | None] = use_ref(None)
+    if drafts_ref.current is None:
+        drafts_ref.current = _drafts(catalog, {o.service_slug: o for o in provider.services})
+    drafts = drafts_ref.current  # made once: the rows edit these drafts in place
     run, pending, error = _use_save(set_own_services, "Services and prices saved")
 
     async def save() -> None:
@@ -203,7 +205,7 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
             ServiceOffer(
                 slug, draft.price.strip(), tuple(place for place in ServiceLocation if place in draft.places)
             )
-            for slug, draft in drafts.current.items()
+            for slug, draft in drafts.items()
             if draft.offered
         ]
         await run(offers=offers)
@@ -216,7 +218,7 @@ def _ServicesCard(provider: ProviderRead, catalog: list[CategoryRead]) -> VdomDi
                 html.h3({"class_name": "offer-group-title"}, category.name),
                 html.ul(
                     {"class_name": "offer-list"},
-                    *(_ServiceRow(s, drafts.current[s.slug], key=s.slug) for s in category.services),
+                    *(_ServiceRow(s, drafts[s.slug], key=s.slug) for s in category.services),
                 ),
             )
             for category in catalog
@@ -350,17 +352,16 @@ def _DayHours(weekday: int, ranges: dict[str, list[str]], next_key: Callable[[],
 @component
 def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
     counter = use_ref(itertools.count())
-    days = use_ref(None)
-    if days.current is None:
-        days.current = {weekday: {} for weekday in range(7)}
+    days_ref: Ref[dict[int, dict[str, list[str]]] | None] = use_ref(None)
+    if days_ref.current is None:
+        days_ref.current = {weekday: {} for weekday in range(7)}
         for h in hours:
-            days.current[h.weekday][f"saved-{next(counter.current)}"] = [_hhmm(h.start), _hhmm(h.end)]
+            days_ref.current[h.weekday][f"saved-{next(counter.current)}"] = [_hhmm(h.start), _hhmm(h.end)]
+    days = days_ref.current  # made once: the day rows edit these ranges in place
     run, pending, error = _use_save(set_own_weekly_hours, "Weekly hours saved")
 
     async def save() -> None:
-        ranges = [
-            (weekday, start, end) for weekday, day in days.current.items() for start, end in day.values()
-        ]
+        ranges = [(weekday, start, end) for weekday, day in days.items() for start, end in day.values()]
         await run(ranges=ranges)
 
     return SettingsPanel(
@@ -368,9 +369,7 @@ def _HoursCard(hours: list[WeeklyHoursRead], zone_label: str) -> VdomDict:
         html.ul(
             {"class_name": "hours-list"},
             *(
-                _DayHours(
-                    weekday, days.current[weekday], lambda: f"new-{next(counter.current)}", key=str(weekday)
-                )
+                _DayHours(weekday, days[weekday], lambda: f"new-{next(counter.current)}", key=str(weekday))
                 for weekday in range(7)
             ),
         ),
@@ -491,13 +490,13 @@ def _zone_label(time_zone: str) -> str:
     return f"{time_zone.replace('_', ' ')} ({abbreviation})"
 
 
-def _header(lead: str, *extra: object) -> dict:
+def _header(lead: str, *extra: object) -> VdomDict:
     return portal_header(
         "Services & availability", *extra, eyebrow=html.a({"href": "/dashboard"}, "Dashboard"), lead=lead
     )
 
 
-def _note(title: str, text: str, label: str, href: str) -> dict:
+def _note(title: str, text: str, label: str, href: str) -> VdomDict:
     return portal_page(
         _header("What patients can book with you, and when."),
         portal_body(
@@ -585,6 +584,7 @@ def _Editor() -> VdomDict:
             "/provider-enrollment",
         )
     zone_label = _zone_label(provider.time_zone)
+    pending: VdomDict | str
     if not provider.is_verified:
         pending = notice(
             "Our team is verifying your license. You can prepare everything now; patients see your profile once it is verified."
@@ -605,8 +605,8 @@ def _Editor() -> VdomDict:
 
 
 @component
-def ProviderServicesPage() -> Component:
-    if use_session().user.role != Role.provider:
+def ProviderServicesPage() -> VdomDict | Component:
+    if use_session().signed_in_user.role != Role.provider:
         return _note(
             "This page is for providers",
             "Providers set their services, prices, hours and service area here. Looking for care? "

@@ -98,7 +98,7 @@ async def statement_or_none(
 @component
 def ProviderWalletPage() -> VdomDict:
     session = use_session()
-    provider_side = session.user.role in PROVIDER_SIDE
+    provider_side = session.signed_in_user.role in PROVIDER_SIDE
     body: Any = (
         html._(_Balances(), _MonthlyStatements(), _Statement(page_of(use_search_params())))
         if provider_side
@@ -209,6 +209,7 @@ def _MonthPicker(months: list[str]) -> VdomDict:
                 "Download PDF",
                 STATEMENT_PATH.format(month=month),
                 download="",
+                size="md",  # the default, named: mypy checks the aria dict below against every keyword left
                 **{"aria-label": f"Download the statement for {month_label(month)} (PDF)"},
             ),
         )

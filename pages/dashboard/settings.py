@@ -13,7 +13,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from reactpy import component, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.accounts import get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
@@ -46,7 +46,7 @@ from pages.dashboard.account_sections import (
 @component
 def SettingsPage() -> VdomDict:
     session = use_session()
-    user = session.user
+    user = session.signed_in_user
     return portal_page(
         portal_header(
             "Settings",
@@ -84,7 +84,8 @@ def SettingsPage() -> VdomDict:
 def _TwoFactor() -> VdomDict:
     session = use_session()
     status = use_query(get_two_factor)
-    setup, set_setup = use_state(None)
+    setup_state: State[TotpSetup | None] = use_state(None)
+    setup, set_setup = setup_state
     start = use_action(start_totp_setup, on_success=set_setup)
 
     async def begin() -> None:

@@ -106,7 +106,7 @@ def StorePage() -> VdomDict:
     )
 
 
-def _closed() -> dict:
+def _closed() -> VdomDict:
     return empty_state(
         "The store is closed for now",
         "You can't order products at the moment. Orders you already placed are still on their way: follow "

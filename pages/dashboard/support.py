@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.support import get_my_ticket, list_my_tickets, open_ticket, reply_as_customer, support_topic
@@ -72,8 +72,9 @@ def SupportPage() -> VdomDict:
     params = use_search_params()
     selected = _param(params, "ticket") or None
     mine = use_query(list_my_tickets)
-    use_topic(support_topic(session.user.id), refetch=[mine])
-    opened, set_opened = use_state(None)
+    use_topic(support_topic(session.signed_in_user.id), refetch=[mine])
+    opened_state: State[str | None] = use_state(None)
+    opened, set_opened = opened_state
     # The 911 / 988 message when the request just sent has a red flag: it stays while the page is open.
     safety, set_safety = use_state("")
 
@@ -236,7 +237,7 @@ def _NewRequest(
 def _MyTicket(ticket_id: str) -> VdomDict:
     session = use_session()
     detail = use_query(get_my_ticket, ticket_id=ticket_id)
-    use_topic(support_topic(session.user.id), refetch=[detail])
+    use_topic(support_topic(session.signed_in_user.id), refetch=[detail])
     back = html.a({"class_name": "desk-back", "href": PATH}, icon("arrow-left", size=16), "All tickets")
     if detail.data is None:
         return html.section(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.organizations import (
     INVITATION_DAYS,
@@ -81,7 +81,8 @@ def _Team(team: TeamRead, query: Query) -> Any:
     session = use_session()
     admin = team.my_role == MemberRole.admin
     problem, set_problem = use_state("")
-    removing, set_removing = use_state(None)
+    removing_state: State[MemberRead | None] = use_state(None)
+    removing, set_removing = removing_state
     leaving, set_leaving = use_state(False)
 
     def removed(_result: Any) -> None:
@@ -96,8 +97,12 @@ def _Team(team: TeamRead, query: Query) -> Any:
     remove = use_action(remove_member, refetch=[query], on_success=removed, on_error=set_problem)
     leave = use_action(leave_organization, refetch=[query], on_success=left, on_error=set_problem)
 
+    async def remove_chosen() -> None:
+        if removing is not None:
+            await remove.run(user_id=removing.user_id)
+
     def member_row(member: MemberRead) -> VdomDict:
-        me = member.user_id == session.user.id if session.user else False
+        me = member.user_id == session.signed_in_user.id
         return member_item(
             (UserText(member.name), " (you)" if me else ""),
             member.email,
@@ -142,7 +147,7 @@ def _Team(team: TeamRead, query: Query) -> Any:
                     "Remove",
                     variant="danger",
                     pending=remove.pending,
-                    on_click=lambda: remove.run(user_id=removing.user_id),
+                    on_click=remove_chosen,
                 ),
             ),
             open=removing is not None,

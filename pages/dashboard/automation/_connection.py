@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.automation import connect_webhook, disconnect, set_simulation
 from components.context import use_session
@@ -37,7 +37,8 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     session = use_session()
     form = use_form(webhook_url=data.webhook_url)
     problem, set_problem = use_state("")
-    result, set_result = use_state(None)
+    result_state: State[TestResultRead | None] = use_state(None)
+    result, set_result = result_state
     test = use_action(connect_webhook, refetch=[integration], on_error=set_problem)
     stop = use_action(disconnect, refetch=[integration])
     simulate = use_action(set_simulation, refetch=[integration])

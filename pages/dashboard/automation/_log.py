@@ -24,6 +24,7 @@ from components.kit import (
     SettingsPanel,
     TabPanel,
     Tabs,
+    Tone,
     dialog_actions,
     param_href,
 )
@@ -39,7 +40,7 @@ TABS = (
     (DeliveryStatus.failed.value, "Failed"),
     (DeliveryStatus.simulated.value, "Simulated"),
 )
-STATUS = {
+STATUS: dict[DeliveryStatus, tuple[str, Tone]] = {
     DeliveryStatus.pending: ("Pending", "warning"),
     DeliveryStatus.delivered: ("Delivered", "success"),
     DeliveryStatus.failed: ("Failed", "danger"),
@@ -53,7 +54,7 @@ def _param(params: dict[str, list[str]], name: str) -> str:
     return (params.get(name) or [""])[0].strip()[:20]
 
 
-def status_badge(status: DeliveryStatus) -> dict:
+def status_badge(status: DeliveryStatus) -> VdomDict:
     text, tone = STATUS[status]
     return Badge(text, tone=tone)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from reactpy import component, event, html, use_state
-from reactpy.types import VdomDict
+from reactpy.types import State, VdomDict
 
 from app.services.automation import reveal_secret, rotate_secret, set_header_auth
 from components.context import use_session
@@ -32,7 +32,8 @@ HEADER_REMOVED = "Header Auth removed"
 @component
 def SecurityCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
     session = use_session()
-    shown, set_shown = use_state(None)
+    shown_state: State[RevealedSecretRead | None] = use_state(None)
+    shown, set_shown = shown_state
     confirming, set_confirming = use_state(False)
     reveal = use_action(reveal_secret, refetch=[integration], on_success=set_shown)
     rotate = use_action(rotate_secret, refetch=[integration], on_success=set_shown)

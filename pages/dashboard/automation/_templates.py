@@ -8,10 +8,10 @@ from reactpy.types import VdomDict
 
 from app.services.automation import list_workflow_templates
 from components.hooks import use_query
-from components.kit import Badge, QueryView, SettingsPanel, button_link
+from components.kit import Badge, QueryView, SettingsPanel, Tone, button_link
 from models.automation import WorkflowTemplateRead
 
-TONES = {"easy": "success", "medium": "info", "advanced": "warning"}
+TONES: dict[str, Tone] = {"easy": "success", "medium": "info", "advanced": "warning"}
 
 
 @component
