@@ -2,8 +2,8 @@
 
 `unit_of_work()` is opened by one entry per surface: the hooks for the screens (components/hooks.py), the
 request's unit of work for HTTP (api/deps.py: `SessionDep`, `transaction()`), and the job runner for
-periodic jobs, the command line and the seeders (app/jobs.py: as SYSTEM, at an injected clock). A few
-openings inside domains remain, listed in tests/unit/test_surface_entries.py, which refuses new ones.
+periodic jobs, the command line, the seeders and what a domain runs apart from its caller's transaction
+(app/jobs.py: as SYSTEM, at an injected clock); tests/unit/test_surface_entries.py refuses any other opening.
 Services never commit; the unit of work does. What must outlive the command's own outcome (the audit
 entry of a refused escalation, which raises and so rolls back) is handed to `write_apart`: the unit of work
 writes it in a short transaction of its own once it has ended.

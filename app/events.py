@@ -287,9 +287,3 @@ async def _ensure_listener() -> None:
         _listener = _PostgresListener(url)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(_listener.ready.wait(), timeout=5)
-
-
-async def publish(topic: str, payload: dict[str, Any] | None = None) -> None:
-    """Publish a signal that belongs to no write (who is viewing a ticket, who is typing) at once."""
-    async with get_database().unit_of_work() as session:
-        await publish_on_commit(session, topic, payload)

@@ -18,6 +18,7 @@ from reactpy.core.layout import Layout
 from reactpy.core.types import LayoutEventMessage
 from sqlalchemy import text
 
+from app import db as app_db
 from app import events
 from app.principal import Principal
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
@@ -496,13 +497,13 @@ async def test_an_ignored_event_renders_nothing_and_a_real_one_refetches(subscri
         await subscribed(topic)
         scheduled, renders = layout.scheduled, len(seen)
 
-        await events.publish(topic, {"kind": "heartbeat"})
+        await publish(topic, {"kind": "heartbeat"})
         await asyncio.wait_for(arrived.wait(), TIMEOUT)
         # on_event returned False: nothing was scheduled, nothing re-rendered, nothing reloaded
         assert layout.scheduled == scheduled and len(seen) == renders
         assert len(fetch.calls) == 1
 
-        await events.publish(topic, {"kind": "reply", "ticket_id": "t1"})
+        await publish(topic, {"kind": "reply", "ticket_id": "t1"})
         await render_until(layout, lambda: loaded(seen[-1])["call"] == 2)
         assert [p["kind"] for p in heard] == ["heartbeat", "reply"]
         assert heard[1]["topic"] == topic
@@ -523,8 +524,14 @@ async def test_use_topic_without_on_event_refetches_on_every_event(subscribed: A
     async with Layout(with_session(Probe())) as layout:
         await render_until(layout, lambda: seen[-1].data is not None)
         await subscribed(topic)
-        await events.publish(topic, {"id": 1})
+        await publish(topic, {"id": 1})
         await render_until(layout, lambda: loaded(seen[-1])["call"] == 2)
+
+
+async def publish(topic: str, payload: dict[str, Any]) -> None:
+    """A message on `topic`, as a command's commit sends it."""
+    async with app_db.unit_of_work() as session:
+        await events.publish_on_commit(session, topic, payload)
 
 
 _ids = itertools.count(1)

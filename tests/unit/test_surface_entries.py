@@ -3,8 +3,7 @@
 - A unit of work (`app.db.unit_of_work`, `Database.unit_of_work`, a session from the session factory) is
   opened only by the entries: the hooks for screens (components/hooks.py), the HTTP dependency and
   transaction (api/deps.py), the job runner (app/jobs.py), and app/db.py itself. Anything else goes
-  through one of them. PENDING lists the openings still to move, each with why it is not moved yet; the
-  test also fails when one of them is gone, so the list only shrinks.
+  through one of them.
 - Screens never pass `actor=session.actor` to a hook: the hooks supply it.
 """
 
@@ -16,11 +15,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCT = ("admin", "api", "app", "components", "pages", "staff", "helpdesk", "medivisit", "models")
 ENTRIES = {"app/db.py", "components/hooks.py", "api/deps.py", "app/jobs.py"}
-# Openings inside a domain's or the events module's own code (owned by other work of issue 28).
-PENDING = {
-    "app/events.py": "publish(): a signal that belongs to no write, sent in a transaction of its own",
-    "app/services/automation/_delivery.py": "short units of work between webhook requests (up to 15 s each)",
-}
 OPENERS = {"unit_of_work", "sessions"}  # a call of either opens a unit of work or a bare session
 UI = ("components", "pages", "staff", "helpdesk", "admin")
 
@@ -49,17 +43,10 @@ def _openings() -> dict[str, list[int]]:
 
 
 def test_units_of_work_are_opened_only_by_the_entries_of_each_surface() -> None:
-    elsewhere = {
-        module: lines for module, lines in _openings().items() if module not in ENTRIES | set(PENDING)
-    }
+    elsewhere = {module: lines for module, lines in _openings().items() if module not in ENTRIES}
     assert not elsewhere, (
         f"units of work opened outside the entries (use the hooks, api.deps or app.jobs): {elsewhere}"
     )
-
-
-def test_the_pending_openings_are_still_there() -> None:
-    moved = set(PENDING) - set(_openings())
-    assert not moved, f"no longer open a unit of work: take them off PENDING: {sorted(moved)}"
 
 
 def test_screens_leave_the_actor_to_the_hooks() -> None:

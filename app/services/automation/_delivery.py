@@ -18,7 +18,8 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
-from app.db import changed_rows, unit_of_work
+from app.db import changed_rows
+from app.jobs import run_command
 from app.services.automation._access import integration_row
 from app.services.automation._transport import Outcome, Target, send
 from models.audit import AuditAction
@@ -163,20 +164,33 @@ async def _record(
         await fail_pending(session, now)
 
 
+async def _claim_due(
+    *, session: AsyncSession, now: datetime, limit: int
+) -> tuple[Target, list[_Claimed]] | None:
+    """Where to send and what is due now (claimed), or None while automation is not connected."""
+    integration = await integration_row(session)
+    if integration is None or not integration.connected:
+        return None
+    return Target.of(integration, rotating=rotating(integration, now)), await _claim(session, now, limit)
+
+
+async def _record_outcome(
+    *, session: AsyncSession, item: _Claimed, url: str, outcome: Outcome, now: datetime
+) -> None:
+    await _record(session, item, url, outcome, now)
+
+
 async def deliver_due_webhooks(*, now: datetime | None = None, limit: int = BATCH) -> int:
     """Send the events that are due; the number of attempts made (or simulated)."""
     now = now or datetime.now(UTC)
-    async with unit_of_work() as session:
-        integration = await integration_row(session)
-        if integration is None or not integration.connected:
-            return 0
-        target = Target.of(integration, rotating=rotating(integration, now))
-        claimed = await _claim(session, now, limit)
+    due = await run_command(_claim_due, now=now, limit=limit)
+    if due is None:
+        return 0
+    target, claimed = due
     made = 0
-    for item in claimed:
+    for item in claimed:  # each request outside any transaction (up to 15 s), each outcome in one of its own
         outcome = await send(target, message_id=item.message_id, body=item.body)
-        async with unit_of_work() as session:
-            await _record(session, item, target.url, outcome, now)
+        await run_command(_record_outcome, item=item, url=target.url, outcome=outcome, now=now)
         made += 1
         if outcome.gone:
             break
