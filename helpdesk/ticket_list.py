@@ -15,12 +15,12 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from app.services.support import HELPDESK_TOPIC, TicketFilter, due_status, list_tickets
-from components.browser import client_get_form
 from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
 from components.kit import Field, QueryView, Region, TabPanel, Tabs, UserText
+from components.kit.staff_filters import filter_form
 from components.tickets import (
     category_badge,
     month_day,
@@ -95,22 +95,7 @@ def _SearchBox(state: DeskState) -> VdomDict:
     # Typing is kept on the server (components/forms.py) so a live refresh of the list cannot wipe it;
     # submitting navigates (a new key, so a fresh box, whenever the URL's search changes).
     form = use_form(q=state.search)
-    return html.form(
-        {
-            "class_name": "desk-search",
-            "method": "get",
-            "action": state.path,
-            "role": "search",
-            **client_get_form(),
-        },
-        html.input(
-            {
-                "type": "hidden",
-                "name": "tab",
-                "value": "" if state.tab == TicketFilter.all else state.tab.value,
-            }
-        ),
-        html.input({"type": "hidden", "name": "ticket", "value": state.ticket or ""}),
+    return filter_form(
         icon("search", size=16),
         Field(
             "Search tickets",
@@ -123,6 +108,14 @@ def _SearchBox(state: DeskState) -> VdomDict:
             max_length=200,
             autocomplete="off",
         ),
+        action=state.path,
+        label=None,
+        class_name="desk-search",
+        submit=None,
+        hidden={
+            "tab": "" if state.tab == TicketFilter.all else state.tab.value,
+            "ticket": state.ticket or "",
+        },
     )
 
 

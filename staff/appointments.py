@@ -29,7 +29,6 @@ from app.services.appointments import (
     shown_days,
 )
 from app.services.validation import day_in_url
-from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
@@ -44,10 +43,11 @@ from components.kit import (
     Tabs,
     UserText,
     button_link,
-    filter_actions,
+    facts,
     pager,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_filters import filter_form
+from components.kit.staff_screen import staff_empty, staff_row, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission
@@ -180,15 +180,7 @@ def _FilterForm(filters: Filters) -> VdomDict:
     for chosen, options in ((filters.provider, providers), (filters.line, lines), (filters.metro, metros)):
         if chosen and chosen not in {value for value, _label in options}:
             options.insert(0, (chosen, chosen if options is metros else "Selected"))
-    return html.form(
-        {
-            "class_name": "form audit-filters visit-filters",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Choose the visits shown",
-            **client_get_form(),
-        },
+    return filter_form(
         Field(
             "Date", "date", form=form, id="visits-date", type="date", max_length=10, class_name="team-field"
         ),
@@ -232,11 +224,12 @@ def _FilterForm(filters: Filters) -> VdomDict:
             options=[(s.value, s.label) for s in STATUSES],
             class_name="team-field",
         ),
-        filter_actions(
-            "Show visits",
-            clear_href=Filters(day=filters.day, view=filters.view).href(),
-            clear_label="Clear filters",
-        ),
+        action=PATH,
+        label="Choose the visits shown",
+        class_name="form audit-filters visit-filters",
+        submit="Show visits",
+        clear_href=Filters(day=filters.day, view=filters.view).href(),
+        clear_label="Clear filters",
     )
 
 
@@ -297,7 +290,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
     if not page.items:
         return html.div(
             html.p({"class_name": "visit-count"}, count),
-            html.p({"class_name": "staff-empty"}, "No visits match this view and these filters."),
+            staff_empty("No visits match this view and these filters."),
         )
     days = groupby(page.items, key=lambda r: r.starts_at.astimezone(zone).date())
     return html.div(
@@ -343,27 +336,24 @@ def visit_row(r: StaffVisitRow, time_zone: str, open_visit: Callable[[str], None
     who: list[VdomDict | str] = [UserText(r.provider_name)]
     if r.patient_name is not None:
         who = [UserText(r.patient_name), " with ", *who]
-    return html.li(
-        {"class_name": "staff-row visit-row", "key": r.id},
-        html.span(
-            {"class_name": "staff-row-time visit-time"},
-            html.span(start),
-            html.span({"class_name": "visit-end"}, f"to {end}"),
+    return staff_row(
+        (html.span(start), html.span({"class_name": "visit-end"}, f"to {end}")),
+        r.service_name,
+        tuple(who),
+        f"{r.service_line} · {r.metro or r.location.label}",
+        after=(
+            status_badge(r.status),
+            Button(
+                "Details",
+                size="sm",
+                variant="outline",
+                on_click=lambda: open_visit(r.id),
+                aria_label=f"Details of the {start} {r.service_name} visit with {r.provider_name}",
+            ),
         ),
-        html.div(
-            {"class_name": "staff-row-main"},
-            html.span({"class_name": "staff-row-title"}, r.service_name),
-            html.span({"class_name": "staff-row-meta"}, *who),
-            html.span({"class_name": "staff-row-meta"}, f"{r.service_line} · {r.metro or r.location.label}"),
-        ),
-        status_badge(r.status),
-        Button(
-            "Details",
-            size="sm",
-            variant="outline",
-            on_click=lambda: open_visit(r.id),
-            aria_label=f"Details of the {start} {r.service_name} visit with {r.provider_name}",
-        ),
+        key=r.id,
+        class_name="visit-row",
+        time_class="visit-time",
     )
 
 
@@ -398,16 +388,12 @@ def schedule_body(s: ProviderScheduleRead, time_zone: str) -> VdomDict:
         {"class_name": "visit-schedule"},
         html.div(
             html.h3({"class_name": "visit-day-title"}, f"Weekly hours ({s.time_zone.replace('_', ' ')})"),
-            html.dl(
-                {"class_name": "settings-facts visit-facts"},
+            facts(
                 *(
-                    element
+                    (name, ", ".join(hours.get(weekday, [])) or "Not working")
                     for weekday, name in enumerate(WEEKDAYS)
-                    for element in (
-                        html.dt({"key": f"t-{weekday}"}, name),
-                        html.dd({"key": f"d-{weekday}"}, ", ".join(hours.get(weekday, [])) or "Not working"),
-                    )
                 ),
+                class_name="settings-facts visit-facts",
             ),
         ),
         html.div(
@@ -424,6 +410,6 @@ def schedule_body(s: ProviderScheduleRead, time_zone: str) -> VdomDict:
                 ),
             )
             if s.time_off
-            else html.p({"class_name": "staff-empty"}, "No time off."),
+            else staff_empty("No time off."),
         ),
     )

@@ -15,7 +15,6 @@ from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
 from app.services.staff import read_audit_log
-from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date, format_time
 from components.forms import use_form
@@ -27,10 +26,10 @@ from components.kit import (
     Field,
     QueryView,
     Select,
-    filter_actions,
     pager,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_filters import filter_form
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead
@@ -127,16 +126,7 @@ def _FilterForm(filters: AuditFilters) -> VdomDict:
     # key the form element: ReactPy's client keeps a control's own value once it has been changed, so
     # only a remount in the browser shows the new URL's filters (after Clear, Back, a shared link).
     form = use_form(**{k: filters.params().get(k, "") for k in ("action", "actor", "target", "from", "to")})
-    return html.form(
-        {
-            "key": filters.href(cursor=""),
-            "class_name": "form audit-filters",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Filter the audit log",
-            **client_get_form(),
-        },
+    return filter_form(
         Select(
             "Action",
             "action",
@@ -170,7 +160,11 @@ def _FilterForm(filters: AuditFilters) -> VdomDict:
             "From", "from", form=form, id="audit-from", type="date", max_length=None, class_name="team-field"
         ),
         Field("To", "to", form=form, id="audit-to", type="date", max_length=None, class_name="team-field"),
-        filter_actions("Filter", clear_href=PATH),
+        action=PATH,
+        label="Filter the audit log",
+        submit="Filter",
+        clear_href=PATH,
+        key=filters.href(cursor=""),
     )
 
 
@@ -295,7 +289,7 @@ def entry_columns(time_zone: str) -> tuple[Column, ...]:
         Column(
             "action",
             "Action",
-            render=lambda e: html.span({"class_name": "portal-pill"}, action_label(e.action)),
+            render=lambda e: pill(action_label(e.action)),
         ),
         Column("target", "Target", render=target_cell, class_name="audit-target"),
         Column("client", "From", render=client_cell, class_name="audit-client"),

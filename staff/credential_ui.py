@@ -9,9 +9,9 @@ from typing import Any
 from reactpy import component, html
 from reactpy.types import VdomDict
 
-from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Badge, Select, Tone, filter_actions
+from components.kit import Badge, Select, Tone
+from components.kit.staff_filters import filter_form
 from models.enrollment import DocumentStanding
 
 DOCUMENT_URL = "/api/enrollment/documents/{id}"
@@ -35,15 +35,7 @@ def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSp
     """A GET form of select boxes that navigates in the page (the filters live in the URL). Key it by the
     URL's filters: only a remount shows another URL's values (see staff/audit.py)."""
     form = use_form(**{name: value for _label, name, value, _placeholder, _options in selects})
-    return html.form(
-        {
-            "class_name": "form audit-filters",
-            "method": "get",
-            "action": path,
-            "role": "search",
-            "aria-label": label,
-            **client_get_form(),
-        },
+    return filter_form(
         *(
             Select(
                 text,
@@ -56,7 +48,10 @@ def FilterForm(path: str, label: str, id_prefix: str, selects: Sequence[SelectSp
             )
             for text, name, _value, placeholder, options in selects
         ),
-        filter_actions("Filter", clear_href=path),
+        action=path,
+        label=label,
+        submit="Filter",
+        clear_href=path,
     )
 
 

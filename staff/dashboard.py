@@ -44,10 +44,11 @@ from components.kit import (
     StatCard,
     UserText,
     dialog_actions,
+    facts,
     isolate,
     stat_group,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_screen import pill, staff_empty, staff_row, staff_screen
 from components.staff_frame import use_staff_access, use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
@@ -206,7 +207,7 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> Vdo
                 for visit in visits
             ),
         ),
-        empty=html.p({"class_name": "staff-empty"}, NO_APPOINTMENTS),
+        empty=staff_empty(NO_APPOINTMENTS),
     )
     return StaffCard(
         "Today's Appointments",
@@ -224,7 +225,7 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> Vdo
         if open_one
         else "",
         title_id="staff-appointments-title",
-        head=(html.span({"class_name": "portal-pill"}, str(len(visits))) if visits else "",),
+        head=(pill(str(len(visits))) if visits else "",),
     )
 
 
@@ -263,17 +264,12 @@ def appointment_row(
         )
     else:
         action = Badge(visit.status.label, tone=None, class_name=f"visit-status visit-{visit.status.value}")
-    return html.li(
-        {"class_name": "staff-row", "key": visit.id},
-        html.span({"class_name": "staff-row-time"}, format_time(visit.starts_at, time_zone)),
-        html.div(
-            {"class_name": "staff-row-main"},
-            UserText(visit.patient_name, class_name="staff-row-title"),
-            html.span(
-                {"class_name": "staff-row-meta"}, f"{visit.service_name} · ", UserText(visit.provider_name)
-            ),
-        ),
-        action,
+    return staff_row(
+        format_time(visit.starts_at, time_zone),
+        UserText(visit.patient_name, class_name="staff-row-title"),
+        (f"{visit.service_name} · ", UserText(visit.provider_name)),
+        after=(action,),
+        key=visit.id,
     )
 
 
@@ -288,7 +284,7 @@ def visit_dialog(
     place = ", ".join(
         p for p in (visit.address_line, visit.city, f"{visit.state} {visit.zip_code}".strip()) if p
     )
-    facts = (
+    rows = (
         ("Patient", UserText(visit.patient_name)),
         ("Service", visit.service_name),
         ("Provider", UserText(visit.provider_name)),
@@ -301,14 +297,7 @@ def visit_dialog(
     )
     return Dialog(
         "Visit details",
-        html.dl(
-            {"class_name": "settings-facts visit-facts"},
-            *(
-                element
-                for label, value in facts
-                for element in (html.dt({"key": f"t-{label}"}, label), html.dd({"key": f"d-{label}"}, value))
-            ),
-        ),
+        facts(*rows, class_name="settings-facts visit-facts"),
         footer=dialog_actions(Button("Close", on_click=on_close)),
         open=True,
         on_close=on_close,
@@ -355,7 +344,7 @@ def _Tasks(on_change: Callable[[], None]) -> VdomDict:
         lambda tasks: html.ul(
             {"class_name": "staff-list task-list"}, *(_TaskRow(t, changed, key=t.id) for t in tasks)
         ),
-        empty=html.p({"class_name": "staff-empty"}, NO_TASKS_AT_ALL if show_all else NO_TASKS),
+        empty=staff_empty(NO_TASKS_AT_ALL if show_all else NO_TASKS),
     )
     return StaffCard(
         "All Tasks" if show_all else "Tasks",

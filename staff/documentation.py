@@ -17,7 +17,7 @@ from reactpy.types import Component, VdomDict
 from reactpy_router import use_params, use_search_params
 
 from app.services.handbook import delete_article, get_article, list_articles, save_article
-from components.browser import client_get_form, follow
+from components.browser import follow
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
@@ -30,9 +30,9 @@ from components.kit import (
     ServerForm,
     button_row,
     dialog_actions,
-    filter_actions,
     form_error,
 )
+from components.kit.staff_filters import filter_form
 from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
@@ -85,15 +85,7 @@ def _Handbook() -> VdomDict:
 @component
 def _SearchForm(search: str) -> VdomDict:
     form = use_form(q=search)
-    return html.form(
-        {
-            "class_name": "form handbook-search",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Handbook search",
-            **client_get_form(),
-        },
+    return filter_form(
         Field(
             "Search the handbook",
             "q",
@@ -103,7 +95,10 @@ def _SearchForm(search: str) -> VdomDict:
             max_length=MAX_QUERY,
             placeholder="e.g. refunds, payouts, due times",
         ),
-        filter_actions("Search", clear_href=PATH if search else None),
+        action=PATH,
+        label="Handbook search",
+        class_name="form handbook-search",
+        clear_href=PATH if search else None,
     )
 
 

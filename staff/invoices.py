@@ -33,7 +33,6 @@ from app.services.invoices import (
     update_invoice,
     void_invoice,
 )
-from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
@@ -54,11 +53,11 @@ from components.kit import (
     button_link,
     button_row,
     dialog_actions,
-    filter_actions,
     form_error,
     hint,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_filters import filter_form
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.invoice import (
     MAX_ADDRESS,
@@ -134,15 +133,7 @@ def _Invoices() -> VdomDict:
 @component
 def _FilterForm(filters: Filters) -> VdomDict:
     form = use_form(q=filters.search, status=filters.status)
-    return html.form(
-        {
-            "class_name": "form audit-filters invoice-filters",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Find invoices",
-            **client_get_form(),
-        },
+    return filter_form(
         Field(
             "Number or recipient",
             "q",
@@ -162,7 +153,10 @@ def _FilterForm(filters: Filters) -> VdomDict:
             options=[(s.value, label) for s, label in STATUS_LABELS.items()],
             class_name="team-field",
         ),
-        filter_actions("Search", clear_href=PATH),
+        action=PATH,
+        label="Find invoices",
+        class_name="form audit-filters invoice-filters",
+        clear_href=PATH,
     )
 
 
@@ -212,7 +206,7 @@ def list_section(page: InvoicePageRead, filters: Filters) -> VdomDict:
             class_name="staff-table invoices-table",
         ),
         title_id="invoices-title",
-        head=(html.span({"class_name": "portal-pill"}, f"{page.total:,}"),),
+        head=(pill(f"{page.total:,}"),),
     )
 
 

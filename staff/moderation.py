@@ -49,7 +49,7 @@ from components.kit import (
     param_href,
 )
 from components.kit.buttons import Variant
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_screen import staff_empty, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.forum import (
     ACTION_LABELS,
@@ -156,11 +156,11 @@ def _queue(found: ForumQueueRead, act: Callable[[Any], None]) -> VdomDict:
             },
             *(_item(item, found.view, act) for item in found.items),
         ),
-        empty=html.p(
-            {"class_name": "staff-empty", "role": "status"},
+        empty=staff_empty(
             "The queue is empty: nothing waits for review."
             if found.view == "queue"
             else "No post is hidden.",
+            status=True,
         ),
         href=ListQuery(PATH, {"tab": found.view}).page_href,
         label="Pages of posts",

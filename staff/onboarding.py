@@ -25,7 +25,7 @@ from components.kit import (
     hint,
     stat_group,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry
@@ -107,7 +107,7 @@ def pipeline_view(data: OnboardingPipeline, chosen: str) -> VdomDict:
                     title_id=f"column-{column.status.value}",
                     class_name="staff-card onboarding-column",
                     head_class="staff-card-head",
-                    head=(html.span({"class_name": "portal-pill"}, str(column.count)),),
+                    head=(pill(str(column.count)),),
                     key=column.status.value,
                 )
                 for column in data.columns

@@ -24,7 +24,6 @@ from app.services.enrollment import (
     reinstate_provider,
     suspend_provider,
 )
-from components.browser import client_get_form
 from components.context import use_session
 from components.format import format_date
 from components.forms import use_form
@@ -46,11 +45,11 @@ from components.kit import (
     bullets,
     dialog_actions,
     facts,
-    filter_actions,
     pager,
     stat_group,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_filters import filter_form
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
 from models.provider import ProviderType
@@ -160,16 +159,7 @@ def _FilterForm(filters: Filters) -> VdomDict:
     form = use_form(
         q=filters.search, status=filters.standing, type=filters.provider_type, state=filters.state
     )
-    return html.form(
-        {
-            "key": filters.href(page=1),
-            "class_name": "form audit-filters provider-filters",
-            "method": "get",
-            "action": PATH,
-            "role": "search",
-            "aria-label": "Find providers",
-            **client_get_form(),
-        },
+    return filter_form(
         Field(
             "Name",
             "q",
@@ -208,7 +198,11 @@ def _FilterForm(filters: Filters) -> VdomDict:
             autocomplete="off",
             class_name="team-field providers-state",
         ),
-        filter_actions("Search", clear_href=PATH),
+        action=PATH,
+        label="Find providers",
+        class_name="form audit-filters provider-filters",
+        clear_href=PATH,
+        key=filters.href(page=1),
     )
 
 
@@ -261,7 +255,7 @@ def list_section(page: ManagedProviderPage, filters: Filters) -> VdomDict:
             following=filters.href(page=page.page + 1) if page.has_next else None,
         ),
         title_id="providers-title",
-        head=(html.span({"class_name": "portal-pill"}, count),),
+        head=(pill(count),),
     )
 
 

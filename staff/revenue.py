@@ -52,7 +52,7 @@ from components.kit import (
     form_error,
     stat_group,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
 from models.staff import Permission
@@ -327,7 +327,7 @@ def _Queue() -> VdomDict:
         if closing
         else "",
         title_id="queue-title",
-        head=(html.span({"class_name": "portal-pill"}, str(query.data[1])) if query.data else "",),
+        head=(pill(str(query.data[1])) if query.data else "",),
     )
 
 

@@ -43,7 +43,7 @@ from components.kit import (
     hint,
     pager,
 )
-from components.kit.staff_screen import staff_screen
+from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
@@ -93,7 +93,7 @@ def _Team() -> VdomDict:
             ),
             staff_pages(data) if data is not None and (data.page > 1 or data.has_more) else "",
             title_id="team-list-title",
-            head=(html.span({"class_name": "portal-pill"}, str(len(data.members))) if data else "",),
+            head=(pill(str(len(data.members))) if data else "",),
         ),
         lead="Add people to the staff, set their role and extra permissions, or remove them.",
     )
@@ -194,7 +194,7 @@ def staff_table(
             html.span(
                 {"class_name": "team-name"},
                 member.name,
-                html.span({"class_name": "portal-pill"}, "You") if is_me else "",
+                pill("You") if is_me else "",
             ),
             html.span({"class_name": "team-email"}, member.email),
         )

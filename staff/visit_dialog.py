@@ -42,6 +42,7 @@ from components.kit import (
     facts,
     form_error,
 )
+from components.kit.staff_screen import staff_empty
 from components.staff_frame import use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission
@@ -249,7 +250,7 @@ def _Reassign(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> Any:
         QueryView(
             options,
             choose,
-            empty=html.p({"class_name": "staff-empty"}, "No other provider can take this visit at its time."),
+            empty=staff_empty("No other provider can take this visit at its time."),
             loading_label="Finding providers who are free…",
         ),
         html.p(
@@ -315,7 +316,7 @@ def _Reschedule(visit: StaffVisitRow, on_done, on_error, on_back, refetch) -> An
         QueryView(
             times,
             choose,
-            empty=html.p({"class_name": "staff-empty"}, "No open time that day. Choose another day."),
+            empty=staff_empty("No open time that day. Choose another day."),
             loading_label="Finding open times…",
         ),
         html.p(

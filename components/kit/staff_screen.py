@@ -1,5 +1,5 @@
 """The staff portal's screen shapes (staff/, helpdesk/): `staff_screen` (a back-office screen: its header band
-over its body), `count_pill` (the count beside a card's title), `staff_empty` (a staff list's empty note)
+over its body), `pill` (a count beside a card's title, a short label), `staff_empty` (a staff list's empty note)
 and `staff_row` (one line of a staff agenda or task list: a time, a title over its details, what can be
 done with it)."""
 
@@ -37,9 +37,10 @@ def staff_screen(
     )
 
 
-def count_pill(count: Any) -> VdomDict:
-    """`span.portal-pill`: how many items a card holds, beside its title."""
-    return html.span({"class_name": "portal-pill"}, count)
+def pill(text: Any) -> VdomDict:
+    """`span.portal-pill`: a short word in a rounded pill: how many items a card holds (beside its title),
+    "You" beside a member, an audit entry's action."""
+    return html.span({"class_name": "portal-pill"}, text)
 
 
 def staff_empty(text: Any, *, status: bool = False) -> VdomDict:
@@ -57,7 +58,7 @@ def staff_row(
     class_name: str | None = None,
     time_class: str | None = None,
 ) -> VdomDict:
-    """`li.staff-row`: `span.staff-row-time` holding `time`, `div.staff-row-main` holding `title` (a string
+    """`li.staff-row`: `span.staff-row-time` holding `time` (or its parts, a tuple), `div.staff-row-main` holding `title` (a string
     becomes a `span.staff-row-title`; an element keeps its own tag) over one `span.staff-row-meta` per
     `meta` (a tuple gives one line's parts), then `after` (a button, a badge)."""
     attributes: dict[str, Any] = {"class_name": classes("staff-row", class_name)}
@@ -66,7 +67,10 @@ def staff_row(
     title_element = html.span({"class_name": "staff-row-title"}, title) if isinstance(title, str) else title
     return html.li(
         attributes,
-        html.span({"class_name": classes("staff-row-time", time_class)}, time),
+        html.span(
+            {"class_name": classes("staff-row-time", time_class)},
+            *(time if isinstance(time, tuple) else (time,)),
+        ),
         html.div(
             {"class_name": "staff-row-main"},
             title_element,

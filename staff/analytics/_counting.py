@@ -3,10 +3,9 @@ same for engineers: app/services/analytics)."""
 
 from __future__ import annotations
 
-from reactpy import html
 from reactpy.types import VdomDict
 
-from components.kit import Region
+from components.kit import Region, facts
 
 COUNTING = (
     (
@@ -52,14 +51,7 @@ COUNTING = (
 def HowCounted() -> VdomDict:  # noqa: N802 - a screen part, named like the components
     return Region(
         "How these are counted",
-        html.dl(
-            {"class_name": "analytics-how-list"},
-            *(
-                part
-                for term, text in COUNTING
-                for part in (html.dt({"key": f"t-{term}"}, term), html.dd({"key": f"d-{term}"}, text))
-            ),
-        ),
+        facts(*COUNTING, class_name="analytics-how-list"),
         title_id="analytics-how-title",
         class_name="staff-card analytics-how",
     )

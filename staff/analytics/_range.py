@@ -9,9 +9,9 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from app.services.analytics import QUICK_DAYS, quick_range
-from components.browser import client_get_form
 from components.forms import use_form
-from components.kit import Field, Select, StaffCard, filter_actions
+from components.kit import Field, Select, StaffCard
+from components.kit.staff_filters import filter_form
 from models.analytics import AnalyticsRange
 from staff.analytics._urls import BY, PATH, first_param, href
 from staff.analytics._words import range_text
@@ -49,14 +49,7 @@ def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: 
                 for days, picked in quick
             ),
         ),
-        html.form(
-            {
-                "class_name": "form analytics-filters",
-                "method": "get",
-                "action": PATH,
-                "aria-label": "Choose the range",
-                **client_get_form(),
-            },
+        filter_form(
             Field(
                 "From",
                 "from",
@@ -77,7 +70,12 @@ def RangeCard(params: dict[str, list[str]], dates: AnalyticsRange | None, view: 
             ),
             Select("Periods", "by", form=form, id="analytics-by", options=list(BY), class_name="team-field"),
             html.input({"type": "hidden", "name": "view", "value": view}),
-            filter_actions("Show", icon=None),
+            action=PATH,
+            label="Choose the range",
+            class_name="form analytics-filters",
+            submit="Show",
+            icon=None,
+            role=None,
         ),
         title_id="analytics-range-title",
         head=(html.span({"class_name": "analytics-range-text"}, range_text(dates)) if dates else "",),
