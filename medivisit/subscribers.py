@@ -8,16 +8,46 @@ from app import events
 from app.services.appointments import internal as appointments_internal
 from app.services.automation import internal as automation_internal
 from app.services.domain_events import (
+    AdFlightDecided,
+    ApplicationDecided,
+    ApplicationStatusChanged,
+    ApplicationSubmitted,
     AppointmentCancelled,
     AppointmentCompleted,
     AppointmentConfirmed,
     AppointmentReassigned,
     AppointmentRescheduled,
+    CareerApplicationReceived,
+    CorporateEventDayBooked,
+    CorporateLeadAssigned,
+    CorporateLeadReceived,
+    CredentialsExpiring,
+    CredentialsLapsed,
+    ForumAnswerAccepted,
+    ForumPostModerated,
+    ForumReplyPublished,
+    IdleDraftsNudged,
+    InvoiceSent,
     OrderPlaced,
     PaymentCaptured,
     PaymentCollected,
     PaymentFailed,
+    PayoutStatusChanged,
+    ProviderReinstated,
+    ProviderSuspended,
     RefundIssued,
+    ServiceRequestCancelled,
+    ServiceRequestOfferAccepted,
+    ServiceRequestOffered,
+    ServiceRequestsExpired,
+    ServiceRequestsReleased,
+    StaffAccessChanged,
+    StoreOrderProgressed,
+    TicketAssigned,
+    TicketRedFlagged,
+    TicketReplied,
+    TicketsOverdue,
+    WaitlistApproved,
     WalletCreditGranted,
 )
 from app.services.ledger import internal as ledger_internal
@@ -38,6 +68,39 @@ def wire_subscribers() -> None:
     # In the ledger's transaction: automation's outbox (the job delivers the webhooks later).
     events.subscribe_event(PaymentCollected, automation_internal.queue_payment_succeeded)
     events.subscribe_event(RefundIssued, automation_internal.queue_payment_refunded)
+    # In the command's transaction: the notices its screen (and its tests) read as soon as it returns, and
+    # the job runs' notices (a notice fails its command, as before; it never outlives a rollback).
+    tell = notifications_internal
+    events.subscribe_event(ServiceRequestOffered, tell.tell_offer_received)
+    events.subscribe_event(ServiceRequestCancelled, tell.tell_request_cancelled)
+    events.subscribe_event(ServiceRequestOfferAccepted, tell.tell_offer_accepted)
+    events.subscribe_event(ServiceRequestsExpired, tell.tell_requests_expired)
+    events.subscribe_event(ServiceRequestsReleased, tell.tell_requests_released)
+    events.subscribe_event(InvoiceSent, tell.tell_invoice_sent)
+    events.subscribe_event(CorporateLeadReceived, tell.tell_lead_received)
+    events.subscribe_event(CorporateLeadAssigned, tell.tell_lead_assigned)
+    events.subscribe_event(CorporateEventDayBooked, tell.tell_event_day_booked)
+    events.subscribe_event(ForumReplyPublished, tell.tell_watchers_of_reply)
+    events.subscribe_event(ForumPostModerated, tell.tell_post_moderated)
+    events.subscribe_event(ForumAnswerAccepted, tell.tell_answer_accepted)
+    events.subscribe_event(PayoutStatusChanged, tell.tell_payout_status)
+    events.subscribe_event(StaffAccessChanged, tell.tell_staff_access_changed)
+    events.subscribe_event(CareerApplicationReceived, tell.tell_career_application)
+    events.subscribe_event(TicketRedFlagged, tell.tell_red_flag)
+    events.subscribe_event(TicketsOverdue, tell.tell_tickets_overdue)
+    events.subscribe_event(TicketReplied, tell.tell_ticket_replied)
+    events.subscribe_event(TicketAssigned, tell.tell_ticket_assigned)
+    events.subscribe_event(StoreOrderProgressed, tell.tell_store_order)
+    events.subscribe_event(WaitlistApproved, tell.tell_waitlist_approved)
+    events.subscribe_event(AdFlightDecided, tell.tell_ad_flight_decided)
+    events.subscribe_event(ApplicationStatusChanged, tell.tell_application_status)
+    events.subscribe_event(ApplicationSubmitted, tell.tell_reviewers)
+    events.subscribe_event(ApplicationDecided, tell.tell_applicant_of_decision)
+    events.subscribe_event(IdleDraftsNudged, tell.tell_idle_drafts)
+    events.subscribe_event(CredentialsExpiring, tell.tell_credentials_expiring)
+    events.subscribe_event(CredentialsLapsed, tell.tell_credentials_lapsed)
+    events.subscribe_event(ProviderSuspended, tell.tell_provider_suspended)
+    events.subscribe_event(ProviderReinstated, tell.tell_provider_reinstated)
     # After the commit: what people are told.
     events.subscribe_event(OrderPlaced, appointments_internal.announce_placed_order, after_commit=True)
     events.subscribe_event(PaymentCaptured, appointments_internal.announce_paid_order, after_commit=True)

@@ -8,8 +8,11 @@ Each is a frozen dataclass named by what happened. It carries ids and the few va
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
+from typing import Literal
+
+MissedDue = Literal["first-response", "resolution"]  # the due time a help-desk ticket missed
 
 
 @dataclass(frozen=True)
@@ -135,4 +138,377 @@ class WalletCreditGranted:
 
     patient_id: str
     amount_cents: int
+    at: datetime
+
+
+# ---- what people are told: the notifications domain words and sends each (medivisit/subscribers.py) ----
+@dataclass(frozen=True)
+class ServiceRequestOffered:
+    """A provider sent an offer on a patient's service request."""
+
+    request_id: str
+    offer_id: str
+    patient_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ServiceRequestCancelled:
+    """The patient withdrew a live request; the pending offers of `declined_user_ids`' providers closed."""
+
+    request_id: str
+    declined_user_ids: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ServiceRequestOfferAccepted:
+    """The patient accepted one offer (its visit is booked); the other pending offers were declined."""
+
+    request_id: str
+    offer_id: str
+    provider_user_id: str | None
+    declined_user_ids: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ServiceRequestsExpired:
+    """The expiry job closed live requests whose time had passed (`patient_ids`: whose they were)."""
+
+    request_ids: tuple[str, ...]
+    patient_ids: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ReleasedRequest:
+    """A booked request whose visit was released unpaid: open again (`reopened`), or closed as expired."""
+
+    request_id: str
+    patient_id: str
+    provider_user_id: str | None
+    reopened: bool
+
+
+@dataclass(frozen=True)
+class ServiceRequestsReleased:
+    """Booked requests lost their visit to a failed or expired payment."""
+
+    requests: tuple[ReleasedRequest, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class InvoiceSent:
+    """Staff e-mailed an invoice to a patient: its number, total and due date (what the notice names)."""
+
+    invoice_id: str
+    number: str
+    patient_id: str
+    total_cents: int
+    due_on: date
+    at: datetime
+
+
+@dataclass(frozen=True)
+class CorporateLeadReceived:
+    """A company sent a corporate enquiry (the desk hears its company name and size)."""
+
+    lead_id: str
+    company: str
+    headcount: int
+    site_count: int
+
+
+@dataclass(frozen=True)
+class CorporateLeadAssigned:
+    """Staff (`by_name`) assigned a corporate lead to another member."""
+
+    lead_id: str
+    assignee_id: str
+    company: str
+    status: str
+    by_name: str
+
+
+@dataclass(frozen=True)
+class CorporateEventDayBooked:
+    """Staff booked an on-site event day of a contract: its providers' visits await their confirmation."""
+
+    event_day_id: str
+    provider_user_ids: tuple[str | None, ...]
+    service_name: str
+    address_line: str
+    zip_code: str
+    local_day: date
+
+
+@dataclass(frozen=True)
+class ForumReplyPublished:
+    """A reply in a forum topic was published for the first time (`watcher_ids`: who watches the topic,
+    never its author)."""
+
+    topic_id: str
+    topic_slug: str
+    post_id: str
+    watcher_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ForumPostModerated:
+    """A moderator hid a post, or rejected it (`hidden` False), with a reason its author is shown."""
+
+    topic_id: str
+    topic_slug: str
+    post_id: str
+    author_id: str
+    hidden: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class ForumAnswerAccepted:
+    """A topic's author accepted someone else's reply as the answer."""
+
+    topic_id: str
+    topic_slug: str
+    post_id: str
+    author_id: str
+
+
+@dataclass(frozen=True)
+class PayoutStatusChanged:
+    """A provider's payout request was received or moved on (`status`: a PayoutStatus value)."""
+
+    payout_id: str
+    provider_user_id: str | None
+    status: str
+    amount: Decimal
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StaffAccessChanged:
+    """A manager changed a confirmed member's staff access, or removed it (`removed`)."""
+
+    user_id: str
+    removed: bool
+
+
+@dataclass(frozen=True)
+class CareerApplicationReceived:
+    """Someone applied for a job posting (HR hears the posting's title)."""
+
+    application_id: str
+    posting_slug: str
+    posting_title: str
+
+
+@dataclass(frozen=True)
+class TicketRedFlagged:
+    """What a customer wrote on a ticket has a red flag (`level`: "emergency" or "crisis"); `written_by`
+    is who wrote it."""
+
+    ticket_id: str
+    number: int
+    level: str
+    assignee_id: str | None
+    written_by: str
+
+
+@dataclass(frozen=True)
+class TicketBreach:
+    """A ticket that missed a due time (`breach`)."""
+
+    ticket_id: str
+    number: int
+    breach: MissedDue
+    assignee_id: str | None
+
+
+@dataclass(frozen=True)
+class TicketsOverdue:
+    """The overdue job claimed breaches not announced yet."""
+
+    breaches: tuple[TicketBreach, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class TicketReplied:
+    """Support replied to a customer on their ticket (not an internal note)."""
+
+    ticket_id: str
+    number: int
+    customer_id: str
+
+
+@dataclass(frozen=True)
+class TicketAssigned:
+    """A ticket was assigned to a member other than the one who assigned it."""
+
+    ticket_id: str
+    number: int
+    assignee_id: str
+
+
+@dataclass(frozen=True)
+class StoreOrderProgressed:
+    """A store order was placed, or moved to its next fulfilment step (`step`: a FulfilmentStatus value)."""
+
+    order_id: str
+    number: str
+    patient_id: str
+    step: str
+    carrier: str
+    tracking_number: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class WaitlistApproved:
+    """An admin approved a waitlist entry: its person (`user_id`, invited or already joined) may come in."""
+
+    entry_id: str
+    user_id: str
+
+
+@dataclass(frozen=True)
+class AdFlightDecided:
+    """Staff approved, rejected, paused or ended an ad flight (`status`), with the reason its advertiser is
+    shown."""
+
+    flight_id: str
+    advertiser_id: str
+    name: str
+    status: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ApplicationStatusChanged:
+    """A provider application moved to `status` (an ApplicationStatus value); its applicant is told."""
+
+    application_id: str
+    user_id: str
+    status: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ApplicationSubmitted:
+    """A provider application reached the verification queue, first sent or sent again (`resubmitted`)."""
+
+    application_id: str
+    resubmitted: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """One reason of a review decision, as the applicant's e-mail lists it (catalogue words)."""
+
+    label: str
+    advice: str
+
+
+@dataclass(frozen=True)
+class ApplicationDecided:
+    """A reviewer decided on an application or one of its documents (`decision`: "in_review", an
+    ApplicationStatus value, or "document_rejected"), with the reasons, the reviewer's message and the
+    date the applicant may apply again, which the applicant's e-mail carries."""
+
+    application_id: str
+    user_id: str
+    decision: str
+    reasons: tuple[DecisionPoint, ...]
+    message: str
+    reapply_after: datetime | None
+    at: datetime
+
+
+@dataclass(frozen=True)
+class IdleDraft:
+    """A draft application left unchanged, at wizard step `step`."""
+
+    application_id: str
+    user_id: str
+    step: int
+
+
+@dataclass(frozen=True)
+class IdleDraftsNudged:
+    """The nudge job claimed idle drafts (their timelines say so); their applicants are reminded."""
+
+    drafts: tuple[IdleDraft, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ExpiringCredential:
+    """A licence or approved credential document (`label`) of a provider with an account, expiring soon."""
+
+    provider_id: str
+    user_id: str
+    label: str
+    expires_on: date
+    days_left: int
+
+
+@dataclass(frozen=True)
+class CredentialsExpiring:
+    """The standing job claimed reminders of credentials expiring within 90, 30 or 7 days."""
+
+    credentials: tuple[ExpiringCredential, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LapsedProvider:
+    """A provider whose credentials lapsed (unlisted, closed to new bookings)."""
+
+    provider_id: str
+    user_id: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class CredentialsLapsed:
+    """The standing job lapsed providers no longer in good standing."""
+
+    providers: tuple[LapsedProvider, ...]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class VisitAtRisk:
+    """A visit ahead of a suspended provider, to rearrange."""
+
+    appointment_id: str
+    patient_id: str
+    starts_at: datetime
+
+
+@dataclass(frozen=True)
+class ProviderSuspended:
+    """Staff (`by`) suspended a provider; its visits ahead (`visits`, in its `time_zone`) need another time
+    or provider."""
+
+    provider_id: str
+    user_id: str | None
+    name: str
+    time_zone: str
+    visits: tuple[VisitAtRisk, ...]
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ProviderReinstated:
+    """Staff lifted a provider's suspension; `credentials_lapsed`: it still waits for renewed credentials."""
+
+    provider_id: str
+    user_id: str | None
+    credentials_lapsed: bool
     at: datetime

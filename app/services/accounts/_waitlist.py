@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.auth.common import RequestOrigin, normalize_email, now
 from app.auth.errors import AuthApiError
 from app.auth.mailer import send_otp_email
@@ -21,16 +21,14 @@ from app.auth.sessions import find_user_by_email
 from app.auth.users import create_email_user
 from app.principal import Principal
 from app.services.accounts._admin import split_name
+from app.services.domain_events import WaitlistApproved
 from app.services.errors import NotFound, PermissionDenied, ServiceError, Unavailable, ValidationFailed
-from app.services.notifications import WAITLIST_APPROVED
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import is_admin
 from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.identity import User
-from models.notification import NotificationKind
 from models.waitlist import WaitlistEntry, WaitlistEntryRead, WaitlistStatus
 
 INVALID_EMAIL = "Please enter a valid e-mail address."
@@ -134,15 +132,7 @@ async def approve_waitlist_entry(
     else:
         user = await send_invitation(session=session, email=entry.email, name=entry.name)
     if entry.status != WaitlistStatus.approved:
-        title, body = WAITLIST_APPROVED
-        await notify(
-            session=session,
-            recipients=[user.id],
-            kind=NotificationKind.waitlist_approved,
-            link="/dashboard",
-            title=title,
-            body=body,
-        )
+        await events.publish_event(session, WaitlistApproved(entry_id=entry.id, user_id=user.id))
         entry.status = WaitlistStatus.approved
         entry.approved_at = now()
         entry.approved_by = by.id

@@ -42,8 +42,8 @@ from app.services.ads._rules import (
     screen_claims,
     today,
 )
+from app.services.domain_events import AdFlightDecided
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications.internal import notify
 from models.ads import (
     MAX_REASON,
     AdCreative,
@@ -60,7 +60,6 @@ from models.ads import (
 from models.audit import AuditAction
 from models.base import utcnow
 from models.identity import User
-from models.notification import NotificationKind
 
 S = FlightStatus
 IMAGE_PATH = "/api/ads/images/{id}"
@@ -445,22 +444,15 @@ async def end_my_ad_flight(*, session: AsyncSession, actor: Principal, flight_id
     return (await _reads(session, [row]))[0]
 
 
-ADVERTISER_NEWS = {
-    S.approved.value: ("Your ad “{name}” is approved", "It runs in its placements from its first day."),
-    S.rejected.value: ("Your ad “{name}” needs changes", "Our reviewer said: {reason}"),
-    S.paused.value: ("Your ad “{name}” is paused", "{reason}"),
-    S.ended.value: ("Your ad “{name}” has ended", "{reason}"),
-}
-
-
 async def _tell_advertiser(session: AsyncSession, row: AdFlight) -> None:
     """The advertiser hears of staff's decision in their inbox (and e-mail, as their preferences say)."""
-    title, body = ADVERTISER_NEWS[row.status]
-    await notify(
-        session=session,
-        recipients=[row.advertiser_id],
-        kind=NotificationKind.ad_flight,
-        link="/dashboard/ad-analytics",
-        title=title.format(name=row.name),
-        body=body.format(reason=row.reason).strip(),
+    await events.publish_event(
+        session,
+        AdFlightDecided(
+            flight_id=row.id,
+            advertiser_id=row.advertiser_id,
+            name=row.name,
+            status=row.status,
+            reason=row.reason,
+        ),
     )

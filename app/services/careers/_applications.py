@@ -11,7 +11,7 @@ from html import escape
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.outbox import send_email
@@ -20,10 +20,9 @@ from app.services.careers._access import require_hr
 from app.services.careers._files import claim_cv, cv_read
 from app.services.careers._postings import NOT_FOUND as POSTING_NOT_FOUND
 from app.services.careers._postings import posting_read
+from app.services.domain_events import CareerApplicationReceived
 from app.services.errors import NotFound, Unavailable, ValidationFailed
-from app.services.notifications.internal import notify
 from app.services.shared.rate_limits import limit
-from app.services.shared.staff_access import members_with
 from app.services.validation import e164_phone, required_name
 from app.settings import get_settings
 from models.audit import AuditAction
@@ -47,8 +46,6 @@ from models.careers import (
 )
 from models.identity import as_utc
 from models.mail import OutboxStatus
-from models.notification import NotificationKind
-from models.staff import Permission
 
 S = ApplicationStatus
 # Where an application may go next: forward through the steps, rejected from any open step, and a
@@ -177,13 +174,11 @@ async def apply_for_job(
     )
     if sent.status == OutboxStatus.failed:
         raise Unavailable(SEND_FAILED)  # the unit of work rolls back: nothing half-sent is kept
-    hr = await members_with(session=session, permission=Permission.manage_staff)
-    await notify(
-        session=session,
-        recipients=[member.id for member in hr],
-        kind=NotificationKind.career_application,
-        link=f"/staff/careers/{posting.slug}",
-        title=f"New application for {posting.title}",
+    await events.publish_event(
+        session,
+        CareerApplicationReceived(
+            application_id=row.id, posting_slug=posting.slug, posting_title=posting.title
+        ),
     )
     return ApplicationSentRead(posting_title=posting.title, email=row.email)
 

@@ -15,15 +15,15 @@ import zipcodes
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.principal import Principal
 from app.services.booking import VenueBooking
 from app.services.booking.internal import book_venue_visits
 from app.services.corporate._contracts import NO_CONTRACT, contract_reads
 from app.services.corporate._rules import clean, require_corporate_staff
+from app.services.domain_events import CorporateEventDayBooked
 from app.services.errors import NotFound, ValidationFailed
 from app.services.invoices import create_invoice
-from app.services.notifications.internal import notify
 from app.services.providers import display_name, licensed_in
 from app.services.shared.clock import today_utc
 from app.services.validation import us_zip
@@ -40,7 +40,6 @@ from models.corporate import (
     EventProviderRead,
 )
 from models.invoice import InvoiceCreate, InvoiceLineInput, InvoiceRead, RecipientKind
-from models.notification import NotificationKind
 from models.organization import MemberRole, Organization, OrganizationMember
 from models.provider import Provider, ProviderService
 
@@ -235,15 +234,16 @@ async def book_event_day(
         for row in booked
     )
     await session.flush()
-    local = starts_at.astimezone(zone)
-    await notify(
-        session=session,
-        recipients=[provider.user_id for provider in providers],
-        kind=NotificationKind.event_day_booked,
-        link="/dashboard/appointments",
-        title="New on-site event day",
-        body=f"{service.name} at {address}, {zip_code} on {local:%b} {local.day}, {local.year}: confirm it in "
-        "your appointments.",
+    await events.publish_event(
+        session,
+        CorporateEventDayBooked(
+            event_day_id=event_day.id,
+            provider_user_ids=tuple(provider.user_id for provider in providers),
+            service_name=service.name,
+            address_line=address,
+            zip_code=zip_code,
+            local_day=starts_at.astimezone(zone).date(),
+        ),
     )
     await audit.record_by(
         session=session,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.principal import Principal
 from app.services.corporate._rules import (
     BAD_STEP,
@@ -26,8 +26,8 @@ from app.services.corporate._rules import (
     offered_services,
     require_corporate_staff,
 )
+from app.services.domain_events import CorporateLeadAssigned, CorporateLeadReceived
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.rate_limits import limit
 from app.services.shared.staff_access import members_with
@@ -48,10 +48,8 @@ from models.corporate import (
     LeadStatus,
 )
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.staff import Permission
 
-LEADS_LINK = "/staff/leads"
 MAX_NOTES_SHOWN = 10  # the latest notes of each lead
 MAX_NOTES_READ = 500  # of a page of leads at once
 
@@ -91,14 +89,11 @@ async def submit_enquiry(*, session: AsyncSession, actor: Principal, data: Enqui
     )
     session.add(row)
     await session.flush()
-    desk = await members_with(session=session, permission=Permission.manage_services)
-    await notify(
-        session=session,
-        recipients=[member.id for member in desk],
-        kind=NotificationKind.corporate_lead,
-        link=LEADS_LINK,
-        title="New corporate enquiry",
-        body=f"{row.company}: about {row.headcount:,} people, {row.site_count} site(s).",
+    await events.publish_event(
+        session,
+        CorporateLeadReceived(
+            lead_id=row.id, company=row.company, headcount=row.headcount, site_count=row.site_count
+        ),
     )
     return (await _reads(session, [row]))[0]
 
@@ -249,13 +244,15 @@ async def update_lead(
         changed["assigned_to"] = {"from": row.assigned_to, "to": assigned_to or None}
         row.assigned_to = assigned_to or None
         if assigned_to and assigned_to != staff.id:
-            await notify(
-                session=session,
-                recipients=[assigned_to],
-                kind=NotificationKind.corporate_lead,
-                link=LEADS_LINK,
-                title="Corporate lead assigned to you",
-                body=f"{row.company} ({row.status.value}), assigned by {staff.name}.",
+            await events.publish_event(
+                session,
+                CorporateLeadAssigned(
+                    lead_id=row.id,
+                    assignee_id=assigned_to,
+                    company=row.company,
+                    status=row.status.value,
+                    by_name=staff.name,
+                ),
             )
     if changed:
         await session.flush()

@@ -18,9 +18,10 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import storage
+from app import events, storage
 from app.principal import Principal
 from app.services.automation.internal import emit_event
+from app.services.domain_events import ApplicationSubmitted
 from app.services.enrollment._common import (
     NO_APPLICATION,
     application_read,
@@ -39,11 +40,8 @@ from app.services.enrollment._rules import (
     missing_documents,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import verification_link, verification_waiting_copy
-from app.services.notifications.internal import notify
 from app.services.shared.addresses import zip_state
 from app.services.shared.signed_in import require_account
-from app.services.shared.staff_access import members_with
 from models.account import Role
 from models.base import utcnow
 from models.catalog import Service
@@ -65,8 +63,6 @@ from models.enrollment import (
     WizardStep,
 )
 from models.identity import as_utc
-from models.notification import NotificationKind
-from models.staff import Permission
 
 MAX_DOCUMENTS = 20  # per application, every kind and version together
 DOCUMENT_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "application/pdf"})
@@ -436,16 +432,8 @@ async def submit_application(
         at=now,
     )
     await change_status(session, row, ApplicationStatus.submitted, now=now)
-    reviewers = await members_with(session=session, permission=Permission.manage_verification)
-    title, body = verification_waiting_copy(resubmitted)
-    await notify(
-        session=session,
-        recipients=[reviewer.id for reviewer in reviewers],
-        kind=NotificationKind.verification_waiting,
-        link=verification_link(row.id),
-        title=title,
-        body=body,
-        now=now,
+    await events.publish_event(
+        session, ApplicationSubmitted(application_id=row.id, resubmitted=resubmitted, at=now)
     )
     await session.flush()
     return await application_read(session, row)

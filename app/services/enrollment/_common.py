@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications.internal import notify
+from app import events
+from app.services.domain_events import ApplicationStatusChanged
 from models.base import utcnow
 from models.enrollment import (
     ApplicationEvent,
@@ -29,33 +30,9 @@ from models.enrollment import (
     document_standing,
 )
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 
 ENROLLMENT_PATH = "/provider-enrollment"
 NO_APPLICATION = "You have not started an application yet."
-# PHI-free words for the applicant's notifications (no reasons, no document names: those are on the page).
-STATUS_NOTICES = {
-    ApplicationStatus.submitted: (
-        "We received your provider application",
-        "We will review it and let you know. You can follow its status on your application page.",
-    ),
-    ApplicationStatus.in_review: (
-        "Your provider application is being reviewed",
-        "A member of our team is reviewing your application.",
-    ),
-    ApplicationStatus.needs_information: (
-        "Your provider application needs more information",
-        "Please open your application to see what to update, then send it again.",
-    ),
-    ApplicationStatus.approved: (
-        "Your provider application is approved",
-        "Welcome aboard: your profile is now listed and patients can book you.",
-    ),
-    ApplicationStatus.rejected: (
-        "A decision on your provider application",
-        "Please open your application page for the details.",
-    ),
-}
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -192,16 +169,12 @@ async def change_status(
     application.status = status
     application.status_changed_at = now
     application.updated_at = now
-    if notify_applicant and status in STATUS_NOTICES:
-        title, body = STATUS_NOTICES[status]
-        await notify(
-            session=session,
-            recipients=[application.user_id],
-            kind=NotificationKind.enrollment_decision,
-            link=ENROLLMENT_PATH,
-            title=title,
-            body=body,
-            now=now,
+    if notify_applicant:
+        await events.publish_event(
+            session,
+            ApplicationStatusChanged(
+                application_id=application.id, user_id=application.user_id, status=status.value, at=now
+            ),
         )
 
 

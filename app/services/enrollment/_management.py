@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
 from app.principal import Principal
+from app.services.domain_events import ProviderReinstated, ProviderSuspended, VisitAtRisk
 from app.services.enrollment._common import document_read, license_read
 from app.services.enrollment._pipeline import timeline_entries
 from app.services.enrollment._standing import (
@@ -33,11 +34,9 @@ from app.services.enrollment._standing import (
     standing_problems,
 )
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import Message, visit_link, when_text
-from app.services.notifications.internal import notify, notify_each
 from app.services.providers import NO_PROVIDER, display_name
 from app.services.providers.internal import provider_read, sync_listing
-from app.services.shared.staff_access import members_with, require_permission
+from app.services.shared.staff_access import require_permission
 from models.account import AccountRead
 from models.audit import AuditEntry
 from models.booking import Appointment, AppointmentStatus
@@ -48,7 +47,6 @@ from models.enrollment import (
     ProviderLicense,
 )
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.provider import LISTED_CONDITIONS, Provider
 from models.staff import Permission
 from models.standing import (
@@ -75,7 +73,6 @@ REASON_TOO_LONG = f"The reason can be at most {MAX_REASON} characters."
 ALREADY_SUSPENDED = "{name} is already suspended."
 NOT_SUSPENDED = "{name} is not suspended."
 AHEAD = (AppointmentStatus.pending, AppointmentStatus.confirmed)
-STAFF_PAGE = "/staff/providers/{id}"
 
 
 # ---- standing --------------------------------------------------------------------------------------------
@@ -423,39 +420,20 @@ async def suspend_provider(
         now,
         {"visits_ahead": len(ahead)},
     )
-    kind = NotificationKind.visit_at_risk
-    await notify_each(
-        session=session,
-        kind=kind,
-        messages=[
-            Message(
-                patient_id,
-                f"Your visit on {when_text(as_utc(starts_at), provider.time_zone)} needs a new time or provider",
-                "Your provider can't take visits for now. Our team will contact you to rearrange it.",
-                visit_link(visit_id, kind),
-            )
-            for visit_id, patient_id, starts_at in ahead
-        ],
-        now=now,
-    )
-    staff = [m.id for m in await members_with(session=session, permission=Permission.manage_providers)]
-    await notify(
-        session=session,
-        recipients=[m for m in staff if m != account.id],
-        kind=NotificationKind.provider_standing,
-        link=STAFF_PAGE.format(id=provider.id),
-        title=f"Suspended: {name}",
-        body=f"{len(ahead)} visit(s) ahead to rearrange." if ahead else "No visits ahead.",
-        now=now,
-    )
-    await notify(
-        session=session,
-        recipients=[provider.user_id],
-        kind=NotificationKind.enrollment_decision,
-        link="/dashboard",
-        title="Your profile is paused",
-        body="Patients can't find or book you for now. Our team will contact you.",
-        now=now,
+    await events.publish_event(
+        session,
+        ProviderSuspended(
+            provider_id=provider.id,
+            user_id=provider.user_id,
+            name=name,
+            time_zone=provider.time_zone,
+            visits=tuple(
+                VisitAtRisk(appointment_id=visit_id, patient_id=patient_id, starts_at=as_utc(starts_at))
+                for visit_id, patient_id, starts_at in ahead
+            ),
+            by=account.id,
+            at=now,
+        ),
     )
     await session.flush()
     return StandingChange(
@@ -480,16 +458,14 @@ async def reinstate_provider(
         )
     provider.suspended_at, provider.suspension_reason = None, ""
     await _decide(session, account, actor, provider, EventKind.reinstated, AUDIT_REINSTATED, text, now)
-    await notify(
-        session=session,
-        recipients=[provider.user_id],
-        kind=NotificationKind.enrollment_decision,
-        link="/dashboard",
-        title="Your profile is active again",
-        body="Patients can find and book you again."
-        if provider.credentials_lapsed_at is None
-        else "Upload your renewed credentials so patients can book you again.",
-        now=now,
+    await events.publish_event(
+        session,
+        ProviderReinstated(
+            provider_id=provider.id,
+            user_id=provider.user_id,
+            credentials_lapsed=provider.credentials_lapsed_at is not None,
+            at=now,
+        ),
     )
     await session.flush()
     return StandingChange(

@@ -16,10 +16,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import events
 from app.principal import Principal
-from app.services.enrollment._standing import notify_in_batches
+from app.services.domain_events import IdleDraft, IdleDraftsNudged
 from app.services.errors import NotFound
-from app.services.notifications import Message
 from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.enrollment import (
@@ -27,10 +27,8 @@ from models.enrollment import (
     ApplicationStatus,
     EventKind,
     ProviderApplication,
-    WizardStep,
 )
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.staff import Permission
 from models.standing import (
     BOARD_LIMIT,
@@ -44,7 +42,6 @@ from models.standing import (
 NUDGE_IDLE = timedelta(days=3)
 NUDGE_EVERY = timedelta(days=7)
 NUDGE_BATCH = 200
-APPLY_LINK = "/provider-enrollment"
 NO_APPLICATION = "No application has this id."
 MAX_EVENTS = 200
 
@@ -182,15 +179,6 @@ def _idle(now: datetime) -> tuple[ColumnElement[bool], ...]:
     )
 
 
-def _nudge_copy(step: int) -> tuple[str, str]:
-    following = WizardStep(min(max(step + 1, 1), len(WizardStep)))
-    return (
-        "Your provider application is waiting",
-        f"Everything you entered is saved. Pick up where you left off: {following.label} "
-        f"(step {following.value} of {len(WizardStep)}).",
-    )
-
-
 async def nudge_idle_drafts(*, session: AsyncSession, now: datetime | None = None) -> int:
     """Remind the applicants whose draft has not changed for NUDGE_IDLE, at most once per NUDGE_EVERY: a
     notification (and its e-mail, as their preferences say) and a 'nudged' line on the timeline. Returns
@@ -220,6 +208,14 @@ async def nudge_idle_drafts(*, session: AsyncSession, now: datetime | None = Non
         )
         for application_id, _user, _step in claimed
     )
-    messages = [Message(user_id, *_nudge_copy(step), APPLY_LINK) for _id, user_id, step in claimed]
-    await notify_in_batches(session, NotificationKind.enrollment_reminder, messages, now)
+    await events.publish_event(
+        session,
+        IdleDraftsNudged(
+            drafts=tuple(
+                IdleDraft(application_id=application_id, user_id=user_id, step=step)
+                for application_id, user_id, step in claimed
+            ),
+            at=now,
+        ),
+    )
     return len(claimed)

@@ -25,9 +25,9 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
-from app.outbox import Email, send_emails
 from app.principal import Principal
 from app.services.automation.internal import emit_event
+from app.services.domain_events import ApplicationDecided, DecisionPoint
 from app.services.enrollment._publish import publish_provider
 from app.services.enrollment._records import (
     REVIEW_TOPIC,
@@ -42,8 +42,6 @@ from app.services.enrollment._records import (
 )
 from app.services.enrollment._rules import has_npi, npi_problem
 from app.services.errors import PermissionDenied, ValidationFailed
-from app.services.notifications import ENROLLMENT_PATH, enrollment_decision_copy, notification_html
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.addresses import US_STATES, zip_state
 from app.settings import get_settings
@@ -77,7 +75,6 @@ from models.enrollment_review import (
     TimelineEntry,
 )
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.provider import ProviderType
 
 S = ApplicationStatus
@@ -612,35 +609,18 @@ async def tell_applicant(
     message: str = "",
     now: datetime,
 ) -> None:
-    """The notification (fixed words) and, as the applicant's preferences allow, the e-mail with the
-    reasons, what to do about each, the reviewer's message and the date they may apply again."""
-    title, body = enrollment_decision_copy(decision)
-    delivery = await notify(
-        session=session,
-        recipients=[row.user_id],
-        kind=NotificationKind.enrollment_decision,
-        link=ENROLLMENT_PATH,
-        title=title,
-        body=body,
-        now=now,
-    )
-    if row.user_id not in delivery.email_now:
-        return
-    address = await session.scalar(select(User.email).where(User.id == row.user_id))
-    if not address:
-        return
-    points = [f"{reason.label}. {reason.advice}".strip() for reason in reasons]
-    if row.reapply_after is not None and decision == S.rejected.value:
-        points.append(
-            f"You may apply again from {row.reapply_after:%B} {row.reapply_after.day}, {row.reapply_after:%Y}."
-        )
-    await send_emails(
-        session=session,
-        emails=[
-            Email(
-                recipients=[address],
-                subject=title,
-                html=notification_html(title, body, ENROLLMENT_PATH, points=points, quote=message),
-            )
-        ],
+    """The applicant hears of the decision (`ApplicationDecided`: the notification with fixed words and, as
+    their preferences allow, the e-mail with the reasons, what to do about each, the reviewer's message and
+    the date they may apply again)."""
+    await events.publish_event(
+        session,
+        ApplicationDecided(
+            application_id=row.id,
+            user_id=row.user_id,
+            decision=decision,
+            reasons=tuple(DecisionPoint(label=reason.label, advice=reason.advice) for reason in reasons),
+            message=message,
+            reapply_after=row.reapply_after,
+            at=now,
+        ),
     )

@@ -25,11 +25,14 @@ from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app import audit
-from app.services.notifications import MAX_RECIPIENTS, Message
-from app.services.notifications.internal import notify_each
+from app import audit, events
+from app.services.domain_events import (
+    CredentialsExpiring,
+    CredentialsLapsed,
+    ExpiringCredential,
+    LapsedProvider,
+)
 from app.services.providers.internal import sync_listing
-from app.services.shared.staff_access import members_with
 from models.enrollment import (
     REMINDER_DAYS,
     ApplicationEvent,
@@ -40,13 +43,9 @@ from models.enrollment import (
     ProviderApplication,
     ProviderLicense,
 )
-from models.notification import NotificationKind
 from models.provider import Provider
-from models.staff import Permission
 
 BATCH = 500  # rows of one kind claimed per run and stage; the rest wait for the next run
-RENEW_LINK = "/provider-enrollment"
-STAFF_PROVIDERS = "/staff/providers"
 AUDIT_LAPSED = "provider_credentials_lapsed"
 AUDIT_RESTORED = "provider_credentials_restored"
 
@@ -125,16 +124,6 @@ async def _provider_users(session: AsyncSession, provider_ids: Iterable[str]) ->
     return {provider_id: user_id for provider_id, user_id in rows.tuples() if user_id is not None}
 
 
-async def notify_in_batches(
-    session: AsyncSession, kind: NotificationKind, messages: list[Message], now: datetime
-) -> None:
-    """`notify_each` in batches of MAX_RECIPIENTS."""
-    for start in range(0, len(messages), MAX_RECIPIENTS):
-        await notify_each(
-            session=session, kind=kind, messages=messages[start : start + MAX_RECIPIENTS], now=now
-        )
-
-
 async def send_expiry_reminders(*, session: AsyncSession, now: datetime | None = None) -> int:
     """Remind providers of licences and approved documents expiring within 90, 30 or 7 days, once per stage
     (a row that skipped a stage while the job was not running gets only the closest one). Returns how many
@@ -156,18 +145,23 @@ async def send_expiry_reminders(*, session: AsyncSession, now: datetime | None =
             ):
                 due.append((provider_id, source.label(tuple(label)), expires_on, (expires_on - today).days))
     users = await _provider_users(session, (d[0] for d in due))
-    messages = [
-        Message(
-            users[provider_id],
-            f"Your {label} expires {'today' if days == 0 else f'in {days} days'}",
-            f"It expires on {_date_text(expires_on)}. Upload the renewed one before then to stay listed "
-            "and bookable.",
-            RENEW_LINK,
-        )
-        for provider_id, label, expires_on, days in due
-        if provider_id in users
-    ]
-    await notify_in_batches(session, NotificationKind.credential_expiring, messages, now)
+    await events.publish_event(
+        session,
+        CredentialsExpiring(
+            credentials=tuple(
+                ExpiringCredential(
+                    provider_id=provider_id,
+                    user_id=users[provider_id],
+                    label=label,
+                    expires_on=expires_on,
+                    days_left=days,
+                )
+                for provider_id, label, expires_on, days in due
+                if provider_id in users
+            ),
+            at=now,
+        ),
+    )
     return len(due)
 
 
@@ -321,36 +315,20 @@ async def _announce_lapse(
             session, provider_id, EventKind.lapsed, AUDIT_LAPSED, {"problems": problems[provider_id]}, now
         )
     users = await _provider_users(session, lapsed)
-    await notify_in_batches(
+    await events.publish_event(
         session,
-        NotificationKind.credentials_lapsed,
-        [
-            Message(
-                users[pid],
-                "Your profile is hidden: a credential expired",
-                "Patients can't find or book you until the renewed licence or document is approved.",
-                RENEW_LINK,
-            )
-            for pid in lapsed
-            if pid in users
-        ],
-        now,
+        CredentialsLapsed(
+            providers=tuple(
+                LapsedProvider(
+                    provider_id=pid,
+                    user_id=users.get(pid),
+                    name=f"{providers[pid].first_name} {providers[pid].last_name}".strip(),
+                )
+                for pid in lapsed
+            ),
+            at=now,
+        ),
     )
-    staff = await members_with(session=session, permission=Permission.manage_providers)
-    messages = []
-    for pid in lapsed:
-        provider = providers[pid]
-        name = f"{provider.first_name} {provider.last_name}".strip()
-        messages += [
-            Message(
-                member.id,
-                f"Credentials lapsed: {name}",
-                "Unlisted and closed to new bookings until a current credential is approved.",
-                f"{STAFF_PROVIDERS}/{pid}",
-            )
-            for member in staff
-        ]
-    await notify_in_batches(session, NotificationKind.provider_standing, messages, now)
 
 
 async def keep_good_standing(*, session: AsyncSession, now: datetime | None = None) -> int:

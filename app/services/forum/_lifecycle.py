@@ -8,13 +8,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications.internal import notify
+from app import events
+from app.services.domain_events import ForumPostModerated, ForumReplyPublished
 from models.forum import ForumMember, ForumPost, ForumTopic, ForumTopicUser, PostStatus, WatchLevel
-from models.notification import NotificationKind
-
-
-def topic_href(topic: ForumTopic) -> str:
-    return f"/forum/t/{topic.id}/{topic.slug}"
 
 
 async def refresh_topic(session: AsyncSession, topic: ForumTopic) -> None:
@@ -55,24 +51,24 @@ async def first_published(session: AsyncSession, topic: ForumTopic, post: ForumP
             ForumTopicUser.user_id != post.author_id,
         )
     )
-    await notify(
-        session=session,
-        recipients=list(watchers),
-        kind=NotificationKind.forum_reply,
-        link=topic_href(topic),
-        title="New reply in a forum topic you watch",
-        body="Open the forum to read it. You can mute the topic from its page.",
+    await events.publish_event(
+        session,
+        ForumReplyPublished(
+            topic_id=topic.id, topic_slug=topic.slug, post_id=post.id, watcher_ids=tuple(watchers)
+        ),
     )
 
 
 async def tell_author(session: AsyncSession, topic: ForumTopic, post: ForumPost, *, hidden: bool) -> None:
     """The author hears their post was hidden or rejected, with the moderator's reason."""
-    what = "hidden" if hidden else "not published"
-    await notify(
-        session=session,
-        recipients=[post.author_id],
-        kind=NotificationKind.forum_post_moderated,
-        link=topic_href(topic),
-        title=f"Your forum post was {what}",
-        body=f"Reason: {post.moderation_reason}",
+    await events.publish_event(
+        session,
+        ForumPostModerated(
+            topic_id=topic.id,
+            topic_slug=topic.slug,
+            post_id=post.id,
+            author_id=post.author_id,
+            hidden=hidden,
+            reason=post.moderation_reason,
+        ),
     )

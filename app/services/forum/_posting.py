@@ -14,11 +14,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import events
 from app.principal import Principal
+from app.services.domain_events import ForumAnswerAccepted
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.forum._access import SIGN_IN, is_forum_moderator, require_member, require_poster
-from app.services.forum._lifecycle import first_published, topic_href
-from app.services.notifications.internal import notify
+from app.services.forum._lifecycle import first_published
 from app.services.safety import RedFlag, find_red_flag
 from app.services.shared.articles import one_line, slugify
 from app.services.shared.signed_in import require_account
@@ -41,7 +42,6 @@ from models.forum import (
     ReviewReason,
     WatchLevel,
 )
-from models.notification import NotificationKind
 
 logger = logging.getLogger(__name__)
 
@@ -292,13 +292,11 @@ async def accept_answer(*, session: AsyncSession, actor: Principal, post_id: str
         return False
     topic.accepted_post_id = post.id
     if post.author_id != account.id:
-        await notify(
-            session=session,
-            recipients=[post.author_id],
-            kind=NotificationKind.forum_answer_accepted,
-            link=topic_href(topic),
-            title="Your forum reply was accepted as the answer",
-            body="The person who asked marked your reply as the one that helped.",
+        await events.publish_event(
+            session,
+            ForumAnswerAccepted(
+                topic_id=topic.id, topic_slug=topic.slug, post_id=post.id, author_id=post.author_id
+            ),
         )
     await session.flush()
     return True

@@ -13,11 +13,11 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.mail import Attachment
 from app.outbox import Email, send_emails
-from app.pdf import money_cents
 from app.principal import Principal
+from app.services.domain_events import InvoiceSent
 from app.services.errors import NotFound, Unavailable, ValidationFailed
 from app.services.invoices._document import invoice_email_html, invoice_pdf
 from app.services.invoices._reads import reads_of
@@ -42,7 +42,6 @@ from app.services.invoices._rules import (
 )
 from app.services.ledger import WORLD, move
 from app.services.ledger.internal import post
-from app.services.notifications.internal import notify
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction
@@ -61,7 +60,6 @@ from models.invoice import (
 )
 from models.ledger import AccountKind, EntryKind
 from models.mail import OutboxStatus
-from models.notification import NotificationKind
 
 WALLET_INVOICES = "/dashboard/wallet#invoices"
 
@@ -209,14 +207,16 @@ async def send_invoice(
     if outbox.status is OutboxStatus.failed:
         raise Unavailable(NOT_DELIVERED.format(reason=(outbox.error or "no answer")[:120]))
     if row.patient_id:
-        await notify(
-            session=session,
-            recipients=[row.patient_id],
-            kind=NotificationKind.invoice_sent,
-            link=WALLET_INVOICES,
-            title=f"Invoice {row.number}: {money_cents(row.total_cents)} due {read.due_on:%b} {read.due_on.day}",
-            body="We e-mailed it to you with its PDF; it is also under Invoices in your wallet.",
-            now=at,
+        await events.publish_event(
+            session,
+            InvoiceSent(
+                invoice_id=row.id,
+                number=row.number,
+                patient_id=row.patient_id,
+                total_cents=row.total_cents,
+                due_on=read.due_on,
+                at=at,
+            ),
         )
     await audit.record_by(
         session=session,

@@ -23,8 +23,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.principal import Principal
+from app.services.domain_events import PayoutStatusChanged
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger._journal import (
     WORLD,
@@ -50,7 +51,6 @@ from app.services.ledger._rules import (
     SAME_APPROVER,
     require_payments_staff,
 )
-from app.services.notifications.internal import notify
 from app.services.providers import display_name
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
@@ -62,24 +62,7 @@ from models.base import new_id, utcnow
 from models.booking import Transaction, TransactionStatus, TransactionType
 from models.identity import as_utc
 from models.ledger import OPEN_PAYOUT, AccountKind, EntryKind, PayoutRead, PayoutRequest, PayoutStatus
-from models.notification import NotificationKind
 from models.provider import Provider
-
-PAYOUTS_PATH = "/dashboard/payout-requests"
-_COPY = {
-    PayoutStatus.pending: ("Your payout request of {amount} was received", "Staff will review it shortly."),
-    PayoutStatus.approved: ("Your payout of {amount} was approved", "It will be sent shortly."),
-    PayoutStatus.in_transit: ("Your payout of {amount} is on its way", "It usually arrives in 1–3 days."),
-    PayoutStatus.paid: ("Your payout of {amount} was paid", "Open your payouts for the details."),
-    PayoutStatus.rejected: (
-        "Your payout request of {amount} was declined",
-        "The amount is back in your available balance.",
-    ),
-    PayoutStatus.failed: (
-        "Your payout of {amount} failed",
-        "The amount is back in your available balance.",
-    ),
-}
 
 
 def _read(row: PayoutRequest, provider: Provider | None) -> PayoutRead:
@@ -108,17 +91,15 @@ async def _own_profile(session: AsyncSession, account: AccountRead) -> Provider:
 
 
 async def _tell(session: AsyncSession, row: PayoutRequest, provider: Provider | None, at: datetime) -> None:
-    if provider is None or not provider.user_id:
-        return
-    title, body = _COPY[row.status]
-    await notify(
-        session=session,
-        recipients=[provider.user_id],
-        kind=NotificationKind.payout_status,
-        link=f"{PAYOUTS_PATH}?payout={row.id}",
-        title=title.format(amount=f"${dollars(row.amount):,.2f}"),
-        body=body,
-        now=at,
+    await events.publish_event(
+        session,
+        PayoutStatusChanged(
+            payout_id=row.id,
+            provider_user_id=provider.user_id if provider is not None else None,
+            status=row.status.value,
+            amount=dollars(row.amount),
+            at=at,
+        ),
     )
 
 

@@ -9,12 +9,11 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import events
 from app.db import changed_rows
-from app.services.notifications.internal import notify
+from app.services.domain_events import ServiceRequestsExpired
 from app.services.service_requests._reads import announce
-from app.services.service_requests._rules import MY_REQUESTS
 from app.services.shared.clock import current_time
-from models.notification import NotificationKind
 from models.service_request import (
     LIVE_REQUEST,
     OfferStatus,
@@ -56,13 +55,10 @@ async def expire_due_requests(*, session: AsyncSession, now: datetime | None = N
     )
     for request_id in due:
         await announce(session, request_id)
-    await notify(
-        session=session,
-        recipients=[patient_id for _, patient_id in rows],
-        kind=NotificationKind.service_request_closed,
-        link=MY_REQUESTS,
-        title="Your service request has closed",
-        body="Its time has passed without a booking. You can post a new one.",
-        now=now,
+    await events.publish_event(
+        session,
+        ServiceRequestsExpired(
+            request_ids=tuple(due), patient_ids=tuple(patient_id for _, patient_id in rows), at=now
+        ),
     )
     return closed

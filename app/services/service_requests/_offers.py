@@ -11,12 +11,13 @@ from sqlalchemy import and_, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import events
 from app.db import changed_rows
 from app.principal import Principal
 from app.services.appointments import provider_sees_details
 from app.services.appointments.internal import provider_calendars
+from app.services.domain_events import ServiceRequestOffered
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications.internal import notify
 from app.services.providers import own_provider, slot_rules
 from app.services.service_requests._reads import announce, offer_read, request_read
 from app.services.service_requests._rules import (
@@ -24,7 +25,6 @@ from app.services.service_requests._rules import (
     BAD_START,
     LONG_MESSAGE,
     MAX_START_TIMES,
-    MY_REQUESTS,
     NO_OFFER,
     NOT_ELIGIBLE,
     NOT_LISTED,
@@ -40,7 +40,6 @@ from app.services.shared.clock import current_time
 from models.booking import Appointment
 from models.catalog import Service
 from models.identity import as_utc
-from models.notification import NotificationKind
 from models.provider import Provider, ProviderZip, is_listed
 from models.service_request import (
     MAX_LISTED,
@@ -212,14 +211,11 @@ async def send_offer(
         .values(status=RequestStatus.offered)
         .execution_options(synchronize_session=False)
     )
-    await notify(
-        session=session,
-        recipients=[request.patient_id],
-        kind=NotificationKind.service_request_offer,
-        link=MY_REQUESTS,
-        title="New offer on your service request",
-        body="A provider offered a visit. Compare the offers and choose one.",
-        now=now,
+    await events.publish_event(
+        session,
+        ServiceRequestOffered(
+            request_id=request.id, offer_id=offer.id, patient_id=request.patient_id, at=now
+        ),
     )
     await announce(session, request.id)
     return offer_read(offer, provider, service)

@@ -11,31 +11,12 @@ from datetime import datetime
 from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.domain_events import PaymentFailed
-from app.services.notifications import Message
-from app.services.notifications.internal import notify_each
+from app import events
+from app.services.domain_events import PaymentFailed, ReleasedRequest, ServiceRequestsReleased
 from app.services.service_requests._reads import announce
-from app.services.service_requests._rules import JOBS, MY_REQUESTS
 from models.identity import as_utc
-from models.notification import NotificationKind
 from models.provider import Provider
 from models.service_request import OfferStatus, RequestStatus, ServiceRequest, ServiceRequestOffer
-
-# (title, body) of each notification.
-REOPENED = (
-    "Your service request is open again",
-    "The payment didn't go through, so the visit wasn't booked. The offer you accepted is open again: accept "
-    "it to try once more.",
-)
-CLOSED = (
-    "Your service request has closed",
-    "The payment didn't go through, and the request's time has passed.",
-)
-OFFER_OPEN_AGAIN = (
-    "A visit you were booked for is off for now",
-    "The patient's payment didn't go through. Your offer is open again; you'll hear if it is accepted.",
-)
-VISIT_OFF = ("A visit you were booked for is off", "The patient's payment didn't go through.")
 
 
 async def reopen_released_requests(
@@ -61,27 +42,21 @@ async def reopen_released_requests(
             )
         )
     ).all()
-    to_patients, to_providers = [], []
+    released = []
     for request, offer, provider in rows:
         request.appointment_id, request.order_number = None, ""
-        if as_utc(request.expires_at) > now and as_utc(offer.starts_at) > now:
+        reopened = as_utc(request.expires_at) > now and as_utc(offer.starts_at) > now
+        if reopened:
             request.status, request.closed_at = RequestStatus.offered, None
             offer.status, offer.decided_at = OfferStatus.pending, None
-            to_patients.append(Message(request.patient_id, *REOPENED, MY_REQUESTS))
-            to_providers.append(Message(provider.user_id, *OFFER_OPEN_AGAIN, JOBS))
         else:
             request.status, request.closed_at = RequestStatus.expired, now
             offer.status, offer.decided_at = OfferStatus.expired, now
-            to_patients.append(Message(request.patient_id, *CLOSED, MY_REQUESTS))
-            to_providers.append(Message(provider.user_id, *VISIT_OFF, JOBS))
+        released.append(ReleasedRequest(request.id, request.patient_id, provider.user_id, reopened))
         await announce(session, request.id)
     await session.flush()
-    await notify_each(
-        session=session, kind=NotificationKind.service_request_offer, messages=to_patients, now=now
-    )
-    await notify_each(
-        session=session, kind=NotificationKind.service_request_decision, messages=to_providers, now=now
-    )
+    if released:
+        await events.publish_event(session, ServiceRequestsReleased(requests=tuple(released), at=now))
     return len(rows)
 
 

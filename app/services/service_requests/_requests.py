@@ -11,19 +11,17 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.db import changed_rows
 from app.principal import Principal
 from app.services.booking import hold_slot, place_order
+from app.services.domain_events import ServiceRequestCancelled, ServiceRequestOfferAccepted
 from app.services.errors import NotFound, ValidationFailed
-from app.services.notifications import Message
-from app.services.notifications.internal import notify, notify_each
 from app.services.safety import find_red_flag
 from app.services.service_requests._reads import announce, offer_read, offers_of, request_read
 from app.services.service_requests._rules import (
     BAD_PLACE,
     BAD_SERVICE,
-    JOBS,
     LONG_NOTES,
     MAX_LIVE_PER_PATIENT,
     NO_OFFER,
@@ -44,7 +42,6 @@ from models.audit import AuditAction
 from models.booking import Appointment, CheckoutLine
 from models.catalog import Service, ServiceLocation
 from models.identity import as_utc
-from models.notification import NotificationKind
 from models.provider import Provider
 from models.service_request import (
     LIVE_REQUEST,
@@ -268,14 +265,8 @@ async def cancel_service_request(
     row, service = await _own_live_request(session, account, request_id)
     await _close(session, row, RequestStatus.cancelled, now)
     declined = await _decline_others(session, row.id, None, OfferStatus.declined, now)
-    await notify(
-        session=session,
-        recipients=declined,
-        kind=NotificationKind.service_request_decision,
-        link=JOBS,
-        title="A request you offered on was cancelled",
-        body="The patient no longer needs this visit.",
-        now=now,
+    await events.publish_event(
+        session, ServiceRequestCancelled(request_id=row.id, declined_user_ids=tuple(declined), at=now)
     )
     await announce(session, row.id)
     return request_read(row, service, with_notes=True)
@@ -357,17 +348,15 @@ async def accept_offer(
     row.appointment_id, row.order_number = held.id, order.number
     await session.flush()
     declined = await _decline_others(session, row.id, offer.id, OfferStatus.declined, now)
-    await notify_each(
-        session=session,
-        kind=NotificationKind.service_request_decision,
-        messages=[
-            Message(provider.user_id, "Your offer was accepted", "The visit is booked: see Jobs.", JOBS),
-            *(
-                Message(user_id, "Your offer wasn't chosen", "The patient accepted another offer.", JOBS)
-                for user_id in declined
-            ),
-        ],
-        now=now,
+    await events.publish_event(
+        session,
+        ServiceRequestOfferAccepted(
+            request_id=row.id,
+            offer_id=offer.id,
+            provider_user_id=provider.user_id,
+            declined_user_ids=tuple(declined),
+            at=now,
+        ),
     )
     await announce(session, row.id)
     offer.status, offer.decided_at = OfferStatus.accepted, now

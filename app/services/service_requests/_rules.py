@@ -38,9 +38,6 @@ from models.service_request import (
 PRICE_FLOOR = Decimal("0.80")
 PRICE_CEILING = Decimal("1.50")
 MAX_LIVE_PER_PATIENT = 5  # open or offered requests a patient may have at once
-# Where notifications link to.
-MY_REQUESTS = "/service-requests"
-JOBS = "/dashboard/jobs"
 MAX_START_TIMES = 48  # start times offered to a provider for one request
 EARTH_MILES = 3958.8
 

@@ -31,9 +31,8 @@ from app.auth.sessions import find_user_by_email
 from app.principal import Principal
 from app.services.accounts import apply_role
 from app.services.accounts.internal import send_invitation
+from app.services.domain_events import StaffAccessChanged
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications import STAFF_HOME, staff_access_copy
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of, is_owner, owner_emails
 from app.services.shared.clock import day_bounds
 from app.services.shared.privilege import (
@@ -57,7 +56,6 @@ from app.services.staff._preferences import time_zone_of
 from models.account import AccountRead, Role
 from models.audit import AuditAction
 from models.identity import User, as_utc
-from models.notification import NotificationKind
 from models.staff import (
     PORTAL_ROLES,
     AuditPageRead,
@@ -204,14 +202,8 @@ async def _record(
     await events.publish_on_commit(session, TOPIC, {"user_id": member.id, "action": str(action)})
     # The member hears of it, unless they acted themselves or were just invited (the invitation says it).
     if member.id != manager.id and member.email_confirmed_at is not None:
-        title, body = staff_access_copy(removed=action == AuditAction.staff_remove)
-        await notify(
-            session=session,
-            recipients=[member.id],
-            kind=NotificationKind.staff_access_changed,
-            link="/" if action == AuditAction.staff_remove else STAFF_HOME,
-            title=title,
-            body=body,
+        await events.publish_event(
+            session, StaffAccessChanged(user_id=member.id, removed=action == AuditAction.staff_remove)
         )
 
 

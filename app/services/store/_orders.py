@@ -32,14 +32,14 @@ from decimal import Decimal
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit, flags
+from app import audit, events, flags
 from app.db import changed_rows
 from app.principal import Principal
 from app.services.cart import STORE_CLOSED, CartOwner, platform_fee
 from app.services.cart.internal import remove_products
+from app.services.domain_events import StoreOrderProgressed
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger import cents
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import account_of
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
@@ -69,7 +69,6 @@ from app.services.store._rules import (
 from models.audit import AuditAction
 from models.base import utcnow
 from models.identity import User
-from models.notification import NotificationKind
 from models.store import (
     CartProduct,
     FulfilmentStatus,
@@ -83,7 +82,6 @@ from models.store import (
 )
 
 F = FulfilmentStatus
-ORDERS_PATH = "/dashboard/store?tab=orders"
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 STAMPS = {
     F.processed: "processed_at",
@@ -91,14 +89,6 @@ STAMPS = {
     F.delivered: "delivered_at",
     F.returned: "returned_at",
     F.canceled: "canceled_at",
-}
-TOLD = {
-    F.pending: ("Store order {number} placed", "We'll e-mail you as it is processed and shipped."),
-    F.processed: ("Store order {number} is being prepared", "Your order is processed and will ship soon."),
-    F.shipped: ("Store order {number} has shipped", "Shipped with {carrier}, tracking number {tracking}."),
-    F.delivered: ("Store order {number} was delivered", "Delivered; it was paid on delivery."),
-    F.returned: ("Store order {number} was returned", "Its total was refunded to your wallet as credit."),
-    F.canceled: ("Store order {number} was canceled", "Nothing is owed for it."),
 }
 
 
@@ -160,15 +150,17 @@ async def _restock(session: AsyncSession, order_id: str) -> None:
 
 
 async def _tell(session: AsyncSession, order: StoreOrder, step: FulfilmentStatus, at: datetime) -> None:
-    title, body = TOLD[step]
-    await notify(
-        session=session,
-        recipients=[order.patient_id],
-        kind=NotificationKind.store_order,
-        link=ORDERS_PATH,
-        title=title.format(number=order.number),
-        body=body.format(carrier=order.carrier, tracking=order.tracking_number),
-        now=at,
+    await events.publish_event(
+        session,
+        StoreOrderProgressed(
+            order_id=order.id,
+            number=order.number,
+            patient_id=order.patient_id,
+            step=step.value,
+            carrier=order.carrier,
+            tracking_number=order.tracking_number,
+            at=at,
+        ),
     )
 
 

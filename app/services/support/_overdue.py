@@ -20,17 +20,8 @@ from sqlalchemy import ColumnElement, and_, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from app.services.notifications import (
-    MAX_RECIPIENTS,
-    Breach,
-    Message,
-    ticket_link_for_staff,
-    ticket_overdue_copy,
-)
-from app.services.notifications.internal import notify_each
-from app.services.shared.staff_access import members_with
-from models.notification import NotificationKind
-from models.staff import Permission
+from app import events
+from app.services.domain_events import MissedDue, TicketBreach, TicketsOverdue
 from models.support import FIRST_RESPONSE_UNANNOUNCED, RESOLUTION_UNANNOUNCED, Ticket
 
 OVERDUE_BATCH = 200  # breaches of one kind claimed per run; the rest wait for the next minute
@@ -38,7 +29,7 @@ OVERDUE_BATCH = 200  # breaches of one kind claimed per run; the rest wait for t
 
 @dataclass(frozen=True)
 class _Watch:
-    breach: Breach
+    breach: MissedDue
     due: InstrumentedAttribute[datetime]
     notified: InstrumentedAttribute[datetime | None]
     unannounced: str  # the partial index's condition
@@ -96,20 +87,14 @@ async def notify_overdue_tickets(*, session: AsyncSession, now: datetime | None 
     breaches = [(watch.breach, *row) for watch in WATCHES for row in await _claim(session, watch, now)]
     if not breaches:
         return 0
-    desk: list[str] = []
-    if any(assignee is None for *_, assignee in breaches):
-        members = await members_with(session=session, permission=Permission.view_support_tickets)
-        desk = [member.id for member in members]
-    messages = []
-    for breach, ticket_id, number, assignee in breaches:
-        title, body = ticket_overdue_copy(number, breach)
-        link = ticket_link_for_staff(ticket_id)
-        messages += [Message(user_id, title, body, link) for user_id in ([assignee] if assignee else desk)]
-    for start in range(0, len(messages), MAX_RECIPIENTS):
-        await notify_each(
-            session=session,
-            kind=NotificationKind.ticket_overdue,
-            messages=messages[start : start + MAX_RECIPIENTS],
-            now=now,
-        )
+    await events.publish_event(
+        session,
+        TicketsOverdue(
+            breaches=tuple(
+                TicketBreach(ticket_id=ticket_id, number=number, breach=breach, assignee_id=assignee)
+                for breach, ticket_id, number, assignee in breaches
+            ),
+            at=now,
+        ),
+    )
     return len(breaches)

@@ -17,13 +17,10 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.notifications import ticket_link_for_staff, ticket_red_flag_copy
-from app.services.notifications.internal import notify
+from app import events
+from app.services.domain_events import TicketRedFlagged
 from app.services.safety import RedFlag, find_red_flag
-from app.services.shared.staff_access import members_with
 from app.services.support._common import record_change, shift_for_priority
-from models.notification import NotificationKind
-from models.staff import Permission
 from models.support import Ticket, TicketPriority
 
 logger = logging.getLogger(__name__)
@@ -45,14 +42,14 @@ async def check_customer_words(
         )
         shift_for_priority(ticket, ticket.priority, TicketPriority.urgent)
         ticket.priority = TicketPriority.urgent
-    desk = await members_with(session=session, permission=Permission.view_support_tickets)
-    title, body = ticket_red_flag_copy(ticket.number, flag.level)
-    await notify(
-        session=session,
-        recipients=[ticket.assigned_to, *(member.id for member in desk if member.id != written_by)],
-        kind=NotificationKind.ticket_red_flag,
-        link=ticket_link_for_staff(ticket.id),
-        title=title,
-        body=body,
+    await events.publish_event(
+        session,
+        TicketRedFlagged(
+            ticket_id=ticket.id,
+            number=ticket.number,
+            level=flag.level,
+            assignee_id=ticket.assigned_to,
+            written_by=written_by,
+        ),
     )
     return flag

@@ -21,17 +21,11 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
+from app import audit, events
 from app.events import publish_on_commit
 from app.principal import Principal
+from app.services.domain_events import TicketAssigned, TicketReplied
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.notifications import (
-    ticket_assigned_copy,
-    ticket_link_for_customer,
-    ticket_link_for_staff,
-    ticket_reply_copy,
-)
-from app.services.notifications.internal import notify
 from app.services.shared.accounts import get_account
 from app.services.shared.staff_access import members_with, permissions_of, require_permission
 from app.services.staff.internal import signed
@@ -56,7 +50,6 @@ from app.services.support._reads import accounts_by_id, message_read, ticket_det
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow
-from models.notification import NotificationKind
 from models.staff import Permission
 from models.support import (
     CannedResponse,
@@ -198,14 +191,8 @@ async def reply_to_ticket(
         ticket.first_responded_at = now
     await announce(session, ticket, "note" if internal else "reply", customer=not internal)
     if not internal and ticket.user_id != account.id:
-        title, body = ticket_reply_copy(ticket.number)
-        await notify(
-            session=session,
-            recipients=[ticket.user_id],
-            kind=NotificationKind.ticket_reply,
-            link=ticket_link_for_customer(ticket.id),
-            title=title,
-            body=body,
+        await events.publish_event(
+            session, TicketReplied(ticket_id=ticket.id, number=ticket.number, customer_id=ticket.user_id)
         )
     if internal and moved:
         # The customer sees the new status, not that a note caused it.
@@ -309,14 +296,8 @@ async def assign_ticket(
     ticket.updated_at = utcnow()
     await announce(session, ticket, "assigned", customer=False)
     if assignee_id is not None and assignee_id != account.id:
-        title, body = ticket_assigned_copy(ticket.number)
-        await notify(
-            session=session,
-            recipients=[assignee_id],
-            kind=NotificationKind.ticket_assigned,
-            link=ticket_link_for_staff(ticket.id),
-            title=title,
-            body=body,
+        await events.publish_event(
+            session, TicketAssigned(ticket_id=ticket.id, number=ticket.number, assignee_id=assignee_id)
         )
     return await _read(session, ticket)
 
