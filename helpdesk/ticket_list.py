@@ -19,7 +19,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Field, QueryView, Region, TabPanel, Tabs, UserText
+from components.kit import Button, Field, QueryView, Region, TabPanel, Tabs, UserText
 from components.kit.staff_filters import filter_form
 from components.tickets import (
     category_badge,
@@ -80,13 +80,7 @@ def TicketList(state: DeskState, on_new: Callable[[], None]) -> VdomDict:
         title_id="desk-list-title",
         class_name="desk-pane desk-list",
         head_class="desk-list-head",
-        head=(
-            html.button(
-                {"type": "button", "class_name": "btn btn-sm btn-primary", "on_click": lambda _e: on_new()},
-                icon("plus", size=16),
-                "New Ticket",
-            ),
-        ),
+        head=(Button("New Ticket", size="sm", icon="plus", on_click=on_new),),
     )
 
 

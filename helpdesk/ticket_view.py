@@ -9,7 +9,7 @@ without a reload; `PresenceBar` says who else has it open. Opening it writes one
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +32,8 @@ from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import QueryView, Region, Select, UserText
+from components.kit import Button, QueryView, Region, Select, UserText
+from components.kit.buttons import Variant
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
@@ -53,6 +54,12 @@ from models.support import (
     TicketPriority,
     TicketRead,
     TicketStatus,
+)
+
+# The status buttons of a ticket's head: (status, label, icon, variant).
+STATUS_BUTTONS: tuple[tuple[TicketStatus, str, str, Variant], ...] = (
+    (TicketStatus.resolved, "Resolve", "check", "primary"),
+    (TicketStatus.waiting, "Waiting", "clock", "outline"),
 )
 
 
@@ -148,8 +155,8 @@ def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
 
     action = use_action(set_ticket_status, on_success=changed)
 
-    def set_status(status: TicketStatus) -> Callable[[dict], Any]:
-        async def click(_event: dict) -> None:
+    def set_status(status: TicketStatus) -> Callable[[], Awaitable[None]]:
+        async def click() -> None:
             await action.run(ticket_id=ticket.id, status=status)
 
         return click
@@ -157,21 +164,16 @@ def _StatusButtons(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
     return html.div(
         {"class_name": "ticket-actions"},
         *(
-            html.button(
-                {
-                    "key": status.value,
-                    "type": "button",
-                    "class_name": f"btn btn-sm {style}",
-                    "disabled": action.pending or ticket.status == status,
-                    "on_click": set_status(status),
-                },
-                icon(icon_name, size=16),
+            Button(
                 label,
+                size="sm",
+                variant=variant,
+                icon=icon_name,
+                disabled=action.pending or ticket.status == status,
+                on_click=set_status(status),
+                key=status.value,
             )
-            for status, label, icon_name, style in (
-                (TicketStatus.resolved, "Resolve", "check", "btn-primary"),
-                (TicketStatus.waiting, "Waiting", "clock", "btn-outline"),
-            )
+            for status, label, icon_name, variant in STATUS_BUTTONS
         ),
     )
 
@@ -204,7 +206,7 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
     async def assign_to(assignee_id: str | None) -> None:
         await assign.run(ticket_id=ticket.id, assignee_id=assignee_id)
 
-    async def assign_to_me(_event: dict) -> None:
+    async def assign_to_me() -> None:
         await assign_to(me)
 
     def select(label: str, field_id: str, value: str, values: Any, action: Any, name: str) -> Component:
@@ -240,14 +242,12 @@ def _Fields(ticket: TicketRead, refresh: Callable[[], None]) -> VdomDict:
                 ),
                 ""
                 if ticket.assigned_to == me
-                else html.button(
-                    {
-                        "type": "button",
-                        "class_name": "btn btn-sm btn-outline",
-                        "disabled": assign.pending,
-                        "on_click": assign_to_me,
-                    },
+                else Button(
                     "Assign to me",
+                    size="sm",
+                    variant="outline",
+                    disabled=assign.pending,
+                    on_click=assign_to_me,
                 ),
             ),
             _reassign(ticket, staff.data or [], assign_to, assign.pending, refused)

@@ -47,7 +47,7 @@ from components.kit import (
     pager,
 )
 from components.kit.staff_filters import filter_form
-from components.kit.staff_screen import staff_empty, staff_row, staff_screen
+from components.kit.staff_screen import staff_empty, staff_list, staff_row, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission
@@ -312,9 +312,7 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
                     },
                     f"{WEEKDAYS[day.weekday()]}, {format_date(day)}",
                 ),
-                html.ul(
-                    {"class_name": "staff-list"}, *(visit_row(r, page.time_zone, open_visit) for r in rows)
-                ),
+                staff_list(*(visit_row(r, page.time_zone, open_visit) for r in rows)),
             )
             for day, rows in days
         ),
@@ -398,8 +396,7 @@ def schedule_body(s: ProviderScheduleRead, time_zone: str) -> VdomDict:
         ),
         html.div(
             html.h3({"class_name": "visit-day-title"}, "Time off in these days"),
-            html.ul(
-                {"class_name": "staff-list"},
+            staff_list(
                 *(
                     html.li(
                         {"class_name": "staff-row", "key": t.id},

@@ -43,6 +43,7 @@ from components.kit import (
     hint,
     page_param,
 )
+from components.kit.staff_forms import field_group
 from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.corporate import (
@@ -354,13 +355,13 @@ def _EventDayDialog(contract: ContractRead, query: Query, on_close: Any) -> Any:
             ),
             QueryView(
                 providers,
-                lambda rows: html.fieldset(
-                    {"class_name": "corp-checks"},
-                    html.legend("Providers"),
+                lambda rows: field_group(
+                    "Providers",
                     *[
                         Checkbox(f"{p.name} ({p.provider_type})", f"provider-{p.id}", form=form, key=p.id)
                         for p in rows
                     ],
+                    class_name="corp-checks",
                 ),
                 is_empty=lambda rows: not rows,
                 empty=hint(

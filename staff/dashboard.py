@@ -48,7 +48,8 @@ from components.kit import (
     isolate,
     stat_group,
 )
-from components.kit.staff_screen import pill, staff_empty, staff_row, staff_screen
+from components.kit.staff_links import shortcut_links
+from components.kit.staff_screen import pill, staff_empty, staff_list, staff_row, staff_screen
 from components.staff_frame import use_staff_access, use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority
@@ -194,8 +195,7 @@ def _TodaysAppointments(on_change: Callable[[], None], can_confirm: bool) -> Vdo
     visits = query.data
     body = QueryView(
         query,
-        lambda visits: html.ul(
-            {"class_name": "staff-list"},
+        lambda visits: staff_list(
             *(
                 appointment_row(
                     visit,
@@ -341,9 +341,7 @@ def _Tasks(on_change: Callable[[], None]) -> VdomDict:
 
     body = QueryView(
         query,
-        lambda tasks: html.ul(
-            {"class_name": "staff-list task-list"}, *(_TaskRow(t, changed, key=t.id) for t in tasks)
-        ),
+        lambda tasks: staff_list(*(_TaskRow(t, changed, key=t.id) for t in tasks), class_name="task-list"),
         empty=staff_empty(NO_TASKS_AT_ALL if show_all else NO_TASKS),
     )
     return StaffCard(
@@ -515,24 +513,6 @@ def quick_actions(permissions: frozenset[Permission]) -> VdomDict:
         )
     return StaffCard(
         "Quick Actions",
-        html.ul(
-            {"class_name": "portal-links"},
-            *(
-                html.li(
-                    {"key": href},
-                    html.a(
-                        {"class_name": "portal-link", "href": href},
-                        html.span({"class_name": "portal-link-icon"}, icon(icon_name, size=18)),
-                        html.span(
-                            {"class_name": "portal-link-text"},
-                            html.span({"class_name": "portal-link-label"}, label),
-                            html.span({"class_name": "portal-link-hint"}, hint),
-                        ),
-                        icon("chevron-right", size=18, class_name="icon portal-link-chevron"),
-                    ),
-                )
-                for label, href, icon_name, hint in actions
-            ),
-        ),
+        shortcut_links(actions),
         title_id="staff-quick-title",
     )

@@ -57,6 +57,7 @@ from components.kit import (
     hint,
 )
 from components.kit.staff_filters import filter_form
+from components.kit.staff_forms import field_group
 from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.invoice import (
@@ -631,9 +632,8 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict | Comp
         html.p({"class_name": "form-error", "role": "alert", "id": "invoice-problem"}, problem)
         if problem
         else "",
-        html.fieldset(
-            {"class_name": "invoice-fieldset"},
-            html.legend("Bill to"),
+        field_group(
+            "Bill to",
             Select(
                 "Recipient",
                 "recipient_kind",
@@ -647,44 +647,42 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict | Comp
                 class_name="invoice-kind",
             ),
             *(
-                (
-                    Field(
-                        "Patient's account e-mail",
-                        "patient_email",
-                        form=form,
-                        id="invoice-patient-email",
-                        type="email",
-                        max_length=MAX_EMAIL,
-                        required=True,
-                        autocomplete="off",
-                        hint="The e-mail the patient signs in with; the invoice goes there and to their wallet.",
-                        key="patient_email",
-                    ),
-                )
-                if kind == RecipientKind.patient
-                else (
-                    Field(
-                        "Organization name",
-                        "recipient_name",
-                        form=form,
-                        id="invoice-name",
-                        max_length=MAX_NAME,
-                        required=True,
-                        autocomplete="off",
-                        key="recipient_name",
-                    ),
-                    Field(
-                        "Billing e-mail",
-                        "recipient_email",
-                        form=form,
-                        id="invoice-email",
-                        type="email",
-                        max_length=MAX_EMAIL,
-                        required=True,
-                        autocomplete="off",
-                        key="recipient_email",
-                    ),
-                )
+                Field(
+                    "Patient's account e-mail",
+                    "patient_email",
+                    form=form,
+                    id="invoice-patient-email",
+                    type="email",
+                    max_length=MAX_EMAIL,
+                    required=True,
+                    autocomplete="off",
+                    hint="The e-mail the patient signs in with; the invoice goes there and to their wallet.",
+                    key="patient_email",
+                ),
+            )
+            if kind == RecipientKind.patient
+            else (
+                Field(
+                    "Organization name",
+                    "recipient_name",
+                    form=form,
+                    id="invoice-name",
+                    max_length=MAX_NAME,
+                    required=True,
+                    autocomplete="off",
+                    key="recipient_name",
+                ),
+                Field(
+                    "Billing e-mail",
+                    "recipient_email",
+                    form=form,
+                    id="invoice-email",
+                    type="email",
+                    max_length=MAX_EMAIL,
+                    required=True,
+                    autocomplete="off",
+                    key="recipient_email",
+                ),
             ),
             TextArea(
                 "Billing address",
@@ -696,10 +694,10 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict | Comp
                 hint="Optional. Printed under the recipient's name.",
             ),
             Field("Due date", "due_on", form=form, id="invoice-due", type="date", required=True),
+            class_name="invoice-fieldset",
         ),
-        html.fieldset(
-            {"class_name": "invoice-fieldset"},
-            html.legend("Items"),
+        field_group(
+            "Items",
             html.ol(
                 {"class_name": "invoice-lines"},
                 *[
@@ -768,6 +766,7 @@ def _Editor(invoice: InvoiceRead | None, query: Query | None) -> VdomDict | Comp
                     html.strong(cents_text(line_total(form.values, keys))),
                 ),
             ),
+            class_name="invoice-fieldset",
         ),
         TextArea(
             "Notes",

@@ -55,6 +55,7 @@ from components.kit import (
     page_param,
     upload_receiver,
 )
+from components.kit.staff_forms import field_group
 from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import money
@@ -308,9 +309,8 @@ def _Photos(product_id: str, listing: Query) -> VdomDict:
 
     images = query.data.images if query.data else []
     name = query.data.name if query.data else ""
-    return html.fieldset(
-        {"class_name": "field product-photos", **browser.upload_scope()},
-        html.legend({"class_name": "label"}, "Photos"),
+    return field_group(
+        "Photos",
         hint(f"Up to {MAX_IMAGES} PNG, JPEG or WebP photos; the first shows in the store."),
         form_error(problem),
         html.ul(
@@ -341,4 +341,7 @@ def _Photos(product_id: str, listing: Query) -> VdomDict:
             url=f"/api/store/products/{product_id}/images",
         ),
         upload_receiver(uploaded),
+        class_name="field product-photos",
+        attributes=browser.upload_scope(),
+        legend_class="label",
     )

@@ -24,6 +24,7 @@ from components.kit import (
     Select,
     ServerForm,
     TextArea,
+    bullets,
     button_row,
 )
 from components.kit.staff_screen import staff_screen
@@ -136,11 +137,13 @@ def _Business() -> VdomDict:
             loading_label="Loading business settings…",
         ),
         html.h3("Fixed by our published terms"),
-        html.ul(
-            {"class_name": "staff-settings-facts"},
-            html.li("Platform fee: 5 % of each order's subtotal, shown to patients at checkout."),
-            html.li("Free cancellation and rescheduling: up to 24 hours before a visit."),
-            html.li("To change them, update the Terms of Service first: patients agreed to these terms."),
+        bullets(
+            (
+                "Platform fee: 5 % of each order's subtotal, shown to patients at checkout.",
+                "Free cancellation and rescheduling: up to 24 hours before a visit.",
+                "To change them, update the Terms of Service first: patients agreed to these terms.",
+            ),
+            class_name="staff-settings-facts",
         ),
         title_id="business-title",
         class_name="staff-card",

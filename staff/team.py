@@ -43,6 +43,7 @@ from components.kit import (
     hint,
     pager,
 )
+from components.kit.staff_forms import field_group
 from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from models.account import Role
@@ -372,15 +373,15 @@ def _EditMember(
                     on_change=lambda checked: active.update(on=checked),
                     class_name="perm-active",
                 ),
-                html.fieldset(
-                    {"class_name": "perm-set"},
-                    html.legend("Permissions"),
+                field_group(
+                    "Permissions",
                     html.p(
                         {"class_name": "hint perm-hint"},
                         "Those marked (role) come with the role; tick any extra ones. You can hand out only "
                         "permissions you hold yourself.",
                     ),
                     html.ul({"class_name": "perm-list"}, *(permission_box(p) for p in Permission)),
+                    class_name="perm-set",
                 ),
             ),
             dialog_actions(

@@ -56,6 +56,7 @@ from components.kit import (
     pager,
     portal_body,
 )
+from components.kit.staff_forms import field_group
 from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
@@ -567,9 +568,8 @@ def _DecisionDialog(
         f"{title}: {review.application.name}",
         html.form(
             {"class_name": "form", "on_submit": submit},
-            html.fieldset(
-                {"class_name": "perm-set"},
-                html.legend("Reasons (the applicant reads them, with what to do)"),
+            field_group(
+                "Reasons (the applicant reads them, with what to do)",
                 html.ul(
                     {"class_name": "verify-reasons"},
                     *(
@@ -585,6 +585,7 @@ def _DecisionDialog(
                         for r in reasons
                     ),
                 ),
+                class_name="perm-set",
             )
             if use is not None
             else hint("The provider is listed at once: bookable in their ZIP codes."),

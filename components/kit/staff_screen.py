@@ -1,7 +1,7 @@
 """The staff portal's screen shapes (staff/, helpdesk/): `staff_screen` (a back-office screen: its header band
-over its body), `pill` (a count beside a card's title, a short label), `staff_empty` (a staff list's empty note)
-and `staff_row` (one line of a staff agenda or task list: a time, a title over its details, what can be
-done with it)."""
+over its body), `pill` (a count beside a card's title, a short label), `staff_empty` (a staff list's empty note),
+`staff_row` (one line of a staff agenda or task list: a time, a title over its details, what can be
+done with it) and `staff_list`, the list of those rows."""
 
 from __future__ import annotations
 
@@ -81,3 +81,8 @@ def staff_row(
         ),
         *after,
     )
+
+
+def staff_list(*rows: Any, class_name: str | None = None) -> VdomDict:
+    """`ul.staff-list`: the `staff_row`s of an agenda or a task list."""
+    return html.ul({"class_name": classes("staff-list", class_name)}, *rows)
