@@ -13,11 +13,12 @@ import socket
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
+from typing import TypeVar, cast
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -358,6 +359,60 @@ async def session(configured) -> AsyncIterator:
     """A unit of work on the test database, committed at the end of the test."""
     async with app_db.unit_of_work() as session:
         yield session
+
+
+# ---- a module's world, built once -------------------------------------------------------------------
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="module")
+def _worlds(template_database) -> Iterator[dict[str, tuple[str, object]]]:
+    """The worlds built in this module on this kind of database: a copy of the database each was built in,
+    and what its builder returned."""
+    worlds: dict[str, tuple[str, object]] = {}
+    yield worlds
+    for url, _world in worlds.values():
+        template_database.release(url)
+
+
+async def _let_go(database: app_db.Database) -> None:
+    """Close every connection of this process to `database` (PostgreSQL copies a database nobody is
+    connected to), its LISTEN connection included; the engine reconnects when next used."""
+    await _stop_event_listener()
+    await database.dispose()
+
+
+@pytest.fixture
+async def world_once(configured, database_url, template_database, _worlds) -> AsyncIterator[Callable]:
+    """`await world_once(build)`: the world `build()` makes (accounts, providers, visits …), built once per
+    module and database kind. The first test builds it in its own database and keeps a copy; every later test
+    gets a copy of that copy and the same return value (the ids and actors in it are the copy's rows). It is
+    for worlds that cost more than the test: a test must not change what `build()` returned."""
+    moved: list[app_db.Database] = []
+
+    def in_thread(fn: Callable[[], T]) -> T:
+        with ThreadPoolExecutor(max_workers=1) as pool:  # copying on PostgreSQL runs an event loop of its own
+            return pool.submit(fn).result()
+
+    async def world_once(build: Callable[[], Awaitable[T]]) -> T:
+        key = f"{build.__module__}.{build.__qualname__}"
+        if key not in _worlds:
+            world = await build()
+            await _let_go(app_db.get_database())
+            _worlds[key] = (in_thread(lambda: template_database.copy_of(database_url)), world)
+            return world
+        kept, world = _worlds[key]
+        await _let_go(app_db.get_database())
+        url = in_thread(lambda: template_database.copy_of(kept))
+        os.environ["DATABASE_URL"] = url
+        get_settings.cache_clear()
+        moved.append(app_db.use_database(url))
+        return cast(T, world)
+
+    yield world_once
+    for database in moved:
+        await _let_go(database)
+        template_database.release(database.url)
 
 
 # ---- the command line, in this process ---------------------------------------------------------

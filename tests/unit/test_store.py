@@ -55,13 +55,17 @@ class Shop:
     manager: Person  # management: no manage_services
 
 
-@pytest.fixture
-async def shop(identity) -> Shop:
+async def build_shop() -> Shop:
     return Shop(
         patient=await person(Role.patient, "Jordan Lee"),
         staff=await person(Role.support, "Sam Rivera", extras=(Permission.manage_services,)),
         manager=await person(Role.management, "Mia Manager"),
     )
+
+
+@pytest.fixture
+async def shop(identity, world_once) -> Shop:
+    return await world_once(build_shop)
 
 
 def gauze(**changes: str) -> ProductCreate:
