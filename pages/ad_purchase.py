@@ -48,6 +48,8 @@ from components.kit import (
     page_header,
     section,
 )
+from components.kit.page_card import titled_card
+from components.kit.page_fieldset import field_group
 from models.ads import (
     MAX_BODY,
     MAX_HEADLINE,
@@ -182,21 +184,21 @@ def _Booking(starts: str, ends: str) -> VdomDict | Component:
     session = use_session()
     user = session.user
     if user is None:
-        return html.div(
-            {"class_name": "card ad-signin"},
-            html.h2({"class_name": "card-title"}, "Book a flight"),
+        return titled_card(
+            "Book a flight",
             html.p("Sign in with your provider or business account to book placements and upload your ad."),
-            button_row(button_link("Sign in", f"/login?redirect={PATH}", icon_name="arrow-right")),
+            actions=(button_link("Sign in", f"/login?redirect={PATH}", icon_name="arrow-right"),),
+            class_name="ad-signin",
         )
     if user.role not in ADVERTISER_ROLES and not user.is_master_admin:
-        return html.div(
-            {"class_name": "card ad-signin"},
-            html.h2({"class_name": "card-title"}, "Book a flight"),
+        return titled_card(
+            "Book a flight",
             html.p(
                 "Ad space is bought by providers and business accounts. Patients' accounts can't buy ads, "
                 "and nothing about your care is ever used to choose the ads you see."
             ),
-            button_row(button_link("Join as Provider", "/become-provider")),
+            actions=(button_link("Join as Provider", "/become-provider"),),
+            class_name="ad-signin",
         )
     return _BookingForm(starts, ends)
 
@@ -265,18 +267,17 @@ def _BookingForm(starts: str, ends: str) -> VdomDict:
         set_preview(typed())
 
     if booked is not None:
-        return html.div(
-            {"class_name": "card ad-booked", "role": "status"},
-            html.h2({"class_name": "card-title"}, "Thanks: your flight is in review"),
+        return titled_card(
+            "Thanks: your flight is in review",
             html.p(
                 f"“{booked.name}” waits for our team to review it. It starts serving on "
                 f"{format_date(booked.starts_on)} once approved, and stops when its "
                 f"{format_currency(booked.budget_cents / 100)} budget is spent."
             ),
             hint("Nothing is charged for days it does not run."),
-            button_row(
-                button_link("See your ad figures", "/dashboard/ad-analytics", icon_name="arrow-right")
-            ),
+            actions=(button_link("See your ad figures", "/dashboard/ad-analytics", icon_name="arrow-right"),),
+            class_name="ad-booked",
+            role="status",
         )
 
     return ServerForm(
@@ -292,15 +293,8 @@ def _BookingForm(starts: str, ends: str) -> VdomDict:
             hint="For your own reports, e.g. “Spring IV clinic”.",
             error=errors.get("name"),
         ),
-        html.fieldset(
-            {
-                "class_name": "field ad-placements",
-                "aria-describedby": "ad-placements-error" if errors.get("placements") else None,
-            },
-            html.legend({"class_name": "label"}, "Placements"),
-            html.p({"class_name": "form-error", "id": "ad-placements-error"}, errors["placements"])
-            if errors.get("placements")
-            else "",
+        field_group(
+            "Placements",
             *(
                 Checkbox(
                     f"{row.label} · {_cpm(row.cpm_cents)} per 1,000 views",
@@ -310,6 +304,10 @@ def _BookingForm(starts: str, ends: str) -> VdomDict:
                 )
                 for row in choices
             ),
+            error=errors.get("placements"),
+            error_id="ad-placements-error",
+            legend_class="label",
+            class_name="field ad-placements",
         ),
         html.div(
             {"class_name": "form-row"},

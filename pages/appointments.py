@@ -9,6 +9,7 @@ from reactpy.types import VdomDict
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
 from components.kit import page_header
+from components.kit.page_band import band
 
 PATH = "/appointments"
 
@@ -24,8 +25,5 @@ def AppointmentsPage() -> VdomDict:
             else "Your upcoming and past visits: reschedule or cancel up to 24 hours ahead, and review your care.",
             eyebrow="Schedule" if provider else "Bookings",
         ),
-        html.section(
-            {"class_name": "section appts-section"},
-            html.div({"class_name": "container"}, AppointmentsBoard(PATH)),
-        ),
+        band(AppointmentsBoard(PATH), class_name="appts-section"),
     )

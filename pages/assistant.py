@@ -33,6 +33,7 @@ from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
 from components.kit import Button, Field, UserText, button_link, error_state, loading_state, page_header
+from components.kit.page_band import band
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
 HISTORY_PATH = "/dashboard/ai-features"
@@ -299,22 +300,19 @@ def AssistantPage() -> VdomDict:
             "center and catalog.",
             eyebrow="Assistant",
         ),
-        html.section(
-            {"class_name": "section"},
+        band(
             html.div(
-                {"class_name": "container chat-container"},
-                html.div(
-                    {"class_name": "chat-safety", "role": "note"},
-                    icon("alert", size=18),
-                    html.p(
-                        html.strong("In an emergency call 911. "),
-                        "In a mental-health crisis call or text 988. This assistant can't diagnose or "
-                        "recommend medicines or doses; for those, talk to a clinician.",
-                    ),
+                {"class_name": "chat-safety", "role": "note"},
+                icon("alert", size=18),
+                html.p(
+                    html.strong("In an emergency call 911. "),
+                    "In a mental-health crisis call or text 988. This assistant can't diagnose or "
+                    "recommend medicines or doses; for those, talk to a clinician.",
                 ),
-                StoredChat(conversation_id, handoff, key=conversation_id)
-                if conversation_id and signed_in
-                else Chat(ChatState(), signed_in, handoff, key="new"),
             ),
+            StoredChat(conversation_id, handoff, key=conversation_id)
+            if conversation_id and signed_in
+            else Chat(ChatState(), signed_in, handoff, key="new"),
+            container_class="chat-container",
         ),
     )

@@ -48,6 +48,7 @@ from components.kit import (
     section,
     upload_receiver,
 )
+from components.kit.page_card import titled_card
 from models.careers import (
     EMPLOYMENT_LABELS,
     MAX_COVER_NOTE,
@@ -352,13 +353,17 @@ def _cv_upload(cv: dict[str, Any] | None, uploaded: Callable[[dict], None]) -> V
 
 
 def _sent(sent: ApplicationSentRead) -> VdomDict:
-    return html.aside(
-        {"class_name": "career-apply card career-sent", "role": "status", "aria-labelledby": "sent-title"},
-        html.span({"class_name": "card-icon"}, icon("check", size=22)),
-        html.h2({"id": "sent-title", "class_name": "card-title"}, "Application sent"),
+    return titled_card(
+        "Application sent",
         html.p(
             f"Thank you. Your application for {sent.posting_title} is with our hiring team. We've e-mailed a "
             f"confirmation to {sent.email}, and we'll write to you there about the next steps."
         ),
         button_link("See other open roles", PATH, variant="outline"),
+        icon_name="check",
+        class_name="career-apply career-sent",
+        tag="aside",
+        title_id="sent-title",
+        role="status",
+        labelled=True,
     )

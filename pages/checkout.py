@@ -65,6 +65,7 @@ from components.kit import (
     page_header,
     page_title,
 )
+from components.kit.page_band import band
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.store_checkout import StoreCheckout, store_orders_href
@@ -148,14 +149,12 @@ def CheckoutPage() -> VdomDict | Component:
 def _to_payment(url: str) -> VdomDict:
     """The order is placed and awaits its card payment: the browser goes to Stripe's page at once (the link
     is there for a browser that does not follow by itself)."""
-    return html.section(
-        {"class_name": "section"},
-        html.div(
-            {"class_name": "container checkout-loading", "role": "status"},
-            html.p("Your visits are held. Taking you to Stripe's secure page to pay by card…"),
-            html.a({"class_name": "btn btn-primary", "href": url, **native_link()}, "Continue to payment"),
-            follow(url, full_load=True),
-        ),
+    return band(
+        html.p("Your visits are held. Taking you to Stripe's secure page to pay by card…"),
+        html.a({"class_name": "btn btn-primary", "href": url, **native_link()}, "Continue to payment"),
+        follow(url, full_load=True),
+        container_class="checkout-loading",
+        container_role="status",
     )
 
 
@@ -180,17 +179,13 @@ def _header(*, visits: bool = True, products: bool = False) -> VdomDict:
 
 
 def _empty() -> VdomDict:
-    return html.section(
-        {"class_name": "section"},
-        html.div(
-            {"class_name": "container"},
-            empty_state(
-                "Your cart is empty",
-                "Add a service to book a visit at your home or office.",
-                icon_name="cart",
-                action=button_link("Browse services", "/services"),
-            ),
-        ),
+    return band(
+        empty_state(
+            "Your cart is empty",
+            "Add a service to book a visit at your home or office.",
+            icon_name="cart",
+            action=button_link("Browse services", "/services"),
+        )
     )
 
 

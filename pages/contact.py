@@ -9,7 +9,8 @@ from reactpy.types import VdomDict
 from app.settings import get_settings
 from components.context import use_session
 from components.icons import icon
-from components.kit import card, grid, mailto_href, notice, page_header, section
+from components.kit import Button, card, grid, mailto_href, notice, page_header, section
+from components.kit.page_card import titled_card
 
 ELSEWHERE = (
     ("help", "Quick answers", "Booking, visits, payment and accounts.", "/help-center", "Help Center"),
@@ -57,10 +58,8 @@ def ContactPage() -> VdomDict:
             ),
             html.div(
                 {"class_name": "grid grid-2 spaced-row"},
-                html.div(
-                    {"class_name": "card contact-card"},
-                    html.span({"class_name": "card-icon"}, icon("mail", size=22)),
-                    html.h2({"class_name": "card-title"}, "Email support"),
+                titled_card(
+                    "Email support",
                     html.p(
                         "For help with bookings, visits, payments or your account. Include the email "
                         "address on "
@@ -76,24 +75,18 @@ def ContactPage() -> VdomDict:
                     html.p(
                         {"class_name": "hint contact-address"}, html.a({"href": f"mailto:{support}"}, support)
                     ),
+                    icon_name="mail",
+                    class_name="contact-card",
                 ),
-                html.div(
-                    {"class_name": "card contact-card"},
-                    html.span({"class_name": "card-icon"}, icon("bug", size=22)),
-                    html.h2({"class_name": "card-title"}, "Report a problem with the website"),
+                titled_card(
+                    "Report a problem with the website",
                     html.p(
                         "Something broken, confusing or not loading? Tell us what happened. You can also use "
                         "the Report Bug button at the bottom of every page."
                     ),
-                    html.button(
-                        {
-                            "class_name": "btn btn-outline",
-                            "type": "button",
-                            "on_click": lambda _event: session.bug_report.open(),
-                        },
-                        icon("bug", size=18),
-                        "Report a bug",
-                    ),
+                    Button("Report a bug", variant="outline", icon="bug", on_click=session.bug_report.open),
+                    icon_name="bug",
+                    class_name="contact-card",
                 ),
             ),
         ),

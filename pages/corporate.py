@@ -31,6 +31,7 @@ from components.kit import (
     split,
     steps,
 )
+from components.kit.page_fieldset import field_group
 from models.corporate import (
     MAX_COMPANY,
     MAX_CONTACT,
@@ -313,14 +314,8 @@ def _EnquiryForm() -> Any:
         ),
         QueryView(
             services,
-            lambda offered: html.fieldset(
-                {"class_name": "enquiry-services has-error", "aria-describedby": f"{PREFIX}-services-error"}
-                if e("services")
-                else {"class_name": "enquiry-services"},
-                html.legend("Services wanted"),
-                html.p({"class_name": "form-error", "id": f"{PREFIX}-services-error"}, e("services"))
-                if e("services")
-                else "",
+            lambda offered: field_group(
+                "Services wanted",
                 html.div(
                     {"class_name": "enquiry-service-list"},
                     *[
@@ -328,6 +323,10 @@ def _EnquiryForm() -> Any:
                         for slug, name in offered
                     ],
                 ),
+                error=e("services"),
+                error_id=f"{PREFIX}-services-error",
+                class_name="enquiry-services",
+                invalid_class="has-error",
             ),
             loading_label="Loading services…",
         ),

@@ -40,6 +40,7 @@ from components.kit import (
     page_header,
     section,
 )
+from components.kit.page_band import band
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from models.catalog import ServiceLocation
@@ -226,13 +227,11 @@ def FindProviderPage() -> VdomDict:
             "Search verified providers by service, ZIP code and date, and see when each one can come to you.",
             eyebrow="Find a Provider",
         ),
-        html.section(
-            {"class_name": "section search-section"},
-            html.div(
-                {"class_name": "container search-layout"},
-                html.aside({"class_name": "card search-panel"}, _SearchForm(query, today, _raw_zip(params))),
-                _Results(search, session.time_zone),
-            ),
+        band(
+            html.aside({"class_name": "card search-panel"}, _SearchForm(query, today, _raw_zip(params))),
+            _Results(search, session.time_zone),
+            class_name="search-section",
+            container_class="search-layout",
         ),
         section(
             cta_band(

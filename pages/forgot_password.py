@@ -6,7 +6,7 @@ same either way, so nobody learns who has one).
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 from reactpy.types import VdomDict
 
 from components.account import (
@@ -20,6 +20,7 @@ from components.account import (
     use_flash,
 )
 from components.context import use_session
+from components.kit.page_auth import auth_switch
 
 
 @component
@@ -37,11 +38,7 @@ def ForgotPasswordPage() -> VdomDict:
             field("Email", name="email", type="email", value=email, auto_complete="email", required=True),
             submit_button("Send another link" if sent else "Send reset link", "Sending…"),
         ),
-        html.p(
-            {"class_name": "auth-switch"},
-            "Remembered it? ",
-            html.a({"href": "/login"}, "Back to sign in"),
-        ),
+        auth_switch("Remembered it? ", label="Back to sign in", href="/login"),
         icon_name="shield",
         title="Reset your password",
         lead="Enter the e-mail address of your account and we'll send you a link to choose a new password.",

@@ -10,6 +10,7 @@ from reactpy.types import VdomDict
 
 from app.settings import get_settings
 from components.kit import bullets, notice
+from components.kit.page_band import band
 
 LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"
@@ -27,41 +28,38 @@ def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[An
                 html.p({"class_name": "lead"}, intro),
             ),
         ),
-        html.section(
-            {"class_name": "section"},
-            html.div(
-                {"class_name": "container legal-layout"},
-                html.nav(
-                    {"class_name": "legal-toc", "aria-label": "On this page"},
-                    html.p({"class_name": "legal-toc-title"}, "On this page"),
-                    html.ol(
-                        *(
-                            html.li({"key": anchor}, html.a({"href": f"#{anchor}"}, heading))
-                            for anchor, heading, _body in sections
-                        )
-                    ),
-                ),
-                html.article(
-                    {"class_name": "prose legal-body"},
+        band(
+            html.nav(
+                {"class_name": "legal-toc", "aria-label": "On this page"},
+                html.p({"class_name": "legal-toc-title"}, "On this page"),
+                html.ol(
                     *(
-                        html.section(
-                            {"key": anchor, "id": anchor, "class_name": "legal-section"},
-                            html.h2(f"{number}. {heading}"),
-                            *(html.p(part) if isinstance(part, str) else part for part in body),
-                        )
-                        for number, (anchor, heading, body) in enumerate(sections, start=1)
-                    ),
-                    html.p(
-                        {"class_name": "hint legal-links"},
-                        "See also: ",
-                        html.a({"href": "/privacy-policy"}, "Privacy Policy"),
-                        " · ",
-                        html.a({"href": "/terms-of-service"}, "Terms of Service"),
-                        " · ",
-                        html.a({"href": "/help-center"}, "Help Center"),
-                    ),
+                        html.li({"key": anchor}, html.a({"href": f"#{anchor}"}, heading))
+                        for anchor, heading, _body in sections
+                    )
                 ),
             ),
+            html.article(
+                {"class_name": "prose legal-body"},
+                *(
+                    html.section(
+                        {"key": anchor, "id": anchor, "class_name": "legal-section"},
+                        html.h2(f"{number}. {heading}"),
+                        *(html.p(part) if isinstance(part, str) else part for part in body),
+                    )
+                    for number, (anchor, heading, body) in enumerate(sections, start=1)
+                ),
+                html.p(
+                    {"class_name": "hint legal-links"},
+                    "See also: ",
+                    html.a({"href": "/privacy-policy"}, "Privacy Policy"),
+                    " · ",
+                    html.a({"href": "/terms-of-service"}, "Terms of Service"),
+                    " · ",
+                    html.a({"href": "/help-center"}, "Help Center"),
+                ),
+            ),
+            container_class="legal-layout",
         ),
     )
 

@@ -16,6 +16,7 @@ from app.services.booking import get_order_by_number
 from app.services.payments import order_topic
 from components.hooks import use_query, use_topic
 from components.kit import QueryView, button_link, empty_state, page_header
+from components.kit.page_band import band
 from components.order_ui import OrderConfirmation
 from components.safety_ui import emergency_banner
 from models.booking import OrderRead
@@ -31,18 +32,14 @@ def OrderPage() -> VdomDict:
     if order.error:
         return html._(
             page_header("Your order"),
-            html.section(
-                {"class_name": "section"},
-                html.div(
-                    {"class_name": "container"},
-                    empty_state(
-                        order.error,
-                        "Orders you placed, and their visits, are listed under My Appointments.",
-                        icon_name="search",
-                        action=button_link("My Appointments", "/appointments"),
-                        class_name="card",
-                    ),
-                ),
+            band(
+                empty_state(
+                    order.error,
+                    "Orders you placed, and their visits, are listed under My Appointments.",
+                    icon_name="search",
+                    action=button_link("My Appointments", "/appointments"),
+                    class_name="card",
+                )
             ),
         )
     return QueryView(

@@ -64,6 +64,8 @@ from components.kit import (
     section,
     upload_receiver,
 )
+from components.kit.page_card import titled_card
+from components.kit.page_fieldset import field_group
 from models.enrollment import (
     EDITABLE_STATUSES,
     ApplicationRead,
@@ -145,9 +147,8 @@ def ProviderEnrollmentPage() -> VdomDict:
 @component
 def _Start(reload: Callable[[], None]) -> VdomDict:
     start = use_action(start_application, on_success=lambda _a: reload())
-    return html.div(
-        {"class_name": "card enroll-start"},
-        html.h2({"class_name": "card-title"}, "Apply as a provider"),
+    return titled_card(
+        "Apply as a provider",
         html.p(
             "You will need your legal name, your NPI (if your profession has one), your licences, the services "
             "you offer with your prices, the ZIP codes you travel to, your weekly hours, and a scan or photo of "
@@ -159,6 +160,7 @@ def _Start(reload: Callable[[], None]) -> VdomDict:
             pending=start.pending,
             icon="arrow-right",
         ),
+        class_name="enroll-start",
     )
 
 
@@ -290,13 +292,18 @@ def _errors_of(errors: dict[str, str], order: list[str]) -> list[tuple[str | Non
 def _step_form(
     title: str, lead: str, errors: list, attempt_no: int, *children: Any, actions: Any
 ) -> VdomDict:
-    return html.form(
-        {"class_name": "card enroll-step-card", "on_submit": lambda _e: None, "novalidate": True},
-        html.h2({"class_name": "card-title", "id": "enroll-step-title"}, title),
-        html.p({"class_name": "text-muted"}, lead),
+    return titled_card(
+        title,
         ErrorSummary(errors, attempt=attempt_no, id="enroll-errors"),
         *children,
-        html.div({"class_name": "button-row enroll-actions"}, actions),
+        lead=lead,
+        actions=(actions,),
+        actions_class="enroll-actions",
+        class_name="enroll-step-card",
+        tag="form",
+        title_id="enroll-step-title",
+        on_submit=lambda _e: None,
+        novalidate=True,
     )
 
 
@@ -541,9 +548,8 @@ def _Credentials(app: ApplicationRead, on_saved: Callable[[ApplicationRead], Non
     order = ["npi", "licenses"] + [f"{f}-{n}" for n in range(rows) for f in LICENSE_FIELDS]
     e = errors.get
     licence_rows = [
-        html.fieldset(
-            {"class_name": "enroll-licence", "key": f"licence-{n}"},
-            html.legend(f"Licence {n + 1}"),
+        field_group(
+            f"Licence {n + 1}",
             html.div(
                 {"class_name": "form-grid"},
                 Field(
@@ -582,6 +588,8 @@ def _Credentials(app: ApplicationRead, on_saved: Callable[[ApplicationRead], Non
                     id_prefix=PREFIX,
                 ),
             ),
+            class_name="enroll-licence",
+            key=f"licence-{n}",
         )
         for n in range(rows)
     ]
@@ -687,10 +695,8 @@ def _OfferingForm(
         "travel to, and when you take visits.",
         summary,
         attempts,
-        html.fieldset(
-            {"class_name": "enroll-offers", "id": fid("offers"), "tab_index": -1},
-            html.legend("Services and your prices"),
-            html.p({"class_name": "field-error"}, e("offers")) if e("offers") else "",
+        field_group(
+            "Services and your prices",
             *(
                 html.div(
                     {"class_name": "enroll-offer", "key": s.id},
@@ -708,6 +714,11 @@ def _OfferingForm(
                 )
                 for s in services
             ),
+            error=e("offers"),
+            error_class="field-error",
+            class_name="enroll-offers",
+            id=fid("offers"),
+            focusable=True,
         ),
         Field(
             "ZIP codes you travel to",
@@ -726,10 +737,8 @@ def _OfferingForm(
             error=e("time_zone"),
             id_prefix=PREFIX,
         ),
-        html.fieldset(
-            {"class_name": "enroll-hours", "id": fid("weekly_hours"), "tab_index": -1},
-            html.legend("Weekly hours"),
-            html.p({"class_name": "field-error"}, e("weekly_hours")) if e("weekly_hours") else "",
+        field_group(
+            "Weekly hours",
             *(
                 html.div(
                     {"class_name": "enroll-day", "key": str(d)},
@@ -753,6 +762,11 @@ def _OfferingForm(
                 )
                 for d in range(7)
             ),
+            error=e("weekly_hours"),
+            error_class="field-error",
+            class_name="enroll-hours",
+            id=fid("weekly_hours"),
+            focusable=True,
         ),
         actions=Button("Save and continue", on_click=save, pending=pending, icon="arrow-right"),
     )
@@ -761,19 +775,14 @@ def _OfferingForm(
 # ---- step 4 ---------------------------------------------------------------------------------------------------
 @component
 def _Documents(app: ApplicationRead, reload: Callable[[], None], next_step: Callable[[], None]) -> VdomDict:
-    return html.div(
-        {"class_name": "card enroll-step-card"},
-        html.h2({"class_name": "card-title"}, "Documents"),
-        html.p(
-            {"class_name": "text-muted"},
-            "A clear scan or photo (PDF, PNG, JPEG or WebP, at most "
-            f"{get_settings().upload_max_bytes // (1024 * 1024)} MB) of each document, with its dates as printed.",
-        ),
+    return titled_card(
+        "Documents",
         *(_DocumentKind(app, kind, reload, key=kind.value) for kind in DocumentKind),
-        html.div(
-            {"class_name": "button-row enroll-actions"},
-            Button("Continue to review", on_click=next_step, icon="arrow-right"),
-        ),
+        lead="A clear scan or photo (PDF, PNG, JPEG or WebP, at most "
+        f"{get_settings().upload_max_bytes // (1024 * 1024)} MB) of each document, with its dates as printed.",
+        actions=(Button("Continue to review", on_click=next_step, icon="arrow-right"),),
+        actions_class="enroll-actions",
+        class_name="enroll-step-card",
     )
 
 
@@ -888,9 +897,8 @@ def _Review(
     submit = use_action(submit_application, on_success=lambda _a: reload())
     missing = completeness_errors(app, datetime.now(UTC).date())
     resend = app.status == ApplicationStatus.needs_information
-    return html.div(
-        {"class_name": "card enroll-step-card"},
-        html.h2({"class_name": "card-title"}, "Review and submit"),
+    return titled_card(
+        "Review and submit",
         html.div(
             {"class_name": "enroll-missing"},
             notice("Before you can send your application:", tone="warning"),
@@ -918,8 +926,7 @@ def _Review(
         if missing
         else "",
         _Recap(app),
-        html.div(
-            {"class_name": "button-row enroll-actions"},
+        actions=(
             Button(
                 "Send my application again" if resend else "Submit application",
                 on_click=lambda: submit.run(),
@@ -928,6 +935,8 @@ def _Review(
                 icon="check",
             ),
         ),
+        actions_class="enroll-actions",
+        class_name="enroll-step-card",
     )
 
 

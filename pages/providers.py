@@ -26,6 +26,7 @@ from components.kit import (
     split,
     steps,
 )
+from components.kit.page_band import band
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from models.provider import ProviderQuery
 
@@ -117,9 +118,10 @@ def ProvidersPage() -> VdomDict:
             "their first visit.",
             eyebrow="Browse Providers",
         ),
-        html.section(
-            {"class_name": "section search-section", "aria-label": "Providers"},
-            html.div({"class_name": "container"}, _Directory(use_location().search, session.time_zone)),
+        band(
+            _Directory(use_location().search, session.time_zone),
+            class_name="search-section",
+            label="Providers",
         ),
         section(
             split(

@@ -56,6 +56,8 @@ from components.kit import (
     status_card,
     steps,
 )
+from components.kit.page_card import titled_card
+from components.kit.page_fieldset import field_group
 from components.safety_ui import emergency_banner
 from models.catalog import ServiceLocation
 from models.service_request import (
@@ -173,11 +175,10 @@ def _Explanation() -> VdomDict:  # noqa: N802 - static markup, named like the co
             split(
                 steps(*how_it_works()),
                 title="How it works",
-                aside=html.div(
-                    {"class_name": "card"},
-                    html.h2({"class_name": "card-title"}, "Ask for a visit"),
+                aside=titled_card(
+                    "Ask for a visit",
                     html.p("Sign in to post a request and follow the offers you receive."),
-                    button_row(
+                    actions=(
                         button_link("Sign in to request a service", SIGN_IN, icon_name="arrow-right"),
                         button_link("Create an account", "/sign-up", variant="outline"),
                     ),
@@ -229,9 +230,8 @@ def _RequestForm(mine: Any) -> VdomDict:
     today = datetime.now(ZoneInfo(session.time_zone)).date().isoformat()
 
     def window_row(n: int) -> VdomDict:
-        return html.fieldset(
-            {"class_name": "request-window", "key": f"window-{n}"},
-            html.legend(f"Preferred time {n}" + ("" if n == 1 else " (optional)")),
+        return field_group(
+            f"Preferred time {n}" + ("" if n == 1 else " (optional)"),
             Field(
                 "Date",
                 f"day_{n}",
@@ -260,6 +260,8 @@ def _RequestForm(mine: Any) -> VdomDict:
                 required=n == 1,
                 max_length=None,
             ),
+            class_name="request-window",
+            key=f"window-{n}",
         )
 
     return Region(

@@ -23,6 +23,7 @@ from components.kit import (
     section,
     split,
 )
+from components.kit.page_card import titled_card
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 
@@ -84,10 +85,12 @@ def _category_section(
                 html.h3({"class_name": "subheading"}, "Services and prices"),
                 price_list(priced.services if priced else [], loading=loading),
                 main_class="split-main",
-                aside=html.aside(
-                    {"class_name": "card prep-card"},
-                    html.h3({"class_name": "card-title"}, "How to prepare"),
+                aside=titled_card(
+                    "How to prepare",
                     bullets(category.preparation, class_name="prep-list"),
+                    class_name="prep-card",
+                    tag="aside",
+                    heading="h3",
                 ),
             ),
             html.div(

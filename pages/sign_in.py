@@ -27,6 +27,7 @@ from components.account import (
 )
 from components.context import use_session
 from components.kit import hint
+from components.kit.page_auth import auth_switch
 
 NOTICES = frozenset({"confirmation_sent"})
 
@@ -73,12 +74,12 @@ def _PasswordSignIn(redirect: str | None) -> VdomDict:
         _resend_confirmation(session.csrf_token, email, redirect)
         if flash and flash.code == "email_not_confirmed"
         else "",
-        html.p(
-            {"class_name": "auth-switch"},
+        auth_switch(
             "New to ",
             session.brand_name,
             "? ",
-            html.a({"href": with_redirect("/register", redirect)}, "Create an account"),
+            label="Create an account",
+            href=with_redirect("/register", redirect),
         ),
         icon_name="log-in",
         title="Sign in",
@@ -123,10 +124,8 @@ def _SecondFactor(redirect: str | None) -> VdomDict:
             submit_button("Verify", "Verifying…"),
             redirect=redirect,
         ),
-        html.p(
-            {"class_name": "auth-switch"},
-            "Not you? ",
-            html.a({"href": with_redirect("/login", redirect)}, "Sign in with another account"),
+        auth_switch(
+            "Not you? ", label="Sign in with another account", href=with_redirect("/login", redirect)
         ),
         icon_name="lock",
         title="Two-factor authentication",

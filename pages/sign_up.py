@@ -28,6 +28,7 @@ from components.account import (
 )
 from components.context import use_session
 from components.icons import icon
+from components.kit.page_auth import auth_switch
 
 
 @component
@@ -98,11 +99,7 @@ def _SignUp(redirect: str | None) -> VdomDict:
             ),
             redirect=redirect,
         ),
-        html.p(
-            {"class_name": "auth-switch"},
-            "Already have an account? ",
-            html.a({"href": with_redirect("/login", redirect)}, "Sign in"),
-        ),
+        auth_switch("Already have an account? ", label="Sign in", href=with_redirect("/login", redirect)),
         html.a(
             {"class_name": "auth-aside", "href": "/become-provider"},
             html.span({"class_name": "auth-aside-icon"}, icon("stethoscope", size=20)),

@@ -55,6 +55,7 @@ from components.kit import (
     portal_page,
     settings_actions,
 )
+from components.kit.page_fieldset import field_group
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
 from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, WeeklyHoursRead
@@ -172,9 +173,8 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> VdomDict:
                 ),
             ),
         ),
-        html.fieldset(
-            {"class_name": "offer-places"},
-            html.legend({"class_name": "sr-only"}, f"Places of visit for {service.name}"),
+        field_group(
+            f"Places of visit for {service.name}",
             *(
                 Checkbox(
                     # Named "<service> at <place>"; only the place shows.
@@ -188,6 +188,8 @@ def _ServiceRow(service: ServiceRead, draft: _OfferDraft) -> VdomDict:
                 )
                 for place in service.locations
             ),
+            class_name="offer-places",
+            legend_class="sr-only",
         ),
     )
 
