@@ -34,6 +34,7 @@ from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
 from components.kit import Button, QueryView, Region, Select, UserText
 from components.kit.buttons import Variant
+from components.kit.staff_names import meta_line
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,
@@ -109,13 +110,11 @@ def TicketView(ticket_id: str, back_href: str) -> VdomDict:
             html.div(
                 {"class_name": "ticket-title"},
                 UserText(ticket.subject, tag="h2", id="ticket-subject"),
-                html.p(
-                    {"class_name": "ticket-meta"},
+                meta_line(
                     html.span({"class_name": "ticket-number"}, f"Ticket #{ticket.number}"),
-                    html.span(
-                        "Created ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))
-                    ),
-                    html.span(UserText(ticket.customer_name), f" · {ticket.customer_email}"),
+                    ("Created ", time_tag(ticket.created_at, when(ticket.created_at, session.time_zone))),
+                    (UserText(ticket.customer_name), f" · {ticket.customer_email}"),
+                    class_name="ticket-meta",
                 ),
             ),
             _StatusButtons(ticket, detail.refetch),

@@ -60,6 +60,7 @@ from components.kit import (
     page_param,
     param_href,
 )
+from components.kit.staff_names import item_title
 from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
@@ -160,9 +161,8 @@ def _postings_table(found: PostingListRead, edit: Callable[[str], None]) -> Vdom
         Column(
             "title",
             "Job",
-            render=lambda p: html.div(
-                html.a({"href": applications_href(p.slug), "class_name": "handbook-link"}, p.title),
-                html.p({"class_name": "text-muted career-admin-team"}, p.team),
+            render=lambda p: item_title(
+                p.title, p.team, href=applications_href(p.slug), detail_class="career-admin-team"
             ),
         ),
         Column("location", "Location", render=lambda p: p.location),
@@ -396,9 +396,7 @@ def _applications_view(
         Column(
             "name",
             "Applicant",
-            render=lambda a: html.div(
-                UserText(a.name), html.p({"class_name": "text-muted career-admin-team"}, a.email)
-            ),
+            render=lambda a: item_title(UserText(a.name), a.email, detail_class="career-admin-team"),
         ),
         Column(
             "created_at",

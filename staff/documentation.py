@@ -33,6 +33,7 @@ from components.kit import (
     form_error,
 )
 from components.kit.staff_filters import filter_form
+from components.kit.staff_names import item_title
 from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
@@ -141,10 +142,8 @@ def _article_list(handbook: HandbookRead) -> VdomDict:
 
 
 def _article_item(article: ArticleSummaryRead) -> VdomDict:
-    return html.li(
-        {"key": article.slug},
-        html.a({"href": article_href(article.slug), "class_name": "handbook-link"}, article.title),
-        html.p({"class_name": "text-muted"}, article.summary) if article.summary else "",
+    return item_title(
+        article.title, article.summary or None, href=article_href(article.slug), tag="li", key=article.slug
     )
 
 

@@ -43,6 +43,7 @@ from components.kit import (
     form_error,
     page_param,
 )
+from components.kit.staff_names import item_title
 from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
@@ -112,9 +113,8 @@ def _table(found: HelpAdminRead, edit: Callable[[str], None], delete: Callable[[
         Column(
             "title",
             "Article",
-            render=lambda a: html.div(
-                html.a({"href": public_href(a.slug), "class_name": "handbook-link"}, a.title),
-                html.p({"class_name": "text-muted help-admin-summary"}, a.summary) if a.summary else "",
+            render=lambda a: item_title(
+                a.title, a.summary or None, href=public_href(a.slug), detail_class="help-admin-summary"
             ),
         ),
         Column("category", "Category", render=lambda a: CATEGORY_LABELS[a.category]),

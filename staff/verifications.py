@@ -57,6 +57,7 @@ from components.kit import (
     portal_body,
 )
 from components.kit.staff_forms import field_group
+from components.kit.staff_names import meta_line
 from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
@@ -301,14 +302,12 @@ def _Review(application_id: str, back_href: str) -> VdomDict:
         timeline_section(review, session.time_zone),
         eyebrow=back,
         header=(
-            html.p(
-                {"class_name": "verify-meta"},
+            meta_line(
                 status_badge(application.status),
-                html.span(application.provider_type.label if application.provider_type else "No type yet"),
-                html.span(f"Submitted {format_date(application.submitted_at)}")
-                if application.submitted_at
-                else "",
-                html.span(review.email),
+                application.provider_type.label if application.provider_type else "No type yet",
+                f"Submitted {format_date(application.submitted_at)}" if application.submitted_at else "",
+                review.email,
+                class_name="verify-meta",
             ),
         ),
         body_class="verify-body",
