@@ -12,10 +12,10 @@ from components.kit import (
     card,
     cta_band,
     grid,
-    page_header,
     section,
     split,
 )
+from components.kit.page_public import public_page
 
 BELIEFS = (
     (
@@ -58,14 +58,8 @@ AUDIENCES = (
 
 @component
 def AboutPage() -> VdomDict:
-    return html._(
-        page_header(
-            "Care that comes to you",
-            "MediVisit connects patients with licensed providers who bring everyday healthcare to their "
-            "home or "
-            "office.",
-            eyebrow="About us",
-        ),
+    return public_page(
+        "Care that comes to you",
         section(
             split(
                 html.p(
@@ -123,4 +117,8 @@ def AboutPage() -> VdomDict:
                 ),
             ),
         ),
+        lead="MediVisit connects patients with licensed providers who bring everyday healthcare to their "
+        "home or "
+        "office.",
+        eyebrow="About us",
     )

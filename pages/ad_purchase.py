@@ -45,11 +45,11 @@ from components.kit import (
     filter_actions,
     form_error,
     hint,
-    page_header,
     section,
 )
 from components.kit.page_card import titled_card
 from components.kit.page_fieldset import field_group
+from components.kit.page_public import public_page
 from models.ads import (
     MAX_BODY,
     MAX_HEADLINE,
@@ -90,13 +90,8 @@ def AdPurchasePage() -> VdomDict:
     first = datetime.now(UTC).date()  # flights run by UTC days, as the service counts them
     starts = _day(params, "from", first)
     ends = _day(params, "to", starts + timedelta(days=DEFAULT_DAYS - 1))
-    return html._(
-        page_header(
-            "Advertise on MediVisit",
-            "Reach people arranging care at home, and the providers who deliver it, with clearly labelled "
-            "placements across the site. You pay per thousand views, never more than your budget.",
-            eyebrow="Purchase Ad Space",
-        ),
+    return public_page(
+        "Advertise on MediVisit",
         section(_prices(), title="Placements and prices"),
         section(_Availability(starts.isoformat(), ends.isoformat()), title="Availability", muted=True),
         section(
@@ -114,6 +109,9 @@ def AdPurchasePage() -> VdomDict:
             ),
             id="book",
         ),
+        lead="Reach people arranging care at home, and the providers who deliver it, with clearly labelled "
+        "placements across the site. You pay per thousand views, never more than your budget.",
+        eyebrow="Purchase Ad Space",
     )
 
 

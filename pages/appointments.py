@@ -3,13 +3,13 @@ for a provider, their schedule. Signed-out visitors are sent to sign in and brou
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.kit import page_header
 from components.kit.page_band import band
+from components.kit.page_public import public_page
 
 PATH = "/appointments"
 
@@ -17,13 +17,11 @@ PATH = "/appointments"
 @component
 def AppointmentsPage() -> VdomDict:
     provider = is_provider(use_session().signed_in_user)
-    return html._(
-        page_header(
-            "My Appointments",
-            "Confirm, start and complete your visits with patients."
-            if provider
-            else "Your upcoming and past visits: reschedule or cancel up to 24 hours ahead, and review your care.",
-            eyebrow="Schedule" if provider else "Bookings",
-        ),
+    return public_page(
+        "My Appointments",
         band(AppointmentsBoard(PATH), class_name="appts-section"),
+        lead="Confirm, start and complete your visits with patients."
+        if provider
+        else "Your upcoming and past visits: reschedule or cancel up to 24 hours ahead, and review your care.",
+        eyebrow="Schedule" if provider else "Bookings",
     )

@@ -32,8 +32,9 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, UserText, button_link, error_state, loading_state, page_header
+from components.kit import Button, Field, UserText, button_link, error_state, loading_state
 from components.kit.page_band import band
+from components.kit.page_public import public_page
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
 HISTORY_PATH = "/dashboard/ai-features"
@@ -293,13 +294,8 @@ def AssistantPage() -> VdomDict:
     conversation_id = (params.get("conversation") or [""])[0][:36]
     signed_in = session.user is not None
     handoff = use_ref(None)  # a conversation stored by a new chat, handed to its view at ?conversation=<id>
-    return html._(
-        page_header(
-            "AI Healthcare Assistant",
-            "Questions about our services, preparing for a visit, prices and booking, answered from our help "
-            "center and catalog.",
-            eyebrow="Assistant",
-        ),
+    return public_page(
+        "AI Healthcare Assistant",
         band(
             html.div(
                 {"class_name": "chat-safety", "role": "note"},
@@ -315,4 +311,7 @@ def AssistantPage() -> VdomDict:
             else Chat(ChatState(), signed_in, handoff, key="new"),
             container_class="chat-container",
         ),
+        lead="Questions about our services, preparing for a visit, prices and booking, answered from our help "
+        "center and catalog.",
+        eyebrow="Assistant",
     )

@@ -14,11 +14,11 @@ from components.kit import (
     chips,
     cta_band,
     grid,
-    page_header,
     section,
     split,
     steps,
 )
+from components.kit.page_public import public_page
 
 ENROLLMENT = "/provider-enrollment"
 # Signed out: create an account (or sign in from there), then straight back to the application.
@@ -77,14 +77,8 @@ STEPS = (
 @component
 def BecomeProviderPage() -> VdomDict:
     apply_href = ENROLLMENT if use_session().user is not None else APPLY_SIGNED_OUT
-    return html._(
-        page_header(
-            "Bring your care to patients' doors",
-            "Join MediVisit as a licensed provider: set your own hours and service area, and get paid for "
-            "the "
-            "visits you already know how to do.",
-            eyebrow="Join as Provider",
-        ),
+    return public_page(
+        "Bring your care to patients' doors",
         html.div(
             {"class_name": "container header-actions-row"},
             button_link("Apply now", apply_href, icon_name="arrow-right"),
@@ -121,4 +115,8 @@ def BecomeProviderPage() -> VdomDict:
                 button_link("Apply now", apply_href, icon_name="arrow-right"),
             ),
         ),
+        lead="Join MediVisit as a licensed provider: set your own hours and service area, and get paid for "
+        "the "
+        "visits you already know how to do.",
+        eyebrow="Join as Provider",
     )

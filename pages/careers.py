@@ -43,12 +43,12 @@ from components.kit import (
     grid,
     hint,
     notice,
-    page_header,
     page_title,
     section,
     upload_receiver,
 )
 from components.kit.page_card import titled_card
+from components.kit.page_public import public_page
 from models.careers import (
     EMPLOYMENT_LABELS,
     MAX_COVER_NOTE,
@@ -109,13 +109,8 @@ def _provider_band() -> VdomDict:
 @component
 def CareersPage() -> VdomDict:
     query = use_query(list_open_postings)
-    return html._(
-        page_header(
-            "Work with us",
-            "We're building a simpler way to get licensed care at home. If that matters to you, we'd like "
-            "to hear from you.",
-            eyebrow="Careers",
-        ),
+    return public_page(
+        "Work with us",
         section(
             QueryView(
                 query,
@@ -139,6 +134,9 @@ def CareersPage() -> VdomDict:
             muted=True,
         ),
         _provider_band(),
+        lead="We're building a simpler way to get licensed care at home. If that matters to you, we'd like "
+        "to hear from you.",
+        eyebrow="Careers",
     )
 
 

@@ -9,8 +9,9 @@ from reactpy.types import VdomDict
 from app.settings import get_settings
 from components.context import use_session
 from components.icons import icon
-from components.kit import Button, card, grid, mailto_href, notice, page_header, section
+from components.kit import Button, card, grid, mailto_href, notice, section
 from components.kit.page_card import titled_card
+from components.kit.page_public import public_page
 
 ELSEWHERE = (
     ("help", "Quick answers", "Booking, visits, payment and accounts.", "/help-center", "Help Center"),
@@ -44,12 +45,8 @@ ELSEWHERE = (
 def ContactPage() -> VdomDict:
     session = use_session()
     support = get_settings().support_email
-    return html._(
-        page_header(
-            "Contact us",
-            "Questions about a booking, a visit or your account? Our support team is here to help.",
-            eyebrow="Contact",
-        ),
+    return public_page(
+        "Contact us",
         section(
             notice(
                 "For a medical emergency, call 911. Support can't give medical advice; for questions about "
@@ -107,4 +104,6 @@ def ContactPage() -> VdomDict:
             title="Other ways we can help",
             muted=True,
         ),
+        lead="Questions about a booking, a visit or your account? Our support team is here to help.",
+        eyebrow="Contact",
     )

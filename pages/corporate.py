@@ -26,12 +26,12 @@ from components.kit import (
     dialog_actions,
     grid,
     hint,
-    page_header,
     section,
     split,
     steps,
 )
 from components.kit.page_fieldset import field_group
+from components.kit.page_public import public_page
 from models.corporate import (
     MAX_COMPANY,
     MAX_CONTACT,
@@ -100,14 +100,8 @@ WHAT_WE_NEED = (
 @component
 def CorporatePage() -> VdomDict:
     support = get_settings().support_email
-    return html._(
-        page_header(
-            "Care for your team, at work",
-            "Bring flu shots, health screenings and blood draws to your workplace. Licensed providers come "
-            "to "
-            "your office or event venue, so your people don't lose half a day to a clinic visit.",
-            eyebrow="Corporate Solutions",
-        ),
+    return public_page(
+        "Care for your team, at work",
         section(
             grid(
                 *(card(html.p(text), icon_name=name, title=title) for name, title, text in OFFERINGS),
@@ -152,6 +146,10 @@ def CorporatePage() -> VdomDict:
             ),
             id="enquiry",
         ),
+        lead="Bring flu shots, health screenings and blood draws to your workplace. Licensed providers come "
+        "to "
+        "your office or event venue, so your people don't lose half a day to a clinic visit.",
+        eyebrow="Corporate Solutions",
     )
 
 

@@ -8,7 +8,8 @@ from reactpy.types import VdomDict
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
-from components.kit import QueryView, button_link, card, grid, notice, page_header, section
+from components.kit import QueryView, button_link, card, grid, notice, section
+from components.kit.page_public import public_page
 from components.provider_ui import featured_card
 
 CRITERIA = (
@@ -44,13 +45,8 @@ def _Featured() -> VdomDict:
 
 @component
 def FeaturedProvidersPage() -> VdomDict:
-    return html._(
-        page_header(
-            "Featured Providers",
-            "The providers patients rate highest after their visits, among those with at least "
-            f"{FEATURED_MIN_REVIEWS} reviews from completed visits.",
-            eyebrow="Provider of the month",
-        ),
+    return public_page(
+        "Featured Providers",
         section(
             _Featured(),
             html.div(
@@ -72,4 +68,7 @@ def FeaturedProvidersPage() -> VdomDict:
             title="How providers are chosen",
             muted=True,
         ),
+        lead="The providers patients rate highest after their visits, among those with at least "
+        f"{FEATURED_MIN_REVIEWS} reviews from completed visits.",
+        eyebrow="Provider of the month",
     )

@@ -37,10 +37,10 @@ from components.kit import (
     frozen,
     loading_state,
     notice,
-    page_header,
     section,
 )
 from components.kit.page_band import band
+from components.kit.page_public import public_page
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from models.catalog import ServiceLocation
@@ -221,12 +221,8 @@ def FindProviderPage() -> VdomDict:
     params = use_search_params()
     query = ProviderQuery.from_params(params, default_sort=DEFAULT_SORT)
     today = datetime.now(UTC).astimezone(ZoneInfo(session.time_zone)).date().isoformat()
-    return html._(
-        page_header(
-            "Find a provider near you",
-            "Search verified providers by service, ZIP code and date, and see when each one can come to you.",
-            eyebrow="Find a Provider",
-        ),
+    return public_page(
+        "Find a provider near you",
         band(
             html.aside({"class_name": "card search-panel"}, _SearchForm(query, today, _raw_zip(params))),
             _Results(search, session.time_zone),
@@ -240,4 +236,6 @@ def FindProviderPage() -> VdomDict:
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),
         ),
+        lead="Search verified providers by service, ZIP code and date, and see when each one can come to you.",
+        eyebrow="Find a Provider",
     )

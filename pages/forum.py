@@ -27,11 +27,11 @@ from components.kit import (
     card,
     grid,
     notice,
-    page_header,
     page_param,
     page_title,
     section,
 )
+from components.kit.page_public import public_page
 from models.forum import TOPICS_PAGE, ForumTopicListRead, ForumTopicSummaryRead, PostStatus
 
 PATH = "/forum"
@@ -101,13 +101,8 @@ def _Forum(category: str | None, page: int, bookmarks: bool) -> VdomDict:
     query = use_query(list_topics, category=category, page=page, bookmarks=bookmarks)
     signed_in = session.user is not None
     here = f"{PATH}/c/{quote(category)}" if category else PATH
-    return html._(
-        page_header(
-            "Community Forum",
-            "Patients, caregivers and providers share experiences of care at home: preparing for a visit, "
-            "recovering, caring for a family member.",
-            eyebrow="Community",
-        ),
+    return public_page(
+        "Community Forum",
         html.div(
             {"class_name": "container forum-intro"},
             medical_notice(),
@@ -135,6 +130,9 @@ def _Forum(category: str | None, page: int, bookmarks: bool) -> VdomDict:
             title="Community guidelines",
             muted=True,
         ),
+        lead="Patients, caregivers and providers share experiences of care at home: preparing for a visit, "
+        "recovering, caring for a family member.",
+        eyebrow="Community",
     )
 
 

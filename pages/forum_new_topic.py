@@ -27,9 +27,9 @@ from components.kit import (
     button_row,
     form_error,
     notice,
-    page_header,
     section,
 )
+from components.kit.page_public import public_page
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
 from models.forum import MAX_BODY, MAX_TITLE, ForumCategoryRead, ForumPostOutcome, ForumTopicWrite, PostStatus
@@ -43,12 +43,8 @@ def ForumNewTopicPage() -> VdomDict:
     category = (use_search_params().get("category") or [""])[0][:80]
     categories = use_query(list_forum_categories)
     signed_in = session.user is not None
-    return html._(
-        page_header(
-            "Start a topic",
-            "Ask a question or share an experience of care at home. Keep personal details out of it.",
-            eyebrow="Community Forum",
-        ),
+    return public_page(
+        "Start a topic",
         section(
             medical_notice(),
             ""
@@ -69,6 +65,8 @@ def ForumNewTopicPage() -> VdomDict:
                 " to start a topic. Everyone can read the forum.",
             ),
         ),
+        lead="Ask a question or share an experience of care at home. Keep personal details out of it.",
+        eyebrow="Community Forum",
     )
 
 

@@ -40,10 +40,10 @@ from components.kit import (
     cta_band,
     detail_header,
     notice,
-    page_header,
     page_title,
     section,
 )
+from components.kit.page_public import public_page
 from models.help_center import (
     CATEGORY_LABELS,
     MARK_END,
@@ -128,12 +128,8 @@ STILL_NEED_HELP = (
 def HelpCenterPage() -> VdomDict:
     signed_in = use_session().user is not None
     search = " ".join(((use_search_params().get("q") or [""])[0]).split())[:MAX_QUERY]
-    return html._(
-        page_header(
-            "How can we help?",
-            "Search our answers about booking, payments, visits, accounts and providers, or browse by topic.",
-            eyebrow="Help Center",
-        ),
+    return public_page(
+        "How can we help?",
         section(
             _SearchForm(search, key=f"form:{search}"),
             _Results(search, key=f"results:{search}") if search else _Topics(),
@@ -142,6 +138,8 @@ def HelpCenterPage() -> VdomDict:
             contact_support_href(signed_in, about_search(search) if search else SUPPORT_REQUEST),
             STILL_NEED_HELP,
         ),
+        lead="Search our answers about booking, payments, visits, accounts and providers, or browse by topic.",
+        eyebrow="Help Center",
     )
 
 

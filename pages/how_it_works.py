@@ -13,11 +13,11 @@ from components.kit import (
     checklist,
     grid,
     notice,
-    page_header,
     section,
     split,
     steps,
 )
+from components.kit.page_public import public_page
 
 PATIENT_STEPS = (
     (
@@ -62,14 +62,8 @@ AUDIENCES = (
 
 @component
 def HowItWorksPage() -> VdomDict:
-    return html._(
-        page_header(
-            "How MediVisit works",
-            "Book licensed care in a few steps, and a verified provider comes to you. Here's what happens "
-            "from "
-            "choosing a service to getting your results.",
-            eyebrow="How It Works",
-        ),
+    return public_page(
+        "How MediVisit works",
         section(
             html.div({"class_name": "steps-grid-wrap"}, steps(*PATIENT_STEPS)),
             title="For patients",
@@ -115,4 +109,8 @@ def HowItWorksPage() -> VdomDict:
                 button_link("Find a Provider", "/find-provider", variant="outline"),
             ),
         ),
+        lead="Book licensed care in a few steps, and a verified provider comes to you. Here's what happens "
+        "from "
+        "choosing a service to getting your results.",
+        eyebrow="How It Works",
     )

@@ -15,8 +15,9 @@ from reactpy_router import use_params
 from app.services.booking import get_order_by_number
 from app.services.payments import order_topic
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, button_link, empty_state, page_header
+from components.kit import QueryView, button_link, empty_state
 from components.kit.page_band import band
+from components.kit.page_public import public_page
 from components.order_ui import OrderConfirmation
 from components.safety_ui import emergency_banner
 from models.booking import OrderRead
@@ -30,8 +31,8 @@ def OrderPage() -> VdomDict:
     awaiting = order.data if order.data is not None and order.data.payment_status == "awaiting" else None
     use_topic(*([order_topic(awaiting.id)] if awaiting else []), refetch=[order])
     if order.error:
-        return html._(
-            page_header("Your order"),
+        return public_page(
+            "Your order",
             band(
                 empty_state(
                     order.error,

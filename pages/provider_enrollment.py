@@ -60,12 +60,12 @@ from components.kit import (
     file_button,
     file_input,
     notice,
-    page_header,
     section,
     upload_receiver,
 )
 from components.kit.page_card import titled_card
 from components.kit.page_fieldset import field_group
+from components.kit.page_public import public_page
 from models.enrollment import (
     EDITABLE_STATUSES,
     ApplicationRead,
@@ -127,13 +127,8 @@ async def attempt(
 @component
 def ProviderEnrollmentPage() -> VdomDict:
     application = use_query(get_my_application)
-    return html._(
-        page_header(
-            "Provider Enrollment",
-            "Apply to see patients with MediVisit. Your application is saved at every step: you can stop and "
-            "come back at any time.",
-            eyebrow="For providers",
-        ),
+    return public_page(
+        "Provider Enrollment",
         section(
             QueryView(
                 application,
@@ -141,6 +136,9 @@ def ProviderEnrollmentPage() -> VdomDict:
                 empty=_Start(application.refetch),
             )
         ),
+        lead="Apply to see patients with MediVisit. Your application is saved at every step: you can stop and "
+        "come back at any time.",
+        eyebrow="For providers",
     )
 
 

@@ -7,15 +7,17 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from components.kit import (
+    bullets,
     button_link,
     button_row,
     cta_band,
     faq_group,
     faq_item,
     faq_layout,
-    page_header,
     section,
 )
+from components.kit.page_faq import faq_entry
+from components.kit.page_public import public_page
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),
@@ -29,29 +31,25 @@ TOPICS = (
 def _joining() -> VdomDict:
     return faq_group(
         "Joining",
-        faq_item(
+        faq_entry(
             "Who can join?",
-            html.p(
-                "Licensed and certified professionals who can practice independently or under supervision in "
-                "their state: for example registered nurses, LVNs/LPNs, nurse practitioners, physicians, "
-                "phlebotomists, medical assistants, CNAs, pharmacists and therapists.",
-            ),
+            "Licensed and certified professionals who can practice independently or under supervision in "
+            "their state: for example registered nurses, LVNs/LPNs, nurse practitioners, physicians, "
+            "phlebotomists, medical assistants, CNAs, pharmacists and therapists.",
         ),
-        faq_item(
+        faq_entry(
             "Does it cost anything to join?",
-            html.p("No. There is no fee to apply or to keep a profile on MediVisit."),
+            "No. There is no fee to apply or to keep a profile on MediVisit.",
         ),
-        faq_item(
+        faq_entry(
             "Can I keep my current job?",
-            html.p(
-                "Yes. Many providers see MediVisit patients around another role. You choose when you're "
-                "available and which visits you accept. Check your current employer's policy on outside "
-                "work.",
-            ),
+            "Yes. Many providers see MediVisit patients around another role. You choose when you're "
+            "available and which visits you accept. Check your current employer's policy on outside "
+            "work.",
         ),
-        faq_item(
+        faq_entry(
             "How do I apply?",
-            html.p(
+            (
                 "Create an account, then complete provider enrollment: your profile, licenses, services and "
                 "service area. ",
                 html.a({"href": "/become-provider"}, "See what you'll need"),
@@ -68,27 +66,25 @@ def _verification() -> VdomDict:
         "Verification",
         faq_item(
             "What do you check?",
-            html.ul(
-                html.li("Your identity, with a government-issued photo ID"),
-                html.li("Each license or certification, with the board or body that issued it"),
-                html.li("Professional liability insurance"),
-                html.li("A background check, with your consent"),
-                html.li("Your National Provider Identifier (NPI), if you have one"),
+            bullets(
+                (
+                    "Your identity, with a government-issued photo ID",
+                    "Each license or certification, with the board or body that issued it",
+                    "Professional liability insurance",
+                    "A background check, with your consent",
+                    "Your National Provider Identifier (NPI), if you have one",
+                )
             ),
         ),
-        faq_item(
+        faq_entry(
             "How long does verification take?",
-            html.p(
-                "It depends mostly on how quickly licensing boards and the background-check service respond. "
-                "You can follow the status of each document in your enrollment dashboard.",
-            ),
+            "It depends mostly on how quickly licensing boards and the background-check service respond. "
+            "You can follow the status of each document in your enrollment dashboard.",
         ),
-        faq_item(
+        faq_entry(
             "What happens when my license renews?",
-            html.p(
-                "Upload the renewed license before the old one expires. We re-check it, and you can't accept "
-                "visits for a service while the license it needs is expired.",
-            ),
+            "Upload the renewed license before the old one expires. We re-check it, and you can't accept "
+            "visits for a service while the license it needs is expired.",
         ),
         id="verification",
         icon_name="shield",
@@ -98,32 +94,26 @@ def _verification() -> VdomDict:
 def _scheduling() -> VdomDict:
     return faq_group(
         "Scheduling and visits",
-        faq_item(
+        faq_entry(
             "Do I set my own hours?",
-            html.p("Yes. You set your weekly availability and can block out days whenever you need to."),
+            "Yes. You set your weekly availability and can block out days whenever you need to.",
         ),
-        faq_item(
+        faq_entry(
             "How do I choose where I work?",
-            html.p(
-                "You set a service area and choose the kinds of places you'll visit: homes, offices, your "
-                "own "
-                "clinic space, virtual visits, or corporate venues for group events.",
-            ),
+            "You set a service area and choose the kinds of places you'll visit: homes, offices, your "
+            "own "
+            "clinic space, virtual visits, or corporate venues for group events.",
         ),
-        faq_item(
+        faq_entry(
             "Who supplies equipment and supplies?",
-            html.p(
-                "You bring what your service needs, such as draw supplies, IV kits or dressings, unless the "
-                "patient's clinician or lab has provided them. List what's included on each service you "
-                "offer.",
-            ),
+            "You bring what your service needs, such as draw supplies, IV kits or dressings, unless the "
+            "patient's clinician or lab has provided them. List what's included on each service you "
+            "offer.",
         ),
-        faq_item(
+        faq_entry(
             "What if I need to cancel a visit?",
-            html.p(
-                "Cancel as early as you can from your dashboard so the patient can rebook. Frequent late "
-                "cancellations can limit the visits you're offered.",
-            ),
+            "Cancel as early as you can from your dashboard so the patient can rebook. Frequent late "
+            "cancellations can limit the visits you're offered.",
         ),
         id="scheduling",
         icon_name="calendar",
@@ -133,27 +123,21 @@ def _scheduling() -> VdomDict:
 def _payments() -> VdomDict:
     return faq_group(
         "Payments",
-        faq_item(
+        faq_entry(
             "Who sets my prices?",
-            html.p(
-                "You set the price of each service you offer. Patients see the price before they book, plus "
-                "a "
-                "platform fee of 5% of their subtotal that is added at checkout.",
-            ),
+            "You set the price of each service you offer. Patients see the price before they book, plus "
+            "a "
+            "platform fee of 5% of their subtotal that is added at checkout.",
         ),
-        faq_item(
+        faq_entry(
             "How do I get paid?",
-            html.p(
-                "Payments for completed visits go to your provider wallet. You request payouts to your bank "
-                "account from the dashboard and can see every booking, fee and payout there.",
-            ),
+            "Payments for completed visits go to your provider wallet. You request payouts to your bank "
+            "account from the dashboard and can see every booking, fee and payout there.",
         ),
-        faq_item(
+        faq_entry(
             "Am I an employee?",
-            html.p(
-                "No. Providers use MediVisit as independent professionals and are responsible for their own "
-                "taxes. Talk to a tax adviser about your situation.",
-            ),
+            "No. Providers use MediVisit as independent professionals and are responsible for their own "
+            "taxes. Talk to a tax adviser about your situation.",
         ),
         id="payments",
         icon_name="cart",
@@ -163,28 +147,24 @@ def _payments() -> VdomDict:
 def _compliance() -> VdomDict:
     return faq_group(
         "Safety and compliance",
-        faq_item(
+        faq_entry(
             "How is patient information handled?",
-            html.p(
-                "Patient information on MediVisit is protected in line with HIPAA. Use it only to provide "
-                "care, "
-                "keep it in the platform, and never share it outside the care team.",
-            ),
+            "Patient information on MediVisit is protected in line with HIPAA. Use it only to provide "
+            "care, "
+            "keep it in the platform, and never share it outside the care team.",
         ),
-        faq_item(
+        faq_entry(
             "What if I feel unsafe at a visit?",
-            html.p(
+            (
                 "Leave, and call 911 if you are in danger. Then tell us through ",
                 html.a({"href": "/contact"}, "support"),
                 " so we can follow up. You never have to start or continue a visit you don't feel safe in.",
             ),
         ),
-        faq_item(
+        faq_entry(
             "What if a patient needs emergency care during a visit?",
-            html.p(
-                "Follow your training and call 911. Stay with the patient if it's safe to, and report the "
-                "incident to us afterwards.",
-            ),
+            "Follow your training and call 911. Stay with the patient if it's safe to, and report the "
+            "incident to us afterwards.",
         ),
         id="compliance",
         icon_name="heart",
@@ -193,13 +173,8 @@ def _compliance() -> VdomDict:
 
 @component
 def ProviderFaqPage() -> VdomDict:
-    return html._(
-        page_header(
-            "Provider FAQ",
-            "What licensed providers ask us before joining: eligibility, verification, scheduling and "
-            "payment.",
-            eyebrow="For providers",
-        ),
+    return public_page(
+        "Provider FAQ",
         section(
             faq_layout(
                 "Provider FAQ topics",
@@ -221,4 +196,7 @@ def ProviderFaqPage() -> VdomDict:
                 ),
             ),
         ),
+        lead="What licensed providers ask us before joining: eligibility, verification, scheduling and "
+        "payment.",
+        eyebrow="For providers",
     )

@@ -21,12 +21,12 @@ from components.kit import (
     error_state,
     grid,
     loading_state,
-    page_header,
     section,
     split,
     steps,
 )
 from components.kit.page_band import band
+from components.kit.page_public import public_page
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from models.provider import ProviderQuery
 
@@ -110,14 +110,8 @@ def _Directory(search: str, time_zone: str) -> VdomDict:
 @component
 def ProvidersPage() -> VdomDict:
     session = use_session()
-    return html._(
-        page_header(
-            "Licensed providers who come to you",
-            "Nurses, phlebotomists, nurse practitioners and other licensed professionals, each verified "
-            "before "
-            "their first visit.",
-            eyebrow="Browse Providers",
-        ),
+    return public_page(
+        "Licensed providers who come to you",
         band(
             _Directory(use_location().search, session.time_zone),
             class_name="search-section",
@@ -149,4 +143,8 @@ def ProvidersPage() -> VdomDict:
                 button_link("Join as Provider", "/become-provider", icon_name="arrow-right"),
             ),
         ),
+        lead="Nurses, phlebotomists, nurse practitioners and other licensed professionals, each verified "
+        "before "
+        "their first visit.",
+        eyebrow="Browse Providers",
     )

@@ -58,6 +58,7 @@ from components.kit import (
 )
 from components.kit.page_card import titled_card
 from components.kit.page_fieldset import field_group
+from components.kit.page_request import request_details
 from components.safety_ui import emergency_banner
 from models.catalog import ServiceLocation
 from models.service_request import (
@@ -365,17 +366,11 @@ def _RequestCard(request: ServiceRequestRead, refetch: Any) -> VdomDict:
     return status_card(
         request.service_name,
         request_badge(request.status),
-        html.p(
-            {"class_name": "request-meta"},
+        *request_details(
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area})",
+            windows=[window_text(request, i) for i in range(len(request.windows))],
+            notes=request.notes,
         ),
-        html.ul(
-            {"class_name": "request-windows", "aria-label": "Preferred times"},
-            *(html.li({"key": str(i)}, window_text(request, i)) for i in range(len(request.windows))),
-        ),
-        html.p({"class_name": "request-notes"}, html.strong("Your notes: "), UserText(request.notes))
-        if request.notes
-        else "",
         hint(f"Open for offers until {format_slot(request.expires_at, request.time_zone)}.") if live else "",
         html.p(
             {"class_name": "request-booked"},

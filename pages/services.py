@@ -18,12 +18,12 @@ from components.kit import (
     button_link,
     checklist,
     cta_band,
-    page_header,
     sale_callout,
     section,
     split,
 )
 from components.kit.page_card import titled_card
+from components.kit.page_public import public_page
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 
@@ -109,14 +109,8 @@ def ServicesPage() -> VdomDict:
     catalog = use_query(list_catalog)
     priced = {category.slug: category for category in catalog.data or []}
     loading = catalog.data is None and catalog.error is None
-    return html._(
-        page_header(
-            "Care we bring to you",
-            "Licensed providers come to your home, office or workplace for blood draws, IV therapy, nursing "
-            "care and diagnostic tests. Here is what each service covers and how to get ready for your "
-            "visit.",
-            eyebrow="Services",
-        ),
+    return public_page(
+        "Care we bring to you",
         html.div({"class_name": "container"}, _jump_links()),
         html.div({"class_name": "container"}, AdSlot("SERVICES_TOP")),
         *(
@@ -138,4 +132,8 @@ def ServicesPage() -> VdomDict:
                 button_link("Request a service", "/service-requests", icon_name="arrow-right"),
             ),
         ),
+        lead="Licensed providers come to your home, office or workplace for blood draws, IV therapy, nursing "
+        "care and diagnostic tests. Here is what each service covers and how to get ready for your "
+        "visit.",
+        eyebrow="Services",
     )

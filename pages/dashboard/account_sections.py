@@ -44,6 +44,7 @@ from components.kit import (
     facts,
     settings_actions,
 )
+from components.kit.page_status import status_pill
 from models.account import AccountStatus, ActiveSession, AddressRead
 
 SETTINGS_LOGIN = "/login?redirect=%2Fdashboard%2Fsettings"
@@ -120,7 +121,7 @@ def _session_row(found: ActiveSession, session: UiSession, end_one) -> VdomDict:
         html.div(
             {"class_name": "session-what"},
             html.strong(found.device),
-            html.span({"class_name": "status-pill status-on"}, "This device") if found.current else "",
+            status_pill("This device", on=True) if found.current else "",
             html.span(
                 {"class_name": "session-meta"},
                 f"{found.ip or 'Unknown address'} · last active {_when(found.last_seen_at, session.time_zone)}",
@@ -168,7 +169,7 @@ def EmailChange() -> VdomDict:
                 {"class_name": "settings-pending", "role": "status"},
                 html.p(
                     {"class_name": "settings-text"},
-                    html.span({"class_name": "status-pill"}, "Waiting"),
+                    status_pill("Waiting"),
                     " Changing to ",
                     html.strong(found.pending_email),
                     ". Follow the links we sent to the new address and to your current one; until then "

@@ -21,13 +21,13 @@ from components.kit import (
     QueryView,
     StaffCard,
     Tone,
-    UserText,
     hint,
     portal_body,
     portal_header,
     portal_page,
     status_card,
 )
+from components.kit.page_request import request_details
 from models.service_request import OfferRead, OfferStatus
 
 STATUS: dict[OfferStatus, tuple[str, Tone]] = {
@@ -125,14 +125,13 @@ def _won_card(offer: OfferRead, zone: str) -> VdomDict:
     return status_card(
         offer.service_name,
         status_badge(offer.status),
-        html.p(
-            {"class_name": "request-meta"},
+        *request_details(
             f"{offer.location.label if offer.location else ''} visit · ZIP {offer.zip_code} · "
             f"{format_slot(offer.starts_at, zone)} · {format_money(offer.price)}",
+            notes=offer.notes,
+            notes_label="Patient's notes: ",
         ),
-        html.p({"class_name": "request-notes"}, html.strong("Patient's notes: "), UserText(offer.notes))
-        if offer.notes
-        else hint("The patient left no notes."),
+        "" if offer.notes else hint("The patient left no notes."),
         html.p(
             f"Order {offer.order_number}. ",
             html.a({"href": "/dashboard/appointments"}, "Confirm it under Appointments"),

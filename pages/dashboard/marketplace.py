@@ -47,6 +47,7 @@ from components.kit import (
     portal_page,
     status_card,
 )
+from components.kit.page_request import request_details
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
 OFFER_SENT = "Offer sent"
@@ -115,17 +116,11 @@ def MarketplacePage() -> VdomDict:
     )
 
 
-def _windows(request: ServiceRequestRead) -> VdomDict:
-    return html.ul(
-        {"class_name": "request-windows", "aria-label": "Preferred times"},
-        *(
-            html.li(
-                {"key": str(i)},
-                f"{format_slot(w.starts_at, request.time_zone)} – {format_time(w.ends_at, request.time_zone)}",
-            )
-            for i, w in enumerate(request.windows)
-        ),
-    )
+def _windows(request: ServiceRequestRead) -> list[str]:
+    return [
+        f"{format_slot(w.starts_at, request.time_zone)} – {format_time(w.ends_at, request.time_zone)}"
+        for w in request.windows
+    ]
 
 
 def _distance(miles: float | None) -> str:
@@ -147,12 +142,11 @@ def _board_card(request: ServiceRequestRead, offer_on: Any) -> VdomDict:
         Badge(*MY_OFFER[mine.status][:1], tone=MY_OFFER[mine.status][1])
         if mine
         else Badge("New", tone="info"),
-        html.p(
-            {"class_name": "request-meta"},
+        *request_details(
             f"{request.location.label} visit · ZIP {request.zip_code} ({request.area}) · "
             f"{request.duration_minutes} min" + _distance(request.distance_miles),
+            windows=_windows(request),
         ),
-        _windows(request),
         hint(
             f"Catalog price {format_money(request.catalog_price)}; offers from {format_money(low)} to "
             f"{format_money(high)}. Posted {format_slot(request.created_at, request.time_zone)}."

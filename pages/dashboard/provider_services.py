@@ -56,6 +56,7 @@ from components.kit import (
     settings_actions,
 )
 from components.kit.page_fieldset import field_group
+from components.kit.page_status import status_pill
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
 from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, WeeklyHoursRead
@@ -515,9 +516,7 @@ def _status(provider: ProviderRead, zone_label: str) -> VdomDict:
     listed = provider.listed
     return html.div(
         {"class_name": "editor-status"},
-        html.span(
-            {"class_name": "status-pill" + (" status-on" if listed else "")},
-            icon("shield" if listed else "clock", size=14),
+        status_pill(
             "Listed"
             if listed
             else (
@@ -529,6 +528,8 @@ def _status(provider: ProviderRead, zone_label: str) -> VdomDict:
                 if provider.credentials_lapsed_at
                 else "Not listed"
             ),
+            on=listed,
+            icon_name="shield" if listed else "clock",
         ),
         html.span({"class_name": "editor-zone"}, icon("clock", size=14), f"Time zone: {zone_label}"),
         html.a(

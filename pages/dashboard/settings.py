@@ -19,7 +19,6 @@ from app.services.accounts import get_two_factor, start_totp_setup
 from components.account import auth_form, field, logout_form, submit_button
 from components.context import use_session
 from components.hooks import use_action, use_query
-from components.icons import icon
 from components.kit import (
     Button,
     SettingsCard,
@@ -33,6 +32,7 @@ from components.kit import (
     portal_page,
     settings_actions,
 )
+from components.kit.page_status import status_pill
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
     AccountDeletion,
@@ -99,7 +99,7 @@ def _TwoFactor() -> VdomDict:
         body = html._(
             html.p(
                 {"class_name": "settings-text"},
-                html.span({"class_name": "status-pill status-on"}, icon("check", size=14), "On"),
+                status_pill("On", on=True, icon_name="check"),
                 " Signing in asks for a code from your authenticator app.",
             ),
             auth_form(
@@ -126,7 +126,7 @@ def _TwoFactor() -> VdomDict:
         body = html._(
             html.p(
                 {"class_name": "settings-text"},
-                html.span({"class_name": "status-pill"}, "Off"),
+                status_pill("Off"),
                 " Add a code from an authenticator app (Google Authenticator, 1Password, Authy…) to every sign-in.",
             ),
             settings_actions(

@@ -14,6 +14,7 @@ from components.forms import use_form
 from components.hooks import Query, use_action
 from components.icons import icon
 from components.kit import Button, Checkbox, Field, Region, ServerForm, settings_actions
+from components.kit.page_status import status_pill
 from models.automation import IntegrationRead, TestResultRead
 
 URL_HINT = (
@@ -22,14 +23,12 @@ URL_HINT = (
 )
 
 
-def status_pill(data: IntegrationRead) -> VdomDict:
+def connection_pill(data: IntegrationRead) -> VdomDict:
     if data.connected and data.simulation:
-        return html.span(
-            {"class_name": "status-pill status-on"}, icon("check", size=14), "Connected · simulation"
-        )
+        return status_pill("Connected · simulation", on=True, icon_name="check")
     if data.connected:
-        return html.span({"class_name": "status-pill status-on"}, icon("check", size=14), "Connected")
-    return html.span({"class_name": "status-pill"}, "Not connected")
+        return status_pill("Connected", on=True, icon_name="check")
+    return status_pill("Not connected")
 
 
 @component
@@ -126,7 +125,7 @@ def ConnectionCard(data: IntegrationRead, integration: Query[Any]) -> VdomDict:
         class_name="settings-card",
         title_class="settings-title",
         head_class="automation-head",
-        head=(status_pill(data),),
+        head=(connection_pill(data),),
     )
 
 
