@@ -1,4 +1,4 @@
-"""Command line: `python -m medivisit serve|migrate|seed|users|reminders`.
+"""Command line: `python -m medivisit serve|migrate|seed|users|reminders|ledger check`.
 
 `users create` is how the first owner of a production install is made: the password is read from standard
 input (a hidden prompt on a terminal, one line when piped) and never printed or logged.
@@ -120,6 +120,26 @@ def _reminders(_args: argparse.Namespace) -> int:
     return 0
 
 
+def _ledger_check(_args: argparse.Namespace) -> int:
+    """Prove the ledger's invariants over the whole journal: exit 0 when they hold, 1 with every break."""
+    from collections import Counter
+
+    from app.services.ledger.internal import BREAKS_LISTED, check_ledger
+
+    checked = _run(check_ledger)
+    for found in checked.breaks:
+        print(f"{found.rule}: {found.subject}: {found.detail}")
+    summary = f"{checked.entries} journal entries, {checked.postings} postings"
+    if checked.holds:
+        print(f"Ledger check passed: {summary}; every invariant holds.")
+        return 0
+    rules = Counter(found.rule for found in checked.breaks)
+    capped = [rule for rule, count in rules.items() if count >= BREAKS_LISTED]
+    more = f" (the first {BREAKS_LISTED} of each of: {', '.join(capped)})" if capped else ""
+    print(f"Ledger check failed: {len(checked.breaks)} break(s){more} in {summary}.", file=sys.stderr)
+    return 1
+
+
 def _users_create(args: argparse.Namespace) -> int:
     from app.services.accounts.internal import create_account
 
@@ -187,6 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser(
         "reminders", help="e-mail the reminders of visits starting within 24 hours (once)"
     ).set_defaults(run=_reminders)
+
+    ledger = commands.add_parser("ledger", help="the money ledger").add_subparsers(
+        dest="ledger_command", required=True
+    )
+    ledger.add_parser(
+        "check",
+        help="prove the ledger's invariants (balanced entries, balances, settled visits, booked payments)",
+    ).set_defaults(run=_ledger_check)
 
     from models.account import Role
 

@@ -4,12 +4,17 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
+from app.services.ledger._check import BREAKS_LISTED, LedgerBreak, LedgerCheck, check_ledger
 from app.services.ledger._journal import post
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
 from app.services.ledger._release import release_due_earnings
 from app.services.ledger._visits import post_booked_order, settle_completed_visit, settle_visit_completed
 
 __all__ = [
+    "BREAKS_LISTED",
+    "LedgerBreak",
+    "LedgerCheck",
+    "check_ledger",
     "follow_reassigned_visit",
     "move_visit_charge",
     "post",

@@ -1,0 +1,153 @@
+"""The ledger's invariants, proved over the whole journal (`python -m medivisit ledger check`):
+
+- every journal entry balances (its postings sum to zero);
+- every person's kept balance is the sum of its postings, and no account but the world is below zero;
+- every completed visit has its charge, settled (`visit_completed`);
+- every card payment that came in has its booking entry (`order_placed`).
+
+Each rule is one aggregate query; a break names the rule, what broke it and how, at most `limit` per rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, and_, exists, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from models.booking import Appointment, AppointmentStatus
+from models.ledger import (
+    PLATFORM_KINDS,
+    AccountKind,
+    EntryKind,
+    JournalEntry,
+    LedgerAccount,
+    Posting,
+    VisitCharge,
+)
+from models.payment import CardPayment, CardPaymentStatus
+
+BREAKS_LISTED = 50  # of each rule
+
+
+@dataclass(frozen=True)
+class LedgerBreak:
+    rule: str  # unbalanced_entry, balance_mismatch, negative_balance, visit_without_charge, payment_without_entry
+    subject: str  # the entry's, account's, visit's or order's id
+    detail: str
+
+
+@dataclass(frozen=True)
+class LedgerCheck:
+    entries: int
+    postings: int
+    breaks: tuple[LedgerBreak, ...]
+
+    @property
+    def holds(self) -> bool:
+        return not self.breaks
+
+
+def _cents(amount: int) -> str:
+    return f"{'-' if amount < 0 else ''}${abs(amount) / 100:,.2f}"
+
+
+async def check_ledger(*, session: AsyncSession, limit: int = BREAKS_LISTED) -> LedgerCheck:
+    """Every invariant of the ledger, checked now."""
+    found: list[LedgerBreak] = []
+
+    unbalanced = await session.execute(
+        select(Posting.entry_id, func.sum(Posting.amount))
+        .group_by(Posting.entry_id)
+        .having(func.sum(Posting.amount) != 0)
+        .order_by(Posting.entry_id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak("unbalanced_entry", entry, f"its postings sum to {_cents(total)}, not $0.00")
+        for entry, total in unbalanced.all()
+    ]
+
+    sums = (
+        select(Posting.account_id, Posting.account_kind, func.sum(Posting.amount).label("total"))
+        .group_by(Posting.account_id, Posting.account_kind)
+        .subquery()
+    )
+    mismatched = await session.execute(
+        select(LedgerAccount.id, LedgerAccount.balance, func.coalesce(sums.c.total, 0))
+        .outerjoin(sums, sums.c.account_id == LedgerAccount.id)
+        .where(LedgerAccount.balance != func.coalesce(sums.c.total, 0))
+        .order_by(LedgerAccount.id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak("balance_mismatch", account, f"keeps {_cents(kept)}, its postings sum to {_cents(total)}")
+        for account, kept, total in mismatched.all()
+    ]
+    rowless = await session.execute(
+        select(sums.c.account_id, sums.c.total)
+        .where(
+            sums.c.account_kind.not_in(PLATFORM_KINDS),
+            ~exists().where(LedgerAccount.id == sums.c.account_id),
+        )
+        .order_by(sums.c.account_id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak("balance_mismatch", account, f"has postings ({_cents(total)}) but no kept balance")
+        for account, total in rowless.all()
+    ]
+    below_zero: ColumnElement[bool] = and_(sums.c.account_kind != AccountKind.world, sums.c.total < 0)
+    negative = await session.execute(
+        select(sums.c.account_id, sums.c.total).where(below_zero).order_by(sums.c.account_id).limit(limit)
+    )
+    found += [
+        LedgerBreak("negative_balance", account, f"stands at {_cents(total)}")
+        for account, total in negative.all()
+    ]
+
+    settled = exists().where(
+        JournalEntry.appointment_id == Appointment.id, JournalEntry.kind == EntryKind.visit_completed
+    )
+    unsettled = await session.execute(
+        select(Appointment.id, VisitCharge.appointment_id, VisitCharge.completed_at)
+        .outerjoin(VisitCharge, VisitCharge.appointment_id == Appointment.id)
+        .where(
+            Appointment.status == AppointmentStatus.completed,
+            or_(VisitCharge.appointment_id.is_(None), VisitCharge.completed_at.is_(None), ~settled),
+        )
+        .order_by(Appointment.id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak(
+            "visit_without_charge",
+            visit,
+            "completed, but it has no charge"
+            if charge is None
+            else "completed, but its charge was never settled"
+            if completed_at is None
+            else "completed, but no visit_completed entry settled it",
+        )
+        for visit, charge, completed_at in unsettled.all()
+    ]
+
+    booked = exists().where(
+        JournalEntry.order_id == CardPayment.order_id, JournalEntry.kind == EntryKind.order_placed
+    )
+    unbooked = await session.execute(
+        select(CardPayment.order_id, CardPayment.amount)
+        .where(CardPayment.status == CardPaymentStatus.paid, ~booked)
+        .order_by(CardPayment.order_id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak(
+            "payment_without_entry", order, f"a card payment of {_cents(amount)} came in, nothing booked it"
+        )
+        for order, amount in unbooked.all()
+    ]
+
+    entries = await session.scalar(select(func.count()).select_from(JournalEntry))
+    postings = await session.scalar(select(func.count()).select_from(Posting))
+    return LedgerCheck(entries=entries or 0, postings=postings or 0, breaks=tuple(found))
