@@ -756,9 +756,8 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
         )
     else:
         waiting = ""
-    return html.aside(
-        {"class_name": "checkout-summary", "aria-labelledby": "summary-title"},
-        html.h2({"id": "summary-title", "class_name": "checkout-card-title"}, "Order summary"),
+    return Region(
+        "Order summary",
         html.ul(
             {"class_name": "summary-lines"},
             *[
@@ -803,4 +802,8 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
             pending_label="Placing order…",
             class_name="btn-block",
         ),
+        title_id="summary-title",
+        class_name="checkout-summary",
+        tag="aside",
+        title_class="checkout-card-title",
     )

@@ -29,15 +29,16 @@ from components.kit import (
     Region,
     Select,
     UserText,
-    breadcrumbs,
     button_link,
     button_row,
+    detail_header,
     error_state,
     frozen,
     hint,
     loading_state,
     page_title,
 )
+from components.kit.page_band import band
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
@@ -81,46 +82,42 @@ def _photo(provider: ProviderRead) -> VdomDict:
 def _hero(provider: ProviderRead) -> VdomDict:
     license_text = ", ".join(part for part in (provider.license_type, provider.license_state) if part)
     return frozen(
-        html.section(
-            {"class_name": "page-header profile-hero"},
+        detail_header(
             html.div(
-                {"class_name": "container"},
-                breadcrumbs(
-                    ("Providers", "/providers"), current=UserText(provider.name, **{"aria-current": "page"})
-                ),
+                {"class_name": "profile-hero-inner"},
+                _photo(provider),
                 html.div(
-                    {"class_name": "profile-hero-inner"},
-                    _photo(provider),
-                    html.div(
-                        {"class_name": "profile-who"},
-                        UserText(provider.name, tag="h1", class_name="profile-name"),
-                        html.p(
-                            {"class_name": "provider-meta profile-meta"},
-                            html.span({"class_name": "profile-type"}, provider.provider_type.label),
-                            html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·")
-                            if license_text
-                            else "",
-                            html.span(f"License: {license_text}") if license_text else "",
-                            html.span({"class_name": "verified-badge"}, icon("shield", size=14), "Verified"),
-                        ),
-                        rating_line(provider.rating),
-                        html.p(
-                            {"class_name": "profile-languages"},
-                            icon("message", size=16),
-                            "Speaks " + ", ".join(provider.languages),
-                        )
-                        if provider.languages
+                    {"class_name": "profile-who"},
+                    UserText(provider.name, tag="h1", class_name="profile-name"),
+                    html.p(
+                        {"class_name": "provider-meta profile-meta"},
+                        html.span({"class_name": "profile-type"}, provider.provider_type.label),
+                        html.span({"class_name": "meta-sep", "aria-hidden": "true"}, "·")
+                        if license_text
                         else "",
+                        html.span(f"License: {license_text}") if license_text else "",
+                        html.span({"class_name": "verified-badge"}, icon("shield", size=14), "Verified"),
                     ),
-                    html.a(
-                        {"class_name": "btn btn-primary profile-hero-cta", "href": "#openings"},
-                        icon("calendar", size=18),
-                        "See open times",
+                    rating_line(provider.rating),
+                    html.p(
+                        {"class_name": "profile-languages"},
+                        icon("message", size=16),
+                        "Speaks " + ", ".join(provider.languages),
                     )
-                    if provider.services
+                    if provider.languages
                     else "",
                 ),
+                html.a(
+                    {"class_name": "btn btn-primary profile-hero-cta", "href": "#openings"},
+                    icon("calendar", size=18),
+                    "See open times",
+                )
+                if provider.services
+                else "",
             ),
+            trail=(("Providers", "/providers"),),
+            current=UserText(provider.name, **{"aria-current": "page"}),
+            class_name="profile-hero",
         )
     )
 
@@ -369,41 +366,37 @@ def _profile(provider: ProviderRead, time_zone: str, preferred: str, brand: str)
     return html._(
         page_title(f"{provider.name} | {brand}"),
         _hero(provider),
-        html.section(
-            {"class_name": "section profile-section"},
+        band(
             html.div(
-                {"class_name": "container profile-layout"},
-                html.div(
-                    {"class_name": "profile-main"},
-                    frozen(
-                        Region(
-                            "About",
-                            UserText(provider.bio, tag="p", class_name="profile-bio")
-                            if provider.bio
-                            else html.p(
-                                {"class_name": "profile-bio"},
-                                UserText(provider.name),
-                                f" is a verified {provider.provider_type.label}.",
-                            ),
-                            title_id="profile-about-heading",
-                            class_name="card profile-card profile-about",
-                            title_class="profile-card-title",
-                        )
-                    ),
-                    _services(provider),
-                    _Reviews(provider.id, provider.rating, key=f"reviews-{provider.id}"),
-                ),
-                html.aside(
-                    {"class_name": "profile-aside"},
-                    _Openings(
-                        provider.id, provider.services, time_zone, preferred, key=f"openings-{provider.id}"
+                {"class_name": "profile-main"},
+                frozen(
+                    Region(
+                        "About",
+                        UserText(provider.bio, tag="p", class_name="profile-bio")
+                        if provider.bio
+                        else html.p(
+                            {"class_name": "profile-bio"},
+                            UserText(provider.name),
+                            f" is a verified {provider.provider_type.label}.",
+                        ),
+                        title_id="profile-about-heading",
+                        class_name="card profile-card profile-about",
+                        title_class="profile-card-title",
                     )
-                    if provider.services
-                    else "",
-                    _service_area(provider.zip_codes),
-                    AdSlot("PROVIDER_PROFILE"),
                 ),
+                _services(provider),
+                _Reviews(provider.id, provider.rating, key=f"reviews-{provider.id}"),
             ),
+            html.aside(
+                {"class_name": "profile-aside"},
+                _Openings(provider.id, provider.services, time_zone, preferred, key=f"openings-{provider.id}")
+                if provider.services
+                else "",
+                _service_area(provider.zip_codes),
+                AdSlot("PROVIDER_PROFILE"),
+            ),
+            class_name="profile-section",
+            container_class="profile-layout",
         ),
     )
 

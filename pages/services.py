@@ -22,6 +22,7 @@ from components.kit import (
     section,
     split,
 )
+from components.kit.page_band import band
 from components.kit.page_card import titled_card
 from components.kit.page_public import public_page
 from components.service_ui import price_list
@@ -59,48 +60,41 @@ def _locations(category: ServiceCategory) -> VdomDict:
 def _category_section(
     category: ServiceCategory, index: int, priced: CategoryRead | None, loading: bool
 ) -> VdomDict:
-    return html.section(
-        {
-            "class_name": "section category-section" + (" section-muted" if index % 2 else ""),
-            "id": category.slug,
-            "key": category.slug,
-        },
+    return band(
         html.div(
-            {"class_name": "container"},
+            {"class_name": "category-heading"},
+            illustration(category.slug, class_name="category-illus"),
             html.div(
-                {"class_name": "category-heading"},
-                illustration(category.slug, class_name="category-illus"),
-                html.div(
-                    html.h2({"class_name": "section-title"}, category.name),
-                    html.p({"class_name": "category-tagline"}, category.tagline),
-                ),
-            ),
-            sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
-            split(
-                html.p({"class_name": "category-summary"}, category.summary),
-                html.h3({"class_name": "subheading"}, "Typical visits"),
-                checklist(*category.visits),
-                html.h3({"class_name": "subheading"}, "Where visits happen"),
-                _locations(category),
-                html.h3({"class_name": "subheading"}, "Services and prices"),
-                price_list(priced.services if priced else [], loading=loading),
-                main_class="split-main",
-                aside=titled_card(
-                    "How to prepare",
-                    bullets(category.preparation, class_name="prep-list"),
-                    class_name="prep-card",
-                    tag="aside",
-                    heading="h3",
-                ),
-            ),
-            html.div(
-                {"class_name": "button-row category-actions"},
-                button_link(
-                    f"More about {category.name}", f"/services/{category.slug}", icon_name="arrow-right"
-                ),
-                button_link("Find a Provider", f"/find-provider?service={category.slug}", variant="outline"),
+                html.h2({"class_name": "section-title"}, category.name),
+                html.p({"class_name": "category-tagline"}, category.tagline),
             ),
         ),
+        sale_callout(FLASH_SALE_TEXT, running=category.on_sale and flash_sale_running()),
+        split(
+            html.p({"class_name": "category-summary"}, category.summary),
+            html.h3({"class_name": "subheading"}, "Typical visits"),
+            checklist(*category.visits),
+            html.h3({"class_name": "subheading"}, "Where visits happen"),
+            _locations(category),
+            html.h3({"class_name": "subheading"}, "Services and prices"),
+            price_list(priced.services if priced else [], loading=loading),
+            main_class="split-main",
+            aside=titled_card(
+                "How to prepare",
+                bullets(category.preparation, class_name="prep-list"),
+                class_name="prep-card",
+                tag="aside",
+                heading="h3",
+            ),
+        ),
+        html.div(
+            {"class_name": "button-row category-actions"},
+            button_link(f"More about {category.name}", f"/services/{category.slug}", icon_name="arrow-right"),
+            button_link("Find a Provider", f"/find-provider?service={category.slug}", variant="outline"),
+        ),
+        class_name="category-section" + (" section-muted" if index % 2 else ""),
+        id=category.slug,
+        key=category.slug,
     )
 
 

@@ -19,12 +19,15 @@ def band(
     container_class: str | None = None,
     label: str | None = None,
     container_role: str | None = None,
+    id: str | None = None,
+    key: str | None = None,
 ) -> VdomDict:
-    """`section.section.{class_name}` (named `label`, an aria-label) holding a
+    """`section.section.{class_name}` (named `label`, an aria-label; `id` its anchor) holding a
     `div.container.{container_class}` (with `container_role`, e.g. "status") that holds `children`."""
     outer: dict[str, Any] = {"class_name": classes("section", class_name)}
-    if label is not None:
-        outer["aria-label"] = label
+    for name, value in (("aria-label", label), ("id", id), ("key", key)):
+        if value is not None:
+            outer[name] = value
     inner: dict[str, Any] = {"class_name": classes("container", container_class)}
     if container_role is not None:
         inner["role"] = container_role

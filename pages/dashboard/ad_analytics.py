@@ -45,10 +45,10 @@ from components.kit import (
     dialog_actions,
     form_error,
     portal_body,
-    portal_header,
     portal_page,
     stat_group,
 )
+from components.kit.page_dashboard import dashboard_header
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
 CSV_PATH = "/api/ads/figures.csv"
@@ -76,9 +76,8 @@ def AdAnalyticsPage() -> VdomDict:
     user = session.user
     advertiser = user is not None and (user.role in ADVERTISER_ROLES or user.is_master_admin)
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Ad Analytics",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="How your ads do: views and clicks counted on our servers, what you have spent and what is left.",
         ),
         portal_body(_Figures() if advertiser else _not_advertising()),

@@ -36,10 +36,10 @@ from components.kit import (
     dialog_actions,
     empty_state,
     portal_body,
-    portal_header,
     portal_page,
     settings_actions,
 )
+from components.kit.page_dashboard import dashboard_header
 from models.account import Role
 from models.assistant import PAGE_SIZE, AssistantPreferenceRead, ConversationPage, ConversationRead
 
@@ -189,9 +189,8 @@ def AiFeaturesPage() -> VdomDict:
     user = session.user
     staff = user is not None and user.role in HELP_DESK_ROLES
     return portal_page(
-        portal_header(
+        dashboard_header(
             "AI Features",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your conversations with the AI assistant and how they are kept. The assistant answers from "
             "our help center and catalog; it never diagnoses or gives doses.",
         ),

@@ -3,12 +3,13 @@ bookings or a provider's schedule — inside the dashboard's frame. Login requir
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.kit import portal_body, portal_header, portal_page
+from components.kit import portal_body, portal_page
+from components.kit.page_dashboard import dashboard_header
 
 PATH = "/dashboard/appointments"
 
@@ -17,9 +18,8 @@ PATH = "/dashboard/appointments"
 def DashboardAppointmentsPage() -> VdomDict:
     provider = is_provider(use_session().signed_in_user)
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Appointments",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Your schedule with patients." if provider else "Your visits, past and upcoming.",
         ),
         portal_body(AppointmentsBoard(PATH)),

@@ -11,17 +11,16 @@ from reactpy.types import VdomDict
 from app.services.corporate import list_my_contracts
 from components.contract_ui import contract_card
 from components.hooks import use_query
-from components.kit import QueryView, button_link, empty_state, portal_body, portal_header, portal_page
+from components.kit import QueryView, button_link, empty_state, portal_body, portal_page
+from components.kit.page_dashboard import dashboard_header
 
 
 @component
 def ContractsPage() -> VdomDict:
     contracts = use_query(list_my_contracts)
     return portal_page(
-        portal_header(
-            "Contracts",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="On-site corporate care: what was agreed, and the event days booked under it.",
+        dashboard_header(
+            "Contracts", lead="On-site corporate care: what was agreed, and the event days booked under it."
         ),
         portal_body(
             QueryView(

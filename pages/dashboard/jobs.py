@@ -23,10 +23,10 @@ from components.kit import (
     Tone,
     hint,
     portal_body,
-    portal_header,
     portal_page,
     status_card,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.kit.page_request import request_details
 from models.service_request import OfferRead, OfferStatus
 
@@ -100,11 +100,7 @@ def JobsPage() -> VdomDict:
         )
 
     return portal_page(
-        portal_header(
-            "Jobs",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Your offers on patients' service requests, and the visits you won.",
-        ),
+        dashboard_header("Jobs", lead="Your offers on patients' service requests, and the visits you won."),
         portal_body(
             QueryView(
                 offers,

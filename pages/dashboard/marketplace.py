@@ -43,10 +43,10 @@ from components.kit import (
     hint,
     loading_state,
     portal_body,
-    portal_header,
     portal_page,
     status_card,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.kit.page_request import request_details
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
@@ -86,9 +86,8 @@ def MarketplacePage() -> VdomDict:
     offering, set_offering = use_state(None)
     chosen = next((r for r in board.data or () if r.id == offering), None)
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Marketplace",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead=f"Service requests from patients within {reach_miles():g} miles of your service area, newest "
             "first. New ones appear here as they're posted.",
         ),

@@ -3,21 +3,22 @@ in the app and by e-mail, and which wait for the daily digest (components/notifi
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 from reactpy.types import VdomDict
 
-from components.kit import portal_body, portal_header, portal_page
+from components.kit import portal_body, portal_page
+from components.kit.page_dashboard import dashboard_header
 from components.notifications import NotificationSettings
 
 
 @component
 def NotificationSettingsPage() -> VdomDict:
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Notification Settings",
-            eyebrow=html.a({"href": "/dashboard/notifications"}, "Notifications"),
             lead="Choose how we tell you about your visits, requests and account. Security alerts and "
             "cancellations always reach you.",
+            up=("Notifications", "/dashboard/notifications"),
         ),
         portal_body(NotificationSettings()),
     )

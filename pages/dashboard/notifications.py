@@ -3,10 +3,11 @@ tabs Unread, All and Archived, inside the dashboard."""
 
 from __future__ import annotations
 
-from reactpy import component, html
+from reactpy import component
 from reactpy.types import VdomDict
 
-from components.kit import portal_body, portal_header, portal_page
+from components.kit import portal_body, portal_page
+from components.kit.page_dashboard import dashboard_header
 from components.notifications import NotificationInbox
 
 PATH = "/dashboard/notifications"
@@ -15,9 +16,8 @@ PATH = "/dashboard/notifications"
 @component
 def NotificationsPage() -> VdomDict:
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Notifications",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Updates about your visits, requests and account. Open one to see the details.",
         ),
         portal_body(NotificationInbox(PATH)),

@@ -31,10 +31,10 @@ from components.kit import (
     Tone,
     dialog_actions,
     portal_body,
-    portal_header,
     portal_page,
     stat_group,
 )
+from components.kit.page_dashboard import dashboard_header
 from models.ledger import PayoutRead, PayoutStatus
 
 PATH = "/dashboard/payout-requests"
@@ -88,9 +88,8 @@ def PayoutRequestsPage() -> VdomDict:
     balances = use_query(get_provider_balances)
     mine = use_query(list_my_payouts)
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Payout Requests",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Move your available earnings to your bank account and follow each request.",
         ),
         portal_body(

@@ -21,10 +21,10 @@ from components.kit import (
     button_link,
     hint,
     portal_body,
-    portal_header,
     portal_page,
     settings_actions,
 )
+from components.kit.page_dashboard import dashboard_header
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."
@@ -54,11 +54,7 @@ def ProfilePage() -> VdomDict:
 
     busy = action.pending
     return portal_page(
-        portal_header(
-            "Profile",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="How providers and our team see you.",
-        ),
+        dashboard_header("Profile", lead="How providers and our team see you."),
         portal_body(
             html.section(
                 {"class_name": "settings-card", "aria-labelledby": "profile-heading"},

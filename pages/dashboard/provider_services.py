@@ -51,10 +51,10 @@ from components.kit import (
     loading_state,
     notice,
     portal_body,
-    portal_header,
     portal_page,
     settings_actions,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.kit.page_fieldset import field_group
 from components.kit.page_status import status_pill
 from models.account import Role
@@ -494,9 +494,7 @@ def _zone_label(time_zone: str) -> str:
 
 
 def _header(lead: str, *extra: object) -> VdomDict:
-    return portal_header(
-        "Services & availability", *extra, eyebrow=html.a({"href": "/dashboard"}, "Dashboard"), lead=lead
-    )
+    return dashboard_header("Services & availability", *extra, lead=lead)
 
 
 def _note(title: str, text: str, label: str, href: str) -> VdomDict:

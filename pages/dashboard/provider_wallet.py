@@ -39,10 +39,10 @@ from components.kit import (
     empty_state,
     hint,
     portal_body,
-    portal_header,
     portal_page,
     stat_group,
 )
+from components.kit.page_dashboard import dashboard_header
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
 
 PATH = "/dashboard/provider-wallet"
@@ -112,9 +112,8 @@ def ProviderWalletPage() -> VdomDict:
         )
     )
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Provider Wallet",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="What you earned from your visits: pending, available to request, in payout and paid out.",
         ),
         portal_body(body),

@@ -28,10 +28,10 @@ from components.kit import (
     facts,
     loading_state,
     portal_body,
-    portal_header,
     portal_page,
     settings_actions,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.kit.page_status import status_pill
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
@@ -48,11 +48,7 @@ def SettingsPage() -> VdomDict:
     session = use_session()
     user = session.signed_in_user
     return portal_page(
-        portal_header(
-            "Settings",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Your sign-in details and how your account is protected.",
-        ),
+        dashboard_header("Settings", lead="Your sign-in details and how your account is protected."),
         portal_body(
             SettingsPanel(
                 "Account",

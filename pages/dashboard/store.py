@@ -35,8 +35,8 @@ from components.kit import (
     filter_actions,
     list_href,
     portal_body,
-    portal_header,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.store_ui import AddProductButton, money, order_card, product_image, stock_line
 from models.store import ProductCategory, ProductPage, ProductRead, StoreOrderPage
 
@@ -71,10 +71,8 @@ def StorePage() -> VdomDict:
     placed = placed if placed.startswith("MS-") and placed[3:].isalnum() else ""
     return html.div(
         {"class_name": "portal store"},
-        portal_header(
-            "Store",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Health and home-care supplies shipped to your door. Pay on delivery.",
+        dashboard_header(
+            "Store", lead="Health and home-care supplies shipped to your door. Pay on delivery."
         ),
         portal_body(
             Tabs(

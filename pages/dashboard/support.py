@@ -39,9 +39,9 @@ from components.kit import (
     error_state,
     loading_state,
     portal_body,
-    portal_header,
     portal_page,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.safety_ui import emergency_banner
 from components.tickets import (
     attach_control,
@@ -95,9 +95,8 @@ def SupportPage() -> VdomDict:
             html.p("Choose one of your tickets to read the conversation and reply."),
         )
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Support",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Questions about a visit, a payment or your account? Ask us here and follow the answers.",
         ),
         portal_body(

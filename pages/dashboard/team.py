@@ -39,9 +39,9 @@ from components.kit import (
     hint,
     member_item,
     portal_body,
-    portal_header,
     portal_page,
 )
+from components.kit.page_dashboard import dashboard_header
 from models.organization import InvitationRead, MemberRead, MemberRole, TeamRead
 
 ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "Admin")]
@@ -51,10 +51,8 @@ ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "A
 def TeamPage() -> VdomDict:
     team = use_query(get_my_team)
     return portal_page(
-        portal_header(
-            "Team",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Your organization's people: who is in it, who is invited, and who administers it.",
+        dashboard_header(
+            "Team", lead="Your organization's people: who is in it, who is invited, and who administers it."
         ),
         portal_body(
             QueryView(

@@ -47,10 +47,10 @@ from components.kit import (
     form_error,
     hint,
     portal_body,
-    portal_header,
     portal_page,
     stat_group,
 )
+from components.kit.page_dashboard import dashboard_header
 from components.order_ui import receipt_link
 from models.invoice import InvoicePageRead
 from models.ledger import EntryKind, WalletLineRead, WalletPageRead, WalletRead
@@ -136,10 +136,8 @@ class WalletFilters:
 def WalletPage() -> VdomDict:
     filters = WalletFilters.from_params(use_search_params())
     return portal_page(
-        portal_header(
-            "Wallet",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
-            lead="Your credit (refunds and goodwill credit land here) and every movement of it.",
+        dashboard_header(
+            "Wallet", lead="Your credit (refunds and goodwill credit land here) and every movement of it."
         ),
         portal_body(
             _Balances(),

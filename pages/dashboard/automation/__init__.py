@@ -11,7 +11,8 @@ from reactpy.types import VdomDict
 
 from app.services.automation import AUTOMATION_TOPIC, get_integration
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, portal_body, portal_header, portal_page
+from components.kit import QueryView, portal_body, portal_page
+from components.kit.page_dashboard import dashboard_header
 from pages.dashboard.automation._connection import ConnectionCard
 from pages.dashboard.automation._events import EventTypesCard
 from pages.dashboard.automation._log import DeliveryLog
@@ -25,9 +26,8 @@ def AutomationPage() -> VdomDict:
     # Reloaded when the connection changes elsewhere (another tab, the delivery job after a 410 Gone).
     use_topic(AUTOMATION_TOPIC, refetch=[integration], on_event=lambda payload: "connected" in payload)
     return portal_page(
-        portal_header(
+        dashboard_header(
             "Automation",
-            eyebrow=html.a({"href": "/dashboard"}, "Dashboard"),
             lead="Send MediVisit events to your n8n workflows: signed, retried until n8n accepts them, "
             "and logged.",
         ),
