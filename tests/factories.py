@@ -48,8 +48,11 @@ from app.services.support import open_ticket
 from models.account import AccountRead, Role
 from models.booking import (
     Appointment,
+    AppointmentRead,
     AppointmentStatus,
     Order,
+    OrderRead,
+    OrderStatus,
     Transaction,
     TransactionType,
 )
@@ -77,6 +80,8 @@ T = TypeVar("T")
 
 Offers = Mapping[str, tuple[str, tuple[ServiceLocation, ...]]] | Sequence[ServiceOffer]
 """What a provider offers: `{slug: (price, places)}` (no places: everywhere allowed), or `ServiceOffer`s."""
+ServiceCall = tuple[Callable[..., Awaitable[object]], dict[str, Any]]
+"""A service and its keyword arguments besides the session and the actor, as the permission tests list them."""
 
 
 def present(value: T | None) -> T:
@@ -426,6 +431,62 @@ async def visit(
     return visit_id
 
 
+def appointment_read(
+    status: AppointmentStatus = AppointmentStatus.pending, **changes: Any
+) -> AppointmentRead:
+    """A visit as the services read it, in memory only (no rows): a 30-minute home blood draw with Ada Nurse
+    on Monday 7 January 2030 at 10:00 New York time, in `status`; `changes` set other fields."""
+    starts_at = datetime(2030, 1, 7, 15, 0, tzinfo=UTC)
+    fields: dict[str, Any] = {
+        "id": uuid.uuid4().hex,
+        "order_id": None,
+        "order_number": None,
+        "patient_id": uuid.uuid4().hex,
+        "patient_name": "Pat Lee",
+        "provider_id": uuid.uuid4().hex,
+        "provider_name": "Ada Nurse",
+        "provider_user_id": None,
+        "service_id": uuid.uuid4().hex,
+        "service_slug": "routine-blood-draw",
+        "service_name": "Routine Blood Draw",
+        "status": status,
+        "starts_at": starts_at,
+        "ends_at": starts_at + timedelta(minutes=30),
+        "hold_expires_at": None,
+        "location": ServiceLocation.home,
+        "address_line": "12 Main St",
+        "city": "New York",
+        "state": "NY",
+        "zip_code": ZIP,
+        "notes": "",
+        "price": Decimal("85.00"),
+        "original_price": Decimal("85.00"),
+        "cancelled_by": "",
+        "cancel_reason": "",
+    }
+    return AppointmentRead.model_validate(fields | changes)
+
+
+def order_read(appointments: Sequence[AppointmentRead], **changes: Any) -> OrderRead:
+    """An order of `appointments` as the services read it, in memory only (no rows): paid at the visit, with
+    the 5% platform fee; `changes` set other fields (`payment_status`, `payment_url` …)."""
+    subtotal = sum((visit.price for visit in appointments), Decimal("0.00"))
+    fee = (subtotal * Decimal("0.05")).quantize(Decimal("0.01"))
+    fields: dict[str, Any] = {
+        "id": uuid.uuid4().hex,
+        "number": "MV-000001",
+        "status": OrderStatus.pending,
+        "subtotal": subtotal,
+        "platform_fee": fee,
+        "total": subtotal + fee,
+        "payment_method": "pay_at_visit",
+        "created_at": datetime(2030, 1, 1, 12, 0, tzinfo=UTC),
+        "appointments": list(appointments),
+        "transactions": [],
+    }
+    return OrderRead.model_validate(fields | changes)
+
+
 # ---- help desk -----------------------------------------------------------------------------------
 async def new_ticket(
     customer: Person,
@@ -535,14 +596,14 @@ async def add_application(
     )
     session.add(row)
     await session.flush()
-    for license_type, state, number, expires_on in licenses:
+    for license_type, state, number, valid_until in licenses:
         session.add(
             ProviderLicense(
                 application_id=row.id,
                 license_type=license_type,
                 state=state,
                 number=number,
-                expires_on=expires_on,
+                expires_on=valid_until,
             )
         )
     store = save or storage.save
@@ -590,7 +651,7 @@ async def settle(queue: asyncio.Queue, topic: str, seconds: float = 10) -> list[
     mark = uuid.uuid4().hex
     async with app_db.unit_of_work() as session:
         await events.publish_on_commit(session, topic, {"sentinel": mark})
-    found = []
+    found: list[dict] = []
     while True:
         payload = await asyncio.wait_for(queue.get(), seconds)
         if payload.get("sentinel") == mark:

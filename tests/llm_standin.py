@@ -26,7 +26,7 @@ class LlmStandIn:
 
 
 def _chunk(content: str) -> bytes:
-    body = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "model": "standin"}
+    body: dict[str, Any] = {"id": "chatcmpl-standin", "object": "chat.completion.chunk", "model": "standin"}
     body["choices"] = [{"index": 0, "delta": {"content": content}, "finish_reason": None}]
     return f"data: {json.dumps(body)}\n\n".encode()
 

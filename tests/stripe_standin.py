@@ -87,7 +87,7 @@ class StripeStandIn:
             }
         if method == "POST" and path == "/v1/checkout/sessions":
             session_id = self.next_id("cs")
-            found = {
+            created: dict[str, Any] = {
                 "id": session_id,
                 "object": "checkout.session",
                 "mode": "payment",
@@ -105,8 +105,8 @@ class StripeStandIn:
                 "url": f"{self.url if self.hosted_here else 'https://checkout.stripe.com'}/c/pay/{session_id}",
                 "livemode": False,
             }
-            self.sessions[session_id] = found
-            return 200, found
+            self.sessions[session_id] = created
+            return 200, created
         retrieve = re.fullmatch(r"/v1/checkout/sessions/([^/]+)", path)
         if method == "GET" and retrieve:
             found = self.sessions.get(retrieve.group(1))

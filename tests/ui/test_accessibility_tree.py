@@ -9,8 +9,10 @@ from decimal import Decimal
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.frame.mobile import MobileOverlays
 from components.kit import ErrorSummary
+from models.booking import AppointmentRead, AppointmentStatus
 from models.catalog import ServiceLocation
 from pages.checkout import checkout_errors
+from tests import factories
 from tests.ui.harness import find, find_all, text
 
 
@@ -51,10 +53,11 @@ async def test_error_summary_links_each_error_to_its_field(mount) -> None:
         assert find_all(ui.model, "div") == []
 
 
-class _Hold:
-    def __init__(self, location: ServiceLocation) -> None:
-        self.location = location
-        self.price = Decimal("1")
+def _hold(location: ServiceLocation) -> AppointmentRead:
+    """A visit held at checkout, at `location`."""
+    return factories.appointment_read(
+        AppointmentStatus.held, location=location, price=Decimal("1"), original_price=Decimal("1")
+    )
 
 
 def test_place_order_checks_follow_the_page_and_the_places_to_book() -> None:
@@ -68,8 +71,8 @@ def test_place_order_checks_follow_the_page_and_the_places_to_book() -> None:
         "b#0": "Choose a day and time for Video visit",
     }
     # Only the visit with a time is booked: a virtual one needs no address, and no other visit needs a time.
-    assert checkout_errors(visits, {"b#0": _Hold(ServiceLocation.virtual)}, {}) == ({}, {})
+    assert checkout_errors(visits, {"b#0": _hold(ServiceLocation.virtual)}, {}) == ({}, {})
     # A clinic visit needs the ZIP code only; a ZIP+4 is a ZIP code.
-    clinic = {"a#0": _Hold(ServiceLocation.clinic)}
+    clinic = {"a#0": _hold(ServiceLocation.clinic)}
     assert checkout_errors(visits, clinic, {"zip_code": "10001-1234"}) == ({}, {})
     assert checkout_errors(visits, clinic, {})[0] == {"zip_code": "Enter your ZIP code"}

@@ -5,14 +5,16 @@ Stripe confirms, never "paid at the visit" for a card."""
 from __future__ import annotations
 
 from components.order_ui import AWAITING_PAYMENT, PAYMENT_FAILED, REQUESTED, confirmation_copy, total_label
-from models.booking import AppointmentRead, AppointmentStatus, OrderRead
+from models.booking import AppointmentStatus, OrderRead
 from pages import checkout
+from tests import factories
 from tests.ui.harness import attrs, find, find_all, text
 
 
 def _order(payment_status: str, payment_url: str = "") -> OrderRead:
-    return OrderRead.model_construct(
-        appointments=[AppointmentRead.model_construct(status=AppointmentStatus.pending)],
+    return factories.order_read(
+        [factories.appointment_read(AppointmentStatus.pending)],
+        payment_method="stripe" if payment_status else "pay_at_visit",
         payment_status=payment_status,
         payment_url=payment_url,
     )

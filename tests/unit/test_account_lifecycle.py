@@ -44,7 +44,7 @@ from models.base import utcnow
 from models.booking import Appointment, AppointmentStatus, Transaction
 from models.identity import User
 from models.provider import Review
-from tests.factories import new_ticket, person, provider, run, sign_in, visit
+from tests.factories import new_ticket, person, present, provider, run, sign_in, visit
 
 CHROME_WINDOWS = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -87,7 +87,7 @@ async def test_sessions_are_listed_this_one_first_and_only_the_owners(identity) 
 async def test_a_revoked_session_is_refused_on_its_next_command_and_cannot_refresh(identity) -> None:
     me = await person()
     async with app_db.unit_of_work() as session:
-        user = await load_user_row(session, me.id)
+        user = present(await load_user_row(session, me.id))
         other = await start_session(
             session=session, user=user, method="password", origin=RequestOrigin(user_agent=SAFARI_IPHONE)
         )

@@ -24,7 +24,7 @@ from app.settings import get_settings
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from models.identity import User
-from tests.factories import PASSWORD, person, unique_email
+from tests.factories import PASSWORD, person, present, unique_email
 
 
 @pytest.fixture
@@ -74,7 +74,8 @@ async def test_create_account_is_confirmed_named_and_can_sign_in(fast_hashing) -
 
     row = await user_row(account.id)
     assert row.email_confirmed_at is not None
-    assert row.encrypted_password.startswith("$argon2id$") and PASSWORD not in row.encrypted_password
+    password_hash = present(row.encrypted_password)
+    assert password_hash.startswith("$argon2id$") and PASSWORD not in password_hash
     assert row.raw_app_meta_data["role"] == "support" and "role" not in row.raw_user_meta_data
 
     async with app_db.unit_of_work() as session:
@@ -160,7 +161,7 @@ async def test_patient_and_staff_cannot_change_roles(fast_hashing) -> None:
 
 async def get_account_of(user_id: str) -> AccountRead:
     async with app_db.unit_of_work() as session:
-        return await get_account(session=session, user_id=user_id)
+        return present(await get_account(session=session, user_id=user_id))
 
 
 async def test_admin_grants_ordinary_roles_only_the_owner_grants_owner_and_admin(fast_hashing) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from app import db as app_db
 from app.auth.common import RequestOrigin
@@ -44,7 +44,7 @@ from models.admin import JobRun
 from models.audit import AuditAction, AuditEntry
 from models.identity import AuthSession, User
 from models.mail import OutboxStatus
-from tests.factories import PASSWORD, Person, person, run, sign_in, unique_email
+from tests.factories import PASSWORD, Person, ServiceCall, person, present, run, sign_in, unique_email
 
 
 async def flagged(role: Role, **flags: bool) -> Person:
@@ -89,7 +89,7 @@ async def test_every_query_and_command_is_for_administrators_only(configured, ki
         mail = await send_email(
             session=session, recipients=["t@medivisit.test"], subject="Hi", html="<p>Hi</p>"
         )
-    calls = {
+    calls: dict[str, ServiceCall] = {
         "get_outbox_message": (get_outbox_message, {"message_id": mail.id}),
         "list_users": (list_users, {}),
         "get_user": (get_user, {"user_id": target.account.id}),
@@ -117,7 +117,7 @@ async def test_a_visitor_an_ended_session_and_the_system_are_refused(configured)
         with pytest.raises(PermissionDenied):
             await run(list_users, actor=actor)
     async with app_db.unit_of_work() as session:
-        await session.execute(AuthSession.__table__.delete().where(AuthSession.user_id == admin.account.id))
+        await session.execute(delete(AuthSession).where(AuthSession.user_id == admin.account.id))
     with pytest.raises(PermissionDenied, match="session has ended"):
         await run(list_outbox, actor=admin.actor)
 
@@ -182,10 +182,10 @@ async def test_vip_and_free_access_flags_are_set_in_app_metadata_and_audited(con
         set_user_flags, actor=admin.actor, user_id=patient.account.id, is_vip=True, has_free_access=True
     )
     assert (shown.is_vip, shown.has_free_access) == (True, True)
-    account = await run(get_account, user_id=patient.account.id)
+    account = present(await run(get_account, user_id=patient.account.id))
     assert (account.is_vip, account.has_free_access) == (True, True)
     await run(set_user_flags, actor=admin.actor, user_id=patient.account.id, is_vip=False)
-    account = await run(get_account, user_id=patient.account.id)
+    account = present(await run(get_account, user_id=patient.account.id))
     assert (account.is_vip, account.has_free_access) == (False, True)
     entries = await audit_of(AuditAction.account_flags, patient.account.email)
     assert sorted(str(e.details) for e in entries) == sorted(

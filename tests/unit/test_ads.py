@@ -17,6 +17,7 @@ from app import ratelimit
 from app.principal import Principal
 from app.services.ads import (
     FREQUENCY_CAP,
+    FlightInvalid,
     edit_ad_creative,
     end_my_ad_flight,
     get_ad_figures,
@@ -120,7 +121,7 @@ async def test_bad_input_names_each_field_and_https_is_required(identity) -> Non
         budget="0.5",
         creative=AdCreative(headline="", body="x" * 200, link_url="http://example.com"),
     )
-    with pytest.raises(ValidationFailed) as refused:
+    with pytest.raises(FlightInvalid) as refused:
         await run(submit_ad_flight, actor=advertiser.actor, data=bad)
     assert set(refused.value.errors) == {"placements", "budget", "headline", "body", "link_url"}
 
@@ -149,7 +150,7 @@ async def test_a_placement_takes_only_its_capacity_of_flights(identity) -> None:
     advertiser = await person(Role.provider)
     for _ in range(2):  # HOMEPAGE_FEATURED holds two flights at once
         await run(submit_ad_flight, actor=advertiser.actor, data=flight(placements=["HOMEPAGE_FEATURED"]))
-    with pytest.raises(ValidationFailed) as refused:
+    with pytest.raises(FlightInvalid) as refused:
         await run(submit_ad_flight, actor=advertiser.actor, data=flight(placements=["HOMEPAGE_FEATURED"]))
     assert "fully booked" in refused.value.errors["placements"]
 

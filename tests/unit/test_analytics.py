@@ -128,11 +128,11 @@ async def world(identity) -> World:
         for number in range(1, 91):
             opened = _at(START - timedelta(days=5), 0) + timedelta(minutes=rng.randrange(0, 60 * 24 * 55))
             priority = rng.choice(list(TicketPriority))
-            status = rng.choice(list(TicketStatus))
+            ticket_status = rng.choice(list(TicketStatus))
             answered = None if rng.random() < 0.3 else opened + timedelta(minutes=rng.randrange(1, 1800))
             closed = (
                 opened + timedelta(minutes=rng.randrange(30, 6000))
-                if status in (TicketStatus.resolved, TicketStatus.closed)
+                if ticket_status in (TicketStatus.resolved, TicketStatus.closed)
                 else None
             )
             ticket = Ticket(
@@ -140,7 +140,7 @@ async def world(identity) -> World:
                 user_id=rng.choice(patients),
                 subject=f"Question {number}",
                 description="Generated",
-                status=status,
+                status=ticket_status,
                 priority=priority,
                 first_response_due_at=opened + timedelta(hours=8),
                 resolution_due_at=opened + timedelta(hours=48),

@@ -151,7 +151,7 @@ def test_screens_and_shared_ui_import_no_orm_class() -> None:
     for package in UI_PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("models"):
+                if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("models"):
                     module = importlib.import_module(node.module)
                     for alias in node.names:
                         value = getattr(module, alias.name, None)

@@ -45,8 +45,11 @@ async def test_the_evaluation_set_passes_with_the_embedded_default(session, reco
     await ensure_help_center(session=session)
     cases = [json.loads(line) for line in EVAL.read_text().splitlines() if line.strip()]
     assert len(cases) >= 300
-    totals, passed, misses = Counter(), Counter(), []
-    flag_totals, flag_caught = Counter(), Counter()  # recall per group of the red-flag prompts
+    totals: Counter[str] = Counter()
+    passed: Counter[str] = Counter()
+    misses: list[str] = []
+    flag_totals: Counter[tuple[str, str]] = Counter()  # recall per group of the red-flag prompts
+    flag_caught: Counter[tuple[str, str]] = Counter()
     benign = false_positives = 0
     started = time.perf_counter()
     for case in cases:

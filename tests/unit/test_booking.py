@@ -12,6 +12,7 @@ import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from sqlalchemy import event, func, select
@@ -39,7 +40,7 @@ from app.services.booking import (
 )
 from app.services.cart import CartOwner, add_to_cart
 from app.services.cart.internal import get_cart
-from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.errors import NotFound, PermissionDenied, ServiceError, ValidationFailed
 from app.services.providers import Hours, add_time_off
 from app.services.providers.internal import list_slots
 from app.settings import get_settings
@@ -162,7 +163,7 @@ async def written(patient_id: str) -> tuple[int, int]:
     return orders, transactions
 
 
-async def refused(coroutine, error: type[Exception] = ValidationFailed) -> str:  # noqa: ANN001
+async def refused(coroutine, error: type[ServiceError] = ValidationFailed) -> str:  # noqa: ANN001
     with pytest.raises(error) as caught:
         await coroutine
     return caught.value.message
@@ -614,7 +615,7 @@ def _count_queries():  # noqa: ANN202
 
 
 async def options(zip_code: str, **changes):  # noqa: ANN003, ANN201 - CheckoutOptions
-    arguments = {
+    arguments: dict[str, Any] = {
         "service_slug": "iv-hydration",
         "zip_code": zip_code,
         "location": HOME,
@@ -672,7 +673,7 @@ async def test_checkout_options_list_each_providers_times_and_the_first_availabl
 
 
 async def open_days(zip_code: str = ZIP, **changes):  # noqa: ANN003, ANN201 - list[date]
-    arguments = {
+    arguments: dict[str, Any] = {
         "service_slug": "iv-hydration",
         "zip_code": zip_code,
         "location": HOME,

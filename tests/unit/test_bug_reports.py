@@ -9,9 +9,9 @@ from app import db as app_db
 from app.principal import Principal
 from app.services.errors import Unavailable, ValidationFailed
 from app.services.feedback import FIELDS_REQUIRED, SEND_FAILED, submit_bug_report
-from app.services.feedback._bug_reports import NOT_LOGGED_IN
 from app.settings import get_settings
 from models import BugReport, OutboxMessage
+from models.bug_report import NOT_LOGGED_IN
 from models.mail import OutboxStatus
 from tests.conftest import html_part
 from tests.factories import person

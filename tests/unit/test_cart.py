@@ -400,7 +400,7 @@ async def test_a_change_tells_the_owners_tabs_the_carts_revision(catalog) -> Non
     """The tab that made a change already shows the new cart: the announcement carries its revision, so
     that tab need not read the cart again, while a tab showing an older cart sees a different one."""
     owner = visitor()
-    async with events.subscribe(cart_topic(owner)) as queue:
+    async with events.subscribe(present(cart_topic(owner))) as queue:
         async with app_db.unit_of_work() as session:
             first = await add_to_cart(
                 session=session, owner=owner, actor=SYSTEM, service_slug="routine-blood-draw"

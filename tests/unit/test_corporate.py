@@ -47,7 +47,7 @@ from models.audit import AuditEntry
 from models.catalog import ServiceLocation
 from models.corporate import ContractCreate, ContractServiceInput, EnquiryCreate, LeadStatus
 from models.staff import Permission
-from tests.factories import person, provider, run
+from tests.factories import person, present, provider, run
 
 SLUG = "routine-blood-draw"
 EVENT_DAY = date.today() + timedelta(days=9)
@@ -70,8 +70,8 @@ def enquiry(**changes: object) -> EnquiryCreate:
 
 
 def join_token(message: EmailMessage) -> str:
-    body = message.get_body(("html",)).get_content()
-    return re.search(r"/join-team\?token=([\w-]+)", body).group(1)
+    body = present(message.get_body(("html",))).get_content()
+    return present(re.search(r"/join-team\?token=([\w-]+)", body)).group(1)
 
 
 async def contract_for(desk: Principal, contact_email: str) -> str:
@@ -128,7 +128,7 @@ async def test_an_enquiry_becomes_a_lead_a_contract_an_event_day_and_an_invoice(
     assert (await run(list_leads, actor=desk.actor, status="contacted", mine=True)).total == 1
 
     contract_id = await contract_for(desk.actor, contact.email)
-    team = await run(get_my_team, actor=contact.actor)
+    team = present(await run(get_my_team, actor=contact.actor))
     assert team.organization.name == "Acme Logistics" and team.my_role == "admin"
 
     nurse, tech, busy = [await person(Role.provider, n) for n in ("Ada Nurse", "Ben Tech", "Cal Busy")]
@@ -261,8 +261,8 @@ async def test_an_admin_invites_a_colleague_who_accepts_and_reads_the_contract(c
     team = await run(accept_invitation, actor=colleague.actor, token=token)
     assert [m.name for m in team.members] == ["Dana Whitfield", "Eli Colleague"]
     assert (
-        await run(get_account, user_id=colleague.id)
-    ).organization == "Acme Logistics"  # User.organization
+        present(await run(get_account, user_id=colleague.id)).organization == "Acme Logistics"
+    )  # User.organization
     assert [c.id for c in await run(list_my_contracts, actor=colleague.actor)] == [contract_id]
     assert [c.id for c in await run(list_my_contracts, actor=assigned.actor)] == [contract_id]
 
@@ -281,8 +281,10 @@ async def test_an_admin_invites_a_colleague_who_accepts_and_reads_the_contract(c
     with pytest.raises(ValidationFailed, match="only admin"):
         await run(leave_organization, actor=colleague.actor)
     await run(leave_organization, actor=member.actor)
-    assert [m.name for m in (await run(get_my_team, actor=colleague.actor)).members] == ["Eli Colleague"]
-    assert (await run(get_account, user_id=member.id)).organization == ""
+    assert [m.name for m in present(await run(get_my_team, actor=colleague.actor)).members] == [
+        "Eli Colleague"
+    ]
+    assert present(await run(get_account, user_id=member.id)).organization == ""
     with pytest.raises(NotFound, match="not valid any more"):  # an invitation is used once
         await run(accept_invitation, actor=member.actor, token=token)
 

@@ -54,7 +54,7 @@ from models.enrollment import (
     ProviderApplication,
 )
 from models.notification import Notification, NotificationKind
-from tests.factories import person, run
+from tests.factories import person, present, run
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
 PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
@@ -116,8 +116,8 @@ async def test_an_application_is_saved_step_by_step_and_submitted(enrolling) -> 
     saved = await run(save_identity, actor=applicant.actor, update=IDENTITY)
     assert (saved.first_name, saved.phone, saved.step) == ("Nia", "+12125550100", 1)
     # Half-way: what was saved is there when the person comes back.
-    again = await run(get_my_application, actor=applicant.actor)
-    assert again.provider_type.value == "nurse" and again.step == 1
+    again = present(await run(get_my_application, actor=applicant.actor))
+    assert present(again.provider_type).value == "nurse" and again.step == 1
 
     with pytest.raises(StepInvalid) as refused:
         await run(
@@ -237,7 +237,7 @@ async def test_needs_information_then_resubmitted_and_withdrawn(enrolling) -> No
         row = await session.scalar(select(ProviderApplication))
         row.status = ApplicationStatus.needs_information
         row.decision_reasons, row.decision_message = ["document_unreadable"], "The ID photo is blurred."
-    application = await run(get_my_application, actor=applicant.actor)
+    application = present(await run(get_my_application, actor=applicant.actor))
     reasons = {r.code: r for r in await run(list_decision_reasons)}
     summary = status_summary(application, reasons, utcnow())
     assert summary.title == "Needs information" and summary.message == "The ID photo is blurred."
@@ -259,7 +259,7 @@ async def test_a_rejected_applicant_may_apply_again_after_the_date(enrolling) ->
         row = await session.scalar(select(ProviderApplication))
         row.status = ApplicationStatus.rejected
         row.reapply_after = utcnow() + timedelta(days=30)
-    application = await run(get_my_application, actor=applicant.actor)
+    application = present(await run(get_my_application, actor=applicant.actor))
     summary = status_summary(application, {}, utcnow())
     assert summary.title == "Rejected" and "You may apply again from" in summary.text
     with pytest.raises(ValidationFailed, match="apply again from"):
@@ -276,10 +276,10 @@ async def test_an_applicant_lands_on_enrollment_after_sign_in(enrolling) -> None
     await run(start_application, actor=applicant.actor)
     from app.services.accounts.internal import get_account
 
-    account = await run(get_account, user_id=applicant.id)
+    account = present(await run(get_account, user_id=applicant.id))
     assert account.role == Role.patient and account.provider_applicant
     assert auth_redirect_target(None, account) == "/provider-enrollment"
-    assert enrollment_rule(None).to == "/login?redirect=/provider-enrollment"
+    assert present(enrollment_rule(None)).to == "/login?redirect=/provider-enrollment"
     assert enrollment_rule(account) is None
 
 

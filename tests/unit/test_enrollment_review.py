@@ -112,7 +112,7 @@ async def _tick_all(reviewer: factories.Person, application_id: str) -> None:
 
 
 # ---- permissions --------------------------------------------------------------------------------------
-VERIFICATION_CALLS = {
+VERIFICATION_CALLS: dict[str, factories.ServiceCall] = {
     "queue": (list_verification_queue, {}),
     "review": (get_application_review, {"application_id": "A"}),
     "open": (open_application, {"application_id": "A"}),
@@ -125,7 +125,7 @@ VERIFICATION_CALLS = {
     ),
     "reject": (reject_application, {"application_id": "A", "decision": DecisionCreate(reasons=["other"])}),
 }
-DOCUMENT_CALLS = {
+DOCUMENT_CALLS: dict[str, factories.ServiceCall] = {
     "documents": (list_credential_documents, {}),
     "approve_document": (approve_document, {"document_id": "D"}),
     "reject_document": (reject_document, {"document_id": "D", "reason": "document_unreadable"}),
@@ -377,7 +377,7 @@ async def test_decisions_follow_the_state_machine_with_reasons_that_fit(configur
     assert row.status == S.rejected and days == 90
     assert (
         before + timedelta(days=days) - timedelta(minutes=1)
-        <= row.reapply_after.replace(tzinfo=UTC)
+        <= factories.present(row.reapply_after).replace(tzinfo=UTC)
         <= datetime.now(UTC) + timedelta(days=days)
     )
     for fn in (approve_application, request_information, reject_application):

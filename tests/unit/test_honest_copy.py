@@ -19,7 +19,7 @@ from components.frame.banner import SALE_TEXT, flash_sale_banner
 from components.order_ui import CONFIRMED, REQUESTED, confirmation_copy
 from components.screen import DASHBOARD_FRAME, OWN_FRAME, SITE_FRAME
 from medivisit.ui import _routes
-from models.booking import AppointmentRead, AppointmentStatus, OrderRead
+from models.booking import AppointmentStatus, OrderRead
 from pages.dashboard.home import coming_soon_screen as dashboard_coming_soon
 from pages.dashboard.home import overview
 from pages.routes import SCREENS
@@ -63,9 +63,7 @@ def test_no_sign_in_or_sign_up_screen_says_welcome_back_to_everyone() -> None:
 
 # ---- Booking confirmed -----------------------------------------------------------------------------
 def _order(*statuses: AppointmentStatus) -> OrderRead:
-    return OrderRead.model_construct(
-        appointments=[AppointmentRead.model_construct(status=status) for status in statuses]
-    )
+    return factories.order_read([factories.appointment_read(status) for status in statuses])
 
 
 def test_pending_visits_are_requested_not_confirmed() -> None:

@@ -11,6 +11,7 @@ import pytest
 from app.settings import PROJECT_ROOT
 from components.catalog_copy import CATEGORIES
 from components.illustrations import HEIGHT, SERVICE_ILLUSTRATIONS, WIDTH, illustration
+from tests.ui.harness import attrs, children
 
 FOLDER = PROJECT_ROOT / "static" / "img" / "services"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -45,12 +46,12 @@ def test_the_dark_file_draws_the_same_shapes_in_other_colours(slug: str) -> None
 
 def test_the_images_are_decorative_lazy_and_sized() -> None:
     tile = illustration("iv-therapy", class_name="card-media")
-    assert tile["attributes"]["class_name"] == "illus card-media"
-    light, dark = tile["children"]
-    assert light["attributes"]["src"] == "/static/img/services/iv-therapy.svg"
-    assert dark["attributes"]["src"] == "/static/img/services/iv-therapy-dark.svg"
+    assert attrs(tile)["class_name"] == "illus card-media"
+    light, dark = children(tile)
+    assert attrs(light)["src"] == "/static/img/services/iv-therapy.svg"
+    assert attrs(dark)["src"] == "/static/img/services/iv-therapy-dark.svg"
     for image in (light, dark):
-        attributes = image["attributes"]
+        attributes = attrs(image)
         assert attributes["alt"] == "" and attributes["loading"] == "lazy"
         assert (attributes["width"], attributes["height"]) == (str(WIDTH), str(HEIGHT))
     with pytest.raises(ValueError):

@@ -48,6 +48,7 @@ from app.settings import get_settings
 from models.account import Role
 from models.audit import AuditEntry
 from models.booking import Appointment, Transaction, TransactionStatus, TransactionType
+from models.catalog import ServiceLocation
 from models.ledger import (
     PLATFORM_KINDS,
     AccountKind,
@@ -116,7 +117,7 @@ async def book(world: World, starts_at=NINE, city: str = "New York") -> str:  # 
             provider_id=world.provider_id,
             starts_at=starts_at,
             zip_code=ZIP,
-            location="home",
+            location=ServiceLocation.home,
             now=NOW,
         )
     line = CheckoutLine(

@@ -21,7 +21,7 @@ from models.account import Role
 from models.audit import AuditAction, AuditEntry
 from models.feature import FeatureSetting
 from models.staff import ROLE_GRANTS, Permission, StaffMember
-from tests.factories import person, run
+from tests.factories import ServiceCall, person, present, run
 
 NY = "America/New_York"
 
@@ -52,7 +52,7 @@ async def test_an_admin_cannot_make_a_patient_staff_and_the_attempt_is_audited(c
     message = await refused(change_user_role, actor=admin.actor, user_id=patient.account.id, role=role)
 
     assert message.startswith(f"You cannot give the {role} role: it holds permissions you do not hold:")
-    assert (await run(get_account, user_id=patient.account.id)).role == Role.patient
+    assert present(await run(get_account, user_id=patient.account.id)).role == Role.patient
     [entry] = await refusals(patient.account.email)  # kept although the command was rolled back
     assert (entry.actor_id, entry.actor_email) == (admin.account.id, admin.account.email)
     assert entry.details["attempt"] == f"give the {role} role"
@@ -69,7 +69,7 @@ async def test_an_admin_cannot_make_a_patient_staff_and_the_attempt_is_audited(c
 async def test_an_admin_cannot_demote_disable_flag_or_sign_out_a_staff_account(configured, role) -> None:
     admin, owner = await person(Role.admin), await person(Role.owner)
     member = await person(role, "Morgan Hayes")
-    attempts = {
+    attempts: dict[str, ServiceCall] = {
         "give the patient role": (change_user_role, {"role": "patient"}),
         "disable the account": (disable_user, {}),
         "change the account's flags": (set_user_flags, {"is_vip": True}),
@@ -79,7 +79,7 @@ async def test_an_admin_cannot_demote_disable_flag_or_sign_out_a_staff_account(c
         message = await refused(fn, actor=admin.actor, user_id=member.account.id, **kwargs)
         assert message.startswith("Only an owner can change Morgan Hayes: they hold permissions")
     assert [e.details["attempt"] for e in await refusals(member.account.email)] == list(attempts)
-    account = await run(get_account, user_id=member.account.id)
+    account = present(await run(get_account, user_id=member.account.id))
     assert (account.role, account.is_vip) == (role, False)
     await run(get_staff_access, actor=member.actor)  # still signed in, still staff
     shown = await run(get_user, actor=admin.actor, user_id=member.account.id)
@@ -103,7 +103,7 @@ async def test_hr_cannot_demote_deactivate_or_remove_a_management_member(configu
     hr, owner = await person(Role.hr, "Harper Quinn"), await person(Role.owner)
     manager = await person(Role.management, "Morgan Hayes")
     support = await person(Role.support, "Sam Rivera")
-    attempts = {
+    attempts: dict[str, ServiceCall] = {
         "give the support role": (update_staff, {"role": "support"}),
         "deactivate": (update_staff, {"active": False}),
         "change the extra permissions": (update_staff, {"extra_permissions": []}),

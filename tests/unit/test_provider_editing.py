@@ -44,7 +44,7 @@ from app.services.providers import (
 from models.account import AccountRead, Role
 from models.catalog import ServiceLocation
 from models.provider import WeeklyHoursRead
-from tests.factories import person, provider
+from tests.factories import ServiceCall, person, provider
 
 PASSWORD = "correct-horse-1"
 NY = "America/New_York"
@@ -271,7 +271,7 @@ async def test_time_off_of_another_provider_is_off_limits(identity) -> None:
 async def test_signed_out_and_ended_sessions_change_nothing(identity) -> None:
     actor, account, access = await _account(Role.provider)
     await _provider(account.id)
-    commands = [
+    commands: list[ServiceCall] = [
         (get_own_provider, {}),
         (set_own_services, {"offers": [ServiceOffer("routine-blood-draw", "1", (ServiceLocation.home,))]}),
         (set_own_service_area, {"zip_codes": "99999"}),

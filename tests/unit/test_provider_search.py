@@ -410,7 +410,7 @@ async def test_price_order_matches_a_brute_force_ranking(configured) -> None:
     ratings_of: dict[str, tuple[int, ...]] = {}
     for index in range(30):
         chosen = rng.sample(services, k=rng.randint(1, 3))
-        offers = [
+        offers: list[tuple[str, int, tuple[ServiceLocation, ...]]] = [
             (slug, rng.choice((60, 70, 70, 80)), rng.choice(((home,), (office,), (home, office))))
             for slug in chosen
         ]

@@ -357,7 +357,7 @@ async def test_support_is_refused_everything_and_the_audit_needs_view_provider_l
     pid = await provider()
     applicant = await person(Role.patient)
     draft = await factories.bare_application(applicant)
-    calls = [
+    calls: list[factories.ServiceCall] = [
         (list_managed_providers, {"query": ManagedProviderQuery()}),
         (get_managed_provider, {"provider_id": pid}),
         (list_provider_audit, {"provider_id": pid}),

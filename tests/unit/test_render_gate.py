@@ -30,7 +30,8 @@ async def test_layout_updates_take_turns_first_come_first_served(monkeypatch) ->
         return state
 
     monkeypatch.setattr(render_gate, "_original", render)
-    updates = await asyncio.gather(*(Layout._create_layout_update(None, n) for n in range(7)))
+    # The method installed on Layout (asserted above), called with stand-ins for a layout and its states.
+    updates = await asyncio.gather(*(render_gate._gated_update(None, n) for n in range(7)))
     assert updates == list(range(7)) and started == list(range(7))
     assert peak == render_gate.RENDERS_AT_ONCE
 

@@ -15,6 +15,7 @@ from components.guards import (
     staff_rule,
 )
 from pages.routes import NOT_FOUND, SCREENS, TEST_SCREENS, match_screen
+from tests.factories import present
 
 PROTECTED_PREFIXES = ("/dashboard", "/staff", "/admin")
 
@@ -30,23 +31,23 @@ def test_every_portal_route_has_a_rule(screen) -> None:
 
 
 def test_the_rules_are_on_the_routes_that_need_them() -> None:
-    assert match_screen("/checkout").rule is checkout_rule
-    assert match_screen("/appointments").rule is appointments_rule
-    assert match_screen("/dashboard/anything/else").rule is dashboard_rule
-    assert match_screen("/staff/helpdesk").rule is staff_rule
-    assert match_screen("/admin").rule is admin_rule
-    assert match_screen("/services").rule is None
+    assert present(match_screen("/checkout")).rule is checkout_rule
+    assert present(match_screen("/appointments")).rule is appointments_rule
+    assert present(match_screen("/dashboard/anything/else")).rule is dashboard_rule
+    assert present(match_screen("/staff/helpdesk")).rule is staff_rule
+    assert present(match_screen("/admin")).rule is admin_rule
+    assert present(match_screen("/services")).rule is None
     assert NOT_FOUND.rule is None and all(s.rule is None for s in TEST_SCREENS)
 
 
 def test_rules_send_each_visitor_where_spec_says() -> None:
-    assert dashboard_rule(None).to == "/login?redirect=/dashboard"
+    assert present(dashboard_rule(None)).to == "/login?redirect=/dashboard"
     assert dashboard_rule(user("patient")) is None
-    assert checkout_rule(None).to == "/login?redirect=/checkout"
-    assert appointments_rule(None).to == "/login?redirect=/appointments"
-    assert staff_rule(None).to == "/login"
-    denied = staff_rule(user("patient"))
+    assert present(checkout_rule(None)).to == "/login?redirect=/checkout"
+    assert present(appointments_rule(None)).to == "/login?redirect=/appointments"
+    assert present(staff_rule(None)).to == "/login"
+    denied = present(staff_rule(user("patient")))
     assert (denied.to, denied.title) == ("/", ACCESS_DENIED)
     assert staff_rule(user("support")) is None
-    assert admin_rule(user("management")).title == ACCESS_DENIED
+    assert present(admin_rule(user("management"))).title == ACCESS_DENIED
     assert admin_rule(user("admin")) is None

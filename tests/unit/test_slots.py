@@ -3,7 +3,8 @@ start-time grid, and daylight-saving changes in the provider's own time zone."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -33,7 +34,8 @@ def utc(day: int, hour: int, minute: int = 0, month: int = 1) -> datetime:
 
 
 def slots(**kwargs) -> list[datetime]:  # noqa: ANN003
-    arguments = {"hours": WEEKDAYS_9_TO_5, "time_zone": NY, "now": MONDAY, "rules": RULES} | kwargs
+    arguments: dict[str, Any] = {"hours": WEEKDAYS_9_TO_5, "time_zone": NY, "now": MONDAY, "rules": RULES}
+    arguments |= kwargs
     return list(generate_slots(**arguments))
 
 
@@ -114,7 +116,7 @@ def test_spring_forward_keeps_wall_clock_hours() -> None:
     now = datetime(2030, 3, 8, 0, 0, tzinfo=UTC)
     every_day = tuple(Hours(day, 9 * 60, 17 * 60) for day in range(7))
     found = list(generate_slots(hours=every_day, time_zone=NY, now=now, rules=RULES))
-    first_by_day = {}
+    first_by_day: dict[date, datetime] = {}
     for slot in found:
         first_by_day.setdefault(slot.date(), slot)
     assert first_by_day[datetime(2030, 3, 9).date()] == datetime(2030, 3, 9, 14, 0, tzinfo=UTC)

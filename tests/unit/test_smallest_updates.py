@@ -93,13 +93,14 @@ async def _drive(steps: list) -> tuple[Browser, Browser, dict]:
     smallest, reactpy = Browser(), Browser()
     converter = SmallestUpdates()
     async with Layout(SearchPage(actions)) as layout:
-        first = await layout.render()
+        # What the outgoing loop hands on: the update as a plain dict.
+        first: dict[str, Any] = {**await layout.render()}
         for message in converter.messages(first):
             smallest.receive(message)
         reactpy.receive(first)
         for step in steps:
             step(actions)
-            update = await layout.render()
+            update: dict[str, Any] = {**await layout.render()}
             reactpy.receive(update)
             for message in converter.messages(update):
                 smallest.receive(message)

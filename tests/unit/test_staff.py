@@ -22,7 +22,7 @@ from app.principal import SYSTEM
 from app.services.accounts import demo_email
 from app.services.accounts.internal import get_account
 from app.services.catalog.internal import ensure_reference_catalog
-from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.errors import NotFound, PermissionDenied, ServiceError, ValidationFailed
 from app.services.providers import create_provider
 from app.services.staff import (
     ALREADY_STAFF,
@@ -56,23 +56,24 @@ from models.audit import AuditAction, AuditEntry
 from models.booking import Appointment, AppointmentStatus
 from models.catalog import Service, ServiceLocation
 from models.identity import User
-from models.staff import ROLE_GRANTS, Permission, StaffMember
+from models.staff import ROLE_GRANTS, Permission, StaffMember, StaffMemberRead
 from tests.conftest import html_part
-from tests.factories import Person, person, run
+from tests.factories import Person, person, present, run
 
 NY = "America/New_York"
 PRICE = Decimal("80")
 
 
-async def refused(error: type[Exception], fn, **kwargs) -> str:  # noqa: ANN001
+async def refused(error: type[ServiceError], fn, **kwargs) -> str:  # noqa: ANN001
     with pytest.raises(error) as caught:
         await run(fn, **kwargs)
     return caught.value.message
 
 
-async def all_staff(manager: Person) -> dict[str, object]:
+async def all_staff(manager: Person) -> dict[str, StaffMemberRead]:
     """Every member on every page of the staff list, by e-mail."""
-    found, page = {}, 1
+    found: dict[str, StaffMemberRead] = {}
+    page = 1
     while True:
         listing = await run(list_staff, actor=manager.actor, page=page)
         found |= {m.email: m for m in listing.members}
@@ -103,7 +104,7 @@ async def test_hr_adds_an_existing_patient_as_support_and_it_is_audited(identity
         True,
     )
     assert set(member.permissions) == ROLE_GRANTS[Role.support] and member.extra_permissions == []
-    assert (await run(get_account, user_id=patient.id)).role == Role.support
+    assert present(await run(get_account, user_id=patient.id)).role == Role.support
     access = await run(get_staff_access, actor=patient.actor)
     assert access.permissions == ROLE_GRANTS[Role.support]
     [entry] = await audit_of(AuditAction.staff_add, patient.email)
@@ -154,7 +155,7 @@ async def test_providers_and_admins_keep_their_role(identity, role) -> None:
         ValidationFailed, add_staff, actor=owner.actor, email=someone.email, role="support"
     )
     assert message == f"Only a patient account can join the staff; this account is a {role.value}."
-    assert (await run(get_account, user_id=someone.id)).role == role
+    assert present(await run(get_account, user_id=someone.id)).role == role
 
 
 async def test_an_update_changes_role_and_permissions_within_what_the_manager_holds(identity) -> None:
@@ -263,7 +264,7 @@ async def test_a_removed_member_is_a_patient_again_and_leaves_the_portal(identit
     removed = await run(remove_staff, actor=hr.actor, user_id=member.id)
 
     assert removed.role == Role.support
-    assert (await run(get_account, user_id=member.id)).role == Role.patient
+    assert present(await run(get_account, user_id=member.id)).role == Role.patient
     assert await refused(PermissionDenied, get_staff_access, actor=member.actor) == PORTAL_DENIED
     async with app_db.unit_of_work() as session:
         assert await session.scalar(select(StaffMember).where(StaffMember.user_id == member.id)) is None
@@ -506,7 +507,7 @@ async def test_the_audit_log_is_the_owners_with_filters_and_pages(identity) -> N
     # Paging by the last entry seen skips nothing written in the same instant.
     seen, cursor = [], None
     async with app_db.unit_of_work() as session:
-        auditor = await get_account(session=session, user_id=owner.id)
+        auditor = present(await get_account(session=session, user_id=owner.id))
         while True:
             page = await list_audit(
                 session=session, reader=auditor, actor_query=marker, limit=1, older_than=cursor

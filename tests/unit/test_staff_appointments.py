@@ -49,7 +49,7 @@ from models.staff import Permission
 from models.staff_visits import StaffVisitQuery
 from tests import factories
 from tests.conftest import html_part
-from tests.factories import ALL_WEEK, Person, blocked_writers, person, run
+from tests.factories import ALL_WEEK, Person, ServiceCall, blocked_writers, person, present, run
 
 NY = "America/New_York"
 LA = "America/Los_Angeles"
@@ -96,7 +96,7 @@ async def world(identity) -> World:
         "patient": patient,
         "provider": ada,
     }
-    return World(patient, ada, bo, ada_id, bo_id, cy_id, di_id, ed_id, visit_id, order_id, staff)
+    return World(patient, ada, bo, ada_id, bo_id, cy_id, di_id, ed_id, visit_id, present(order_id), staff)
 
 
 def week(**kw) -> StaffVisitQuery:  # noqa: ANN003
@@ -144,7 +144,7 @@ async def test_every_path_is_open_to_the_roles_spec_gives_it_and_refused_to_the_
 ) -> None:  # noqa: ANN001
     may_list, may_read_records, may_see_schedule, may_manage = MATRIX[role]
     actor = world.staff[role].actor
-    reads = {
+    reads: dict[str, ServiceCall] = {
         "list": (list_staff_visits, {"query": week()}),
         "filters": (get_staff_visit_filters, {}),
         "details": (get_staff_visit, {"appointment_id": world.visit_id}),
@@ -170,7 +170,7 @@ async def test_every_path_is_open_to_the_roles_spec_gives_it_and_refused_to_the_
         await run(get_provider_schedule, actor=actor, **schedule)
     else:
         await refused(get_provider_schedule, actor=actor, **schedule)
-    commands = [
+    commands: list[ServiceCall] = [
         (confirm_visit, {"appointment_id": world.visit_id, "now": NOW}),
         (list_reassign_options, {"appointment_id": world.visit_id, "now": NOW}),
         (
@@ -295,9 +295,10 @@ async def test_details_carry_the_patients_records_only_for_view_patient_logs_and
 
     for _ in range(2):
         details = await run(get_staff_visit, actor=manager.actor, appointment_id=world.visit_id)
-    assert details.patient.name == "Jordan Lee" and details.patient.notes == "Gate code 1234"
-    assert (details.patient.address_line, details.patient.zip_code) == ("12 Main St", "10001")
-    assert details.patient.email == world.patient.email
+    records = present(details.patient)
+    assert records.name == "Jordan Lee" and records.notes == "Gate code 1234"
+    assert (records.address_line, records.zip_code) == ("12 Main St", "10001")
+    assert records.email == world.patient.email
     entries = await run(list_audit, reader=OWNER, action=AuditAction.patient_records_view)
     assert len(entries) == 2
     assert {(e.actor_email, e.target) for e in entries} == {(manager.email, world.patient.id)}

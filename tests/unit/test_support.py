@@ -135,7 +135,9 @@ async def test_each_tab_shows_its_tickets_and_the_status_tabs_filter_by_status(d
     for status, ticket in tickets.items():
         if status != TicketStatus.new:
             await run(set_ticket_status, actor=management.actor, ticket_id=ticket.id, status=status)
-    await run(assign_ticket, actor=support.actor, ticket_id=tickets["waiting"].id, assignee_id=support.id)
+    await run(
+        assign_ticket, actor=support.actor, ticket_id=tickets[TicketStatus.waiting].id, assignee_id=support.id
+    )
 
     async def tab(name: str) -> set[str]:
         found = await run(list_tickets, actor=support.actor, filter=name, search=mark)

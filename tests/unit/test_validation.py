@@ -81,10 +81,11 @@ async def test_every_service_and_category_of_the_catalog_has_a_page(configured) 
         slugs = [c.slug for c in catalog] + [s.slug for c in catalog for s in c.services]
         assert len(slugs) > len(catalog)
         for slug in slugs:
-            screen, params = match_route(f"/services/{slug}")
+            screen, params = factories.present(match_route(f"/services/{slug}"))
             assert screen.target == "pages.service_detail:ServiceDetailPage"
-            assert await screen.head(session=session, **params) is not None, slug
-            category, service = await get_service_page(session=session, slug=slug)
+            head = factories.present(screen.head)
+            assert await head(session=session, **params) is not None, slug
+            category, service = factories.present(await get_service_page(session=session, slug=slug))
             assert slug in (category.slug, service.slug if service else None)
         assert await service_page_head(session=session, slug="no-such-service") is None
 

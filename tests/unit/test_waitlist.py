@@ -21,7 +21,7 @@ from models.account import Role
 from models.audit import AuditEntry
 from models.waitlist import WaitlistStatus
 from tests.conftest import html_part
-from tests.factories import Person, person
+from tests.factories import Person, person, present
 
 
 @pytest.fixture
@@ -103,7 +103,7 @@ async def test_owner_approval_invites_by_email(mail_env, smtp, owner) -> None:
     [message] = smtp.wait_for(1)
     assert message["To"] == entry.email and "invited" in message["Subject"].lower()
     match = re.search(r'href="([^"]+)"', html_part(message))
-    link = urlsplit(unescape(match.group(1)))
+    link = urlsplit(unescape(present(match).group(1)))
     assert f"{link.scheme}://{link.netloc}{link.path}" == "http://app.medivisit.test/auth/v1/verify"
     query = parse_qs(link.query)
     assert query["type"] == ["invite"]
@@ -111,7 +111,7 @@ async def test_owner_approval_invites_by_email(mail_env, smtp, owner) -> None:
     assert re.fullmatch(r"[0-9a-f]{56}", query["token"][0])
 
     async with app_db.unit_of_work() as session:
-        user = await find_user_by_email(session, entry.email)
+        user = present(await find_user_by_email(session, entry.email))
         pending = await list_waitlist(session=session, actor=owner.actor)
         approved_list = await list_waitlist(
             session=session, actor=owner.actor, status=WaitlistStatus.approved
