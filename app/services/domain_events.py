@@ -2,7 +2,8 @@
 publishes them; medivisit/subscribers.py says who listens).
 
 Each is a frozen dataclass named by what happened. It carries ids and the few values its subscribers need
-(amounts, times), never private text: a subscriber reads anything more through the services.
+(amounts, times, the names and numbers a notice shows), never private text beyond what the notice it
+causes already carries: a subscriber reads anything more through the services.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""`notify`: called by other domains inside their own unit of work. It stores one inbox row per recipient,
-announces it on the recipient's topic once the unit of work commits (every open tab's bell updates), and
-sends the e-mails the recipients' preferences ask for: at once, or with the next daily digest.
+"""`notify`: called by this domain's subscribers of other domains' events (and `notify_visits`), in the
+unit of work they run in. It stores one inbox row per recipient, announces it on the recipient's topic
+once the unit of work commits (every open tab's bell updates), and sends the e-mails the recipients'
+preferences ask for: at once, or with the next daily digest.
 
 Preferences are read for all recipients with one query, their addresses with another, and the e-mails are
 stored with one insert (`app.outbox.send_emails`): a notification to many people costs the same statements
