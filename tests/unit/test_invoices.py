@@ -66,8 +66,7 @@ class Staff:
     patient: Person
 
 
-@pytest.fixture
-async def staff(identity) -> Staff:
+async def build_staff() -> Staff:
     return Staff(
         owner=await person(Role.owner, "Olive Owner"),
         biller=await person(Role.support, "Bill Issuer", extras=(Permission.create_invoices,)),
@@ -75,6 +74,11 @@ async def staff(identity) -> Staff:
         manager=await person(Role.management, "Mia Manager"),
         patient=await person(Role.patient, "Zoë Łukasiewicz"),
     )
+
+
+@pytest.fixture
+async def staff(identity, world_once) -> Staff:
+    return await world_once(build_staff)
 
 
 def attachments_of(message: Message) -> list[EmailMessage]:
