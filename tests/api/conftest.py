@@ -8,6 +8,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from email.message import Message
+from pathlib import Path
 
 import httpx
 import pytest
@@ -43,18 +44,27 @@ def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}@medivisit.test"
 
 
-def start_identity_server(tmp_dir, smtp_url: str, **env: str) -> LiveServer:
+class IdentityServer(LiveServer):
+    """A live server that also says where its SQLite database and its var directory (signing keys) are."""
+
+    def __init__(self, server: LiveServer, *, database_url: str, var_dir: Path) -> None:
+        super().__init__(server.base_url, server.log_path, server.process)
+        self.database_url = database_url
+        self.var_dir = var_dir
+
+
+def start_identity_server(tmp_dir: Path, smtp_url: str, **env: str) -> IdentityServer:
     """A live server with its own SQLite database and signing key under `tmp_dir`."""
     server = start_server(
         tmp_dir, environment={"SMTP_URL": smtp_url, "VAR_DIR": str(tmp_dir), **IDENTITY_TEST_ENV, **env}
     )
-    server.database_url = f"sqlite:///{tmp_dir / 'live.db'}"
-    server.var_dir = tmp_dir
-    return server
+    return IdentityServer(server, database_url=f"sqlite:///{tmp_dir / 'live.db'}", var_dir=tmp_dir)
 
 
 @pytest.fixture(scope="session")
-def auth_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
+def auth_server(
+    tmp_path_factory: pytest.TempPathFactory, smtp_server: tuple[SmtpInbox, str]
+) -> Iterator[IdentityServer]:
     """Auto-confirm on (sign-up answers a session)."""
     _inbox, smtp_url = smtp_server
     server = start_identity_server(
@@ -65,7 +75,9 @@ def auth_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def confirm_server(tmp_path_factory, smtp_server) -> Iterator[LiveServer]:
+def confirm_server(
+    tmp_path_factory: pytest.TempPathFactory, smtp_server: tuple[SmtpInbox, str]
+) -> Iterator[IdentityServer]:
     """Auto-confirm off (sign-up sends a confirmation e-mail)."""
     _inbox, smtp_url = smtp_server
     server = start_identity_server(

@@ -34,6 +34,7 @@ from medivisit.main import create_app
 from models.account import Role
 from models.audit import AuditEntry
 from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction, TransactionStatus
+from models.catalog import ServiceLocation
 from models.identity import as_utc
 from models.ledger import JournalEntry, Posting
 from models.mail import OutboxMessage
@@ -42,7 +43,7 @@ from models.payment import CardPayment, PaymentCustomer, PaymentEvent
 from models.service_request import OfferStatus, RequestStatus
 from tests import stripe_standin
 from tests.conftest import html_part
-from tests.factories import ZIP, blocked_writers, person, provider, run
+from tests.factories import ZIP, blocked_writers, person, present, provider, run
 from tests.unit.test_booking import NOW
 from tests.unit.test_ledger import WEDNESDAY_NINE, World, balanced, book, money
 from tests.unit.test_service_requests import ADDRESS, offer, post, provider_account
@@ -367,7 +368,7 @@ async def test_a_declined_payment_cancels_the_order_frees_its_times_and_tells_th
             provider_id=world.provider_id,
             starts_at=WEDNESDAY_NINE,
             zip_code=ZIP,
-            location="home",
+            location=ServiceLocation.home,
             now=NOW,
         )
     assert held.status == AppointmentStatus.held
@@ -490,7 +491,7 @@ async def test_reconciliation_leaves_a_paid_session_of_another_amount_for_staff(
     stripe_on.sessions[payment.checkout_session_id].update(
         status="complete", payment_status="paid", payment_intent="pi_test_cheap", amount_total=1
     )
-    later = as_utc(payment.expires_at) + timedelta(minutes=11)
+    later = as_utc(present(payment.expires_at)) + timedelta(minutes=11)
     async with app_db.unit_of_work() as session:
         assert await reconcile_card_payments(session=session, now=later) == 0
     assert (await payment_of(payment.order_id)).status == "awaiting"
@@ -585,7 +586,7 @@ async def test_payments_left_awaiting_are_settled_from_stripes_record(world, str
     stripe_on.sessions[paid.checkout_session_id].update(
         status="complete", payment_status="paid", payment_intent="pi_test_reconciled"
     )
-    later = as_utc(paid.expires_at) + timedelta(minutes=11)
+    later = as_utc(present(paid.expires_at)) + timedelta(minutes=11)
     async with app_db.unit_of_work() as session:
         assert await reconcile_card_payments(session=session, now=later) == 1
     found = await payment_of(paid.order_id)

@@ -33,7 +33,8 @@ async def test_200_simultaneous_sessions_all_render(live_server) -> None:
 
     failures = [r for r in results if isinstance(r, BaseException)]
     assert failures == [], f"{len(failures)} sessions failed, first: {failures[:1]!r}"
-    assert all(r["type"] == "layout-update" and r["model"] for r in results)
+    rendered = [r for r in results if not isinstance(r, BaseException)]
+    assert all(r["type"] == "layout-update" and r["model"] for r in rendered)
     new_log = live_server.log()[log_before:]
     assert "Hook stack is in an invalid state" not in new_log
     assert "Traceback" not in new_log and "ERROR" not in new_log, new_log[-3000:]

@@ -74,7 +74,7 @@ def test_sign_in_get_user_and_update_metadata(auth_server) -> None:
 
     # app_metadata is not the user's to write.
     with pytest.raises(AuthApiError) as refused:
-        client.update_user({"app_metadata": {"role": "owner"}})  # type: ignore[typeddict-unknown-key]
+        client.update_user({"app_metadata": {"role": "owner"}})
     assert refused.value.status == 403 and refused.value.code == "not_admin"
     assert client.get_user().user.app_metadata == {"provider": "email", "providers": ["email"]}
 

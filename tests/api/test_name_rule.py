@@ -14,6 +14,7 @@ from app.services.accounts.internal import create_account, get_account
 from models.account import Role
 from tests.api.conftest import unique_email
 from tests.api.test_browser_auth import flash, post_form
+from tests.factories import present
 
 PASSWORD = "harbor-violet-kettle"
 DIRTY = "  Ada\u0007\u0008 \u202eLove\u200blace\ufeff\t\n ｊｒ \u2028"
@@ -92,5 +93,5 @@ async def test_the_register_form_and_the_cli_use_the_same_rule(auth_client) -> N
             session=session, email=unique_email("cli"), password=PASSWORD, role=Role.patient, name=DIRTY
         )
     async with app_db.unit_of_work() as session:
-        found = await get_account(session=session, user_id=made.id)
+        found = present(await get_account(session=session, user_id=made.id))
     assert (found.first_name, found.last_name) == ("Ada", "Lovelace jr")

@@ -30,7 +30,7 @@ class Browser:
     """A browser of one signed-in person: its session cookies on an httpx client, and the same session
     as the services' actor."""
 
-    def __init__(self, client: httpx.AsyncClient, actor: Principal) -> None:
+    def __init__(self, client: httpx.AsyncClient, actor: Principal | None) -> None:
         self.client, self.actor = client, actor
 
     async def upload(

@@ -54,7 +54,7 @@ from tests.conftest import (
 )
 from tests.e2e.conftest import DESKTOP, MOBILE, open_page, page_errors, screenshot, watch_errors
 from tests.e2e.helpers import bounds, sign_in, toasts
-from tests.factories import license_in
+from tests.factories import license_in, present
 
 ZIP = "10001"
 ZONE = "America/New_York"
@@ -75,8 +75,8 @@ async def _populate(database_url: str) -> None:
     every_day = [Hours(day, 7 * 60, 19 * 60) for day in range(7)]
     try:
         async with database.unit_of_work() as session:
-            priya_user = await find_user_by_email(session, PROVIDER)
-            priya = await session.scalar(select(Provider).where(Provider.user_id == priya_user.id))
+            priya_user = present(await find_user_by_email(session, PROVIDER))
+            priya = present(await session.scalar(select(Provider).where(Provider.user_id == priya_user.id)))
             await set_weekly_hours(session=session, actor=SYSTEM, provider_id=priya.id, hours=every_day)
             elena = await create_provider(
                 session=session,

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from app.db import Database
@@ -35,6 +35,7 @@ from tests.e2e.accessibility import (
 from tests.e2e.conftest import open_page, page_errors, screenshot
 from tests.e2e.helpers import toasts
 from tests.e2e.test_staff_portal import sidebar_links, staff_sign_in
+from tests.factories import present
 
 FIND = "/find-provider?zip=10011"
 # (patient e-mail's local part, status, days in status, step)
@@ -56,7 +57,7 @@ def add_applications(database_url: str) -> None:
         try:
             async with database.unit_of_work() as session:
                 users = {
-                    u.email.split("@")[0]: u
+                    present(u.email).split("@")[0]: u
                     for u in (
                         await session.scalars(
                             select(User).where(User.email.like("%@patients.demo.medivisit.test"))
@@ -109,7 +110,7 @@ def site(tmp_path_factory) -> Iterator[LiveServer]:
     stop_server(server)
 
 
-def priya_listed(page: Page, server: LiveServer) -> object:
+def priya_listed(page: Page, server: LiveServer) -> Locator:
     open_page(page, server.url(FIND))
     return page.locator(".provider-card").filter(has_text="Priya Shah")
 

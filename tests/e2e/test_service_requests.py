@@ -42,7 +42,7 @@ from tests.conftest import LiveServer, demo_database, start_server, stop_server
 from tests.e2e.accessibility import LOOKS, check_every_look, screenshot_looks, set_look, violations
 from tests.e2e.conftest import DESKTOP, open_page, screenshot
 from tests.e2e.helpers import sign_in, toasts
-from tests.factories import license_in
+from tests.factories import license_in, present
 
 ZONE = "America/New_York"
 PATIENT = "patient@demo.medivisit.test"
@@ -57,8 +57,8 @@ async def _populate(database_url: str) -> None:
     every_day = [Hours(day, 7 * 60, 19 * 60) for day in range(7)]
     try:
         async with database.unit_of_work() as session:
-            priya_user = await find_user_by_email(session, PROVIDER)
-            priya = await session.scalar(select(Provider).where(Provider.user_id == priya_user.id))
+            priya_user = present(await find_user_by_email(session, PROVIDER))
+            priya = present(await session.scalar(select(Provider).where(Provider.user_id == priya_user.id)))
             await set_weekly_hours(session=session, actor=SYSTEM, provider_id=priya.id, hours=every_day)
             cole = await create_account(
                 session=session, email=FAR_AWAY, password=FAR_PASSWORD, role="provider", name="Cole Chicago"

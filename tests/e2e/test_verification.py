@@ -12,14 +12,16 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import Database
 from app.services.accounts.internal import create_account
@@ -57,10 +59,13 @@ def site(tmp_path_factory) -> Iterator[tuple[LiveServer, str, Path]]:
     stop_server(server)
 
 
-def in_database(database_url: str, work) -> object:  # noqa: ANN001
+T = TypeVar("T")
+
+
+def in_database(database_url: str, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
     """Run `work(session)` in a unit of work on the server's database (off Playwright's event loop)."""
 
-    async def run() -> object:
+    async def run() -> T:
         database = Database(database_url)
         try:
             async with database.unit_of_work() as session:

@@ -34,6 +34,7 @@ from tests.e2e.accessibility import (
 )
 from tests.e2e.conftest import open_page
 from tests.e2e.helpers import log_out
+from tests.factories import present
 
 PATIENT = "patient@demo.medivisit.test"
 PROVIDER = "provider@demo.medivisit.test"
@@ -46,7 +47,7 @@ async def _seed_money(database_url: str) -> dict[AccountKind, int]:
     database = Database(database_url)
     try:
         async with database.unit_of_work() as session:
-            jordan = await session.scalar(select(User.id).where(User.email == PATIENT))
+            jordan = present(await session.scalar(select(User.id).where(User.email == PATIENT)))
             booked, credit = (AccountKind.patient_booked, jordan), (AccountKind.patient_credit, jordan)
             await post(session=session, kind=EntryKind.order_placed, legs=move(7900, WORLD, booked))
             await post(
@@ -61,8 +62,10 @@ async def _seed_money(database_url: str) -> dict[AccountKind, int]:
                 legs=move(1250, WORLD, credit),
                 description="Credit from support",
             )
-            priya = await session.scalar(
-                select(Provider).join(User, User.id == Provider.user_id).where(User.email == PROVIDER)
+            priya = present(
+                await session.scalar(
+                    select(Provider).join(User, User.id == Provider.user_id).where(User.email == PROVIDER)
+                )
             )
             # Priya's visits are in the ledger from the demo seed: the screen must show what it holds.
             balances = {
