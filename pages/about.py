@@ -11,10 +11,10 @@ from components.kit import (
     button_row,
     card,
     cta_band,
-    grid,
     section,
     split,
 )
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 
 BELIEFS = (
@@ -91,20 +91,12 @@ def AboutPage() -> VdomDict:
             ),
         ),
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in BELIEFS), columns=4
-            ),
+            feature_grid(BELIEFS, columns=4),
             title="What we believe",
             muted=True,
         ),
         section(
-            grid(
-                *(
-                    card(html.p(text), icon_name=name, title=title, href=href)
-                    for name, title, text, href in AUDIENCES
-                ),
-                columns=3,
-            ),
+            feature_grid(AUDIENCES, columns=3),
             title="Who MediVisit is for",
         ),
         section(

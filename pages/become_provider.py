@@ -13,11 +13,11 @@ from components.kit import (
     card,
     chips,
     cta_band,
-    grid,
     section,
     split,
     steps,
 )
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 
 ENROLLMENT = "/provider-enrollment"
@@ -85,10 +85,7 @@ def BecomeProviderPage() -> VdomDict:
             button_link("Provider FAQ", "/provider-faq", variant="outline"),
         ),
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in BENEFITS),
-                columns=4,
-            ),
+            feature_grid(BENEFITS, columns=4),
             title="Why providers join",
         ),
         section(

@@ -33,14 +33,12 @@ from components.kit import (
     ServerForm,
     TextArea,
     button_link,
-    card,
     cta_band,
     detail_header,
     empty_state,
     file_button,
     file_input,
     form_error,
-    grid,
     hint,
     notice,
     page_title,
@@ -48,6 +46,7 @@ from components.kit import (
     upload_receiver,
 )
 from components.kit.page_card import titled_card
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 from models.careers import (
     EMPLOYMENT_LABELS,
@@ -127,9 +126,7 @@ def CareersPage() -> VdomDict:
             id="open-roles",
         ),
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in VALUES), columns=4
-            ),
+            feature_grid(VALUES, columns=4),
             title="What we value",
             muted=True,
         ),

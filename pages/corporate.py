@@ -24,12 +24,12 @@ from components.kit import (
     card,
     checklist,
     dialog_actions,
-    grid,
     hint,
     section,
     split,
     steps,
 )
+from components.kit.page_features import feature_grid
 from components.kit.page_fieldset import field_group
 from components.kit.page_public import public_page
 from models.corporate import (
@@ -103,10 +103,7 @@ def CorporatePage() -> VdomDict:
     return public_page(
         "Care for your team, at work",
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in OFFERINGS),
-                columns=4,
-            ),
+            feature_grid(OFFERINGS, columns=4),
             title="What we offer on site",
         ),
         section(

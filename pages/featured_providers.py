@@ -8,7 +8,8 @@ from reactpy.types import VdomDict
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
-from components.kit import QueryView, button_link, card, grid, notice, section
+from components.kit import QueryView, button_link, notice, section
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 from components.provider_ui import featured_card
 
@@ -56,10 +57,7 @@ def FeaturedProvidersPage() -> VdomDict:
             ),
         ),
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in CRITERIA),
-                columns=3,
-            ),
+            feature_grid(CRITERIA, columns=3),
             html.p(
                 {"class_name": "text-muted spaced-row"},
                 "Featuring is based on patient reviews of completed visits only. Providers can't pay to be "

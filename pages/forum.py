@@ -24,13 +24,12 @@ from components.kit import (
     QueryView,
     UserText,
     button_link,
-    card,
-    grid,
     notice,
     page_param,
     page_title,
     section,
 )
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 from models.forum import TOPICS_PAGE, ForumTopicListRead, ForumTopicSummaryRead, PostStatus
 
@@ -123,10 +122,7 @@ def _Forum(category: str | None, page: int, bookmarks: bool) -> VdomDict:
                 {"class_name": "section-intro"},
                 "Everyone who posts agrees to these guidelines. They keep the forum safe and useful.",
             ),
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in GUIDELINES),
-                columns=3,
-            ),
+            feature_grid(GUIDELINES, columns=3),
             title="Community guidelines",
             muted=True,
         ),

@@ -26,6 +26,7 @@ from components.kit import (
     grid,
     section,
 )
+from components.kit.page_features import feature_grid
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 
 # (slug of /services#<slug> and of its illustration, name, one line)
@@ -182,7 +183,7 @@ def _service_lines() -> VdomDict:
 
 
 def _steps() -> VdomDict:
-    return grid(*(card(html.p(text), icon_name=i, title=title) for i, title, text in STEPS), columns=3)
+    return feature_grid(STEPS, columns=3)
 
 
 @cache

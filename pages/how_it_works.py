@@ -11,12 +11,12 @@ from components.kit import (
     button_row,
     card,
     checklist,
-    grid,
     notice,
     section,
     split,
     steps,
 )
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 
 PATIENT_STEPS = (
@@ -87,13 +87,7 @@ def HowItWorksPage() -> VdomDict:
             muted=True,
         ),
         section(
-            grid(
-                *(
-                    card(html.p(text), icon_name=name, title=title, href=href)
-                    for name, title, text, href in AUDIENCES
-                ),
-                columns=2,
-            ),
+            feature_grid(AUDIENCES, columns=2),
             title="Not a patient?",
         ),
         section(

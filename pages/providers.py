@@ -19,13 +19,13 @@ from components.kit import (
     cta_band,
     empty_state,
     error_state,
-    grid,
     loading_state,
     section,
     split,
     steps,
 )
 from components.kit.page_band import band
+from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from models.provider import ProviderQuery
@@ -131,9 +131,7 @@ def ProvidersPage() -> VdomDict:
             muted=True,
         ),
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in PROFILE), columns=4
-            ),
+            feature_grid(PROFILE, columns=4),
             title="What each profile shows",
         ),
         section(

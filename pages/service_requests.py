@@ -45,10 +45,8 @@ from components.kit import (
     UserText,
     button_link,
     button_row,
-    card,
     dialog_actions,
     form_error,
-    grid,
     hint,
     page_header,
     section,
@@ -57,6 +55,7 @@ from components.kit import (
     steps,
 )
 from components.kit.page_card import titled_card
+from components.kit.page_features import feature_grid
 from components.kit.page_fieldset import field_group
 from components.kit.page_request import request_details
 from components.safety_ui import emergency_banner
@@ -166,10 +165,7 @@ def _SignedIn() -> VdomDict:
 def _Explanation() -> VdomDict:  # noqa: N802 - static markup, named like the components
     return html._(
         section(
-            grid(
-                *(card(html.p(text), icon_name=name, title=title) for name, title, text in EXAMPLES),
-                columns=4,
-            ),
+            feature_grid(EXAMPLES, columns=4),
             title="What you can ask for",
         ),
         section(
