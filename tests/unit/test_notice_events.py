@@ -7,18 +7,25 @@ notices are their own, below) imports the notifications domain any more."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
+import app.services.ads._serving as serving
 from app import db as app_db
 from app.principal import Principal
 from app.services.accounts import approve_waitlist_entry, join_waitlist
 from app.services.accounts.internal import create_account
 from app.services.ads import review_ad_flight, submit_ad_flight
+from app.services.ads._rules import today
+from app.services.appointments import complete_appointment, confirm_appointment, start_appointment
+from app.services.booking import CheckoutLine, hold_slot, place_order
 from app.services.careers import apply_for_job, save_posting, stage_cv
+from app.services.cart import CartOwner, add_product_to_cart
 from app.services.catalog.internal import ensure_reference_catalog
 from app.services.corporate import submit_enquiry, update_lead
 from app.services.enrollment import open_application, request_information, suspend_provider
@@ -28,29 +35,40 @@ from app.services.forum.internal import ensure_forum_categories
 from app.services.invoices import create_invoice, send_invoice
 from app.services.ledger import request_payout
 from app.services.ledger.internal import release_due_earnings
-from app.services.service_requests import accept_offer, cancel_service_request
+from app.services.service_requests import (
+    accept_offer,
+    cancel_service_request,
+    post_service_request,
+    send_offer,
+)
 from app.services.staff import update_staff
-from app.services.store import move_fulfilment, place_store_order
+from app.services.store import create_product, move_fulfilment, place_store_order
 from app.services.support import assign_ticket, reply_to_ticket
 from app.settings import get_settings
 from models.account import Role
+from models.ads import AdCreative, FlightCreate
 from models.booking import AppointmentStatus
 from models.careers import ApplicationCreate, PostingWrite
+from models.catalog import ServiceLocation
+from models.corporate import EnquiryCreate
 from models.enrollment import DecisionCreate
 from models.forum import ForumMember, ForumTopicWrite
 from models.invoice import InvoiceCreate, InvoiceLineInput, RecipientKind
 from models.mail import OutboxMessage
 from models.notification import Notification, NotificationKind
+from models.service_request import ServiceRequestCreate, WindowInput
 from models.staff import Permission
+from models.store import ProductCreate, ShippingAddress
 from tests import factories
-from tests.factories import Person, person, provider, run
-from tests.unit.test_ads import flight, own_snapshot  # noqa: F401 - the fixture, autouse
-from tests.unit.test_corporate import enquiry
-from tests.unit.test_invoices import org
-from tests.unit.test_ledger import NINE, World, book, complete
-from tests.unit.test_service_requests import ADDRESS, NOW, offer, post, provider_account
-from tests.unit.test_store import HOME, Shop, add, new_product
+from tests.factories import ZIP, Person, person, provider, run
 
+NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
+NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
+TUESDAY_NINE = datetime(2030, 1, 8, 14, 0, tzinfo=UTC)  # Tuesday 9:00 in New York
+ADDRESS = {"address_line": "1 Request Road", "city": "New York", "state": "NY"}
+HOME = ShippingAddress(
+    name="Jordan Lee", line1="350 Fifth Avenue", line2="Apt 5", city="New York", state="NY", zip_code="10118"
+)
 Notice = tuple[str, str, str, str]  # (kind, title, body, link)
 
 
@@ -66,6 +84,36 @@ async def notices(who: Person | str, kind: NotificationKind | None = None) -> li
 
 
 # ---- service requests ------------------------------------------------------------------------------------
+async def provider_account(name: str) -> tuple[Principal, str]:
+    """A signed-in provider with a verified profile (blood draws in 10001, a New York licence)."""
+    who = await person(Role.provider, name)
+    return who.actor, await provider(name, owner=who)
+
+
+async def post(actor: Principal) -> str:
+    request = ServiceRequestCreate(
+        service_slug="routine-blood-draw",
+        location="home",
+        zip_code="10001",
+        windows=[WindowInput(day="2030-01-08", start="09:00", end="12:00")],
+        notes="Fasting draw.",
+    )
+    return (await run(post_service_request, actor=actor, request=request, now=NOW)).id
+
+
+async def offer(actor: Principal, request_id: str, price: str) -> str:
+    sent = await run(
+        send_offer,
+        actor=actor,
+        request_id=request_id,
+        price=Decimal(price),
+        starts_at=TUESDAY_NINE,
+        message="I can come first thing.",
+        now=NOW,
+    )
+    return sent.id
+
+
 async def test_service_requests_tell_the_patient_of_offers_and_the_providers_of_the_outcome(identity) -> None:
     ella, _ = await provider_account("Ella Winner")
     omar, _ = await provider_account("Omar Other")
@@ -100,7 +148,7 @@ async def test_service_requests_tell_the_patient_of_offers_and_the_providers_of_
         )
     ]
 
-    other = await post(patient.actor, "10001")
+    other = await post(patient.actor)
     await offer(omar, other, "72")
     await run(cancel_service_request, actor=patient.actor, request_id=other, now=NOW)
     assert (
@@ -174,11 +222,14 @@ async def test_a_suspension_tells_the_patients_ahead_the_staff_and_the_provider(
 async def test_a_sent_invoice_tells_its_patient(identity, smtp) -> None:
     owner = await person(Role.owner, "Olive Owner")
     patient = await person(Role.patient, "Zoë Łukasiewicz")
-    data: InvoiceCreate = org(
+    data = InvoiceCreate(
         recipient_kind=RecipientKind.patient,
         patient_email=patient.email,
         recipient_name="",
         recipient_email="",
+        recipient_address="",
+        due_on=datetime.now(UTC).date() + timedelta(days=30),
+        notes="",
         lines=[InvoiceLineInput(description="Home visit, no-show fee", quantity=1, unit_price_cents=4_500)],
     )
     draft = await run(create_invoice, actor=owner.actor, data=data)
@@ -195,6 +246,21 @@ async def test_a_sent_invoice_tells_its_patient(identity, smtp) -> None:
 
 
 # ---- corporate -------------------------------------------------------------------------------------------
+def enquiry() -> EnquiryCreate:
+    return EnquiryCreate(
+        company="Acme Logistics",
+        contact_name="Dana Whitfield",
+        email="dana@acme-logistics.example",
+        phone="(212) 555-0142",
+        site_count="2",
+        site_location="New York, 10001",
+        headcount="180",
+        services=["routine-blood-draw"],
+        dates_wanted="Any weekday in early December",
+        message="Flu season is coming; we'd like one day per site.",
+    )
+
+
 async def test_a_corporate_enquiry_tells_the_desk_and_an_assignment_its_assignee(identity) -> None:
     await run(ensure_reference_catalog)
     desk = await person(Role.owner, "Olive Owner")
@@ -246,6 +312,40 @@ async def test_the_forum_tells_watchers_of_replies_and_authors_of_accepted_answe
 
 
 # ---- payouts (ledger) ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class World:
+    patient: Person
+    provider: Person
+    provider_id: str
+
+
+async def book(world: World) -> str:
+    """One visit booked through checkout, on Monday at nine; its id."""
+    async with app_db.unit_of_work() as session:
+        held = await hold_slot(
+            session=session,
+            actor=world.patient.actor,
+            service_slug="routine-blood-draw",
+            provider_id=world.provider_id,
+            starts_at=NINE,
+            zip_code=ZIP,
+            location=ServiceLocation.home,
+            now=NOW,
+        )
+    line = CheckoutLine(
+        hold_id=held.id, location="home", address_line="12 Main St", city="New York", state="NY", zip_code=ZIP
+    )
+    order = await run(place_order, actor=world.patient.actor, lines=[line], now=NOW)
+    return order.appointments[0].id
+
+
+async def complete(world: World, visit_id: str) -> None:
+    actor = world.provider.actor
+    await run(confirm_appointment, actor=actor, appointment_id=visit_id, now=NOW)
+    await run(start_appointment, actor=actor, appointment_id=visit_id, now=NINE)
+    await run(complete_appointment, actor=actor, appointment_id=visit_id, now=NINE + timedelta(hours=1))
+
+
 @pytest.fixture
 async def world(identity, monkeypatch) -> World:
     """test_ledger's world: a provider who earns by a visit (released by the job, not at once)."""
@@ -256,9 +356,6 @@ async def world(identity, monkeypatch) -> World:
         patient=await person(Role.patient, "Jordan Lee"),
         provider=nurse,
         provider_id=await provider("Ada Nurse", owner=nurse),
-        owner=await person(Role.owner, "Olive Owner"),
-        other_owner=await person(Role.owner, "Otto Owner"),
-        manager=await person(Role.management, "Mia Manager"),
     )
 
 
@@ -352,18 +449,35 @@ async def test_the_help_desk_tells_the_customer_of_replies_and_a_member_of_assig
 
 
 # ---- store -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shop:
+    patient: Person
+    staff: Person  # manage_services
+
+
 @pytest.fixture
 async def shop(identity) -> Shop:
     return Shop(
         patient=await person(Role.patient, "Jordan Lee"),
         staff=await person(Role.support, "Sam Rivera", extras=(Permission.manage_services,)),
-        manager=await person(Role.management, "Mia Manager"),
     )
 
 
 async def test_a_store_order_tells_its_patient_of_each_step(shop: Shop) -> None:
-    product = await new_product(shop)
-    await add(shop.patient, product)
+    gauze = ProductCreate(
+        name="Sterile gauze pads, 4 × 4 in, 25 count",
+        description="Individually wrapped cotton gauze pads for dressing minor cuts.",
+        category="Medical Supplies",
+        price="8.50",
+        stock="5",
+    )
+    product = await run(create_product, actor=shop.staff.actor, data=gauze)
+    await run(
+        add_product_to_cart,
+        owner=CartOwner(user_id=shop.patient.id),
+        actor=shop.patient.actor,
+        product_id=product.id,
+    )
     order = await run(place_store_order, actor=shop.patient.actor, address=HOME)
     await run(move_fulfilment, actor=shop.staff.actor, order_id=order.id, to="processed")
     assert await notices(shop.patient, NotificationKind.store_order) == [
@@ -402,7 +516,29 @@ async def test_a_waitlist_approval_welcomes_the_person(identity) -> None:
 
 
 # ---- ads -------------------------------------------------------------------------------------------------
-async def test_a_review_of_an_ad_flight_tells_its_advertiser(identity) -> None:
+@pytest.fixture
+def own_snapshot(monkeypatch) -> None:
+    """This process's live-ads snapshot is the test's own (as test_ads keeps it)."""
+    monkeypatch.setattr(serving, "_snapshot", {})
+
+
+def flight() -> FlightCreate:
+    creative = AdCreative(
+        headline="Mobile IV therapy in Brooklyn",
+        body="Licensed nurses come to you. Results vary.",
+        link_url="https://example.com/iv",
+    )
+    return FlightCreate(
+        name="Spring clinic",
+        placements=["SERVICES_TOP"],
+        starts_on=today().isoformat(),
+        ends_on=(today() + timedelta(days=6)).isoformat(),
+        budget="50",
+        creative=creative,
+    )
+
+
+async def test_a_review_of_an_ad_flight_tells_its_advertiser(identity, own_snapshot) -> None:
     advertiser = await person(Role.provider, "Ada Advertiser")
     manager = await person(Role.management, "Mia Manager")
     booked = await run(submit_ad_flight, actor=advertiser.actor, data=flight())
