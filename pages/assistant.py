@@ -34,6 +34,7 @@ from components.hooks import use_action, use_query
 from components.icons import icon
 from components.kit import Button, Field, UserText, button_link, error_state, loading_state
 from components.kit.page_band import band
+from components.kit.page_chat import chat_bubble, chat_message
 from components.kit.page_public import public_page
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
@@ -115,20 +116,18 @@ def _urgent(message: ChatMessage) -> VdomDict:
 
 def _bubble(message: ChatMessage, index: int) -> VdomDict:
     if message.mine:
-        return html.li(
-            {"key": str(index), "class_name": "chat-message chat-message-mine"},
-            html.span({"class_name": "sr-only"}, "You said: "),
+        return chat_message(
             UserText(message.text, tag="p", class_name="chat-bubble"),
+            mine=True,
+            speaker="You said: ",
+            key=str(index),
         )
     urgent = message.kind in (AnswerKind.emergency, AnswerKind.crisis)
-    return html.li(
-        {"key": str(index), "class_name": f"chat-message chat-message-assistant chat-{message.kind.value}"},
-        html.span({"class_name": "sr-only"}, "Assistant: "),
-        html.div(
-            {"class_name": "chat-bubble"},
-            _urgent(message) if urgent else html._(*_body(message.text)),
-            _sources(message.sources),
-        ),
+    return chat_message(
+        chat_bubble(_urgent(message) if urgent else html._(*_body(message.text)), _sources(message.sources)),
+        speaker="Assistant: ",
+        class_name=f"chat-{message.kind.value}",
+        key=str(index),
     )
 
 
@@ -138,12 +137,13 @@ def Writing(sink: Any) -> VdomDict:
     text, set_text = use_state("")
     sink.current = set_text
     # Hidden from assistive technology: the live region announces the finished answer once, not every piece.
-    return html.li(
-        {"class_name": "chat-message chat-message-assistant chat-writing", "aria-hidden": "true"},
-        html.div(
-            {"class_name": "chat-bubble", "aria-busy": "true"},
+    return chat_message(
+        chat_bubble(
             html._(*_body(text)) if text else html.p({"class_name": "chat-thinking"}, "Looking that up…"),
+            busy=True,
         ),
+        class_name="chat-writing",
+        hidden=True,
     )
 
 
@@ -199,15 +199,14 @@ def Chat(initial: ChatState, signed_in: bool, handoff: Any) -> VdomDict:
         messages.append(ChatMessage(kind=AnswerKind.question, text=asking, at=datetime.now(UTC)))
     log = html.ol(
         {"class_name": "chat-messages"},
-        html.li(
-            {"key": "hello", "class_name": "chat-message chat-message-assistant"},
-            html.div(
-                {"class_name": "chat-bubble"},
+        chat_message(
+            chat_bubble(
                 html.p(
                     "Hi! Ask me about our services, how to prepare for a visit, prices, payments or booking. "
                     "I answer from our help center and catalog, and show where each answer comes from."
-                ),
+                )
             ),
+            key="hello",
         ),
         *(_bubble(message, index) for index, message in enumerate(messages)),
         Writing(sink, key=f"writing-{len(messages)}") if asking else "",
