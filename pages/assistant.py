@@ -89,10 +89,7 @@ def _sources(sources: tuple[SourceLink, ...]) -> VdomDict | str:
         )
         if others
         else "",
-        *(
-            html.a({"key": s.url, "class_name": "btn btn-primary btn-sm chat-book", "href": s.url}, s.title)
-            for s in bookings
-        ),
+        *(button_link(s.title, s.url, size="sm", class_name="chat-book", key=s.url) for s in bookings),
     )
 
 

@@ -45,6 +45,7 @@ from components.kit import (
     section,
     upload_receiver,
 )
+from components.kit.page_back import back_link
 from components.kit.page_card import titled_card
 from components.kit.page_features import feature_grid
 from components.kit.page_public import public_page
@@ -202,7 +203,7 @@ def _Posting(posting: PostingDetailRead) -> VdomDict:
                 ),
                 _ApplicationForm(posting) if is_open else "",
             ),
-            html.p(html.a({"href": PATH}, "← All open roles")),
+            back_link("All open roles", PATH),
         ),
         _provider_band(),
     )

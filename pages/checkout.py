@@ -151,7 +151,7 @@ def _to_payment(url: str) -> VdomDict:
     is there for a browser that does not follow by itself)."""
     return band(
         html.p("Your visits are held. Taking you to Stripe's secure page to pay by card…"),
-        html.a({"class_name": "btn btn-primary", "href": url, **native_link()}, "Continue to payment"),
+        button_link("Continue to payment", url, **native_link()),
         follow(url, full_load=True),
         container_class="checkout-loading",
         container_role="status",

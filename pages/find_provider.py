@@ -41,6 +41,7 @@ from components.kit import (
 )
 from components.kit.page_band import band
 from components.kit.page_public import public_page
+from components.kit.page_results import no_results
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from models.catalog import ServiceLocation
@@ -161,11 +162,7 @@ def _Results(search: str, time_zone: str) -> VdomDict:
     if problem:
         return html.div(
             {"class_name": "search-results"},
-            html.div(
-                {"class_name": "empty-state", "key": "invalid-zip"},
-                html.h3("Check the ZIP code"),
-                form_error(problem),
-            ),
+            no_results("Check the ZIP code", form_error(problem), key="invalid-zip"),
         )
     page = results.data
     if results.error:
@@ -180,11 +177,11 @@ def _Results(search: str, time_zone: str) -> VdomDict:
         [provider_card(card, time_zone, add_service=service) for card in page.items]
         if page.items
         else [
-            html.div(
-                {"class_name": "empty-state", "key": "empty"},
-                html.h3("No providers match these filters"),
+            no_results(
+                "No providers match these filters",
                 html.p("Try another date, a nearby ZIP code, or any provider type."),
                 button_link("Clear filters", PATH, variant="outline"),
+                key="empty",
             )
         ]
     )

@@ -51,6 +51,7 @@ from components.kit import (
     page_param,
     page_title,
 )
+from components.kit.page_back import back_link
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
 from models.forum import (
@@ -127,7 +128,7 @@ def _TopicView(found: ForumTopicRead, query: Query) -> VdomDict:
                 found.page, found.total, POSTS_PAGE, href=lambda n: _href(found, n), label="Pages of posts"
             ),
             _ReplyBox(found, query, form, quoting, set_quoting),
-            html.p(html.a({"href": FORUM}, "← All topics")),
+            back_link("All topics", FORUM),
         ),
     )
 

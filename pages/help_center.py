@@ -43,7 +43,9 @@ from components.kit import (
     page_title,
     section,
 )
+from components.kit.page_back import back_link
 from components.kit.page_public import public_page
+from components.kit.page_results import no_results
 from models.help_center import (
     CATEGORY_LABELS,
     MARK_END,
@@ -236,14 +238,16 @@ def marked(snippet: str) -> list[Any]:
 
 def _results(found: HelpSearchRead) -> VdomDict:
     if not found.hits:
-        return html.div(
-            {"class_name": "help-no-results", "role": "status"},
-            html.h2(f"No article matches “{found.query}”"),
+        return no_results(
+            f"No article matches “{found.query}”",
             html.p(
                 "Try other words, check the spelling, or browse ",
                 html.a({"href": PATH}, "all topics"),
                 ". You can also contact support below: we'll include your search in the request.",
             ),
+            heading="h2",
+            class_name="help-no-results",
+            status=True,
         )
     count = len(found.hits)
     return html.div(
@@ -308,7 +312,7 @@ def _ArticleView(article: HelpArticleRead, query: Query) -> VdomDict:
                 }
             ),
             _Helpful(article, query) if article.status == HelpStatus.published else "",
-            html.p(html.a({"href": PATH}, "← All help topics")),
+            back_link("All help topics", PATH),
         ),
         still_need_help(
             contact_support_href(signed_in, about_article(article)),

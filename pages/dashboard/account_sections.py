@@ -40,11 +40,12 @@ from components.kit import (
     Field,
     QueryView,
     SettingsPanel,
+    button_link,
     dialog_actions,
     facts,
     settings_actions,
 )
-from components.kit.page_status import status_pill
+from components.kit.page_status import state_line, status_pill
 from models.account import AccountStatus, ActiveSession, AddressRead
 
 SETTINGS_LOGIN = "/login?redirect=%2Fdashboard%2Fsettings"
@@ -167,8 +168,7 @@ def EmailChange() -> VdomDict:
         pending = (
             html.div(
                 {"class_name": "settings-pending", "role": "status"},
-                html.p(
-                    {"class_name": "settings-text"},
+                state_line(
                     status_pill("Waiting"),
                     " Changing to ",
                     html.strong(found.pending_email),
@@ -330,9 +330,8 @@ def data_export_card() -> VdomDict:
         lead="A copy of your profile, address, orders and visits, support conversations, reviews and "
         "signed-in sessions, as one JSON file.",
         actions=(
-            html.a(
-                {"class_name": "btn btn-outline", "href": EXPORT_HREF, "download": "", **native_link()},
-                "Download my data (JSON)",
+            button_link(
+                "Download my data (JSON)", EXPORT_HREF, variant="outline", download="", **native_link()
             ),
         ),
         title_id="settings-data",

@@ -32,7 +32,7 @@ from components.kit import (
     settings_actions,
 )
 from components.kit.page_dashboard import dashboard_header
-from components.kit.page_status import status_pill
+from components.kit.page_status import state_line, status_pill
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
     AccountDeletion,
@@ -93,8 +93,7 @@ def _TwoFactor() -> VdomDict:
         body = loading_state("Checking…")
     elif status.data is not None and status.data.enabled:
         body = html._(
-            html.p(
-                {"class_name": "settings-text"},
+            state_line(
                 status_pill("On", on=True, icon_name="check"),
                 " Signing in asks for a code from your authenticator app.",
             ),
@@ -120,8 +119,7 @@ def _TwoFactor() -> VdomDict:
         body = _enrolment(setup, session.csrf_token)
     else:
         body = html._(
-            html.p(
-                {"class_name": "settings-text"},
+            state_line(
                 status_pill("Off"),
                 " Add a code from an authenticator app (Google Authenticator, 1Password, Authy…) to every sign-in.",
             ),
