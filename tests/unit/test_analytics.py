@@ -73,8 +73,7 @@ class World:
     unmet: list[tuple[date, str, int]]
 
 
-@pytest.fixture
-async def world(identity) -> World:
+async def build_world() -> World:
     rng = random.Random(15)
     hours_a = [Hours(d, 9 * 60, 17 * 60) for d in range(5)]
     hours_b = [Hours(0, 8 * 60, 12 * 60), Hours(2, 13 * 60, 19 * 60), Hours(5, 10 * 60, 14 * 60)]
@@ -165,6 +164,11 @@ async def world(identity) -> World:
         c: [(6, 600, 720)],
     }
     return World(analyst, visits, listed, tickets, unmet)
+
+
+@pytest.fixture
+async def world(identity, world_once) -> World:
+    return await world_once(build_world)
 
 
 def _in_range(moment: datetime) -> bool:

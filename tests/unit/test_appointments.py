@@ -74,8 +74,7 @@ class World:
         return self.base + timedelta(hours=hours)
 
 
-@pytest.fixture
-async def world(identity) -> World:
+async def build_world() -> World:
     async with app_db.unit_of_work() as session:
         await ensure_reference_catalog(session=session)
         service_id = await session.scalar(select(Service.id).where(Service.slug == "routine-blood-draw"))
@@ -94,6 +93,11 @@ async def world(identity) -> World:
         service_id=service_id,
         base=BASE,
     )
+
+
+@pytest.fixture
+async def world(identity, world_once) -> World:
+    return await world_once(build_world)
 
 
 async def book(

@@ -78,10 +78,7 @@ class World:
     manager: Person  # management: view_revenue, manage_appointments, not process_payments
 
 
-@pytest.fixture
-async def world(identity, monkeypatch) -> World:
-    monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
-    get_settings.cache_clear()
+async def build_world() -> World:
     nurse = await person(Role.provider, "Ada Nurse")
     return World(
         patient=await person(Role.patient, "Jordan Lee"),
@@ -91,6 +88,13 @@ async def world(identity, monkeypatch) -> World:
         other_owner=await person(Role.owner, "Otto Owner"),
         manager=await person(Role.management, "Mia Manager"),
     )
+
+
+@pytest.fixture
+async def world(identity, monkeypatch, world_once) -> World:
+    monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
+    get_settings.cache_clear()
+    return await world_once(build_world)
 
 
 @pytest.fixture

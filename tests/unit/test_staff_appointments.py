@@ -75,8 +75,7 @@ class World:
     staff: dict[str, Person]  # owner, management, hr, support, admin, patient, provider
 
 
-@pytest.fixture
-async def world(identity) -> World:
+async def build_world() -> World:
     patient = await person(Role.patient, "Jordan Lee")
     ada, bo = await person(Role.provider, "Ada Nurse"), await person(Role.provider, "Bo Nurse")
     ada_id = await factories.provider("Ada Nurse", owner=ada, hours=ALL_WEEK)
@@ -97,6 +96,11 @@ async def world(identity) -> World:
         "provider": ada,
     }
     return World(patient, ada, bo, ada_id, bo_id, cy_id, di_id, ed_id, visit_id, present(order_id), staff)
+
+
+@pytest.fixture
+async def world(identity, world_once) -> World:
+    return await world_once(build_world)
 
 
 def week(**kw) -> StaffVisitQuery:  # noqa: ANN003
