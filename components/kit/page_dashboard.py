@@ -14,9 +14,7 @@ from components.kit.headers import portal_header
 DASHBOARD = ("Dashboard", "/dashboard")
 
 
-def dashboard_header(
-    title: Any, *extra: Any, lead: Any = None, up: tuple[str, str] = DASHBOARD
-) -> VdomDict:
+def dashboard_header(title: Any, *extra: Any, lead: Any = None, up: tuple[str, str] = DASHBOARD) -> VdomDict:
     """`portal_header(title, *extra, lead=lead)` with the eyebrow `a` to `up` = (label, href)."""
     label, href = up
     return portal_header(title, *extra, eyebrow=html.a({"href": href}, label), lead=lead)
