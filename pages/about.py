@@ -15,6 +15,7 @@ from components.kit import (
     split,
 )
 from components.kit.page_features import feature_grid
+from components.kit.page_links import link_list
 from components.kit.page_public import public_page
 
 BELIEFS = (
@@ -78,13 +79,15 @@ def AboutPage() -> VdomDict:
                 title="Why we started",
                 main_class="prose",
                 aside=card(
-                    html.ul(
-                        {"class_name": "card-list"},
-                        html.li(html.a({"href": "/services#phlebotomy"}, "Mobile phlebotomy")),
-                        html.li(html.a({"href": "/services#iv-therapy"}, "IV therapy")),
-                        html.li(html.a({"href": "/services#nursing"}, "In-home nursing")),
-                        html.li(html.a({"href": "/services#diagnostics"}, "At-home diagnostics")),
-                        html.li(html.a({"href": "/corporate"}, "On-site care for employers")),
+                    link_list(
+                        (
+                            ("Mobile phlebotomy", "/services#phlebotomy"),
+                            ("IV therapy", "/services#iv-therapy"),
+                            ("In-home nursing", "/services#nursing"),
+                            ("At-home diagnostics", "/services#diagnostics"),
+                            ("On-site care for employers", "/corporate"),
+                        ),
+                        class_name="card-list",
                     ),
                     title="What we offer",
                 ),

@@ -35,6 +35,7 @@ from components.icons import icon
 from components.kit import Button, Field, UserText, button_link, error_state, loading_state
 from components.kit.page_band import band
 from components.kit.page_chat import chat_bubble, chat_message
+from components.kit.page_links import link_list
 from components.kit.page_public import public_page
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
@@ -80,13 +81,7 @@ def _sources(sources: tuple[SourceLink, ...]) -> VdomDict | str:
     return html.div(
         {"class_name": "chat-sources"},
         html.p({"class_name": "chat-sources-label"}, "Sources") if others else "",
-        html.ul(
-            {"class_name": "chat-source-list"},
-            *(
-                html.li({"key": s.url}, html.a({"href": s.url}, icon("arrow-right", size=14), s.title))
-                for s in others
-            ),
-        )
+        link_list(((s.title, s.url) for s in others), class_name="chat-source-list", icon_name="arrow-right")
         if others
         else "",
         *(button_link(s.title, s.url, size="sm", class_name="chat-book", key=s.url) for s in bookings),

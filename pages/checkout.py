@@ -66,6 +66,7 @@ from components.kit import (
     page_title,
 )
 from components.kit.page_band import band
+from components.kit.page_toggle import toggle_chip
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.store_checkout import StoreCheckout, store_orders_href
@@ -395,17 +396,14 @@ def _day_choices(time_zone: str) -> list[date]:
 
 def _day_chip(day: date, today: date, chosen: bool, choose: Any) -> VdomDict:
     names = {today: "Today", today + timedelta(days=1): "Tomorrow"}
-    return html.button(
-        {
-            "type": "button",
-            "key": day.isoformat(),
-            "class_name": "day-chip" + (" is-selected" if chosen else ""),
-            "aria-pressed": "true" if chosen else "false",
-            "aria-label": f"{names.get(day, f'{day:%A}')}, {format_date(day)}",
-            "on_click": lambda _event: choose(day),
-        },
+    return toggle_chip(
         html.span({"class_name": "day-chip-week"}, names.get(day, f"{day:%a}")),
         html.span({"class_name": "day-chip-date"}, f"{day:%b} {day.day}"),
+        pressed=chosen,
+        on_click=lambda _event: choose(day),
+        class_name="day-chip",
+        key=day.isoformat(),
+        label=f"{names.get(day, f'{day:%A}')}, {format_date(day)}",
     )
 
 
@@ -696,16 +694,13 @@ def _times(
             "aria-busy": "true" if busy else "false",
         },
         *[
-            html.button(
-                {
-                    "type": "button",
-                    "key": moment.isoformat(),
-                    "class_name": "time-chip" + (" is-selected" if moment == held_at else ""),
-                    "aria-pressed": "true" if moment == held_at else "false",
-                    "disabled": busy,
-                    "on_click": take(moment),
-                },
+            toggle_chip(
                 format_time(moment, time_zone),
+                pressed=moment == held_at,
+                on_click=take(moment),
+                class_name="time-chip",
+                key=moment.isoformat(),
+                disabled=busy,
             )
             for moment in times
         ],

@@ -11,6 +11,7 @@ from reactpy.types import VdomDict
 from app.settings import get_settings
 from components.kit import bullets, notice
 from components.kit.page_band import band
+from components.kit.page_links import link_list
 
 LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"
@@ -32,12 +33,7 @@ def _legal_page(title: str, intro: str, sections: tuple[tuple[str, str, tuple[An
             html.nav(
                 {"class_name": "legal-toc", "aria-label": "On this page"},
                 html.p({"class_name": "legal-toc-title"}, "On this page"),
-                html.ol(
-                    *(
-                        html.li({"key": anchor}, html.a({"href": f"#{anchor}"}, heading))
-                        for anchor, heading, _body in sections
-                    )
-                ),
+                link_list(((heading, f"#{anchor}") for anchor, heading, _body in sections), numbered=True),
             ),
             html.article(
                 {"class_name": "prose legal-body"},

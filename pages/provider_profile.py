@@ -39,6 +39,7 @@ from components.kit import (
     page_title,
 )
 from components.kit.page_band import band
+from components.kit.page_toggle import toggle_chip
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead
@@ -227,18 +228,16 @@ def _day_button(slots: DaySlots, selected: bool, choose: Callable[[str], None]) 
     """The day's button: a click chooses the day (`choose(iso date)`)."""
     count = len(slots.starts)
     times = f"{count} open {'time' if count == 1 else 'times'}" if count else "no open times"
-    return html.button(
-        {
-            "key": slots.day.isoformat(),
-            "type": "button",
-            "class_name": "day-pick" + (" is-selected" if selected else "") + ("" if count else " is-empty"),
-            "aria-pressed": "true" if selected else "false",
-            "aria-label": f"{slots.day:%A}, {slots.day:%B} {slots.day.day}: {times}",
-            "on_click": lambda _event: choose(slots.day.isoformat()),
-        },
+    return toggle_chip(
         html.span({"class_name": "day-pick-weekday"}, f"{slots.day:%a}"),
         html.span({"class_name": "day-pick-date"}, str(slots.day.day)),
         html.span({"class_name": "day-pick-dot"}),
+        pressed=selected,
+        on_click=lambda _event: choose(slots.day.isoformat()),
+        class_name="day-pick",
+        key=slots.day.isoformat(),
+        extra_class=None if count else "is-empty",
+        label=f"{slots.day:%A}, {slots.day:%B} {slots.day.day}: {times}",
     )
 
 
