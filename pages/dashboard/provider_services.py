@@ -44,6 +44,7 @@ from components.kit import (
     QueryView,
     SettingsPanel,
     TextArea,
+    button_link,
     empty_state,
     error_state,
     form_error,
@@ -504,7 +505,7 @@ def _note(title: str, text: str, label: str, href: str) -> VdomDict:
             html.div(
                 {"class_name": "portal-empty"},
                 html.div(html.h2({"class_name": "settings-title"}, title), html.p(text)),
-                html.a({"class_name": "btn btn-primary", "href": href}, label, icon("arrow-right", size=18)),
+                button_link(label, href, icon_name="arrow-right"),
             )
         ),
     )
