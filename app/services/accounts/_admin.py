@@ -109,24 +109,28 @@ async def set_role(*, session: AsyncSession, actor: Principal, email: str, role:
     by = None if actor.is_system else await require_account(session=session, actor=actor)
     if by is not None and not is_admin(by):
         raise PermissionDenied(ROLE_DENIED)
-    return await apply_role(session=session, by=by, email=email, role=role, actor=actor)
+    user = await _user_by_email(session, email)
+    return await apply_role(session=session, by=by, user_id=user.id, role=role, actor=actor)
 
 
 async def apply_role(
     *,
     session: AsyncSession,
     by: AccountRead | None,
-    email: str,
+    user_id: str,
     role: Role | str,
     actor: Principal | None = None,
 ) -> AccountRead:
     """The role change itself, for a caller that has already checked `by` may change roles at all
-    (`set_role`: an administrator; staff management: manage_staff; enrolment: a reviewer); `by=None` is the
-    operator. Here the shared rule (app/services/_privilege.py): `by` gives only a role whose permissions
-    they hold, to an account that holds nothing they lack (the owner and admin roles, and accounts with
-    administration rights, are an owner's); a refusal is audited. `actor` is the connection it came through."""
+        (`set_role`: an administrator; staff management: manage_staff; enrolment: a reviewer); `by=None` is the
+        operator. Here the shared rule (app/services/_privilege.py): `by` gives only a role whose permissions
+        they hold, to an account that holds nothing they lack (the owner and admin roles, and accounts with
+        administration rights, are an owner's); a refusal is audited. `actor` is the connection it came through.
+    The account is found by id: one without an e-mail address (signed up by phone) has its role changed too."""
     role = _role(role)
-    user = await _user_by_email(session, email)
+    user = await session.get(User, user_id)
+    if user is None:
+        raise NotFound(ACCOUNT_NOT_FOUND)
     target = account_of(user)
     previous = target.role
     if by is not None:

@@ -5,6 +5,7 @@ the import contracts keep screens and HTTP routes out of this module.
 """
 
 from app.services.accounts._admin import (
+    apply_role,
     create_account,
     create_demo_accounts,
     create_demo_patients,
@@ -14,6 +15,7 @@ from app.services.accounts._waitlist import send_invitation
 from app.services.shared.accounts import get_account
 
 __all__ = [
+    "apply_role",
     "create_account",
     "create_demo_accounts",
     "create_demo_patients",

@@ -22,8 +22,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import SYSTEM
-from app.services.accounts import apply_role
-from app.services.accounts.internal import mark_enrollment_complete
+from app.services.accounts.internal import apply_role, mark_enrollment_complete
 from app.services.errors import NotFound, ValidationFailed
 from app.services.providers import (
     Hours,
@@ -144,7 +143,7 @@ async def publish_provider(
             update(table).where(table.application_id == application.id).values(provider_id=provider_id)
         )
     if account.role != Role.provider:
-        await apply_role(session=session, by=reviewer, email=user.email or "", role=Role.provider)
+        await apply_role(session=session, by=reviewer, user_id=user.id, role=Role.provider)
     await mark_enrollment_complete(session=session, user_id=user.id)
     application.provider_id = provider_id
     provider = await session.get_one(Provider, provider_id)  # created or updated above

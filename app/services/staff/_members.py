@@ -5,7 +5,7 @@ A staff member is an account whose role is a portal role (owner, management, hr,
 command line has no row yet: it reads as an active member without extras until its first update.
 
 `get_staff_access` tells the portal what the signed-in member may see. The team commands need
-`manage_staff`; role changes go through `accounts.apply_role`, and every change is written to the audit log
+`manage_staff`; role changes go through the accounts domain's `apply_role`, and every change is written to the audit log
 and announced on the `staff` topic.
 Rules beyond the SPEC: nobody changes or removes their own staff access, so the last owner always stays;
 the shared rule of app/services/_privilege.py (you hand out only what you hold): a manager gives only roles
@@ -29,8 +29,7 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.auth.sessions import find_user_by_email
 from app.principal import Principal
-from app.services.accounts import apply_role
-from app.services.accounts.internal import send_invitation
+from app.services.accounts.internal import apply_role, send_invitation
 from app.services.domain_events import StaffAccessChanged
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.shared.accounts import account_of, is_owner, owner_emails
@@ -247,7 +246,7 @@ async def add_staff(
         if current not in PORTAL_ROLES and current != Role.patient:
             raise ValidationFailed(NOT_A_PATIENT.format(role=current.value))
     if account_of(user).role != role:
-        await apply_role(session=session, by=manager, email=email, role=role, actor=actor)
+        await apply_role(session=session, by=manager, user_id=user.id, role=role, actor=actor)
     row = StaffMember(user_id=user.id, extra_permissions=[p.value for p in extras], active=True)
     session.add(row)
     await session.flush()
@@ -306,7 +305,7 @@ async def update_staff(
         raise ValidationFailed(OWNER_ALWAYS_ACTIVE)
     changes: dict[str, Any] = {}
     if new_role != before.role:
-        await apply_role(session=session, by=manager, email=user.email or "", role=new_role, actor=actor)
+        await apply_role(session=session, by=manager, user_id=user.id, role=new_role, actor=actor)
         changes["role"] = {"from": before.role.value, "to": new_role.value}
     if row is None:
         row = StaffMember(user_id=user.id, extra_permissions=[], active=True)
@@ -349,7 +348,7 @@ async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str)
         actor=actor,
         held=held,
     )
-    await apply_role(session=session, by=manager, email=user.email or "", role=Role.patient, actor=actor)
+    await apply_role(session=session, by=manager, user_id=user.id, role=Role.patient, actor=actor)
     if row is not None:
         await session.delete(row)
     await session.flush()
