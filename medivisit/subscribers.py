@@ -7,6 +7,7 @@ from __future__ import annotations
 from app import events
 from app.services.appointments import internal as appointments_internal
 from app.services.automation import internal as automation_internal
+from app.services.cart import internal as cart_internal
 from app.services.domain_events import (
     AdFlightDecided,
     ApplicationDecided,
@@ -18,6 +19,7 @@ from app.services.domain_events import (
     AppointmentReassigned,
     AppointmentRescheduled,
     CareerApplicationReceived,
+    CheckedOut,
     CorporateEventDayBooked,
     CorporateLeadAssigned,
     CorporateLeadReceived,
@@ -59,6 +61,7 @@ def wire_subscribers() -> None:
     """Subscribe every handler (wiring twice is wiring once)."""
     # In the command's transaction: the money, what must change with it, the open screens' topics.
     events.subscribe_event(OrderPlaced, ledger_internal.post_booked_order)
+    events.subscribe_event(CheckedOut, cart_internal.empty_checked_out)
     events.subscribe_event(PaymentCaptured, ledger_internal.post_booked_order)
     events.subscribe_event(AppointmentCompleted, ledger_internal.settle_visit_completed)
     events.subscribe_event(AppointmentReassigned, ledger_internal.follow_reassigned_visit)

@@ -40,6 +40,18 @@ class OrderPlaced:
 
 
 @dataclass(frozen=True)
+class CheckedOut:
+    """A patient placed an order from their cart: the booked visits' cart items (one id per visit booked, so an
+    item booked twice is listed twice) and the ordered products leave the cart of the account and of the
+    visitor who was signed out when they chose them (`visitor_id`)."""
+
+    user_id: str
+    visitor_id: str | None
+    cart_item_ids: tuple[str, ...]
+    product_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PaymentCaptured:
     """The card payment of an order awaiting payment came in (the processor's webhook, or the
     reconciliation job): its visits are booked and paid ahead."""

@@ -25,12 +25,12 @@ from app.services.appointments._emails import visit_email
 from app.services.appointments._lifecycle import _tell, appointments_topic
 from app.services.appointments._reads import appointment_read, read_of
 from app.services.automation.internal import emit_visit_events
-from app.services.cart import PLATFORM_FEE_PERCENT
 from app.services.domain_events import OrderPlaced, PaymentCaptured, PaymentFailed
 from app.services.notifications import VisitNote
 from app.services.notifications.internal import notify_visits
 from app.services.payments import PaymentGateway, gateway_of
 from app.services.shared.accounts import account_of
+from app.services.shared.fees import PLATFORM_FEE_PERCENT
 from app.settings import get_settings
 from models.account import AccountRead
 from models.booking import Appointment, AppointmentRead, AppointmentStatus, Order

@@ -50,10 +50,8 @@ from app.services.booking._rules import (
     WITHDRAWN,
     agreed_to_travel,
 )
-from app.services.cart import PLATFORM_FEE_PERCENT, CartOwner, platform_fee
-from app.services.cart.internal import remove_items
 from app.services.catalog import CENT, price_for
-from app.services.domain_events import BookedVisit, OrderPlaced
+from app.services.domain_events import BookedVisit, CheckedOut, OrderPlaced
 from app.services.errors import NotFound, ValidationFailed
 from app.services.payments import get_gateway
 from app.services.providers import NOT_LICENSED, display_name, licensed_until_sql
@@ -61,6 +59,7 @@ from app.services.safety import find_red_flag
 from app.services.shared.accounts import is_admin
 from app.services.shared.addresses import ADDRESSED, address_problems, zip_state
 from app.services.shared.clock import current_time
+from app.services.shared.fees import PLATFORM_FEE_PERCENT, platform_fee
 from app.services.shared.signed_in import require_account
 from models.account import AccountRead
 from models.booking import (
@@ -497,10 +496,13 @@ async def place_order(
         )
         await publish_event(session, placed)
 
-    booked_items = [line.cart_item_id for line in lines if line.cart_item_id]  # one per booked visit
-    await remove_items(session=session, owner=CartOwner(user_id=account.id), item_ids=booked_items)
-    if visitor_id:
-        await remove_items(session=session, owner=CartOwner(visitor_id=visitor_id), item_ids=booked_items)
+    booked_items = tuple(line.cart_item_id for line in lines if line.cart_item_id)  # one per booked visit
+    await publish_event(
+        session,
+        CheckedOut(
+            user_id=account.id, visitor_id=visitor_id or None, cart_item_ids=booked_items, product_ids=()
+        ),
+    )
 
     # Built from the rows in hand: the order, the booked holds and the transactions just written.
     appointments = [

@@ -5,7 +5,6 @@ Its public surface: the names below (`__all__`).
 
 from app.services.cart._cart import (
     MAX_QUANTITY,
-    PLATFORM_FEE_PERCENT,
     STORE_CLOSED,
     CartOwner,
     add_product_to_cart,
@@ -15,11 +14,11 @@ from app.services.cart._cart import (
     clear_cart,
     load_cart,
     merge_visitor_cart,
-    platform_fee,
     remove_from_cart,
     set_quantity,
     visit_totals,
 )
+from app.services.shared.fees import PLATFORM_FEE_PERCENT, platform_fee
 
 __all__ = [
     "CartOwner",

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from functools import cache
 from typing import Literal
 
@@ -47,15 +47,16 @@ from app.db import changed_rows
 from app.principal import Principal
 from app.services.cart._products import product_lines, product_of
 from app.services.catalog import configured_sale, price_at
+from app.services.domain_events import CheckedOut
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.providers import LISTED, display_name
+from app.services.shared.fees import platform_fee
 from app.services.shared.signed_in import SESSION_ENDED, require_account
 from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals
 from models.catalog import Service, ServiceCategory
 from models.provider import Provider, ProviderService
 from models.store import CartProduct, Product
 
-PLATFORM_FEE_PERCENT = 5
 MAX_QUANTITY = 10  # visits of one item per checkout; the badge still counts past 9 as "9+"
 VISITOR_ID_MAX = 64  # the column's width; a longer cookie was not issued by this site
 CENT = Decimal("0.01")
@@ -88,11 +89,6 @@ class CartOwner:
 
 
 # ---- pure rules ---------------------------------------------------------------------------------
-def platform_fee(subtotal: Decimal) -> Decimal:
-    """5 % of a subtotal, rounded half-up to the cent (SPEC §9)."""
-    return (subtotal * PLATFORM_FEE_PERCENT / 100).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
 def _totals(subtotal: Decimal, count: int, *, is_estimate: bool = False) -> CartTotals:
     subtotal = subtotal.quantize(CENT)
     fee = platform_fee(subtotal)
@@ -491,6 +487,20 @@ async def remove_items(*, session: AsyncSession, owner: CartOwner, item_ids: Seq
     if await changed_rows(session, use_up, values) != len(booked):
         await session.execute(lower, values)
     await _announce(session, owner)
+
+
+async def empty_checked_out(session: AsyncSession, checked_out: CheckedOut) -> None:
+    """The cart's part of a checkout, in its transaction: what was ordered leaves the account's cart and the
+    signed-out visitor's it came from."""
+    account = CartOwner(user_id=checked_out.user_id)
+    await remove_items(session=session, owner=account, item_ids=checked_out.cart_item_ids)
+    if checked_out.visitor_id:
+        await remove_items(
+            session=session,
+            owner=CartOwner(visitor_id=checked_out.visitor_id),
+            item_ids=checked_out.cart_item_ids,
+        )
+    await remove_products(session=session, owner=account, product_ids=checked_out.product_ids)
 
 
 async def merge_visitor_cart(*, session: AsyncSession, owner: CartOwner, actor: Principal) -> CartRead:

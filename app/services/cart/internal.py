@@ -4,6 +4,6 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
-from app.services.cart._cart import get_cart, remove_items, remove_products
+from app.services.cart._cart import empty_checked_out, get_cart, remove_items
 
-__all__ = ["get_cart", "remove_items", "remove_products"]
+__all__ = ["empty_checked_out", "get_cart", "remove_items"]

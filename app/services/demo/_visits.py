@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 from app import flags
 from app.services.appointments import public_author_name
 from app.services.booking import ORDER_ALPHABET
-from app.services.cart import PLATFORM_FEE_PERCENT, platform_fee
 from app.services.catalog import price_for
 from app.services.payments import get_gateway
 from app.services.providers import Hours
+from app.services.shared.fees import PLATFORM_FEE_PERCENT, platform_fee
 from models.account import AccountRead
 from models.base import Base, new_id
 from models.booking import (

@@ -35,12 +35,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events, flags
 from app.db import changed_rows
 from app.principal import Principal
-from app.services.cart import STORE_CLOSED, CartOwner, platform_fee
-from app.services.cart.internal import remove_products
-from app.services.domain_events import StoreOrderProgressed
+from app.services.cart import STORE_CLOSED
+from app.services.domain_events import CheckedOut, StoreOrderProgressed
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger import cents
 from app.services.shared.accounts import account_of
+from app.services.shared.fees import platform_fee
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.store import _ledger
@@ -230,8 +230,11 @@ async def place_store_order(
         for quantity, product in rows
     )
     await _ledger.record_placed(session, order, at)
-    await remove_products(
-        session=session, owner=CartOwner(user_id=account.id), product_ids=[p.id for _q, p in rows]
+    await events.publish_event(
+        session,
+        CheckedOut(
+            user_id=account.id, visitor_id=None, cart_item_ids=(), product_ids=tuple(p.id for _q, p in rows)
+        ),
     )
     await _tell(session, order, F.pending, at)
     await session.flush()
