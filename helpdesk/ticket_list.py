@@ -19,8 +19,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_query, use_topic
 from components.icons import icon
-from components.kit import Button, Field, QueryView, Region, TabPanel, Tabs, UserText
-from components.kit.staff_filters import filter_form
+from components.kit import Button, Field, QueryView, Region, TabPanel, Tabs, UserText, filter_form
 from components.tickets import (
     category_badge,
     month_day,

@@ -32,9 +32,8 @@ from components.context import use_session
 from components.effects import use_effect
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
-from components.kit import Button, QueryView, Region, Select, UserText
+from components.kit import Button, QueryView, Region, Select, UserText, meta_line
 from components.kit.buttons import Variant
-from components.kit.staff_names import meta_line
 from components.staff_frame import use_staff_permissions
 from components.tickets import (
     attachment_links,

@@ -11,12 +11,12 @@ from components.kit import (
     button_row,
     card,
     cta_band,
+    feature_grid,
+    link_list,
+    public_page,
     section,
     split,
 )
-from components.kit.page_features import feature_grid
-from components.kit.page_links import link_list
-from components.kit.page_public import public_page
 
 BELIEFS = (
     (

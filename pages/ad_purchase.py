@@ -42,14 +42,14 @@ from components.kit import (
     button_link,
     button_row,
     checklist,
+    field_group,
     filter_actions,
     form_error,
     hint,
+    public_page,
     section,
+    titled_card,
 )
-from components.kit.page_card import titled_card
-from components.kit.page_fieldset import field_group
-from components.kit.page_public import public_page
 from models.ads import (
     MAX_BODY,
     MAX_HEADLINE,

@@ -8,8 +8,7 @@ from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.kit.page_band import band
-from components.kit.page_public import public_page
+from components.kit import band, public_page
 
 PATH = "/appointments"
 

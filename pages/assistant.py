@@ -32,11 +32,19 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, Field, UserText, button_link, error_state, loading_state
-from components.kit.page_band import band
-from components.kit.page_chat import chat_bubble, chat_message
-from components.kit.page_links import link_list
-from components.kit.page_public import public_page
+from components.kit import (
+    Button,
+    Field,
+    UserText,
+    band,
+    button_link,
+    chat_bubble,
+    chat_message,
+    error_state,
+    link_list,
+    loading_state,
+    public_page,
+)
 from models.assistant import MAX_QUESTION, AnswerKind, ChatMessage, ChatState, SourceLink
 
 HISTORY_PATH = "/dashboard/ai-features"

@@ -13,12 +13,12 @@ from components.kit import (
     card,
     chips,
     cta_band,
+    feature_grid,
+    public_page,
     section,
     split,
     steps,
 )
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
 
 ENROLLMENT = "/provider-enrollment"
 # Signed out: create an account (or sign in from there), then straight back to the application.

@@ -32,23 +32,23 @@ from components.kit import (
     Region,
     ServerForm,
     TextArea,
+    back_link,
     button_link,
     cta_band,
     detail_header,
     empty_state,
+    feature_grid,
     file_button,
     file_input,
     form_error,
     hint,
     notice,
     page_title,
+    public_page,
     section,
+    titled_card,
     upload_receiver,
 )
-from components.kit.page_back import back_link
-from components.kit.page_card import titled_card
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
 from models.careers import (
     EMPLOYMENT_LABELS,
     MAX_COVER_NOTE,

@@ -57,6 +57,7 @@ from components.kit import (
     Region,
     Select,
     TextArea,
+    band,
     button_link,
     empty_state,
     error_state,
@@ -64,9 +65,8 @@ from components.kit import (
     loading_state,
     page_header,
     page_title,
+    toggle_chip,
 )
-from components.kit.page_band import band
-from components.kit.page_toggle import toggle_chip
 from components.order_ui import order_totals, visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
 from components.store_checkout import StoreCheckout, store_orders_href

@@ -9,9 +9,7 @@ from reactpy.types import VdomDict
 from app.settings import get_settings
 from components.context import use_session
 from components.icons import icon
-from components.kit import Button, card, grid, mailto_href, notice, section
-from components.kit.page_card import titled_card
-from components.kit.page_public import public_page
+from components.kit import Button, card, grid, mailto_href, notice, public_page, section, titled_card
 
 ELSEWHERE = (
     ("help", "Quick answers", "Booking, visits, payment and accounts.", "/help-center", "Help Center"),

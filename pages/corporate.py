@@ -24,14 +24,14 @@ from components.kit import (
     card,
     checklist,
     dialog_actions,
+    feature_grid,
+    field_group,
     hint,
+    public_page,
     section,
     split,
     steps,
 )
-from components.kit.page_features import feature_grid
-from components.kit.page_fieldset import field_group
-from components.kit.page_public import public_page
 from models.corporate import (
     MAX_COMPANY,
     MAX_CONTACT,

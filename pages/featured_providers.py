@@ -8,9 +8,7 @@ from reactpy.types import VdomDict
 
 from app.services.providers import FEATURED_MIN_REVIEWS, list_featured
 from components.hooks import use_query
-from components.kit import QueryView, button_link, notice, section
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
+from components.kit import QueryView, button_link, feature_grid, notice, public_page, section
 from components.provider_ui import featured_card
 
 CRITERIA = (

@@ -28,6 +28,7 @@ from components.context import use_session
 from components.hooks import use_live_tab, use_query
 from components.icons import icon
 from components.kit import (
+    band,
     browser_field,
     browser_select,
     button_link,
@@ -36,12 +37,11 @@ from components.kit import (
     form_error,
     frozen,
     loading_state,
+    no_results,
     notice,
+    public_page,
     section,
 )
-from components.kit.page_band import band
-from components.kit.page_public import public_page
-from components.kit.page_results import no_results
 from components.provider_ui import chosen_service, pagination, provider_card, result_summary, sort_links
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 from models.catalog import ServiceLocation

@@ -20,7 +20,7 @@ from components.account import (
     use_flash,
 )
 from components.context import use_session
-from components.kit.page_auth import auth_switch
+from components.kit import auth_switch
 
 
 @component

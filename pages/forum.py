@@ -24,13 +24,13 @@ from components.kit import (
     QueryView,
     UserText,
     button_link,
+    feature_grid,
     notice,
     page_param,
     page_title,
+    public_page,
     section,
 )
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
 from models.forum import TOPICS_PAGE, ForumTopicListRead, ForumTopicSummaryRead, PostStatus
 
 PATH = "/forum"

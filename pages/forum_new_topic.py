@@ -27,9 +27,9 @@ from components.kit import (
     button_row,
     form_error,
     notice,
+    public_page,
     section,
 )
-from components.kit.page_public import public_page
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
 from models.forum import MAX_BODY, MAX_TITLE, ForumCategoryRead, ForumPostOutcome, ForumTopicWrite, PostStatus

@@ -42,6 +42,7 @@ from components.kit import (
     ServerForm,
     TextArea,
     UserText,
+    back_link,
     button_link,
     button_row,
     detail_header,
@@ -51,7 +52,6 @@ from components.kit import (
     page_param,
     page_title,
 )
-from components.kit.page_back import back_link
 from components.markdown_body import markdown_body
 from components.safety_ui import emergency_banner
 from models.forum import (

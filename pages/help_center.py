@@ -35,17 +35,17 @@ from components.kit import (
     Field,
     QueryView,
     Region,
+    back_link,
     button_link,
     button_row,
     cta_band,
     detail_header,
+    no_results,
     notice,
     page_title,
+    public_page,
     section,
 )
-from components.kit.page_back import back_link
-from components.kit.page_public import public_page
-from components.kit.page_results import no_results
 from models.help_center import (
     CATEGORY_LABELS,
     MARK_END,

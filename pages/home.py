@@ -22,11 +22,11 @@ from components.kit import (
     card,
     checklist,
     cta_band,
+    feature_grid,
     frozen,
     grid,
     section,
 )
-from components.kit.page_features import feature_grid
 from components.service_ui import NO_SERVICES, catalog_service_options, zip_search_field
 
 # (slug of /services#<slug> and of its illustration, name, one line)

@@ -11,13 +11,13 @@ from components.kit import (
     button_row,
     card,
     checklist,
+    feature_grid,
     notice,
+    public_page,
     section,
     split,
     steps,
 )
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
 
 PATIENT_STEPS = (
     (

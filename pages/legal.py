@@ -9,9 +9,7 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from app.settings import get_settings
-from components.kit import bullets, notice
-from components.kit.page_band import band
-from components.kit.page_links import link_list
+from components.kit import band, bullets, link_list, notice
 
 LAST_UPDATED = "Nov 21, 2026"
 COMPANY = "MediVisit Medical Services, LLC"

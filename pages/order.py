@@ -15,9 +15,7 @@ from reactpy_router import use_params
 from app.services.booking import get_order_by_number
 from app.services.payments import order_topic
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, button_link, empty_state
-from components.kit.page_band import band
-from components.kit.page_public import public_page
+from components.kit import QueryView, band, button_link, empty_state, public_page
 from components.order_ui import OrderConfirmation
 from components.safety_ui import emergency_banner
 from models.booking import OrderRead

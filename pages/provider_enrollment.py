@@ -56,16 +56,16 @@ from components.kit import (
     button_link,
     button_row,
     facts,
+    field_group,
     field_ids,
     file_button,
     file_input,
     notice,
+    public_page,
     section,
+    titled_card,
     upload_receiver,
 )
-from components.kit.page_card import titled_card
-from components.kit.page_fieldset import field_group
-from components.kit.page_public import public_page
 from models.enrollment import (
     EDITABLE_STATUSES,
     ApplicationRead,

@@ -11,13 +11,13 @@ from components.kit import (
     button_link,
     button_row,
     cta_band,
+    faq_entry,
     faq_group,
     faq_item,
     faq_layout,
+    public_page,
     section,
 )
-from components.kit.page_faq import faq_entry
-from components.kit.page_public import public_page
 
 TOPICS = (
     ("joining", "Joining", "briefcase"),

@@ -29,6 +29,7 @@ from components.kit import (
     Region,
     Select,
     UserText,
+    band,
     button_link,
     button_row,
     detail_header,
@@ -37,9 +38,8 @@ from components.kit import (
     hint,
     loading_state,
     page_title,
+    toggle_chip,
 )
-from components.kit.page_band import band
-from components.kit.page_toggle import toggle_chip
 from components.provider_ui import price_tag, rating_line
 from components.service_ui import find_href
 from models.provider import DaySlots, ProviderRead, ProviderServiceRead, RatingRead, ReviewRead

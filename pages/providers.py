@@ -12,6 +12,7 @@ from app.services.providers import search_providers
 from components.context import use_session
 from components.hooks import use_query
 from components.kit import (
+    band,
     button_link,
     button_row,
     card,
@@ -19,14 +20,13 @@ from components.kit import (
     cta_band,
     empty_state,
     error_state,
+    feature_grid,
     loading_state,
+    public_page,
     section,
     split,
     steps,
 )
-from components.kit.page_band import band
-from components.kit.page_features import feature_grid
-from components.kit.page_public import public_page
 from components.provider_ui import pagination, provider_card, result_summary, sort_links
 from models.provider import ProviderQuery
 

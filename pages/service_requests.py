@@ -46,18 +46,18 @@ from components.kit import (
     button_link,
     button_row,
     dialog_actions,
+    feature_grid,
+    field_group,
     form_error,
     hint,
     page_header,
+    request_details,
     section,
     split,
     status_card,
     steps,
+    titled_card,
 )
-from components.kit.page_card import titled_card
-from components.kit.page_features import feature_grid
-from components.kit.page_fieldset import field_group
-from components.kit.page_request import request_details
 from components.safety_ui import emergency_banner
 from models.catalog import ServiceLocation
 from models.service_request import (

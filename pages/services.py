@@ -14,17 +14,17 @@ from components.hooks import use_query
 from components.icons import icon
 from components.illustrations import illustration
 from components.kit import (
+    band,
     bullets,
     button_link,
     checklist,
     cta_band,
+    public_page,
     sale_callout,
     section,
     split,
+    titled_card,
 )
-from components.kit.page_band import band
-from components.kit.page_card import titled_card
-from components.kit.page_public import public_page
 from components.service_ui import price_list
 from models.catalog import CategoryRead
 

@@ -26,8 +26,7 @@ from components.account import (
     use_flash,
 )
 from components.context import use_session
-from components.kit import hint
-from components.kit.page_auth import auth_switch
+from components.kit import auth_switch, hint
 
 NOTICES = frozenset({"confirmation_sent"})
 

@@ -28,7 +28,7 @@ from components.account import (
 )
 from components.context import use_session
 from components.icons import icon
-from components.kit.page_auth import auth_switch
+from components.kit import auth_switch
 
 
 @component

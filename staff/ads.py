@@ -41,8 +41,8 @@ from components.kit import (
     facts,
     hint,
     page_param,
+    staff_screen,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.ads import MAX_REASON, FlightPage, FlightRead, FlightStatus
 

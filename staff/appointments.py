@@ -44,10 +44,13 @@ from components.kit import (
     UserText,
     button_link,
     facts,
+    filter_form,
     pager,
+    staff_empty,
+    staff_list,
+    staff_row,
+    staff_screen,
 )
-from components.kit.staff_filters import filter_form
-from components.kit.staff_screen import staff_empty, staff_list, staff_row, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission

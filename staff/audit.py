@@ -26,10 +26,11 @@ from components.kit import (
     Field,
     QueryView,
     Select,
+    filter_form,
     pager,
+    pill,
+    staff_screen,
 )
-from components.kit.staff_filters import filter_form
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.audit import AuditAction, AuditEntryRead
 from models.staff import AuditPageRead

@@ -57,11 +57,11 @@ from components.kit import (
     dialog_actions,
     facts,
     form_error,
+    item_title,
     page_param,
     param_href,
+    staff_screen,
 )
-from components.kit.staff_names import item_title
-from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.careers import (

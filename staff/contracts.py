@@ -39,12 +39,12 @@ from components.kit import (
     TextArea,
     choice_param,
     dialog_actions,
+    field_group,
     form_error,
     hint,
     page_param,
+    staff_screen,
 )
-from components.kit.staff_forms import field_group
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.corporate import (
     ContractPage,

@@ -10,8 +10,7 @@ from reactpy import component, html
 from reactpy.types import VdomDict
 
 from components.forms import use_form
-from components.kit import Badge, Select, Tone
-from components.kit.staff_filters import filter_form
+from components.kit import Badge, Select, Tone, filter_form
 from models.enrollment import DocumentStanding
 
 DOCUMENT_URL = "/api/enrollment/documents/{id}"

@@ -46,10 +46,14 @@ from components.kit import (
     dialog_actions,
     facts,
     isolate,
+    pill,
+    shortcut_links,
+    staff_empty,
+    staff_list,
+    staff_row,
+    staff_screen,
     stat_group,
 )
-from components.kit.staff_links import shortcut_links
-from components.kit.staff_screen import pill, staff_empty, staff_list, staff_row, staff_screen
 from components.staff_frame import use_staff_access, use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission, StaffTaskRead, TaskPriority

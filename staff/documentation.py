@@ -30,11 +30,11 @@ from components.kit import (
     ServerForm,
     button_row,
     dialog_actions,
+    filter_form,
     form_error,
+    item_title,
+    staff_screen,
 )
-from components.kit.staff_filters import filter_form
-from components.kit.staff_names import item_title
-from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.handbook import (

@@ -39,8 +39,8 @@ from components.kit import (
     UserText,
     dialog_actions,
     pager,
+    staff_screen,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import DocumentKind, DocumentStanding, DocumentStatus
 from models.enrollment_review import MAX_DOCUMENT_NOTE, DocumentPageRead, DocumentRowRead

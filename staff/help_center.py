@@ -41,10 +41,10 @@ from components.kit import (
     button_row,
     dialog_actions,
     form_error,
+    item_title,
     page_param,
+    staff_screen,
 )
-from components.kit.staff_names import item_title
-from components.kit.staff_screen import staff_screen
 from components.markdown_body import markdown_body
 from components.staff_frame import StaffFrame, StaffSection
 from models.help_center import (

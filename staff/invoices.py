@@ -53,12 +53,13 @@ from components.kit import (
     button_link,
     button_row,
     dialog_actions,
+    field_group,
+    filter_form,
     form_error,
     hint,
+    pill,
+    staff_screen,
 )
-from components.kit.staff_filters import filter_form
-from components.kit.staff_forms import field_group
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.invoice import (
     MAX_ADDRESS,

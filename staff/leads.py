@@ -49,8 +49,8 @@ from components.kit import (
     form_error,
     hint,
     page_param,
+    staff_screen,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.corporate import MAX_NOTE, LeadPage, LeadRead, LeadStatus
 

@@ -47,9 +47,10 @@ from components.kit import (
     form_error,
     page_param,
     param_href,
+    staff_empty,
+    staff_screen,
 )
 from components.kit.buttons import Variant
-from components.kit.staff_screen import staff_empty, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.forum import (
     ACTION_LABELS,

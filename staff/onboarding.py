@@ -23,9 +23,10 @@ from components.kit import (
     Tone,
     UserText,
     hint,
+    pill,
+    staff_screen,
     stat_group,
 )
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, EventKind, WizardStep
 from models.standing import ApplicantTimeline, OnboardingCard, OnboardingPipeline, TimelineEntry

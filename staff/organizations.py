@@ -40,8 +40,8 @@ from components.kit import (
     list_href,
     member_item,
     page_param,
+    staff_screen,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.organization import MemberRole, OrganizationKind, OrganizationPage, TeamRead
 

@@ -47,16 +47,16 @@ from components.kit import (
     browser_field,
     browser_select,
     dialog_actions,
+    field_group,
     file_button,
     file_input,
     form_error,
     hint,
     list_href,
     page_param,
+    staff_screen,
     upload_receiver,
 )
-from components.kit.staff_forms import field_group
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import money
 from models.store import MAX_IMAGES, ProductCategory, ProductCreate, ProductPage, ProductRead

@@ -45,11 +45,12 @@ from components.kit import (
     bullets,
     dialog_actions,
     facts,
+    filter_form,
     pager,
+    pill,
+    staff_screen,
     stat_group,
 )
-from components.kit.staff_filters import filter_form
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
 from models.provider import ProviderType

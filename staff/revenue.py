@@ -50,9 +50,10 @@ from components.kit import (
     button_link,
     dialog_actions,
     form_error,
+    pill,
+    staff_screen,
     stat_group,
 )
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
 from models.staff import Permission

@@ -26,8 +26,8 @@ from components.kit import (
     TextArea,
     bullets,
     button_row,
+    staff_screen,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection, use_staff_access
 from models.feature import FeatureRead
 from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, StaffPreferencesUpdate

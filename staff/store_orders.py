@@ -35,9 +35,9 @@ from components.kit import (
     form_error,
     hint,
     page_param,
+    staff_screen,
     text_param,
 )
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from components.store_ui import order_card
 from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead

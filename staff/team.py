@@ -40,11 +40,12 @@ from components.kit import (
     Select,
     StaffCard,
     dialog_actions,
+    field_group,
     hint,
     pager,
+    pill,
+    staff_screen,
 )
-from components.kit.staff_forms import field_group
-from components.kit.staff_screen import pill, staff_screen
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from models.account import Role
 from models.staff import Permission, StaffMemberRead

@@ -52,13 +52,13 @@ from components.kit import (
     bullets,
     dialog_actions,
     facts,
+    field_group,
     hint,
+    meta_line,
     pager,
     portal_body,
+    staff_screen,
 )
-from components.kit.staff_forms import field_group
-from components.kit.staff_names import meta_line
-from components.kit.staff_screen import staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
 from models.enrollment_review import (

@@ -41,8 +41,8 @@ from components.kit import (
     dialog_actions,
     facts,
     form_error,
+    staff_empty,
 )
-from components.kit.staff_screen import staff_empty
 from components.staff_frame import use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission

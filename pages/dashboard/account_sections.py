@@ -44,8 +44,9 @@ from components.kit import (
     dialog_actions,
     facts,
     settings_actions,
+    state_line,
+    status_pill,
 )
-from components.kit.page_status import state_line, status_pill
 from models.account import AccountStatus, ActiveSession, AddressRead
 
 SETTINGS_LOGIN = "/login?redirect=%2Fdashboard%2Fsettings"

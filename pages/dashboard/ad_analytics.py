@@ -42,13 +42,13 @@ from components.kit import (
     UserText,
     button_link,
     button_row,
+    dashboard_header,
     dialog_actions,
     form_error,
     portal_body,
     portal_page,
     stat_group,
 )
-from components.kit.page_dashboard import dashboard_header
 from models.ads import MAX_BODY, MAX_HEADLINE, MAX_URL, AdCreative, AdFiguresRead, FigureRow, FlightRead
 
 CSV_PATH = "/api/ads/figures.csv"

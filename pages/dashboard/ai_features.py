@@ -33,13 +33,13 @@ from components.kit import (
     SettingsCard,
     SettingsPanel,
     button_link,
+    dashboard_header,
     dialog_actions,
     empty_state,
     portal_body,
     portal_page,
     settings_actions,
 )
-from components.kit.page_dashboard import dashboard_header
 from models.account import Role
 from models.assistant import PAGE_SIZE, AssistantPreferenceRead, ConversationPage, ConversationRead
 

@@ -8,8 +8,7 @@ from reactpy.types import VdomDict
 
 from components.appointment_ui import AppointmentsBoard, is_provider
 from components.context import use_session
-from components.kit import portal_body, portal_page
-from components.kit.page_dashboard import dashboard_header
+from components.kit import dashboard_header, portal_body, portal_page
 
 PATH = "/dashboard/appointments"
 

@@ -11,8 +11,7 @@ from reactpy.types import VdomDict
 from app.services.corporate import list_my_contracts
 from components.contract_ui import contract_card
 from components.hooks import use_query
-from components.kit import QueryView, button_link, empty_state, portal_body, portal_page
-from components.kit.page_dashboard import dashboard_header
+from components.kit import QueryView, button_link, dashboard_header, empty_state, portal_body, portal_page
 
 
 @component

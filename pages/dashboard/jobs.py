@@ -21,13 +21,13 @@ from components.kit import (
     QueryView,
     StaffCard,
     Tone,
+    dashboard_header,
     hint,
     portal_body,
     portal_page,
+    request_details,
     status_card,
 )
-from components.kit.page_dashboard import dashboard_header
-from components.kit.page_request import request_details
 from models.service_request import OfferRead, OfferStatus
 
 STATUS: dict[OfferStatus, tuple[str, Tone]] = {

@@ -38,16 +38,16 @@ from components.kit import (
     TextArea,
     Tone,
     button_row,
+    dashboard_header,
     dialog_actions,
     form_error,
     hint,
     loading_state,
     portal_body,
     portal_page,
+    request_details,
     status_card,
 )
-from components.kit.page_dashboard import dashboard_header
-from components.kit.page_request import request_details
 from models.service_request import MAX_MESSAGE, OfferStatus, ServiceRequestRead
 
 OFFER_SENT = "Offer sent"

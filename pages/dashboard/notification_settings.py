@@ -6,8 +6,7 @@ from __future__ import annotations
 from reactpy import component
 from reactpy.types import VdomDict
 
-from components.kit import portal_body, portal_page
-from components.kit.page_dashboard import dashboard_header
+from components.kit import dashboard_header, portal_body, portal_page
 from components.notifications import NotificationSettings
 
 

@@ -29,12 +29,12 @@ from components.kit import (
     StaffCard,
     StatCard,
     Tone,
+    dashboard_header,
     dialog_actions,
     portal_body,
     portal_page,
     stat_group,
 )
-from components.kit.page_dashboard import dashboard_header
 from models.ledger import PayoutRead, PayoutStatus
 
 PATH = "/dashboard/payout-requests"

@@ -19,12 +19,12 @@ from components.kit import (
     Button,
     Field,
     button_link,
+    dashboard_header,
     hint,
     portal_body,
     portal_page,
     settings_actions,
 )
-from components.kit.page_dashboard import dashboard_header
 
 SAVED = "Profile updated"
 NOT_SAVED = "Could not update your profile. Please check the values and try again."

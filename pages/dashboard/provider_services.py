@@ -45,8 +45,10 @@ from components.kit import (
     SettingsPanel,
     TextArea,
     button_link,
+    dashboard_header,
     empty_state,
     error_state,
+    field_group,
     form_error,
     hint,
     loading_state,
@@ -54,10 +56,8 @@ from components.kit import (
     portal_body,
     portal_page,
     settings_actions,
+    status_pill,
 )
-from components.kit.page_dashboard import dashboard_header
-from components.kit.page_fieldset import field_group
-from components.kit.page_status import status_pill
 from models.account import Role
 from models.catalog import CategoryRead, ServiceLocation, ServiceRead
 from models.provider import ProviderRead, ProviderServiceRead, TimeOffRead, WeeklyHoursRead

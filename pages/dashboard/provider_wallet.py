@@ -36,13 +36,13 @@ from components.kit import (
     StatCard,
     UserText,
     button_link,
+    dashboard_header,
     empty_state,
     hint,
     portal_body,
     portal_page,
     stat_group,
 )
-from components.kit.page_dashboard import dashboard_header
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
 
 PATH = "/dashboard/provider-wallet"

@@ -24,15 +24,16 @@ from components.kit import (
     SettingsCard,
     SettingsPanel,
     button_link,
+    dashboard_header,
     error_state,
     facts,
     loading_state,
     portal_body,
     portal_page,
     settings_actions,
+    state_line,
+    status_pill,
 )
-from components.kit.page_dashboard import dashboard_header
-from components.kit.page_status import state_line, status_pill
 from models.account import TotpSetup
 from pages.dashboard.account_sections import (
     AccountDeletion,

@@ -31,12 +31,12 @@ from components.kit import (
     browser_field,
     browser_select,
     button_link,
+    dashboard_header,
     empty_state,
     filter_actions,
     list_href,
     portal_body,
 )
-from components.kit.page_dashboard import dashboard_header
 from components.store_ui import AddProductButton, money, order_card, product_image, stock_line
 from models.store import ProductCategory, ProductPage, ProductRead, StoreOrderPage
 

@@ -34,6 +34,7 @@ from components.kit import (
     TextArea,
     UserText,
     button_link,
+    dashboard_header,
     dialog_actions,
     empty_state,
     error_state,
@@ -41,7 +42,6 @@ from components.kit import (
     portal_body,
     portal_page,
 )
-from components.kit.page_dashboard import dashboard_header
 from components.safety_ui import emergency_banner
 from components.tickets import (
     attach_control,

@@ -33,6 +33,7 @@ from components.kit import (
     StaffCard,
     UserText,
     button_link,
+    dashboard_header,
     dialog_actions,
     empty_state,
     form_error,
@@ -41,7 +42,6 @@ from components.kit import (
     portal_body,
     portal_page,
 )
-from components.kit.page_dashboard import dashboard_header
 from models.organization import InvitationRead, MemberRead, MemberRole, TeamRead
 
 ROLE_OPTIONS = [(MemberRole.member.value, "Member"), (MemberRole.admin.value, "Admin")]

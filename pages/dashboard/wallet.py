@@ -43,6 +43,7 @@ from components.kit import (
     browser_field,
     browser_select,
     button_link,
+    dashboard_header,
     dialog_actions,
     form_error,
     hint,
@@ -50,7 +51,6 @@ from components.kit import (
     portal_page,
     stat_group,
 )
-from components.kit.page_dashboard import dashboard_header
 from components.order_ui import receipt_link
 from models.invoice import InvoicePageRead
 from models.ledger import EntryKind, WalletLineRead, WalletPageRead, WalletRead

@@ -17,8 +17,7 @@ from reactpy import component, html
 from reactpy.types import Component, VdomDict
 from reactpy_router import use_search_params
 
-from components.kit import Region, button_link
-from components.kit.staff_screen import staff_screen
+from components.kit import Region, button_link, staff_screen
 from components.staff_frame import StaffFrame, StaffSection
 from staff.analytics._counting import HowCounted
 from staff.analytics._range import RangeCard

@@ -10,8 +10,7 @@ from reactpy.types import VdomDict
 
 from app.services.analytics import QUICK_DAYS, quick_range
 from components.forms import use_form
-from components.kit import Field, Select, StaffCard
-from components.kit.staff_filters import filter_form
+from components.kit import Field, Select, StaffCard, filter_form
 from models.analytics import AnalyticsRange
 from staff.analytics._urls import BY, PATH, first_param, href
 from staff.analytics._words import range_text

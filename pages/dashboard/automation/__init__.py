@@ -11,8 +11,7 @@ from reactpy.types import VdomDict
 
 from app.services.automation import AUTOMATION_TOPIC, get_integration
 from components.hooks import use_query, use_topic
-from components.kit import QueryView, portal_body, portal_page
-from components.kit.page_dashboard import dashboard_header
+from components.kit import QueryView, dashboard_header, portal_body, portal_page
 from pages.dashboard.automation._connection import ConnectionCard
 from pages.dashboard.automation._events import EventTypesCard
 from pages.dashboard.automation._log import DeliveryLog

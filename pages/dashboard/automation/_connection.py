@@ -13,8 +13,7 @@ from components.context import use_session
 from components.forms import use_form
 from components.hooks import Query, use_action
 from components.icons import icon
-from components.kit import Button, Checkbox, Field, Region, ServerForm, settings_actions
-from components.kit.page_status import status_pill
+from components.kit import Button, Checkbox, Field, Region, ServerForm, settings_actions, status_pill
 from models.automation import IntegrationRead, TestResultRead
 
 URL_HINT = (
