@@ -386,8 +386,10 @@ async def _let_go(database: app_db.Database) -> None:
 async def world_once(configured, database_url, template_database, _worlds) -> AsyncIterator[Callable]:
     """`await world_once(build)`: the world `build()` makes (accounts, providers, visits …), built once per
     module and database kind. The first test builds it in its own database and keeps a copy; every later test
-    gets a copy of that copy and the same return value (the ids and actors in it are the copy's rows). It is
-    for worlds that cost more than the test: a test must not change what `build()` returned."""
+    gets a copy of that copy and the same return value (the ids and actors in it are the copy's rows): the
+    process database then points at that copy, so such a test reads its URL from `app_db.get_database()`, not
+    from the `database_url` fixture. It is for worlds that cost more than the test: a test must not change what
+    `build()` returned."""
     moved: list[app_db.Database] = []
 
     def in_thread(fn: Callable[[], T]) -> T:

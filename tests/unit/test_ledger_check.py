@@ -21,26 +21,27 @@ from tests.unit.test_ledger import World, book, complete
 world = test_ledger.world  # the ledger tests' world: a patient, a provider, staff
 
 
-def ledger_check(database_url: str) -> tuple[int, str, str]:
-    done = run_cli("ledger", "check", env={"DATABASE_URL": database_url})
+def ledger_check() -> tuple[int, str, str]:
+    """The command on this test's database (a copy of the world's: not the `database_url` fixture's)."""
+    done = run_cli("ledger", "check", env={"DATABASE_URL": app_db.get_database().url})
     return done.returncode, done.stdout, done.stderr
 
 
-async def test_a_booked_completed_and_a_second_booked_visit_pass(world: World, database_url: str) -> None:
+async def test_a_booked_completed_and_a_second_booked_visit_pass(world: World) -> None:
     await complete(world, await book(world))
     await book(world, starts_at=NINE + timedelta(days=1))
 
     checked = await run(check_ledger)
     assert checked.holds, checked.breaks
     assert checked.entries == 3 and checked.postings >= 7  # two bookings, one completion (fee and earning)
-    code, out, _err = ledger_check(database_url)
+    code, out, _err = ledger_check()
     assert code == 0
     assert out.strip() == (
         f"Ledger check passed: {checked.entries} journal entries, {checked.postings} postings; every invariant holds."
     )
 
 
-async def test_every_kind_of_break_is_named_and_fails_the_command(world: World, database_url: str) -> None:
+async def test_every_kind_of_break_is_named_and_fails_the_command(world: World) -> None:
     visit_id = await book(world)
     unsettled = await book(world, starts_at=NINE + timedelta(days=1))
     await complete(world, visit_id)
@@ -70,7 +71,7 @@ async def test_every_kind_of_break_is_named_and_fails_the_command(world: World, 
         ("balance_mismatch", f"{AccountKind.provider_pending.value}:{world.provider_id}"),
         ("visit_without_charge", unsettled),
     }
-    code, out, err = ledger_check(database_url)
+    code, out, err = ledger_check()
     assert code == 1
     assert f"unbalanced_entry: {entry}: its postings sum to $5.00, not $0.00" in out
     assert f"visit_without_charge: {unsettled}: completed, but its charge was never settled" in out
