@@ -60,6 +60,18 @@ def totals(page: Page) -> list[str]:
     ]
 
 
+def expect_totals(page: Page, expected: list[str]) -> None:
+    """The panel's totals read `expected` once the server's updates have all arrived (a quantity change
+    may reach the subtotal a frame before the fee and the total), then compared for a readable failure."""
+    page.wait_for_function(
+        """expected => JSON.stringify([...document.querySelectorAll('.cart-totals > div')]
+            .map(row => row.innerText.replace(/\\s+/g, ' ').trim())) === JSON.stringify(expected)""",
+        arg=expected,
+        timeout=10_000,
+    )
+    assert totals(page) == expected
+
+
 def close_panel(page: Page) -> None:
     page.keyboard.press("Escape")
     expect(cart_panel(page)).to_be_hidden()
@@ -78,7 +90,7 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     # No provider chosen: "from" the lowest listed provider's price ($140), 30 % off in the sale.
     expect(item.locator("s")).to_have_text("Regular price $140")
     expect(item.locator(".cart-price strong")).to_have_text("Sale price from $98")
-    assert totals(page) == ["Subtotal from $98", "Platform fee (5%) from $4.90", "Total from $102.90"]
+    expect_totals(page, ["Subtotal from $98", "Platform fee (5%) from $4.90", "Total from $102.90"])
     expect(panel.locator(".cart-estimate")).to_have_text(ESTIMATE_NOTE)
     expect(panel.get_by_text("1 item", exact=True)).to_be_visible()
     checkout = panel.get_by_role("link", name="Checkout")
@@ -98,7 +110,7 @@ def test_add_step_remove_and_clear(site, page: Page) -> None:
     item.get_by_role("button", name=f"Increase quantity of {HYDRATION}").click()
     expect(item.locator("output")).to_have_text("3")
     expect(panel.get_by_text("3 items", exact=True)).to_be_visible()
-    assert totals(page) == ["Subtotal from $294", "Platform fee (5%) from $14.70", "Total from $308.70"]
+    expect_totals(page, ["Subtotal from $294", "Platform fee (5%) from $14.70", "Total from $308.70"])
     item.get_by_role("button", name=f"Decrease quantity of {HYDRATION}").click()
     expect(item.locator("output")).to_have_text("2")
     expect(header_cart(page)).to_have_accessible_name("Cart (2 items)")
