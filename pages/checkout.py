@@ -680,19 +680,15 @@ def _times(
         return error_state(options.error, options.refetch)
     if options.data is None:
         return html.p({"class_name": "times-note", "role": "status"}, "Finding open times…")
+    # The day these times are for (the previous day's stay on screen, busy, until the new ones arrive).
+    shown = {"data-day": options.data.day.isoformat(), "aria-busy": "true" if busy else "false"}
     if not times:
         return html.p(
-            {"class_name": "times-note", "aria-busy": "true" if busy else "false"},
-            "No open times on this day. Try another day or provider.",
+            {"class_name": "times-note", **shown}, "No open times on this day. Try another day or provider."
         )
     held_at = hold.starts_at if hold else None
     return html.div(
-        {
-            "class_name": "time-grid",
-            "role": "group",
-            "aria-labelledby": f"{prefix}-times",
-            "aria-busy": "true" if busy else "false",
-        },
+        {"class_name": "time-grid", "role": "group", "aria-labelledby": f"{prefix}-times", **shown},
         *[
             toggle_chip(
                 format_time(moment, time_zone),

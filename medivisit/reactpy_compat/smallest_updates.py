@@ -83,12 +83,17 @@ def _diff(old: Any, new: Any, path: str, found: list[tuple[str, Any]]) -> None:
     if old.get("tagName") != new.get("tagName") or old.get("key") != new.get("key"):
         _add(found, path, new)
         return
+    _diff_children(old.get(CHILDREN), new.get(CHILDREN), path, found)
+    # A node's own fields go after its descendants: the browser applies each message on its own, so a flag
+    # such as aria-busy="false" must not arrive before the content it announces.
     for name, value in new.items():
         if name == CHILDREN:
             continue
         if old[name] != value:
             _add(found, f"{path}/{_escape(name)}", value)
-    old_children, new_children = old.get(CHILDREN), new.get(CHILDREN)
+
+
+def _diff_children(old_children: Any, new_children: Any, path: str, found: list[tuple[str, Any]]) -> None:
     if old_children == new_children:
         return
     if (

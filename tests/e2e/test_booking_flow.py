@@ -211,6 +211,8 @@ def choose_day(line: Locator, day: int | date) -> None:
     )
     chip.click()
     expect(chip).to_have_attribute("aria-pressed", "true")
+    # The times of that day, not the previous day's still on screen a moment after the chip is pressed.
+    expect(line.locator(f'[data-day="{day.isoformat()}"]')).to_have_attribute("aria-busy", "false")
 
 
 def held(line: Locator) -> Locator:

@@ -47,10 +47,12 @@ class Browser:
         self.tree: dict = {}
         self.bytes = 0
         self.messages = 0
+        self.paths: list[str] = []
 
     def receive(self, message: dict) -> None:
         self.bytes += len(json.dumps(message))
         self.messages += 1
+        self.paths.append(message["path"])
         client_set(self.tree, message["path"], message["model"])
 
 
@@ -126,6 +128,22 @@ def test_a_busy_flag_a_new_title_and_new_results_reach_the_browser_whole_for_a_f
     assert smallest.bytes - first_frame < (reactpy.bytes - first_frame) / 3
 
 
+def test_a_cleared_busy_flag_arrives_after_the_results_it_announces() -> None:
+    """The browser applies each message on its own: were the flag first, a tab (or a test waiting on
+    aria-busy="false") would for a moment see the old results as the new ones."""
+    smallest, _, _ = asyncio.run(
+        _drive(
+            [
+                lambda a: a["busy"](True),
+                lambda a: (a["busy"](False), a["results"]([f"Provider {n}" for n in range(20, 40)])),
+            ]
+        )
+    )
+    *_, contents, flag = smallest.paths
+    results = flag.removesuffix("/attributes")
+    assert flag == f"{results}/attributes" and contents == f"{results}/children"
+
+
 def test_an_unchanged_render_sends_nothing() -> None:
     smallest, reactpy, _ = asyncio.run(
         _drive([lambda a: a["title"]("Find a provider!"), lambda a: a["tick"](1)])
@@ -148,8 +166,8 @@ def test_differences_go_as_deep_as_they_can() -> None:
         "children": ["x", {"tagName": "li", "children": ["z"]}],
     }
     assert differences(old, new, "/children/0") == [
-        ("/children/0/attributes", {"class_name": "b"}),
         ("/children/0/children/1/children/0", "z"),
+        ("/children/0/attributes", {"class_name": "b"}),
     ]
     # A child more or less, or keyed children in another order: the list goes whole.
     grown = {**old, "children": [*old["children"], "w"]}
