@@ -25,7 +25,8 @@ from api.deps import SessionDep, signed_in
 from app.pdf import PdfFile
 from app.services.errors import ServiceError
 from app.services.invoices import get_invoice_pdf
-from app.services.ledger import get_order_receipt, monthly_statement_pdf
+from app.services.ledger import monthly_statement_pdf
+from app.services.receipts import get_order_receipt
 
 router = APIRouter(tags=["documents"])
 NOT_SIGNED_IN = "Please sign in to download this document."

@@ -1,5 +1,7 @@
 """An order as its patient sees it once placed: the confirmation at /orders/<number> (pages/order.py), and
-the price, total and time lines the checkout summary shares with it."""
+the price, total and time lines the checkout summary shares with it. Once placed, the order's totals are its
+receipt's (app/services/receipts: credit lines for cancelled visits and refunds, then total, paid, due),
+the same figures as the receipt PDF."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from components.format import format_currency, format_date, format_slot
 from components.icons import icon
 from components.kit import button_link, button_row, page_title
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
+from models.receipt import ReceiptCreditRead, ReceiptRead
 
 CONFIRMED = "Booking confirmed"
 REQUESTED = "Requested — awaiting the provider's confirmation"
@@ -61,6 +64,54 @@ def order_totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> VdomD
         html.div(html.dt("Platform fee (5%)"), html.dd(format_currency(fee))),
         html.div({"class_name": "summary-total"}, html.dt(total_label), html.dd(format_currency(total))),
     )
+
+
+def credit_line_text(credit: ReceiptCreditRead, time_zone: str) -> str:
+    """'Refund — Routine blood draw, Jan 7, 2030' (the visit's date, in the reader's zone)."""
+    what = f"{credit.label} — {credit.service_name}" if credit.service_name else credit.label
+    return f"{what}, {format_date(credit.visit_starts_at.astimezone(ZoneInfo(time_zone)))}"
+
+
+def receipt_totals(receipt: ReceiptRead, order: OrderRead, time_zone: str) -> VdomDict:
+    """The order's figures as its receipt computes them: subtotal and fee, a credit line per cancelled visit
+    and refund, the total after them, then what was paid, refunded to the wallet and is still due."""
+    rows: list[VdomDict] = [
+        html.div({"key": "subtotal"}, html.dt("Subtotal"), html.dd(format_currency(receipt.subtotal))),
+        html.div(
+            {"key": "fee"}, html.dt("Platform fee (5%)"), html.dd(format_currency(receipt.platform_fee))
+        ),
+        *[
+            html.div(
+                {"key": f"credit-{index}", "class_name": "summary-credit", "data-credit": credit.kind.value},
+                html.dt(credit_line_text(credit, time_zone)),
+                html.dd(format_currency(-credit.amount)),
+            )
+            for index, credit in enumerate(receipt.credits)
+        ],
+        html.div(
+            {"key": "total", "class_name": "summary-total"},
+            html.dt(total_label(order)),
+            html.dd({"data-receipt-total": str(receipt.total)}, format_currency(receipt.total)),
+        ),
+    ]
+    if receipt.paid or receipt.refunded:
+        rows += [
+            html.div({"key": "paid"}, html.dt("Paid"), html.dd(format_currency(receipt.paid))),
+            html.div(
+                {"key": "refunded"},
+                html.dt("Refunded to wallet"),
+                html.dd(format_currency(-receipt.refunded)),
+            ),
+        ]
+    if receipt.paid or receipt.refunded or receipt.credits:
+        rows.append(
+            html.div(
+                {"key": "due", "class_name": "summary-due"},
+                html.dt("Due"),
+                html.dd({"data-receipt-due": str(receipt.due)}, format_currency(receipt.due)),
+            )
+        )
+    return html.dl({"class_name": "summary-totals"}, *rows)
 
 
 def visit_when(visit: AppointmentRead, session: UiSession) -> str:
@@ -109,7 +160,7 @@ def total_label(order: OrderRead) -> str:
 
 
 @component
-def OrderConfirmation(order: OrderRead) -> VdomDict:
+def OrderConfirmation(order: OrderRead, receipt: ReceiptRead) -> VdomDict:
     session = use_session()
     booked_on = order.created_at.astimezone(ZoneInfo(session.time_zone))
     eyebrow, heading, lead = confirmation_copy(order)
@@ -158,7 +209,7 @@ def OrderConfirmation(order: OrderRead) -> VdomDict:
                             for visit in order.appointments
                         ],
                     ),
-                    order_totals(order.subtotal, order.platform_fee, order.total, total_label(order)),
+                    receipt_totals(receipt, order, session.time_zone),
                     button_row(
                         html.a(
                             {

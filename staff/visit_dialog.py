@@ -2,7 +2,9 @@
 holds view_patient_logs (the read is audited; without the permission they are never sent), and with
 manage_appointments the actions on a pending or confirmed visit — confirm, reassign to another provider who
 is free at its time, reschedule to an open time of its provider, cancel on the patient's behalf with a
-reason. Each action's rules and notifications are app.services.appointments'; refusals show in the dialog.
+reason; with process_payments, the visit's money, its refunds and the Refund / Give credit commands
+(staff/visit_money.py). Each action's rules and notifications are app.services.appointments'; refusals
+show in the dialog.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from components.staff_frame import use_staff_permissions
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission
 from models.staff_visits import MAX_REASON, StaffVisitDetails, StaffVisitRow
+from staff.visit_money import VisitMoney
 
 CHANGEABLE = (AppointmentStatus.pending, AppointmentStatus.confirmed)
 DONE = {
@@ -109,8 +112,11 @@ def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: C
         await confirming.run(appointment_id=appointment_id)
 
     if mode == "details" or details is None:
-        body: Any = QueryView(
-            query, lambda d: details_view(d, session.time_zone), loading_label="Loading the visit…"
+        body: Any = html._(
+            QueryView(
+                query, lambda d: details_view(d, session.time_zone), loading_label="Loading the visit…"
+            ),
+            money_section(appointment_id, permissions, on_changed),
         )
         buttons: list[VdomDict | str] = [Button("Close", variant="ghost", on_click=on_close)]
         if can_change and details is not None:
@@ -152,6 +158,15 @@ def VisitDialog(appointment_id: str, on_close: Callable[[], None], on_changed: C
         class_name="staff-modal visit-dialog",
         busy=confirming.pending,
     )
+
+
+def money_section(
+    appointment_id: str, permissions: frozenset[Permission], on_changed: Callable[[], None]
+) -> Any:
+    """The visit's money, its refunds and the Refund / Give credit forms: for process_payments only."""
+    if Permission.process_payments not in permissions:
+        return ""
+    return VisitMoney(appointment_id, on_changed, key=f"money-{appointment_id}")
 
 
 def details_description(details: StaffVisitDetails | None, time_zone: str) -> str:

@@ -1,0 +1,154 @@
+"""An order's receipt as PDF (app/pdf's layout), from `build_receipt`'s figures only: the visits, the credit
+lines ("Refund — <service>, <visit date>: −$X", "Cancelled — …"), the order's total after them, and what
+was paid, refunded to the wallet and is still due. Every download is audited (`receipt_download`: who,
+from where, which patient's order; someone else's receipt is also a read of the patient's records).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app import audit
+from app.pdf import Column, Document, Party, PdfFile, Table, format_money, render
+from app.principal import Principal
+from app.services.payments import GATEWAYS
+from app.services.receipts._totals import build_receipt, readable_order
+from app.services.shared.accounts import account_of
+from app.settings import get_settings
+from models.audit import AuditAction
+from models.identity import User, as_utc
+from models.receipt import ReceiptCreditRead, ReceiptRead
+
+MAX_ZONE = 64
+
+
+def receipt_day(moment: datetime | None, zone: ZoneInfo) -> str:
+    if moment is None:
+        return "—"
+    local = as_utc(moment).astimezone(zone)
+    return f"{local:%b} {local.day}, {local:%Y}"
+
+
+def zone_of(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name) if name and len(name) < MAX_ZONE else ZoneInfo(get_settings().default_time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(get_settings().default_time_zone)
+
+
+def credit_text(credit: ReceiptCreditRead, zone: ZoneInfo) -> str:
+    """'Refund — Routine blood draw, Jan 7, 2030' (the visit's date)."""
+    what = f"{credit.label} — {credit.service_name}" if credit.service_name else credit.label
+    return f"{what}, {receipt_day(credit.visit_starts_at, zone)}"
+
+
+def total_label(receipt: ReceiptRead) -> str:
+    return "Total, paid ahead" if receipt.paid_ahead else "Total"
+
+
+def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: ZoneInfo) -> Document:
+    settings = get_settings()
+    gateway = GATEWAYS.get(receipt.payment_method)
+    method = gateway.label if gateway is not None else receipt.payment_method.replace("_", " ").capitalize()
+    return Document(
+        title="Receipt",
+        number=f"Order {receipt.number}",
+        status=receipt.status.value.replace("_", " "),
+        dates=(("Ordered", receipt_day(receipt.created_at, zone)), ("Payment", method)),
+        parties=(
+            Party("From", (f"{settings.brand_name} Medical Services, LLC", settings.support_email)),
+            Party("Billed to", billed_to),
+        ),
+        tables=(
+            Table(
+                "Visits",
+                (
+                    Column("Date", 1.3),
+                    Column("Service", 2.6),
+                    Column("Provider", 2),
+                    Column("Status", 1.2),
+                    Column("Price", 1.2, "RIGHT"),
+                ),
+                tuple(
+                    (
+                        receipt_day(v.starts_at, zone),
+                        v.service_name,
+                        v.provider_name,
+                        v.status.label,
+                        format_money(v.price),
+                    )
+                    for v in receipt.visits
+                ),
+                totals=(
+                    ("Subtotal", format_money(receipt.subtotal)),
+                    ("Platform fee", format_money(receipt.platform_fee)),
+                    ("Order total", format_money(receipt.charged)),
+                ),
+                empty="This order has no visits.",
+            ),
+            Table(
+                "Credits",
+                (Column("Credit", 5.1), Column("On", 1.4), Column("Amount", 1.4, "RIGHT")),
+                tuple(
+                    (credit_text(c, zone), receipt_day(c.at, zone), format_money(-c.amount))
+                    for c in receipt.credits
+                ),
+                totals=(
+                    ("Order total", format_money(receipt.charged)),
+                    ("Credits", format_money(-receipt.credited)),
+                    (total_label(receipt), format_money(receipt.total)),
+                    ("Paid", format_money(receipt.paid)),
+                    ("Refunded", format_money(-receipt.refunded)),
+                    ("Net paid", format_money(receipt.paid - receipt.refunded)),
+                    ("Due" if receipt.paid_ahead else "Due at the visit", format_money(receipt.due)),
+                ),
+                empty="No credit: nothing was cancelled or refunded.",
+            ),
+        ),
+        notes=tuple(
+            note
+            for note in (
+                f"Still due{'' if receipt.paid_ahead else ' at the visit'}: {format_money(receipt.due)}."
+                if receipt.due
+                else "",
+                f"Refunds are credited to your {settings.brand_name} wallet." if receipt.refunded else "",
+                f"Dates in {zone.key}. Questions about this receipt: {settings.support_email}.",
+            )
+            if note
+        ),
+    )
+
+
+async def get_order_receipt(
+    *, session: AsyncSession, actor: Principal, number: str, time_zone: str | None = None
+) -> PdfFile:
+    """The receipt of order `number` as PDF, for its patient, an admin or payments staff (audited)."""
+    order, account = await readable_order(session, actor, number)
+    receipt = await build_receipt(session, order)
+    patient = await session.get(User, order.patient_id)
+    who = account_of(patient) if patient is not None else None
+    billed_to = tuple(line for line in ((who.name, who.email) if who else ("Former patient",)) if line)
+    document = receipt_document(receipt, billed_to, zone_of(time_zone))
+    await audit.record_by(
+        session=session,
+        account=account,
+        actor=actor,
+        action=AuditAction.receipt_download,
+        target=f"order {order.number}",
+        details={"order_id": order.id, "patient_id": order.patient_id},
+    )
+    if order.patient_id != account.id:
+        # Someone else's receipt names the patient, their visits and payments: a read of patient data,
+        # found with the others under the patient's id.
+        await audit.record_by(
+            session=session,
+            account=account,
+            actor=actor,
+            action=AuditAction.patient_records_view,
+            target=order.patient_id,
+            details={"order_id": order.id, "order": order.number, "via": "receipt"},
+        )
+    return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))

@@ -1,0 +1,81 @@
+"""A visit's money for payments staff (the staff visit details): what it was charged (price and its share of
+the fee), each refund (amount, when, by whom, why: the ledger's refund entries) and what `refund_visit`
+may still refund. Read-only; the refund and credit commands are the ledger's.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.principal import Principal
+from app.services.errors import NotFound
+from app.services.ledger import cents, dollars, split_fee
+from app.services.shared.accounts import account_of
+from app.services.shared.staff_access import require_permission
+from models.booking import Appointment, AppointmentStatus, Order
+from models.identity import User, as_utc
+from models.ledger import AccountKind, EntryKind, JournalEntry, Posting, VisitCharge
+from models.payment import CardPayment, CardPaymentStatus
+from models.receipt import VisitMoneyRead, VisitRefundRead
+from models.staff import Permission
+
+NO_VISIT = "No visit has this id."
+MAX_REFUNDS_SHOWN = 50
+
+
+async def get_visit_money(*, session: AsyncSession, actor: Principal, appointment_id: str) -> VisitMoneyRead:
+    """The money of one visit of an order (staff holding process_payments)."""
+    await require_permission(session=session, actor=actor, permission=Permission.process_payments)
+    row = await session.get(Appointment, (appointment_id or "")[:36])
+    if row is None or row.order_id is None:
+        raise NotFound(NO_VISIT)
+    order = await session.get_one(Order, row.order_id)
+    charge = await session.get(VisitCharge, row.id)
+    if charge is not None:
+        price, fee, refunded_cents = charge.price, charge.fee, charge.refunded_earning + charge.refunded_fee
+    else:  # not charged in the ledger yet (its order predates it): checkout's split, nothing refunded
+        siblings = (
+            await session.execute(
+                select(Appointment.id, Appointment.price).where(Appointment.order_id == order.id)
+            )
+        ).all()
+        shares = split_fee(cents(order.platform_fee), [(i, cents(p)) for i, p in siblings])
+        price, fee, refunded_cents = cents(row.price), shares.get(row.id, 0), 0
+    entries = (
+        await session.execute(
+            select(JournalEntry, Posting.amount, User)
+            .join(Posting, Posting.entry_id == JournalEntry.id)
+            .outerjoin(User, User.id == JournalEntry.actor_id)
+            .where(
+                JournalEntry.appointment_id == row.id,
+                JournalEntry.kind == EntryKind.refund,
+                Posting.account_kind == AccountKind.patient_credit,
+            )
+            .order_by(JournalEntry.created_at.desc(), JournalEntry.id)
+            .limit(MAX_REFUNDS_SHOWN)
+        )
+    ).all()
+    refunds = [
+        VisitRefundRead(
+            amount=dollars(amount),
+            at=as_utc(entry.created_at),
+            by_name=account_of(user).name if user is not None else "",
+            reason=entry.reason,
+            description=entry.description,
+        )
+        for entry, amount, user in entries
+    ]
+    card = await session.get(CardPayment, order.id)
+    left = price + fee - refunded_cents if row.status is AppointmentStatus.completed else 0
+    return VisitMoneyRead(
+        appointment_id=row.id,
+        patient_id=row.patient_id,
+        order_number=order.number,
+        status=row.status,
+        charged=dollars(price + fee),
+        refunded=dollars(refunded_cents),
+        refundable=dollars(max(left, 0)),
+        paid_by_card=card is not None and card.status is CardPaymentStatus.paid,
+        refunds=refunds,
+    )

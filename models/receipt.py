@@ -1,0 +1,100 @@
+"""What a receipt and a visit's money read as (app/services/receipts): an order's visits, its credit lines
+(visits cancelled before anything was collected, refunds) and the totals computed once from them, and, for
+payments staff, what a visit was charged, what was refunded (when, by whom, why) and what is left to refund.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from decimal import Decimal
+
+from pydantic import BaseModel, ConfigDict
+
+from models.booking import AppointmentStatus, OrderStatus
+
+
+class CreditKind(enum.StrEnum):
+    cancelled = "cancelled"  # a visit cancelled before its money was collected: nothing is owed for it
+    refund = "refund"  # money given back (as wallet credit), after a cancellation or a completed visit
+
+
+class ReceiptVisitRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    appointment_id: str
+    service_name: str
+    provider_name: str
+    starts_at: datetime
+    status: AppointmentStatus
+    price: Decimal
+    fee: Decimal  # the visit's share of the order's platform fee (the shares add up to the order's fee)
+
+
+class ReceiptCreditRead(BaseModel):
+    """A credit line: 'Refund — <service>, <visit date>: −$X' (amount is positive: what it takes off)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: CreditKind
+    appointment_id: str
+    service_name: str
+    visit_starts_at: datetime
+    at: datetime
+    amount: Decimal
+
+    @property
+    def label(self) -> str:
+        return "Refund" if self.kind is CreditKind.refund else "Cancelled"
+
+
+class ReceiptRead(BaseModel):
+    """An order's receipt. `charged` is what the order was placed for (subtotal + fee); `total` is `charged`
+    less the credit lines; `paid` what was collected (at checkout or at the visits); `refunded` what went back
+    to the patient's wallet; `due` = total − (paid − refunded), what is still to pay. Every screen and the PDF
+    show these figures, never their own sums."""
+
+    model_config = ConfigDict(frozen=True)
+
+    order_id: str
+    number: str
+    status: OrderStatus
+    payment_method: str
+    paid_ahead: bool  # collected at checkout (a card payment), not at the visits
+    created_at: datetime
+    visits: list[ReceiptVisitRead]
+    credits: list[ReceiptCreditRead]
+    subtotal: Decimal
+    platform_fee: Decimal
+    charged: Decimal
+    credited: Decimal
+    total: Decimal
+    paid: Decimal
+    refunded: Decimal
+    due: Decimal
+
+
+class VisitRefundRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    amount: Decimal
+    at: datetime
+    by_name: str  # "" when no person is recorded (a cancellation's automatic refund by the patient)
+    reason: str
+    description: str
+
+
+class VisitMoneyRead(BaseModel):
+    """A visit's money as payments staff see it in the visit details."""
+
+    model_config = ConfigDict(frozen=True)
+
+    appointment_id: str
+    patient_id: str
+    order_number: str | None
+    status: AppointmentStatus
+    charged: Decimal  # price + its share of the fee
+    refunded: Decimal
+    refundable: Decimal  # what refund_visit may still refund (0 unless the visit is completed)
+    paid_by_card: bool  # its order was paid by card at checkout (a refund still goes to the wallet)
+    refunds: list[VisitRefundRead]
