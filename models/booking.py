@@ -24,6 +24,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, created_at_column, id_column, utcnow
 from models.catalog import MONEY, Price, ServiceLocation
+from models.ledger import VisitPaymentRead
 from models.provider import RatingRead
 
 
@@ -212,6 +213,8 @@ class AppointmentRead(BaseModel):
     change_refusal: str | None = None
     # From when its provider may start it (an hour before it starts); it is completed not before starts_at.
     start_opens_at: datetime | None = None
+    # Its money (the ledger's): paid at booking or at the visit, what was collected in person, what is due.
+    payment: VisitPaymentRead | None = None
 
 
 class VisitSummary(BaseModel):

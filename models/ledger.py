@@ -8,11 +8,12 @@ below zero but the outside world (`world`: patients' and providers' banks, cash 
 | kind | owner | holds |
 |---|---|---|
 | world | — | the outside world (the only account allowed below zero) |
-| patient_booked | patient | the value of the patient's booked visits not yet completed or cancelled: owed at the visit (pay at visit) or paid ahead (a gateway that collects at checkout) |
+| patient_booked | patient | the value of the patient's booked visits not yet completed or cancelled: owed at the visit (pay at visit) or paid ahead (a gateway that collects at checkout); and what is still due of pay-at-visit visits completed without (full) payment |
 | patient_credit | patient | wallet credit: refunds and goodwill adjustments the platform owes the patient |
 | provider_pending | provider profile | earnings of completed visits inside the dispute window |
 | provider_available | provider profile | earnings a provider may request a payout of |
 | provider_payout | provider profile | money of an open payout request (requested, approved, in transit) |
+| provider_receivable | provider profile | what the provider owes the platform: fees they collected in hand at pay-at-visit visits, netted against their card earnings when they request a payout |
 | platform_fees | — | the platform's fees |
 | platform_invoices | — | what the platform's invoices brought in (paid invoices: world → here) |
 | store_sales | — | the price of store products delivered (and not returned) |
@@ -50,6 +51,7 @@ class AccountKind(enum.StrEnum):
     provider_pending = "provider_pending"
     provider_available = "provider_available"
     provider_payout = "provider_payout"
+    provider_receivable = "provider_receivable"
     platform_fees = "platform_fees"
     platform_invoices = "platform_invoices"
     store_sales = "store_sales"
@@ -60,7 +62,13 @@ class EntryKind(enum.StrEnum):
 
     order_placed = "order_placed"  # world → patient_booked: a visit booked (owed, or paid ahead)
     booking_voided = "booking_voided"  # patient_booked → world: a cancelled visit nobody paid for yet
-    visit_completed = "visit_completed"  # patient_booked → provider_pending + platform_fees
+    visit_completed = "visit_completed"  # patient_booked → provider_pending + platform_fees (paid ahead)
+    # Pay at visit: what the provider collected in person. patient_booked → world (the provider's price,
+    # paid to them at the door) + provider_receivable (the platform's fee, in the provider's hands).
+    collected_at_visit = "collected_at_visit"
+    # A payout request nets the receivable against the provider's available earnings: provider_available
+    # and provider_receivable −x, platform_fees and world +x.
+    fee_netted = "fee_netted"
     earning_released = "earning_released"  # provider_pending → provider_available after the dispute window
     refund = "refund"  # patient_booked, or provider earning + platform fee → patient_credit
     payout_requested = "payout_requested"  # provider_available → provider_payout
@@ -72,6 +80,18 @@ class EntryKind(enum.StrEnum):
     store_order_placed = "store_order_placed"  # world → patient_booked: products owed on delivery
     store_order_voided = "store_order_voided"  # patient_booked → world: canceled before shipping
     store_order_delivered = "store_order_delivered"  # patient_booked → store_sales + platform_fees
+
+
+class CollectionMethod(enum.StrEnum):
+    """How a pay-at-visit visit's money was collected in person."""
+
+    card_reader = "card_reader"
+    cash = "cash"
+    other = "other"
+
+    @property
+    def label(self) -> str:
+        return {"card_reader": "card reader", "cash": "cash", "other": "other"}[self.value]
 
 
 class PayoutStatus(enum.StrEnum):
@@ -188,6 +208,14 @@ class VisitCharge(Base):
     released_at: Mapped[datetime | None] = mapped_column(default=None)  # earning moved to available
     refunded_earning: Mapped[int] = mapped_column(BigInteger, default=0)  # cents of price refunded
     refunded_fee: Mapped[int] = mapped_column(BigInteger, default=0)  # cents of fee refunded
+    # Pay at visit (never paid ahead): what the provider or payments staff recorded as collected in person,
+    # in all (cents; the provider's price first, then the fee), and the latest collection's method, who
+    # recorded it and when. Each collection is also its own `collected_at_visit` entry (its actor, time,
+    # and method in its description). A completed charge with collected < price + fee is payment due.
+    collected: Mapped[int] = mapped_column(BigInteger, default=0)
+    collection_method: Mapped[str | None] = mapped_column(String(16), default=None)
+    collected_by: Mapped[str | None] = mapped_column(String(36), default=None)
+    collected_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -270,6 +298,11 @@ class ProviderBalancesRead(BaseModel):
     available: Decimal  # may be requested
     in_payout: Decimal  # in an open payout request
     paid_out: Decimal  # paid payouts, all time
+    # Pay at visit: the platform's fees the provider collected in hand and still owes (netted against their
+    # available earnings at their next payout request), and what was netted so far, all time.
+    owed_to_platform: Decimal = Decimal("0.00")
+    fees_netted: Decimal = Decimal("0.00")
+    collected_at_visits: Decimal = Decimal("0.00")  # the provider's prices collected in person, all time
 
 
 class StatementLineRead(BaseModel):
@@ -288,6 +321,24 @@ class StatementLineRead(BaseModel):
     earning: Decimal  # price minus refunded
     released_at: datetime | None
     releases_at: datetime | None  # when the dispute window ends (None once released)
+    # Pay at visit: the earning was collected in person (no dispute window, never paid out by us).
+    collected_in_person: bool = False
+    collection_method: str | None = None  # a CollectionMethod's value, the latest collection's
+    payment_due: Decimal = Decimal("0.00")  # still owed by the patient
+
+
+class VisitPaymentRead(BaseModel):
+    """A visit's money as the visit screens show it: what the patient pays for it (the price and its share of
+    the order's fee), whether that was paid at booking, what was collected in person and what is still due."""
+
+    model_config = ConfigDict(frozen=True)
+
+    appointment_id: str
+    paid_ahead: bool
+    total: Decimal
+    collected: Decimal
+    due: Decimal  # of a visit not paid ahead and not cancelled: total − collected
+    collection_method: str | None = None
 
 
 class StatementPageRead(BaseModel):
@@ -301,7 +352,7 @@ class StatementPageRead(BaseModel):
 
 class MonthlyStatementRead(BaseModel):
     """A provider's month from the ledger (dollars). Available balance: opening + released − refunds
-    reversed − payouts requested + payouts returned = closing."""
+    reversed − fees netted − payouts requested + payouts returned = closing."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -316,6 +367,7 @@ class MonthlyStatementRead(BaseModel):
     payouts_requested: Decimal
     payouts_returned: Decimal
     payouts_paid: Decimal
+    fees_netted: Decimal = Decimal("0.00")  # fees collected at pay-at-visit visits, netted at payouts
 
 
 class PayoutRead(BaseModel):

@@ -33,6 +33,7 @@ from app.services.appointments._reads import appointment_reads
 from app.services.appointments.internal import add_review
 from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.ledger import record_visit_payment
 from app.services.providers import get_provider
 from medivisit.main import create_app
 from models.account import Role
@@ -120,13 +121,16 @@ async def money(order_id: str | None) -> tuple[OrderStatus, dict[str, tuple[Tran
     async with app_db.unit_of_work() as session:
         order = await session.get(Order, order_id)
         rows = (await session.scalars(select(Transaction).where(Transaction.order_id == order_id))).all()
-    return order.status, {
-        (t.appointment_id if t.type is TransactionType.booking else "fee"): (
-            t.status,
-            t.settled_at is not None,
-        )
-        for t in rows
-    }
+    # A collection at a visit may settle part of the order's fee in a row of its own: a key is pending
+    # while any of its rows is, settled once all are.
+    found: dict[str, tuple[TransactionStatus, bool]] = {}
+    for t in rows:
+        key = t.appointment_id if t.type is TransactionType.booking else "fee"
+        status, settled = found.get(key, (t.status, True))
+        if t.status is TransactionStatus.pending:
+            status = t.status
+        found[key] = (status, settled and t.settled_at is not None)
+    return order.status, found
 
 
 async def reminders_in_outbox() -> int:
@@ -395,13 +399,18 @@ async def test_confirm_start_and_complete_settle_the_money(world: World, smtp) -
             appointment_id=first,
             now=first_start - timedelta(minutes=1),
         )
+    # Pay at visit: completed with what the provider collected in person (the visit's price and fee share).
+    assert read.payment is not None and not read.payment.paid_ahead and read.payment.due == read.payment.total
     read = await run(
         visits.complete_appointment,
         actor=world.provider.actor,
         appointment_id=first,
         now=first_start + timedelta(minutes=35),
+        collected=read.payment.total,
+        method="cash",
     )
     assert read.status is Status.completed and (await visit(first)).completed_at is not None
+    assert read.payment is not None and read.payment.due == 0
     assert await money(order_id) == (
         OrderStatus.pending,  # the other visit is still to come
         {
@@ -414,9 +423,28 @@ async def test_confirm_start_and_complete_settle_the_money(world: World, smtp) -
         profile = await get_provider(session=session, provider_id=world.provider_id)
     assert profile.rating == RatingRead(average=Decimal("4.00"), count=1)  # the review counts now
 
-    # The admin runs the second visit through; then the fee settles and the order is paid.
+    # The admin runs the second visit through, its payment not collected: the order waits for it.
     for step in (visits.confirm_appointment, visits.start_appointment, visits.complete_appointment):
-        await run(step, actor=world.admin.actor, appointment_id=second, now=second_start)
+        read = await run(step, actor=world.admin.actor, appointment_id=second, now=second_start)
+    assert read.payment is not None and read.payment.due == read.payment.total
+    assert (await money(order_id))[0] is OrderStatus.pending
+    # Recording money takes the visit's provider or process_payments, which an admin does not hold by role.
+    with pytest.raises(PermissionDenied):
+        await run(
+            record_visit_payment,
+            actor=world.admin.actor,
+            appointment_id=second,
+            amount=read.payment.total,
+            method="card_reader",
+        )
+    # Once the provider records it, the fee settles and the order is paid.
+    await run(
+        record_visit_payment,
+        actor=world.provider.actor,
+        appointment_id=second,
+        amount=read.payment.total,
+        method="card_reader",
+    )
     assert await money(order_id) == (
         OrderStatus.paid,
         {
@@ -431,8 +459,17 @@ async def test_an_order_with_a_cancelled_visit_is_paid_when_the_rest_are_done(wo
     start = world.at(72)
     order_id, (kept, dropped) = await book(world, start, world.at(96))
     await run(visits.cancel_appointment, actor=world.patient.actor, appointment_id=dropped, now=world.at(0))
-    for step in (visits.confirm_appointment, visits.start_appointment, visits.complete_appointment):
-        await run(step, actor=world.provider.actor, appointment_id=kept, now=start)
+    for step in (visits.confirm_appointment, visits.start_appointment):
+        read = await run(step, actor=world.provider.actor, appointment_id=kept, now=start)
+    assert read.payment is not None
+    await run(
+        visits.complete_appointment,
+        actor=world.provider.actor,
+        appointment_id=kept,
+        now=start,
+        collected=read.payment.total,
+        method="cash",
+    )
     assert await money(order_id) == (
         OrderStatus.paid,
         {

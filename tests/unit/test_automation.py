@@ -482,8 +482,16 @@ async def test_the_domain_hooks_queue_their_events(identity, receiver) -> None:
     soon = await visit(patient, ana, now + timedelta(hours=12), status=AppointmentStatus.confirmed)
     await connect(owner, receiver)
 
-    await run(start_appointment, actor=nurse.actor, appointment_id=started, now=now)
-    await run(complete_appointment, actor=nurse.actor, appointment_id=started, now=now)
+    read = await run(start_appointment, actor=nurse.actor, appointment_id=started, now=now)
+    assert read.payment is not None  # pay at visit: the nurse records what they collected at Complete
+    await run(
+        complete_appointment,
+        actor=nurse.actor,
+        appointment_id=started,
+        now=now,
+        collected=read.payment.total,
+        method="cash",
+    )
     assert await run(send_due_reminders, now=now) == 1
     ticket = await new_ticket(patient)
     await run(set_ticket_status, actor=support.actor, ticket_id=ticket.id, status="resolved")

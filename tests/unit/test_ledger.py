@@ -164,12 +164,11 @@ async def balanced() -> dict[str, int]:
         for key, total in sums.items():
             assert total >= 0 or key == AccountKind.world.value, (key, total)
             assert key in kept or key in platform
-        # The readable view agrees: settled bookings and fees are what completion collected, refunds what
-        # patients' credit gained from refunds, paid payouts what left for the world.
+        # The readable view agrees: settled bookings and fees are what was paid ahead at checkout and what
+        # providers collected in person at pay-at-visit visits, refunds what patients' credit gained from
+        # refunds, paid payouts what left for the world.
         collected = await session.scalar(
-            select(func.coalesce(func.sum(VisitCharge.price + VisitCharge.fee), 0)).where(
-                VisitCharge.completed_at.is_not(None)
-            )
+            select(func.coalesce(func.sum(VisitCharge.collected), 0)).where(VisitCharge.paid_ahead.is_(False))
         )
         settled = await session.scalar(
             select(func.coalesce(func.sum(Transaction.amount), 0)).where(
@@ -179,7 +178,7 @@ async def balanced() -> dict[str, int]:
         )
         paid_ahead = await session.scalar(
             select(func.coalesce(func.sum(VisitCharge.price + VisitCharge.fee), 0)).where(
-                VisitCharge.paid_ahead, VisitCharge.completed_at.is_(None)
+                VisitCharge.paid_ahead
             )
         )
         assert money(settled) == money(Decimal(collected + paid_ahead) / 100)
@@ -230,8 +229,9 @@ async def fund(world: World, amount: str) -> None:
 
 # ---- the journey -------------------------------------------------------------------------------
 async def test_book_complete_release_and_a_two_approver_payout_balance_at_every_step(
-    world, monkeypatch
+    world, monkeypatch, paid_ahead
 ) -> None:
+    """A visit paid ahead (card at checkout): pay at visit is tests/unit/test_pay_at_visit.py's."""
     monkeypatch.setenv("PAYOUT_SECOND_APPROVAL_ABOVE", "50")
     get_settings.cache_clear()
     visit_id = await book(world)
@@ -390,7 +390,7 @@ async def test_paid_ahead_cancellation_inside_24_hours_needs_a_staff_exception(w
     assert entry.details["reason"] == "Provider ill" and entry.actor_id == world.owner.id
 
 
-async def test_refund_after_completion_reverses_earning_and_fee_in_proportion(world) -> None:
+async def test_refund_after_completion_reverses_earning_and_fee_in_proportion(world, paid_ahead) -> None:
     visit_id = await book(world)
     await complete(world, visit_id)
     with pytest.raises(PermissionDenied):
@@ -545,7 +545,7 @@ async def test_two_concurrent_approvers_of_one_large_payout_take_turns(world, mo
     assert (second.first_approver_id, second.second_approver_id) == (world.owner.id, world.other_owner.id)
 
 
-async def test_two_concurrent_release_runs_release_each_earning_once(world) -> None:
+async def test_two_concurrent_release_runs_release_each_earning_once(world, paid_ahead) -> None:
     visit_id = await book(world)
     await complete(world, visit_id)
     later = NINE + timedelta(hours=80)
@@ -561,7 +561,7 @@ async def test_two_concurrent_release_runs_release_each_earning_once(world) -> N
 
 
 # ---- revenue -----------------------------------------------------------------------------------
-async def test_revenue_summary_reconciles_with_the_ledger_on_generated_data(world) -> None:
+async def test_revenue_summary_reconciles_with_the_ledger_on_generated_data(world, paid_ahead) -> None:
     """Random visits over three weeks (completed, refunded in part, paid out), summed by day, week and
     month: every granularity's totals equal the ledger's own accounts."""
     rng = random.Random(7)

@@ -19,6 +19,7 @@ from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import World, book, complete
 
 world = test_ledger.world  # the ledger tests' world: a patient, a provider, staff
+paid_ahead = test_ledger.paid_ahead  # card at checkout (pay at visit: tests/unit/test_pay_at_visit.py)
 
 
 def ledger_check() -> tuple[int, str, str]:
@@ -27,7 +28,7 @@ def ledger_check() -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
-async def test_a_booked_completed_and_a_second_booked_visit_pass(world: World) -> None:
+async def test_a_booked_completed_and_a_second_booked_visit_pass(world: World, paid_ahead: None) -> None:
     await complete(world, await book(world))
     await book(world, starts_at=NINE + timedelta(days=1))
 
@@ -41,7 +42,7 @@ async def test_a_booked_completed_and_a_second_booked_visit_pass(world: World) -
     )
 
 
-async def test_every_kind_of_break_is_named_and_fails_the_command(world: World) -> None:
+async def test_every_kind_of_break_is_named_and_fails_the_command(world: World, paid_ahead: None) -> None:
     visit_id = await book(world)
     unsettled = await book(world, starts_at=NINE + timedelta(days=1))
     await complete(world, visit_id)

@@ -61,6 +61,7 @@ from models.staff import Permission
 from models.store import ProductCreate, ShippingAddress
 from tests import factories
 from tests.factories import ZIP, Person, person, provider, run
+from tests.unit import test_ledger
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
@@ -359,7 +360,10 @@ async def world(identity, monkeypatch) -> World:
     )
 
 
-async def test_a_payout_request_tells_its_provider(world: World) -> None:
+paid_ahead = test_ledger.paid_ahead  # card at checkout: the visit's earning is ours to pay out
+
+
+async def test_a_payout_request_tells_its_provider(world: World, paid_ahead: None) -> None:
     visit_id = await book(world)
     await complete(world, visit_id)
     await run(release_due_earnings, now=NINE + timedelta(hours=1) + timedelta(hours=72))

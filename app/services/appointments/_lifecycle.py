@@ -12,9 +12,10 @@ Who may do what (checked here, on every call, after re-checking the browser sess
 Held slots (a checkout in progress) are not visits yet: nobody sees or changes them here.
 
 Money is the ledger's (`app.services.ledger`), written in the same unit of work: completing a visit
-publishes `AppointmentCompleted`, whose ledger subscriber collects it (the provider's pending earning, the
-platform's fee share) and settles its `booking` transaction, and once no visit of the order is open the
-`fee` settles at what was collected and the order is paid.
+publishes `AppointmentCompleted`, whose ledger subscriber collects a paid-ahead visit (the provider's pending
+earning, the platform's fee share) and settles its `booking` transaction, and once no visit of the order is
+open the `fee` settles at what was collected and the order is paid. A pay-at-visit visit is completed with
+what the provider says they collected in person (`record_visit_payment`), or with its payment due.
 Cancelling a visit voids what was owed, or refunds what was paid ahead as wallet credit under the refund
 policy (inside 24 hours only as a staff exception: `refund_exception`, its reason); once every visit of the
 order is cancelled, the fee and the order are cancelled too. Cancelling calls the ledger itself: its refund
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import enum
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Literal
 
 from sqlalchemy import ColumnElement, delete, select, update
@@ -51,7 +53,7 @@ from app.services.domain_events import (
     AppointmentRescheduled,
 )
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger import settle_cancelled_visit
+from app.services.ledger import record_visit_payment, settle_cancelled_visit
 from app.services.notifications import Audience, VisitNote
 from app.services.notifications.internal import notify_visits
 from app.services.providers import Interval, generate_slots, slot_rules
@@ -516,10 +518,19 @@ async def start_appointment(
 
 
 async def complete_appointment(
-    *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    appointment_id: str,
+    now: datetime | None = None,
+    collected: Decimal | str | None = None,
+    method: str = "",
 ) -> AppointmentRead:
-    """The provider completes a visit in progress, not before its start time: its payment settles (and the order's fee and the order
-    once all its visits are done), and the patient's review of it counts."""
+    """The provider completes a visit in progress, not before its start time, and the patient's review of it
+    counts. Paid ahead: its payment settles (and the order's fee and the order once all its visits are done).
+    Pay at visit: `collected` (dollars) and `method` record what the provider collected in person, in the
+    same unit of work (the ledger refuses a bad amount, and then nothing is completed); without them the
+    visit is completed with its payment due."""
     now = _moment(now)
     row, _provider = await _as_provider(session, actor, appointment_id)
     _expect(row, AppointmentStatus.in_progress)
@@ -527,6 +538,10 @@ async def complete_appointment(
         raise ValidationFailed(COMPLETE_TOO_EARLY)
     row.status, row.completed_at = AppointmentStatus.completed, now
     await publish_event(session, AppointmentCompleted(appointment_id=row.id, at=now))  # the ledger settles
+    if collected is not None and str(collected).strip():
+        await record_visit_payment(
+            session=session, actor=actor, appointment_id=row.id, amount=collected, method=method, now=now
+        )
     await mark_visit_completed(session=session, appointment_id=row.id)
     return await _changed(session, row)
 

@@ -1,7 +1,8 @@
 """Appointments as the screens and e-mails read them: one batch of queries for any number of rows.
 
 Shared by checkout (`booking`) and the visit lifecycle (`appointments`), so both hand out the same
-`AppointmentRead` (patient and provider names, service, order number, whether the visit was reviewed);
+`AppointmentRead` (patient and provider names, service, order number, whether the visit was reviewed, its
+money from the ledger: paid ahead or at the visit, collected, due);
 `read_of` builds one without a query from rows the caller already holds.
 """
 
@@ -15,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.appointments._policy import START_EARLY, patient_change_refusal, provider_sees_details
+from app.services.ledger.internal import visit_payments
 from app.services.providers import display_name
 from app.services.shared.accounts import account_of
 from models.booking import Appointment, AppointmentRead, Order
@@ -66,6 +68,7 @@ async def appointment_reads(
             )
         ).all()
     )
+    payments = await visit_payments(session, rows)
     reads = []
     for row in rows:
         patient = patients.get(row.patient_id)
@@ -81,7 +84,7 @@ async def appointment_reads(
                 reviewed=row.id in reviewed,
                 now=now,
                 for_provider=for_provider,
-            )
+            ).model_copy(update={"payment": payments.get(row.id)})
         )
     return reads
 

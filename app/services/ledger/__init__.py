@@ -1,6 +1,7 @@
 """Money (issue 14): a double-entry ledger in integer cents (`_journal`: accounts, balanced entries, the one
 `post`), each visit's money from checkout to refund (`_visits`: subscribed to `OrderPlaced` and
-`PaymentCaptured`, called by the visit lifecycle), the dispute window (`_release`, a periodic job), payout requests (`_payouts`) and the reads the
+`PaymentCaptured`, called by the visit lifecycle), what a provider collected in person at a pay-at-visit
+visit (`_collections`), the dispute window (`_release`, a periodic job), payout requests (`_payouts`) and the reads the
 wallet, provider-wallet, payout-queue and revenue screens need (`_reads`), and the PDF documents: a receipt
 per order and a provider's monthly statement (`_documents`). See models/ledger.py for the
 accounts and why balances live in their rows.
@@ -9,6 +10,7 @@ Its public surface: the names below (`__all__`).
 """
 
 from app.services.ledger._breakdown import get_revenue_breakdown
+from app.services.ledger._collections import record_visit_payment
 from app.services.ledger._documents import (
     get_monthly_statement,
     get_order_receipt,
@@ -68,6 +70,7 @@ __all__ = [
     "mark_payout_sent",
     "monthly_statement_pdf",
     "move",
+    "record_visit_payment",
     "refund_visit",
     "reject_payout",
     "request_payout",

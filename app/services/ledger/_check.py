@@ -2,7 +2,9 @@
 
 - every journal entry balances (its postings sum to zero);
 - every person's kept balance is the sum of its postings, and no account but the world is below zero;
-- every completed visit has its charge, settled (`visit_completed`);
+- every completed visit has its charge, settled: paid ahead by `visit_completed`; pay at visit by what was
+  collected in person (`collected_at_visit` entries summing to the charge's `collected`, never more than the
+  visit's total), or payment due (nothing or part collected: the rest stays in patient_booked);
 - every card payment that came in has its booking entry (`order_placed`).
 
 Each rule is one aggregate query; a break names the rule, what broke it and how, at most `limit` per rule.
@@ -32,7 +34,8 @@ BREAKS_LISTED = 50  # of each rule
 
 @dataclass(frozen=True)
 class LedgerBreak:
-    rule: str  # unbalanced_entry, balance_mismatch, negative_balance, visit_without_charge, payment_without_entry
+    rule: str  # unbalanced_entry, balance_mismatch, negative_balance, visit_without_charge,
+    # collection_mismatch, payment_without_entry
     subject: str  # the entry's, account's, visit's or order's id
     detail: str
 
@@ -109,12 +112,17 @@ async def check_ledger(*, session: AsyncSession, limit: int = BREAKS_LISTED) -> 
     settled = exists().where(
         JournalEntry.appointment_id == Appointment.id, JournalEntry.kind == EntryKind.visit_completed
     )
+    # A pay-at-visit visit is settled by what was collected in person (the rule below), or is payment due.
     unsettled = await session.execute(
         select(Appointment.id, VisitCharge.appointment_id, VisitCharge.completed_at)
         .outerjoin(VisitCharge, VisitCharge.appointment_id == Appointment.id)
         .where(
             Appointment.status == AppointmentStatus.completed,
-            or_(VisitCharge.appointment_id.is_(None), VisitCharge.completed_at.is_(None), ~settled),
+            or_(
+                VisitCharge.appointment_id.is_(None),
+                VisitCharge.completed_at.is_(None),
+                and_(VisitCharge.paid_ahead.is_(True), ~settled),
+            ),
         )
         .order_by(Appointment.id)
         .limit(limit)
@@ -130,6 +138,48 @@ async def check_ledger(*, session: AsyncSession, limit: int = BREAKS_LISTED) -> 
             else "completed, but no visit_completed entry settled it",
         )
         for visit, charge, completed_at in unsettled.all()
+    ]
+
+    collections = (
+        select(JournalEntry.appointment_id.label("visit"), func.sum(-Posting.amount).label("total"))
+        .join(Posting, Posting.entry_id == JournalEntry.id)
+        .where(
+            JournalEntry.kind == EntryKind.collected_at_visit,
+            Posting.account_kind == AccountKind.patient_booked,
+        )
+        .group_by(JournalEntry.appointment_id)
+        .subquery()
+    )
+    old_rule = exists().where(
+        JournalEntry.appointment_id == VisitCharge.appointment_id,
+        JournalEntry.kind == EntryKind.visit_completed,
+    )
+    recorded = func.coalesce(collections.c.total, 0)
+    miscollected = await session.execute(
+        select(
+            VisitCharge.appointment_id, VisitCharge.collected, recorded, VisitCharge.price + VisitCharge.fee
+        )
+        .outerjoin(collections, collections.c.visit == VisitCharge.appointment_id)
+        .where(
+            VisitCharge.paid_ahead.is_(False),
+            ~old_rule,  # completed before collections were recorded: booked as collected in full
+            or_(
+                VisitCharge.collected != recorded,
+                VisitCharge.collected > VisitCharge.price + VisitCharge.fee,
+                and_(VisitCharge.completed_at.is_(None), recorded != 0),
+            ),
+        )
+        .order_by(VisitCharge.appointment_id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak(
+            "collection_mismatch",
+            visit,
+            f"its charge says {_cents(kept)} was collected at the visit, its entries say {_cents(total)} "
+            f"(the visit comes to {_cents(whole)})",
+        )
+        for visit, kept, total, whole in miscollected.all()
     ]
 
     booked = exists().where(

@@ -297,13 +297,16 @@ async def get_monthly_statement(
                 total(Posting.account_id == available, inside, entry == EntryKind.payout_requested),
                 total(Posting.account_id == available, inside, entry == EntryKind.payout_returned),
                 total(Posting.account_id == payout, inside, entry == EntryKind.payout_paid),
+                total(Posting.account_id == available, inside, entry == EntryKind.fee_netted),
             )
             .select_from(Posting)
             .join(JournalEntry, JournalEntry.id == Posting.entry_id)
             .where(Posting.account_id.in_((available, pending, payout)), Posting.created_at < end)
         )
     ).one()
-    opening, closing, earned, released, refunds, requested, returned, paid = (int(v or 0) for v in row)
+    opening, closing, earned, released, refunds, requested, returned, paid, netted = (
+        int(v or 0) for v in row
+    )
     return MonthlyStatementRead(
         provider_id=provider.id,
         provider_name=display_name(provider.first_name, provider.last_name),
@@ -316,6 +319,7 @@ async def get_monthly_statement(
         payouts_requested=dollars(-requested),
         payouts_returned=dollars(returned),
         payouts_paid=dollars(-paid),
+        fees_netted=dollars(-netted),
     )
 
 
@@ -381,6 +385,7 @@ async def monthly_statement_pdf(*, session: AsyncSession, actor: Principal, mont
                     ("Opening available balance", format_money(f.opening_available)),
                     ("Earnings released after the dispute window", format_money(f.released)),
                     ("Refunds taken back from earnings", format_money(-f.refunds_reversed)),
+                    ("Fees collected at visits, netted", format_money(-f.fees_netted)),
                     ("Payouts requested", format_money(-f.payouts_requested)),
                     ("Payouts returned (rejected or failed)", format_money(f.payouts_returned)),
                 ),

@@ -1,7 +1,9 @@
 """Payout requests (Dokan-style withdrawals, Stripe payout statuses, maker-checker above a threshold).
 
 A provider requests a payout of their available balance (at least `payout_minimum`; one open request at a
-time: the database's partial unique index refuses a second). Requesting moves the amount from
+time: the database's partial unique index refuses a second). Fees they collected in hand at pay-at-visit
+visits (provider_receivable) are netted first (`fee_netted`: provider_available and provider_receivable −x,
+platform_fees and world +x, x = min(receivable, available)), so the payout is for what is left. Requesting moves the amount from
 provider_available to provider_payout at once, so it can't be spent twice. Staff with process_payments
 approve (above `payout_second_approval_above` two approvals, by different people) or reject it with a
 reason; an approved payout is sent (in_transit), then paid (provider_payout → world), or failed. Rejected
@@ -28,7 +30,9 @@ from app.principal import Principal
 from app.services.domain_events import PayoutStatusChanged
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger._journal import (
+    FEES,
     WORLD,
+    Leg,
     account_id,
     cents,
     dollars,
@@ -133,7 +137,12 @@ async def request_payout(
     provider = await _own_profile(session, account)
     at = now or utcnow()
     available_id = account_id(AccountKind.provider_available, provider.id)
-    available = (await lock_balances(session, [available_id]))[available_id]
+    receivable_id = account_id(AccountKind.provider_receivable, provider.id)
+    held = await lock_balances(session, [available_id, receivable_id])
+    # Fees the provider collected in hand at pay-at-visit visits are netted first: they keep those fees,
+    # the platform keeps as much of their available card earnings (`fee_netted`).
+    netted = min(held[receivable_id], held[available_id])
+    available = held[available_id] - netted
     wanted = available if amount is None else amount_cents(amount)  # 1e30, NaN, -1, 1e-9: a field error
     minimum = cents(get_settings().payout_minimum)
     if wanted < minimum:
@@ -176,6 +185,21 @@ async def request_payout(
             await session.flush()
     except IntegrityError:
         raise ValidationFailed(ONE_OPEN) from None
+    if netted:
+        await post(
+            session=session,
+            kind=EntryKind.fee_netted,
+            legs=[
+                Leg(AccountKind.provider_available, provider.id, -netted),
+                Leg(AccountKind.provider_receivable, provider.id, -netted),
+                Leg(FEES[0], FEES[1], netted),
+                Leg(WORLD[0], WORLD[1], netted),
+            ],
+            description="Fees collected at visits, netted",
+            payout_id=row.id,
+            actor_id=account.id,
+            at=at,
+        )
     await post(
         session=session,
         kind=EntryKind.payout_requested,

@@ -4,10 +4,12 @@ statement, and staff's revenue summary — all from the ledger, none of them wri
 The revenue summary is aggregated in SQL over the postings, by period (UTC day, ISO week from Monday, or
 month):
 - gross: the value of visits completed (price and fee), what left patients' booked accounts at completion;
-- fees: what the platform fees account gained at completion;
+- fees: what the platform fees account gained at completion, and the fees providers collected in person at
+  pay-at-visit visits (owed to us as their receivable);
 - refunds: what patients' credit accounts gained from refunds;
 - payouts: what left providers' payout accounts to the world (paid payouts);
-- net: the platform fees account's whole change (fees minus fees refunded).
+- net: what the platform kept: fees (in its fees account or still owed by providers who collected them)
+  minus fees refunded, plus invoices paid. Summed, it equals the fees account and the providers' receivables.
 Summed over all periods each figure equals the ledger's own account (tests check it on generated data).
 """
 
@@ -19,6 +21,7 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy import (
     ColumnElement,
     and_,
+    case,
     func,
     select,
 )
@@ -34,6 +37,7 @@ from app.services.ledger._rules import (
     NO_PROFILE,
     PAGE_SIZE,
 )
+from app.services.ledger._visits import visit_payment_of
 from app.services.shared.accounts import is_admin
 from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
@@ -64,7 +68,12 @@ from models.staff import Permission
 
 GRANULARITIES = ("day", "week", "month")
 # What counts as collected revenue: a completed visit, a delivered store order (each with its 5 % fee).
-COLLECTED = (EntryKind.visit_completed, EntryKind.store_order_delivered)
+COLLECTED = (EntryKind.visit_completed, EntryKind.store_order_delivered, EntryKind.collected_at_visit)
+# Where a fee lands when it is earned: the platform's fees, or (collected in person by the provider at a
+# pay-at-visit visit) the provider's receivable, owed to us until netted at a payout (a move between the two
+# that changes no figure here).
+FEE_KINDS = (AccountKind.platform_fees, AccountKind.provider_receivable)
+EARNED = (*FEE_KINDS, AccountKind.platform_invoices)
 
 
 def _page(page: int, page_size: int) -> tuple[int, int]:
@@ -161,7 +170,12 @@ async def get_provider_balances(
 ) -> ProviderBalancesRead:
     """Pending (inside the dispute window), available, in an open payout, and paid out (all time)."""
     provider = await _provider(session, actor, provider_id)
-    kinds = (AccountKind.provider_pending, AccountKind.provider_available, AccountKind.provider_payout)
+    kinds = (
+        AccountKind.provider_pending,
+        AccountKind.provider_available,
+        AccountKind.provider_payout,
+        AccountKind.provider_receivable,
+    )
     ids = [account_id(kind, provider.id) for kind in kinds]
     found = await balances(session, ids)
     paid = await session.scalar(
@@ -169,13 +183,28 @@ async def get_provider_balances(
             PayoutRequest.provider_id == provider.id, PayoutRequest.status == PayoutStatus.paid
         )
     )
-    pending, available, in_payout = (found[key] for key in ids)
+    netted = await session.scalar(
+        select(func.coalesce(-func.sum(Posting.amount), 0))
+        .join(JournalEntry, JournalEntry.id == Posting.entry_id)
+        .where(Posting.account_id == ids[3], JournalEntry.kind == EntryKind.fee_netted)
+    )
+    # The provider's share of what they collected in person (the price first, then the fee).
+    share = case((VisitCharge.collected < VisitCharge.price, VisitCharge.collected), else_=VisitCharge.price)
+    collected = await session.scalar(
+        select(func.coalesce(func.sum(share), 0)).where(
+            VisitCharge.provider_id == provider.id, VisitCharge.collection_method.is_not(None)
+        )
+    )
+    pending, available, in_payout, owed = (found[key] for key in ids)
     return ProviderBalancesRead(
         provider_id=provider.id,
         pending=dollars(pending),
         available=dollars(available),
         in_payout=dollars(in_payout),
         paid_out=dollars(int(paid or 0)),
+        owed_to_platform=dollars(owed),
+        fees_netted=dollars(int(netted or 0)),
+        collected_at_visits=dollars(int(collected or 0)),
     )
 
 
@@ -229,6 +258,9 @@ async def list_provider_statement(
                     if charge.released_at or charge.completed_at is None
                     else as_utc(charge.completed_at) + window
                 ),
+                collected_in_person=not charge.paid_ahead and charge.collection_method is not None,
+                collection_method=charge.collection_method,
+                payment_due=visit_payment_of(charge).due,
             )
             for charge, starts_at, service_name in rows
         ],
@@ -268,11 +300,11 @@ async def get_revenue_summary(
     kind, entry = Posting.account_kind, JournalEntry.kind
     figures = (
         signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
-        signed_total(and_(kind == AccountKind.platform_fees, entry.in_(COLLECTED))),
+        signed_total(and_(kind.in_(FEE_KINDS), entry.in_(COLLECTED))),
         signed_total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
         signed_total(and_(kind == AccountKind.world, entry == EntryKind.payout_paid)),
         signed_total(kind == AccountKind.platform_invoices),
-        signed_total(kind.in_((AccountKind.platform_fees, AccountKind.platform_invoices))),
+        signed_total(kind.in_(EARNED)),
     )
     conditions: list[ColumnElement[bool]] = [
         Posting.account_kind.in_(
@@ -282,9 +314,17 @@ async def get_revenue_summary(
                 AccountKind.platform_invoices,
                 AccountKind.patient_credit,
                 AccountKind.world,
+                AccountKind.provider_receivable,
             )
         ),
-        JournalEntry.kind.in_((*COLLECTED, EntryKind.refund, EntryKind.payout_paid, EntryKind.invoice_paid)),
+        JournalEntry.kind.in_(
+            (
+                *COLLECTED,
+                EntryKind.refund,
+                EntryKind.payout_paid,
+                EntryKind.invoice_paid,
+            )
+        ),
     ]
     if since is not None:
         conditions.append(Posting.created_at >= since.astimezone(UTC))

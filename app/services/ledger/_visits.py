@@ -7,9 +7,12 @@
   the visit with pay at visit, paid ahead with a gateway that collects at checkout. A card payment the
   processor confirms later (Stripe) is recorded by the payments webhook once it is paid; until then its
   visits cannot be completed or cancelled here (`AWAITING_PAYMENT`), and a failed one never enters.
-- **Completed** (`settle_completed_visit`): patient_booked → provider_pending (the price) + platform_fees
-  (the fee share); the visit's `booking` transaction settles, and once no visit of the order is open the
-  order's `fee` transaction settles at the fees actually collected and the order is paid.
+- **Completed** (`settle_completed_visit`), paid ahead: patient_booked → provider_pending (the price) +
+  platform_fees (the fee share); the visit's `booking` transaction settles, and once no visit of the order is
+  open the order's `fee` transaction settles at the fees actually collected and the order is paid. Pay at
+  visit: nothing moves at completion; what the provider collected in person is recorded then or later
+  (`_collections`: `collected_at_visit`), and until all of it is, the visit is payment due (its money stays
+  in patient_booked, its transactions pending, its order unpaid).
 - **Cancelled** (`settle_cancelled_visit`): nothing collected yet → the amount owed goes back to the world
   (`booking_voided`) and its transactions are cancelled. Paid ahead → a refund as wallet credit
   (patient_booked → patient_credit), by policy: in full when the cancellation is at least
@@ -86,7 +89,7 @@ from models.booking import (
     TransactionType,
 )
 from models.identity import User, as_utc
-from models.ledger import AccountKind, EntryKind, VisitCharge
+from models.ledger import AccountKind, EntryKind, VisitCharge, VisitPaymentRead
 from models.payment import CardPayment, CardPaymentStatus
 
 
@@ -218,19 +221,31 @@ async def _close_order(session: AsyncSession, order_id: str, at: datetime) -> No
         )
     )
     gateway = get_gateway()
+    # A pay-at-visit visit completed without (all of) its payment keeps the order open: payment due.
+    due = any(
+        not c.paid_ahead
+        and c.voided_at is None
+        and c.completed_at is not None
+        and c.collected < c.price + c.fee
+        for c in charges
+    )
     collectable = sum(c.fee for c in charges if c.voided_at is None or c.paid_ahead)
-    for fee in await _transactions(session, TransactionType.fee, order_id=order_id):
+    fees = await _transactions(session, TransactionType.fee, order_id=order_id)
+    # Fees already settled in part by collections at visits (`_collections`); the pending row is the rest.
+    settled = sum(cents(f.amount) for f in fees if f.status is TransactionStatus.completed)
+    for fee in fees:
         if fee.status is not TransactionStatus.pending:
             continue
-        if collectable:
-            fee.amount = dollars(collectable)
-        if open_visits:
+        rest = collectable - settled
+        if rest > 0:
+            fee.amount = dollars(rest)
+        if open_visits or due:
             continue
-        if any(c.completed_at is not None for c in charges):
+        if rest > 0 and any(c.completed_at is not None for c in charges):
             await gateway.settle(fee, at=at)
         else:
             await gateway.void(fee)
-    if open_visits:
+    if open_visits or due:
         return
     completed = any(c.completed_at is not None for c in charges)
     status = OrderStatus.paid if completed else OrderStatus.cancelled
@@ -251,11 +266,20 @@ async def _booking_done(
 
 
 async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at: datetime) -> None:
-    """The visit was completed: its money is collected into the provider's pending earning and the
-    platform's fees, and its transactions settle."""
+    """The visit was completed. Paid ahead: its money is collected into the provider's pending earning and
+    the platform's fees, and its transactions settle. Pay at visit: it is marked completed and nothing
+    moves; what was collected in person is recorded by `record_visit_payment` (until then, payment due)."""
     if row.order_id is None:
         return
     charge = await _charge(session, row)
+    if not charge.paid_ahead:
+        if charge.completed_at is None and charge.voided_at is None:
+            charge.completed_at = at
+            # The provider's earning is paid to them at the door: nothing of it waits in a dispute window
+            # here (the release job skips released charges).
+            charge.released_at = at
+        await _close_order(session, row.order_id, at)
+        return
     if charge.completed_at is None and charge.voided_at is None:
         await post(
             session=session,
@@ -376,6 +400,50 @@ async def settle_cancelled_visit(
             )
         charge.voided_at = at
     await _booking_done(session, row.id, row.order_id, at, collected=False)
+
+
+def visit_payment_of(charge: VisitCharge) -> VisitPaymentRead:
+    total = charge.price + charge.fee
+    due = 0 if charge.paid_ahead or charge.voided_at is not None else max(total - charge.collected, 0)
+    return VisitPaymentRead(
+        appointment_id=charge.appointment_id,
+        paid_ahead=charge.paid_ahead,
+        total=dollars(total),
+        collected=dollars(charge.collected),
+        due=dollars(due),
+        collection_method=charge.collection_method,
+    )
+
+
+async def visit_payments(session: AsyncSession, rows: Sequence[Appointment]) -> dict[str, VisitPaymentRead]:
+    """The money of these visits by id, from their charges; a visit of an order written without checkout
+    (no charges yet) gets what its charge will be (its fee share split as checkout splits it). Reads only."""
+    ids = [r.id for r in rows if r.order_id]
+    if not ids:
+        return {}
+    found = {
+        c.appointment_id: visit_payment_of(c)
+        for c in (await session.scalars(select(VisitCharge).where(VisitCharge.appointment_id.in_(ids))))
+    }
+    missing = {r.order_id for r in rows if r.order_id and r.id not in found}
+    if missing:
+        orders = (await session.scalars(select(Order).where(Order.id.in_(missing)))).all()
+        visits = (await session.scalars(select(Appointment).where(Appointment.order_id.in_(missing)))).all()
+        for order in orders:
+            mine = [v for v in visits if v.order_id == order.id]
+            shares = split_fee(cents(order.platform_fee), [(v.id, cents(v.price)) for v in mine])
+            ahead = gateway_of(order).collects_at_order
+            for v in mine:
+                total = dollars(cents(v.price) + shares[v.id])
+                cancelled = v.status is AppointmentStatus.cancelled
+                found[v.id] = VisitPaymentRead(
+                    appointment_id=v.id,
+                    paid_ahead=ahead,
+                    total=total,
+                    collected=dollars(0),
+                    due=dollars(0) if ahead or cancelled else total,
+                )
+    return {key: value for key, value in found.items() if key in set(ids)}
 
 
 def _credit(charge: VisitCharge) -> tuple[AccountKind, str]:

@@ -8,7 +8,12 @@ from app.services.ledger._check import BREAKS_LISTED, LedgerBreak, LedgerCheck, 
 from app.services.ledger._journal import post
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
 from app.services.ledger._release import release_due_earnings
-from app.services.ledger._visits import post_booked_order, settle_completed_visit, settle_visit_completed
+from app.services.ledger._visits import (
+    post_booked_order,
+    settle_completed_visit,
+    settle_visit_completed,
+    visit_payments,
+)
 
 __all__ = [
     "BREAKS_LISTED",
@@ -22,4 +27,5 @@ __all__ = [
     "release_due_earnings",
     "settle_completed_visit",
     "settle_visit_completed",
+    "visit_payments",
 ]
