@@ -32,6 +32,7 @@ from models.careers import CareerApplication
 from models.identity import User, as_utc
 from models.ledger import AccountKind, LedgerAccount, Posting, VisitCharge
 from models.provider import Provider, ProviderQuery, Review
+from models.staff import StaffMember
 from models.store import Product, ProductCategory
 from models.support import Ticket
 from tests import factories
@@ -44,6 +45,7 @@ TABLES = (
     "provider_reviews",
     "tickets",
     "auth_users",
+    "staff_members",
     "products",
 )
 
@@ -91,6 +93,18 @@ async def test_seeding_twice_adds_nothing(demo) -> None:
     assert time.perf_counter() - started < 2
     assert await _counts() == before
     assert report.count("already present") == 4  # the marketplace, the tickets, the store, the jobs
+    assert "staff members already exist" in report
+
+
+async def test_the_demo_has_its_four_staff_members_once_and_no_one_else_on_staff(demo) -> None:
+    async with app_db.unit_of_work() as session:
+        for role in (Role.owner, Role.management, Role.hr, Role.support):
+            user = await session.scalar(select(User).where(User.email == demo_email(role)))
+            rows = (await session.scalars(select(StaffMember).where(StaffMember.user_id == user.id))).all()
+            assert len(rows) == 1 and rows[0].active
+        for role in (Role.patient, Role.provider, Role.admin):
+            user = await session.scalar(select(User).where(User.email == demo_email(role)))
+            assert await session.scalar(select(StaffMember).where(StaffMember.user_id == user.id)) is None
 
 
 async def test_the_demo_has_open_jobs_and_a_draft_and_no_invented_applicants(demo) -> None:

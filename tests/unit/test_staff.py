@@ -1,7 +1,7 @@
 """The staff portal's services on SQLite and, with TEST_DATABASE_URL, PostgreSQL: staff management (add by
 e-mail or invitation, role and permission changes, deactivation, removal, the rules on owners and on
 oneself, audit entries), personal task lists, the dashboard's figures at a pinned moment in two time zones,
-today's visits, opening and confirming a visit, the audit log's filters and paging, and the demo seed.
+today's visits, opening and confirming a visit, the audit log's filters and paging.
 
 Visits of the dashboard test live in a week of 2033 no other test uses, so the figures are exact.
 """
@@ -19,7 +19,6 @@ from sqlalchemy import select, update
 
 from app import db as app_db
 from app.principal import SYSTEM
-from app.services.accounts import demo_email
 from app.services.accounts.internal import get_account
 from app.services.catalog.internal import ensure_reference_catalog
 from app.services.errors import NotFound, PermissionDenied, ServiceError, ValidationFailed
@@ -50,7 +49,6 @@ from app.services.staff import (
     update_staff,
 )
 from app.services.staff._audit import list_audit
-from medivisit.seed import seed
 from models.account import AccountRead, Role
 from models.audit import AuditAction, AuditEntry
 from models.booking import Appointment, AppointmentStatus
@@ -517,21 +515,3 @@ async def test_the_audit_log_is_the_owners_with_filters_and_pages(identity) -> N
             seen.append(page[0].target)
             cursor = page[0].id
     assert sorted(seen) == ["t0", "t1", "t2", "t3"] and seen[0] == "t3"
-
-
-# ---- the demo seed ------------------------------------------------------------------------------------
-
-
-async def test_seed_demo_makes_the_four_staff_members_once(identity) -> None:
-    await seed(demo=True)
-    report = await seed(demo=True)
-
-    assert "staff members already exist" in report
-    async with app_db.unit_of_work() as session:
-        for role in (Role.owner, Role.management, Role.hr, Role.support):
-            user = await session.scalar(select(User).where(User.email == demo_email(role)))
-            rows = (await session.scalars(select(StaffMember).where(StaffMember.user_id == user.id))).all()
-            assert len(rows) == 1 and rows[0].active
-        for role in (Role.patient, Role.provider, Role.admin):
-            user = await session.scalar(select(User).where(User.email == demo_email(role)))
-            assert await session.scalar(select(StaffMember).where(StaffMember.user_id == user.id)) is None
