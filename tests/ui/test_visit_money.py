@@ -1,0 +1,137 @@
+"""The staff visit details' money section (staff/visit_money.py) driven through its hooks on a real database:
+only payments staff get it (and the service refuses anyone else), a partial refund prefilled with what is
+left, an over-refund and a malformed amount refused with their messages, goodwill credit to the visit's
+patient; the patient's Wallet then lists them under its Refund and Goodwill credit filters."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+
+import pytest
+
+from app.services.errors import PermissionDenied
+from app.services.ledger import refund_visit
+from app.services.payments import GATEWAYS, PayAtVisit
+from app.settings import get_settings
+from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from medivisit.reactpy_compat import hook_stack
+from models.staff import Permission
+from pages.dashboard import wallet
+from pages.dashboard.wallet import WalletFilters
+from staff import visit_dialog
+from staff.visit_money import BAD_AMOUNT, VisitMoney
+from tests.factories import Person, run
+from tests.ui.harness import Mounted, mount, text
+from tests.unit.test_receipts import book_two, build_world, complete
+
+TIMEOUT = 10
+
+
+@pytest.fixture
+def world_env(configured, monkeypatch, tmp_path) -> Iterator[None]:
+    hook_stack.install()  # as the server does at startup
+    monkeypatch.setenv("PASSWORD_HASH_MEMORY_KIB", "1024")
+    monkeypatch.setenv("PASSWORD_HASH_TIME_COST", "1")
+    monkeypatch.setenv("VAR_DIR", str(tmp_path))
+    monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
+
+    class PaidAhead(PayAtVisit):  # collects at checkout, as the card gateway does once Stripe confirms
+        collects_at_order = True
+
+    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
+    get_settings.cache_clear()
+    yield
+    monkeypatch.undo()
+    get_settings.cache_clear()
+
+
+def as_(who: Person) -> UiSession:
+    return UiSession(
+        user=who.account,
+        actor=who.actor,
+        toaster=Toaster(),
+        cart=CartHandle(),
+        bug_report=Disclosure(),
+        visitor_id="",
+        time_zone="America/New_York",
+    )
+
+
+async def until(ui: Mounted, done: Callable[[], bool]) -> None:
+    async def loop() -> None:
+        while not done():
+            with contextlib.suppress(TimeoutError):
+                await ui.render()
+
+    await asyncio.wait_for(loop(), TIMEOUT)
+
+
+def alerts(ui: Mounted) -> str:
+    return " ".join(text(found) for found in ui.find_all(role="alert"))
+
+
+async def submit(ui: Mounted, form_id: str, **values: str) -> None:
+    for name, value in values.items():
+        await ui.type(ui.find("input" if name == "amount" else "textarea", name=name), value)
+    await ui.fire(ui.find("form", id=form_id), "on_submit")
+
+
+async def test_payments_staff_refund_part_of_a_visit_and_give_credit(world_env) -> None:
+    world = await build_world()
+    _number, (_draw, iv) = await book_two(world)
+    await complete(world, iv)
+    changed: list[bool] = []
+    async with mount(
+        lambda: SessionContext(VisitMoney(iv, lambda: changed.append(True)), value=as_(world.owner))
+    ) as ui:
+        await until(ui, lambda: "Left to refund" in text(ui.model))
+        left = text(ui.find_all("dd")[-1])
+        await ui.fire(ui.find("button", text="Refund"))
+        amount = ui.find("input", name="amount")
+        assert f"${amount['attributes']['default_value']}" == left  # prefilled with all that is left
+
+        await submit(ui, "refund-form", amount="1000", reason="Arrived late")
+        await until(ui, lambda: bool(alerts(ui)))
+        assert "Refund between $0.01 and $" in text(ui.find(role="alert"))
+        await submit(ui, "refund-form", amount="twenty")
+        assert text(ui.find(role="alert")) == BAD_AMOUNT
+        await submit(ui, "refund-form", amount="20", reason="  ")
+        await until(ui, lambda: "reason for the refund" in alerts(ui))
+
+        await submit(ui, "refund-form", amount="$20.00", reason="Arrived late")
+        await until(ui, lambda: bool(ui.find_all("li", class_="visit-refund")))
+        refunds = text(ui.find("ul", class_="visit-refunds"))
+        assert (
+            "$20.00 refunded" in refunds and "by Olive Owner" in refunds and "Reason: Arrived late" in refunds
+        )
+        assert changed and not ui.find_all("form")
+
+        await ui.fire(ui.find("button", text="Give credit"))
+        await submit(ui, "credit-form", amount="15", reason="Sorry for the wait")
+        await until(ui, lambda: not ui.find_all("form"))
+
+    for kind, line in (("refund", "$20.00"), ("credit_adjustment", "$15.00")):
+        async with mount(
+            lambda kind=kind: SessionContext(
+                wallet._History(WalletFilters(kind=kind)), value=as_(world.patient)
+            )
+        ) as patient_ui:
+            await until(patient_ui, lambda: bool(patient_ui.find_all("tbody")))
+            rows = text(patient_ui.find("tbody"))
+            assert line in rows and rows.count("$") == 1, rows
+
+
+async def test_without_process_payments_there_is_no_money_section_and_the_service_refuses(world_env) -> None:
+    world = await build_world()
+    _number, (_draw, iv) = await book_two(world)
+    await complete(world, iv)
+    everything_else = frozenset(Permission) - {Permission.process_payments}
+    assert visit_dialog.money_section(iv, everything_else, lambda: None) == ""
+    async with mount(lambda: SessionContext(VisitMoney(iv, lambda: None), value=as_(world.manager))) as ui:
+        await until(ui, lambda: "Refund" not in text(ui.model) and "Loading" not in text(ui.model))
+        assert not ui.find_all("button", text="Refund") and not ui.find_all("button", text="Give credit")
+    with pytest.raises(PermissionDenied):
+        await run(refund_visit, actor=world.manager.actor, appointment_id=iv, reason="x", amount=Decimal(1))
