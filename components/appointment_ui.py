@@ -1,6 +1,8 @@
 """My Appointments, shared by /appointments and /dashboard/appointments: a patient's visits (cancel,
 reschedule, review once completed) or, for a provider, their schedule (confirm, start, complete, cancel with
-a reason). Every rule is the services' (app/services/appointments.py, reviews.py); a refusal shows their
+a reason). Completing a pay-at-visit visit opens a dialog for what the provider collected in person (amount
+prefilled with the visit's total due, method) or "Not collected"; a visit completed without all its payment
+says "Payment due $X" to both sides, and its provider can "Record payment" later. Every rule is the services' (app/services/appointments.py, reviews.py); a refusal shows their
 message as a toast and inside the dialog that asked.
 
 The tab (upcoming / past) and a provider's day filter live in the URL. The list refetches after each action
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Literal
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
@@ -41,11 +44,12 @@ from app.services.appointments import (
     start_appointment,
     visit_where,
 )
+from app.services.ledger import record_visit_payment
 from app.services.validation import day_in_url
 from components import browser
 from components.context import CurrentUser, use_session
 from components.effects import use_effect
-from components.format import format_date, format_minutes, format_slot, format_time
+from components.format import format_date, format_minutes, format_money, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query, use_topic
 from components.icons import icon
@@ -54,6 +58,7 @@ from components.kit import (
     Button,
     Dialog,
     Field,
+    Select,
     ServerForm,
     TabPanel,
     Tabs,
@@ -71,6 +76,7 @@ from components.kit.buttons import Variant
 from components.order_ui import receipt_link, visit_price
 from models.account import Role
 from models.booking import AppointmentRead, AppointmentStatus
+from models.ledger import CollectionMethod
 
 VisitTab = Literal["upcoming", "past"]  # the services' `when`
 TABS = (("upcoming", "Upcoming"), ("past", "Past"))
@@ -232,6 +238,8 @@ def _dialog(dialog, provider: bool, time_zone: str, close, changed):  # noqa: AN
         return _CancelDialog(visit, provider, time_zone, close, changed, key=key)
     if kind == "reschedule":
         return _RescheduleDialog(visit, time_zone, close, changed, key=key)
+    if kind in ("complete", "record"):
+        return _CollectDialog(visit, time_zone, close, changed, kind == "record", key=key)
     return _ReviewDialog(visit, time_zone, close, changed, key=key)
 
 
@@ -350,8 +358,12 @@ def _VisitCard(
             actions.append(
                 _later_note(f"You can complete it from {format_time(visit.starts_at, time_zone)}.")
             )
+        elif status is AppointmentStatus.in_progress and collects_at_visit(visit):
+            actions.append(opens("complete", "Complete visit", "primary"))
         elif status is AppointmentStatus.in_progress:
             actions.append(step(complete, "Complete visit", "Completing…"))
+        elif status is AppointmentStatus.completed and payment_due(visit):
+            actions.append(opens("record", "Record payment", "primary"))
         if status in (AppointmentStatus.pending, AppointmentStatus.confirmed):
             actions.append(opens("cancel", "Cancel", "outline", "appt-danger-outline"))
     elif status in (AppointmentStatus.pending, AppointmentStatus.confirmed) and visit.change_refusal is None:
@@ -414,6 +426,7 @@ def _VisitCard(
         )
         if status is AppointmentStatus.cancelled
         else "",
+        _payment_line(visit, provider) if status is AppointmentStatus.completed else "",
         html.div(
             {"class_name": "appt-foot"},
             html.p(
@@ -425,6 +438,50 @@ def _VisitCard(
             html.div({"class_name": "appt-actions"}, *actions) if actions else "",
         ),
     )
+
+
+def collects_at_visit(visit: AppointmentRead) -> bool:
+    """Whether the visit's money is collected in person (pay at visit), not paid at booking."""
+    return visit.payment is not None and not visit.payment.paid_ahead
+
+
+def payment_due(visit: AppointmentRead) -> Decimal:
+    """What is still due for a completed pay-at-visit visit (0: nothing)."""
+    if visit.status is not AppointmentStatus.completed or not collects_at_visit(visit):
+        return Decimal(0)
+    assert visit.payment is not None
+    return visit.payment.due
+
+
+def method_label(value: str | None) -> str:
+    try:
+        return CollectionMethod(value or "").label
+    except ValueError:
+        return "other"
+
+
+def _payment_line(visit: AppointmentRead, provider: bool) -> VdomDict | str:
+    """'Payment due $32.95' on a completed visit not paid in full; the provider also reads how a collected
+    visit was paid."""
+    due = payment_due(visit)
+    if due > 0:
+        return html.p(
+            {"class_name": "appt-payment-due"},
+            Badge(f"Payment due {format_money(due)}", tone="warning", class_name="payment-due"),
+            " ",
+            hint(
+                "Record what the patient pays you when you collect it."
+                if provider
+                else "Pay your provider, or contact support if you already did."
+            ),
+        )
+    if provider and collects_at_visit(visit) and visit.payment and visit.payment.collection_method:
+        return html.p(
+            {"class_name": "appt-payment"},
+            f"Collected at visit ({method_label(visit.payment.collection_method)}): "
+            f"{format_money(visit.payment.collected)}",
+        )
+    return ""
 
 
 @component
@@ -737,5 +794,114 @@ def _ReviewDialog(
         on_close=close,
         busy=busy,
         id="review-appt",
+        class_name="appt-modal",
+    )
+
+
+METHODS = tuple((method.value, method.label.capitalize()) for method in CollectionMethod)
+MAX_AMOUNT_TEXT = 12  # "$99,999.99" and a little room
+
+
+@component
+def _CollectDialog(
+    visit: AppointmentRead,
+    time_zone: str,
+    close: Callable[[], None],
+    changed: Callable[[], None],
+    record: bool,
+) -> VdomDict:
+    """Complete a pay-at-visit visit with what was collected in person, or "Not collected" (payment due);
+    `record`: the visit is completed already, and this records (the rest of) its payment."""
+    session = use_session()
+    assert visit.payment is not None
+    due = visit.payment.due
+    form = use_form(amount=f"{due:.2f}", method=CollectionMethod.cash.value)
+    error, refused = _use_refusal()
+    complete = use_action(complete_appointment, on_error=refused)
+    recorded = use_action(record_visit_payment, on_error=refused)
+    busy = complete.pending or recorded.pending
+    who = isolate(visit.patient_name)
+
+    def amount_and_method() -> dict[str, str]:
+        return {
+            "collected" if not record else "amount": str(form.values.get("amount", "")).strip(),
+            "method": str(form.values.get("method", "")),
+        }
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        if record:
+            result: object = await recorded.run(appointment_id=visit.id, **amount_and_method())
+            title = "Payment recorded"
+        else:
+            fields = amount_and_method()
+            if not fields["collected"]:
+                refused("Enter the amount collected, or choose Not collected.")
+                return
+            result = await complete.run(appointment_id=visit.id, **fields)
+            title = "Visit completed"
+        if result is not None:
+            session.toaster.success(title, f"{visit.service_name} with {who}")
+            changed()
+
+    async def not_collected() -> None:
+        result = await complete.run(appointment_id=visit.id)
+        if result is not None:
+            session.toaster.success("Visit completed, payment due", f"{visit.service_name} with {who}")
+            changed()
+
+    total = visit.payment.total
+    return Dialog(
+        "Record the payment" if record else "Complete this visit",
+        ServerForm(
+            Field(
+                "Amount collected",
+                "amount",
+                form=form,
+                id="collect-amount",
+                input_mode="decimal",
+                max_length=MAX_AMOUNT_TEXT,
+                required=True,
+                hint=(
+                    f"Still due: {format_money(due)} of {format_money(total)}."
+                    if record
+                    else f"The visit's total due is {format_money(total)} (your price and the platform fee)."
+                ),
+            ),
+            Select(
+                "How it was paid",
+                "method",
+                form=form,
+                options=METHODS,
+                id="collect-method",
+            ),
+            hint("The platform fee you collect is owed to MediVisit; it is taken from your next payout."),
+            _error_line(error),
+            dialog_actions(
+                Button("Back", on_click=close, variant="ghost", disabled=busy),
+                Button(
+                    "Not collected",
+                    on_click=not_collected,
+                    variant="outline",
+                    disabled=busy,
+                    pending=complete.pending and not record,
+                    pending_label="Completing…",
+                )
+                if not record
+                else "",
+                Button(
+                    "Record payment" if record else "Complete visit",
+                    type="submit",
+                    pending=busy,
+                    pending_label="Recording…" if record else "Completing…",
+                ),
+            ),
+            on_submit=submit,
+        ),
+        open=True,
+        description=f"{visit.service_name} with {who}, {format_slot(visit.starts_at, time_zone)}.",
+        on_close=close,
+        busy=busy,
+        id="collect-appt",
         class_name="appt-modal",
     )

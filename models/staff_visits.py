@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from models.booking import AppointmentStatus
 from models.catalog import ServiceLocation
+from models.ledger import VisitPaymentRead
 from models.provider import TimeOffRead, WeeklyHoursRead
 
 View = Literal["day", "week"]
@@ -98,6 +99,7 @@ class StaffVisitDetails(BaseModel):
     patient: PatientRecords | None  # None: the reader may not see the patient's records
     cancelled_at: datetime | None
     confirmed_at: datetime | None
+    payment: VisitPaymentRead | None = None  # its money (the ledger's): paid ahead, collected, still due
 
 
 class FilterOption(BaseModel):

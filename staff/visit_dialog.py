@@ -27,7 +27,7 @@ from app.services.appointments import (
 )
 from app.services.staff import confirm_visit
 from components.context import use_session
-from components.format import format_currency, format_slot, format_time
+from components.format import format_currency, format_money, format_slot, format_time
 from components.forms import use_form
 from components.hooks import use_action, use_query
 from components.kit import (
@@ -176,6 +176,20 @@ def details_description(details: StaffVisitDetails | None, time_zone: str) -> st
     return f"{v.service_name} with {v.provider_name}, {when_text(v, time_zone)}."
 
 
+def payment_facts(d: StaffVisitDetails) -> list[tuple[str, Any]]:
+    """Pay at visit (issue 29): "Payment due $X" on a completed visit not paid in full, or how it was
+    collected in person; nothing for a visit paid at booking."""
+    pay = d.payment
+    if pay is None or pay.paid_ahead or d.visit.status is not AppointmentStatus.completed:
+        return []
+    if pay.due > 0:
+        return [("Payment", Badge(f"Payment due {format_money(pay.due)}", tone="warning"))]
+    method = {"card_reader": "card reader"}.get(pay.collection_method or "", pay.collection_method or "")
+    return [
+        ("Payment", f"Collected at visit{f' ({method})' if method else ''}: {format_money(pay.collected)}")
+    ]
+
+
 def details_view(d: StaffVisitDetails, time_zone: str) -> VdomDict:
     v = d.visit
     local = v.starts_at.astimezone(ZoneInfo(v.provider_time_zone))
@@ -188,6 +202,7 @@ def details_view(d: StaffVisitDetails, time_zone: str) -> VdomDict:
         ("Place", f"{v.location.label}{', ' + v.metro if v.metro else ''}"),
         ("Order", v.order_number or "—"),
         ("Price", format_currency(v.price)),
+        *payment_facts(d),
     ]
     if v.status is AppointmentStatus.cancelled:
         by = {"patient": "the patient", "provider": "the provider", "staff": "staff"}.get(v.cancelled_by, "—")

@@ -1,11 +1,14 @@
 """Provider Wallet (/dashboard/provider-wallet; issue 14): the signed-in provider's earnings — pending (inside
 the dispute window), available (may be requested as a payout), in payout (an open request) and paid out —
 as stat cards, with the rule that pending becomes available `DISPUTE_WINDOW_HOURS` after the visit is
-completed; then the per-visit statement (price, platform fee, refunded, earning, when it is or was
-released), 25 a page in the URL (`?page=2`); and a month picker of the months with activity that downloads
-that month's statement as PDF (`GET /api/provider-wallet/statement/{YYYY-MM}.pdf`). A provider-side account without a provider profile is told
-so; a patient is told the page is for providers (the ledger service refuses them anyway). The numbers are
-app/services/ledger's.
+completed, and what pay at visit adds (issue 29): "Owed to MediVisit" (the platform fees the provider
+collected in person, netted at their next payout request), what they collected in person and the fees
+netted so far; then the per-visit statement (price, platform fee, refunded, earning, when it is or was
+released, or "Collected at visit (cash)" / "Payment due $X" for a pay-at-visit visit), 25 a page in the URL
+(`?page=2`); and a month picker of the months with activity that downloads that month's statement as PDF
+(`GET /api/provider-wallet/statement/{YYYY-MM}.pdf`). A provider-side account without a provider profile is
+told so; a patient is told the page is for providers (the ledger service refuses them anyway). The numbers
+are app/services/ledger's.
 """
 
 from __future__ import annotations
@@ -57,6 +60,11 @@ NO_PROFILE_TEXT = (
 FOR_PROVIDERS_TITLE = "The provider wallet is for providers"
 FOR_PROVIDERS_TEXT = (
     "It shows what providers earn from their visits. Your own credit and payments are in your Wallet."
+)
+
+
+OWED_HINT = (
+    "Platform fees you collected from patients at pay-at-visit visits; netted from your next payout request."
 )
 
 
@@ -137,6 +145,8 @@ def _Balances() -> VdomDict:
 
 
 def balance_cards(balances: ProviderBalancesRead, hours: int) -> VdomDict:
+    # Pay at visit's card and lines only for a provider who has collected in person (else always $0.00).
+    in_person = bool(balances.collected_at_visits or balances.fees_netted or balances.owed_to_platform)
     return html.section(
         {"class_name": "provider-wallet-balances", "aria-label": "Your balances"},
         stat_group(
@@ -155,10 +165,28 @@ def balance_cards(balances: ProviderBalancesRead, hours: int) -> VdomDict:
             StatCard(
                 "Paid out", format_money(balances.paid_out), icon="check", hint="Paid to you, all time."
             ),
+            StatCard(
+                "Owed to MediVisit",
+                format_money(balances.owed_to_platform),
+                icon="receipt",
+                hint=OWED_HINT,
+            )
+            if in_person
+            else "",
             label=None,
             tag="div",
         ),
         html.p({"class_name": "hint provider-wallet-rule"}, release_rule(hours)),
+        html.ul(
+            {"class_name": "provider-wallet-in-person"},
+            html.li(
+                "Collected at visits (cash / card reader / other): "
+                f"{format_money(balances.collected_at_visits)}, paid to you in person (never pending)."
+            ),
+            html.li(f"Fees collected at visits, netted: {format_money(balances.fees_netted)}"),
+        )
+        if in_person
+        else "",
     )
 
 
@@ -238,6 +266,15 @@ def _day(moment: datetime | None, zone: ZoneInfo) -> str:
 
 
 def release_badge(line: StatementLineRead, zone: ZoneInfo) -> VdomDict:
+    if line.payment_due > 0:
+        return Badge(
+            f"Payment due {format_money(line.payment_due)}", tone="warning", class_name="release-status"
+        )
+    if line.collected_in_person:
+        method = {"card_reader": "card reader"}.get(
+            line.collection_method or "", line.collection_method or ""
+        )
+        return Badge(f"Collected at visit ({method})", tone="success", class_name="release-status")
     if line.released_at is not None:
         return Badge("Available", tone="success", class_name="release-status")
     return html.span(

@@ -134,6 +134,45 @@ def test_statement_lines_show_money_and_release_status() -> None:
     assert find(section, "a", text="Next")["attributes"]["href"] == "/dashboard/provider-wallet?page=2"
 
 
+def test_pay_at_visit_shows_what_is_owed_collected_and_due() -> None:
+    balances = ProviderBalancesRead(
+        provider_id="p1",
+        pending=Decimal("0"),
+        available=Decimal("0"),
+        in_payout=Decimal("0"),
+        paid_out=Decimal("0"),
+        owed_to_platform=Decimal("3.95"),
+        fees_netted=Decimal("7.90"),
+        collected_at_visits=Decimal("237"),
+    )
+    shown = provider_wallet.balance_cards(balances, 72)
+    labels = [text(find(card, "h2")) for card in find_all(shown, "article")]
+    assert labels == ["Pending", "Available", "In payout", "Paid out", "Owed to MediVisit"]
+    assert "$3.95" in text(shown) and "netted from your next payout request" in text(shown)
+    assert "Fees collected at visits, netted: $7.90" in text(shown)
+    assert "Collected at visits (cash / card reader / other): $237.00" in text(shown)
+    line = StatementLineRead(
+        appointment_id="a1",
+        order_id="o1",
+        starts_at=NOW - timedelta(days=1),
+        completed_at=NOW,
+        service_name="Routine Blood Draw",
+        price=Decimal("79"),
+        platform_fee=Decimal("3.95"),
+        refunded=Decimal("0"),
+        earning=Decimal("79"),
+        released_at=NOW,
+        releases_at=None,
+        collected_in_person=True,
+        collection_method="card_reader",
+    )
+    due = line.model_copy(update={"appointment_id": "a2", "payment_due": Decimal("32.95")})
+    page = StatementPageRead(items=[line, due], total=2, page=1, page_size=25)
+    rows = find_all(provider_wallet.statement_section(page, "UTC"), "tr")[1:]
+    assert "Collected at visit (card reader)" in text(rows[0])
+    assert "Payment due $32.95" in text(rows[1])
+
+
 def test_page_numbers_in_the_url() -> None:
     assert provider_wallet.page_of({"page": ["4"]}) == 4
     assert provider_wallet.page_of({"page": ["x"]}) == 1 and provider_wallet.page_of({}) == 1

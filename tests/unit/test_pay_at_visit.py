@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.services.appointments import _lifecycle as visits
+from app.services.appointments import get_staff_visit
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.ledger import (
     get_monthly_statement,
@@ -30,6 +31,7 @@ from app.services.ledger.internal import check_ledger, release_due_earnings
 from models.account import Role
 from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction, TransactionType
 from models.ledger import EntryKind, JournalEntry, Posting, VisitCharge
+from staff import visit_dialog
 from tests.factories import person, provider, run
 from tests.unit import test_ledger
 from tests.unit.test_booking import NINE, NOW
@@ -200,6 +202,9 @@ async def test_not_collected_is_payment_due_until_staff_record_it(world: World) 
     after = await holds()
     assert after[f"patient_booked:{world.patient.id}"] == 8295
     assert await due_shown(world, visit_id) == (TOTAL, TOTAL)
+    staff_read = await run(get_staff_visit, actor=world.owner.actor, appointment_id=visit_id)
+    assert staff_read.payment is not None and staff_read.payment.due == TOTAL
+    assert "Payment due $82.95" in str(visit_dialog.payment_facts(staff_read))
     status, rows = await money_of(visit_id)
     assert status is OrderStatus.pending
     assert [state for _kind, state, _amount in rows] == ["pending", "pending"]

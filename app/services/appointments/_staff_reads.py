@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.ledger.internal import visit_payments
 from app.services.providers import Hours, display_name, hours_read, time_off_read
 from app.services.providers.internal import load_hours
 from app.services.shared.accounts import account_of
@@ -260,6 +261,7 @@ async def get_staff_visit(
         patient=patient,
         cancelled_at=as_utc(row.cancelled_at),
         confirmed_at=as_utc(row.confirmed_at),
+        payment=(await visit_payments(session, [row])).get(row.id),
     )
 
 
