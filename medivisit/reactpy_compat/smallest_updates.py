@@ -15,6 +15,7 @@ never changed in place once rendered: a re-render builds new dicts along its pat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 MAX_PATCHES = 8
@@ -125,7 +126,7 @@ class SmallestUpdates:
     def __init__(self) -> None:
         self.model: Any = None
 
-    def messages(self, update: dict[str, Any]) -> list[dict[str, Any]]:
+    def messages(self, update: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         path, model = update["path"], update["model"]
         if self.model is None:
             if not path:

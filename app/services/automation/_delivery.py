@@ -123,9 +123,10 @@ def attempt_row(
     )
 
 
-async def _record(
-    session: AsyncSession, claimed: _Claimed, url: str, outcome: Outcome, now: datetime
+async def _record_outcome(
+    *, session: AsyncSession, claimed: _Claimed, url: str, outcome: Outcome, now: datetime
 ) -> None:
+    """One attempt's outcome: the attempt row, the delivery's state and, on 410 Gone, the integration off."""
     row = await session.get(AutomationDelivery, claimed.id)
     if row is None:
         return
@@ -174,12 +175,6 @@ async def _claim_due(
     return Target.of(integration, rotating=rotating(integration, now)), await _claim(session, now, limit)
 
 
-async def _record_outcome(
-    *, session: AsyncSession, item: _Claimed, url: str, outcome: Outcome, now: datetime
-) -> None:
-    await _record(session, item, url, outcome, now)
-
-
 async def deliver_due_webhooks(*, now: datetime | None = None, limit: int = BATCH) -> int:
     """Send the events that are due; the number of attempts made (or simulated)."""
     now = now or datetime.now(UTC)
@@ -190,7 +185,7 @@ async def deliver_due_webhooks(*, now: datetime | None = None, limit: int = BATC
     made = 0
     for item in claimed:  # each request outside any transaction (up to 15 s), each outcome in one of its own
         outcome = await send(target, message_id=item.message_id, body=item.body)
-        await run_command(_record_outcome, item=item, url=target.url, outcome=outcome, now=now)
+        await run_command(_record_outcome, claimed=item, url=target.url, outcome=outcome, now=now)
         made += 1
         if outcome.gone:
             break
