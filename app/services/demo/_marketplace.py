@@ -231,12 +231,13 @@ async def seed_demo_marketplace(*, session: AsyncSession, now: datetime | None =
         time_zone=priya.time_zone,
         now=now,
     )
+    owner = await find_user_by_email(session, demo_email(Role.owner))
     money = await seed_demo_ledger(
         session=session,
         orders=[row for row in plan.rows if isinstance(row, Order)],
         visits=[row for row in plan.rows if isinstance(row, Appointment)],
-        patient_id=jordan.account.id,
-        provider_id=priya.id,
+        keep_out=priya.id,
+        approver_id=owner.id if owner is not None else None,
         now=now,
     )
 
@@ -248,5 +249,6 @@ async def seed_demo_marketplace(*, session: AsyncSession, now: datetime | None =
         f"{len(seats) + 1} verified providers ({per_metro}), {len(patients)} more patients",
         f"visits: {c.get('completed', 0)} completed ({c.get('review', 0)} reviewed), {c.get('cancelled', 0)} "
         f"cancelled, {c.get('pending', 0)} pending, {c.get('confirmed', 0)} confirmed",
-        f"{notices} notifications for the demo patient and provider, {money} of their visits in the ledger",
+        f"{notices} notifications for the demo patient and provider",
+        *money.lines(),
     ]

@@ -1,5 +1,8 @@
 """Visits of the demo marketplace: orders, appointments, their transactions and the reviews of completed
-visits, written the way checkout (`booking.place_order`) and the visit lifecycle (`appointments`) write them.
+visits, written the way checkout (`booking.place_order`) and a card payment (`payments`' webhook) leave them
+at booking: every demo order was paid by card at checkout (paid ahead, the recommended mode), so its booking
+and fee transactions are settled when it was placed. What happened next (completion, cancellation) is the
+ledger's to record (`_money`), which also settles the order's status.
 
 Everything is planned in memory from a seeded `random.Random` and placed relative to `now`: completed and
 cancelled visits in the past, pending and confirmed ones UPCOMING days ahead, each inside its provider's
@@ -20,7 +23,7 @@ from app import flags
 from app.services.appointments import public_author_name
 from app.services.booking import ORDER_ALPHABET
 from app.services.catalog import price_for
-from app.services.payments import get_gateway
+from app.services.payments import GATEWAYS
 from app.services.providers import Hours
 from app.services.shared.fees import PLATFORM_FEE_PERCENT, platform_fee
 from models.account import AccountRead
@@ -56,6 +59,9 @@ COMMENTS = {
     2: ("Arrived 40 minutes late and seemed rushed.", "The draw took two attempts and left a bruise."),
     1: ("Missed the first appointment window and I had to reschedule.",),
 }  # fmt: skip
+# Demo orders were paid by card at booking (the card gateway's name and label on orders and receipts), whatever
+# gateway the server is configured with now: that is seeded history, and paid ahead is the recommended mode.
+CARD = GATEWAYS["stripe"]()
 CANCEL_REASONS = ("Travelling that week.", "My doctor changed the lab order.", "Feeling better; not needed.")
 
 
@@ -176,27 +182,18 @@ def book(
     zip_code = patient.zip_code if patient.zip_code in seat.zips else rng.choice(seat.zips)
     addressed = place in (ServiceLocation.home, ServiceLocation.office, ServiceLocation.corporate_venue)
     street = patient.street or f"{rng.randint(10, 990)} {rng.choice(STREETS[seat.city])}"
-    gateway = get_gateway()
     fee = platform_fee(price.charge)
     number = _order_number(rng, plan)
-    order_status = {
-        AppointmentStatus.completed: OrderStatus.paid,
-        AppointmentStatus.cancelled: OrderStatus.cancelled,
-    }.get(status, OrderStatus.pending)
-    money = {
-        AppointmentStatus.completed: TransactionStatus.completed,
-        AppointmentStatus.cancelled: TransactionStatus.cancelled,
-    }.get(status, TransactionStatus.pending)
     settled = ends_at if status is AppointmentStatus.completed else None
     order = Order(
         id=new_id(),
         number=number,
         patient_id=patient.account.id,
-        status=order_status,
+        status=OrderStatus.pending,  # paid or cancelled once the ledger settles its visit
         subtotal=price.charge,
         platform_fee=fee,
         total=price.charge + fee,
-        payment_method=gateway.name,
+        payment_method=CARD.name,
         created_at=booked_at,
         updated_at=settled or booked_at,
     )
@@ -236,25 +233,25 @@ def book(
             appointment_id=visit.id,
             user_id=patient.account.id,
             type=TransactionType.booking,
-            status=money,
+            status=TransactionStatus.completed,  # captured by card at checkout
             amount=price.charge,
             description=description,
-            gateway=gateway.name,
+            gateway=CARD.name,
             gateway_reference=number,
             created_at=booked_at,
-            settled_at=settled,
+            settled_at=booked_at,
         ),
         Transaction(
             order_id=order.id,
             user_id=patient.account.id,
             type=TransactionType.fee,
-            status=money,
+            status=TransactionStatus.completed,
             amount=fee,
             description=f"Platform fee ({PLATFORM_FEE_PERCENT}%)",
-            gateway=gateway.name,
+            gateway=CARD.name,
             gateway_reference=number,
             created_at=booked_at,
-            settled_at=settled,
+            settled_at=booked_at,
         ),
     ]
     plan.count(status.value)
