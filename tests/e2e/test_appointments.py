@@ -1,6 +1,7 @@
 """My Appointments in Chromium: a signed-out visitor is sent to sign in; a patient sees their booked visits,
 cancels one outside the 24-hour window and is told the policy inside it; their provider confirms, starts and
-completes a visit; the patient then reviews it, and reschedules another visit on a phone.
+completes a pay-at-visit visit, recording a cash collection in the Complete dialog, and sees the platform's
+fee "Owed to MediVisit" in their wallet; the patient then reviews it, and reschedules another visit on a phone.
 
 The site gets its own database: the reference catalog, a patient, a provider with a profile open around the
 clock, and orders written the way checkout leaves them (pending visits with their transactions).
@@ -238,15 +239,35 @@ def test_visit_lifecycle(site: LiveServer, page: Page) -> None:
     for button, toast, status in (
         ("Confirm", "Visit confirmed", "Confirmed"),
         ("Start visit", "Visit started", "In progress"),
-        ("Complete visit", "Visit completed", None),
     ):
         hydration.get_by_role("button", name=button).click()
         expect(toasts(page, toast).first).to_be_visible()
-        if status:
-            expect(hydration.locator(".appt-status")).to_have_text(status)
+        expect(hydration.locator(".appt-status")).to_have_text(status)
+    # Pay at visit: completing asks what was collected, prefilled with the visit's total due ($149 + 5 %).
+    hydration.get_by_role("button", name="Complete visit").click()
+    dialog = page.get_by_role("dialog", name="Complete this visit")
+    amount = dialog.get_by_label("Amount collected")
+    expect(amount).to_be_focused()  # the kit moves the focus into the dialog
+    expect(amount).to_have_value("156.45")
+    dialog.get_by_label("How it was paid").select_option("cash")
+    screenshot(page, "appointments-collect-dialog-desktop")
+    dialog.get_by_role("button", name="Complete visit").click()
+    expect(toasts(page, "Visit completed").first).to_be_visible()
+    expect(dialog).to_be_hidden()
     expect(hydration).to_have_count(0)  # done: now among the past visits
     page.get_by_role("tab", name="Past").click()
     expect(visit_card(page, HYDRATION).locator(".appt-status")).to_have_text("Completed")
+    expect(visit_card(page, HYDRATION)).to_contain_text("Collected at visit (cash): $156.45")
+    # The provider keeps the cash; the platform's fee in it is owed to MediVisit, netted at their next payout.
+    open_page(page, site.url("/dashboard/provider-wallet"))
+    balances = page.get_by_role("region", name="Your balances")
+    expect(balances.get_by_role("article", name="Owed to MediVisit")).to_contain_text("$7.45")
+    expect(balances.get_by_role("article", name="Pending")).to_contain_text("$0.00")
+    expect(balances).to_contain_text("Collected at visits (cash / card reader / other): $149.00")
+    statement = page.get_by_role("table", name="Statement per visit")
+    expect(statement.get_by_role("row").filter(has_text=HYDRATION)).to_contain_text(
+        "Collected at visit (cash)"
+    )
     log_out(page)
 
     # The patient reviews it, once.
