@@ -27,7 +27,7 @@ from app.settings import get_settings
 from medivisit.seed import seed
 from models import Base
 from models.account import Role
-from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction
+from models.booking import Appointment, AppointmentStatus, Order, OrderStatus, Transaction, TransactionStatus
 from models.careers import CareerApplication
 from models.identity import User, as_utc
 from models.ledger import AccountKind, LedgerAccount, Posting, VisitCharge
@@ -212,7 +212,8 @@ async def test_the_demo_patient_and_provider_have_history_and_schedule(demo) -> 
     assert all(as_utc(v.ends_at) < now for v in past) and all(as_utc(v.starts_at) > now for v in upcoming)
     assert {v.id for v in by_status[AppointmentStatus.completed]} > reviewed and reviewed
     assert sum(v.provider_id == priya for v in upcoming) >= 2 and schedule >= 4
-    # Orders and transactions as checkout and the visit lifecycle write them.
+    # Orders and transactions as checkout, a card payment and the visit lifecycle write them: a booking and
+    # a fee transaction per order, paid at booking, and a refund of each cancelled visit.
     for visit in visits:
         order = orders[visit.order_id]
         assert order.subtotal == visit.price and order.total == order.subtotal + order.platform_fee
@@ -221,7 +222,9 @@ async def test_the_demo_patient_and_provider_have_history_and_schedule(demo) -> 
             AppointmentStatus.cancelled: OrderStatus.cancelled,
         }.get(visit.status, OrderStatus.pending)
         assert order.status == expected
-    assert len(money) == 2 * len(visits)
+    assert len(money) == 2 * len(visits) + len(by_status[AppointmentStatus.cancelled])
+    assert all(t.status is TransactionStatus.completed for t in money)
+    assert {o.payment_method for o in orders.values()} == {"stripe"}
     assert len(tickets) >= 3 and any(t.first_responded_at for t in tickets)
 
 
