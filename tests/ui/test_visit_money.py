@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,11 @@ async def until(ui: Mounted, done: Callable[[], bool]) -> None:
     await asyncio.wait_for(loop(), TIMEOUT)
 
 
+def wallet_history(patient: Person, kind: str) -> Callable[[], Any]:
+    """The patient's Wallet history with its Kind filter set to `kind`, as /dashboard/wallet?kind= shows it."""
+    return lambda: SessionContext(wallet._History(WalletFilters(kind=kind)), value=as_(patient))
+
+
 def alerts(ui: Mounted) -> str:
     return " ".join(text(found) for found in ui.find_all(role="alert"))
 
@@ -114,11 +120,7 @@ async def test_payments_staff_refund_part_of_a_visit_and_give_credit(world_env) 
         await until(ui, lambda: not ui.find_all("form"))
 
     for kind, line in (("refund", "$20.00"), ("credit_adjustment", "$15.00")):
-        async with mount(
-            lambda kind=kind: SessionContext(
-                wallet._History(WalletFilters(kind=kind)), value=as_(world.patient)
-            )
-        ) as patient_ui:
+        async with mount(wallet_history(world.patient, kind)) as patient_ui:
             await until(patient_ui, lambda: bool(patient_ui.find_all("tbody")))
             rows = text(patient_ui.find("tbody"))
             assert line in rows and rows.count("$") == 1, rows
