@@ -30,6 +30,7 @@ from models.staff import Permission
 from tests.factories import person, provider, run
 from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import World, book, complete
+from tests.unit.test_ledger import paid_ahead as paid_ahead  # card at checkout: earnings to refund, pay out
 
 
 @pytest.fixture
@@ -81,7 +82,7 @@ def test_pdf_money_matches_the_screens_and_unknown_characters_print_as_question_
     assert printable("Ｊｏ 王") == "Jo ?"
 
 
-async def test_a_receipt_is_its_patients_and_payments_staffs_only(client, world) -> None:
+async def test_a_receipt_is_its_patients_and_payments_staffs_only(client, world, paid_ahead) -> None:
     visit_id = await book(world)
     await complete(world, visit_id)
     await run(
@@ -130,7 +131,9 @@ async def test_a_pending_visit_shows_what_is_due_at_the_visit(client, world) -> 
     assert "Due at the visit" in text and "Still due at the visit: $82.95." in text and "Paid $0.00" in text
 
 
-async def test_the_monthly_statement_is_the_providers_own_and_sums_the_ledger(client, world) -> None:
+async def test_the_monthly_statement_is_the_providers_own_and_sums_the_ledger(
+    client, world, paid_ahead
+) -> None:
     visit_id = await book(world)
     await complete(world, visit_id)
     done = NINE + timedelta(hours=1)

@@ -25,6 +25,7 @@ from app.services.ledger import (
     get_revenue_summary,
     list_provider_statement,
     record_visit_payment,
+    refund_visit,
     request_payout,
 )
 from app.services.ledger.internal import check_ledger, release_due_earnings
@@ -292,3 +293,21 @@ async def test_a_paid_ahead_visit_has_nothing_to_collect(world: World, paid_ahea
             amount="1",
             method="cash",
         )
+
+
+async def test_a_refund_of_a_visit_paid_in_person_takes_the_share_back_from_card_earnings(
+    world: World,
+) -> None:
+    visit_id = await book(world)
+    await start(world, visit_id)
+    await finish(world, visit_id, "82.95", "cash")
+    with pytest.raises(ValidationFailed, match="paid for this visit in person"):
+        await run(refund_visit, actor=world.owner.actor, appointment_id=visit_id, reason="Dispute")
+    await fund(world, "100")
+    refunded = await run(refund_visit, actor=world.owner.actor, appointment_id=visit_id, reason="Dispute")
+    assert refunded == TOTAL
+    after = await holds()
+    assert after[f"patient_credit:{world.patient.id}"] == 8295
+    assert after[f"provider_available:{world.provider_id}"] == 10000 - 7900  # the provider keeps the cash
+    assert after.get(f"provider_receivable:{world.provider_id}", 0) == 0  # the fee is given back
+    assert after.get("platform_fees", 0) == 0

@@ -31,6 +31,10 @@ REFUND_NEEDS_EXCEPTION = (
 REFUND_ALREADY_PAID_OUT = (
     "The provider's earning of this visit has already been paid out; it cannot be reversed here."
 )
+REFUND_IN_PERSON = (
+    "The provider was paid for this visit in person and has not enough available earnings to take their "
+    "share back from; refund less, or ask the provider to refund the patient."
+)
 NO_PROFILE = "Your account has no provider profile."
 NO_PAYOUT = "No payout request has this id."
 BELOW_MINIMUM = "The smallest payout is ${minimum}."

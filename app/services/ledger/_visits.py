@@ -20,7 +20,9 @@
   with a reason, audited).
 - **Refunded after completion** (`refund_visit`, staff with process_payments, a reason): the refunded share
   of the visit's total reverses the provider's earning and the platform fee in proportion (the provider's
-  pending earning first, then available), as wallet credit.
+  pending earning first, then available), as wallet credit. A pay-at-visit visit refunds at most what was
+  collected in person: the provider's share from their available card earnings (they hold the cash), the
+  fee from what they still owe us (provider_receivable), the rest of it from our fees.
 
 The SPEC's transaction rows stay the readable view: `booking` per visit and `fee` per order (pending, then
 completed or cancelled), and a `refund` row per refund, always equal to the postings (tests check both).
@@ -69,6 +71,7 @@ from app.services.ledger._rules import (
     NOT_COMPLETED,
     NOTHING_LEFT,
     REFUND_ALREADY_PAID_OUT,
+    REFUND_IN_PERSON,
     REFUND_NEEDS_EXCEPTION,
     REFUND_NOTICE_HOURS,
     REFUND_REASON_REQUIRED,
@@ -481,8 +484,12 @@ async def refund_visit(
     if row.status is not AppointmentStatus.completed:
         raise ValidationFailed(NOT_COMPLETED)
     charge = await _charge(session, row)
-    left_earning = charge.price - charge.refunded_earning
-    left_fee = charge.fee - charge.refunded_fee
+    # Pay at visit: only what was collected in person can be refunded (the provider's price first).
+    in_person = not charge.paid_ahead and charge.collection_method is not None
+    paid_price = min(charge.collected, charge.price) if in_person else charge.price
+    paid_fee = charge.collected - paid_price if in_person else charge.fee
+    left_earning = paid_price - charge.refunded_earning
+    left_fee = paid_fee - charge.refunded_fee
     left = left_earning + left_fee
     if left <= 0:
         raise ValidationFailed(NOTHING_LEFT)
@@ -494,12 +501,16 @@ async def refund_visit(
     earning += total - earning - fee  # a last cent the rounding gave the other side
     pending = account_id(AccountKind.provider_pending, charge.provider_id)
     available = account_id(AccountKind.provider_available, charge.provider_id)
-    held = await lock_balances(session, [pending, available])
+    receivable = account_id(AccountKind.provider_receivable, charge.provider_id)
+    held = await lock_balances(session, [pending, available, receivable])
     # Until the dispute window ends this visit's earning is all pending; after, it is available (or paid).
-    from_pending = earning if charge.released_at is None else 0
+    # Collected in person, the provider holds it: their share is taken back from their available card
+    # earnings, and the fee from what they still owe us (the rest, already netted, from our fees).
+    from_pending = earning if charge.released_at is None and not in_person else 0
     from_available = earning - from_pending
+    from_receivable = min(fee, held[receivable]) if in_person else 0
     if from_pending > held[pending] or from_available > held[available]:
-        raise ValidationFailed(REFUND_ALREADY_PAID_OUT)
+        raise ValidationFailed(REFUND_IN_PERSON if in_person else REFUND_ALREADY_PAID_OUT)
     credit = _credit(charge)
     try:
         await post(
@@ -508,7 +519,8 @@ async def refund_visit(
             legs=[
                 Leg(AccountKind.provider_pending, charge.provider_id, -from_pending),
                 Leg(AccountKind.provider_available, charge.provider_id, -from_available),
-                Leg(FEES[0], FEES[1], -fee),
+                Leg(AccountKind.provider_receivable, charge.provider_id, -from_receivable),
+                Leg(FEES[0], FEES[1], -(fee - from_receivable)),
                 Leg(credit[0], credit[1], total),
             ],
             description="Visit refunded as wallet credit",
