@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from app.migrate import upgrade
 from tests.api.conftest import unique_email
 from tests.conftest import CliResult, migrated_sqlite_database, run_cli
 
@@ -176,8 +175,13 @@ async def test_set_role(auth_client, database_url) -> None:
     assert missing.returncode == 1 and "No account" in missing.stderr
 
 
-async def test_demo_seed_prints_seven_accounts_that_sign_in(auth_client, database_url) -> None:
-    done = cli(database_url, "seed", "--demo")
+async def test_demo_seed_once_into_an_empty_database_prints_seven_accounts_that_sign_in(
+    auth_client, database_url
+) -> None:
+    refused = cli(database_url, "seed", "--demo", APP_ENV="production")
+    assert refused.returncode == 2 and "production" in refused.stderr
+
+    done = cli(database_url, "seed", "--demo", "--if-empty")
     assert done.returncode == 0, done.stderr
     roles = ["patient", "provider", "owner", "admin", "management", "hr", "support"]
     lines = [line.split() for line in done.stdout.splitlines() if "@demo.medivisit.test" in line]
@@ -186,6 +190,8 @@ async def test_demo_seed_prints_seven_accounts_that_sign_in(auth_client, databas
     passwords = {line[2] for line in lines}
     assert len(passwords) == 1
     [password] = passwords
+    again = cli(database_url, "seed", "--demo", "--if-empty")
+    assert again.returncode == 0 and "nothing seeded" in again.stdout
 
     for role in roles:
         response = await sign_in(auth_client, f"{role}@demo.medivisit.test", password)
@@ -194,20 +200,6 @@ async def test_demo_seed_prints_seven_accounts_that_sign_in(auth_client, databas
         assert user["app_metadata"]["role"] == role
         assert user["user_metadata"]["first_name"] and user["user_metadata"]["last_name"]
         assert user["app_metadata"].get("enrollment_complete", False) is (role == "provider")
-
-
-def test_demo_seed_into_an_empty_database_once_and_never_in_production(tmp_path) -> None:
-    database_url = f"sqlite:///{tmp_path / 'fresh.db'}"
-    upgrade(database_url)
-
-    refused = cli(database_url, "seed", "--demo", APP_ENV="production")
-    assert refused.returncode == 2 and "production" in refused.stderr
-
-    first = cli(database_url, "seed", "--demo", "--if-empty")
-    assert first.returncode == 0, first.stderr
-    assert first.stdout.count("@demo.medivisit.test") == 7
-    second = cli(database_url, "seed", "--demo", "--if-empty")
-    assert second.returncode == 0 and "nothing seeded" in second.stdout
 
     # Creating an owner works in production: that is how a production install gets its first owner.
     owner = cli(
