@@ -13,7 +13,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app import db as app_db
 from app.services.appointments import _lifecycle as visits
@@ -311,3 +311,17 @@ async def test_a_refund_of_a_visit_paid_in_person_takes_the_share_back_from_card
     assert after[f"provider_available:{world.provider_id}"] == 10000 - 7900  # the provider keeps the cash
     assert after.get(f"provider_receivable:{world.provider_id}", 0) == 0  # the fee is given back
     assert after.get("platform_fees", 0) == 0
+
+
+async def test_the_ledger_check_names_a_collection_its_entries_do_not_add_up_to(world: World) -> None:
+    visit_id = await book(world)
+    await start(world, visit_id)
+    await finish(world, visit_id, "50", "cash")
+    await holds()
+    async with app_db.unit_of_work() as session:  # a hand-made fix past the ledger's writer
+        await session.execute(
+            update(VisitCharge).where(VisitCharge.appointment_id == visit_id).values(collected=8295)
+        )
+    checked = await run(check_ledger)
+    assert [(found.rule, found.subject) for found in checked.breaks] == [("collection_mismatch", visit_id)]
+    assert "says $82.95 was collected at the visit, its entries say $50.00" in checked.breaks[0].detail
