@@ -1,7 +1,8 @@
 """The staff visit details' money section (staff/visit_money.py) driven through its hooks on a real database:
 only payments staff get it (and the service refuses anyone else), a partial refund prefilled with what is
 left, an over-refund and a malformed amount refused with their messages, goodwill credit to the visit's
-patient; the patient's Wallet then lists them under its Refund and Goodwill credit filters."""
+patient; the patient is notified of both and the Wallet lists them under its Refund and Goodwill credit
+filters."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
+from app import db as app_db
 from app.services.errors import PermissionDenied
 from app.services.ledger import refund_visit
 from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from medivisit.reactpy_compat import hook_stack
+from models.notification import Notification, NotificationKind
 from models.staff import Permission
 from pages.dashboard import wallet
 from pages.dashboard.wallet import WalletFilters
@@ -119,6 +123,16 @@ async def test_payments_staff_refund_part_of_a_visit_and_give_credit(world_env) 
         await submit(ui, "credit-form", amount="15", reason="Sorry for the wait")
         await until(ui, lambda: not ui.find_all("form"))
 
+    async with app_db.unit_of_work() as session:
+        told = await session.scalars(
+            select(Notification.title)
+            .where(
+                Notification.recipient_id == world.patient.id,
+                Notification.kind == NotificationKind.wallet_credit,
+            )
+            .order_by(Notification.title)
+        )
+        assert list(told) == ["$15.00 was added to your wallet", "$20.00 was added to your wallet"]
     for kind, line in (("refund", "$20.00"), ("credit_adjustment", "$15.00")):
         async with mount(wallet_history(world.patient, kind)) as patient_ui:
             await until(patient_ui, lambda: bool(patient_ui.find_all("tbody")))
