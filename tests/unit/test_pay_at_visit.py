@@ -238,6 +238,8 @@ async def test_a_payout_request_nets_the_fees_collected_at_visits(world: World) 
     await start(world, visit_id)
     await finish(world, visit_id, "82.95", "cash")
     await fund(world, "100")  # card earnings, available
+    with pytest.raises(ValidationFailed, match=r"at most \$96.05.*\$3.95 of your earnings first settle"):
+        await run(request_payout, actor=world.provider.actor, amount=Decimal("100"))
     payout = await run(request_payout, actor=world.provider.actor, now=DONE + timedelta(days=1))
     assert payout.amount == money("96.05")
     after = await holds()

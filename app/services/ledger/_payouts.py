@@ -46,6 +46,7 @@ from app.services.ledger._rules import (
     BELOW_MINIMUM,
     MAX_PAGE_SIZE,
     MAX_REASON,
+    NETTED_FIRST,
     NO_PAYOUT,
     NO_PROFILE,
     ONE_OPEN,
@@ -148,7 +149,10 @@ async def request_payout(
     if wanted < minimum:
         raise ValidationFailed(BELOW_MINIMUM.format(minimum=f"{dollars(minimum):,.2f}"))
     if wanted > available:
-        raise ValidationFailed(ABOVE_AVAILABLE.format(available=f"{dollars(available):,.2f}"))
+        refusal = ABOVE_AVAILABLE.format(available=f"{dollars(available):,.2f}")
+        if netted:
+            refusal += NETTED_FIRST.format(netted=f"{dollars(netted):,.2f}")
+        raise ValidationFailed(refusal)
     if await session.scalar(
         select(PayoutRequest.id).where(
             PayoutRequest.provider_id == provider.id, PayoutRequest.status.in_(OPEN_PAYOUT)

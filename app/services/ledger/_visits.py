@@ -446,7 +446,8 @@ async def visit_payments(session: AsyncSession, rows: Sequence[Appointment]) -> 
                     collected=dollars(0),
                     due=dollars(0) if ahead or cancelled else total,
                 )
-    return {key: value for key, value in found.items() if key in set(ids)}
+    wanted = set(ids)  # an order's other visits were read only to split its fee
+    return {key: value for key, value in found.items() if key in wanted}
 
 
 def _credit(charge: VisitCharge) -> tuple[AccountKind, str]:
