@@ -24,6 +24,7 @@ from app.services.ledger import (
     get_provider_balances,
     get_revenue_summary,
     list_provider_statement,
+    list_statement_months,
     record_visit_payment,
     refund_visit,
     request_payout,
@@ -131,6 +132,7 @@ async def test_complete_with_the_whole_amount_in_cash(world: World) -> None:
 
     balances = await run(get_provider_balances, actor=world.provider.actor)
     assert (balances.pending, balances.available, balances.owed_to_platform) == (0, 0, FEE)
+    assert await run(list_statement_months, actor=world.provider.actor) == ["2030-01"]
     assert balances.collected_at_visits == PRICE
     line = (await run(list_provider_statement, actor=world.provider.actor)).items[0]
     assert (line.collected_in_person, line.collection_method, line.payment_due) == (True, "cash", 0)

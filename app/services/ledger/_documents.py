@@ -332,6 +332,7 @@ async def list_statement_months(*, session: AsyncSession, actor: Principal) -> l
             AccountKind.provider_pending,
             AccountKind.provider_available,
             AccountKind.provider_payout,
+            AccountKind.provider_receivable,  # fees collected at pay-at-visit visits
         )
     ]
     period = period_of(Posting.created_at, "month", session.get_bind().dialect.name).label("period")
