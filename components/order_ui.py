@@ -72,7 +72,7 @@ def credit_line_text(credit: ReceiptCreditRead, time_zone: str) -> str:
     return f"{what}, {format_date(credit.visit_starts_at.astimezone(ZoneInfo(time_zone)))}"
 
 
-def receipt_totals(receipt: ReceiptRead, order: OrderRead, time_zone: str) -> VdomDict:
+def receipt_totals(receipt: ReceiptRead, total_title: str, time_zone: str) -> VdomDict:
     """The order's figures as its receipt computes them: subtotal and fee, a credit line per cancelled visit
     and refund, the total after them, then what was paid, refunded to the wallet and is still due."""
     rows: list[VdomDict] = [
@@ -90,7 +90,7 @@ def receipt_totals(receipt: ReceiptRead, order: OrderRead, time_zone: str) -> Vd
         ],
         html.div(
             {"key": "total", "class_name": "summary-total"},
-            html.dt(total_label(order)),
+            html.dt(total_title),
             html.dd({"data-receipt-total": str(receipt.total)}, format_currency(receipt.total)),
         ),
     ]
@@ -209,7 +209,7 @@ def OrderConfirmation(order: OrderRead, receipt: ReceiptRead) -> VdomDict:
                             for visit in order.appointments
                         ],
                     ),
-                    receipt_totals(receipt, order, session.time_zone),
+                    receipt_totals(receipt, total_label(order), session.time_zone),
                     button_row(
                         html.a(
                             {

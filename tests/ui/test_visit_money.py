@@ -2,13 +2,15 @@
 only payments staff get it (and the service refuses anyone else), a partial refund prefilled with what is
 left, an over-refund and a malformed amount refused with their messages, goodwill credit to the visit's
 patient; the patient is notified of both and the Wallet lists them under its Refund and Goodwill credit
-filters."""
+filters. The order page's totals are the receipt's: a credit line per cancelled visit and refund, then the
+total, paid, refunded and due."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -21,15 +23,18 @@ from app.services.ledger import refund_visit
 from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.order_ui import receipt_totals
 from medivisit.reactpy_compat import hook_stack
+from models.booking import AppointmentStatus, OrderStatus
 from models.notification import Notification, NotificationKind
+from models.receipt import CreditKind, ReceiptCreditRead, ReceiptRead, ReceiptVisitRead
 from models.staff import Permission
 from pages.dashboard import wallet
 from pages.dashboard.wallet import WalletFilters
 from staff import visit_dialog
 from staff.visit_money import BAD_AMOUNT, VisitMoney
 from tests.factories import Person, run
-from tests.ui.harness import Mounted, mount, text
+from tests.ui.harness import Mounted, find_all, mount, text
 from tests.unit.test_receipts import book_two, build_world, complete
 
 TIMEOUT = 10
@@ -151,3 +156,69 @@ async def test_without_process_payments_there_is_no_money_section_and_the_servic
         assert not ui.find_all("button", text="Refund") and not ui.find_all("button", text="Give credit")
     with pytest.raises(PermissionDenied):
         await run(refund_visit, actor=world.manager.actor, appointment_id=iv, reason="x", amount=Decimal(1))
+
+
+def test_the_order_pages_totals_are_the_receipts_with_one_credit_line_per_cancellation_or_refund() -> None:
+    at = datetime(2030, 1, 7, 14, tzinfo=UTC)
+    visits = [
+        ReceiptVisitRead(
+            appointment_id=visit_id,
+            service_name=name,
+            provider_name="Ada Nurse",
+            starts_at=at,
+            status=status,
+            price=Decimal(price),
+            fee=Decimal(fee),
+        )
+        for visit_id, name, status, price, fee in (
+            ("a1", "Routine blood draw", AppointmentStatus.cancelled, "85", "4.25"),
+            ("a2", "Hydration IV (1 liter)", AppointmentStatus.completed, "111.30", "5.57"),
+        )
+    ]
+    credits = [
+        ReceiptCreditRead(
+            kind=CreditKind.cancelled,
+            appointment_id="a1",
+            service_name="Routine blood draw",
+            visit_starts_at=at,
+            at=at,
+            amount=Decimal("89.25"),
+        ),
+        ReceiptCreditRead(
+            kind=CreditKind.refund,
+            appointment_id="a2",
+            service_name="Hydration IV (1 liter)",
+            visit_starts_at=at,
+            at=at,
+            amount=Decimal("20"),
+        ),
+    ]
+    receipt = ReceiptRead(
+        order_id="o1",
+        number="MV-ABC123",
+        status=OrderStatus.paid,
+        payment_method="pay_at_visit",
+        paid_ahead=False,
+        created_at=at,
+        visits=visits,
+        credits=credits,
+        subtotal=Decimal("196.30"),
+        platform_fee=Decimal("9.82"),
+        charged=Decimal("206.12"),
+        credited=Decimal("109.25"),
+        total=Decimal("96.87"),
+        paid=Decimal("116.87"),
+        refunded=Decimal("20"),
+        due=Decimal("0"),
+    )
+    rows = [text(row) for row in find_all(receipt_totals(receipt, "Total", "America/New_York"), "div")]
+    assert rows == [
+        "Subtotal $196.30",
+        "Platform fee (5%) $9.82",
+        "Cancelled — Routine blood draw, Jan 7, 2030 -$89.25",
+        "Refund — Hydration IV (1 liter), Jan 7, 2030 -$20",
+        "Total $96.87",
+        "Paid $116.87",
+        "Refunded to wallet -$20",
+        "Due $0",
+    ]
