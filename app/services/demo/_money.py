@@ -229,7 +229,7 @@ async def _pay_out(
             for v in completed
             if v.provider_id == provider_id and as_utc(v.ends_at) + window <= requested
         )
-        # More than one approver may pass: a round sum below the limit instead, a different one each.
+        # Above the limit a payout waits for a second approver; these were for a round sum below it.
         amount = available if available <= ceiling else ceiling - 10_000 * (index + 1)
         if amount < minimum:
             continue
