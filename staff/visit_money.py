@@ -62,7 +62,10 @@ def refund_row(refund: VisitRefundRead, time_zone: str) -> VdomDict:
         f" refunded {format_slot(refund.at, time_zone)}{by}",
         html.br(),
         html.span(
-            {"class_name": "hint"}, "Reason: ", UserText(refund.reason) if refund.reason else "None given"
+            {"class_name": "hint"},
+            f"{refund.description}. " if refund.description else "",
+            "Reason: ",
+            UserText(refund.reason) if refund.reason else "None given",
         ),
     )
 
