@@ -219,7 +219,7 @@ async def list_my_appointments(
         .order_by(order, Appointment.id)
         .limit(LIST_LIMIT)
     )
-    return await appointment_reads(session, rows.all())
+    return await appointment_reads(session, rows.all(), with_payment=True)
 
 
 async def get_my_visit_summary(*, session: AsyncSession, actor: Principal) -> VisitSummary:
@@ -237,7 +237,9 @@ async def get_my_visit_summary(*, session: AsyncSession, actor: Principal) -> Vi
         .order_by(Appointment.starts_at.desc(), Appointment.id)
         .limit(1)
     )
-    reads = await appointment_reads(session, [row for row in (upcoming, completed) if row is not None])
+    reads = await appointment_reads(
+        session, [row for row in (upcoming, completed) if row is not None], with_payment=True
+    )
     by_id = {read.id: read for read in reads}
     return VisitSummary(
         next_visit=by_id.get(upcoming.id) if upcoming else None,
@@ -273,7 +275,7 @@ async def list_provider_schedule(
         start, end = day_bounds(day, time_zone or provider.time_zone)
         query = query.where(Appointment.starts_at >= start, Appointment.starts_at < end)
     rows = await session.scalars(query.order_by(order, Appointment.id).limit(LIST_LIMIT))
-    return await appointment_reads(session, rows.all(), for_provider=True)
+    return await appointment_reads(session, rows.all(), for_provider=True, with_payment=True)
 
 
 async def _open_starts(
@@ -381,7 +383,7 @@ async def _announce(session: AsyncSession, read: AppointmentRead) -> None:
 
 async def _changed(session: AsyncSession, row: Appointment) -> AppointmentRead:
     await session.flush()
-    read = await appointment_read(session, row)
+    read = await appointment_read(session, row, with_payment=True)
     await _announce(session, read)
     await emit_visit_events(session=session, visits=[read])
     return read

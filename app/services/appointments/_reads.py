@@ -33,10 +33,13 @@ async def appointment_reads(
     *,
     now: datetime | None = None,
     for_provider: bool = False,
+    with_payment: bool = False,
 ) -> list[AppointmentRead]:
     """`AppointmentRead`s of `rows`, in the same order, in at most five queries; `now` decides whether the
     patient may still change each visit. `for_provider`: the reads go to the visits' provider, so a closed
-    visit's home address and intake notes are left out once its window has passed (`provider_sees_details`)."""
+    visit's home address and intake notes are left out once its window has passed (`provider_sees_details`).
+    `with_payment`: each read carries its money from the ledger (`payment`: one or two more queries), as
+    the visit lists need it."""
     if not rows:
         return []
     now = now or datetime.now(UTC)
@@ -68,7 +71,7 @@ async def appointment_reads(
             )
         ).all()
     )
-    payments = await visit_payments(session, rows)
+    payments = await visit_payments(session, rows) if with_payment else {}
     reads = []
     for row in rows:
         patient = patients.get(row.patient_id)
@@ -148,5 +151,7 @@ def read_of(
     )
 
 
-async def appointment_read(session: AsyncSession, row: Appointment) -> AppointmentRead:
-    return (await appointment_reads(session, [row]))[0]
+async def appointment_read(
+    session: AsyncSession, row: Appointment, *, with_payment: bool = False
+) -> AppointmentRead:
+    return (await appointment_reads(session, [row], with_payment=with_payment))[0]
