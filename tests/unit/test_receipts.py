@@ -17,7 +17,7 @@ from app import db as app_db
 from app.services.appointments import _lifecycle as visits
 from app.services.booking import CheckoutLine, hold_slot, place_order
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger import refund_visit
+from app.services.ledger import record_visit_payment, refund_visit
 from app.services.payments import GATEWAYS, PayAtVisit
 from app.services.receipts import get_order_receipt, get_receipt, get_visit_money
 from app.settings import get_settings
@@ -189,6 +189,27 @@ async def test_refunds_are_credit_lines_and_the_order_is_paid_in_full(world, pai
     assert (refund.amount, refund.by_name, refund.reason) == (Decimal("20.00"), "Olive Owner", "Arrived late")
     cancelled = await run(get_visit_money, actor=world.owner.actor, appointment_id=draw)
     assert cancelled.refundable == 0 and cancelled.refunds[0].reason == "Provider ill"
+
+
+async def test_a_visit_paid_in_part_at_the_door_is_due_the_rest_and_refundable_up_to_what_was_paid(
+    world,
+) -> None:
+    number, (draw, iv) = await book_two(world)
+    await run(visits.cancel_appointment, actor=world.patient.actor, appointment_id=draw, now=NOW)
+    await complete(world, iv)
+    await run(record_visit_payment, actor=world.nurse.actor, appointment_id=iv, amount="50", method="cash")
+    receipt = await run(get_receipt, actor=world.patient.actor, number=number)
+    second = receipt.visits[1]
+    assert receipt.total == second.price + second.fee
+    assert (receipt.paid, receipt.refunded, receipt.due) == (Decimal("50.00"), 0, receipt.total - 50)
+    text = await pdf_text(world, number)
+    assert "Paid $50.00" in text and f"Due at the visit {format_money(receipt.total - 50)}" in text
+    money = await run(get_visit_money, actor=world.owner.actor, appointment_id=iv)
+    assert (money.charged, money.refundable) == (second.price + second.fee, Decimal("50.00"))
+    with pytest.raises(ValidationFailed, match=r"\$50.00"):  # the ledger's own limit: what was collected
+        await run(
+            refund_visit, actor=world.owner.actor, appointment_id=iv, amount=Decimal("50.01"), reason="x"
+        )
 
 
 async def test_only_payments_staff_read_a_visits_money_and_others_never_see_the_receipt(world) -> None:

@@ -1,6 +1,6 @@
 """A visit's money for payments staff (the staff visit details): what it was charged (price and its share of
 the fee), each refund (amount, when, by whom, why: the ledger's refund entries) and what `refund_visit`
-may still refund. Read-only; the refund and credit commands are the ledger's.
+may still refund (of a visit paid in person, at most what was collected). Read-only; the refund and credit commands are the ledger's.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
     charge = await session.get(VisitCharge, row.id)
     if charge is not None:
         price, fee, refunded_cents = charge.price, charge.fee, charge.refunded_earning + charge.refunded_fee
+        # Pay at visit: only what was collected in person can be refunded (refund_visit's own rule).
+        in_person = not charge.paid_ahead and charge.collection_method is not None
+        refundable_cents = charge.collected if in_person else price + fee
     else:  # not charged in the ledger yet (its order predates it): checkout's split, nothing refunded
         siblings = (
             await session.execute(
@@ -42,6 +45,7 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         ).all()
         shares = split_fee(cents(order.platform_fee), [(i, cents(p)) for i, p in siblings])
         price, fee, refunded_cents = cents(row.price), shares.get(row.id, 0), 0
+        refundable_cents = price + fee
     entries = (
         await session.execute(
             select(JournalEntry, Posting.amount, User)
@@ -67,7 +71,7 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         for entry, amount, user in entries
     ]
     card = await session.get(CardPayment, order.id)
-    left = price + fee - refunded_cents if row.status is AppointmentStatus.completed else 0
+    left = refundable_cents - refunded_cents if row.status is AppointmentStatus.completed else 0
     return VisitMoneyRead(
         appointment_id=row.id,
         patient_id=row.patient_id,
