@@ -468,10 +468,11 @@ def run_cli(*args: str, stdin: str = "", env: dict[str, str]) -> CliResult:
 
 # ---- live server -------------------------------------------------------------------------------
 class LiveServer:
-    def __init__(self, base_url: str, log_path: Path, process) -> None:  # noqa: ANN001
+    def __init__(self, base_url: str, log_path: Path, process, database_url: str = "") -> None:  # noqa: ANN001
         self.base_url = base_url
         self.log_path = log_path
         self.process = process
+        self.database_url = database_url  # checked by `stop_server`: its ledger must hold
 
     def url(self, path: str = "/") -> str:
         return self.base_url + path
@@ -536,7 +537,7 @@ def start_server(
         try:
             with urllib.request.urlopen(base_url + "/readyz", timeout=1) as response:
                 if response.status == 200:
-                    return LiveServer(base_url, log_path, process)
+                    return LiveServer(base_url, log_path, process, database_url)
         except OSError:
             time.sleep(0.1)
     process.terminate()
@@ -665,11 +666,33 @@ def start_demo_server(tmp_dir: Path, **env: str) -> tuple[LiveServer, str]:
 
 
 def stop_server(server: LiveServer) -> None:
+    """Stop the server; then the money its tests moved must add up (`python -m medivisit ledger check`'s
+    invariants on its database): every whole-path test of a module ends with the ledger checked."""
     server.process.terminate()
     try:
         server.process.wait(timeout=10)
     except Exception:  # noqa: BLE001
         server.process.kill()
+    if server.database_url:
+        breaks = ledger_breaks(server.database_url)
+        assert not breaks, "the ledger does not hold after this module's tests:\n" + "\n".join(breaks)
+
+
+def ledger_breaks(database_url: str) -> list[str]:
+    """What `check_ledger` finds wrong in the database at `database_url` (run off any running event loop)."""
+    from app.services.ledger.internal import check_ledger
+
+    async def check() -> list[str]:
+        database = app_db.Database(database_url)
+        try:
+            async with database.unit_of_work() as session:
+                found = await check_ledger(session=session)
+        finally:
+            await database.dispose()
+        return [f"{b.rule} {b.subject}: {b.detail}" for b in found.breaks]
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, check()).result()
 
 
 @pytest.fixture(scope="session")
