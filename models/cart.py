@@ -16,6 +16,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, created_at_column, id_column
+from models.store import StoreTotals
 
 
 class CartItem(Base):
@@ -72,7 +73,9 @@ class CartItemRead(BaseModel):
 
 
 class CartTotals(BaseModel):
-    """SPEC §3 cart totals: platform fee 5 % of the subtotal, total = subtotal + fee (SPEC §9)."""
+    """SPEC §3 cart totals: the visits' platform fee is 5 % of their subtotal (SPEC §9); store products add
+    the figures their store order will have (`products`: shipping, sales tax and the retail fee the owners
+    set, none by default). total = subtotal + shipping + sales tax + fee."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -81,6 +84,9 @@ class CartTotals(BaseModel):
     total: Decimal
     item_count: int
     is_estimate: bool = False  # some price is a "from" price: the total is the lowest it can be
+    shipping: Decimal = Decimal("0.00")
+    sales_tax: Decimal = Decimal("0.00")
+    products: StoreTotals | None = None  # the products' part, None when the cart holds none
 
 
 class CartRead(BaseModel):

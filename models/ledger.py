@@ -16,7 +16,8 @@ below zero but the outside world (`world`: patients' and providers' banks, cash 
 | provider_receivable | provider profile | what the provider owes the platform: fees they collected in hand at pay-at-visit visits, netted against their card earnings when they request a payout |
 | platform_fees | — | the platform's fees |
 | platform_invoices | — | what the platform's invoices brought in (paid invoices: world → here) |
-| store_sales | — | the price of store products delivered (and not returned) |
+| store_sales | — | the price of store products delivered (and not returned), with their shipping |
+| sales_tax | — | sales tax collected on store products delivered (and not returned), owed to the tax authorities |
 
 Balances, two ways (`app.services.ledger._journal.post` is the one place that writes postings):
 - a person's account (patient_*, provider_*) keeps its balance in a `ledger_accounts` row, changed with the
@@ -55,6 +56,7 @@ class AccountKind(enum.StrEnum):
     platform_fees = "platform_fees"
     platform_invoices = "platform_invoices"
     store_sales = "store_sales"
+    sales_tax = "sales_tax"
 
 
 class EntryKind(enum.StrEnum):
@@ -117,6 +119,7 @@ PLATFORM_KINDS = (
     AccountKind.platform_fees,
     AccountKind.store_sales,
     AccountKind.platform_invoices,
+    AccountKind.sales_tax,
 )
 
 

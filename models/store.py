@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import BigInteger, Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text, text
@@ -113,7 +114,9 @@ class StoreOrder(Base):
     __table_args__ = (
         Index("ix_store_orders_patient_created", "patient_id", "created_at"),
         Index("ix_store_orders_fulfilment_created", "fulfilment", "created_at"),
-        CheckConstraint("total_cents = subtotal_cents + fee_cents", name="total_adds_up"),
+        CheckConstraint(
+            "total_cents = subtotal_cents + shipping_cents + tax_cents + fee_cents", name="total_adds_up"
+        ),
     )
 
     id: Mapped[str] = id_column()
@@ -122,6 +125,8 @@ class StoreOrder(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending")  # models.booking.OrderStatus
     fulfilment: Mapped[str] = mapped_column(String(16), default=FulfilmentStatus.pending.value)
     subtotal_cents: Mapped[int] = mapped_column(BigInteger)
+    shipping_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    tax_cents: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     fee_cents: Mapped[int] = mapped_column(BigInteger)
     total_cents: Mapped[int] = mapped_column(BigInteger)
     payment_method: Mapped[str] = mapped_column(String(32))
@@ -239,6 +244,8 @@ class StoreOrderRead(BaseModel):
     status: str
     fulfilment: FulfilmentStatus
     subtotal_cents: int
+    shipping_cents: int = 0
+    tax_cents: int = 0
     fee_cents: int
     total_cents: int
     payment_method: str
@@ -255,6 +262,53 @@ class StoreOrderRead(BaseModel):
     shipped_at: datetime | None
     delivered_at: datetime | None
     lines: list[StoreOrderLineRead]
+
+
+class StoreTotals(BaseModel):
+    """A store order's figures in cents: total = subtotal + shipping + tax + fee (the table's CHECK)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subtotal_cents: int
+    shipping_cents: int
+    tax_cents: int
+    fee_cents: int
+    tax_percent: Decimal = Decimal(0)
+    fee_percent: Decimal = Decimal(0)
+
+    @property
+    def total_cents(self) -> int:
+        return self.subtotal_cents + self.shipping_cents + self.tax_cents + self.fee_cents
+
+
+def _percent_of(cents: int, percent: Decimal) -> int:
+    return int((Decimal(cents) * percent / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+class StorePricing(BaseModel):
+    """What the owners' business settings say a store order costs beyond its products (issue 29 item 4):
+    the platform fee and the sales tax as percentages of the products' subtotal, a flat shipping charge per
+    order, waived from `free_from_cents` of subtotal (0: never free). The defaults add nothing."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fee_percent: Decimal = Decimal(0)
+    shipping_cents: int = 0
+    free_from_cents: int = 0
+    tax_percent: Decimal = Decimal(0)
+
+    def totals(self, subtotal_cents: int) -> StoreTotals:
+        """The figures of an order whose products cost `subtotal_cents`: each rounded half up to the cent.
+        An empty order (no products) ships nothing."""
+        free = self.free_from_cents > 0 and subtotal_cents >= self.free_from_cents
+        return StoreTotals(
+            subtotal_cents=subtotal_cents,
+            shipping_cents=0 if free or subtotal_cents <= 0 else self.shipping_cents,
+            tax_cents=_percent_of(subtotal_cents, self.tax_percent),
+            fee_cents=_percent_of(subtotal_cents, self.fee_percent),
+            tax_percent=self.tax_percent,
+            fee_percent=self.fee_percent,
+        )
 
 
 class StoreOrderPage(BaseModel):

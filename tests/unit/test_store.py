@@ -187,10 +187,11 @@ async def test_the_cart_takes_products_beside_visits_within_their_stock(shop) ->
     cart = await run(get_cart, owner=owner)
     [line] = cart.items
     assert (line.is_product, line.quantity, str(line.price)) == (True, 2, "8.50")
+    # Retail carries no platform fee unless an owner sets one (issue 29 item 4).
     assert (str(cart.totals.subtotal), str(cart.totals.platform_fee), str(cart.totals.total)) == (
         "17.00",
-        "0.85",
-        "17.85",
+        "0.00",
+        "17.00",
     )
     await run(set_quantity, owner=owner, actor=shop.patient.actor, item_id=line.id, quantity=1)
     assert (await run(get_cart, owner=owner)).totals.item_count == 1
@@ -236,14 +237,14 @@ async def test_an_order_moves_through_every_fulfilment_step(shop, smtp) -> None:
         "pending",
         "pending",
         1700,
-        85,
-        1785,
+        0,
+        1700,
     )
     assert order.number.startswith("MS-") and order.ship_zip == "10118"
     assert await stock(product) == 3
     assert (await run(get_cart, owner=CartOwner(user_id=shop.patient.id))).items == []
     booked = f"patient_booked:{shop.patient.id}"
-    assert (await owed(shop.patient))[booked] == 1785
+    assert (await owed(shop.patient))[booked] == 1700
     assert smtp.wait_for(1)[0]["Subject"] == f"Store order {order.number} placed"
     smtp.clear()
 
@@ -274,12 +275,12 @@ async def test_an_order_moves_through_every_fulfilment_step(shop, smtp) -> None:
     delivered = await step("delivered")
     assert (delivered.status, delivered.fulfilment) == ("delivered", "delivered")
     money = await owed(shop.patient)
-    assert (money[booked], money["store_sales"], money["platform_fees"]) == (0, 1700, 85)
+    assert (money[booked], money["store_sales"], money["platform_fees"]) == (0, 1700, 0)
     # Revenue reports count a delivered order as collected, in a group of its own when split by service line.
     revenue = (await run(get_revenue_summary, actor=shop.manager.actor)).totals
-    assert (revenue.gross, revenue.fees, revenue.net) == (Decimal("17.85"), Decimal("0.85"), Decimal("0.85"))
+    assert (revenue.gross, revenue.fees, revenue.net) == (Decimal("17.00"), Decimal("0.00"), Decimal("0.00"))
     split = await run(get_revenue_breakdown, actor=shop.manager.actor, split="service_line")
-    assert [(g.label, g.gross) for g in split.groups] == [("Store orders and other", Decimal("17.85"))]
+    assert [(g.label, g.gross) for g in split.groups] == [("Store orders and other", Decimal("17.00"))]
     returned = await step("returned", reason="Box arrived crushed")
     assert (returned.status, returned.fulfilment, returned.note) == (
         "refunded",
@@ -288,15 +289,15 @@ async def test_an_order_moves_through_every_fulfilment_step(shop, smtp) -> None:
     )
     money = await owed(shop.patient)
     assert (money[f"patient_credit:{shop.patient.id}"], money["store_sales"], money["platform_fees"]) == (
-        1785,
+        1700,
         0,
         0,
     )
     assert await stock(product) == 5
     revenue = (await run(get_revenue_summary, actor=shop.manager.actor)).totals
     assert (revenue.gross, revenue.refunds, revenue.net) == (
-        Decimal("17.85"),
-        Decimal("17.85"),
+        Decimal("17.00"),
+        Decimal("17.00"),
         Decimal("0.00"),
     )
     with pytest.raises(ValidationFailed, match="cannot be marked delivered"):

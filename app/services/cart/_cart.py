@@ -49,13 +49,14 @@ from app.services.cart._products import product_lines, product_of
 from app.services.catalog import configured_sale, price_at
 from app.services.domain_events import CheckedOut
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.features.internal import store_pricing
 from app.services.providers import LISTED, display_name
 from app.services.shared.fees import platform_fee
 from app.services.shared.signed_in import SESSION_ENDED, require_account
 from models.cart import CartChange, CartItem, CartItemRead, CartRead, CartTotals
 from models.catalog import Service, ServiceCategory
 from models.provider import Provider, ProviderService
-from models.store import CartProduct, Product
+from models.store import CartProduct, Product, StorePricing, StoreTotals
 
 MAX_QUANTITY = 10  # visits of one item per checkout; the badge still counts past 9 as "9+"
 VISITOR_ID_MAX = 64  # the column's width; a longer cookie was not issued by this site
@@ -89,20 +90,52 @@ class CartOwner:
 
 
 # ---- pure rules ---------------------------------------------------------------------------------
-def _totals(subtotal: Decimal, count: int, *, is_estimate: bool = False) -> CartTotals:
+def _totals(
+    subtotal: Decimal, count: int, *, is_estimate: bool = False, products: StoreTotals | None = None
+) -> CartTotals:
+    """The visits' subtotal with their 5 % fee (SPEC §9), plus the products' part priced as their store order
+    will be (`StorePricing.totals`)."""
     subtotal = subtotal.quantize(CENT)
     fee = platform_fee(subtotal)
+    if products is None:
+        return CartTotals(
+            subtotal=subtotal,
+            platform_fee=fee,
+            total=subtotal + fee,
+            item_count=count,
+            is_estimate=is_estimate,
+        )
+    subtotal += _dollars(products.subtotal_cents)
+    fee += _dollars(products.fee_cents)
+    shipping, tax = _dollars(products.shipping_cents), _dollars(products.tax_cents)
     return CartTotals(
-        subtotal=subtotal, platform_fee=fee, total=subtotal + fee, item_count=count, is_estimate=is_estimate
+        subtotal=subtotal,
+        platform_fee=fee,
+        total=subtotal + shipping + tax + fee,
+        item_count=count,
+        is_estimate=is_estimate,
+        shipping=shipping,
+        sales_tax=tax,
+        products=products,
     )
 
 
-def cart_totals(items: Sequence[CartItemRead]) -> CartTotals:
-    """Subtotal, the platform fee, total and the number of visits of a cart."""
+def _dollars(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+def cart_totals(items: Sequence[CartItemRead], pricing: StorePricing | None = None) -> CartTotals:
+    """Subtotal, the platform fee, total and the number of items of a cart: the visits' fee is 5 % of their
+    subtotal; the products are priced with the store's `pricing` (the owners' settings; without it, the
+    defaults: no fee, no shipping, no tax)."""
+    visits = [item for item in items if not item.is_product]
+    products = [item for item in items if item.is_product]
+    product_cents = sum(int(item.price * 100) * item.quantity for item in products)
     return _totals(
-        sum((item.price * item.quantity for item in items), Decimal("0")),
+        sum((item.price * item.quantity for item in visits), Decimal("0")),
         sum(item.quantity for item in items),
         is_estimate=any(item.price_is_from for item in items),
+        products=(pricing or StorePricing()).totals(product_cents) if products else None,
     )
 
 
@@ -231,12 +264,16 @@ async def get_cart(*, session: AsyncSession, owner: CartOwner) -> CartRead:
                 price_is_from=not row.provider_id,
             )
         )
+    pricing = None
     if owner.user_id:
-        items.extend(await product_lines(session, owner.user_id))
+        products = await product_lines(session, owner.user_id)
+        if products:
+            items.extend(products)
+            pricing = await store_pricing(session=session)
     if gone:
         await session.execute(delete(CartItem).where(CartItem.id.in_(gone)))
         await _announce(session, owner)
-    return CartRead(items=items, totals=cart_totals(items))
+    return CartRead(items=items, totals=cart_totals(items, pricing))
 
 
 async def _lowest_prices(session: AsyncSession, service_ids: set[str]) -> dict[str, Decimal]:

@@ -17,7 +17,7 @@ class Feature:
     key: str
     label: str
     description: str
-    kind: str  # switch, choice, date, email, minutes or count
+    kind: str  # switch, choice, date, email, minutes, count, percent (a string, '2.5') or money ('6.95')
     default: Callable[[], Any]  # the server's setting, as the toggle's value
     choices: tuple[tuple[str, str], ...] = field(default=())
     group: str = "toggle"  # toggle: the admin console; business: the owners' staff settings
@@ -100,6 +100,42 @@ BUSINESS: tuple[Feature, ...] = (
         "A post flagged by this many different members is hidden at once and waits in the moderation queue.",
         "count",
         lambda: 3,
+        group="business",
+    ),
+    # The store's money (issue 29 item 4). The defaults add nothing: retail carries no platform fee unless an
+    # owner sets one, and an order costs its products' subtotal.
+    Feature(
+        "store_fee_percent",
+        "Platform fee on store products (%)",
+        "Added to each store order as a percentage of its products' subtotal; 0 for none. Visits keep their "
+        "5 % fee whatever this says.",
+        "percent",
+        lambda: "0",
+        group="business",
+    ),
+    Feature(
+        "store_shipping",
+        "Store shipping per order",
+        "Added once to each store order, whatever it holds; 0.00 ships free.",
+        "money",
+        lambda: "0.00",
+        group="business",
+    ),
+    Feature(
+        "store_free_shipping_from",
+        "Free shipping from",
+        "A store order whose products' subtotal reaches this amount ships free; 0.00: shipping is never free.",
+        "money",
+        lambda: "0.00",
+        group="business",
+    ),
+    Feature(
+        "store_tax_percent",
+        "Sales tax on store products (%)",
+        "Collected on each store order as a percentage of its products' subtotal (shipping is not taxed); "
+        "0 for none.",
+        "percent",
+        lambda: "0",
         group="business",
     ),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from sqlalchemy import select
@@ -20,6 +21,7 @@ from app.services.features._catalogue import BUSINESS, BY_KEY, FEATURES, Feature
 from app.services.shared.accounts import is_admin, is_owner
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
+from app.services.validation import amount_cents
 from models.account import AccountRead
 from models.audit import AuditAction
 from models.base import utcnow
@@ -38,6 +40,35 @@ BAD_MINUTES = "Enter a whole number of minutes from 0 to 240."
 MAX_MINUTES = 240
 BAD_COUNT = "Enter a whole number from 1 to 20."
 MAX_COUNT = 20
+MAX_PERCENT = 25
+PERCENT_DECIMALS = 3  # sales tax rates such as New York City's 8.875 %
+BAD_PERCENT = "Enter a percentage from 0 to 25 with at most three decimals, e.g. 2.5 or 8.875."
+MAX_MONEY_CENTS = 50_000
+BAD_MONEY = "Enter an amount in dollars from $0.00 to $500.00, e.g. 6.95."
+
+
+def checked_percent(value: Any) -> str:
+    """A percentage as typed ("2.5", "8.875 %") in its stored form ("2.5"), or ValidationFailed."""
+    text = str(value if value is not None else "").strip().removesuffix("%").strip()
+    if not text or len(text) > 16:
+        raise ValidationFailed(BAD_PERCENT)
+    try:
+        percent = Decimal(text)
+    except InvalidOperation:
+        raise ValidationFailed(BAD_PERCENT) from None
+    if not percent.is_finite() or not 0 <= percent <= MAX_PERCENT:
+        raise ValidationFailed(BAD_PERCENT)
+    step = Decimal(1).scaleb(-PERCENT_DECIMALS)
+    if percent != percent.quantize(step):  # compared once the range is known: quantizing 1e30 raises
+        raise ValidationFailed(BAD_PERCENT)
+    stored = f"{percent.quantize(step):f}".rstrip("0").rstrip(".")
+    return stored or "0"
+
+
+def checked_money(value: Any) -> str:
+    """Dollars as typed ("$6.95", "75") in their stored form ("6.95", "75.00"), or ValidationFailed."""
+    cents = amount_cents(str(value if value is not None else ""), message=BAD_MONEY, most=MAX_MONEY_CENTS)
+    return f"{cents // 100}.{cents % 100:02d}"
 
 
 async def _toggler(session: AsyncSession, actor: Principal) -> AccountRead:
@@ -79,6 +110,10 @@ def _checked(feature: Feature, value: Any) -> Any:
         if not 1 <= count <= MAX_COUNT:
             raise ValidationFailed(BAD_COUNT)
         return count
+    if feature.kind == "percent":
+        return checked_percent(value)
+    if feature.kind == "money":
+        return checked_money(value)
     text = str(value or "").strip()[:10]
     if text:
         try:

@@ -5,5 +5,6 @@ the import contracts keep screens and HTTP routes out of this module.
 """
 
 from app.services.features._keeper import keep_toggles_fresh, load_toggles
+from app.services.features._pricing import store_pricing
 
-__all__ = ["keep_toggles_fresh", "load_toggles"]
+__all__ = ["keep_toggles_fresh", "load_toggles", "store_pricing"]

@@ -3,9 +3,11 @@
 Pay on delivery (the default pay-at-visit gateway): nothing is collected at checkout.
 - placed: world → patient_booked, the order's total (owed);
 - canceled before shipping: patient_booked → world (`store_order_voided`: nothing to collect);
-- delivered: patient_booked → store_sales (the subtotal) + platform_fees (the 5 % fee): collected;
-- returned after delivery: store_sales + platform_fees → patient_credit (a `refund`, as wallet credit),
-  with a `refund` transaction row for the wallet's readable view.
+- delivered: patient_booked → store_sales (the subtotal and the shipping) + sales_tax (the tax collected) +
+  platform_fees (the fee the owners set for retail, none by default): collected;
+- returned after delivery: store_sales + sales_tax + platform_fees → patient_credit (a `refund`, as wallet
+  credit), each giving back exactly what the delivery booked to it, with a `refund` transaction row for the
+  wallet's readable view.
 Every entry's legs sum to zero (`_journal.post` refuses anything else).
 """
 
@@ -22,6 +24,7 @@ from models.ledger import AccountKind, EntryKind
 from models.store import StoreOrder
 
 SALES = (AccountKind.store_sales, "")
+TAX = (AccountKind.sales_tax, "")
 
 
 def _booked(order: StoreOrder) -> tuple[AccountKind, str]:
@@ -57,7 +60,8 @@ async def record_delivered(session: AsyncSession, order: StoreOrder, actor_id: s
         kind=EntryKind.store_order_delivered,
         legs=[
             Leg(*_booked(order), -order.total_cents),
-            Leg(*SALES, order.subtotal_cents),
+            Leg(*SALES, order.subtotal_cents + order.shipping_cents),
+            Leg(*TAX, order.tax_cents),
             Leg(*FEES, order.fee_cents),
         ],
         description=f"Store order {order.number} delivered, paid on delivery",
@@ -74,7 +78,8 @@ async def record_returned(
         session=session,
         kind=EntryKind.refund,
         legs=[
-            Leg(*SALES, -order.subtotal_cents),
+            Leg(*SALES, -(order.subtotal_cents + order.shipping_cents)),
+            Leg(*TAX, -order.tax_cents),
             Leg(*FEES, -order.fee_cents),
             Leg(AccountKind.patient_credit, order.patient_id, order.total_cents),
         ],

@@ -4,7 +4,10 @@ Checkout (`place_store_order`) reserves each product's stock with one conditiona
 (`stock = stock - n WHERE stock >= n`, in product-id order): two patients buying the last unit at once
 cannot both get it, whatever the database (PostgreSQL re-checks the condition after the first commits;
 SQLite has one writer), and the CHECK `stock >= 0` backs it. With the default gateway (pay at visit) the
-products are "Pay on delivery": owed when placed, collected when delivered (`_ledger`).
+products are "Pay on delivery": owed when placed, collected when delivered (`_ledger`). An order is priced
+with the owners' business settings of its own transaction (`store_pricing`): subtotal + shipping (free from
+a threshold) + sales tax + the platform fee on retail, which is none unless an owner sets one (the 5 % of
+SPEC §9 is the visits' fee). Each figure is kept on the order, so a later change of settings changes no order.
 
 Fulfilment (SPEC §4) and the order status that follows each step (`_rules.ORDER_STATUS`):
 
@@ -27,7 +30,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
-from decimal import Decimal
 
 from sqlalchemy import Select, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,9 +40,8 @@ from app.principal import Principal
 from app.services.cart import STORE_CLOSED
 from app.services.domain_events import CheckedOut, StoreOrderProgressed
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger import cents
+from app.services.features.internal import store_pricing
 from app.services.shared.accounts import account_of
-from app.services.shared.fees import platform_fee
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.store import _ledger
@@ -197,16 +198,18 @@ async def place_store_order(
         raise ValidationFailed(TOO_MANY)
     await _reserve(session, {p.id: quantity for quantity, p in rows}, {p.id: p.name for _quantity, p in rows})
     at = now or utcnow()
-    subtotal = sum(product.price_cents * quantity for quantity, product in rows)
-    fee = cents(platform_fee(Decimal(subtotal) / 100))  # 5 % as for visits (SPEC §9)
+    pricing = await store_pricing(session=session)
+    totals = pricing.totals(sum(product.price_cents * quantity for quantity, product in rows))
     order = StoreOrder(
         number=await _number(session),
         patient_id=account.id,
         status=ORDER_STATUS[F.pending].value,
         fulfilment=F.pending.value,
-        subtotal_cents=subtotal,
-        fee_cents=fee,
-        total_cents=subtotal + fee,
+        subtotal_cents=totals.subtotal_cents,
+        shipping_cents=totals.shipping_cents,
+        tax_cents=totals.tax_cents,
+        fee_cents=totals.fee_cents,
+        total_cents=totals.total_cents,
         payment_method=PAY_ON_DELIVERY,
         ship_name=address.name,
         ship_line1=address.line1,
@@ -273,6 +276,8 @@ async def _reads(session: AsyncSession, orders: Sequence[StoreOrder]) -> list[St
             status=order.status,
             fulfilment=F(order.fulfilment),
             subtotal_cents=order.subtotal_cents,
+            shipping_cents=order.shipping_cents,
+            tax_cents=order.tax_cents,
             fee_cents=order.fee_cents,
             total_cents=order.total_cents,
             payment_method=order.payment_method,
