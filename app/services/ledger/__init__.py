@@ -13,7 +13,6 @@ from app.services.ledger._breakdown import get_revenue_breakdown
 from app.services.ledger._collections import record_visit_payment
 from app.services.ledger._documents import (
     get_monthly_statement,
-    get_order_receipt,
     list_statement_months,
     monthly_statement_pdf,
 )
@@ -55,7 +54,6 @@ __all__ = [
     "dollars",
     "get_monthly_statement",
     "get_my_wallet",
-    "get_order_receipt",
     "get_provider_balances",
     "get_revenue_breakdown",
     "get_revenue_summary",

@@ -1,11 +1,6 @@
-"""The ledger's documents (issue 14 parts 3 and 5): a receipt per order and a provider's monthly statement,
-as PDF (app/pdf's layout).
+"""The ledger's documents (issue 14 part 5): a provider's monthly statement, as PDF (app/pdf's layout); an
+order's receipt is app/services/receipts'.
 
-- **Receipt** (`get_order_receipt`): the order's patient, or staff holding process_payments (and admins);
-  anyone else is told there is no such order (404, never a hint that it exists). It lists the visits, the
-  platform fee and the order's transactions (payments, pending amounts owed at the visit, refunds) as
-  booking and the ledger recorded them. Every download is audited (`receipt_download`: who, from where,
-  which patient's order), as the other reads of patients' records are.
 - **Monthly statement** (`get_monthly_statement`, `monthly_statement_pdf`): the signed-in provider's own
   month (UTC): available balance at its opening and closing, earnings completed and released, refunds
   reversed, payouts requested, returned and paid, all summed in SQL from the postings of the provider's
@@ -17,7 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,21 +20,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit
 from app.pdf import Column, Document, Party, PdfFile, Table, format_money, render
 from app.principal import Principal
-from app.services.errors import NotFound, ValidationFailed
+from app.services.errors import ValidationFailed
 from app.services.ledger._journal import account_id, dollars
 from app.services.ledger._reads import _provider, list_provider_statement
-from app.services.payments import GATEWAYS
 from app.services.providers import display_name
-from app.services.shared.accounts import account_of, is_admin
 from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
-from app.services.shared.staff_access import permissions_of
 from app.services.validation import LATEST_DAY
 from app.settings import get_settings
 from models.audit import AuditAction
-from models.booking import Appointment, Order, Transaction, TransactionStatus, TransactionType
-from models.catalog import Service
-from models.identity import User, as_utc
+from models.identity import as_utc
 from models.ledger import (
     AccountKind,
     EntryKind,
@@ -48,29 +38,11 @@ from models.ledger import (
     Posting,
     StatementLineRead,
 )
-from models.provider import Provider
-from models.staff import Permission
 
-NO_ORDER = "No order has this number."
 BAD_MONTH = f"Choose a month as YYYY-MM, between 2000-01 and {LATEST_DAY.year}-12."
 MAX_STATEMENT_LINES = 2_000
 MAX_MONTHS = 60
 MONTH = re.compile(r"^(\d{4})-(\d{2})$")
-
-TYPE_LABELS = {
-    TransactionType.booking: "Visit",
-    TransactionType.fee: "Platform fee",
-    TransactionType.refund: "Refund",
-    TransactionType.deposit: "Deposit",
-    TransactionType.adjustment: "Adjustment",
-    TransactionType.payout: "Payout",
-}
-STATUS_LABELS = {
-    TransactionStatus.pending: "Due at the visit",
-    TransactionStatus.completed: "Paid",
-    TransactionStatus.failed: "Failed",
-    TransactionStatus.cancelled: "Cancelled",
-}
 
 
 def _day(moment: datetime | None, zone: ZoneInfo) -> str:
@@ -80,186 +52,11 @@ def _day(moment: datetime | None, zone: ZoneInfo) -> str:
     return f"{local:%b} {local.day}, {local:%Y}"
 
 
-def _zone(name: str | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(name) if name and len(name) < 64 else ZoneInfo(get_settings().default_time_zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo(get_settings().default_time_zone)
-
-
-def _method(name: str) -> str:
-    gateway = GATEWAYS.get(name)
-    return gateway.label if gateway is not None else name.replace("_", " ").capitalize()
-
-
 def _company() -> Party:
     settings = get_settings()
     return Party("From", (f"{settings.brand_name} Medical Services, LLC", settings.support_email))
 
 
-# ---- receipts ------------------------------------------------------------------------------------
-async def get_order_receipt(
-    *, session: AsyncSession, actor: Principal, number: str, time_zone: str | None = None
-) -> PdfFile:
-    """The receipt of order `number` as PDF, for its patient or payments staff (audited)."""
-    account = await require_account(session=session, actor=actor)
-    order = await session.scalar(select(Order).where(Order.number == (number or "")[:16].upper()))
-    if order is None:
-        raise NotFound(NO_ORDER)
-    if order.patient_id != account.id and not is_admin(account):
-        allowed = await permissions_of(session=session, account=account)
-        if Permission.process_payments not in allowed:
-            raise NotFound(NO_ORDER)
-    zone = _zone(time_zone)
-    patient = await session.get(User, order.patient_id)
-    patient_account = account_of(patient) if patient is not None else None
-    visits = (
-        await session.execute(
-            select(Appointment, Service.name, Provider.first_name, Provider.last_name)
-            .join(Service, Service.id == Appointment.service_id)
-            .join(Provider, Provider.id == Appointment.provider_id)
-            .where(Appointment.order_id == order.id)
-            .order_by(Appointment.starts_at, Appointment.id)
-        )
-    ).all()
-    transactions = (
-        await session.scalars(
-            select(Transaction)
-            .where(Transaction.order_id == order.id)
-            .order_by(Transaction.created_at, Transaction.id)
-        )
-    ).all()
-    position = {row.id: index for index, (row, *_rest) in enumerate(visits)}
-    transactions = sorted(
-        transactions,
-        key=lambda t: (
-            t.type is TransactionType.refund,
-            t.appointment_id is None,
-            position.get(t.appointment_id or "", 0),
-        ),
-    )
-    services = {row.id: name for row, name, *_rest in visits}
-
-    def paid(kind: set[TransactionType], status: TransactionStatus) -> int:
-        return sum(int(t.amount * 100) for t in transactions if t.type in kind and t.status is status)
-
-    charged = {TransactionType.booking, TransactionType.fee, TransactionType.deposit}
-    paid_cents = paid(charged, TransactionStatus.completed)
-    due_cents = paid(charged, TransactionStatus.pending)
-    refunded_cents = paid({TransactionType.refund}, TransactionStatus.completed)
-    document = Document(
-        title="Receipt",
-        number=f"Order {order.number}",
-        status=order.status.value.replace("_", " "),
-        dates=(
-            ("Ordered", _day(order.created_at, zone)),
-            ("Payment", _method(order.payment_method)),
-        ),
-        parties=(
-            _company(),
-            Party(
-                "Billed to",
-                tuple(
-                    line
-                    for line in (
-                        patient_account.name if patient_account else "Former patient",
-                        patient_account.email if patient_account else "",
-                    )
-                    if line
-                ),
-            ),
-        ),
-        tables=(
-            Table(
-                "Visits",
-                (
-                    Column("Date", 1.3),
-                    Column("Service", 2.6),
-                    Column("Provider", 2),
-                    Column("Status", 1.2),
-                    Column("Price", 1.2, "RIGHT"),
-                ),
-                tuple(
-                    (
-                        _day(row.starts_at, zone),
-                        service,
-                        display_name(first, last),
-                        row.status.label,
-                        format_money(row.price),
-                    )
-                    for row, service, first, last in visits
-                ),
-                totals=(
-                    ("Subtotal", format_money(order.subtotal)),
-                    ("Platform fee", format_money(order.platform_fee)),
-                    ("Order total", format_money(order.total)),
-                ),
-                empty="This order has no visits.",
-            ),
-            Table(
-                "Payments and refunds",
-                (
-                    Column("Date", 1.3),
-                    Column("Item", 3.4),
-                    Column("Status", 1.6),
-                    Column("Amount", 1.2, "RIGHT"),
-                ),
-                tuple(
-                    (
-                        _day(t.settled_at or t.created_at, zone),
-                        " · ".join(
-                            part
-                            for part in (TYPE_LABELS[t.type], services.get(t.appointment_id or "", ""))
-                            if part
-                        ),
-                        "Credited to wallet"
-                        if t.type is TransactionType.refund and t.status is TransactionStatus.completed
-                        else STATUS_LABELS[t.status],
-                        format_money(-t.amount if t.type is TransactionType.refund else t.amount),
-                    )
-                    for t in transactions
-                ),
-                totals=(
-                    ("Paid", format_money(dollars(paid_cents))),
-                    ("Refunded", format_money(-dollars(refunded_cents))),
-                    ("Net paid", format_money(dollars(paid_cents - refunded_cents))),
-                ),
-                empty="No payment has been recorded yet.",
-            ),
-        ),
-        notes=tuple(
-            note
-            for note in (
-                f"Still due at the visit: {format_money(dollars(due_cents))}." if due_cents else "",
-                f"Refunds are credited to your {get_settings().brand_name} wallet." if refunded_cents else "",
-                f"Dates in {zone.key}. Questions about this receipt: {get_settings().support_email}.",
-            )
-            if note
-        ),
-    )
-    await audit.record_by(
-        session=session,
-        account=account,
-        actor=actor,
-        action=AuditAction.receipt_download,
-        target=f"order {order.number}",
-        details={"order_id": order.id, "patient_id": order.patient_id},
-    )
-    if order.patient_id != account.id:
-        # Someone else's receipt names the patient, their visits and payments: a read of patient data,
-        # found with the others under the patient's id.
-        await audit.record_by(
-            session=session,
-            account=account,
-            actor=actor,
-            action=AuditAction.patient_records_view,
-            target=order.patient_id,
-            details={"order_id": order.id, "order": order.number, "via": "receipt"},
-        )
-    return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))
-
-
-# ---- monthly statements ----------------------------------------------------------------------------
 def month_range(month: str) -> tuple[datetime, datetime]:
     """'2026-11' → [Nov 1, Dec 1) in UTC; ValidationFailed for anything else."""
     found = MONTH.match((month or "").strip()[:7]) if len(month or "") <= 7 else None
