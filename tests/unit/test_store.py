@@ -2,11 +2,14 @@
 staff's product management and its permission, products in the cart, checkout with a shipping address
 (stock reserved atomically: the last unit goes to one of two patients buying it at once), every fulfilment
 step and the illegal ones refused, the ledger balanced after each step (`balanced` from the ledger's tests)
-and the patient's e-mails on a real SMTP server (aiosmtpd)."""
+and the patient's e-mails on a real SMTP server (aiosmtpd); the store's money from the owners' business
+settings (no retail fee by default; fee, shipping, free-shipping threshold and sales tax exact to the cent,
+booked and reversed in balance, `check_ledger` finding no break)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -22,6 +25,7 @@ from app.services.features import reset_feature, set_feature
 from app.services.features.internal import load_toggles
 from app.services.ledger import get_revenue_breakdown, get_revenue_summary
 from app.services.ledger._journal import balances
+from app.services.ledger.internal import check_ledger
 from app.services.store import (
     ProductInvalid,
     ShippingInvalid,
@@ -454,3 +458,153 @@ async def test_closing_the_store_refuses_new_orders_and_keeps_the_placed_ones(sh
         assert (await run(place_store_order, actor=shop.patient.actor, address=HOME)).status == "pending"
     finally:
         flags.replace({})
+
+
+# ---- the store's money (issue 29 item 4): fee, shipping and tax from the owners' business settings ----------
+STORE_MONEY = {
+    "store_fee_percent": "2.5",
+    "store_shipping": "$6.95",
+    "store_free_shipping_from": "75",
+    "store_tax_percent": "8.875",
+}
+
+
+async def ledger_holds() -> None:
+    async with app_db.unit_of_work() as session:
+        found = await check_ledger(session=session)
+    assert found.breaks == ()
+
+
+async def test_with_the_default_settings_an_order_costs_its_products(shop) -> None:
+    product = await new_product(shop, price="12.40")
+    await add(shop.patient, product, times=3)
+    cart = (await run(get_cart, owner=CartOwner(user_id=shop.patient.id))).totals
+    assert (cart.subtotal, cart.shipping, cart.sales_tax, cart.platform_fee, cart.total) == (
+        Decimal("37.20"),
+        Decimal("0.00"),
+        Decimal("0.00"),
+        Decimal("0.00"),
+        Decimal("37.20"),
+    )
+    order = await run(place_store_order, actor=shop.patient.actor, address=HOME)
+    figures = (
+        order.subtotal_cents,
+        order.shipping_cents,
+        order.tax_cents,
+        order.fee_cents,
+        order.total_cents,
+    )
+    assert figures == (3720, 0, 0, 0, 3720)
+    for to in ("processed", "shipped", "delivered"):
+        await run(
+            move_fulfilment,
+            actor=shop.staff.actor,
+            order_id=order.id,
+            to=to,
+            carrier="UPS",
+            tracking_number="1Z9",
+        )
+    money = await owed(shop.patient)
+    assert (money[f"patient_booked:{shop.patient.id}"], money["store_sales"], money["platform_fees"]) == (
+        0,
+        3720,
+        0,
+    )
+    await ledger_holds()
+
+
+async def test_fee_shipping_and_tax_from_the_settings_are_exact_and_balance(shop) -> None:
+    owner = await person(Role.owner)
+    try:
+        stored = [
+            (await run(set_feature, actor=owner.actor, key=key, value=value)).value
+            for key, value in STORE_MONEY.items()
+        ]
+        assert stored == ["2.5", "6.95", "75.00", "8.875"]
+        product = await new_product(shop, stock="9")
+        await add(shop.patient, product, times=2)  # $17.00: below $75, so shipping is charged
+        cart = (await run(get_cart, owner=CartOwner(user_id=shop.patient.id))).totals
+        assert (cart.subtotal, cart.shipping, cart.sales_tax, cart.platform_fee, cart.total) == (
+            Decimal("17.00"),
+            Decimal("6.95"),
+            Decimal("1.51"),  # 8.875 % of $17.00 = $1.50875, half up
+            Decimal("0.43"),  # 2.5 % of $17.00 = $0.425, half up
+            Decimal("25.89"),
+        )
+        order = await run(place_store_order, actor=shop.patient.actor, address=HOME)
+        assert (order.subtotal_cents, order.shipping_cents, order.tax_cents, order.fee_cents) == (
+            1700,
+            695,
+            151,
+            43,
+        )
+        assert order.total_cents == 2589
+        assert (await owed(shop.patient))[f"patient_booked:{shop.patient.id}"] == 2589
+        for to in ("processed", "shipped", "delivered"):
+            await run(
+                move_fulfilment,
+                actor=shop.staff.actor,
+                order_id=order.id,
+                to=to,
+                carrier="UPS",
+                tracking_number="1Z9",
+            )
+        await ledger_holds()
+        async with app_db.unit_of_work() as session:
+            money = await balances(
+                session, [f"patient_booked:{shop.patient.id}", "store_sales", "sales_tax", "platform_fees"]
+            )
+        assert list(money.values()) == [0, 1700 + 695, 151, 43]
+        await run(move_fulfilment, actor=shop.staff.actor, order_id=order.id, to="returned", reason="Damaged")
+        await ledger_holds()
+        async with app_db.unit_of_work() as session:
+            money = await balances(
+                session, [f"patient_credit:{shop.patient.id}", "store_sales", "sales_tax", "platform_fees"]
+            )
+        assert list(money.values()) == [2589, 0, 0, 0]
+        # From $75.00 of products shipping is free: 2 × $37.50.
+        big = await new_product(shop, name="Pulse oximeter", price="37.50")
+        await add(shop.patient, big, times=2)
+        free = await run(place_store_order, actor=shop.patient.actor, address=HOME)
+        assert (
+            free.subtotal_cents,
+            free.shipping_cents,
+            free.tax_cents,
+            free.fee_cents,
+            free.total_cents,
+        ) == (
+            7500,
+            0,
+            666,  # $6.65625
+            188,  # $1.875
+            8354,
+        )
+        mine = await run(list_my_store_orders, actor=shop.patient.actor)
+        assert {o.number: (o.shipping_cents, o.tax_cents) for o in mine.items} == {
+            order.number: (695, 151),
+            free.number: (0, 666),
+        }
+    finally:
+        for key in STORE_MONEY:
+            await run(reset_feature, actor=owner.actor, key=key)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("store_fee_percent", "26", "from 0 to 25"),
+        ("store_fee_percent", "-1", "from 0 to 25"),
+        ("store_tax_percent", "8.8755", "at most three decimals"),
+        ("store_tax_percent", "lots", "Enter a percentage"),
+        ("store_tax_percent", "1e30", "Enter a percentage"),
+        ("store_shipping", "$500.01", "from $0.00 to $500.00"),
+        ("store_shipping", "6.955", "from $0.00 to $500.00"),
+        ("store_free_shipping_from", "free", "Enter an amount in dollars"),
+    ],
+)
+async def test_a_bad_store_money_setting_is_refused_with_its_message(shop, key, value, message) -> None:
+    owner = await person(Role.owner)
+    with pytest.raises(ValidationFailed, match=re.escape(message)):
+        await run(set_feature, actor=owner.actor, key=key, value=value)
+    with pytest.raises(PermissionDenied):  # business settings are the owners'
+        await run(set_feature, actor=shop.staff.actor, key=key, value="1")
