@@ -98,3 +98,4 @@ class VisitMoneyRead(BaseModel):
     refundable: Decimal  # what refund_visit may still refund (0 unless the visit is completed)
     paid_by_card: bool  # its order was paid by card at checkout (a refund still goes to the wallet)
     refunds: list[VisitRefundRead]
+    due: Decimal = Decimal("0.00")  # pay at visit: what is still to be collected in person

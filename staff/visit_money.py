@@ -6,6 +6,8 @@ charged, each refund (amount, when, by whom, why) and what is left to refund, wi
   paid by card is refunded as wallet credit too, and the form says so.
 - Give credit: goodwill wallet credit to the visit's patient, with an amount and a reason
   (app.services.ledger.grant_wallet_credit).
+- Record payment (a completed pay-at-visit visit with payment due): what was collected in person later, and
+  how (app.services.ledger.record_visit_payment, as the provider's own "Record payment").
 The patient is notified by the ledger's events (RefundIssued, WalletCreditGranted); every refusal the
 service raises (too much, already paid out, no reason …) shows above the form.
 """
@@ -20,9 +22,10 @@ from reactpy import component, event, html, use_state
 from reactpy.types import VdomDict
 
 from app.services.errors import ValidationFailed
-from app.services.ledger import grant_wallet_credit, refund_visit
+from app.services.ledger import grant_wallet_credit, record_visit_payment, refund_visit
 from app.services.receipts import get_visit_money
 from app.services.validation import amount_cents
+from components.appointment_ui import METHODS
 from components.context import use_session
 from components.format import format_money, format_slot
 from components.forms import use_form
@@ -31,6 +34,7 @@ from components.kit import (
     Button,
     Field,
     QueryView,
+    Select,
     ServerForm,
     TextArea,
     UserText,
@@ -77,6 +81,8 @@ def money_view(money: VisitMoneyRead, time_zone: str) -> VdomDict:
     ]
     if money.status is AppointmentStatus.completed:
         rows.append(("Left to refund", format_money(money.refundable)))
+    if money.due > 0:
+        rows.append(("Payment due", format_money(money.due), " (to be collected in person)"))
     return html.div(
         facts(*rows, class_name="settings-facts visit-facts"),
         html.ul(
@@ -93,7 +99,7 @@ def VisitMoney(appointment_id: str, on_changed: Callable[[], None]) -> Any:
     """The money section and its Refund / Give credit forms (payments staff)."""
     session = use_session()
     money = use_query(get_visit_money, appointment_id=appointment_id)
-    mode, set_mode = use_state("")  # "", "refund" or "credit"
+    mode, set_mode = use_state("")  # "", "refund", "credit" or "record"
     problem, set_problem = use_state("")
 
     def show(which: str) -> None:
@@ -110,6 +116,11 @@ def VisitMoney(appointment_id: str, on_changed: Callable[[], None]) -> Any:
         session.toaster.success("Credit given", f"The patient's wallet credit is now {format_money(balance)}")
         on_changed()
 
+    def recorded(_payment: Any) -> None:
+        show("")
+        session.toaster.success("Payment recorded", "The visit's payment is up to date")
+        on_changed()
+
     data = money.data
     body: Any = ""
     if data is not None and mode == "refund":
@@ -120,8 +131,15 @@ def VisitMoney(appointment_id: str, on_changed: Callable[[], None]) -> Any:
         body = _CreditForm(
             data, on_done=credited, on_error=set_problem, on_back=lambda: show(""), refetch=money
         )
+    elif data is not None and mode == "record":
+        body = _RecordPaymentForm(
+            data, on_done=recorded, on_error=set_problem, on_back=lambda: show(""), refetch=money
+        )
     elif data is not None:
         body = button_row(
+            Button("Record payment", variant="outline", on_click=lambda: show("record"))
+            if data.due > 0
+            else "",
             Button("Refund", variant="outline", on_click=lambda: show("refund"))
             if data.status is AppointmentStatus.completed and data.refundable > 0
             else "",
@@ -235,4 +253,42 @@ def _CreditForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> A
         on_submit=submit,
         id="credit-form",
         label="Give the patient credit",
+    )
+
+
+@component
+def _RecordPaymentForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
+    form = use_form(amount=f"{money.due:.2f}", method=METHODS[0][0])
+    action = use_action(record_visit_payment, refetch=[refetch], on_success=on_done, on_error=on_error)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        try:
+            amount = parse_amount(str(form.values.get("amount", "")))
+        except ValidationFailed as refused:
+            on_error(refused.message)
+            return
+        await action.run(
+            appointment_id=money.appointment_id, amount=amount, method=str(form.values.get("method", ""))
+        )
+
+    return ServerForm(
+        Field(
+            "Amount collected",
+            "amount",
+            form=form,
+            id="record-amount",
+            required=True,
+            max_length=MAX_AMOUNT,
+            input_mode="decimal",
+            hint=f"At most {format_money(money.due)}, what is still due.",
+        ),
+        Select("How it was paid", "method", form=form, options=METHODS, id="record-method"),
+        dialog_actions(
+            Button("Back", variant="ghost", on_click=on_back),
+            Button("Record payment", type="submit", pending=action.pending),
+        ),
+        on_submit=submit,
+        id="record-form",
+        label="Record a payment collected in person",
     )

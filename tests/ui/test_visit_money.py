@@ -26,6 +26,7 @@ from components.context import CartHandle, Disclosure, SessionContext, Toaster, 
 from components.order_ui import receipt_totals
 from medivisit.reactpy_compat import hook_stack
 from models.booking import AppointmentStatus, OrderStatus
+from models.ledger import VisitCharge
 from models.notification import Notification, NotificationKind
 from models.receipt import CreditKind, ReceiptCreditRead, ReceiptRead, ReceiptVisitRead
 from models.staff import Permission
@@ -41,21 +42,24 @@ TIMEOUT = 10
 
 
 @pytest.fixture
-def world_env(configured, monkeypatch, tmp_path) -> Iterator[None]:
+def pay_at_visit_env(configured, monkeypatch, tmp_path) -> Iterator[None]:
     hook_stack.install()  # as the server does at startup
     monkeypatch.setenv("PASSWORD_HASH_MEMORY_KIB", "1024")
     monkeypatch.setenv("PASSWORD_HASH_TIME_COST", "1")
     monkeypatch.setenv("VAR_DIR", str(tmp_path))
     monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
-
-    class PaidAhead(PayAtVisit):  # collects at checkout, as the card gateway does once Stripe confirms
-        collects_at_order = True
-
-    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
     get_settings.cache_clear()
     yield
     monkeypatch.undo()
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def world_env(pay_at_visit_env, monkeypatch) -> None:
+    class PaidAhead(PayAtVisit):  # collects at checkout, as the card gateway does once Stripe confirms
+        collects_at_order = True
+
+    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
 
 
 def as_(who: Person) -> UiSession:
@@ -92,6 +96,27 @@ async def submit(ui: Mounted, form_id: str, **values: str) -> None:
     for name, value in values.items():
         await ui.type(ui.find("input" if name == "amount" else "textarea", name=name), value)
     await ui.fire(ui.find("form", id=form_id), "on_submit")
+
+
+async def test_payments_staff_record_a_payment_due_collected_later_in_person(pay_at_visit_env) -> None:
+    world = await build_world()
+    _number, (_draw, iv) = await book_two(world)
+    await complete(world, iv)  # the provider completed it without recording a collection: payment due
+    async with mount(lambda: SessionContext(VisitMoney(iv, lambda: None), value=as_(world.owner))) as ui:
+        await until(ui, lambda: "Payment due" in text(ui.model))
+        due = text(ui.find_all("dd")[-1]).split(" ")[0]
+        await ui.fire(ui.find("button", text="Record payment"))
+        assert f"${ui.find('input', name='amount')['attributes']['default_value']}" == due
+
+        await submit(ui, "record-form", amount="0")
+        await until(ui, lambda: bool(alerts(ui)))
+        await ui.fire(ui.find("select", name="method"), "on_change", {"target": {"value": "cash"}})
+        await submit(ui, "record-form", amount=due)
+        await until(ui, lambda: "Payment due" not in text(ui.model))
+        assert not ui.find_all("button", text="Record payment")
+    async with app_db.unit_of_work() as session:
+        charge = await session.get_one(VisitCharge, iv)
+        assert (charge.collected, charge.collection_method) == (charge.price + charge.fee, "cash")
 
 
 async def test_payments_staff_refund_part_of_a_visit_and_give_credit(world_env) -> None:

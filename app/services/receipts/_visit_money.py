@@ -1,6 +1,6 @@
 """A visit's money for payments staff (the staff visit details): what it was charged (price and its share of
-the fee), each refund (amount, when, by whom, why: the ledger's refund entries) and what `refund_visit`
-may still refund (of a visit paid in person, at most what was collected). Read-only; the refund and credit commands are the ledger's.
+the fee), each refund (amount, when, by whom, why: the ledger's refund entries), what `refund_visit`
+may still refund (of a visit paid in person, at most what was collected) and what is still due in person. Read-only; the refund and credit commands are the ledger's.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.errors import NotFound
 from app.services.ledger import cents, dollars, split_fee
+from app.services.ledger.internal import visit_payments
 from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment, AppointmentStatus, Order
@@ -72,6 +73,7 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
     ]
     card = await session.get(CardPayment, order.id)
     left = refundable_cents - refunded_cents if row.status is AppointmentStatus.completed else 0
+    payment = (await visit_payments(session, [row])).get(row.id)
     return VisitMoneyRead(
         appointment_id=row.id,
         patient_id=row.patient_id,
@@ -82,4 +84,5 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         refundable=dollars(max(left, 0)),
         paid_by_card=card is not None and card.status is CardPaymentStatus.paid,
         refunds=refunds,
+        due=payment.due if payment is not None and row.status is AppointmentStatus.completed else dollars(0),
     )
