@@ -30,6 +30,7 @@ from app.services.domain_events import (
     ForumReplyPublished,
     IdleDraftsNudged,
     InvoiceSent,
+    LatePaymentRefunded,
     OrderPlaced,
     PaymentCaptured,
     PaymentCollected,
@@ -68,9 +69,12 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentCaptured, appointments_internal.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests_internal.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments_internal.refresh_order_screens)
-    # In the ledger's transaction: automation's outbox (the job delivers the webhooks later).
+    # In the ledger's or the payments webhook's transaction: automation's outbox (the job delivers later).
     events.subscribe_event(PaymentCollected, automation_internal.queue_payment_succeeded)
     events.subscribe_event(RefundIssued, automation_internal.queue_payment_refunded)
+    events.subscribe_event(PaymentCaptured, automation_internal.queue_card_payment_succeeded)
+    events.subscribe_event(PaymentFailed, automation_internal.queue_card_payment_failed)
+    events.subscribe_event(LatePaymentRefunded, automation_internal.queue_late_payment_refunded)
     # In the job's or the command's transaction: notices a batch claimed (a notice never lost after its
     # claim committed: a failure rolls the claim back for the next run), and the help desk's safety alerts.
     tell = notifications_internal

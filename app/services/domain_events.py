@@ -525,3 +525,16 @@ class ProviderReinstated:
     user_id: str | None
     credentials_lapsed: bool
     at: datetime
+
+
+@dataclass(frozen=True)
+class LatePaymentRefunded:
+    """A card payment came in for an order already given up (failed or expired first): the payments webhook
+    refunded it in full on the card (`payment_intent_id`, `amount_cents`). Published once per refund."""
+
+    order_id: str
+    order_number: str
+    patient_id: str
+    payment_intent_id: str
+    amount_cents: int
+    at: datetime

@@ -15,16 +15,24 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import events
 from app.services.automation._access import integration_row
 from app.services.automation._catalogue import BY_NAME
 from app.services.automation._signing import new_message_id
-from app.services.domain_events import PaymentCollected, RefundIssued
+from app.services.domain_events import (
+    LatePaymentRefunded,
+    PaymentCaptured,
+    PaymentCollected,
+    PaymentFailed,
+    RefundIssued,
+)
 from app.settings import get_settings
 from models.automation import AutomationDelivery, AutomationIntegration, DeliveryStatus
-from models.booking import AppointmentRead, AppointmentStatus
+from models.booking import AppointmentRead, AppointmentStatus, Order
+from models.payment import CardPayment, CardPaymentStatus
 from models.support import Ticket, TicketStatus
 
 SOURCE = "medivisit"
@@ -179,10 +187,114 @@ async def _emit_payment(
 
 
 async def queue_payment_succeeded(session: AsyncSession, collected: PaymentCollected) -> None:
-    """payment.succeeded, in the ledger's transaction (`PaymentCollected`'s subscriber)."""
+    """payment.succeeded, in the ledger's transaction (`PaymentCollected`'s subscriber): money collected at
+    the visit. A visit of an order paid by card was announced when the card payment came in
+    (`queue_card_payment_succeeded`): its completion moves that same money to the provider, and is not
+    a second payment."""
+    if not await _listening(session, "payment.succeeded"):
+        return
+    if await _card_payment(session, collected.order_id, CardPaymentStatus.paid) is not None:
+        return
     await _emit_payment(session, "payment.succeeded", collected)
 
 
 async def queue_payment_refunded(session: AsyncSession, refund: RefundIssued) -> None:
     """payment.refunded, in the ledger's transaction (`RefundIssued`'s subscriber)."""
     await _emit_payment(session, "payment.refunded", refund)
+
+
+# ---- an order's card payment (the payments webhook's events, in its unit of work) -------------------
+async def _listening(session: AsyncSession, event_type: str) -> bool:
+    """Whether `event_type` would be queued now (SPEC §5), so a skipped one costs no further reads."""
+    row = await integration_row(session)
+    return row is not None and row.connected and event_type not in (row.disabled_types or [])
+
+
+async def _card_payment(
+    session: AsyncSession, order_id: str, status: CardPaymentStatus | None = None
+) -> CardPayment | None:
+    payment = await session.get(CardPayment, order_id)
+    return payment if payment is not None and (status is None or payment.status is status) else None
+
+
+async def _card_fields(
+    session: AsyncSession,
+    *,
+    order_id: str,
+    order_number: str | None,
+    patient_id: str,
+    appointment_ids: Sequence[str],
+    provider_ids: Sequence[str],
+    amount_cents: int | None,
+) -> dict[str, Any]:
+    """What n8n hears of an order's card payment: ids, the amount and Stripe's PaymentIntent, never the
+    card (brand, digits) nor the visits' services."""
+    payment = await _card_payment(session, order_id)
+    if order_number is None:
+        order_number = await session.scalar(select(Order.number).where(Order.id == order_id))
+    if amount_cents is None:
+        amount_cents = payment.amount if payment is not None else None
+    return {
+        "orderId": order_id,
+        "orderNumber": order_number,
+        "patientId": patient_id,
+        "appointmentIds": list(appointment_ids),
+        "providerIds": sorted(set(provider_ids)),
+        "amountCents": amount_cents,
+        "currency": payment.currency if payment is not None else "usd",
+        "paymentMethod": "card",
+        "paymentIntentId": payment.payment_intent_id if payment is not None else None,
+    }
+
+
+async def queue_card_payment_succeeded(session: AsyncSession, captured: PaymentCaptured) -> None:
+    """payment.succeeded for the whole order, once, in the webhook's (or the reconciliation's) transaction
+    (`PaymentCaptured`'s subscriber): the event is applied once, so it is queued once."""
+    if not await _listening(session, "payment.succeeded"):
+        return
+    total = sum((visit.price for visit in captured.visits), captured.fee)
+    fields = await _card_fields(
+        session,
+        order_id=captured.order_id,
+        order_number=None,
+        patient_id=captured.patient_id,
+        appointment_ids=[visit.appointment_id for visit in captured.visits],
+        provider_ids=[visit.provider_id for visit in captured.visits],
+        amount_cents=int((total * 100).to_integral_value()),
+    )
+    await emit_event(session=session, event_type="payment.succeeded", fields=fields, now=captured.at)
+
+
+async def queue_card_payment_failed(session: AsyncSession, failed: PaymentFailed) -> None:
+    """payment.failed (declined, or its payment page expired), once, in the webhook's (or the
+    reconciliation's) transaction (`PaymentFailed`'s subscriber)."""
+    if not await _listening(session, "payment.failed"):
+        return
+    fields = await _card_fields(
+        session,
+        order_id=failed.order_id,
+        order_number=failed.order_number,
+        patient_id=failed.patient_id,
+        appointment_ids=failed.visit_ids,
+        provider_ids=failed.provider_ids,
+        amount_cents=None,
+    )
+    await emit_event(session=session, event_type="payment.failed", fields=fields, now=failed.at)
+
+
+async def queue_late_payment_refunded(session: AsyncSession, refunded: LatePaymentRefunded) -> None:
+    """payment.refunded for a card payment that came in after its order was given up and went back to the
+    card in full (`LatePaymentRefunded`'s subscriber, in the webhook's transaction)."""
+    if not await _listening(session, "payment.refunded"):
+        return
+    fields = await _card_fields(
+        session,
+        order_id=refunded.order_id,
+        order_number=refunded.order_number,
+        patient_id=refunded.patient_id,
+        appointment_ids=(),
+        provider_ids=(),
+        amount_cents=refunded.amount_cents,
+    )
+    fields = {**fields, "paymentIntentId": refunded.payment_intent_id, "reason": "paid_after_release"}
+    await emit_event(session=session, event_type="payment.refunded", fields=fields, now=refunded.at)

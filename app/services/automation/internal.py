@@ -9,6 +9,9 @@ from app.services.automation._emit import (
     emit_event,
     emit_ticket_event,
     emit_visit_events,
+    queue_card_payment_failed,
+    queue_card_payment_succeeded,
+    queue_late_payment_refunded,
     queue_payment_refunded,
     queue_payment_succeeded,
 )
@@ -18,6 +21,9 @@ __all__ = [
     "emit_event",
     "emit_ticket_event",
     "emit_visit_events",
+    "queue_card_payment_failed",
+    "queue_card_payment_succeeded",
+    "queue_late_payment_refunded",
     "queue_payment_refunded",
     "queue_payment_succeeded",
 ]

@@ -19,15 +19,19 @@
   payment_intent.succeeded): the payment is `paid`, the order's booking and fee transactions settle (their
   reference becomes the PaymentIntent's id), and `PaymentCaptured` is published: the ledger records the
   order's money as paid ahead (in this transaction), the patient and providers get the booking
-  notifications and e-mails (after the commit).
+  notifications and e-mails (after the commit), and automation queues `payment.succeeded` for the order
+  (in this transaction).
 - **Failed** (payment_intent.payment_failed, checkout.session.async_payment_failed, checkout.session.expired):
   the payment is `failed`, the order cancelled, its visits cancelled (their times free again), its
   transactions failed; the Checkout Session is expired so it cannot be paid afterwards. The ledger never saw
   the order. `PaymentFailed` is published: a service request booked by that order is open again
   (service_requests, in this transaction); the patient is notified in the app and by e-mail
   (`payment_failed`, notifications) and a provider who had accepted a visit hears it is off (appointments),
-  both after the commit.
-- A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe.
+  both after the commit; automation queues `payment.failed` (in this transaction).
+- A payment confirmed for an order already failed (a race with the expiry) is refunded in full on Stripe, and
+  `LatePaymentRefunded` is published for the first event about it (automation queues `payment.refunded`).
+- Automation hears each of these once because the event is applied once (above); its subscribers write
+  the outbox rows in this unit of work, so a delivery that fails leaves none, and Stripe's retry queues it.
 - Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
 """
 
@@ -47,7 +51,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
 from app.db import changed_rows
-from app.services.domain_events import BookedVisit, PaymentCaptured, PaymentFailed
+from app.services.domain_events import BookedVisit, LatePaymentRefunded, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.payments._stripe import NAME, cents, stripe_client
 from app.services.shared.locks import write_lock
@@ -283,7 +287,7 @@ async def apply_paid(
 ) -> str:
     if payment.status is CardPaymentStatus.failed:
         # Paid after the order was given up (the session expired at the same moment): the money goes back.
-        await _refund_late_payment(session, payment, order, intent, event_id)
+        await _refund_late_payment(session, payment, order, intent, event_id, at)
         return "refunded"
     if payment.status is not CardPaymentStatus.awaiting:
         return "ignored"
@@ -316,11 +320,33 @@ async def apply_paid(
     return "paid"
 
 
+async def _refunded_before(session: AsyncSession, order: Order, event_id: str) -> bool:
+    """Whether an earlier "paid" event of this failed order was applied (its late payment was refunded
+    then: Stripe sends both checkout.session.completed and payment_intent.succeeded for one payment, and
+    the refund's idempotency key makes the second refund the same one)."""
+    earlier = await session.scalar(
+        select(PaymentEvent.id)
+        .where(
+            PaymentEvent.order_id == order.id,
+            PaymentEvent.type.in_(PAID_EVENTS),
+            PaymentEvent.id != event_id,
+        )
+        .limit(1)
+    )
+    return earlier is not None
+
+
 async def _refund_late_payment(
-    session: AsyncSession, payment: CardPayment, order: Order, intent: str | None, event_id: str
+    session: AsyncSession,
+    payment: CardPayment,
+    order: Order,
+    intent: str | None,
+    event_id: str,
+    at: datetime,
 ) -> None:
     if not intent:
         return
+    first = not await _refunded_before(session, order, event_id)
     try:
         async with stripe_client() as client:
             await client.v1.refunds.create_async(
@@ -336,6 +362,16 @@ async def _refund_late_payment(
         order,
         {"event": event_id, "refunded_cents": payment.amount, "reason": "paid after the order was released"},
     )
+    if first:  # automation hears of the refund (payment.refunded) once
+        refunded = LatePaymentRefunded(
+            order_id=order.id,
+            order_number=order.number,
+            patient_id=order.patient_id,
+            payment_intent_id=intent,
+            amount_cents=payment.amount,
+            at=at,
+        )
+        await events.publish_event(session, refunded)
 
 
 def _failure_reason(kind: str, obj: dict[str, Any]) -> str:
