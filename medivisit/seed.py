@@ -140,11 +140,19 @@ async def _demo_staff(session: AsyncSession) -> list[str]:
     from app.services.accounts import demo_email
     from app.services.staff.internal import ensure_staff_rows
     from models.account import Role
+    from models.staff import Permission
 
     # SPEC §3: four staff members, one each for owner, management, hr and support (their demo accounts).
+    # Management also processes payments, so that a payout above the second-approval limit has two people
+    # who may approve it (the owner and the manager), as a real team would.
     roles = (Role.owner, Role.management, Role.hr, Role.support)
-    found = [await find_user_by_email(session, demo_email(role)) for role in roles]
-    created = await ensure_staff_rows(session=session, user_ids=[user.id for user in found if user])
+    found = {role: await find_user_by_email(session, demo_email(role)) for role in roles}
+    manager = found[Role.management]
+    created = await ensure_staff_rows(
+        session=session,
+        user_ids=[user.id for user in found.values() if user],
+        extras={manager.id: [Permission.process_payments]} if manager else None,
+    )
     return [f"{created} staff members added" if created else "staff members already exist"]
 
 

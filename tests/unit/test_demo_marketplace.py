@@ -32,7 +32,7 @@ from models.careers import CareerApplication
 from models.identity import User, as_utc
 from models.ledger import AccountKind, LedgerAccount, Posting, VisitCharge
 from models.provider import Provider, ProviderQuery, Review
-from models.staff import StaffMember
+from models.staff import Permission, StaffMember
 from models.store import Product, ProductCategory
 from models.support import Ticket
 from tests import factories
@@ -102,6 +102,9 @@ async def test_the_demo_has_its_four_staff_members_once_and_no_one_else_on_staff
             user = await session.scalar(select(User).where(User.email == demo_email(role)))
             rows = (await session.scalars(select(StaffMember).where(StaffMember.user_id == user.id))).all()
             assert len(rows) == 1 and rows[0].active
+            # Two people may approve a large payout: the owner (all permissions) and the manager.
+            expected = [Permission.process_payments.value] if role is Role.management else []
+            assert rows[0].extra_permissions == expected
         for role in (Role.patient, Role.provider, Role.admin):
             user = await session.scalar(select(User).where(User.email == demo_email(role)))
             assert await session.scalar(select(StaffMember).where(StaffMember.user_id == user.id)) is None

@@ -17,7 +17,7 @@ patient accounts join the staff (a provider or admin keeps their role). The audi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, TypedDict
 
@@ -366,13 +366,21 @@ async def remove_staff(*, session: AsyncSession, actor: Principal, user_id: str)
 # ---- demo data ----------------------------------------------------------------------------------------
 
 
-async def ensure_staff_rows(*, session: AsyncSession, user_ids: Iterable[str]) -> int:
-    """Give each of these staff-role accounts a staff row (active, no extras) if it has none; returns how
-    many were created. For seeding; never for a screen."""
+async def ensure_staff_rows(
+    *,
+    session: AsyncSession,
+    user_ids: Iterable[str],
+    extras: Mapping[str, Iterable[Permission]] | None = None,
+) -> int:
+    """Give each of these staff-role accounts a staff row (active, with its `extras` by user id, else none)
+    if it has none; returns how many were created. For seeding; never for a screen."""
     ids = list(user_ids)
     existing = await _rows_of(session, ids)
+    extras = extras or {}
     created = [
-        StaffMember(user_id=uid, extra_permissions=[], active=True) for uid in ids if uid not in existing
+        StaffMember(user_id=uid, extra_permissions=sorted(p.value for p in extras.get(uid, ())), active=True)
+        for uid in ids
+        if uid not in existing
     ]
     session.add_all(created)
     await session.flush()
