@@ -1,5 +1,7 @@
 """Checkout's products (issue 14 part 9): the cart's store products, a US shipping address (a draft, so a
-reload keeps what was typed) and Place order, paid on delivery. The address is checked by the store
+reload keeps what was typed; it starts from the patient's last store order or saved address), the products'
+figures as their order will record them (Subtotal, Shipping, Sales tax, Platform fee, Total: the owners'
+settings) and Place order, paid on delivery. The address is checked by the store
 service (`shipping_problems`: a real ZIP code in the state typed); each mistake shows beside its field and
 in the error summary at the top, and what was typed stays. Shown by /checkout when the cart holds products.
 """
@@ -7,22 +9,23 @@ in the error summary at the top, and what was typed stays. Shown by /checkout wh
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from reactpy import component, html, use_state
 from reactpy.types import State, VdomDict
 
 from app.services.cart import cart_totals
-from app.services.store import place_store_order, shipping_problems
+from app.services.store import get_shipping_prefill, place_store_order, shipping_problems
+from components.cart import use_cart
 from components.format import format_currency
 from components.forms import use_form
-from components.hooks import use_action
+from components.hooks import use_action, use_query
 from components.icons import icon
-from components.kit import Button, ErrorLine, ErrorSummary, Field, UserText, hint
-from components.order_ui import order_totals
-from components.store_ui import SHIPPING_FIELDS, stock_line
+from components.kit import Button, ErrorLine, ErrorSummary, Field, UserText, hint, loading_state
+from components.store_ui import SHIPPING_FIELDS, percent_text, stock_line, store_money_rows
 from models.cart import CartItemRead
-from models.store import ShippingAddress
+from models.store import ShippingAddress, StoreTotals
 
 ORDERS_HREF = "/dashboard/store?tab=orders"
 
@@ -41,8 +44,24 @@ def StoreCheckout(
     products: list[CartItemRead], on_placed: Callable[[str], None], *, beside_visits: bool = False
 ) -> VdomDict:
     """`on_placed(number)` once the order is placed (the page above navigates: this part may be gone with
-    the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button."""
-    form = use_form(draft="checkout:shipping")
+    the cart's products). `beside_visits`: the cart also holds visits, booked above with their own button.
+    The address starts from the patient's last store order or saved address (a draft typed before wins)."""
+    prefill = use_query(get_shipping_prefill)
+    if prefill.data is None and prefill.error is None:
+        return loading_state("Loading your shipping address…")
+    start = prefill.data or ShippingAddress()  # no prefill when it failed: the patient types the address
+    return html._(_StoreCheckout(products, on_placed, beside_visits=beside_visits, start=start))
+
+
+@component
+def _StoreCheckout(
+    products: list[CartItemRead],
+    on_placed: Callable[[str], None],
+    *,
+    beside_visits: bool,
+    start: ShippingAddress,
+) -> VdomDict:
+    form = use_form(draft="checkout:shipping", **start.model_dump())
     errors_state: State[dict[str, str]] = use_state({})
     errors, set_errors = errors_state
     problem_state: State[str | None] = use_state(None)
@@ -71,7 +90,14 @@ def StoreCheckout(
             return
         await order.run(address=address)
 
-    totals = cart_totals(products)
+    cart = use_cart().cart
+    # The cart's products priced by the server with the owners' settings (shipping, tax, retail fee).
+    totals: StoreTotals | None = cart.totals.products if cart is not None else None
+    if totals is None:
+        totals = cart_totals(products).products or StoreTotals(
+            subtotal_cents=0, shipping_cents=0, tax_cents=0, fee_cents=0
+        )
+    total = Decimal(totals.total_cents) / 100
     summary: list[ErrorLine] = [(shipping_id(name), message) for name, message in errors.items()]
     if problem:
         summary.append((None, problem))
@@ -141,14 +167,30 @@ def StoreCheckout(
                         for item in products
                     ],
                 ),
-                order_totals(totals.subtotal, totals.platform_fee, totals.total, "Total"),
+                html.dl(
+                    {"class_name": "summary-totals store-checkout-totals"},
+                    *store_money_rows(
+                        subtotal=Decimal(totals.subtotal_cents) / 100,
+                        shipping=Decimal(totals.shipping_cents) / 100,
+                        tax=Decimal(totals.tax_cents) / 100,
+                        fee=Decimal(totals.fee_cents) / 100,
+                        total=total,
+                        tax_percent=totals.tax_percent,
+                        fee_label=(
+                            f"Platform fee ({percent_text(totals.fee_percent)}%)"
+                            if totals.fee_cents
+                            else None
+                        ),
+                        total_class="summary-total",
+                    ),
+                ),
                 html.p(
                     {"class_name": "summary-pay"},
                     icon("shield", size=18),
                     html.span(html.strong("Pay on delivery."), " Nothing is charged now."),
                 ),
                 Button(
-                    f"Place {'store ' if beside_visits else ''}order · {format_currency(totals.total)}",
+                    f"Place {'store ' if beside_visits else ''}order · {format_currency(total)}",
                     on_click=submit,
                     pending=order.pending,
                     pending_label="Placing order…",

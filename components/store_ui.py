@@ -1,6 +1,7 @@
 """Store pieces shared by the patient's store, checkout and the staff screens: prices in cents, the stock
 line ("Only 3 left", "Out of stock"), order and fulfilment badges, the Add to cart button of a product,
-the shipping-address fields and an order's summary card."""
+the shipping-address fields, the money lines every store total shows (`store_money_rows`: Subtotal,
+Shipping or "Free", Sales tax and Platform fee when there are any, Total) and an order's summary card."""
 
 from __future__ import annotations
 
@@ -47,6 +48,69 @@ ORDER_LABELS = {
 
 def money(cents: int) -> str:
     return format_currency(Decimal(cents) / 100)
+
+
+def percent_text(percent: Decimal) -> str:
+    """'2.5', '8.875', '5' (no trailing zeros)."""
+    text = f"{percent:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def store_money_rows(
+    *,
+    subtotal: Decimal,
+    shipping: Decimal,
+    tax: Decimal,
+    fee: Decimal,
+    total: Decimal,
+    tax_percent: Decimal | None = None,
+    fee_label: str | None = None,
+    prefix: str = "",
+    total_class: str = "is-total",
+) -> list[VdomDict]:
+    """The rows of a `dl` with a store order's (or a cart's) figures in dollars. Sales tax shows when its rate
+    is above 0 (`tax_percent`; without a rate, when there is tax), the platform fee when there is one (or
+    `fee_label` names it: visits always carry theirs); shipping says "Free" when nothing is charged."""
+    rows = [html.div({"key": "subtotal"}, html.dt("Subtotal"), html.dd(prefix + format_currency(subtotal)))]
+    rows.append(
+        html.div(
+            {"key": "shipping"},
+            html.dt("Shipping"),
+            html.dd(format_currency(shipping) if shipping > 0 else "Free"),
+        )
+    )
+    if (tax_percent is not None and tax_percent > 0) or (tax_percent is None and tax > 0):
+        label = f"Sales tax ({percent_text(tax_percent)}%)" if tax_percent else "Sales tax"
+        rows.append(html.div({"key": "tax"}, html.dt(label), html.dd(format_currency(tax))))
+    if fee > 0 or fee_label:
+        rows.append(
+            html.div(
+                {"key": "fee"}, html.dt(fee_label or "Platform fee"), html.dd(prefix + format_currency(fee))
+            )
+        )
+    rows.append(
+        html.div(
+            {"key": "total", "class_name": total_class},
+            html.dt("Total"),
+            html.dd(prefix + format_currency(total)),
+        )
+    )
+    return rows
+
+
+def order_money(order: StoreOrderRead) -> VdomDict:
+    """A placed store order's figures, as it recorded them."""
+    cents = Decimal(100)
+    return html.dl(
+        {"class_name": "store-order-totals"},
+        *store_money_rows(
+            subtotal=order.subtotal_cents / cents,
+            shipping=order.shipping_cents / cents,
+            tax=order.tax_cents / cents,
+            fee=order.fee_cents / cents,
+            total=order.total_cents / cents,
+        ),
+    )
 
 
 def stock_line(stock: int) -> VdomDict:
@@ -145,12 +209,7 @@ def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any =
                 for index, line in enumerate(order.lines)
             ],
         ),
-        html.dl(
-            {"class_name": "store-order-totals"},
-            html.div(html.dt("Subtotal"), html.dd(money(order.subtotal_cents))),
-            html.div(html.dt("Platform fee (5%)"), html.dd(money(order.fee_cents))),
-            html.div({"class_name": "is-total"}, html.dt("Total"), html.dd(money(order.total_cents))),
-        ),
+        order_money(order),
         html.p(
             {"class_name": "hint store-ship-to"},
             icon("map-pin", size=14),

@@ -1,7 +1,8 @@
 """Settings (/staff/settings; issue 15 item 5): the member's own preferences — the time zone the portal shows
 times in (pinned, or the browser's) and the signature under their help-desk replies — and where their
 notification channels are chosen. Owners also see the business settings an administrator may change at run
-time (app/services/features, group "business") and the policies that are fixed by our published terms.
+time (app/services/features, group "business": numbers, e-mail addresses, percentages and dollar amounts such
+as the store's fee, shipping and sales tax) and the policies that are fixed by our published terms.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, 
 
 NOTIFICATION_SETTINGS = "/dashboard/notification-settings"
 NUMBERS = {"minutes": (0, 240), "count": (1, 20)}  # the number kinds of business settings: (min, max)
+# Typed as text (a number input would drop "$" and refuse "8.875" with step 1); the service checks them.
+DECIMALS = {"percent": "e.g. 2.5 (0 to 25)", "money": "e.g. 6.95 ($0.00 to $500.00)"}
 
 
 @component
@@ -139,7 +142,8 @@ def _Business() -> VdomDict:
         html.h3("Fixed by our published terms"),
         bullets(
             (
-                "Platform fee: 5 % of each order's subtotal, shown to patients at checkout.",
+                "Platform fee on visits: 5 % of each visit's price, shown to patients at checkout "
+                "(store products carry the fee set above, none by default).",
                 "Free cancellation and rescheduling: up to 24 hours before a visit.",
                 "To change them, update the Terms of Service first: patients agreed to these terms.",
             ),
@@ -171,9 +175,11 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> VdomDict:
             id=f"business-{row.key}",
             type="email" if row.kind == "email" else "number" if row.kind in NUMBERS else "text",
             hint=row.description,
-            max_length=320,
+            max_length=16 if row.kind in DECIMALS else 320,
             min=str(NUMBERS[row.kind][0]) if row.kind in NUMBERS else None,
             max=str(NUMBERS[row.kind][1]) if row.kind in NUMBERS else None,
+            input_mode="decimal" if row.kind in DECIMALS else None,
+            placeholder=DECIMALS.get(row.kind),
         ),
         Button("Save", type="submit", size="sm", pending=save.pending, aria_label=f"Save {row.label}"),
         on_submit=submit,

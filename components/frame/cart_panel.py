@@ -1,6 +1,7 @@
 """The cart panel, sliding in from the right: the items with their prices (the original struck through
-during a sale), a quantity stepper and remove button per item, Clear cart, the totals with the 5 % platform
-fee, and the way on to checkout. Opened by the cart buttons through the session's cart handle; Escape and
+during a sale), a quantity stepper and remove button per item, Clear cart, the totals (the visits' 5 %
+platform fee; store products' shipping, sales tax and retail fee as the owners set them), and the way on to
+checkout. Opened by the cart buttons through the session's cart handle; Escape and
 the backdrop close it (static/js/app.js handles data-modal)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from components.context import use_session
 from components.format import format_currency, format_minutes
 from components.icons import icon
 from components.kit import error_state, loading_state
+from components.store_ui import percent_text, store_money_rows
 from models.cart import CartItemRead, CartRead
 
 CHECKOUT_HREF = "/checkout"
@@ -124,12 +126,24 @@ def _CartLine(item: CartItemRead) -> VdomDict:
     )
 
 
+def _fee_label(cart: CartRead) -> str | None:
+    """The platform fee's name: the visits' 5 % (SPEC §9), the retail fee the owners set, or both."""
+    products = cart.totals.products
+    visits = any(not item.is_product for item in cart.items)
+    if products is None or not products.fee_cents:
+        if not visits:
+            return None
+        return f"Platform fee ({PLATFORM_FEE_PERCENT}%" + (" of visits)" if products else ")")
+    if visits:
+        return "Platform fee"
+    return f"Platform fee ({percent_text(products.fee_percent)}%)"
+
+
 def _totals(cart: CartRead) -> VdomDict:
     totals = cart.totals
     since = "from " if totals.is_estimate else ""
-    return html._(
-        html.dl(
-            {"class_name": "cart-totals"},
+    if totals.products is None:  # visits only: their 5 % fee, as ever
+        rows = [
             html.div(html.dt("Subtotal"), html.dd(since + format_currency(totals.subtotal))),
             html.div(
                 html.dt(f"Platform fee ({PLATFORM_FEE_PERCENT}%)"),
@@ -138,7 +152,21 @@ def _totals(cart: CartRead) -> VdomDict:
             html.div(
                 {"class_name": "cart-total"}, html.dt("Total"), html.dd(since + format_currency(totals.total))
             ),
-        ),
+        ]
+    else:  # with store products: their shipping and tax too (components/store_ui)
+        rows = store_money_rows(
+            subtotal=totals.subtotal,
+            shipping=totals.shipping,
+            tax=totals.sales_tax,
+            fee=totals.platform_fee,
+            total=totals.total,
+            tax_percent=totals.products.tax_percent,
+            fee_label=_fee_label(cart),
+            prefix=since,
+            total_class="cart-total",
+        )
+    return html._(
+        html.dl({"class_name": "cart-totals"}, *rows),
         html.p({"class_name": "hint cart-estimate"}, ESTIMATE_NOTE) if totals.is_estimate else "",
     )
 

@@ -30,6 +30,7 @@ from app.services.store import (
     ProductInvalid,
     ShippingInvalid,
     create_product,
+    get_shipping_prefill,
     list_my_store_orders,
     list_products,
     list_store_orders,
@@ -38,7 +39,7 @@ from app.services.store import (
     place_store_order,
     update_product,
 )
-from models.account import Role
+from models.account import Role, SavedAddress
 from models.audit import AuditEntry
 from models.ledger import AccountKind
 from models.notification import Notification, NotificationKind
@@ -608,3 +609,21 @@ async def test_a_bad_store_money_setting_is_refused_with_its_message(shop, key, 
         await run(set_feature, actor=owner.actor, key=key, value=value)
     with pytest.raises(PermissionDenied):  # business settings are the owners'
         await run(set_feature, actor=shop.staff.actor, key=key, value="1")
+
+
+async def test_checkout_starts_from_the_last_order_or_the_saved_address(shop) -> None:
+    buyer = await person(Role.patient, "Casey Buyer")
+    assert await run(get_shipping_prefill, actor=buyer.actor) == ShippingAddress()
+    product = await new_product(shop)
+    await add(buyer, product)
+    await run(place_store_order, actor=buyer.actor, address=HOME.model_copy(update={"state": " ny"}))
+    assert await run(get_shipping_prefill, actor=buyer.actor) == HOME  # as stored: state upper-cased
+    async with app_db.unit_of_work() as session:  # a visit address saved on the profile afterwards wins
+        session.add(
+            SavedAddress(
+                user_id=buyer.id, address_line="1 Main St", city="Albany", state="NY", zip_code="12207"
+            )
+        )
+    assert await run(get_shipping_prefill, actor=buyer.actor) == ShippingAddress(
+        name="Casey Buyer", line1="1 Main St", city="Albany", state="NY", zip_code="12207"
+    )

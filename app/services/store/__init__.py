@@ -1,5 +1,6 @@
 """The store (issue 14 part 9): products staff manage (manage_services), bought from the cart with a US
-shipping address, paid on delivery, and followed through SPEC §4's order and fulfilment statuses.
+shipping address (prefilled from the patient's last order or saved address), priced with the owners'
+fee, shipping and sales-tax settings, paid on delivery, and followed through SPEC §4's order and fulfilment statuses.
 
 Its public surface: the names below (`__all__`).
 """
@@ -7,6 +8,7 @@ Its public surface: the names below (`__all__`).
 from app.services.store._images import add_product_image, open_product_image, remove_product_image
 from app.services.store._orders import (
     ShippingInvalid,
+    get_shipping_prefill,
     list_my_store_orders,
     list_store_orders,
     move_fulfilment,
@@ -39,6 +41,7 @@ __all__ = [
     "add_product_image",
     "create_product",
     "get_product",
+    "get_shipping_prefill",
     "list_my_store_orders",
     "list_products",
     "list_store_orders",

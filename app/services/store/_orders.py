@@ -67,9 +67,10 @@ from app.services.store._rules import (
     require_store_staff,
     shipping_problems,
 )
+from models.account import SavedAddress
 from models.audit import AuditAction
 from models.base import utcnow
-from models.identity import User
+from models.identity import User, as_utc
 from models.store import (
     CartProduct,
     FulfilmentStatus,
@@ -413,3 +414,35 @@ async def move_fulfilment(
     )
     await _tell(session, order, target, at)
     return (await _reads(session, [order]))[0]
+
+
+async def get_shipping_prefill(*, session: AsyncSession, actor: Principal) -> ShippingAddress:
+    """Where the signed-in patient's next store order probably ships: the newer of their last store order's
+    address and the visit address saved on their profile (with their name), else nothing. Checkout starts
+    from it; the patient may change every field."""
+    account = await require_account(session=session, actor=actor)
+    last = await session.scalar(
+        select(StoreOrder)
+        .where(StoreOrder.patient_id == account.id)
+        .order_by(StoreOrder.created_at.desc(), StoreOrder.id)
+        .limit(1)
+    )
+    saved = await session.get(SavedAddress, account.id)
+    if saved is not None and (last is None or as_utc(saved.updated_at) > as_utc(last.created_at)):
+        return ShippingAddress(
+            name=account.name if account.name != "User" else "",
+            line1=saved.address_line,
+            city=saved.city,
+            state=saved.state,
+            zip_code=saved.zip_code,
+        )
+    if last is not None:
+        return ShippingAddress(
+            name=last.ship_name,
+            line1=last.ship_line1,
+            line2=last.ship_line2,
+            city=last.ship_city,
+            state=last.ship_state,
+            zip_code=last.ship_zip,
+        )
+    return ShippingAddress()
