@@ -24,6 +24,7 @@ from models.corporate import (
     CorporateLead,
     CorporateLeadNote,
 )
+from models.dispute import Dispute
 from models.draft import FormDraft
 from models.enrollment import (
     ApplicationEvent,
@@ -121,6 +122,7 @@ __all__ = [
     "CartProduct",
     "CredentialDocument",
     "DecisionReason",
+    "Dispute",
     "FlowState",
     "FeatureSetting",
     "FormDraft",

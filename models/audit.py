@@ -60,6 +60,9 @@ class AuditAction(enum.StrEnum):
     refund_exception = "refund_exception"  # a paid visit cancelled inside the refund window, refunded
     refund_issued = "refund_issued"  # a completed visit refunded (details.earning_cents, fee_cents)
     credit_adjusted = "credit_adjusted"  # goodwill wallet credit; target: the patient's user id
+    # Disputes (issue 29, item 3): target the visit; details.dispute_id, reason, outcome, amount_cents
+    dispute_opened = "dispute_opened"  # by the patient (the details text stays in the dispute)
+    dispute_resolved = "dispute_resolved"  # by payments staff; details.note
     payout_requested = "payout_requested"
     payout_approved = "payout_approved"  # details.step: first or final
     payout_rejected = "payout_rejected"

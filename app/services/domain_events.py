@@ -538,3 +538,34 @@ class LatePaymentRefunded:
     payment_intent_id: str
     amount_cents: int
     at: datetime
+
+
+@dataclass(frozen=True)
+class DisputeOpened:
+    """A patient reported a problem with a completed visit (app.services.disputes): its earning stays pending
+    until payments staff resolve it. It carries the reason's label only: the patient's details text is never
+    sent to the provider."""
+
+    dispute_id: str
+    appointment_id: str
+    patient_id: str
+    provider_id: str
+    service_name: str
+    reason_label: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class DisputeResolved:
+    """Payments staff resolved a dispute: `outcome` is refund, partial_refund or reject, `refunded_cents` what
+    went back to the patient, `note` staff's words to the patient (required for a rejection)."""
+
+    dispute_id: str
+    appointment_id: str
+    patient_id: str
+    provider_id: str
+    service_name: str
+    outcome: str
+    refunded_cents: int
+    note: str
+    at: datetime
