@@ -22,6 +22,7 @@ from app import db as app_db
 from app.services.appointments import _lifecycle as visits
 from app.services.booking import CheckoutLine, hold_slot, place_order
 from app.services.errors import PermissionDenied, ValidationFailed
+from app.services.features import reset_feature, set_feature
 from app.services.ledger import (
     REFUND_NEEDS_EXCEPTION,
     approve_payout,
@@ -423,6 +424,20 @@ async def test_refund_after_completion_reverses_earning_and_fee_in_proportion(wo
 
 
 # ---- payouts -----------------------------------------------------------------------------------
+async def test_the_owners_set_the_second_approval_threshold_a_request_is_judged_by(world) -> None:
+    await fund(world, "120")
+    changed = await run(set_feature, actor=world.owner.actor, key="payout_second_approval_above", value="40")
+    assert changed.value == "40.00"
+    with pytest.raises(PermissionDenied):  # a business setting: owners (and admins) only
+        await run(set_feature, actor=world.manager.actor, key="payout_second_approval_above", value="5000")
+    first = await run(request_payout, actor=world.provider.actor, amount=Decimal("60"))
+    assert first.approvals_needed == 2
+    await run(reject_payout, actor=world.owner.actor, payout_id=first.id, reason="Wrong amount")
+    await run(reset_feature, actor=world.owner.actor, key="payout_second_approval_above")
+    again = await run(request_payout, actor=world.provider.actor, amount=Decimal("60"))
+    assert again.approvals_needed == 1  # the server's $1,000 again
+
+
 async def test_payout_minimum_one_open_request_rejection_and_failure_return_the_money(world) -> None:
     await fund(world, "49.99")
     with pytest.raises(ValidationFailed, match=r"smallest payout is \$50.00"):

@@ -102,6 +102,15 @@ BUSINESS: tuple[Feature, ...] = (
         lambda: 3,
         group="business",
     ),
+    Feature(
+        "payout_second_approval_above",
+        "Second approval for payouts above",
+        "A provider's payout request above this amount needs two different people holding Process payments "
+        "to approve it; 0.00: every payout needs two.",
+        "money",
+        lambda: f"{get_settings().payout_second_approval_above:.2f}",
+        group="business",
+    ),
     # The store's money (issue 29 item 4). The defaults add nothing: retail carries no platform fee unless an
     # owner sets one, and an order costs its products' subtotal.
     Feature(

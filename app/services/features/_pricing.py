@@ -19,7 +19,8 @@ from models.store import StorePricing
 KEYS = ("store_fee_percent", "store_shipping", "store_free_shipping_from", "store_tax_percent")
 
 
-def _value(key: str, stored: dict[str, object]) -> str:
+def setting_value(key: str, stored: dict[str, object]) -> str:
+    """A money or percent setting's value from what is `stored` (by key), else its catalogue default."""
     feature = BY_KEY[key]
     check = checked_percent if feature.kind == "percent" else checked_money
     try:
@@ -44,8 +45,8 @@ async def store_pricing(*, session: AsyncSession) -> StorePricing:
         .all()
     )
     return StorePricing(
-        fee_percent=Decimal(_value("store_fee_percent", stored)),
-        shipping_cents=_cents(_value("store_shipping", stored)),
-        free_from_cents=_cents(_value("store_free_shipping_from", stored)),
-        tax_percent=Decimal(_value("store_tax_percent", stored)),
+        fee_percent=Decimal(setting_value("store_fee_percent", stored)),
+        shipping_cents=_cents(setting_value("store_shipping", stored)),
+        free_from_cents=_cents(setting_value("store_free_shipping_from", stored)),
+        tax_percent=Decimal(setting_value("store_tax_percent", stored)),
     )

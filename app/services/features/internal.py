@@ -5,6 +5,7 @@ the import contracts keep screens and HTTP routes out of this module.
 """
 
 from app.services.features._keeper import keep_toggles_fresh, load_toggles
+from app.services.features._payout_rule import payout_second_approval_above
 from app.services.features._pricing import store_pricing
 
-__all__ = ["keep_toggles_fresh", "load_toggles", "store_pricing"]
+__all__ = ["keep_toggles_fresh", "load_toggles", "payout_second_approval_above", "store_pricing"]

@@ -5,7 +5,7 @@ time: the database's partial unique index refuses a second). Fees they collected
 visits (provider_receivable) are netted first (`fee_netted`: provider_available and provider_receivable −x,
 platform_fees and world +x, x = min(receivable, available)), so the payout is for what is left. Requesting moves the amount from
 provider_available to provider_payout at once, so it can't be spent twice. Staff with process_payments
-approve (above `payout_second_approval_above` two approvals, by different people) or reject it with a
+approve (above the owners' `payout_second_approval_above` setting two approvals, by different people) or reject it with a
 reason; an approved payout is sent (in_transit), then paid (provider_payout → world), or failed. Rejected
 and failed payouts return the money to available. Every step is audited, notifies the provider and keeps
 the `payout` transaction row (pending → completed / cancelled / failed) in step.
@@ -29,6 +29,7 @@ from app import audit, events
 from app.principal import Principal
 from app.services.domain_events import PayoutStatusChanged
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.features.internal import payout_second_approval_above
 from app.services.ledger._journal import (
     FEES,
     WORLD,
@@ -159,7 +160,7 @@ async def request_payout(
         )
     ):
         raise ValidationFailed(ONE_OPEN)
-    threshold = cents(get_settings().payout_second_approval_above)
+    threshold = cents(await payout_second_approval_above(session=session))
     row = PayoutRequest(
         id=new_id(),
         provider_id=provider.id,
