@@ -1,7 +1,9 @@
-"""The store in Chromium (issue 14 part 9), with a product photo uploaded in the editor: Jordan Lee (demo patient) browses /dashboard/store (stock states,
+"""The store in Chromium (issue 14 part 9), with a product photo uploaded in the editor: Olivia Bennett (demo
+owner) sets the store's shipping at /staff/settings (issue 29 item 4: retail carries no platform fee by
+default); Jordan Lee (demo patient) browses /dashboard/store (stock states,
 search, the sold-out product that can't be added), adds a thermometer to the cart and checks out with a
-shipping address (a wrong one first: the error summary, what was typed kept); Olivia Bennett (demo owner,
-manage_services) moves the order through processed, shipped (carrier and tracking number) and delivered on
+shipping address (a wrong one first: the error summary, what was typed kept), the Shipping line in the cart
+and at checkout and the same total on the order; Olivia (manage_services) moves the order through processed, shipped (carrier and tracking number) and delivered on
 /staff/store-orders while Jordan's "My orders" follows each status live in a second browser. axe-core at
 1280 and 375 px, light and dark, with screenshots (tests/artifacts/store-*.png)."""
 
@@ -58,6 +60,24 @@ def card(page: Page, name: str):  # noqa: ANN201 - Locator
 def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, site) -> None:  # noqa: ANN001
     problems: list[str] = []
 
+    # Olivia charges $6.95 shipping per store order (a wrong amount first).
+    signed_in_at(staff_page, site, OWNER, "/staff/settings")
+    business = staff_page.get_by_role("region", name="Business settings")
+    shipping = business.get_by_label("Store shipping per order", exact=True)
+    expect(shipping).to_have_value("0.00")
+    shipping.fill("6.999")
+    business.get_by_role("button", name="Save Store shipping per order").click()
+    expect(toasts(staff_page, "Enter an amount in dollars from $0.00 to $500.00, e.g. 6.95.")).to_be_visible()
+    shipping.fill("$6.95")
+    business.get_by_role("button", name="Save Store shipping per order").click()
+    expect(toasts(staff_page, "Store shipping per order saved")).to_be_visible()
+    staff_page.reload()  # stored as typed dollars, two decimals
+    expect(
+        staff_page.get_by_role("region", name="Business settings").get_by_label(
+            "Store shipping per order", exact=True
+        )
+    ).to_have_value("6.95")
+
     # Jordan browses the store.
     signed_in_at(page, site, PATIENT, STORE)
     expect(page.get_by_role("heading", name="Store", level=1)).to_be_visible()
@@ -75,7 +95,12 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     expect(toasts(page, f"Added {THERMOMETER} to cart")).to_be_visible()
     cart = page.get_by_role("dialog", name=re.compile("cart", re.I))
     expect(cart.get_by_role("heading", name=THERMOMETER)).to_be_visible()
-    expect(cart).to_contain_text("$15.74")  # $14.99 and the 5 % platform fee
+    # $14.99 and $6.95 shipping; no platform fee on retail, no sales tax with the default settings.
+    totals = cart.locator(".cart-totals")
+    expect(totals).to_contain_text("Shipping$6.95")
+    expect(totals).to_contain_text("Total$21.94")
+    expect(totals).not_to_contain_text("Platform fee")
+    expect(totals).not_to_contain_text("Sales tax")
 
     # Checkout: a wrong address is refused field by field and what was typed stays.
     open_page(page, site.url("/checkout"))
@@ -92,7 +117,11 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     problems += check_every_look(page, "/checkout (store products)")
     full_page_screenshots(page, "store-checkout")
     page.get_by_label("State").fill("NY")
-    page.get_by_role("button", name="Place order · $15.74").click()
+    checkout_totals = page.locator(".store-checkout-totals")
+    expect(checkout_totals).to_contain_text("Subtotal$14.99")
+    expect(checkout_totals).to_contain_text("Shipping$6.95")
+    expect(checkout_totals).to_contain_text("Total$21.94")
+    page.get_by_role("button", name="Place order · $21.94").click()
     expect(page).to_have_url(re.compile(r"/dashboard/store\?tab=orders&placed=MS-"))
     placed = re.search(r"placed=(MS-[0-9A-Z]+)", page.url)
     assert placed is not None
@@ -100,10 +129,11 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     order = page.get_by_role("article", name=f"Order {number}")
     expect(order).to_contain_text("Pending")
     expect(order).to_contain_text("Pay on delivery")
-    expect(order).to_contain_text("$15.74")
+    expect(order.locator(".store-order-totals")).to_contain_text("Shipping$6.95")
+    expect(order.locator(".store-order-totals")).to_contain_text("Total$21.94")
 
     # Olivia moves it along; Jordan's page follows each step.
-    signed_in_at(staff_page, site, OWNER, ORDERS)
+    open_page(staff_page, site.url(ORDERS))
     queued = staff_page.get_by_role("article", name=f"Order {number}")
     expect(queued).to_contain_text("Jordan Lee")
     problems += check_every_look(staff_page, ORDERS)
