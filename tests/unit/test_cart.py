@@ -38,6 +38,7 @@ from app.services.providers import ServiceOffer, set_listing
 from models.account import Role
 from models.cart import CartItem, CartItemRead, CartTotals
 from models.catalog import Service, ServiceCategory
+from models.store import StorePricing
 from tests.factories import present, provider
 
 PASSWORD = "correct-horse-1"
@@ -116,6 +117,42 @@ def test_platform_fee_is_five_percent_rounded_half_up(lines, subtotal, fee, tota
         Decimal(total),
         count,
     )
+
+
+def test_a_mixed_cart_keeps_the_visits_fee_and_prices_its_products_as_their_store_order() -> None:
+    """Issue 29 item 4: the 5 % is the visits' fee; products add shipping, tax and the retail fee the owners
+    set (none by default), each of their own subtotal."""
+    gauze = CartItemRead(
+        id="product:p1",
+        name="Gauze",
+        price=Decimal("8.50"),
+        original_price=Decimal("8.50"),
+        quantity=2,
+        kind="product",
+        product_id="p1",
+    )
+    plain = cart_totals([line("79.00"), gauze])
+    assert (plain.subtotal, plain.shipping, plain.sales_tax, plain.platform_fee, plain.total) == (
+        Decimal("96.00"),
+        Decimal("0.00"),
+        Decimal("0.00"),
+        Decimal("3.95"),
+        Decimal("99.95"),
+    )
+    pricing = StorePricing(
+        fee_percent=Decimal("2.5"), shipping_cents=695, free_from_cents=7500, tax_percent=Decimal("8.875")
+    )
+    priced = cart_totals([line("79.00"), gauze], pricing)
+    # Visits: $79.00 + 5 % = $3.95. Products: $17.00 + $6.95 shipping + $1.51 tax + $0.43 fee.
+    assert (priced.subtotal, priced.shipping, priced.sales_tax, priced.platform_fee, priced.total) == (
+        Decimal("96.00"),
+        Decimal("6.95"),
+        Decimal("1.51"),
+        Decimal("4.38"),
+        Decimal("108.84"),
+    )
+    assert priced.products is not None and priced.products.total_cents == 2589
+    assert cart_totals([line("79.00")], pricing).products is None  # visits alone: no shipping
 
 
 def test_checkout_totals_of_single_visits_follow_the_same_rule() -> None:
