@@ -1,5 +1,6 @@
-"""The platform's fee (SPEC §9): 5 % of a subtotal, rounded half-up to the cent. The cart shows it, checkout and
-the store charge it, the demo books it, receipts name it."""
+"""The platform's fee on visits (SPEC §9): 5 % of a subtotal, rounded half-up to the cent. The cart shows it,
+checkout charges it, the demo books it, receipts name it. Store products carry the retail fee the owners set
+instead (none by default: models/store.py `StorePricing`, issue 29 item 4)."""
 
 from __future__ import annotations
 
