@@ -36,7 +36,7 @@ from models.staff import MAX_SIGNATURE, STAFF_TIME_ZONES, StaffPreferencesRead, 
 NOTIFICATION_SETTINGS = "/dashboard/notification-settings"
 NUMBERS = {"minutes": (0, 240), "count": (1, 20)}  # the number kinds of business settings: (min, max)
 # Typed as text (a number input would drop "$" and refuse "8.875" with step 1); the service checks them.
-DECIMALS = {"percent": "e.g. 2.5 (0 to 25)", "money": "e.g. 6.95 ($0.00 to $500.00)"}
+DECIMALS = {"percent": "e.g. 2.5 (0 to 25)", "money": "e.g. 6.95"}
 
 
 @component

@@ -627,3 +627,16 @@ async def test_checkout_starts_from_the_last_order_or_the_saved_address(shop) ->
     assert await run(get_shipping_prefill, actor=buyer.actor) == ShippingAddress(
         name="Casey Buyer", line1="1 Main St", city="Albany", state="NY", zip_code="12207"
     )
+
+
+async def test_a_money_setting_has_its_own_cap(shop) -> None:
+    """Shipping stops at $500.00; the payout threshold beside it (same kind) takes its $1,000 default and more."""
+    owner = await person(Role.owner)
+    try:
+        assert (
+            await run(set_feature, actor=owner.actor, key="payout_second_approval_above", value="1,500")
+        ).value == ("1500.00")
+        with pytest.raises(ValidationFailed, match=re.escape("from $0.00 to $100,000.00")):
+            await run(set_feature, actor=owner.actor, key="payout_second_approval_above", value="100000.01")
+    finally:
+        await run(reset_feature, actor=owner.actor, key="payout_second_approval_above")

@@ -21,6 +21,7 @@ class Feature:
     default: Callable[[], Any]  # the server's setting, as the toggle's value
     choices: tuple[tuple[str, str], ...] = field(default=())
     group: str = "toggle"  # toggle: the admin console; business: the owners' staff settings
+    most_cents: int = 50_000  # a money setting's largest amount ($500.00 unless the setting says more)
 
 
 def _sale_day() -> str:
@@ -110,6 +111,7 @@ BUSINESS: tuple[Feature, ...] = (
         "money",
         lambda: f"{get_settings().payout_second_approval_above:.2f}",
         group="business",
+        most_cents=10_000_000,  # $100,000.00: the default ($1,000) is above the store's $500 cap
     ),
     # The store's money (issue 29 item 4). The defaults add nothing: retail carries no platform fee unless an
     # owner sets one, and an order costs its products' subtotal.

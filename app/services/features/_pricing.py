@@ -22,9 +22,12 @@ KEYS = ("store_fee_percent", "store_shipping", "store_free_shipping_from", "stor
 def setting_value(key: str, stored: dict[str, object]) -> str:
     """A money or percent setting's value from what is `stored` (by key), else its catalogue default."""
     feature = BY_KEY[key]
-    check = checked_percent if feature.kind == "percent" else checked_money
     try:
-        return check(stored[key]) if key in stored else str(feature.default())
+        if key not in stored:
+            return str(feature.default())
+        if feature.kind == "percent":
+            return checked_percent(stored[key])
+        return checked_money(stored[key], feature.most_cents)
     except ValidationFailed:
         return str(feature.default())
 

@@ -44,7 +44,7 @@ MAX_PERCENT = 25
 PERCENT_DECIMALS = 3  # sales tax rates such as New York City's 8.875 %
 BAD_PERCENT = "Enter a percentage from 0 to 25 with at most three decimals, e.g. 2.5 or 8.875."
 MAX_MONEY_CENTS = 50_000
-BAD_MONEY = "Enter an amount in dollars from $0.00 to $500.00, e.g. 6.95."
+BAD_MONEY = "Enter an amount in dollars from $0.00 to ${most}, e.g. 6.95."
 
 
 def checked_percent(value: Any) -> str:
@@ -65,9 +65,11 @@ def checked_percent(value: Any) -> str:
     return stored or "0"
 
 
-def checked_money(value: Any) -> str:
-    """Dollars as typed ("$6.95", "75") in their stored form ("6.95", "75.00"), or ValidationFailed."""
-    cents = amount_cents(str(value if value is not None else ""), message=BAD_MONEY, most=MAX_MONEY_CENTS)
+def checked_money(value: Any, most_cents: int = MAX_MONEY_CENTS) -> str:
+    """Dollars as typed ("$6.95", "75") in their stored form ("6.95", "75.00"), or ValidationFailed; at most
+    `most_cents` (the setting's own cap: `Feature.most_cents`)."""
+    message = BAD_MONEY.format(most=f"{most_cents // 100:,}.{most_cents % 100:02d}")
+    cents = amount_cents(str(value if value is not None else ""), message=message, most=most_cents)
     return f"{cents // 100}.{cents % 100:02d}"
 
 
@@ -113,7 +115,7 @@ def _checked(feature: Feature, value: Any) -> Any:
     if feature.kind == "percent":
         return checked_percent(value)
     if feature.kind == "money":
-        return checked_money(value)
+        return checked_money(value, feature.most_cents)
     text = str(value or "").strip()[:10]
     if text:
         try:
