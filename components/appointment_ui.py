@@ -48,6 +48,7 @@ from app.services.ledger import record_visit_payment
 from app.services.validation import day_in_url
 from components import browser
 from components.context import CurrentUser, use_session
+from components.dispute_ui import VisitDispute
 from components.effects import use_effect
 from components.format import format_date, format_minutes, format_money, format_slot, format_time
 from components.forms import use_form
@@ -427,6 +428,9 @@ def _VisitCard(
         if status is AppointmentStatus.cancelled
         else "",
         _payment_line(visit, provider) if status is AppointmentStatus.completed else "",
+        VisitDispute(visit.id, visit.service_name, key="dispute")
+        if status is AppointmentStatus.completed and not provider
+        else "",
         html.div(
             {"class_name": "appt-foot"},
             html.p(

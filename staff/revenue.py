@@ -7,6 +7,9 @@
   process_payments may take (approve, reject with a reason, mark sent, paid, or failed with a reason).
   app/services/ledger checks every permission and rule (the second approver among them); this screen shows
   its refusals as a message above the queue.
+- Reported problems (issue 29, item 3), for members with process_payments: the disputes queue (open ones
+  oldest first, or the resolved, `?disputes=` and `?dpage=` in the URL) with Resolve: a full refund, a
+  partial refund (an amount) or reject (a note to the patient), as app.services.disputes decides.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from reactpy import component, event, html, use_state
 from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
+from app.services.disputes import MAX_NOTE, list_dispute_queue, resolve_dispute
+from app.services.errors import ValidationFailed
 from app.services.ledger import (
     approve_payout,
     get_revenue_breakdown,
@@ -42,21 +47,28 @@ from components.kit import (
     Field,
     QueryView,
     Region,
+    Select,
     ServerForm,
     StaffCard,
     StatCard,
     TabPanel,
     Tabs,
+    TextArea,
+    UserText,
     button_link,
     dialog_actions,
     form_error,
+    hint,
+    pager,
     pill,
     staff_screen,
     stat_group,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
+from models.dispute import DisputeQueueItem, DisputeQueueRead, DisputeStatus
 from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
 from models.staff import Permission
+from staff.visit_money import MAX_AMOUNT, parse_amount
 
 PATH = "/staff/revenue"
 EXPORT_PATH = "/api/revenue/export.csv"
@@ -118,6 +130,7 @@ def _Revenue() -> VdomDict:
             title_id="queue-title",
             class_name="staff-card",
         ),
+        _Disputes() if Permission.process_payments in permissions else "",
         lead="What the marketplace earned, refunded and paid out, from the ledger; and the payout queue.",
         body_class="revenue",
     )
@@ -441,5 +454,221 @@ def _ReasonDialog(
         on_close=on_close,
         description=f"{payout.provider_name}, {format_money(payout.amount)}. The amount goes back to their available balance; they see the reason.",
         id="payout-reason-dialog",
+        busy=action.pending,
+    )
+
+
+# ---- reported problems (disputes) ------------------------------------------------------------------------
+DISPUTE_TABS = (("open", "Open"), ("resolved", "Resolved"))
+DISPUTE_STATUS = {
+    DisputeStatus.open: ("Open", "warning"),
+    DisputeStatus.refunded: ("Refunded", "success"),
+    DisputeStatus.partially_refunded: ("Partly refunded", "success"),
+    DisputeStatus.rejected: ("Rejected", "neutral"),
+}
+OUTCOMES = (("refund", "Refund in full"), ("partial_refund", "Refund in part"), ("reject", "Reject"))
+
+
+def dispute_filter(params: dict[str, list[str]]) -> str:
+    value = (params.get("disputes") or ["open"])[0]
+    return value if value in dict(DISPUTE_TABS) else "open"
+
+
+def dispute_page(params: dict[str, list[str]]) -> int:
+    value = (params.get("dpage") or ["1"])[0]
+    return int(value) if value.isdigit() and 0 < len(value) < 5 else 1
+
+
+def _disputes_href(params: dict[str, list[str]], show: str, page: int = 1) -> str:
+    return f"{PATH}?by={granularity(params)}&split={split_of(params)}&disputes={show}&dpage={page}#disputes-title"
+
+
+@component
+def _Disputes() -> VdomDict:
+    params = use_search_params()
+    show, page = dispute_filter(params), dispute_page(params)
+    query = use_query(list_dispute_queue, show=show, page=page)
+    resolving_state: State[DisputeQueueItem | None] = use_state(None)
+    resolving, set_resolving = resolving_state
+
+    def body(data: DisputeQueueRead) -> VdomDict:
+        return html.div(
+            _disputes_table(data.items, set_resolving),
+            pager(
+                "Reported problems pages",
+                previous=_disputes_href(params, show, data.page - 1) if data.page > 1 else None,
+                following=_disputes_href(params, show, data.page + 1) if data.page < data.pages else None,
+                status=f"Page {data.page} of {data.pages}",
+            )
+            if data.pages > 1
+            else "",
+        )
+
+    return StaffCard(
+        "Reported problems",
+        Tabs(
+            DISPUTE_TABS,
+            show,
+            label="Reported problems",
+            href=lambda key: _disputes_href(params, key),
+            id="disputes",
+        ),
+        TabPanel(
+            show,
+            QueryView(
+                query,
+                body,
+                empty="No open reported problems."
+                if show == "open"
+                else "No reported problem is resolved yet.",
+                is_empty=lambda data: not data.items,
+                loading_label="Loading reported problems…",
+            ),
+            id="disputes",
+        ),
+        _ResolveDialog(resolving, query, on_close=lambda: set_resolving(None), key=resolving.dispute.id)
+        if resolving
+        else "",
+        title_id="disputes-title",
+        head=(pill(str(query.data.total)) if query.data else "",),
+        class_name="revenue-disputes",
+    )
+
+
+def _disputes_table(items: list[DisputeQueueItem], resolve: Callable[[DisputeQueueItem], None]) -> VdomDict:
+    def status(item: DisputeQueueItem) -> Any:
+        label, tone = DISPUTE_STATUS[item.dispute.status]
+        badge = Badge(label, tone=tone)  # type: ignore[arg-type]
+        if item.dispute.status is DisputeStatus.open:
+            return badge
+        refunded = f" {format_money(item.dispute.refunded)}" if item.dispute.refunded else ""
+        note = (
+            html._(html.br(), UserText(item.dispute.resolution_note)) if item.dispute.resolution_note else ""
+        )
+        return html._(badge, refunded, note)
+
+    def problem(item: DisputeQueueItem) -> VdomDict:
+        return html.div(
+            html.strong(item.dispute.reason_label),
+            UserText(item.dispute.details, tag="p", class_name="hint"),
+        )
+
+    def actions(item: DisputeQueueItem) -> Any:
+        if item.dispute.status is not DisputeStatus.open:
+            return ""
+        return Button(
+            "Resolve",
+            size="sm",
+            on_click=lambda: resolve(item),
+            aria_label=f"Resolve the problem {item.patient_name} reported",
+        )
+
+    columns = [
+        Column("opened_at", "Reported", render=lambda i: format_date(i.dispute.opened_at)),
+        Column("patient_name", "Patient", render=lambda i: UserText(i.patient_name)),
+        Column(
+            "visit",
+            "Visit",
+            render=lambda i: html._(
+                i.service_name, html.br(), f"{i.provider_name}, {format_date(i.visit_at)}"
+            ),
+        ),
+        Column("problem", "Problem", render=problem),
+        Column("status", "Status", render=status),
+        Column("actions", "Actions", render=actions),
+    ]
+    return DataTable(
+        columns,
+        items,
+        caption="Problems patients reported with their visits, open ones oldest first",
+        row_key=lambda i: i.dispute.id,
+        page_size=100,
+        empty="No reported problems.",
+    )
+
+
+@component
+def _ResolveDialog(item: DisputeQueueItem, query: Query, on_close: Callable[[], None]) -> Any:
+    session = use_session()
+    form = use_form(amount="", note="")
+    outcome, set_outcome = use_state("refund")
+    problem, set_problem = use_state("")
+
+    def after(result: Any) -> None:
+        session.toaster.success(
+            "Reported problem resolved",
+            f"{format_money(result.refunded)} refunded to {item.patient_name}"
+            if result.refunded
+            else "No refund made",
+        )
+        on_close()
+
+    action = use_action(resolve_dispute, refetch=[query], on_success=after, on_error=set_problem)
+
+    @event(prevent_default=True)
+    async def submit(_event: dict) -> None:
+        amount = None
+        if outcome == "partial_refund":
+            try:
+                amount = parse_amount(str(form.values.get("amount", "")))
+            except ValidationFailed as refused:
+                set_problem(refused.message)
+                return
+        await action.run(
+            dispute_id=item.dispute.id, outcome=outcome, amount=amount, note=str(form.values.get("note", ""))
+        )
+
+    return Dialog(
+        "Resolve reported problem",
+        ServerForm(
+            html.p(html.strong(item.dispute.reason_label), " ", UserText(item.dispute.details)),
+            Select(
+                "Outcome",
+                "outcome",
+                options=[
+                    (key, f"{label} ({format_money(item.refundable)})" if key == "refund" else label)
+                    for key, label in OUTCOMES
+                ],
+                default=outcome,
+                on_change=set_outcome,
+                id="dispute-outcome",
+            ),
+            Field(
+                "Amount to refund",
+                "amount",
+                form=form,
+                id="dispute-amount",
+                required=True,
+                max_length=MAX_AMOUNT,
+                input_mode="decimal",
+                hint=f"At most {format_money(item.refundable)}, what is left of this visit.",
+            )
+            if outcome == "partial_refund"
+            else "",
+            TextArea(
+                "Note to the patient",
+                "note",
+                form=form,
+                id="dispute-note",
+                rows=3,
+                required=outcome == "reject",
+                max_length=MAX_NOTE,
+                hint="Required to reject. The patient reads it; the provider is told the outcome only.",
+            ),
+            hint(
+                "A refund is credited to the patient's wallet; the rest of the provider's earning is then released."
+            ),
+            form_error(problem),
+            dialog_actions(
+                Button("Cancel", variant="ghost", on_click=on_close, disabled=action.pending),
+                Button("Resolve", type="submit", pending=action.pending, pending_label="Resolving…"),
+            ),
+            on_submit=submit,
+            id="dispute-resolve-form",
+        ),
+        open=True,
+        on_close=on_close,
+        description=f"{item.patient_name}: {item.service_name} with {item.provider_name}, {format_date(item.visit_at)}",
+        id="dispute-resolve-dialog",
         busy=action.pending,
     )

@@ -163,8 +163,10 @@ async def test_the_release_waits_for_an_open_dispute_and_follows_a_rejection(wor
     ]
     assert "The visit was cut short or late" in provider[0][1]
     assert all(DETAILS not in body and "50 minutes" not in body for _t, body in provider)
-    seen = await run(get_visit_dispute, actor=world.patient.actor, appointment_id=visit_id, now=LATER)
+    seen = await run(get_visit_dispute, actor=world.patient.actor, appointment_id=visit_id, now=SOON)
     assert seen.dispute is not None and seen.dispute.status is DisputeStatus.rejected and not seen.can_report
+    with pytest.raises(ValidationFailed, match="already resolved the problem you reported"):
+        await report(world, visit_id, reason="other")
 
 
 async def test_a_partial_refund_resolves_it_with_its_ledger_effect(world, paid_ahead) -> None:

@@ -1,7 +1,7 @@
 """Visit disputes (issue 29, item 3): "Report a problem with this visit" while the visit's earning is pending.
 
 - `report_visit_problem`: the visit's patient, a completed visit inside the dispute window whose earning is not
-  yet released, one open report per visit, a reason from the fixed list and details (≤ 2,000 characters).
+  yet released, one report per visit, a reason from the fixed list and details (≤ 2,000 characters).
   While it is open the ledger's release job leaves the earning pending.
 - `resolve_dispute`: payments staff (process_payments) refund in full or in part (the ledger's `refund_visit`
   in the same unit of work) or reject with a note; the next release run releases what is left once the

@@ -24,6 +24,7 @@ from app.services.disputes._reads import dispute_read, window_end
 from app.services.disputes._rules import (
     ALREADY_OPEN,
     ALREADY_RESOLVED,
+    ALREADY_RESOLVED_FOR_PATIENT,
     AMOUNT_REQUIRED,
     BAD_OUTCOME,
     BAD_REASON,
@@ -77,7 +78,7 @@ async def report_visit_problem(
 ) -> DisputeRead:
     """The patient of a completed visit reports a problem with it while its earning is pending (inside the
     dispute window, not yet released): a reason from DisputeReason and details (required, at most
-    MAX_DETAILS characters). One open report per visit. The earning then waits for payments staff."""
+    MAX_DETAILS characters). One report per visit (open, or resolved: then support takes it). The earning then waits for payments staff."""
     account = await require_account(session=session, actor=actor)
     at = now or utcnow()
     visit = await session.get(Appointment, (appointment_id or "")[:36])
@@ -94,6 +95,12 @@ async def report_visit_problem(
         raise ValidationFailed(DETAILS_REQUIRED)
     if len(text) > MAX_DETAILS:
         raise ValidationFailed(DETAILS_TOO_LONG)
+    # One report per visit: a second while it is open, or once staff resolved it, goes to support instead.
+    earlier = await session.scalar(select(Dispute.status).where(Dispute.appointment_id == visit.id).limit(1))
+    if earlier == DisputeStatus.open.value:
+        raise ValidationFailed(ALREADY_OPEN)
+    if earlier is not None:
+        raise ValidationFailed(ALREADY_RESOLVED_FOR_PATIENT)
     charge = await session.scalar(
         select(VisitCharge).where(VisitCharge.appointment_id == visit.id).with_for_update()
     )
@@ -102,13 +109,6 @@ async def report_visit_problem(
         raise ValidationFailed(NOT_PENDING)
     if at >= ends:
         raise ValidationFailed(WINDOW_CLOSED.format(hours=get_settings().dispute_window_hours))
-    is_open = await session.scalar(
-        select(Dispute.id).where(
-            Dispute.appointment_id == visit.id, Dispute.status == DisputeStatus.open.value
-        )
-    )
-    if is_open:
-        raise ValidationFailed(ALREADY_OPEN)
     row = Dispute(
         appointment_id=visit.id,
         patient_id=visit.patient_id,

@@ -70,7 +70,7 @@ async def get_visit_dispute(
     *, session: AsyncSession, actor: Principal, appointment_id: str, now: datetime | None = None
 ) -> VisitDisputeRead:
     """The patient's latest reported problem with their visit, and whether one can be reported now (a
-    completed visit whose earning is still pending, inside the dispute window, with no open report)."""
+    completed visit whose earning is still pending, inside the dispute window, never reported before)."""
     account = await require_account(session=session, actor=actor)
     visit = await session.get(Appointment, (appointment_id or "")[:36])
     if visit is None or visit.status is AppointmentStatus.held:
@@ -87,10 +87,9 @@ async def get_visit_dispute(
     if visit.status is AppointmentStatus.completed:
         ends = window_end(await session.get(VisitCharge, visit.id))
     now = now or utcnow()
-    is_open = latest is not None and latest.status == DisputeStatus.open.value
     return VisitDisputeRead(
         appointment_id=visit.id,
-        can_report=ends is not None and now < ends and not is_open,
+        can_report=ends is not None and now < ends and latest is None,
         window_ends_at=ends,
         dispute=dispute_read(latest) if latest is not None else None,
     )

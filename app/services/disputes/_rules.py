@@ -20,6 +20,10 @@ WINDOW_CLOSED = (
     "Problems can be reported within {hours} hours of a visit's completion; this visit's window has closed. "
     "Please contact support."
 )
+ALREADY_RESOLVED_FOR_PATIENT = (
+    "We have already resolved the problem you reported with this visit; please contact support if something "
+    "is still wrong."
+)
 ALREADY_OPEN = "You have already reported a problem with this visit; we're looking into it."
 BAD_REASON = "Choose what went wrong from the list."
 DETAILS_REQUIRED = "Please tell us what happened."
