@@ -6,6 +6,7 @@ at pinned moments; after each step the ledger's own check (`check_ledger`) must 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from decimal import Decimal
 
@@ -25,7 +26,7 @@ from app.services.ledger.internal import check_ledger, release_due_earnings
 from models.audit import AuditEntry
 from models.dispute import DisputeRead, DisputeStatus
 from models.notification import Notification
-from tests.factories import run
+from tests.factories import blocked_writers, run
 from tests.unit import test_ledger
 from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import PRICE, World, book, complete, money
@@ -209,3 +210,39 @@ async def test_a_partial_refund_resolves_it_with_its_ledger_effect(world, paid_a
     assert "$41.48" in provider[-1][1]
     patient = await notices(world.patient.id)
     assert any(t == "The problem you reported was refunded in part" and "$41.48" in b for t, b in patient)
+
+
+async def test_a_full_refund_leaves_nothing_to_release(world, paid_ahead) -> None:
+    visit_id = await completed_visit(world)
+    opened = await report(world, visit_id, reason="no_show")
+    resolved = await run(
+        resolve_dispute, actor=world.owner.actor, dispute_id=opened.id, outcome="refund", now=SOON
+    )
+    assert resolved.status is DisputeStatus.refunded and resolved.refunded == money("82.95")
+    assert (await run(get_my_wallet, actor=world.patient.actor)).credit == money("82.95")
+    assert await pending_available(world) == (0, 0)
+    await run(release_due_earnings, now=LATER)
+    assert await pending_available(world) == (0, 0)
+    await holds()
+
+
+async def test_a_report_committed_while_the_release_runs_keeps_the_earning_pending(world, paid_ahead) -> None:
+    """The release job read its due list before the report committed: its claim waits for the report's
+    transaction, and its second look (a later statement) sees the dispute and undoes the claim."""
+    visit_id = await completed_visit(world)
+    late = DONE + timedelta(hours=71, minutes=30)  # still inside the window when reported
+    async with app_db.unit_of_work() as session:
+        await report_visit_problem(
+            session=session,
+            actor=world.patient.actor,
+            appointment_id=visit_id,
+            reason="other",
+            details=DETAILS,
+            now=late,
+        )
+        async with blocked_writers("ledger_visit_charges") as blocked:
+            racing = asyncio.create_task(run(release_due_earnings, now=LATER))
+            await blocked(1)
+    assert await racing == 0
+    assert await pending_available(world) == (PRICE, 0)
+    await holds()
