@@ -22,7 +22,7 @@ from models.booking import Appointment, AppointmentStatus
 from models.identity import User
 from models.ledger import VisitCharge
 from tests.conftest import LiveServer, demo_database, start_server, stop_server
-from tests.e2e.accessibility import signed_in_at
+from tests.e2e.accessibility import signed_in_at, violations
 from tests.e2e.conftest import screenshot
 from tests.e2e.helpers import log_out
 from tests.e2e.test_staff_portal import staff_sign_in
@@ -84,6 +84,11 @@ def test_a_patient_reports_a_problem_and_the_owner_refunds_part_of_it(page: Page
     opener.click()
     dialog = page.get_by_role("dialog", name="Report a problem with this visit")
     expect(dialog.get_by_label("What went wrong?")).to_be_focused()  # the focus moved into the dialog
+    assert not violations(page, "the report dialog")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(opener).to_be_focused()  # given back to the button that opened it
+    opener.click()
     dialog.get_by_role("button", name="Send report").click()
     expect(dialog.get_by_role("alert")).to_have_text("Choose what went wrong from the list.")
     dialog.get_by_label("What went wrong?").select_option(label="The visit was cut short or late")
@@ -102,6 +107,7 @@ def test_a_patient_reports_a_problem_and_the_owner_refunds_part_of_it(page: Page
     resolve = page.get_by_role("dialog", name="Resolve reported problem")
     resolve.get_by_label("Outcome").select_option("partial_refund")
     resolve.get_by_label("Amount to refund").fill("10.00")
+    assert not violations(page, "the resolve dialog")
     resolve.get_by_label("Note to the patient").fill("We refunded the part of the visit that was missed.")
     resolve.get_by_role("button", name="Resolve", exact=True).click()
     expect(resolve).to_be_hidden()
