@@ -14,6 +14,8 @@ import pytest
 from sqlalchemy import select
 
 from app import db as app_db
+from app.principal import SYSTEM
+from app.services.accounts import delete_due_accounts, request_account_deletion
 from app.services.disputes import (
     get_visit_dispute,
     list_dispute_queue,
@@ -24,7 +26,7 @@ from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.ledger import get_my_wallet, get_provider_balances
 from app.services.ledger.internal import check_ledger, release_due_earnings
 from models.audit import AuditEntry
-from models.dispute import DisputeRead, DisputeStatus
+from models.dispute import Dispute, DisputeRead, DisputeStatus
 from models.notification import Notification
 from tests.factories import blocked_writers, run
 from tests.unit import test_ledger
@@ -246,3 +248,21 @@ async def test_a_report_committed_while_the_release_runs_keeps_the_earning_pendi
     assert await racing == 0
     assert await pending_available(world) == (PRICE, 0)
     await holds()
+
+
+async def test_erasing_the_patient_blanks_what_they_wrote_and_keeps_the_outcome(world, paid_ahead) -> None:
+    visit_id = await completed_visit(world)
+    opened = await report(world, visit_id)
+    await run(resolve_dispute, actor=world.owner.actor, dispute_id=opened.id, outcome="refund", now=SOON)
+    await run(
+        request_account_deletion, actor=world.patient.actor, confirm_email=world.patient.email, now=LATER
+    )
+    assert await run(delete_due_accounts, actor=SYSTEM, now=LATER + timedelta(days=15)) == 1
+    async with app_db.unit_of_work() as session:
+        row = await session.get_one(Dispute, opened.id)
+        assert (row.details, row.reason, row.status, row.refunded_cents) == (
+            "",
+            "cut_short",
+            "refunded",
+            8295,
+        )

@@ -11,7 +11,8 @@ business keep stays, detached from the person:
   the address with their CVs, ad flights and ad images (files too), the forum's likes, flags, bookmarks and
   standing, the waitlist entry, e-mail waiting in or kept by the outbox for the address, the card
   gateway's customer record;
-- kept without the person: visits and orders with their money (address and intake notes blanked), store
+- kept without the person: visits and orders with their money (address and intake notes blanked; a problem
+  reported with a visit keeps its reason and outcome, its details blanked), store
   orders (shipping name and street blanked), service requests (notes blanked, open ones cancelled), invoices
   to the patient (recipient replaced by "Former patient"), the wallet's ledger rows (accounts are keyed by
   the now anonymous id), review ratings, bug reports (no e-mail, no account);
@@ -41,6 +42,7 @@ from models.booking import Appointment
 from models.bug_report import NOT_LOGGED_IN, BugReport
 from models.careers import CareerApplication, CareerFile
 from models.cart import CartItem
+from models.dispute import Dispute
 from models.draft import FormDraft
 from models.enrollment import CredentialDocument, ProviderApplication
 from models.forum import ForumFlag, ForumLike, ForumMember, ForumPost, ForumTopic, ForumTopicUser
@@ -197,6 +199,12 @@ async def _visits_and_orders(session: AsyncSession, user_id: str, moment: dateti
         update(Appointment)
         .where(Appointment.patient_id == user_id)
         .values(address_line="", city="", notes="")
+        .execution_options(synchronize_session=False)
+    )
+    await session.execute(
+        update(Dispute)
+        .where(Dispute.patient_id == user_id)
+        .values(details="")
         .execution_options(synchronize_session=False)
     )
     await session.execute(
