@@ -96,6 +96,9 @@ class CollectionMethod(enum.StrEnum):
         return {"card_reader": "card reader", "cash": "cash", "other": "other"}[self.value]
 
 
+MAX_TRANSFER_REFERENCE = 64
+
+
 class PayoutStatus(enum.StrEnum):
     pending = "pending"  # requested, waiting for approval (or for its second approver)
     approved = "approved"
@@ -250,6 +253,7 @@ class PayoutRequest(Base):
         String(36), default=None
     )  # who rejected, sent, paid, failed
     reason: Mapped[str] = mapped_column(String(500), default="")  # of the rejection or the failure
+    transfer_reference: Mapped[str] = mapped_column(String(MAX_TRANSFER_REFERENCE), default="")  # the bank's
     transaction_id: Mapped[str | None] = mapped_column(String(36), default=None)  # its `payout` transaction
     requested_at: Mapped[datetime] = mapped_column(default=utcnow)
     approved_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -389,6 +393,7 @@ class PayoutRead(BaseModel):
     approved_at: datetime | None
     sent_at: datetime | None
     closed_at: datetime | None
+    transfer_reference: str = ""  # the bank transfer's reference staff recorded when they sent it
 
 
 class RevenueRowRead(BaseModel):

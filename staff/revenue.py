@@ -66,7 +66,13 @@ from components.kit import (
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.dispute import DisputeQueueItem, DisputeQueueRead, DisputeStatus
-from models.ledger import PayoutRead, PayoutStatus, RevenueBreakdownRead, RevenueSummaryRead
+from models.ledger import (
+    MAX_TRANSFER_REFERENCE,
+    PayoutRead,
+    PayoutStatus,
+    RevenueBreakdownRead,
+    RevenueSummaryRead,
+)
 from models.staff import Permission
 from staff.visit_money import MAX_AMOUNT, parse_amount
 
@@ -316,7 +322,6 @@ def _Queue() -> VdomDict:
         "approve": use_action(
             approve_payout, on_success=done("approve"), refetch=[query], on_error=set_problem
         ),
-        "sent": use_action(mark_payout_sent, on_success=done("sent"), refetch=[query], on_error=set_problem),
         "paid": use_action(mark_payout_paid, on_success=done("paid"), refetch=[query], on_error=set_problem),
     }
     busy = any(a.pending for a in actions.values())
@@ -332,7 +337,9 @@ def _Queue() -> VdomDict:
         form_error(problem),
         QueryView(
             query,
-            lambda data: _queue_table(data[0], step, set_closing, busy),
+            lambda data: _queue_table(
+                data[0], step, set_closing, busy, me=session.user.id if session.user else ""
+            ),
             empty="No payout requests are waiting.",
             is_empty=lambda data: not data[0],
             loading_label="Loading payout requests…",
@@ -345,8 +352,8 @@ def _Queue() -> VdomDict:
     )
 
 
-# A request's next step (label, action) by status, and the endings that ask for a reason (label, action,
-# the statuses they apply to), in the order the buttons stand.
+# A request's next step (label, action) by status ("sent" asks for the bank transfer's reference), and the
+# endings that ask for a reason (label, action, the statuses they apply to), in the order the buttons stand.
 FORWARD = {
     PayoutStatus.pending: ("Approve", "approve"),
     PayoutStatus.approved: ("Mark sent", "sent"),
@@ -373,15 +380,19 @@ def _queue_table(
     step: Callable[[str, PayoutRead], Callable[[], Any]],
     ask_reason: Callable[[tuple[str, PayoutRead]], None],
     busy: bool,
+    *,
+    me: str,
 ) -> VdomDict:
     def buttons(p: PayoutRead) -> VdomDict:
         who = f"{p.provider_name} {format_money(p.amount)}"
-        items = []
-        if p.status in FORWARD:
+        items: list[Any] = []
+        if p.status is PayoutStatus.pending and p.first_approver_id and p.first_approver_id == me:
+            # The service refuses a second approval by the first approver: the button is not offered.
+            items.append(html.span({"class_name": "hint"}, "Waiting for a second approver"))
+        elif p.status in FORWARD:
             label, action = FORWARD[p.status]
-            items.append(
-                Button(label, size="sm", on_click=step(action, p), disabled=busy, aria_label=f"{label} {who}")
-            )
+            click = (lambda p=p: ask_reason(("sent", p))) if action == "sent" else step(action, p)
+            items.append(Button(label, size="sm", on_click=click, disabled=busy, aria_label=f"{label} {who}"))
         for label, action, statuses in ENDINGS:
             if p.status in statuses:
                 items.append(
@@ -420,39 +431,59 @@ def _ReasonDialog(
 ) -> Any:
     session = use_session()
     kind, payout = closing
+    sending = kind == "sent"
     form = use_form(reason="")
-    fn = reject_payout if kind == "reject" else mark_payout_failed
+    steps: dict[str, Callable[..., Any]] = {
+        "reject": reject_payout,
+        "failed": mark_payout_failed,
+        "sent": mark_payout_sent,
+    }
+    fn = steps[kind]
 
     def after(result: PayoutRead) -> None:
         on_error("")
         session.toaster.success(DONE[kind], f"{result.provider_name}: {format_money(result.amount)}")
         on_close()
 
-    def failed(message: str) -> None:
-        on_error(message)
-        on_close()
-
-    action = use_action(fn, refetch=[query], on_success=after, on_error=failed)
-    title = "Reject payout" if kind == "reject" else "Mark payout failed"
+    problem, set_problem = use_state("")
+    # A refusal is said inside the dialog, which stays open with what was typed.
+    action = use_action(fn, refetch=[query], on_success=after, on_error=set_problem)
+    title = {"reject": "Reject payout", "failed": "Mark payout failed", "sent": "Mark payout sent"}[kind]
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
-        await action.run(payout_id=payout.id, reason=str(form.values.get("reason", "")))
+        typed = str(form.values.get("reason", ""))
+        await action.run(payout_id=payout.id, **({"reference": typed} if sending else {"reason": typed}))
 
     return Dialog(
         title,
         ServerForm(
-            Field("Reason", "reason", form=form, id="payout-reason", required=True, max_length=500),
+            form_error(problem),
+            Field(
+                "Bank transfer reference" if sending else "Reason",
+                "reason",
+                form=form,
+                id="payout-reason",
+                required=True,
+                max_length=MAX_TRANSFER_REFERENCE if sending else 500,
+            ),
             dialog_actions(
                 Button("Cancel", variant="ghost", on_click=on_close),
-                Button(title, type="submit", variant="danger", pending=action.pending),
+                Button(
+                    title, type="submit", variant="primary" if sending else "danger", pending=action.pending
+                ),
             ),
             on_submit=submit,
             id="payout-reason-form",
         ),
         open=True,
         on_close=on_close,
-        description=f"{payout.provider_name}, {format_money(payout.amount)}. The amount goes back to their available balance; they see the reason.",
+        description=f"{payout.provider_name}, {format_money(payout.amount)}. "
+        + (
+            "The reference of the transfer you sent from the bank; the provider sees it."
+            if sending
+            else "The amount goes back to their available balance; they see the reason."
+        ),
         id="payout-reason-dialog",
         busy=action.pending,
     )

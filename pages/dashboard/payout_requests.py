@@ -79,8 +79,15 @@ def payout_columns() -> list[Column]:
         Column("requested_at", "Requested", render=lambda p: format_date(p.requested_at)),
         Column("amount", "Amount", render=lambda p: format_money(p.amount), numeric=True),
         Column("status", "Status", render=lambda p: status_badge(p.status)),
-        Column("reason", "Note", render=lambda p: p.reason or "—"),
+        Column("reason", "Note", render=_note),
     ]
+
+
+def _note(payout: PayoutRead) -> str:
+    """Why it was rejected or failed, else the bank transfer's reference once it was sent."""
+    if payout.reason:
+        return payout.reason
+    return f"Transfer reference {payout.transfer_reference}" if payout.transfer_reference else "—"
 
 
 @component

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, expect
 from tests.conftest import LiveServer, start_demo_server, stop_server
 from tests.e2e.accessibility import DEMO_PASSWORD, NAMED_LOOKS, WIDTHS, check_every_look, loaded, set_look
 from tests.e2e.conftest import DESKTOP, SCREENSHOTS, open_page, screenshot
-from tests.e2e.helpers import sign_in
+from tests.e2e.helpers import sign_in, toasts
 from tests.e2e.test_staff_portal import staff_sign_in
 
 PROVIDER = "provider@demo.medivisit.test"
@@ -93,3 +93,58 @@ def test_provider_payout_request_and_owner_revenue(browser: Browser, demo: LiveS
     problems += looks(owner, "staff-revenue")
     owner.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_payout_above_the_owners_limit_takes_two_approvers_then_goes_out_with_its_reference(
+    browser: Browser, demo: LiveServer
+) -> None:
+    """Issue 29, item 2 without Stripe: the owner lowers the second-approval limit in the business settings;
+    Priya's $60 request then needs two people; the owner's Approve is not offered twice; the manager (who
+    also processes payments in the demo) gives the second; the owner records the bank transfer's reference
+    and marks it paid; Priya sees the reference beside her paid request."""
+    owner = browser.new_page(viewport=DESKTOP)
+    staff_sign_in(owner, demo, "owner", "/staff/settings")
+    business = owner.get_by_role("region", name="Business settings")
+    business.get_by_label("Second approval for payouts above", exact=True).fill("50.00")
+    business.get_by_role("button", name="Save Second approval for payouts above").click()
+    expect(toasts(owner, "Second approval for payouts above saved")).to_be_visible()
+
+    provider = browser.new_page(viewport=DESKTOP)
+    sign_in(provider, demo, PROVIDER, DEMO_PASSWORD)
+    expect(provider).to_have_url(re.compile(r"/dashboard"))
+    open_page(provider, demo.url("/dashboard/payout-requests"))
+    provider.get_by_label("Amount (USD)").fill("60")
+    provider.get_by_role("button", name="Request payout").click()
+    mine = provider.get_by_role("table").get_by_role("row").filter(has_text="$60.00")
+    expect(mine).to_contain_text("Pending")
+
+    open_page(owner, demo.url("/staff/revenue"))
+    row = owner.get_by_role("row").filter(has_text="Priya Shah").filter(has_text="$60.00")
+    row.get_by_role("button", name="Approve Priya Shah $60.00").click()
+    expect(toasts(owner, "First approval recorded")).to_be_visible()
+    expect(row).to_contain_text("1 of 2 approvals")
+    expect(row).to_contain_text("Waiting for a second approver")
+    expect(row.get_by_role("button", name="Approve Priya Shah $60.00")).to_have_count(0)
+
+    manager = browser.new_page(viewport=DESKTOP)
+    staff_sign_in(manager, demo, "management", "/staff/revenue")
+    manager.get_by_role("button", name="Approve Priya Shah $60.00").click()
+    expect(toasts(manager, "Payout approved")).to_be_visible()
+    manager.close()
+
+    open_page(owner, demo.url("/staff/revenue"))
+    row.get_by_role("button", name="Mark sent Priya Shah $60.00").click()
+    dialog = owner.get_by_role("dialog", name="Mark payout sent")
+    dialog.get_by_role("button", name="Mark payout sent").click()  # no reference yet
+    expect(dialog.get_by_role("alert")).to_contain_text("Enter the bank transfer's reference")
+    dialog.get_by_label("Bank transfer reference").fill("ACH 20261203-0042")
+    dialog.get_by_role("button", name="Mark payout sent").click()
+    expect(toasts(owner, "Payout marked sent")).to_be_visible()
+    row.get_by_role("button", name="Mark paid Priya Shah $60.00").click()
+    expect(toasts(owner, "Payout marked paid")).to_be_visible()
+    owner.close()
+
+    open_page(provider, demo.url("/dashboard/payout-requests"))
+    expect(mine).to_contain_text("Paid")
+    expect(mine).to_contain_text("Transfer reference ACH 20261203-0042")
+    provider.close()

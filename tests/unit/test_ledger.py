@@ -31,6 +31,7 @@ from app.services.ledger import (
     get_revenue_breakdown,
     get_revenue_summary,
     grant_wallet_credit,
+    list_my_payouts,
     list_my_wallet_history,
     list_payout_queue,
     list_provider_statement,
@@ -273,8 +274,16 @@ async def test_book_complete_release_and_a_two_approver_payout_balance_at_every_
     second = await run(approve_payout, actor=world.other_owner.actor, payout_id=payout.id)
     assert second.status is PayoutStatus.approved and second.second_approver_id == world.other_owner.id
     await balanced()
-    sent = await run(mark_payout_sent, actor=world.owner.actor, payout_id=payout.id)
-    assert sent.status is PayoutStatus.in_transit
+    with pytest.raises(ValidationFailed, match="bank transfer's reference"):
+        await run(mark_payout_sent, actor=world.owner.actor, payout_id=payout.id, reference="  ")
+    with pytest.raises(ValidationFailed, match="under 65 characters"):
+        await run(mark_payout_sent, actor=world.owner.actor, payout_id=payout.id, reference="X" * 65)
+    sent = await run(
+        mark_payout_sent, actor=world.owner.actor, payout_id=payout.id, reference=" ACH  20261203-0042 "
+    )
+    assert (sent.status, sent.transfer_reference) == (PayoutStatus.in_transit, "ACH 20261203-0042")
+    [mine] = await run(list_my_payouts, actor=world.provider.actor)
+    assert mine.transfer_reference == "ACH 20261203-0042"  # the provider sees it
     paid = await run(mark_payout_paid, actor=world.owner.actor, payout_id=payout.id)
     assert paid.status is PayoutStatus.paid
     final = await balanced()
@@ -465,7 +474,7 @@ async def test_payout_minimum_one_open_request_rejection_and_failure_return_the_
     await run(approve_payout, actor=world.owner.actor, payout_id=second.id)
     with pytest.raises(ValidationFailed, match="approved; it cannot be marked paid"):
         await run(mark_payout_paid, actor=world.owner.actor, payout_id=second.id)
-    await run(mark_payout_sent, actor=world.owner.actor, payout_id=second.id)
+    await run(mark_payout_sent, actor=world.owner.actor, payout_id=second.id, reference="ACH 2")
     failed = await run(
         mark_payout_failed, actor=world.owner.actor, payout_id=second.id, reason="Account closed"
     )
@@ -598,7 +607,7 @@ async def test_revenue_summary_reconciles_with_the_ledger_on_generated_data(worl
     at = starts[-1] + timedelta(days=5)
     payout = await run(request_payout, actor=world.provider.actor, amount=Decimal("100"), now=at)
     await run(approve_payout, actor=world.owner.actor, payout_id=payout.id, now=at)
-    await run(mark_payout_sent, actor=world.owner.actor, payout_id=payout.id, now=at)
+    await run(mark_payout_sent, actor=world.owner.actor, payout_id=payout.id, reference="ACH 3", now=at)
     await run(mark_payout_paid, actor=world.owner.actor, payout_id=payout.id, now=at)
     ledger = await balanced()
     async with app_db.unit_of_work() as session:

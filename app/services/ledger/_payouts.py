@@ -54,6 +54,8 @@ from app.services.ledger._rules import (
     OWN_PAYOUT,
     PAGE_SIZE,
     REASON_REQUIRED,
+    REFERENCE_REQUIRED,
+    REFERENCE_TOO_LONG,
     SAME_APPROVER,
     require_payments_staff,
 )
@@ -67,7 +69,15 @@ from models.audit import AuditAction
 from models.base import new_id, utcnow
 from models.booking import Transaction, TransactionStatus, TransactionType
 from models.identity import as_utc
-from models.ledger import OPEN_PAYOUT, AccountKind, EntryKind, PayoutRead, PayoutRequest, PayoutStatus
+from models.ledger import (
+    MAX_TRANSFER_REFERENCE,
+    OPEN_PAYOUT,
+    AccountKind,
+    EntryKind,
+    PayoutRead,
+    PayoutRequest,
+    PayoutStatus,
+)
 from models.provider import Provider
 
 
@@ -86,6 +96,7 @@ def _read(row: PayoutRequest, provider: Provider | None) -> PayoutRead:
         approved_at=as_utc(row.approved_at),
         sent_at=as_utc(row.sent_at),
         closed_at=as_utc(row.closed_at),
+        transfer_reference=row.transfer_reference,
     )
 
 
@@ -364,13 +375,27 @@ async def mark_payout_failed(
 
 
 async def mark_payout_sent(
-    *, session: AsyncSession, actor: Principal, payout_id: str, now: datetime | None = None
+    *,
+    session: AsyncSession,
+    actor: Principal,
+    payout_id: str,
+    reference: str,
+    now: datetime | None = None,
 ) -> PayoutRead:
-    """Staff record that an approved payout was sent to the bank (in transit)."""
+    """Staff record that an approved payout was sent to the provider's bank (in transit), with the bank
+    transfer's reference (the provider sees it, to find the money on their statement)."""
+    reference = " ".join((reference or "").split())
+    if not reference:
+        raise ValidationFailed(REFERENCE_REQUIRED)
+    if len(reference) > MAX_TRANSFER_REFERENCE:
+        raise ValidationFailed(REFERENCE_TOO_LONG)
     staff, row, provider = await _staff_step(session, actor, payout_id, PayoutStatus.approved, action="sent")
     at = now or utcnow()
     row.status, row.sent_at, row.updated_at, row.decided_by = PayoutStatus.in_transit, at, at, staff.id
-    return await _announced(session, actor, staff, AuditAction.payout_sent, row, provider, at)
+    row.transfer_reference = reference
+    return await _announced(
+        session, actor, staff, AuditAction.payout_sent, row, provider, at, reference=reference
+    )
 
 
 async def mark_payout_paid(
