@@ -8,7 +8,6 @@ from app import events
 from app.services.appointments import internal as appointments_internal
 from app.services.automation import internal as automation_internal
 from app.services.cart import internal as cart_internal
-from app.services.disputes import internal as disputes_internal
 from app.services.domain_events import (
     AdFlightDecided,
     ApplicationDecided,
@@ -102,8 +101,8 @@ def wire_subscribers() -> None:
     events.subscribe_event(AppointmentCompleted, appointments_internal.ask_for_review, after_commit=True)
     events.subscribe_event(RefundIssued, notifications_internal.tell_refund_credited, after_commit=True)
     events.subscribe_event(WalletCreditGranted, notifications_internal.tell_credit_granted, after_commit=True)
-    events.subscribe_event(DisputeOpened, disputes_internal.tell_dispute_opened, after_commit=True)
-    events.subscribe_event(DisputeResolved, disputes_internal.tell_dispute_resolved, after_commit=True)
+    events.subscribe_event(DisputeOpened, tell.tell_dispute_opened, after_commit=True)
+    events.subscribe_event(DisputeResolved, tell.tell_dispute_resolved, after_commit=True)
     # After the commit (before the command's unit of work is left: the notice is there when it returns).
     events.subscribe_event(ServiceRequestOffered, tell.tell_offer_received, after_commit=True)
     events.subscribe_event(ServiceRequestCancelled, tell.tell_request_cancelled, after_commit=True)

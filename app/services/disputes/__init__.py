@@ -7,7 +7,7 @@
   in the same unit of work) or reject with a note; the next release run releases what is left once the
   window has passed.
 - Reads: `get_visit_dispute` (the patient's visit card), `list_dispute_queue` (the staff queue on Revenue).
-Both steps are audited and publish DisputeOpened / DisputeResolved; internal.py's handlers tell both sides.
+Both steps are audited and publish DisputeOpened / DisputeResolved; the notifications domain tells both sides.
 """
 
 from app.services.disputes._commands import report_visit_problem, resolve_dispute

@@ -6,7 +6,6 @@ MAX_DETAILS = 2000
 MAX_NOTE = 500
 PAGE_SIZE = 20
 MAX_PAGE = 1000
-VISITS_PATH = "/dashboard/appointments"
 
 NO_VISIT = "No visit has this id."
 NO_DISPUTE = "No reported problem has this id."
@@ -34,9 +33,3 @@ AMOUNT_REQUIRED = "Enter the amount of the partial refund."
 NOTE_REQUIRED = "Please write a note for the patient saying why the report is rejected."
 NOTE_TOO_LONG = "Please keep the note to 500 characters or fewer."
 BAD_FILTER = "Show open or resolved reports."
-
-OUTCOME_WORDS = {
-    "refund": "refunded in full",
-    "partial_refund": "refunded in part",
-    "reject": "reviewed without a refund",
-}

@@ -14,6 +14,7 @@ from app.services.notifications._corporate import (
 )
 from app.services.notifications._delivery import notify, notify_each
 from app.services.notifications._digest import send_daily_digests
+from app.services.notifications._disputes import tell_dispute_opened, tell_dispute_resolved
 from app.services.notifications._enrollment import (
     tell_applicant_of_decision,
     tell_application_status,
@@ -64,6 +65,8 @@ __all__ = [
     "tell_credentials_expiring",
     "tell_credentials_lapsed",
     "tell_credit_granted",
+    "tell_dispute_opened",
+    "tell_dispute_resolved",
     "tell_event_day_booked",
     "tell_idle_drafts",
     "tell_invoice_sent",

@@ -1,29 +1,34 @@
-"""The disputes domain's internal handlers (wired in medivisit/subscribers.py, run after the commit): both
-sides of a visit hear of a reported problem and of its outcome, through the notifications domain's `notify`.
+"""Notices of a reported problem with a visit (the disputes domain's DisputeOpened and DisputeResolved, after the
+commit): both sides hear of the report and of its outcome.
 
 The provider is told the reason's label and the outcome, never the patient's details text (the events do not
-carry it). Until the notifications domain has a kind of its own for disputes, the patient's notices use the
-wallet kind (money they may be credited) and the provider's the payout kind (their earning waits).
+carry it). Until there is a notification kind of its own for disputes, the patient's notices use the wallet
+kind (money they may be credited) and the provider's the payout kind (their earning waits).
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
+from urllib.parse import urlencode
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.disputes._rules import OUTCOME_WORDS, VISITS_PATH
 from app.services.domain_events import DisputeOpened, DisputeResolved
-from app.services.notifications.internal import notify
+from app.services.notifications._copy import VISITS_PATH
+from app.services.notifications._delivery import notify
 from models.notification import NotificationKind
 from models.provider import Provider
 
-__all__ = ["tell_dispute_opened", "tell_dispute_resolved"]
+OUTCOME_WORDS = {  # DisputeResolved.outcome → how the notice says it
+    "refund": "refunded in full",
+    "partial_refund": "refunded in part",
+    "reject": "reviewed without a refund",
+}
 
 
 def _link(appointment_id: str) -> str:
-    return f"{VISITS_PATH}?tab=past&visit={appointment_id}"
+    return f"{VISITS_PATH}?{urlencode({'tab': 'past', 'visit': appointment_id})}"
 
 
 async def _provider_user(session: AsyncSession, provider_id: str) -> str | None:
