@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from reactpy import Layout, component, html, use_state
@@ -49,7 +50,7 @@ class Browser:
         self.messages = 0
         self.paths: list[str] = []
 
-    def receive(self, message: dict) -> None:
+    def receive(self, message: Mapping[str, Any]) -> None:
         self.bytes += len(json.dumps(message))
         self.messages += 1
         self.paths.append(message["path"])
