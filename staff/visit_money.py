@@ -15,6 +15,7 @@ service raises (too much, already paid out, no reason …) shows above the form.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -94,46 +95,103 @@ def money_view(money: VisitMoneyRead, time_zone: str) -> VdomDict:
     )
 
 
+@dataclass(frozen=True)
+class _Step:
+    """One of the section's forms: what it asks and which ledger command it runs."""
+
+    key: str  # refund, credit or record: the form's id and its fields' ("refund-form", "refund-amount" …)
+    command: Callable[..., Any]
+    label: str  # the form's accessible name
+    submit: str
+    amount_label: str
+    prefill: Callable[[VisitMoneyRead], str]
+    amount_hint: Callable[[VisitMoneyRead], str]
+    reason_hint: str = ""  # a required Reason with this hint; none: how it was paid (a select) instead
+    note: Callable[[VisitMoneyRead], str] = lambda _money: ""
+    for_patient: bool = False  # the command takes the visit's patient, not the visit
+
+
+def _refund_note(money: VisitMoneyRead) -> str:
+    card = " It was paid by card: refunds to the card are not made here." if money.paid_by_card else ""
+    return f"Refunded as wallet credit to the patient, who is notified.{card}"
+
+
+STEPS = {
+    "refund": _Step(
+        "refund",
+        refund_visit,
+        "Refund this visit",
+        "Refund",
+        "Amount to refund",
+        prefill=lambda money: f"{money.refundable:.2f}",
+        amount_hint=lambda money: f"At most {format_money(money.refundable)}, what is left of this visit.",
+        reason_hint="Kept with the refund and in the audit log.",
+        note=_refund_note,
+    ),
+    "credit": _Step(
+        "credit",
+        grant_wallet_credit,
+        "Give the patient credit",
+        "Give credit",
+        "Credit amount",
+        prefill=lambda _money: "",
+        amount_hint=lambda _money: "Goodwill credit added to this visit's patient's wallet.",
+        reason_hint="Kept with the credit and in the audit log.",
+        note=lambda _money: "The patient is notified.",
+        for_patient=True,
+    ),
+    "record": _Step(
+        "record",
+        record_visit_payment,
+        "Record a payment collected in person",
+        "Record payment",
+        "Amount collected",
+        prefill=lambda money: f"{money.due:.2f}",
+        amount_hint=lambda money: f"At most {format_money(money.due)}, what is still due.",
+    ),
+}
+
+
 @component
 def VisitMoney(appointment_id: str, on_changed: Callable[[], None]) -> Any:
-    """The money section and its Refund / Give credit forms (payments staff)."""
+    """The money section and its Record payment / Refund / Give credit forms (payments staff)."""
     session = use_session()
     money = use_query(get_visit_money, appointment_id=appointment_id)
-    mode, set_mode = use_state("")  # "", "refund", "credit" or "record"
+    mode, set_mode = use_state("")  # "" or a key of STEPS
     problem, set_problem = use_state("")
 
     def show(which: str) -> None:
         set_problem("")
         set_mode(which)
 
-    def refunded(amount: Decimal) -> None:
-        show("")
-        session.toaster.success("Refund issued", f"{format_money(amount)} credited to the patient's wallet")
-        on_changed()
+    def done(title: str, says: Callable[[Any], str]) -> Callable[[Any], None]:
+        def after(result: Any) -> None:
+            show("")
+            session.toaster.success(title, says(result))
+            on_changed()
 
-    def credited(balance: Decimal) -> None:
-        show("")
-        session.toaster.success("Credit given", f"The patient's wallet credit is now {format_money(balance)}")
-        on_changed()
+        return after
 
-    def recorded(_payment: Any) -> None:
-        show("")
-        session.toaster.success("Payment recorded", "The visit's payment is up to date")
-        on_changed()
-
+    toasts = {
+        "refund": done(
+            "Refund issued", lambda amount: f"{format_money(amount)} credited to the patient's wallet"
+        ),
+        "credit": done(
+            "Credit given", lambda balance: f"The patient's wallet credit is now {format_money(balance)}"
+        ),
+        "record": done("Payment recorded", lambda _payment: "The visit's payment is up to date"),
+    }
     data = money.data
     body: Any = ""
-    if data is not None and mode == "refund":
-        body = _RefundForm(
-            data, on_done=refunded, on_error=set_problem, on_back=lambda: show(""), refetch=money
-        )
-    elif data is not None and mode == "credit":
-        body = _CreditForm(
-            data, on_done=credited, on_error=set_problem, on_back=lambda: show(""), refetch=money
-        )
-    elif data is not None and mode == "record":
-        body = _RecordPaymentForm(
-            data, on_done=recorded, on_error=set_problem, on_back=lambda: show(""), refetch=money
+    if data is not None and mode in STEPS:
+        body = _MoneyForm(
+            STEPS[mode],
+            data,
+            on_done=toasts[mode],
+            on_error=set_problem,
+            on_back=lambda: show(""),
+            refetch=money,
+            key=mode,
         )
     elif data is not None:
         body = button_row(
@@ -160,9 +218,12 @@ def VisitMoney(appointment_id: str, on_changed: Callable[[], None]) -> Any:
 
 
 @component
-def _RefundForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
-    form = use_form(amount=f"{money.refundable:.2f}", reason="")
-    action = use_action(refund_visit, refetch=[refetch], on_success=on_done, on_error=on_error)
+def _MoneyForm(step: _Step, money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
+    asks_reason = bool(step.reason_hint)
+    form = use_form(
+        amount=step.prefill(money), **({"reason": ""} if asks_reason else {"method": METHODS[0][0]})
+    )
+    action = use_action(step.command, refetch=[refetch], on_success=on_done, on_error=on_error)
 
     @event(prevent_default=True)
     async def submit(_event: dict) -> None:
@@ -171,124 +232,42 @@ def _RefundForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> A
         except ValidationFailed as refused:
             on_error(refused.message)
             return
-        await action.run(
-            appointment_id=money.appointment_id, amount=amount, reason=str(form.values.get("reason", ""))
+        target = (
+            {"patient_id": money.patient_id} if step.for_patient else {"appointment_id": money.appointment_id}
         )
+        second = "reason" if asks_reason else "method"
+        await action.run(**target, amount=amount, **{second: str(form.values.get(second, ""))})
 
-    card = " It was paid by card: refunds to the card are not made here." if money.paid_by_card else ""
+    note = step.note(money)
     return ServerForm(
         Field(
-            "Amount to refund",
+            step.amount_label,
             "amount",
             form=form,
-            id="refund-amount",
+            id=f"{step.key}-amount",
             required=True,
             max_length=MAX_AMOUNT,
             input_mode="decimal",
-            hint=f"At most {format_money(money.refundable)}, what is left of this visit.",
+            hint=step.amount_hint(money),
         ),
         TextArea(
             "Reason",
             "reason",
             form=form,
-            id="refund-reason",
+            id=f"{step.key}-reason",
             rows=3,
             required=True,
             max_length=MAX_REASON,
-            hint="Kept with the refund and in the audit log.",
-        ),
-        hint(f"Refunded as wallet credit to the patient, who is notified.{card}"),
-        dialog_actions(
-            Button("Back", variant="ghost", on_click=on_back),
-            Button("Refund", type="submit", pending=action.pending),
-        ),
-        on_submit=submit,
-        id="refund-form",
-        label="Refund this visit",
-    )
-
-
-@component
-def _CreditForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
-    form = use_form(amount="", reason="")
-    action = use_action(grant_wallet_credit, refetch=[refetch], on_success=on_done, on_error=on_error)
-
-    @event(prevent_default=True)
-    async def submit(_event: dict) -> None:
-        try:
-            amount = parse_amount(str(form.values.get("amount", "")))
-        except ValidationFailed as refused:
-            on_error(refused.message)
-            return
-        await action.run(
-            patient_id=money.patient_id, amount=amount, reason=str(form.values.get("reason", ""))
+            hint=step.reason_hint,
         )
-
-    return ServerForm(
-        Field(
-            "Credit amount",
-            "amount",
-            form=form,
-            id="credit-amount",
-            required=True,
-            max_length=MAX_AMOUNT,
-            input_mode="decimal",
-            hint="Goodwill credit added to this visit's patient's wallet.",
-        ),
-        TextArea(
-            "Reason",
-            "reason",
-            form=form,
-            id="credit-reason",
-            rows=3,
-            required=True,
-            max_length=MAX_REASON,
-            hint="Kept with the credit and in the audit log.",
-        ),
-        hint("The patient is notified."),
+        if asks_reason
+        else Select("How it was paid", "method", form=form, options=METHODS, id=f"{step.key}-method"),
+        hint(note) if note else "",
         dialog_actions(
             Button("Back", variant="ghost", on_click=on_back),
-            Button("Give credit", type="submit", pending=action.pending),
+            Button(step.submit, type="submit", pending=action.pending),
         ),
         on_submit=submit,
-        id="credit-form",
-        label="Give the patient credit",
-    )
-
-
-@component
-def _RecordPaymentForm(money: VisitMoneyRead, on_done, on_error, on_back, refetch) -> Any:  # noqa: ANN001
-    form = use_form(amount=f"{money.due:.2f}", method=METHODS[0][0])
-    action = use_action(record_visit_payment, refetch=[refetch], on_success=on_done, on_error=on_error)
-
-    @event(prevent_default=True)
-    async def submit(_event: dict) -> None:
-        try:
-            amount = parse_amount(str(form.values.get("amount", "")))
-        except ValidationFailed as refused:
-            on_error(refused.message)
-            return
-        await action.run(
-            appointment_id=money.appointment_id, amount=amount, method=str(form.values.get("method", ""))
-        )
-
-    return ServerForm(
-        Field(
-            "Amount collected",
-            "amount",
-            form=form,
-            id="record-amount",
-            required=True,
-            max_length=MAX_AMOUNT,
-            input_mode="decimal",
-            hint=f"At most {format_money(money.due)}, what is still due.",
-        ),
-        Select("How it was paid", "method", form=form, options=METHODS, id="record-method"),
-        dialog_actions(
-            Button("Back", variant="ghost", on_click=on_back),
-            Button("Record payment", type="submit", pending=action.pending),
-        ),
-        on_submit=submit,
-        id="record-form",
-        label="Record a payment collected in person",
+        id=f"{step.key}-form",
+        label=step.label,
     )
