@@ -3,6 +3,8 @@ over, so the screens link here.
 
 - `GET /api/orders/{number}/receipt.pdf`: an order's receipt, for its patient or staff holding
   process_payments (anyone else: 404 not_found, as if there were no such order).
+- `GET /api/store-orders/{number}/receipt.pdf`: a store order's receipt, for the same readers (its patient,
+  admins, staff holding process_payments; anyone else: 404 not_found).
 - `GET /api/provider-wallet/statement/{YYYY-MM}.pdf`: the signed-in provider's own monthly statement
   (422 for a malformed month, 404 without a provider profile).
 - `GET /api/invoices/{number}.pdf`: an invoice, for staff holding create_invoices or its patient recipient
@@ -26,7 +28,7 @@ from app.pdf import PdfFile
 from app.services.errors import ServiceError
 from app.services.invoices import get_invoice_pdf
 from app.services.ledger import monthly_statement_pdf
-from app.services.receipts import get_order_receipt
+from app.services.receipts import get_order_receipt, get_store_order_receipt
 
 router = APIRouter(tags=["documents"])
 NOT_SIGNED_IN = "Please sign in to download this document."
@@ -61,6 +63,14 @@ async def order_receipt(number: str, request: Request, session: SessionDep) -> R
     """Download the receipt of one of your orders (visits, fee, payments and refunds)."""
     return await _download(
         request, session, get_order_receipt, number=number[:32], time_zone=request.cookies.get("tz")
+    )
+
+
+@router.get("/api/store-orders/{number}/receipt.pdf", response_model=None, responses=PDF)
+async def store_order_receipt(number: str, request: Request, session: SessionDep) -> Response:
+    """Download the receipt of one of your store orders (products, shipping, tax, total, any credit)."""
+    return await _download(
+        request, session, get_store_order_receipt, number=number[:32], time_zone=request.cookies.get("tz")
     )
 
 

@@ -1,7 +1,8 @@
 """Store pieces shared by the patient's store, checkout and the staff screens: prices in cents, the stock
 line ("Only 3 left", "Out of stock"), order and fulfilment badges, the Add to cart button of a product,
 the shipping-address fields, the money lines every store total shows (`store_money_rows`: Subtotal,
-Shipping or "Free", Sales tax and Platform fee when there are any, Total) and an order's summary card."""
+Shipping or "Free", Sales tax and Platform fee when there are any, Total) and an order's summary card with
+its "Download receipt" link (the PDF of api/documents.py, app/services/receipts)."""
 
 from __future__ import annotations
 
@@ -179,9 +180,34 @@ def shipped_line(order: StoreOrderRead) -> Any:
     )
 
 
-def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any = "") -> VdomDict:
-    """One store order: number and date, its order and fulfilment statuses, lines, totals, where it ships
-    and, once shipped, its tracking number."""
+def store_receipt_href(number: str) -> str:
+    """Where a store order's receipt downloads (api/documents.py)."""
+    return f"/api/store-orders/{number}/receipt.pdf"
+
+
+def store_receipt_link(number: str) -> VdomDict:
+    """The download link to a store order's receipt; its accessible name says which order and that it is a
+    PDF."""
+    return html.p(
+        {"class_name": "store-receipt"},
+        html.a(
+            {
+                "class_name": "receipt-link",
+                "href": store_receipt_href(number),
+                "download": "",
+                "aria-label": f"Download receipt for order {number} (PDF)",
+            },
+            icon("receipt", size=14),
+            "Download receipt",
+        ),
+    )
+
+
+def order_card(
+    order: StoreOrderRead, *, heading_level: str = "h3", extra: Any = "", receipt: bool = True
+) -> VdomDict:
+    """One store order: number and date, its order and fulfilment statuses, lines, totals, where it ships,
+    once shipped its tracking number, and (`receipt`: for readers who may download it) its receipt link."""
     heading = getattr(html, heading_level)
     title_id = f"store-order-{order.number}"
     return html.article(
@@ -224,5 +250,6 @@ def order_card(order: StoreOrderRead, *, heading_level: str = "h3", extra: Any =
             ),
         ),
         shipped_line(order),
+        store_receipt_link(order.number) if receipt else "",
         extra,
     )

@@ -3,7 +3,8 @@ filtered by fulfilment status (tabs in the URL, `?status=processed`) and searche
 order shows its next steps: Mark processed, Mark shipped (carrier and tracking number, in a dialog), Mark
 delivered, Mark returned (after delivery) or Cancel order (before shipping; both with an optional reason).
 app/services/store validates every step, audits it, records the money and e-mails the patient; this screen
-shows its refusals above the queue.
+shows its refusals above the queue. Members who may read receipts (process_payments) get each order's
+"Download receipt" link.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ from components.kit import (
     staff_screen,
     text_param,
 )
-from components.staff_frame import StaffFrame, StaffSection
+from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from components.store_ui import order_card
+from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead
 
 F = FulfilmentStatus
@@ -76,6 +78,7 @@ def _Queue() -> VdomDict:
     page = page_param(params)
     url = ListQuery(PATH, {"status": status, "q": search})
     session = use_session()
+    receipts = Permission.process_payments in use_staff_permissions()
     query = use_query(
         list_store_orders,
         fulfilment=status,
@@ -129,7 +132,7 @@ def _Queue() -> VdomDict:
             form_error(problem),
             QueryView(
                 query,
-                lambda data: _orders(data, step, action.pending, url),
+                lambda data: _orders(data, step, action.pending, url, receipts),
                 is_empty=lambda data: data is None,
                 loading_label="Loading store orders…",
             ),
@@ -158,6 +161,7 @@ def _orders(
     step: Callable[[StoreOrderRead, FulfilmentStatus], Callable[[], Any]],
     busy: bool,
     url: ListQuery,
+    receipts: bool,
 ) -> VdomDict:
     def buttons(order: StoreOrderRead) -> VdomDict | str:
         targets = NEXT_STEPS[order.fulfilment]
@@ -193,6 +197,7 @@ def _orders(
                 order_card(
                     order,
                     heading_level="h2",
+                    receipt=receipts,
                     extra=html._(
                         hint(f"Patient: {order.patient_name}") if order.patient_name else "",
                         buttons(order),

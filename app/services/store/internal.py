@@ -1,0 +1,28 @@
+"""The store's actor-less reads for other domains: a store order as its cards show it (`read_store_order`),
+for the receipts domain, which checks who reads it. Nothing here writes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services.store._orders import _reads
+from models.identity import as_utc
+from models.store import StoreOrder, StoreOrderRead
+
+MAX_NUMBER = 16  # StoreOrder.number's column
+
+
+async def read_store_order(
+    session: AsyncSession, number: str
+) -> tuple[StoreOrderRead, datetime | None] | None:
+    """Store order `number` ("MS-7K3Q9P", any case) as My orders and the staff queue read it, and when it
+    was returned or canceled (a stamp the read leaves out); None when there is no such order."""
+    row = await session.scalar(
+        select(StoreOrder).where(StoreOrder.number == (number or "")[:MAX_NUMBER].upper())
+    )
+    if row is None:
+        return None
+    return (await _reads(session, [row]))[0], as_utc(row.returned_at or row.canceled_at)
