@@ -84,6 +84,13 @@ class EntryKind(enum.StrEnum):
     store_order_delivered = "store_order_delivered"  # patient_booked → store_sales + platform_fees
 
 
+class DiscountFunding(enum.StrEnum):
+    """Who pays for a sale's discount (the business setting `discount_funding`)."""
+
+    platform = "platform"  # MediVisit: the provider earns their full price
+    provider = "provider"  # the provider: their earning is the discounted price
+
+
 class CollectionMethod(enum.StrEnum):
     """How a pay-at-visit visit's money was collected in person."""
 
@@ -222,7 +229,20 @@ class VisitCharge(Base):
     collection_method: Mapped[str | None] = mapped_column(String(16), default=None)
     collected_by: Mapped[str | None] = mapped_column(String(36), default=None)
     collected_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The sale's discount on this visit (cents: its original price minus `price`) and who funds it, as the
+    # business setting "Who pays for discounts" said when the order was booked (None: no discount).
+    # Platform-funded: the provider earns price + discount and the platform's fee leg carries the discount;
+    # provider-funded: the provider earns `price`. `refunded_discount` is the part of a platform-funded
+    # discount refunds reversed from the provider's earning (in proportion to what was refunded).
+    discount: Mapped[int] = mapped_column(BigInteger, default=0)
+    discount_funded_by: Mapped[str | None] = mapped_column(String(16), default=None)
+    refunded_discount: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def platform_discount(self) -> int:
+        """Cents of the discount the platform funds (0 when there is none or the provider funds it)."""
+        return self.discount if self.discount_funded_by == DiscountFunding.platform else 0
 
 
 class PayoutRequest(Base):
@@ -325,7 +345,12 @@ class StatementLineRead(BaseModel):
     price: Decimal
     platform_fee: Decimal  # the visit's share of the order's fee (paid by the patient on top)
     refunded: Decimal  # of the provider's earning
-    earning: Decimal  # price minus refunded
+    earning: Decimal  # price (plus a discount MediVisit funds) minus refunded
+    # A sale's discount on the visit: its original price, the discount and who funded it ("platform" or
+    # "provider"; None without a discount).
+    original_price: Decimal | None = None
+    discount: Decimal = Decimal("0.00")
+    discount_funded_by: str | None = None
     released_at: datetime | None
     releases_at: datetime | None  # when the dispute window ends (None once released)
     # Pay at visit: the earning was collected in person (no dispute window, never paid out by us).

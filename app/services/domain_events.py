@@ -18,11 +18,13 @@ MissedDue = Literal["first-response", "resolution"]  # the due time a help-desk 
 
 @dataclass(frozen=True)
 class BookedVisit:
-    """One visit of an order, as the ledger records it: whose time it is and its price."""
+    """One visit of an order, as the ledger records it: whose time it is, its price (what the patient pays)
+    and its original price before a sale (None: the ledger reads it from the visit)."""
 
     appointment_id: str
     provider_id: str
     price: Decimal
+    original: Decimal | None = None
 
 
 @dataclass(frozen=True)

@@ -283,12 +283,33 @@ def release_badge(line: StatementLineRead, zone: ZoneInfo) -> VdomDict:
     )
 
 
+def discount_note(line: StatementLineRead) -> str:
+    """'Flash sale −$42.00, funded by MediVisit' (or 'by you'), or '' for a visit booked without a discount."""
+    if not line.discount or line.discount_funded_by is None:
+        return ""
+    funder = "MediVisit" if line.discount_funded_by == "platform" else "you"
+    return f"Flash sale −{format_money(line.discount)}, funded by {funder}"
+
+
+def price_cell(line: StatementLineRead) -> VdomDict | str:
+    """The price, and for a visit booked at a sale's price its original price, the discount and who paid it."""
+    note = discount_note(line)
+    if not note or line.original_price is None:
+        return format_money(line.price)
+    return html.span(
+        {"class_name": "statement-price"},
+        format_money(line.original_price),
+        html.br(),
+        html.span({"class_name": "hint discount-note"}, note),
+    )
+
+
 def statement_columns(time_zone: str) -> tuple[Column, ...]:
     zone = ZoneInfo(time_zone)
     return (
         Column("completed", "Completed", render=lambda line: _day(line.completed_at, zone)),
         Column("service", "Service", render=lambda line: UserText(line.service_name)),
-        Column("price", "Price", render=lambda line: format_money(line.price), numeric=True),
+        Column("price", "Price", render=price_cell, numeric=True),
         Column("fee", "Platform fee", render=lambda line: format_money(line.platform_fee), numeric=True),
         Column("refunded", "Refunded", render=lambda line: format_money(line.refunded), numeric=True),
         Column("earning", "Earning", render=lambda line: format_money(line.earning), numeric=True),
@@ -300,7 +321,8 @@ def statement_section(page: StatementPageRead, time_zone: str) -> VdomDict:
     return StaffCard(
         "Statement per visit",
         hint(
-            "The platform fee is paid by the patient on top of your price; your earning is the price less refunds."
+            "The platform fee is paid by the patient on top of your price; your earning is the price less refunds. "
+            "A sale's discount funded by MediVisit leaves your earning at your full price."
         ),
         DataTable(
             statement_columns(time_zone),

@@ -489,7 +489,9 @@ async def place_order(
         placed = OrderPlaced(
             order_id=order.id,
             patient_id=account.id,
-            visits=tuple(BookedVisit(v.hold.id, v.hold.provider_id, v.price.charge) for v in visits),
+            visits=tuple(
+                BookedVisit(v.hold.id, v.hold.provider_id, v.price.charge, v.price.original) for v in visits
+            ),
             fee=fee,
             paid_ahead=gateway.collects_at_order,
             at=now,

@@ -149,5 +149,21 @@ BUSINESS: tuple[Feature, ...] = (
         lambda: "0",
         group="business",
     ),
+    # Who pays for a sale's discount (issue 29 item 6). Recorded on each visit's charge when it is booked, so
+    # changing it later never changes a booked visit.
+    Feature(
+        "discount_funding",
+        "Who pays for discounts",
+        "During a sale (the flash sale's 30 % off IV therapy) the patient pays the discounted price. MediVisit: "
+        "the provider still earns their full price and the platform's fee carries the discount. The provider: "
+        "their earning is the discounted price. Visits already booked keep the choice they were booked with.",
+        "choice",
+        lambda: "platform",
+        (
+            ("platform", "MediVisit (the provider earns their full price)"),
+            ("provider", "The provider (their earning is the discounted price)"),
+        ),
+        group="business",
+    ),
 )
 BY_KEY = {feature.key: feature for feature in (*FEATURES, *BUSINESS)}

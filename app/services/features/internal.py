@@ -4,8 +4,15 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
+from app.services.features._discounts import discount_funding
 from app.services.features._keeper import keep_toggles_fresh, load_toggles
 from app.services.features._payout_rule import payout_second_approval_above
 from app.services.features._pricing import store_pricing
 
-__all__ = ["keep_toggles_fresh", "load_toggles", "payout_second_approval_above", "store_pricing"]
+__all__ = [
+    "discount_funding",
+    "keep_toggles_fresh",
+    "load_toggles",
+    "payout_second_approval_above",
+    "store_pricing",
+]

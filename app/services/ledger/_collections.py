@@ -8,6 +8,13 @@ is one `collected_at_visit` entry:
 - world +p: the provider's share first (p = what is left of the price, at most a), paid to them at the door,
   so it leaves the books (we never hold it, never pay it out, and there is no dispute window on it);
 - provider_receivable(provider) +(a − p): the platform's fee, in the provider's hands, owed to us.
+A discount the platform funds (`VisitCharge.platform_discount`, the business setting "Who pays for discounts")
+is settled by the collection that covers the visit's discounted price: the provider keeps their full price, so
+the receivable is the fee minus the discount, and when the discount is more than the fee (the flash sale's
+30 % against a 5 % fee) the platform owes the provider the difference: platform_fees −x, provider_available
++x. Available, not pending: a pay-at-visit visit has no dispute window (its charge is released when it is
+completed, so the release job would never move a pending amount), and the money is ours to pay out like a
+card earning, so a refund can take it back from there.
 Whatever stays in patient_booked is still due from the patient: the visit shows "Payment due $X" to the
 patient, the provider and staff until it is recorded. The receivable is netted against the provider's card
 earnings when they request a payout (`_payouts`, `fee_netted`).
@@ -33,7 +40,7 @@ from app.events import publish_event
 from app.principal import Principal
 from app.services.domain_events import PaymentCollected
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
-from app.services.ledger._journal import WORLD, Leg, cents, dollars, post
+from app.services.ledger._journal import FEES, WORLD, Leg, cents, dollars, post
 from app.services.ledger._rules import NO_VISIT, require_payments_staff
 from app.services.ledger._visits import _charge, _close_order, _money_of, _transactions, visit_payment_of
 from app.services.payments import get_gateway
@@ -99,13 +106,21 @@ async def collect(
     earned = min(charge.collected, charge.price)
     price_part = min(amount, charge.price - earned)
     fee_part = amount - price_part
+    # A discount the platform funds is settled with the collection that covers the (discounted) price: the
+    # provider keeps their full price, so of the fee in their hands they owe us the fee minus the discount,
+    # and what the discount exceeds it by we owe them (see `discount_owed`).
+    discount = charge.platform_discount if earned < charge.price <= earned + price_part else 0
+    owed = max(fee_part - discount, 0)
+    ours = max(discount - fee_part, 0)
     await post(
         session=session,
         kind=EntryKind.collected_at_visit,
         legs=[
             Leg(AccountKind.patient_booked, charge.patient_id, -amount),
-            Leg(WORLD[0], WORLD[1], price_part),
-            Leg(AccountKind.provider_receivable, charge.provider_id, fee_part),
+            Leg(WORLD[0], WORLD[1], amount - owed),
+            Leg(AccountKind.provider_receivable, charge.provider_id, owed),
+            Leg(AccountKind.provider_available, charge.provider_id, ours),
+            Leg(FEES[0], FEES[1], -ours),
         ],
         description=f"Collected at visit ({method.label})",
         order_id=charge.order_id,

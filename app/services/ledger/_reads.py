@@ -37,7 +37,7 @@ from app.services.ledger._rules import (
     NO_PROFILE,
     PAGE_SIZE,
 )
-from app.services.ledger._visits import visit_payment_of
+from app.services.ledger._visits import earning_of, visit_payment_of
 from app.services.shared.accounts import is_admin
 from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
@@ -250,8 +250,11 @@ async def list_provider_statement(
                 service_name=service_name,
                 price=dollars(charge.price),
                 platform_fee=dollars(charge.fee),
-                refunded=dollars(charge.refunded_earning),
-                earning=dollars(charge.price - charge.refunded_earning),
+                refunded=dollars(charge.refunded_earning + charge.refunded_discount),
+                earning=dollars(earning_of(charge) - charge.refunded_earning - charge.refunded_discount),
+                original_price=dollars(charge.price + charge.discount) if charge.discount else None,
+                discount=dollars(charge.discount),
+                discount_funded_by=charge.discount_funded_by if charge.discount else None,
                 released_at=as_utc(charge.released_at),
                 releases_at=(
                     None

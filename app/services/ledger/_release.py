@@ -23,7 +23,7 @@ from app.services.ledger._rules import RELEASE_BATCH
 from app.settings import get_settings
 from models.base import utcnow
 from models.dispute import Dispute, DisputeStatus
-from models.ledger import AccountKind, EntryKind, VisitCharge
+from models.ledger import AccountKind, DiscountFunding, EntryKind, VisitCharge
 
 
 def _disputed(appointment_id: Any) -> Exists:
@@ -62,6 +62,9 @@ async def release_due_earnings(*, session: AsyncSession, now: datetime | None = 
                     VisitCharge.order_id,
                     VisitCharge.price,
                     VisitCharge.refunded_earning,
+                    VisitCharge.discount,
+                    VisitCharge.discount_funded_by,
+                    VisitCharge.refunded_discount,
                 )
                 .execution_options(synchronize_session=False)
             )
@@ -76,12 +79,14 @@ async def release_due_earnings(*, session: AsyncSession, now: datetime | None = 
                 .execution_options(synchronize_session=False)
             )
             continue
-        provider_id, order_id, price, refunded = claimed
+        provider_id, order_id, price, refunded, discount, funded_by, refunded_discount = claimed
+        # A discount the platform funded is part of the earning (`_visits.earning_of`).
+        funded = discount - refunded_discount if funded_by == DiscountFunding.platform else 0
         await post(
             session=session,
             kind=EntryKind.earning_released,
             legs=move(
-                price - refunded,
+                price - refunded + funded,
                 (AccountKind.provider_pending, provider_id),
                 (AccountKind.provider_available, provider_id),
             ),

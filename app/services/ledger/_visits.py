@@ -50,6 +50,7 @@ from app.services.domain_events import (
     WalletCreditGranted,
 )
 from app.services.errors import NotFound, ValidationFailed
+from app.services.features.internal import discount_funding
 from app.services.ledger._journal import (
     FEES,
     WORLD,
@@ -92,7 +93,7 @@ from models.booking import (
     TransactionType,
 )
 from models.identity import User, as_utc
-from models.ledger import AccountKind, EntryKind, VisitCharge, VisitPaymentRead
+from models.ledger import AccountKind, DiscountFunding, EntryKind, VisitCharge, VisitPaymentRead
 from models.payment import CardPayment, CardPaymentStatus
 
 
@@ -123,9 +124,15 @@ async def record_order_placed(
     paid_ahead: bool,
     at: datetime | None = None,
 ) -> None:
-    """Each visit's charge, and one entry: the order's total into the patient's booked account."""
+    """Each visit's charge, and one entry: the order's total into the patient's booked account. A visit
+    booked at a sale's price records its discount and who funds it (the business setting read now, in the
+    order's unit of work)."""
     at = at or utcnow()
     shares = split_fee(cents(fee), [(v.appointment_id, cents(v.price)) for v in visits])
+    originals = await _originals(session, visits)
+    funding: DiscountFunding | None = None
+    if any(originals[v.appointment_id] > cents(v.price) for v in visits):
+        funding = await discount_funding(session=session)
     rows = [
         {
             "appointment_id": v.appointment_id,
@@ -135,6 +142,10 @@ async def record_order_placed(
             "price": cents(v.price),
             "fee": shares[v.appointment_id],
             "paid_ahead": paid_ahead,
+            "discount": max(originals[v.appointment_id] - cents(v.price), 0),
+            "discount_funded_by": (
+                funding.value if funding and originals[v.appointment_id] > cents(v.price) else None
+            ),
             "created_at": at,
         }
         for v in visits
@@ -149,6 +160,23 @@ async def record_order_placed(
         order_id=order_id,
         at=at,
     )
+
+
+async def _originals(session: AsyncSession, visits: Sequence[BookedVisit]) -> dict[str, int]:
+    """Each visit's original price in cents: the event's, else the visit's own (`original_price`)."""
+    found = {v.appointment_id: cents(v.original) for v in visits if v.original is not None}
+    missing = [v.appointment_id for v in visits if v.original is None]
+    if missing:
+        rows = await session.execute(
+            select(Appointment.id, Appointment.original_price).where(Appointment.id.in_(missing))
+        )
+        found |= {visit_id: cents(original) for visit_id, original in rows.tuples() if original is not None}
+    return {v.appointment_id: found.get(v.appointment_id, cents(v.price)) for v in visits}
+
+
+def earning_of(charge: VisitCharge) -> int:
+    """The provider's earning for the visit before refunds: its price, plus a discount the platform funds."""
+    return charge.price + charge.platform_discount
 
 
 async def post_booked_order(session: AsyncSession, booked: OrderPlaced | PaymentCaptured) -> None:
@@ -188,7 +216,7 @@ async def _charge(session: AsyncSession, row: Appointment) -> VisitCharge:
         session=session,
         order_id=order.id,
         patient_id=order.patient_id,
-        visits=[BookedVisit(v.id, v.provider_id, v.price) for v in visits.all()],
+        visits=[BookedVisit(v.id, v.provider_id, v.price, v.original_price) for v in visits.all()],
         fee=order.platform_fee,
         paid_ahead=paid_ahead,
         at=as_utc(order.created_at),
@@ -284,13 +312,15 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
         await _close_order(session, row.order_id, at)
         return
     if charge.completed_at is None and charge.voided_at is None:
+        # A discount the platform funds: the provider earns the full price, the fee leg carries the discount
+        # (it may be below zero for this entry: the fees account keeps no balance row).
         await post(
             session=session,
             kind=EntryKind.visit_completed,
             legs=[
                 Leg(AccountKind.patient_booked, charge.patient_id, -(charge.price + charge.fee)),
-                Leg(AccountKind.provider_pending, charge.provider_id, charge.price),
-                Leg(AccountKind.platform_fees, "", charge.fee),
+                Leg(AccountKind.provider_pending, charge.provider_id, earning_of(charge)),
+                Leg(AccountKind.platform_fees, "", charge.fee - charge.platform_discount),
             ],
             description="Visit completed",
             order_id=charge.order_id,
@@ -462,6 +492,28 @@ def proportional(total: int, price: int, fee: int) -> tuple[int, int]:
     return earning, total - earning
 
 
+def discount_reached(charge: VisitCharge) -> int:
+    """Cents of a platform-funded discount that reached the provider: paid ahead, at completion; at a
+    pay-at-visit visit, with the collection that covered its price (`_collections`)."""
+    if not charge.platform_discount or charge.completed_at is None:
+        return 0
+    if not charge.paid_ahead and charge.collected < charge.price:
+        return 0
+    return charge.platform_discount
+
+
+def _discount_reversed(charge: VisitCharge, total: int) -> int:
+    """The part of the discount the provider received that refunding `total` more cents takes back: the
+    discount times the share of the visit refunded in all, rounded half up, less what was taken already."""
+    reached = discount_reached(charge)
+    whole = charge.price + charge.fee
+    if not reached or whole <= 0:
+        return 0
+    refunded = charge.refunded_earning + charge.refunded_fee + total
+    due = min((2 * refunded * reached + whole) // (2 * whole), reached)
+    return max(due - charge.refunded_discount, 0)
+
+
 async def refund_visit(
     *,
     session: AsyncSession,
@@ -500,6 +552,12 @@ async def refund_visit(
     earning, fee = proportional(total, charge.price, charge.fee)
     earning, fee = min(earning, left_earning), min(fee, left_fee)
     earning += total - earning - fee  # a last cent the rounding gave the other side
+    # A discount the platform funded went to the provider on top of the price: refunds take it back from
+    # them in the same proportion (of all refunded so far, so a full refund takes all of it), and the
+    # platform's fee leg gives back that much less (it may gain, when the discount is more than the fee).
+    discount = _discount_reversed(charge, total)
+    back = earning + discount
+    kept_fee = fee - discount
     pending = account_id(AccountKind.provider_pending, charge.provider_id)
     available = account_id(AccountKind.provider_available, charge.provider_id)
     receivable = account_id(AccountKind.provider_receivable, charge.provider_id)
@@ -507,9 +565,9 @@ async def refund_visit(
     # Until the dispute window ends this visit's earning is all pending; after, it is available (or paid).
     # Collected in person, the provider holds it: their share is taken back from their available card
     # earnings, and the fee from what they still owe us (the rest, already netted, from our fees).
-    from_pending = earning if charge.released_at is None and not in_person else 0
-    from_available = earning - from_pending
-    from_receivable = min(fee, held[receivable]) if in_person else 0
+    from_pending = back if charge.released_at is None and not in_person else 0
+    from_available = back - from_pending
+    from_receivable = min(max(kept_fee, 0), held[receivable]) if in_person else 0
     if from_pending > held[pending] or from_available > held[available]:
         raise ValidationFailed(REFUND_IN_PERSON if in_person else REFUND_ALREADY_PAID_OUT)
     credit = _credit(charge)
@@ -521,7 +579,7 @@ async def refund_visit(
                 Leg(AccountKind.provider_pending, charge.provider_id, -from_pending),
                 Leg(AccountKind.provider_available, charge.provider_id, -from_available),
                 Leg(AccountKind.provider_receivable, charge.provider_id, -from_receivable),
-                Leg(FEES[0], FEES[1], -(fee - from_receivable)),
+                Leg(FEES[0], FEES[1], -(kept_fee - from_receivable)),
                 Leg(credit[0], credit[1], total),
             ],
             description="Visit refunded as wallet credit",
@@ -535,6 +593,7 @@ async def refund_visit(
         raise ValidationFailed(REFUND_ALREADY_PAID_OUT) from None
     charge.refunded_earning += earning
     charge.refunded_fee += fee
+    charge.refunded_discount += discount
     await _refund_row(session, charge, total, "Refund as wallet credit", at)
     await audit.record_by(
         session=session,
@@ -542,7 +601,13 @@ async def refund_visit(
         actor=actor,
         action=AuditAction.refund_issued,
         target=row.id,
-        details={"amount_cents": total, "earning_cents": earning, "fee_cents": fee, "reason": reason},
+        details={
+            "amount_cents": total,
+            "earning_cents": earning,
+            "fee_cents": fee,
+            "discount_cents": discount,
+            "reason": reason,
+        },
     )
     return dollars(total)
 
