@@ -36,16 +36,18 @@ from components.kit import (
     DataTable,
     Dialog,
     Field,
+    ListQuery,
     QueryView,
     Select,
     StaffCard,
     dialog_actions,
     field_group,
     hint,
-    pager,
+    page_param,
     pill,
     staff_screen,
 )
+from components.kit.list_screen import MorePages
 from components.staff_frame import StaffFrame, StaffSection, role_label, use_staff_access
 from models.account import Role
 from models.staff import Permission, StaffMemberRead
@@ -57,11 +59,6 @@ ADDED, UPDATED, REMOVED = "Staff Added", "Staff Updated", "Staff Removed"
 def permission_label(permission: Permission) -> str:
     """'view_support_tickets' → 'View support tickets'."""
     return permission.value.replace("_", " ").capitalize()
-
-
-def page_number(params: dict[str, list[str]]) -> int:
-    value = (params.get("page") or ["1"])[0]
-    return int(value) if value.isdigit() and int(value) > 0 else 1
 
 
 def roles_for(access: StaffAccessRead | None) -> tuple[Role, ...]:
@@ -77,7 +74,7 @@ def TeamPage() -> Component:
 @component
 def _Team() -> VdomDict:
     access = use_staff_access().access
-    page = page_number(use_search_params())
+    page = page_param(use_search_params())
     query = use_query(list_staff, page=page)
     use_topic(TOPIC, refetch=[query])  # changes made in other tabs and by other managers
     changed = query.refetch
@@ -103,11 +100,7 @@ def _Team() -> VdomDict:
 
 def staff_pages(data: StaffPageRead) -> VdomDict:
     """Previous / Next by `has_more` (the service does not count the staff, so no 'Page 2 of 5')."""
-    return pager(
-        "Staff pages",
-        previous=f"{PATH}?page={data.page - 1}" if data.page > 1 else None,
-        following=f"{PATH}?page={data.page + 1}" if data.has_more else None,
-    )
+    return MorePages(data.page, data.has_more, href=ListQuery(PATH).page_href, label="Staff pages")
 
 
 # ---- adding ------------------------------------------------------------------------------------------

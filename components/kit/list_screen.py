@@ -10,6 +10,8 @@ to edit one item.
   address, client-side (static/js/app.js), so the filters land in the URL and a reload or a shared link
   keeps them; Search, and Clear when given.
 - `PagedItems`: one page of items, an empty note when there are none, and `PageLinks` under them.
+- `MorePages`: Previous page / Next page for a list that is not counted (the service says only whether
+  another page follows), the kit's `pager` with `query.page_href`'s links.
 - `form_error`: the line (`p.form-error[role=alert]`) where a screen says why the service refused.
 The dialog is the kit's `Dialog`; the table is `DataTable` (with `page_href=query.page_href`).
 """
@@ -25,6 +27,7 @@ from reactpy.types import VdomDict
 
 from components import browser
 from components.kit._util import classes
+from components.kit.browse import pager
 from components.kit.buttons import Button
 from components.kit.pages import PageLinks, list_href
 from components.kit.tabs import TabPanel, Tabs
@@ -32,9 +35,11 @@ from components.kit.tabs import TabPanel, Tabs
 Params = Mapping[str, list[str]]
 
 
-def text_param(params: Params, name: str, *, limit: int) -> str:
-    """The search parameter `name`, stripped and cut to `limit` characters ("" when missing)."""
-    return (params.get(name) or [""])[0].strip()[:limit]
+def text_param(params: Params, name: str, *, limit: int, squash: bool = False) -> str:
+    """The search parameter `name`, stripped and cut to `limit` characters ("" when missing); `squash` also
+    makes each run of spaces inside it one space (before the cut)."""
+    value = (params.get(name) or [""])[0]
+    return (" ".join(value.split()) if squash else value.strip())[:limit]
 
 
 def choice_param(params: Params, name: str, choices: Collection[str], *, default: str = "") -> str:
@@ -150,6 +155,24 @@ def PagedItems(  # noqa: N802 - a kit element, named like the components
         return html.p({"class_name": empty_class}, empty) if isinstance(empty, str) else empty
     size = page_size if page_size is not None else data.page_size  # type: ignore[attr-defined]
     return html._(*body, PageLinks(data.page, data.total, size, href=href, label=label))
+
+
+def MorePages(  # noqa: N802 - a kit element, named like the components
+    page: int,
+    has_more: bool,
+    *,
+    href: Callable[[int], str],
+    label: str,
+    status: Any = None,
+) -> VdomDict:
+    """`nav.staff-pager` named `label`: Previous page (from page 2 on) and Next page (when `has_more`),
+    `href(n)` page n's address, `status` between them."""
+    return pager(
+        label,
+        previous=href(page - 1) if page > 1 else None,
+        following=href(page + 1) if has_more else None,
+        status=status,
+    )
 
 
 def form_error(problem: Any, *, class_name: str | None = None) -> Any:
