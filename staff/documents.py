@@ -7,9 +7,6 @@ managed list and a note. The rules (and the audit rows) are app/services/enrollm
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
 from reactpy.types import Component, VdomDict
@@ -32,15 +29,18 @@ from components.kit import (
     Column,
     DataTable,
     Dialog,
+    ListQuery,
     QueryView,
     Select,
     StaffCard,
     TextArea,
     UserText,
+    choice_param,
     dialog_actions,
-    pager,
+    page_param,
     staff_screen,
 )
+from components.kit.list_screen import MorePages
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import DocumentKind, DocumentStanding, DocumentStatus
 from models.enrollment_review import MAX_DOCUMENT_NOTE, DocumentPageRead, DocumentRowRead
@@ -50,29 +50,16 @@ PATH = "/staff/documents"
 APPROVED, REJECTED = "Document approved", "Document rejected"
 
 
-@dataclass(frozen=True)
-class DocumentFilters:
-    standing: str = ""
-    kind: str = ""
-    page: int = 1
+MAX_PAGE = 1000
 
-    @classmethod
-    def from_params(cls, params: dict[str, list[str]]) -> DocumentFilters:
-        def first(name: str) -> str:
-            return (params.get(name) or [""])[0].strip()[:40]
 
-        standing, kind, page = first("standing"), first("kind"), first("page")
-        return cls(
-            standing=standing if standing in DocumentStanding.__members__ else "",
-            kind=kind if kind in DocumentKind.__members__ else "",
-            page=min(int(page), 1000) if page.isdigit() and int(page) > 0 else 1,
-        )
-
-    def href(self, **changes: Any) -> str:
-        values: dict[str, Any] = {"standing": self.standing, "kind": self.kind, "page": self.page} | changes
-        page = int(values.pop("page") or 1)
-        params = {k: v for k, v in values.items() if v} | ({"page": str(page)} if page > 1 else {})
-        return f"{PATH}?{urlencode(params)}" if params else PATH
+def documents_query(params: dict[str, list[str]]) -> tuple[ListQuery, int]:
+    """The list's filters (standing, kind) and its page as the URL carries them (unknown values dropped;
+    a page past the last one allowed shows that last one)."""
+    standing = choice_param(params, "standing", DocumentStanding.__members__)
+    kind = choice_param(params, "kind", DocumentKind.__members__)
+    page = min(page_param(params, last=10**12), MAX_PAGE)
+    return ListQuery(PATH, {"standing": standing, "kind": kind}), page
 
 
 @component
@@ -82,7 +69,7 @@ def DocumentsPage() -> Component:
 
 @component
 def _Documents() -> VdomDict:
-    filters = DocumentFilters.from_params(use_search_params())
+    url, page = documents_query(use_search_params())
     return staff_screen(
         "Document Approvals",
         FilterForm(
@@ -93,46 +80,50 @@ def _Documents() -> VdomDict:
                 (
                     "Standing",
                     "standing",
-                    filters.standing,
+                    url.filters["standing"],
                     "Every standing",
                     [(s.value, s.value.capitalize()) for s in DocumentStanding],
                 ),
-                ("Kind", "kind", filters.kind, "Every kind", [(k.value, k.label) for k in DocumentKind]),
+                (
+                    "Kind",
+                    "kind",
+                    url.filters["kind"],
+                    "Every kind",
+                    [(k.value, k.label) for k in DocumentKind],
+                ),
             ),
-            key=filters.href(page=1),
+            key=url.href(),
         ),
-        _List(filters),
+        _List(url, page),
         lead="Every credential document providers and applicants handed in. Those expiring within 90 days "
         "or expired are highlighted; approve a document, or reject it with a reason the applicant reads.",
     )
 
 
 @component
-def _List(filters: DocumentFilters) -> VdomDict:
+def _List(url: ListQuery, page: int) -> VdomDict:
     query = use_query(
         list_credential_documents,
-        standing=filters.standing,
-        kind=filters.kind,
-        page=filters.page,
+        standing=url.filters["standing"],
+        kind=url.filters["kind"],
+        page=page,
     )
     use_topic(REVIEW_TOPIC, refetch=[query])
     return QueryView(
         query,
-        lambda page: documents_section(page, filters, query.refetch),
+        lambda data: documents_section(data, url, query.refetch),
         is_empty=lambda page: page is None,
         loading_label="Loading documents…",
     )
 
 
-def documents_section(
-    page: DocumentPageRead, filters: DocumentFilters, changed: Callable[[], None]
-) -> VdomDict:
+def documents_section(page: DocumentPageRead, url: ListQuery, changed: Callable[[], None]) -> VdomDict:
     counts = counts_list(
         "Documents per standing",
         [
             (
                 s.value,
-                html.a({"href": filters.href(standing=s.value, page=1)}, standing_badge(s)),
+                html.a({"href": url.href(standing=s.value)}, standing_badge(s)),
                 page.counts.get(s.value, 0),
             )
             for s in DocumentStanding
@@ -153,11 +144,7 @@ def documents_section(
             ),
             empty="No document matches these filters.",
         ),
-        pager(
-            "Document pages",
-            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
-            following=filters.href(page=page.page + 1) if page.has_more else None,
-        ),
+        MorePages(page.page, page.has_more, href=url.page_href, label="Document pages"),
         title_id="documents-list-title",
         head=(counts,),
         head_class="verify-head",
