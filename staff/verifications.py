@@ -9,10 +9,8 @@ rules are app/services/enrollment's, which refuse on their own whatever this scr
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, event, html, use_ref, use_state
@@ -44,21 +42,25 @@ from components.kit import (
     Column,
     DataTable,
     Dialog,
+    ListQuery,
     QueryView,
     StaffCard,
     TextArea,
     Tone,
     UserText,
     bullets,
+    choice_param,
     dialog_actions,
     facts,
     field_group,
     hint,
     meta_line,
-    pager,
+    page_param,
     portal_body,
     staff_screen,
+    text_param,
 )
+from components.kit.list_screen import MorePages
 from components.staff_frame import StaffFrame, StaffSection
 from models.enrollment import ApplicationStatus, DecisionCreate, DocumentRead, ReasonUse
 from models.enrollment_review import (
@@ -98,40 +100,23 @@ DONE = {
     "information": ("Information requested", "The applicant was told what to fix."),
     "reject": ("Application rejected", "The applicant was told why."),
 }
+MAX_PAGE = 1000
 
 
-@dataclass(frozen=True)
-class QueueFilters:
-    status: str = ""
-    provider_type: str = ""
-    state: str = ""
-    page: int = 1
-    application: str = ""
-
-    @classmethod
-    def from_params(cls, params: dict[str, list[str]]) -> QueueFilters:
-        def first(name: str, size: int = 40) -> str:
-            return (params.get(name) or [""])[0].strip()[:size]
-
-        status, kind, state, page = first("status"), first("type"), first("state").upper(), first("page")
-        return cls(
-            status=status if status in {s.value for s in QUEUE_STATUSES} else "",
-            provider_type=kind if kind in ProviderType.__members__ else "",
-            state=state if state in US_STATES else "",
-            page=min(int(page), 1000) if page.isdigit() and int(page) > 0 else 1,
-            application=first("application", 36),
-        )
-
-    def href(self, **changes: Any) -> str:
-        values = {
-            "status": self.status,
-            "type": self.provider_type,
-            "state": self.state,
-            "page": str(self.page) if self.page > 1 else "",
-            "application": self.application,
-        } | {k: str(v) if v else "" for k, v in changes.items()}
-        query = urlencode({k: v for k, v in values.items() if v})
-        return f"{PATH}?{query}" if query else PATH
+def queue_query(params: dict[str, list[str]]) -> tuple[ListQuery, int]:
+    """The queue's filters (status, type, licence state), its page and the open application as the URL
+    carries them (unknown values dropped; a page past the last one allowed shows that last one). The page
+    is one of the filters: opening an application and going back keeps it."""
+    state = text_param(params, "state", limit=40).upper()
+    page = min(page_param(params, last=10**12), MAX_PAGE)
+    filters = {
+        "status": choice_param(params, "status", {s.value for s in QUEUE_STATUSES}),
+        "type": choice_param(params, "type", ProviderType.__members__),
+        "state": state if state in US_STATES else "",
+        "page": str(page) if page > 1 else "",
+        "application": text_param(params, "application", limit=36),
+    }
+    return ListQuery(PATH, filters), page
 
 
 def waiting_text(since: datetime, now: datetime | None = None) -> str:
@@ -158,9 +143,10 @@ def VerificationsPage() -> Component:
 
 @component
 def _Verifications() -> VdomDict | Component:
-    filters = QueueFilters.from_params(use_search_params())
-    if filters.application:
-        return _Review(filters.application, filters.href(application=""), key=filters.application)
+    url, page = queue_query(use_search_params())
+    application = url.filters["application"]
+    if application:
+        return _Review(application, url.href(application=""), key=application)
     return staff_screen(
         "Verification Requests",
         FilterForm(
@@ -171,46 +157,46 @@ def _Verifications() -> VdomDict | Component:
                 (
                     "Status",
                     "status",
-                    filters.status,
+                    url.filters["status"],
                     "Every open status",
                     [(s.value, s.label) for s in QUEUE_STATUSES],
                 ),
                 (
                     "Provider type",
                     "type",
-                    filters.provider_type,
+                    url.filters["type"],
                     "Every type",
                     [(t.value, t.label) for t in ProviderType],
                 ),
-                ("Licence state", "state", filters.state, "Every state", sorted(US_STATES)),
+                ("Licence state", "state", url.filters["state"], "Every state", sorted(US_STATES)),
             ),
-            key=filters.href(page=0),
+            key=url.href(page=0),
         ),
-        _Queue(filters),
+        _Queue(url, page),
         lead="Provider applications waiting for a review or for the applicant's answer, the longest "
         "waiting first. Open one to check it beside its documents and decide.",
     )
 
 
 @component
-def _Queue(filters: QueueFilters) -> VdomDict:
+def _Queue(url: ListQuery, page: int) -> VdomDict:
     query = use_query(
         list_verification_queue,
-        status=filters.status,
-        provider_type=filters.provider_type,
-        state=filters.state,
-        page=filters.page,
+        status=url.filters["status"],
+        provider_type=url.filters["type"],
+        state=url.filters["state"],
+        page=page,
     )
     use_topic(REVIEW_TOPIC, refetch=[query])
     return QueryView(
         query,
-        lambda page: queue_section(page, filters),
+        lambda data: queue_section(data, url),
         is_empty=lambda page: page is None,
         loading_label="Loading applications…",
     )
 
 
-def queue_section(page: QueuePageRead, filters: QueueFilters) -> VdomDict:
+def queue_section(page: QueuePageRead, url: ListQuery) -> VdomDict:
     counts = counts_list(
         "Applications per status",
         [(s.value, status_badge(s), page.counts.get(s.value, 0)) for s in QUEUE_STATUSES],
@@ -218,29 +204,23 @@ def queue_section(page: QueuePageRead, filters: QueueFilters) -> VdomDict:
     return StaffCard(
         "Applications",
         DataTable(
-            queue_columns(filters),
+            queue_columns(url),
             page.rows,
             caption="Provider applications, the longest waiting first",
             page_size=MAX_PAGE_SIZE,
             row_key=lambda row: row.id,
             empty="No application matches these filters.",
         ),
-        pager(
-            "Queue pages",
-            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
-            following=filters.href(page=page.page + 1) if page.has_more else None,
-        ),
+        MorePages(page.page, page.has_more, href=url.page_href, label="Queue pages"),
         title_id="queue-title",
         head=(counts,),
         head_class="verify-head",
     )
 
 
-def queue_columns(filters: QueueFilters) -> tuple[Column, ...]:
+def queue_columns(url: ListQuery) -> tuple[Column, ...]:
     def applicant(row: QueueRowRead) -> VdomDict:
-        return html.a(
-            {"href": filters.href(application=row.id), "class_name": "verify-open"}, UserText(row.name)
-        )
+        return html.a({"href": url.href(application=row.id), "class_name": "verify-open"}, UserText(row.name))
 
     def npi(row: QueueRowRead) -> Any:
         if row.npi_valid is None:
