@@ -8,9 +8,7 @@ decision for those who hold view_provider_logs. The rules are app.services.provi
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
-from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
 from reactpy.types import Component, VdomDict
@@ -35,6 +33,7 @@ from components.kit import (
     DataTable,
     Dialog,
     Field,
+    ListQuery,
     QueryView,
     Select,
     StaffCard,
@@ -43,14 +42,17 @@ from components.kit import (
     Tone,
     UserText,
     bullets,
+    choice_param,
     dialog_actions,
     facts,
     filter_form,
-    pager,
+    page_param,
     pill,
     staff_screen,
     stat_group,
+    text_param,
 )
+from components.kit.list_screen import MorePages
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.enrollment import DocumentRead, DocumentStanding, LicenseRead
 from models.provider import ProviderType
@@ -85,47 +87,29 @@ DOCUMENT_TONES: dict[DocumentStanding, Tone] = {
 SUSPENDED, REINSTATED = "Provider suspended", "Provider reinstated"
 
 
-@dataclass(frozen=True)
-class Filters:
-    """The list's filters as the URL carries them (unknown values dropped)."""
+def providers_query(params: dict[str, list[str]]) -> tuple[ListQuery, int]:
+    """The list's filters (name, standing, type, licence state) and its page as the URL carries them
+    (unknown values dropped)."""
+    state = text_param(params, "state", limit=2, squash=True).upper()
+    filters = {
+        "q": text_param(params, "q", limit=MAX_SEARCH, squash=True),
+        "status": choice_param(params, "status", ProviderStanding.__members__),
+        "type": choice_param(params, "type", {t.value for t in ProviderType}),
+        "state": state if state.isalpha() and len(state) == 2 else "",
+    }
+    return ListQuery(PATH, filters), page_param(params)
 
-    search: str = ""
-    standing: str = ""
-    provider_type: str = ""
-    state: str = ""
-    page: int = 1
 
-    @classmethod
-    def from_params(cls, params: dict[str, list[str]]) -> Filters:
-        def first(name: str, limit: int) -> str:
-            return " ".join((params.get(name) or [""])[0].split())[:limit]
-
-        standing, kind = first("status", 20), first("type", 40)
-        state = first("state", 2).upper()
-        page = first("page", 5)
-        return cls(
-            search=first("q", MAX_SEARCH),
-            standing=standing if standing in ProviderStanding.__members__ else "",
-            provider_type=kind if kind in {t.value for t in ProviderType} else "",
-            state=state if state.isalpha() and len(state) == 2 else "",
-            page=int(page) if page.isdigit() and 0 < int(page) <= 10_000 else 1,
-        )
-
-    def query(self) -> ManagedProviderQuery:
-        return ManagedProviderQuery(
-            search=self.search,
-            standing=ProviderStanding(self.standing) if self.standing else None,
-            provider_type=ProviderType(self.provider_type) if self.provider_type else None,
-            state=self.state,
-            page=self.page,
-        )
-
-    def href(self, **changes: object) -> str:
-        values = {"q": self.search, "status": self.standing, "type": self.provider_type, "state": self.state}
-        values["page"] = str(changes.pop("page", self.page))
-        values |= {k: str(v) for k, v in changes.items()}
-        query = urlencode({k: v for k, v in values.items() if v and not (k == "page" and v == "1")})
-        return f"{PATH}?{query}" if query else PATH
+def managed_query(url: ListQuery, page: int) -> ManagedProviderQuery:
+    """What the service lists for these filters."""
+    standing, kind = url.filters["status"], url.filters["type"]
+    return ManagedProviderQuery(
+        search=url.filters["q"],
+        standing=ProviderStanding(standing) if standing else None,
+        provider_type=ProviderType(kind) if kind else None,
+        state=url.filters["state"],
+        page=page,
+    )
 
 
 def standing_badge(standing: ProviderStanding) -> VdomDict:
@@ -144,22 +128,19 @@ def ProvidersPage() -> Component:
 
 @component
 def _Providers() -> VdomDict:
-    params = use_search_params()
-    filters = Filters.from_params(params)
+    url, page = providers_query(use_search_params())
     return staff_screen(
         "Provider Management",
-        _FilterForm(filters, key=filters.href(page=1)),
-        _List(filters),
+        _FilterForm(url, key=url.href()),
+        _List(url, page),
         lead="Every provider, their standing and credentials. Open one to see its licences, documents and "
         "visits, or to suspend or reinstate it.",
     )
 
 
 @component
-def _FilterForm(filters: Filters) -> VdomDict:
-    form = use_form(
-        q=filters.search, status=filters.standing, type=filters.provider_type, state=filters.state
-    )
+def _FilterForm(url: ListQuery) -> VdomDict:
+    form = use_form(**url.filters)
     return filter_form(
         Field(
             "Name",
@@ -203,15 +184,15 @@ def _FilterForm(filters: Filters) -> VdomDict:
         label="Find providers",
         class_name="form audit-filters provider-filters",
         clear_href=PATH,
-        key=filters.href(page=1),
+        key=url.href(),
     )
 
 
 @component
-def _List(filters: Filters) -> VdomDict:
-    query = use_query(list_managed_providers, query=filters.query())
+def _List(url: ListQuery, page: int) -> VdomDict:
+    query = use_query(list_managed_providers, query=managed_query(url, page))
     use_topic(PROVIDERS_TOPIC, refetch=[query])
-    return QueryView(query, lambda page: list_section(page, filters), loading_label="Loading providers…")
+    return QueryView(query, lambda data: list_section(data, url), loading_label="Loading providers…")
 
 
 def provider_columns() -> tuple[Column, ...]:
@@ -236,7 +217,7 @@ def provider_columns() -> tuple[Column, ...]:
     )
 
 
-def list_section(page: ManagedProviderPage, filters: Filters) -> VdomDict:
+def list_section(page: ManagedProviderPage, url: ListQuery) -> VdomDict:
     count = f"{page.total:,}{'+' if page.more else ''}"
     return StaffCard(
         "Providers",
@@ -250,11 +231,7 @@ def list_section(page: ManagedProviderPage, filters: Filters) -> VdomDict:
             empty="No provider matches these filters.",
             class_name="staff-table providers-table",
         ),
-        pager(
-            "Provider pages",
-            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
-            following=filters.href(page=page.page + 1) if page.has_next else None,
-        ),
+        MorePages(page.page, page.has_next, href=url.page_href, label="Provider pages"),
         title_id="providers-title",
         head=(pill(count),),
     )
