@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
-from urllib.parse import urlencode
 
 from reactpy import component, event, html, use_state
 from reactpy.types import Component, State, VdomDict
@@ -44,6 +43,7 @@ from components.kit import (
     DataTable,
     Dialog,
     Field,
+    ListQuery,
     QueryView,
     Select,
     ServerForm,
@@ -52,13 +52,16 @@ from components.kit import (
     UserText,
     button_link,
     button_row,
+    choice_param,
     dialog_actions,
     field_group,
     filter_form,
     form_error,
     hint,
+    page_param,
     pill,
     staff_screen,
+    text_param,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.invoice import (
@@ -91,27 +94,27 @@ BAD_DUE = "Choose the due date."
 
 @dataclass(frozen=True)
 class Filters:
+    """The list's search, status and page as the URL carries them (unknown values dropped)."""
+
     search: str = ""
     status: str = ""
     page: int = 1
 
     @classmethod
     def from_params(cls, params: dict[str, list[str]]) -> Filters:
-        def first(name: str, limit: int) -> str:
-            return " ".join((params.get(name) or [""])[0].split())[:limit]
-
-        status, page = first("status", 10), first("page", 5)
         return cls(
-            search=first("q", MAX_SEARCH),
-            status=status if status in InvoiceStatus.__members__ else "",
-            page=int(page) if page.isdigit() and 0 < int(page) <= 10_000 else 1,
+            search=text_param(params, "q", limit=MAX_SEARCH, squash=True),
+            status=choice_param(params, "status", InvoiceStatus.__members__),
+            page=page_param(params),
         )
 
-    def href(self, **changes: object) -> str:
-        values = {"q": self.search, "status": self.status, "page": str(changes.pop("page", self.page))}
-        values |= {k: str(v) for k, v in changes.items()}
-        query = urlencode({k: v for k, v in values.items() if v and not (k == "page" and v == "1")})
-        return f"{PATH}?{query}" if query else PATH
+    @property
+    def url(self) -> ListQuery:
+        return ListQuery(PATH, {"q": self.search, "status": self.status})
+
+    def href(self, **changes: Any) -> str:
+        """This list's address with these changes, on this page unless `page` is given."""
+        return self.url.href(**{"page": self.page, **changes})
 
 
 # ---- the list --------------------------------------------------------------------------------------------
@@ -125,7 +128,7 @@ def _Invoices() -> VdomDict:
     filters = Filters.from_params(use_search_params())
     return staff_screen(
         "Invoices",
-        _FilterForm(filters, key=filters.href(page=1)),
+        _FilterForm(filters.url, key=filters.url.href()),
         _List(filters),
         lead="Bill organizations and patients: drafts, sent invoices with their PDF, payments and voids.",
         header=(button_link("New invoice", f"{PATH}/new"),),
@@ -133,8 +136,8 @@ def _Invoices() -> VdomDict:
 
 
 @component
-def _FilterForm(filters: Filters) -> VdomDict:
-    form = use_form(q=filters.search, status=filters.status)
+def _FilterForm(url: ListQuery) -> VdomDict:
+    form = use_form(**url.filters)
     return filter_form(
         Field(
             "Number or recipient",
@@ -171,7 +174,7 @@ def _List(filters: Filters) -> VdomDict:
         page=filters.page,
         page_size=PAGE_SIZE,
     )
-    return QueryView(query, lambda page: list_section(page, filters), loading_label="Loading invoices…")
+    return QueryView(query, lambda data: list_section(data, filters.url), loading_label="Loading invoices…")
 
 
 def invoice_columns() -> tuple[Column, ...]:
@@ -189,8 +192,8 @@ def invoice_columns() -> tuple[Column, ...]:
     )
 
 
-def list_section(page: InvoicePageRead, filters: Filters) -> VdomDict:
-    filtered = bool(filters.search or filters.status)
+def list_section(page: InvoicePageRead, url: ListQuery) -> VdomDict:
+    filtered = any(url.filters.values())
     return StaffCard(
         "All invoices",
         DataTable(
@@ -200,7 +203,7 @@ def list_section(page: InvoicePageRead, filters: Filters) -> VdomDict:
             page=page.page,
             page_size=page.page_size,
             total=page.total,
-            page_href=lambda number: filters.href(page=number),
+            page_href=url.page_href,
             row_key=lambda i: i.id,
             empty="No invoice matches these filters."
             if filtered
