@@ -4,10 +4,8 @@ in the URL, so a filtered view can be shared and survives a reconnect; 100 entri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
-from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html
@@ -24,12 +22,15 @@ from components.kit import (
     Column,
     DataTable,
     Field,
+    ListQuery,
     QueryView,
     Select,
+    choice_param,
     filter_form,
     pager,
     pill,
     staff_screen,
+    text_param,
 )
 from components.staff_frame import StaffFrame, StaffSection
 from models.audit import AuditAction, AuditEntryRead
@@ -38,44 +39,26 @@ from models.staff import AuditPageRead
 PATH = "/staff/audit"
 
 
-@dataclass(frozen=True)
-class AuditFilters:
-    action: str = ""
-    actor: str = ""
-    target: str = ""
-    since: date | None = None
-    until: date | None = None
-    cursor: str = ""  # the id of the last entry of the previous page
+FIELDS = ("action", "actor", "target", "from", "to")
 
-    @classmethod
-    def from_params(cls, params: dict[str, list[str]]) -> AuditFilters:
-        def first(name: str) -> str:
-            return (params.get(name) or [""])[0].strip()[:200]
 
-        action = first("action")
-        return cls(
-            action=action if action in AuditAction.__members__ else "",
-            actor=first("actor"),
-            target=first("target"),
-            since=_day(first("from")),
-            until=_day(first("to")),
-            cursor=first("cursor"),
-        )
+def audit_query(params: dict[str, list[str]]) -> ListQuery:
+    """The log's filters (action, actor, target, from and to as ISO days) and its cursor, the id of the
+    last entry of the previous page, as the URL carries them (unknown values and malformed days dropped)."""
 
-    def params(self, **changes: str) -> dict[str, str]:
-        values = {
-            "action": self.action,
-            "actor": self.actor,
-            "target": self.target,
-            "from": self.since.isoformat() if self.since else "",
-            "to": self.until.isoformat() if self.until else "",
-            "cursor": self.cursor,
-        } | changes
-        return {k: v for k, v in values.items() if v}
+    def day(name: str) -> str:
+        found = _day(text_param(params, name, limit=200))
+        return found.isoformat() if found else ""
 
-    def href(self, **changes: str) -> str:
-        query = urlencode(self.params(**changes))
-        return f"{PATH}?{query}" if query else PATH
+    filters = {
+        "action": choice_param(params, "action", AuditAction.__members__),
+        "actor": text_param(params, "actor", limit=200),
+        "target": text_param(params, "target", limit=200),
+        "from": day("from"),
+        "to": day("to"),
+        "cursor": text_param(params, "cursor", limit=200),
+    }
+    return ListQuery(PATH, filters)
 
 
 def _day(text: str) -> date | None:
@@ -110,11 +93,11 @@ def AuditPage() -> Component:
 @component
 def _Audit() -> VdomDict:
     session = use_session()
-    filters = AuditFilters.from_params(use_search_params())
+    url = audit_query(use_search_params())
     return staff_screen(
         "Audit Log",
-        _FilterForm(filters, key=filters.href(cursor="")),
-        _Entries(filters),
+        _FilterForm(url, key=url.href(cursor="")),
+        _Entries(url),
         lead="Who signed in, changed a role, opened a patient's visit, ticket or file, or changed the staff — "
         "newest first, with the address and browser it came from. "
         f"Times are in {session.time_zone.replace('_', ' ')}.",
@@ -122,11 +105,11 @@ def _Audit() -> VdomDict:
 
 
 @component
-def _FilterForm(filters: AuditFilters) -> VdomDict:
+def _FilterForm(url: ListQuery) -> VdomDict:
     # Typing is kept on the server (components/forms.py); submitting navigates. The filters of the URL
     # key the form element: ReactPy's client keeps a control's own value once it has been changed, so
     # only a remount in the browser shows the new URL's filters (after Clear, Back, a shared link).
-    form = use_form(**{k: filters.params().get(k, "") for k in ("action", "actor", "target", "from", "to")})
+    form = use_form(**{k: url.filters[k] for k in FIELDS})
     return filter_form(
         Select(
             "Action",
@@ -165,32 +148,33 @@ def _FilterForm(filters: AuditFilters) -> VdomDict:
         label="Filter the audit log",
         submit="Filter",
         clear_href=PATH,
-        key=filters.href(cursor=""),
+        key=url.href(cursor=""),
     )
 
 
 @component
-def _Entries(filters: AuditFilters) -> VdomDict:
+def _Entries(url: ListQuery) -> VdomDict:
     session = use_session()
+    filters = url.filters
     query = use_query(
         read_audit_log,
         time_zone=session.time_zone,
-        action=filters.action or None,
-        actor_query=filters.actor or None,
-        target_query=filters.target or None,
-        since=filters.since,
-        until=filters.until,
-        older_than=filters.cursor or None,
+        action=filters["action"] or None,
+        actor_query=filters["actor"] or None,
+        target_query=filters["target"] or None,
+        since=_day(filters["from"]),
+        until=_day(filters["to"]),
+        older_than=filters["cursor"] or None,
     )
     return QueryView(
         query,
-        lambda page: entries_section(page, filters, session.time_zone),
+        lambda page: entries_section(page, url, session.time_zone),
         is_empty=lambda page: page is None,
         loading_label="Loading the audit log…",
     )
 
 
-def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) -> VdomDict:
+def entries_section(page: AuditPageRead, url: ListQuery, time_zone: str) -> VdomDict:
     """The entries (at most 100, newest first) and the cursor pager: 'Newest entries' back to the first
     page, 'Older entries' after the last entry shown. The kit's pager counts pages; a cursor cannot."""
     return html.section(
@@ -206,8 +190,8 @@ def entries_section(page: AuditPageRead, filters: AuditFilters, time_zone: str) 
         ),
         pager(
             "Audit pages",
-            previous=filters.href(cursor="") if filters.cursor else None,
-            following=filters.href(cursor=page.entries[-1].id) if page.has_more and page.entries else None,
+            previous=url.href(cursor="") if url.filters["cursor"] else None,
+            following=url.href(cursor=page.entries[-1].id) if page.has_more and page.entries else None,
             previous_label="Newest entries",
             next_label="Older entries",
         ),
