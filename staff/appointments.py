@@ -11,10 +11,9 @@ app.services.appointments checks every permission; this screen only leaves out w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from itertools import groupby
-from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from reactpy import component, html, use_state
@@ -36,21 +35,24 @@ from components.hooks import use_query, use_topic
 from components.kit import (
     Button,
     Field,
+    ListQuery,
     QueryView,
     Region,
     Select,
-    TabPanel,
-    Tabs,
+    StatusTabs,
     UserText,
     button_link,
+    choice_param,
     facts,
     filter_form,
-    pager,
+    page_param,
     staff_empty,
     staff_list,
     staff_row,
     staff_screen,
+    text_param,
 )
+from components.kit.list_screen import MorePages
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
 from models.booking import AppointmentStatus
 from models.staff import Permission
@@ -84,18 +86,31 @@ class Filters:
     @classmethod
     def from_params(cls, params: dict[str, list[str]], today: date) -> Filters:
         def first(name: str, limit: int) -> str:
-            return " ".join((params.get(name) or [""])[0].split())[:limit]
+            return text_param(params, name, limit=limit, squash=True)
 
         day = day_in_url(first("date", 10))[0] or today  # out of range too: its week would overflow
-        view, status, page = first("view", 4), first("status", 16), first("page", 5)
         return cls(
             day=day,
-            view=view if view in dict(VIEWS) else "day",
+            view=choice_param(params, "view", dict(VIEWS), default="day"),
             provider=first("provider", 36),
             line=first("line", 64),
             metro=first("metro", 110),
-            status=status if status in {s.value for s in STATUSES} else "",
-            page=int(page) if page.isdigit() and 0 < int(page) <= 10_000 else 1,
+            status=choice_param(params, "status", {s.value for s in STATUSES}),
+            page=page_param(params),
+        )
+
+    def url(self) -> ListQuery:
+        """This view's address: the day and the view always, the filters when set, page 1."""
+        return ListQuery(
+            PATH,
+            {
+                "date": self.day.isoformat(),
+                "view": self.view,
+                "provider": self.provider,
+                "line": self.line,
+                "metro": self.metro,
+                "status": self.status,
+            },
         )
 
     def query(self, time_zone: str) -> StaffVisitQuery:
@@ -112,17 +127,7 @@ class Filters:
 
     def href(self, *, day: date | None = None, view: str | None = None, page: int = 1) -> str:
         """This view's URL on another `day` or `view`, at `page` (1 unless given)."""
-        moved = replace(self, day=day or self.day, view=view or self.view, page=page)
-        values = {
-            "date": moved.day.isoformat(),
-            "view": moved.view,
-            "provider": moved.provider,
-            "line": moved.line,
-            "metro": moved.metro,
-            "status": moved.status,
-            "page": "" if moved.page == 1 else str(moved.page),
-        }
-        return f"{PATH}?{urlencode({k: v for k, v in values.items() if v})}"
+        return self.url().href(date=(day or self.day).isoformat(), view=view or self.view, page=page)
 
 
 def today_in(time_zone: str) -> date:
@@ -268,10 +273,8 @@ def _Agenda(filters: Filters, time_zone: str) -> VdomDict:
                 ),
             ),
         ),
-        Tabs(
-            VIEWS, filters.view, label="View", href=lambda key: filters.href(view=key), id="visits-view-tabs"
-        ),
-        TabPanel(
+        StatusTabs(
+            VIEWS,
             filters.view,
             QueryView(
                 query,
@@ -279,6 +282,8 @@ def _Agenda(filters: Filters, time_zone: str) -> VdomDict:
                 is_empty=lambda _page: False,
                 loading_label="Loading visits…",
             ),
+            label="View",
+            href=filters.url().tab_href("view"),
             id="visits-view-tabs",
         ),
         VisitDialog(open_id, on_close=lambda: set_open_id(""), on_changed=query.refetch, key=open_id)
@@ -319,10 +324,11 @@ def agenda(page: StaffVisitPage, filters: Filters, open_visit: Callable[[str], N
             )
             for day, rows in days
         ),
-        pager(
-            "Visit pages",
-            previous=filters.href(page=page.page - 1) if page.page > 1 else None,
-            following=filters.href(page=page.page + 1) if page.has_next else None,
+        MorePages(
+            page.page,
+            page.has_next,
+            href=filters.url().page_href,
+            label="Visit pages",
             status=html.span(
                 {"class_name": "visit-page"}, f"Page {page.page} of {max(1, -(-page.total // PAGE_SIZE))}"
             )
