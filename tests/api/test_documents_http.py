@@ -1,6 +1,6 @@
-"""The PDF documents over HTTP (api/documents.py): an order's receipt for its patient or payments staff
-only, a provider's own monthly statement; the PDFs are read back with pypdf and must hold the totals the
-ledger recorded. On SQLite and, with TEST_DATABASE_URL, PostgreSQL."""
+"""The PDF documents over HTTP (api/documents.py): an order's receipt and a store order's receipt for its
+patient or payments staff only, a provider's own monthly statement; the PDFs are read back with pypdf and
+must hold the totals the ledger recorded. On SQLite and, with TEST_DATABASE_URL, PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from sqlalchemy import select
 from app import db as app_db
 from app.pdf import format_money as pdf_money
 from app.pdf import printable
+from app.services.cart import CartOwner, add_product_to_cart
 from app.services.invoices import create_invoice, send_invoice
 from app.services.ledger import list_statement_months, refund_visit, request_payout
 from app.services.ledger.internal import release_due_earnings
+from app.services.store import create_product, place_store_order
 from app.settings import get_settings
 from components.format import format_money
 from medivisit.main import create_app
@@ -27,10 +29,15 @@ from models.audit import AuditEntry
 from models.booking import Appointment, Order
 from models.invoice import InvoiceCreate, InvoiceLineInput, RecipientKind
 from models.staff import Permission
+from models.store import ProductCreate, ShippingAddress
 from tests.factories import person, provider, run
 from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import World, book, complete
 from tests.unit.test_ledger import paid_ahead as paid_ahead  # card at checkout: earnings to refund, pay out
+
+STORE_HOME = ShippingAddress(
+    name="Zoë Łukasiewicz", line1="350 Fifth Avenue", city="New York", state="NY", zip_code="10118"
+)
 
 
 @pytest.fixture
@@ -208,3 +215,41 @@ async def test_an_invoice_pdf_is_for_invoicing_staff_and_its_patient_once_sent(c
         refused = await get_as(client, token, path)
         assert refused.status_code == 404 and refused.json()["code"] == "not_found"
     assert (await get_as(client, None, path)).status_code == 401
+
+
+async def test_a_store_orders_receipt_is_its_patients_only(client, world) -> None:
+    staff = await person(Role.support, "Sam Rivera", extras=(Permission.manage_services,))
+    product = await run(
+        create_product,
+        actor=staff.actor,
+        data=ProductCreate(name="Digital oral thermometer", category="Health Tech", price="14.99", stock="3"),
+    )
+    await run(
+        add_product_to_cart,
+        owner=CartOwner(user_id=world.patient.id),
+        actor=world.patient.actor,
+        product_id=product.id,
+    )
+    order = await run(place_store_order, actor=world.patient.actor, address=STORE_HOME)
+    path = f"/api/store-orders/{order.number}/receipt.pdf"
+
+    answer = await get_as(client, world.patient.access_token, path)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
+    assert (
+        answer.headers["content-disposition"]
+        == f'attachment; filename="medivisit-receipt-{order.number}.pdf"'
+    )
+    assert answer.headers["cache-control"] == "private, no-store"
+    text = text_of(answer.content)
+    assert f"Store order {order.number}" in text and "Zoë Łukasiewicz" in text
+    assert "Digital oral thermometer 1 $14.99 $14.99" in text and "Total $14.99" in text
+
+    other = await person(Role.patient, "Someone Else")
+    for token in (other.access_token, staff.access_token):  # store staff hold no process_payments
+        refused = await get_as(client, token, path)
+        assert refused.status_code == 404 and refused.json() == {
+            "code": "not_found",
+            "message": "No store order has this number.",
+        }
+    signed_out = await get_as(client, None, path)
+    assert signed_out.status_code == 401 and signed_out.json()["code"] == "not_signed_in"
