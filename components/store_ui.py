@@ -16,7 +16,7 @@ from app.services.cart import add_product_to_cart
 from components.cart import use_cart_command
 from components.format import format_currency, format_date
 from components.icons import icon
-from components.kit import Badge, Tone, UserText, hint
+from components.kit import Badge, Tone, UserText, button_link, hint
 from models.store import FulfilmentStatus, ProductRead, StoreOrderRead
 
 LOW_STOCK = 5  # at or below: "Only N left"
@@ -188,17 +188,16 @@ def store_receipt_href(number: str) -> str:
 def store_receipt_link(number: str) -> VdomDict:
     """The download link to a store order's receipt; its accessible name says which order and that it is a
     PDF."""
-    return html.p(
-        {"class_name": "store-receipt"},
-        html.a(
-            {
-                "class_name": "receipt-link",
-                "href": store_receipt_href(number),
-                "download": "",
-                "aria-label": f"Download receipt for order {number} (PDF)",
-            },
-            icon("receipt", size=14),
+    return html.div(
+        {"class_name": "store-order-actions"},
+        button_link(
             "Download receipt",
+            store_receipt_href(number),
+            variant="outline",
+            size="sm",
+            icon_name="receipt",
+            download="",
+            **{"aria-label": f"Download receipt for order {number} (PDF)"},
         ),
     )
 

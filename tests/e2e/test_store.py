@@ -4,7 +4,8 @@ default); Jordan Lee (demo patient) browses /dashboard/store (stock states,
 search, the sold-out product that can't be added), adds a thermometer to the cart and checks out with a
 shipping address (a wrong one first: the error summary, what was typed kept), the Shipping line in the cart
 and at checkout and the same total on the order; Olivia (manage_services) moves the order through processed, shipped (carrier and tracking number) and delivered on
-/staff/store-orders while Jordan's "My orders" follows each status live in a second browser. axe-core at
+/staff/store-orders while Jordan's "My orders" follows each status live in a second browser, and the
+delivered order's "Download receipt" link answers its PDF. axe-core at
 1280 and 375 px, light and dark, with screenshots (tests/artifacts/store-*.png)."""
 
 from __future__ import annotations
@@ -159,6 +160,9 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     queued.get_by_role("button", name=f"Mark delivered: order {number}").click()
     expect(toasts(staff_page, "Order marked delivered")).to_be_visible()
     expect(order.get_by_text("Delivered")).to_have_count(2)  # the order status and the fulfilment
+    receipt = order.get_by_role("link", name=f"Download receipt for order {number} (PDF)")
+    pdf = page.request.get(site.url(receipt.get_attribute("href") or ""))
+    assert pdf.status == 200 and pdf.headers["content-type"] == "application/pdf"
     expect(queued.get_by_role("button", name=f"Mark returned: order {number}")).to_be_visible()
     loaded(page)
     problems += check_every_look(page, f"{STORE}?tab=orders")
