@@ -2,7 +2,7 @@
 times in (pinned, or the browser's) and the signature under their help-desk replies — and where their
 notification channels are chosen. Owners also see the business settings an administrator may change at run
 time (app/services/features, group "business": numbers, e-mail addresses, percentages and dollar amounts such
-as the store's fee, shipping and sales tax) and the policies that are fixed by our published terms.
+as the store's fee, shipping and sales tax, and choices such as who pays for discounts) and the policies that are fixed by our published terms.
 """
 
 from __future__ import annotations
@@ -167,8 +167,17 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> VdomDict:
         value: Any = str(form.values.get("value", ""))
         await save.run(key=row.key, value=value)
 
-    return ServerForm(
-        Field(
+    control = (
+        Select(
+            row.label,
+            "value",
+            form=form,
+            id=f"business-{row.key}",
+            options=[(key, label) for key, label in row.choices],
+            hint=row.description,
+        )
+        if row.kind == "choice"
+        else Field(
             row.label,
             "value",
             form=form,
@@ -180,7 +189,10 @@ def _BusinessSetting(row: FeatureRead, query: Query) -> VdomDict:
             max=str(NUMBERS[row.kind][1]) if row.kind in NUMBERS else None,
             input_mode="decimal" if row.kind in DECIMALS else None,
             placeholder=DECIMALS.get(row.kind),
-        ),
+        )
+    )
+    return ServerForm(
+        control,
         Button("Save", type="submit", size="sm", pending=save.pending, aria_label=f"Save {row.label}"),
         on_submit=submit,
         class_name="staff-settings-row",

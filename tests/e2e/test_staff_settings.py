@@ -70,5 +70,19 @@ def test_a_member_saves_preferences_and_the_owner_a_business_setting(
             "Travel time between visits (minutes)", exact=True
         )
     ).to_have_value("45")
+    # A choice is a select of its options: who pays for a sale's discount (MediVisit unless the owner says).
+    funding = owner.get_by_role("region", name="Business settings").get_by_label(
+        "Who pays for discounts", exact=True
+    )
+    expect(funding).to_have_value("platform")
+    funding.select_option(label="The provider (their earning is the discounted price)")
+    owner.get_by_role("button", name="Save Who pays for discounts").click()
+    expect(toasts(owner, "Who pays for discounts saved")).to_be_visible()
+    owner.reload()
+    expect(
+        owner.get_by_role("region", name="Business settings").get_by_label(
+            "Who pays for discounts", exact=True
+        )
+    ).to_have_value("provider")
     owner.close()
     assert not problems, "\n".join(problems)
