@@ -159,11 +159,12 @@ def _with_actor(fn: Callable[..., Any], kwargs: dict[str, Any], actor: Principal
 class _QueryCell:
     """One query's bookkeeping across renders (held in a ref, never rendered)."""
 
-    __slots__ = ("arguments", "generation", "tasks")
+    __slots__ = ("arguments", "generation", "started", "tasks")
 
     def __init__(self) -> None:
         self.arguments: Any = _UNSET
         self.generation = 0
+        self.started = 0  # the generation whose load the effect started last
         self.tasks: set[asyncio.Task[None]] = set()
 
     def abandon(self) -> None:
@@ -219,6 +220,7 @@ def use_query(
         if not enabled:
             set_result(lambda old: old if old == _IDLE else _IDLE)
             return
+        cell.started = generation
         set_result(lambda old: old if old.loading and old.error is None else _Result(old.data, True, None))
         task = asyncio.create_task(load(generation))
         cell.tasks.add(task)
@@ -242,7 +244,10 @@ def use_query(
         return cell.abandon
 
     refetch = use_ref(lambda: set_refetches(lambda n: n + 1)).current
-    return Query(result.data, result.loading, result.error, refetch)
+    # Loading from the render whose arguments changed, not from the one after its effect: a flag such as
+    # aria-busy never says "done" over the previous arguments' data.
+    loading = result.loading or (enabled and cell.started != generation)
+    return Query(result.data, loading, result.error, refetch)
 
 
 @dataclass(frozen=True)

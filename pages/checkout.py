@@ -591,6 +591,8 @@ def _VisitLine(
                     "id": days_id(number),
                     "role": "group",
                     "aria-labelledby": f"{prefix}-day",
+                    # The days offered may still change (those without an open time leave).
+                    "aria-busy": "true" if place_known and open_days.loading else "false",
                     **(
                         {"aria-invalid": "true", "aria-describedby": f"{prefix}-time-error"}
                         if time_error

@@ -149,7 +149,9 @@ def test_book_a_visit_with_the_keyboard_alone(demo: LiveServer, ny_page: Page) -
     replace_text(page, "New York")
     page.keyboard.press("Tab")
     replace_text(page, "NY")
-    # Day chips from the day after tomorrow, one after the other, until the provider has open times.
+    # Once the days with open times for this address are known (the others leave the row), day chips
+    # from the day after tomorrow, one after the other, until the provider has open times.
+    expect(visit.locator(".day-picker")).to_have_attribute("aria-busy", "false")
     tab_to(page, lambda f: is_day_chip(f) and not f["name"].startswith(("Today", "Tomorrow")))
     times = visit.get_by_role("group", name=re.compile(r"^Time"))
     for _ in range(10):
