@@ -351,6 +351,7 @@ class StatementLineRead(BaseModel):
     original_price: Decimal | None = None
     discount: Decimal = Decimal("0.00")
     discount_funded_by: str | None = None
+    discount_note: str = ""  # 'Flash sale −$42.00, funded by MediVisit' (or 'by you'); '' without a discount
     released_at: datetime | None
     releases_at: datetime | None  # when the dispute window ends (None once released)
     # Pay at visit: the earning was collected in person (no dispute window, never paid out by us).

@@ -283,17 +283,9 @@ def release_badge(line: StatementLineRead, zone: ZoneInfo) -> VdomDict:
     )
 
 
-def discount_note(line: StatementLineRead) -> str:
-    """'Flash sale −$42.00, funded by MediVisit' (or 'by you'), or '' for a visit booked without a discount."""
-    if not line.discount or line.discount_funded_by is None:
-        return ""
-    funder = "MediVisit" if line.discount_funded_by == "platform" else "you"
-    return f"Flash sale −{format_money(line.discount)}, funded by {funder}"
-
-
 def price_cell(line: StatementLineRead) -> VdomDict | str:
     """The price, and for a visit booked at a sale's price its original price, the discount and who paid it."""
-    note = discount_note(line)
+    note = line.discount_note
     if not note or line.original_price is None:
         return format_money(line.price)
     return html.span(

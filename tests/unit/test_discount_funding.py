@@ -10,11 +10,13 @@ entry balances and `check_ledger` holds.
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from pypdf import PdfReader
 from sqlalchemy import func, select
 
 from app import db as app_db
@@ -25,6 +27,7 @@ from app.services.ledger import (
     get_provider_balances,
     get_revenue_summary,
     list_provider_statement,
+    monthly_statement_pdf,
     refund_visit,
 )
 from app.services.ledger.internal import check_ledger, release_due_earnings
@@ -32,7 +35,7 @@ from app.settings import get_settings
 from models.account import Role
 from models.catalog import ServiceLocation
 from models.ledger import EntryKind, JournalEntry, LedgerAccount, Posting, StatementLineRead, VisitCharge
-from pages.dashboard.provider_wallet import discount_note, price_cell
+from pages.dashboard.provider_wallet import price_cell
 from tests.factories import ZIP, person, provider, run
 from tests.unit import test_ledger
 from tests.unit.test_booking import NINE, NOW
@@ -188,8 +191,13 @@ async def test_platform_funded_by_default_the_provider_earns_the_full_price(worl
         "platform",
         money("140.00"),
     )
-    assert discount_note(line) == "Flash sale −$42.00, funded by MediVisit"
+    assert line.discount_note == "Flash sale −$42.00, funded by MediVisit"
     assert "Flash sale −$42.00, funded by MediVisit" in str(price_cell(line))
+    pdf = await run(monthly_statement_pdf, actor=world.provider.actor, month="2030-01")
+    text = " ".join(
+        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf.content)).pages
+    )
+    assert "Flash sale −$42.00, funded by MediVisit" in text and "$140.00" in text
     summary = await run(get_revenue_summary, actor=world.owner.actor, granularity="month")
     assert (summary.totals.gross, summary.totals.fees, summary.totals.net) == (
         money("102.90"),
@@ -216,7 +224,7 @@ async def test_provider_funded_the_earning_is_the_discounted_price(world, paid_a
     assert (await holds())[f"provider_available:{world.provider_id}"] == CHARGED
     line = await statement_line(world)
     assert (line.earning, line.discount_funded_by) == (money("98.00"), "provider")
-    assert discount_note(line) == "Flash sale −$42.00, funded by you"
+    assert line.discount_note == "Flash sale −$42.00, funded by you"
 
 
 async def test_changing_the_setting_after_booking_keeps_the_booked_visit(world, paid_ahead) -> None:
@@ -301,5 +309,5 @@ async def test_no_discount_changes_nothing(world, paid_ahead, monkeypatch) -> No
     assert after[f"provider_pending:{world.provider_id}"] == IV_PRICE
     assert after["platform_fees"] == 700
     line = await statement_line(world)
-    assert (line.original_price, line.discount_funded_by, discount_note(line)) == (None, None, "")
+    assert (line.original_price, line.discount_funded_by, line.discount_note) == (None, None, "")
     assert price_cell(line) == "$140.00"

@@ -202,8 +202,11 @@ async def monthly_statement_pdf(*, session: AsyncSession, actor: Principal, mont
                 tuple(
                     (
                         _day(line.completed_at, utc),
-                        line.service_name,
-                        format_money(line.price),
+                        # A sale's discount: the original price, and the discount and who funded it.
+                        f"{line.service_name}\n{line.discount_note}"
+                        if line.discount_note
+                        else line.service_name,
+                        format_money(line.original_price or line.price),
                         format_money(line.refunded),
                         format_money(line.earning),
                         _day(line.released_at, utc) if line.released_at else "Pending",

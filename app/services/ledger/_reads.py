@@ -5,7 +5,8 @@ The revenue summary is aggregated in SQL over the postings, by period (UTC day, 
 month):
 - gross: the value of visits completed (price and fee), what left patients' booked accounts at completion;
 - fees: what the platform fees account gained at completion, and the fees providers collected in person at
-  pay-at-visit visits (owed to us as their receivable);
+  pay-at-visit visits (owed to us as their receivable), less the sale discounts the platform funds (a
+  platform cost: the fee leg of such a visit carries its discount, and may be below zero);
 - refunds: what patients' credit accounts gained from refunds;
 - payouts: what left providers' payout accounts to the world (paid payouts);
 - net: what the platform kept: fees (in its fees account or still owed by providers who collected them)
@@ -48,6 +49,7 @@ from models.catalog import Service
 from models.identity import as_utc
 from models.ledger import (
     AccountKind,
+    DiscountFunding,
     EntryKind,
     JournalEntry,
     PayoutRequest,
@@ -255,6 +257,7 @@ async def list_provider_statement(
                 original_price=dollars(charge.price + charge.discount) if charge.discount else None,
                 discount=dollars(charge.discount),
                 discount_funded_by=charge.discount_funded_by if charge.discount else None,
+                discount_note=discount_note(charge),
                 released_at=as_utc(charge.released_at),
                 releases_at=(
                     None
@@ -271,6 +274,14 @@ async def list_provider_statement(
         page=page,
         page_size=page_size,
     )
+
+
+def discount_note(charge: VisitCharge) -> str:
+    """The sale's discount on a statement line, as the provider reads it, or '' without one."""
+    if not charge.discount or charge.discount_funded_by is None:
+        return ""
+    funder = "MediVisit" if charge.discount_funded_by == DiscountFunding.platform else "you"
+    return f"Flash sale −${dollars(charge.discount):,.2f}, funded by {funder}"
 
 
 # ---- revenue --------------------------------------------------------------------------------------

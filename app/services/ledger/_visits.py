@@ -24,6 +24,16 @@
   collected in person: the provider's share from their available card earnings (they hold the cash), the
   fee from what they still owe us (provider_receivable), the rest of it from our fees.
 
+**Discounts** (issue 29 item 6): a visit booked at a sale's price records on its charge the discount (its
+original price minus its price) and who funds it, as the business setting "Who pays for discounts" says in
+the order's unit of work (`record_order_placed`), so a later change never alters a booked visit.
+Platform-funded (the default): the provider earns the full price (`earning_of`): at completion
+patient_booked −(price + fee), provider_pending +(price + discount), platform_fees +(fee − discount), below
+zero when the discount is more than the fee (the platform's accounts keep no balance row); the release moves
+the full earning; pay at visit settles the discount with the collection that covers the price
+(`_collections`); a refund takes back the discount in the proportion refunded (`refunded_discount`).
+Provider-funded: the provider earns the discounted price, as without a discount.
+
 The SPEC's transaction rows stay the readable view: `booking` per visit and `fee` per order (pending, then
 completed or cancelled), and a `refund` row per refund, always equal to the postings (tests check both).
 """
