@@ -12,6 +12,7 @@ from app import db as app_db
 from app.services.accounts import export_my_data
 from models.base import utcnow
 from models.booking import AppointmentStatus
+from models.dispute import Dispute
 from models.invoice import Invoice, InvoiceLine, InvoiceStatus, RecipientKind
 from models.ledger import AccountKind, EntryKind, JournalEntry, LedgerAccount, Posting
 from models.notification import Notification, NotificationPreference
@@ -54,7 +55,8 @@ async def _store_order(patient_id: str, number: str) -> None:
 async def test_the_export_holds_everything_the_person_sees_with_utc_times(identity) -> None:
     me = await person(name="Pat Export")
     stranger = await person(name="Sam Stranger")
-    await visit(me, await provider(), utcnow() - timedelta(days=3), status=AppointmentStatus.completed)
+    nurse = await provider()
+    done = await visit(me, nurse, utcnow() - timedelta(days=3), status=AppointmentStatus.completed)
     await new_ticket(me, "A question")
     await _store_order(me.id, "MS-EXPORT")
     await _store_order(stranger.id, "MS-STRANGE")
@@ -96,6 +98,15 @@ async def test_the_export_holds_everything_the_person_sees_with_utc_times(identi
             Notification(recipient_id=stranger.id, kind="visit_reminder", category="visits", title="Not mine")
         )
         session.add(NotificationPreference(user_id=me.id, category="marketing", email=False))
+        session.add(
+            Dispute(
+                appointment_id=done,
+                patient_id=me.id,
+                provider_id=nurse,
+                reason="cut_short",
+                details="Came at 6",
+            )
+        )
         credit = f"{AccountKind.patient_credit.value}:{me.id}"
         session.add(LedgerAccount(id=credit, kind=AccountKind.patient_credit, owner_id=me.id, balance=1000))
         entry = JournalEntry(kind=EntryKind.refund, description="Refund as wallet credit")
@@ -109,7 +120,10 @@ async def test_the_export_holds_everything_the_person_sees_with_utc_times(identi
 
     data = await run(export_my_data, actor=me.actor)
 
+    [problem] = data["reported_problems"]
+    assert (problem["appointment_id"], problem["details"], problem["status"]) == (done, "Came at 6", "open")
     [store] = data["store_orders"]
+    assert (store["shipping_cents"], store["tax_cents"]) == (0, 0)
     assert (store["number"], store["ship_line1"], store["total_cents"]) == ("MS-EXPORT", "5 Export Ave", 1200)
     assert store["lines"] == [{"name": "Thermometer", "unit_price_cents": 1200, "quantity": 1}]
     [invoice] = data["invoices"]  # the draft is still staff's

@@ -33,6 +33,7 @@ from models.audit import AuditAction
 from models.base import utcnow
 from models.booking import Appointment, Order, Transaction
 from models.catalog import Service
+from models.dispute import Dispute
 from models.identity import as_utc
 from models.invoice import Invoice, InvoiceLine, InvoiceStatus
 from models.ledger import AccountKind, JournalEntry, LedgerAccount, Posting
@@ -169,6 +170,13 @@ async def export_my_data(*, session: AsyncSession, actor: Principal) -> dict[str
         ],
         "sessions": [_plain(s.model_dump()) for s in await list_sessions(session=session, actor=actor)],
         "store_orders": await _store_orders(session, me),
+        "reported_problems": [
+            _row(d, "id", "appointment_id", "reason", "details", "status", "refunded_cents")
+            | _row(d, "resolution_note", "opened_at", "resolved_at")
+            for d in await session.scalars(
+                select(Dispute).where(Dispute.patient_id == me).order_by(Dispute.opened_at).limit(MAX_ROWS)
+            )
+        ],
         "invoices": await _invoices(session, me),
         "service_requests": await _service_requests(session, me),
         "wallet": await _wallet(session, me),
@@ -225,7 +233,8 @@ async def _store_orders(session: AsyncSession, me: str) -> list[dict[str, Any]]:
         ):
             lines.setdefault(line.order_id, []).append(_row(line, "name", "unit_price_cents", "quantity"))
     return [
-        _row(o, "id", "number", "status", "fulfilment", "subtotal_cents", "fee_cents", "total_cents")
+        _row(o, "id", "number", "status", "fulfilment", "subtotal_cents", "shipping_cents", "tax_cents")
+        | _row(o, "fee_cents", "total_cents")
         | _row(o, "payment_method", "ship_name", "ship_line1", "ship_line2", "ship_city", "ship_state")
         | _row(o, "ship_zip", "carrier", "tracking_number", "created_at", "shipped_at", "delivered_at")
         | _row(o, "returned_at", "canceled_at")
