@@ -83,16 +83,10 @@ async def test_revenue_and_analytics_count_the_same_visits_and_money(demo) -> No
     async with app_db.unit_of_work() as session:
         # Independently of the ledger: the visits completed in the window, their prices and their orders'
         # fees (one visit per demo order), and the refunds and payouts of the window from their own rows.
-        # The flash sale's discounts (original price − price) are funded by the platform (the default setting):
-        # a cost its fees carry.
-        visits, prices, fees, discounts = (
+        # The demo's flash-sale discounts were funded by its providers: the fees are the orders' own.
+        visits, prices, fees = (
             await session.execute(
-                select(
-                    func.count(),
-                    func.sum(Appointment.price),
-                    func.sum(Order.platform_fee),
-                    func.sum(Appointment.original_price - Appointment.price),
-                )
+                select(func.count(), func.sum(Appointment.price), func.sum(Order.platform_fee))
                 .join(Order, Order.id == Appointment.order_id)
                 .where(in_window)
             )
@@ -127,7 +121,7 @@ async def test_revenue_and_analytics_count_the_same_visits_and_money(demo) -> No
     )
     assert visits > 20  # a month of a marketplace in three metros
     assert revenue.totals.gross == prices + fees
-    assert revenue.totals.fees == fees - discounts
+    assert revenue.totals.fees == fees
     assert revenue.totals.refunds == Decimal(refunds)
     assert revenue.totals.payouts == Decimal(paid_out) / 100
     assert analytics.totals.completed == settled == visits
@@ -136,11 +130,11 @@ async def test_revenue_and_analytics_count_the_same_visits_and_money(demo) -> No
 async def test_every_providers_wallet_holds_what_their_completed_visits_earned(demo) -> None:
     kinds = (AccountKind.provider_pending, AccountKind.provider_available, AccountKind.provider_payout)
     async with app_db.unit_of_work() as session:
-        # Their full prices: the flash sale's discounts are funded by the platform (the default setting).
+        # The prices charged: the demo's flash-sale discounts were funded by the providers.
         earned = dict(
             (
                 await session.execute(
-                    select(Appointment.provider_id, func.sum(Appointment.original_price))
+                    select(Appointment.provider_id, func.sum(Appointment.price))
                     .where(COMPLETED)
                     .group_by(Appointment.provider_id)
                 )

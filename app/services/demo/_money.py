@@ -3,6 +3,9 @@ provider wallets and `python -m medivisit ledger check` agree on a fresh demo.
 
 Every demo order was paid by card at checkout (`_visits`): the ledger books it as a captured card payment
 (`post_booked_order`: each visit's charge and its `order_placed` entry, paid ahead, at the order's time).
+Its flash-sale visits (the sale runs every day unless FLASH_SALE_DAY says otherwise) were funded by their
+providers, the setting's other choice: five months of a 30 % sale paid out of a 5 % fee would show the
+demo's owner a loss no marketplace runs. New bookings follow the setting (the platform by default).
 Each completed visit is then settled by the ledger's own command at its completion time
 (`settle_completed_visit`: `visit_completed`, the order paid); each earning is released by the ledger's job
 once its dispute window is over (`release_due_earnings`, run at the moment the window ends, as the
@@ -52,7 +55,7 @@ from models.booking import (
     TransactionType,
 )
 from models.identity import as_utc
-from models.ledger import AccountKind, EntryKind, PayoutRequest, PayoutStatus, VisitCharge
+from models.ledger import AccountKind, DiscountFunding, EntryKind, PayoutRequest, PayoutStatus, VisitCharge
 from models.provider import Provider
 
 S = AppointmentStatus
@@ -117,7 +120,9 @@ async def seed_demo_ledger(
         booked = tuple(BookedVisit(v.id, v.provider_id, v.price) for v in by_order[order.id])
         at = as_utc(order.created_at)
         await post_booked_order(
-            session, PaymentCaptured(order.id, order.patient_id, booked, order.platform_fee, at)
+            session,
+            PaymentCaptured(order.id, order.patient_id, booked, order.platform_fee, at),
+            funding=DiscountFunding.provider,
         )
         done.orders += 1
     completed = sorted((v for v in visits if v.status == S.completed), key=lambda v: as_utc(v.ends_at))

@@ -133,15 +133,15 @@ async def record_order_placed(
     fee: Decimal,
     paid_ahead: bool,
     at: datetime | None = None,
+    funding: DiscountFunding | None = None,
 ) -> None:
     """Each visit's charge, and one entry: the order's total into the patient's booked account. A visit
-    booked at a sale's price records its discount and who funds it (the business setting read now, in the
-    order's unit of work)."""
+    booked at a sale's price records its discount and who funds it: `funding`, else the business setting
+    read now, in the order's unit of work."""
     at = at or utcnow()
     shares = split_fee(cents(fee), [(v.appointment_id, cents(v.price)) for v in visits])
     originals = await _originals(session, visits)
-    funding: DiscountFunding | None = None
-    if any(originals[v.appointment_id] > cents(v.price) for v in visits):
+    if funding is None and any(originals[v.appointment_id] > cents(v.price) for v in visits):
         funding = await discount_funding(session=session)
     rows = [
         {
@@ -189,8 +189,14 @@ def earning_of(charge: VisitCharge) -> int:
     return charge.price + charge.platform_discount
 
 
-async def post_booked_order(session: AsyncSession, booked: OrderPlaced | PaymentCaptured) -> None:
-    """The ledger's side of a booked order (in its transaction): a captured card payment is paid ahead."""
+async def post_booked_order(
+    session: AsyncSession,
+    booked: OrderPlaced | PaymentCaptured,
+    *,
+    funding: DiscountFunding | None = None,
+) -> None:
+    """The ledger's side of a booked order (in its transaction): a captured card payment is paid ahead. Who
+    funds a discount: `funding`, else the business setting."""
     await record_order_placed(
         session=session,
         order_id=booked.order_id,
@@ -199,6 +205,7 @@ async def post_booked_order(session: AsyncSession, booked: OrderPlaced | Payment
         fee=booked.fee,
         paid_ahead=booked.paid_ahead if isinstance(booked, OrderPlaced) else True,
         at=booked.at,
+        funding=funding,
     )
 
 
