@@ -18,6 +18,7 @@ from app.services.payments import GATEWAYS
 from app.services.receipts._totals import build_receipt, readable_order
 from app.services.shared.accounts import account_of
 from app.settings import get_settings
+from models.account import AccountRead
 from models.audit import AuditAction
 from models.identity import User, as_utc
 from models.receipt import ReceiptCreditRead, ReceiptRead
@@ -122,33 +123,59 @@ def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: Zon
     )
 
 
+async def billed_to(session: AsyncSession, patient_id: str) -> tuple[str, ...]:
+    """The receipt's "Billed to" lines: the patient's name and e-mail (an erased account: "Former patient")."""
+    patient = await session.get(User, patient_id)
+    who = account_of(patient) if patient is not None else None
+    return tuple(line for line in ((who.name, who.email) if who else ("Former patient",)) if line)
+
+
+async def record_download(
+    *,
+    session: AsyncSession,
+    account: AccountRead,
+    actor: Principal,
+    patient_id: str,
+    kind: str,
+    order_id: str,
+    number: str,
+) -> None:
+    """A receipt of an order of `kind` ("order", "store_order") was downloaded (who, from where, which
+    patient's); someone else's receipt names the patient and what they bought, so it is also a read of
+    patient data, found with the others under their id."""
+    await audit.record_by(
+        session=session,
+        account=account,
+        actor=actor,
+        action=AuditAction.receipt_download,
+        target=f"{kind.replace('_', ' ')} {number}",
+        details={f"{kind}_id": order_id, "patient_id": patient_id},
+    )
+    if patient_id != account.id:
+        await audit.record_by(
+            session=session,
+            account=account,
+            actor=actor,
+            action=AuditAction.patient_records_view,
+            target=patient_id,
+            details={f"{kind}_id": order_id, kind: number, "via": "receipt"},
+        )
+
+
 async def get_order_receipt(
     *, session: AsyncSession, actor: Principal, number: str, time_zone: str | None = None
 ) -> PdfFile:
     """The receipt of order `number` as PDF, for its patient, an admin or payments staff (audited)."""
     order, account = await readable_order(session, actor, number)
     receipt = await build_receipt(session, order)
-    patient = await session.get(User, order.patient_id)
-    who = account_of(patient) if patient is not None else None
-    billed_to = tuple(line for line in ((who.name, who.email) if who else ("Former patient",)) if line)
-    document = receipt_document(receipt, billed_to, zone_of(time_zone))
-    await audit.record_by(
+    document = receipt_document(receipt, await billed_to(session, order.patient_id), zone_of(time_zone))
+    await record_download(
         session=session,
         account=account,
         actor=actor,
-        action=AuditAction.receipt_download,
-        target=f"order {order.number}",
-        details={"order_id": order.id, "patient_id": order.patient_id},
+        patient_id=order.patient_id,
+        kind="order",
+        order_id=order.id,
+        number=order.number,
     )
-    if order.patient_id != account.id:
-        # Someone else's receipt names the patient, their visits and payments: a read of patient data,
-        # found with the others under the patient's id.
-        await audit.record_by(
-            session=session,
-            account=account,
-            actor=actor,
-            action=AuditAction.patient_records_view,
-            target=order.patient_id,
-            details={"order_id": order.id, "order": order.number, "via": "receipt"},
-        )
     return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))

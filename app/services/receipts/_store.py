@@ -19,19 +19,16 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import audit
 from app.pdf import Column, Document, Party, PdfFile, Table, money_cents, render
 from app.principal import Principal
 from app.services.errors import NotFound
-from app.services.receipts._pdf import receipt_day, zone_of
-from app.services.shared.accounts import account_of, is_admin
+from app.services.receipts._pdf import billed_to, receipt_day, record_download, zone_of
+from app.services.shared.accounts import is_admin
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
 from app.services.store.internal import read_store_order
 from app.settings import get_settings
 from models.account import AccountRead
-from models.audit import AuditAction
-from models.identity import User
 from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrderRead
 
@@ -231,27 +228,14 @@ async def get_store_order_receipt(
     """The receipt of store order `number` as PDF, for its patient, an admin or payments staff (audited)."""
     receipt, account = await _readable(session, actor, number)
     order = receipt.order
-    patient = await session.get(User, order.patient_id)
-    who = account_of(patient) if patient is not None else None
-    billed_to = tuple(line for line in ((who.name, who.email) if who else ("Former patient",)) if line)
-    document = store_receipt_document(receipt, billed_to, zone_of(time_zone))
-    await audit.record_by(
+    document = store_receipt_document(receipt, await billed_to(session, order.patient_id), zone_of(time_zone))
+    await record_download(
         session=session,
         account=account,
         actor=actor,
-        action=AuditAction.receipt_download,
-        target=f"store order {order.number}",
-        details={"store_order_id": order.id, "patient_id": order.patient_id},
+        patient_id=order.patient_id,
+        kind="store_order",
+        order_id=order.id,
+        number=order.number,
     )
-    if order.patient_id != account.id:
-        # Someone else's receipt names the patient, what they bought and where it ships: a read of patient
-        # data, found with the others under the patient's id.
-        await audit.record_by(
-            session=session,
-            account=account,
-            actor=actor,
-            action=AuditAction.patient_records_view,
-            target=order.patient_id,
-            details={"store_order_id": order.id, "store_order": order.number, "via": "receipt"},
-        )
     return PdfFile(filename=f"medivisit-receipt-{order.number}.pdf", content=render(document))
