@@ -620,8 +620,9 @@ _demo_template: list[Path] = []
 
 def _seeded_demo_file() -> Path:
     """One SQLite database seeded with the demo data per test run: the first process to need it seeds it
-    (about 4 s of CPU, 15 s and more on a busy machine) while the others wait on a lock, and each demo server
-    gets a copy of it instead of seeding its own (a dozen times in the browser tests)."""
+    (about 9 s of CPU with its money through the ledger, 12 s on a quiet machine) while the others wait on
+    a lock, and each demo server gets a copy of it instead of seeding its own (a dozen times in the browser
+    tests)."""
     if not _demo_template:
         import fcntl
 
