@@ -90,6 +90,7 @@ STATUS_LABELS = {
     PayoutStatus.rejected: "Rejected",
     PayoutStatus.failed: "Failed",
 }
+CHART_LABELS = 10  # at most this many period names under the chart (its text alternative names them all)
 DONE = {
     "approve": "Payout approved",
     "sent": "Payout marked sent",
@@ -210,6 +211,8 @@ def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
             labels=labels,
             kind="bar",
             y_title="USD",
+            # Many periods: every n-th named under the axis, whole rather than cut to "J…".
+            label_every=max(1, -(-len(labels) // CHART_LABELS)),
         )
         if summary.rows
         else "",
