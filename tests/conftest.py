@@ -79,6 +79,18 @@ def smtp_server() -> Iterator[tuple[SmtpInbox, str]]:
 
 
 @pytest.fixture
+def paid_ahead(monkeypatch) -> None:
+    """Pay at visit's gateway made to collect the money at checkout, as the card gateway does once Stripe
+    confirms: visits paid ahead, with earnings to release, refund and pay out."""
+    from app.services.payments import GATEWAYS, PayAtVisit
+
+    class PaidAhead(PayAtVisit):
+        collects_at_order = True
+
+    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
+
+
+@pytest.fixture
 def smtp(smtp_server) -> SmtpInbox:
     inbox, _url = smtp_server
     inbox.clear()

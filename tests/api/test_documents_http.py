@@ -33,7 +33,6 @@ from models.store import ProductCreate, ShippingAddress
 from tests.factories import person, provider, run
 from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import World, book, complete
-from tests.unit.test_ledger import paid_ahead as paid_ahead  # card at checkout: earnings to refund, pay out
 
 STORE_HOME = ShippingAddress(
     name="Zoë Łukasiewicz", line1="350 Fifth Avenue", city="New York", state="NY", zip_code="10118"

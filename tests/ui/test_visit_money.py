@@ -20,7 +20,6 @@ from sqlalchemy import select
 from app import db as app_db
 from app.services.errors import PermissionDenied
 from app.services.ledger import refund_visit
-from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.order_ui import receipt_totals
@@ -55,11 +54,8 @@ def pay_at_visit_env(configured, monkeypatch, tmp_path) -> Iterator[None]:
 
 
 @pytest.fixture
-def world_env(pay_at_visit_env, monkeypatch) -> None:
-    class PaidAhead(PayAtVisit):  # collects at checkout, as the card gateway does once Stripe confirms
-        collects_at_order = True
-
-    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
+def world_env(pay_at_visit_env, paid_ahead) -> None:
+    """Visits paid at checkout (tests/conftest.py's paid_ahead), with earnings to refund."""
 
 
 def as_(who: Person) -> UiSession:

@@ -37,7 +37,6 @@ from models.catalog import ServiceLocation
 from models.ledger import EntryKind, JournalEntry, LedgerAccount, Posting, StatementLineRead, VisitCharge
 from pages.dashboard.provider_wallet import price_cell
 from tests.factories import ZIP, person, provider, run
-from tests.unit import test_ledger
 from tests.unit.test_booking import NINE, NOW
 from tests.unit.test_ledger import World, money
 
@@ -71,9 +70,6 @@ async def world(identity, monkeypatch, world_once) -> AsyncIterator[World]:
     yield built
     monkeypatch.undo()
     get_settings.cache_clear()
-
-
-paid_ahead = test_ledger.paid_ahead  # a gateway that collects at checkout
 
 
 async def book(world: World, service: str = "iv-hydration", starts_at=NINE) -> str:  # noqa: ANN001

@@ -34,7 +34,6 @@ from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import PRICE, World, book, complete, money
 
 world = test_ledger.world  # a patient, a provider (Ada Nurse), owners and a manager without process_payments
-paid_ahead = test_ledger.paid_ahead
 DONE = NINE + timedelta(hours=1)  # when `complete` completes the visit
 SOON = DONE + timedelta(hours=2)
 LATER = DONE + timedelta(hours=73)  # the 72-hour window is over

@@ -45,7 +45,6 @@ from app.services.ledger import (
 from app.services.ledger._journal import WORLD, Leg, Unbalanced, move, post
 from app.services.ledger._visits import proportional, split_fee
 from app.services.ledger.internal import release_due_earnings
-from app.services.payments import GATEWAYS, PayAtVisit
 from app.settings import get_settings
 from models.account import Role
 from models.audit import AuditEntry
@@ -97,16 +96,6 @@ async def world(identity, monkeypatch, world_once) -> World:
     monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
     get_settings.cache_clear()
     return await world_once(build_world)
-
-
-@pytest.fixture
-def paid_ahead(monkeypatch) -> None:
-    """A gateway that collects the money at checkout (as a card gateway will)."""
-
-    class PaidAhead(PayAtVisit):
-        collects_at_order = True
-
-    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
 
 
 def money(value: str | Decimal) -> Decimal:

@@ -19,7 +19,6 @@ from tests.unit.test_booking import NINE
 from tests.unit.test_ledger import World, book, complete
 
 world = test_ledger.world  # the ledger tests' world: a patient, a provider, staff
-paid_ahead = test_ledger.paid_ahead  # card at checkout (pay at visit: tests/unit/test_pay_at_visit.py)
 
 
 def ledger_check() -> tuple[int, str, str]:

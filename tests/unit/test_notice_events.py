@@ -61,7 +61,6 @@ from models.staff import Permission
 from models.store import ProductCreate, ShippingAddress
 from tests import factories
 from tests.factories import ZIP, Person, person, provider, run
-from tests.unit import test_ledger
 
 NOW = datetime(2030, 1, 7, 10, 0, tzinfo=UTC)  # Monday 05:00 in New York
 NINE = datetime(2030, 1, 7, 14, 0, tzinfo=UTC)  # Monday 9:00 in New York
@@ -358,9 +357,6 @@ async def world(identity, monkeypatch) -> World:
         provider=nurse,
         provider_id=await provider("Ada Nurse", owner=nurse),
     )
-
-
-paid_ahead = test_ledger.paid_ahead  # card at checkout: the visit's earning is ours to pay out
 
 
 async def test_a_payout_request_tells_its_provider(world: World, paid_ahead: None) -> None:

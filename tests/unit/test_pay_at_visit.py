@@ -40,7 +40,6 @@ from tests.unit.test_booking import NINE, NOW
 from tests.unit.test_ledger import FEE, PRICE, World, balanced, book, fund, money
 
 world = test_ledger.world  # a patient, a provider (Ada Nurse), owners and a manager without process_payments
-paid_ahead = test_ledger.paid_ahead
 TOTAL = PRICE + FEE  # $82.95
 DONE = NINE + timedelta(hours=1)
 

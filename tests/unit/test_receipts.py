@@ -18,7 +18,6 @@ from app.services.appointments import _lifecycle as visits
 from app.services.booking import CheckoutLine, hold_slot, place_order
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.ledger import record_visit_payment, refund_visit
-from app.services.payments import GATEWAYS, PayAtVisit
 from app.services.receipts import get_order_receipt, get_receipt, get_visit_money
 from app.settings import get_settings
 from components.format import format_money
@@ -60,16 +59,6 @@ async def world(identity, monkeypatch, world_once) -> World:
     monkeypatch.setenv("EARNINGS_RELEASE_ENABLED", "0")
     get_settings.cache_clear()
     return await world_once(build_world)
-
-
-@pytest.fixture
-def paid_ahead(monkeypatch) -> None:
-    """A gateway that collects the money at checkout (as the card gateway does once Stripe confirms)."""
-
-    class PaidAhead(PayAtVisit):
-        collects_at_order = True
-
-    monkeypatch.setitem(GATEWAYS, "pay_at_visit", PaidAhead)
 
 
 async def book_two(world: World) -> tuple[str, list[str]]:
