@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.disputes._rules import BAD_FILTER, MAX_PAGE, NO_VISIT, NOT_YOUR_VISIT, PAGE_SIZE
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.ledger.internal import paid_parts
 from app.services.shared.accounts import account_of
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import require_permission
@@ -60,9 +61,7 @@ def window_end(charge: VisitCharge | None) -> datetime | None:
 
 def refundable_cents(charge: VisitCharge) -> int:
     """What is left to refund of a visit (refund_visit's own rule: in person, at most what was collected)."""
-    in_person = not charge.paid_ahead and charge.collection_method is not None
-    price = min(charge.collected, charge.price) if in_person else charge.price
-    fee = charge.collected - price if in_person else charge.fee
+    price, fee = paid_parts(charge)
     return max(0, price - charge.refunded_earning) + max(0, fee - charge.refunded_fee)
 
 

@@ -38,7 +38,7 @@ from app.services.ledger._rules import (
     NO_PROFILE,
     PAGE_SIZE,
 )
-from app.services.ledger._visits import earning_of, visit_payment_of
+from app.services.ledger._visits import collected_in_person, earning_of, visit_payment_of
 from app.services.shared.accounts import is_admin
 from app.services.shared.periods import period_of
 from app.services.shared.signed_in import require_account
@@ -264,7 +264,7 @@ async def list_provider_statement(
                     if charge.released_at or charge.completed_at is None
                     else as_utc(charge.completed_at) + window
                 ),
-                collected_in_person=not charge.paid_ahead and charge.collection_method is not None,
+                collected_in_person=collected_in_person(charge),
                 collection_method=charge.collection_method,
                 payment_due=visit_payment_of(charge).due,
             )

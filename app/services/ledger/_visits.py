@@ -531,6 +531,20 @@ def _discount_reversed(charge: VisitCharge, total: int) -> int:
     return max(due - charge.refunded_discount, 0)
 
 
+def collected_in_person(charge: VisitCharge) -> bool:
+    """A pay-at-visit visit whose money the provider recorded collecting (not one booked before that rule)."""
+    return not charge.paid_ahead and charge.collection_method is not None
+
+
+def paid_parts(charge: VisitCharge) -> tuple[int, int]:
+    """(price, fee) cents of the visit the patient paid, what a refund may give back: all of it when paid
+    ahead; of a pay-at-visit visit only what was collected in person (the provider's price first)."""
+    if not collected_in_person(charge):
+        return charge.price, charge.fee
+    paid_price = min(charge.collected, charge.price)
+    return paid_price, charge.collected - paid_price
+
+
 async def refund_visit(
     *,
     session: AsyncSession,
@@ -554,10 +568,8 @@ async def refund_visit(
     if row.status is not AppointmentStatus.completed:
         raise ValidationFailed(NOT_COMPLETED)
     charge = await _charge(session, row)
-    # Pay at visit: only what was collected in person can be refunded (the provider's price first).
-    in_person = not charge.paid_ahead and charge.collection_method is not None
-    paid_price = min(charge.collected, charge.price) if in_person else charge.price
-    paid_fee = charge.collected - paid_price if in_person else charge.fee
+    in_person = collected_in_person(charge)
+    paid_price, paid_fee = paid_parts(charge)
     left_earning = paid_price - charge.refunded_earning
     left_fee = paid_fee - charge.refunded_fee
     left = left_earning + left_fee

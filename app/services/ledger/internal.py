@@ -9,6 +9,7 @@ from app.services.ledger._journal import post
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
 from app.services.ledger._release import release_due_earnings
 from app.services.ledger._visits import (
+    paid_parts,
     post_booked_order,
     settle_completed_visit,
     settle_visit_completed,
@@ -27,5 +28,6 @@ __all__ = [
     "release_due_earnings",
     "settle_completed_visit",
     "settle_visit_completed",
+    "paid_parts",
     "visit_payments",
 ]

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.errors import NotFound
 from app.services.ledger import cents, dollars, split_fee
-from app.services.ledger.internal import visit_payments
+from app.services.ledger.internal import paid_parts, visit_payments
 from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment, AppointmentStatus, Order
@@ -35,9 +35,7 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
     charge = await session.get(VisitCharge, row.id)
     if charge is not None:
         price, fee, refunded_cents = charge.price, charge.fee, charge.refunded_earning + charge.refunded_fee
-        # Pay at visit: only what was collected in person can be refunded (refund_visit's own rule).
-        in_person = not charge.paid_ahead and charge.collection_method is not None
-        refundable_cents = charge.collected if in_person else price + fee
+        refundable_cents = sum(paid_parts(charge))  # refund_visit's own rule
     else:  # not charged in the ledger yet (its order predates it): checkout's split, nothing refunded
         siblings = (
             await session.execute(
