@@ -1,0 +1,22 @@
+"""Stripe Connect payouts (issue 29, item 2): RESERVED for the helper building it; replace this docstring and fill in or delete.
+
+Revision ID: 0049
+Revises: 0048
+Create Date: 2026-12-04 15:00:00
+"""
+
+import sqlalchemy as sa  # noqa: F401
+from alembic import op  # noqa: F401
+
+revision = "0049"
+down_revision = "0048"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
