@@ -6,8 +6,8 @@ after checking it is theirs; audited). With pay at visit there are none, and not
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import stripe
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit
@@ -18,6 +18,9 @@ from app.services.shared.signed_in import require_account
 from app.settings import get_settings
 from models.audit import AuditAction
 from models.payment import SavedCardRead
+
+if TYPE_CHECKING:
+    import stripe
 
 MAX_CARDS = 20
 CARD_ID = re.compile(r"^(pm|card)_[A-Za-z0-9]{1,200}$")
@@ -41,6 +44,8 @@ def _card(method: stripe.PaymentMethod) -> SavedCardRead | None:
 
 async def list_my_cards(*, session: AsyncSession, actor: Principal) -> list[SavedCardRead]:
     """The signed-in patient's saved cards (at most MAX_CARDS), newest first as Stripe lists them."""
+    import stripe  # imported when used: see _stripe.py
+
     account = await require_account(session=session, actor=actor)
     if get_settings().payment_gateway != NAME:
         return []
@@ -59,6 +64,8 @@ async def list_my_cards(*, session: AsyncSession, actor: Principal) -> list[Save
 
 async def remove_my_card(*, session: AsyncSession, actor: Principal, card_id: str) -> None:
     """Remove one of the signed-in patient's saved cards (Stripe detaches it from their customer)."""
+    import stripe  # imported when used: see _stripe.py
+
     account = await require_account(session=session, actor=actor)
     if get_settings().payment_gateway != NAME:
         raise NotFound(NO_GATEWAY)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-import stripe
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,6 +45,8 @@ async def _locked(session: AsyncSession, order_id: str) -> CardPayment | None:
 async def reconcile_card_payments(*, session: AsyncSession, now: datetime | None = None) -> int:
     """Settle card payments left awaiting past their page's expiry from Stripe's own record of their
     Checkout Session: paid, or failed (expired; an open one is expired first). Returns how many changed."""
+    import stripe  # imported when used: see _stripe.py
+
     if get_settings().payment_gateway != NAME:
         return 0
     at = (now or datetime.now(UTC)).astimezone(UTC)

@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import stripe
 from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -75,7 +74,8 @@ BAD_SIGNATURE = (
     "The Stripe-Signature header does not match this event, or its time is more than 5 minutes off."
 )
 UNREACHABLE = "Stripe could not be asked about this payment; the event can be delivered again."
-TOLERANCE = stripe.Webhook.DEFAULT_TOLERANCE  # seconds a signature's time may differ from ours, either way
+# Seconds a signature's time may differ from ours, either way (the SDK's stripe.Webhook.DEFAULT_TOLERANCE).
+TOLERANCE = 300
 BAD_PAYLOAD = "The event is not valid JSON."
 TOO_LARGE = f"An event may be at most {MAX_EVENT_BYTES // 1024} KiB."
 EXPIRED_REASON = "The payment page expired before the payment was made."
@@ -131,6 +131,8 @@ def _signed_at(signature: str) -> int | None:
 def _verified(payload: bytes, signature: str) -> tuple[str, str, dict[str, Any]]:
     """(event id, type, the event's object) of a payload whose signature the SDK accepts, signed within
     TOLERANCE of now (the SDK checks the past; a time ahead of ours is checked here)."""
+    import stripe  # imported when used: see _stripe.py
+
     try:
         event = stripe.Webhook.construct_event(
             payload.decode("utf-8"), signature, get_settings().stripe_webhook_secret, tolerance=TOLERANCE
@@ -216,6 +218,8 @@ def payment_mismatch(
 
 async def _intent_of_session(checkout_session_id: str) -> str | None:
     """The PaymentIntent Stripe says the Checkout Session paid through (None before the patient paid)."""
+    import stripe  # imported when used: see _stripe.py
+
     try:
         async with stripe_client() as client:
             checkout = await client.v1.checkout.sessions.retrieve_async(checkout_session_id)
@@ -344,6 +348,8 @@ async def _refund_late_payment(
     event_id: str,
     at: datetime,
 ) -> None:
+    import stripe  # imported when used: see _stripe.py
+
     if not intent:
         return
     first = not await _refunded_before(session, order, event_id)
@@ -435,6 +441,8 @@ async def apply_failed(
 async def _expire_checkout(checkout_session_id: str) -> None:
     """Close the payment page of a failed order, so it cannot be paid afterwards (it may already be closed:
     expired, or completed, whose payment is then refunded when its event comes)."""
+    import stripe  # imported when used: see _stripe.py
+
     try:
         async with stripe_client() as client:
             await client.v1.checkout.sessions.expire_async(checkout_session_id)
