@@ -20,6 +20,7 @@ from app.services.domain_events import (
     AppointmentRescheduled,
     CareerApplicationReceived,
     CheckedOut,
+    ConnectedPayoutSettled,
     CorporateEventDayBooked,
     CorporateLeadAssigned,
     CorporateLeadReceived,
@@ -68,6 +69,7 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentCaptured, ledger_internal.post_booked_order)
     events.subscribe_event(AppointmentCompleted, ledger_internal.settle_visit_completed)
     events.subscribe_event(AppointmentReassigned, ledger_internal.follow_reassigned_visit)
+    events.subscribe_event(ConnectedPayoutSettled, ledger_internal.settle_connected_payout)
     events.subscribe_event(PaymentCaptured, appointments_internal.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests_internal.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments_internal.refresh_order_screens)

@@ -16,6 +16,7 @@ from models.bug_report import BugReport
 from models.careers import CareerApplication, CareerFile, CareerPosting
 from models.cart import CartItem
 from models.catalog import Service, ServiceCategory
+from models.connect import ConnectAccount
 from models.corporate import (
     CorporateContract,
     CorporateContractService,
@@ -73,6 +74,7 @@ from models.support import CannedResponse, Ticket, TicketAttachment, TicketChang
 from models.waitlist import WaitlistEntry
 
 __all__ = [
+    "ConnectAccount",
     "CorporateContract",
     "CorporateContractService",
     "CorporateEventDay",

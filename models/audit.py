@@ -69,6 +69,9 @@ class AuditAction(enum.StrEnum):
     payout_sent = "payout_sent"
     payout_paid = "payout_paid"
     payout_failed = "payout_failed"
+    # Stripe Connect (issue 29, item 2): target "provider <id>"; details.account_id (and payouts_enabled)
+    payout_account_created = "payout_account_created"  # the provider set up payouts with Stripe
+    payout_account_updated = "payout_account_updated"  # Stripe's account.updated changed its status
     # Documents (issue 14 parts 3, 5, 8): target "order <number>", "statement <YYYY-MM>", "invoice <number>".
     receipt_download = (
         "receipt_download"  # details.order_id, details.patient_id (the patient's or staff's read)

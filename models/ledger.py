@@ -274,6 +274,8 @@ class PayoutRequest(Base):
     )  # who rejected, sent, paid, failed
     reason: Mapped[str] = mapped_column(String(500), default="")  # of the rejection or the failure
     transfer_reference: Mapped[str] = mapped_column(String(MAX_TRANSFER_REFERENCE), default="")  # the bank's
+    # The Stripe transfer it was sent by (Stripe Connect), else None: sent by bank transfer, by staff.
+    transfer_id: Mapped[str | None] = mapped_column(String(255), default=None, unique=True)
     transaction_id: Mapped[str | None] = mapped_column(String(36), default=None)  # its `payout` transaction
     requested_at: Mapped[datetime] = mapped_column(default=utcnow)
     approved_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -420,6 +422,9 @@ class PayoutRead(BaseModel):
     sent_at: datetime | None
     closed_at: datetime | None
     transfer_reference: str = ""  # the bank transfer's reference staff recorded when they sent it
+    # Stripe Connect: staff send it by transfer to the provider's connected account (not "Mark sent").
+    by_transfer: bool = False
+    notice: str = ""  # what the step could not do (a transfer Stripe refused: the payout stays approved)
 
 
 class RevenueRowRead(BaseModel):

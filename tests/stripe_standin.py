@@ -1,6 +1,7 @@
 """A stand-in for the few Stripe API endpoints the card gateway calls, because Stripe cannot be reached from
 the test machines: a small local HTTP server answering in the shapes Stripe documents (https://docs.stripe.com/api:
-customers, checkout sessions, a customer's payment methods, detach, refunds), with STRIPE_API_BASE pointed at it
+customers, checkout sessions, a customer's payment methods, detach, refunds; Connect: accounts, account
+links, transfers), with STRIPE_API_BASE pointed at it
 so the official SDK's own requests are what it receives. It records every request for the tests to check.
 
 What it does not stand in for: Stripe's hosted payment page, or its decision to send a webhook. The tests
@@ -42,6 +43,9 @@ class StripeStandIn:
     # Browser tests: the Checkout Session's `url` is a page of this server (Stripe's hosted page is not
     # reachable, and no test goes through it); otherwise checkout.stripe.com's form of address.
     hosted_here: bool = False
+    # Stripe Connect: connected accounts by id; a transfer error to answer with (card_error-like), if set
+    accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    transfer_error: str = ""
     _counter: int = 0
 
     def calls(self, method: str, pattern: str) -> list[Request]:
@@ -145,7 +149,77 @@ class StripeStandIn:
                 "payment_intent": params.get("payment_intent"),
                 "status": "succeeded",
             }
+        connect = self.connect_answer(method, path, params)
+        if connect is not None:
+            return connect
         return 404, _error(f"Unrecognized request URL ({method}: {path}).", "")
+
+    # ---- Stripe Connect: accounts, account links, transfers ----
+    def enable_payouts(self, account_id: str, enabled: bool = True) -> dict[str, Any]:
+        """What Stripe's onboarding form does once the provider finished it; the account, as account.updated
+        carries it."""
+        found = self.accounts[account_id]
+        found.update(details_submitted=enabled, payouts_enabled=enabled, charges_enabled=False)
+        found["capabilities"] = {"transfers": "active" if enabled else "inactive"}
+        return found
+
+    def connect_answer(
+        self, method: str, path: str, params: dict[str, str]
+    ) -> tuple[int, dict[str, Any]] | None:
+        if method == "POST" and path == "/v1/accounts":
+            account_id = self.next_id("acct")
+            self.accounts[account_id] = {
+                "id": account_id,
+                "object": "account",
+                "type": params.get("type"),
+                "email": params.get("email"),
+                "country": "US",
+                "default_currency": "usd",
+                "details_submitted": False,
+                "payouts_enabled": False,
+                "charges_enabled": False,
+                "capabilities": {"transfers": "inactive"},
+                "metadata": {"provider_id": params.get("metadata[provider_id]", "")},
+                "created": int(time.time()),
+                "livemode": False,
+            }
+            return 200, self.accounts[account_id]
+        account = re.fullmatch(r"/v1/accounts/([^/]+)", path)
+        if method == "GET" and account:
+            found = self.accounts.get(account.group(1))
+            if found is None:
+                return 404, _error(f"No such account: '{account.group(1)}'", "resource_missing")
+            return 200, found
+        if method == "POST" and path == "/v1/account_links":
+            if params.get("account") not in self.accounts:
+                return 400, _error(f"No such account: '{params.get('account')}'", "resource_missing")
+            now = int(time.time())
+            return 200, {
+                "object": "account_link",
+                "created": now,
+                "expires_at": now + 300,
+                "url": f"{self.url if self.hosted_here else 'https://connect.stripe.com'}/setup/e/"
+                f"{params.get('account')}/{self.next_id('link')}",
+            }
+        if method == "POST" and path == "/v1/transfers":
+            destination = self.accounts.get(params.get("destination", ""))
+            if self.transfer_error:
+                return 400, _error(self.transfer_error, "insufficient_funds")
+            if destination is None or not destination["payouts_enabled"]:
+                return 400, _error("The destination account cannot receive transfers.", "account_invalid")
+            return 200, {
+                "id": self.next_id("tr"),
+                "object": "transfer",
+                "amount": int(params.get("amount", "0")),
+                "amount_reversed": 0,
+                "currency": params.get("currency"),
+                "destination": params.get("destination"),
+                "metadata": {"payout_id": params.get("metadata[payout_id]", "")},
+                "reversed": False,
+                "created": int(time.time()),
+                "livemode": False,
+            }
+        return None
 
 
 def _error(message: str, code: str) -> dict[str, Any]:

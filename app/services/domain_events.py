@@ -304,6 +304,23 @@ class PayoutStatusChanged:
 
 
 @dataclass(frozen=True)
+class ConnectedPayoutSettled:
+    """Stripe said how a payout sent by transfer to a provider's connected account ended (`transfer.reversed`,
+    or the connected account's `payout.paid` / `payout.failed`): `outcome` paid or failed. The payout is
+    named by the transfer's id or the payout id in its metadata when Stripe gives them, else it is the
+    provider's payout in transit."""
+
+    provider_id: str
+    account_id: str
+    outcome: Literal["paid", "failed"]
+    reason: str
+    transfer_id: str | None
+    payout_id: str | None
+    event_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class StaffAccessChanged:
     """A manager changed a confirmed member's staff access, or removed it (`removed`)."""
 

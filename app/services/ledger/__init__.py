@@ -17,6 +17,7 @@ from app.services.ledger._documents import (
     monthly_statement_pdf,
 )
 from app.services.ledger._journal import FEES, WORLD, InsufficientFunds, Leg, cents, dollars, move
+from app.services.ledger._payout_transfers import send_payout_transfer
 from app.services.ledger._payouts import (
     approve_payout,
     list_my_payouts,
@@ -72,6 +73,7 @@ __all__ = [
     "refund_visit",
     "reject_payout",
     "request_payout",
+    "send_payout_transfer",
     "settle_cancelled_visit",
     "split_fee",
 ]

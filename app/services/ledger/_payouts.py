@@ -6,7 +6,9 @@ visits (provider_receivable) are netted first (`fee_netted`: provider_available 
 platform_fees and world +x, x = min(receivable, available)), so the payout is for what is left. Requesting moves the amount from
 provider_available to provider_payout at once, so it can't be spent twice. Staff with process_payments
 approve (above the owners' `payout_second_approval_above` setting two approvals, by different people) or reject it with a
-reason; an approved payout is sent (in_transit), then paid (provider_payout → world), or failed. Rejected
+reason; an approved payout is sent (in_transit: by staff with the bank transfer's reference, or by Stripe
+transfer for a provider paid through Stripe Connect, `_payout_transfers`), then paid (provider_payout →
+world), or failed. Rejected
 and failed payouts return the money to available. Every step is audited, notifies the provider and keeps
 the `payout` transaction row (pending → completed / cancelled / failed) in step.
 
@@ -288,14 +290,18 @@ async def approve_payout(
     else:
         row.second_approver_id = staff.id
     row.status, row.approved_at, row.updated_at = PayoutStatus.approved, at, at
-    return await _announced(
+    read = await _announced(
         session, actor, staff, AuditAction.payout_approved, row, provider, at, step="final"
     )
+    from app.services.ledger._payout_transfers import send_if_connected  # it builds on this module
+
+    return await send_if_connected(session, actor, staff, row, provider, at, read)
 
 
 async def _return_money(
-    session: AsyncSession, row: PayoutRequest, staff: AccountRead, reason: str, at: datetime
+    session: AsyncSession, row: PayoutRequest, staff: AccountRead | None, reason: str, at: datetime
 ) -> None:
+    """The payout's money back to the provider's available balance (`staff` None: Stripe said it failed)."""
     await post(
         session=session,
         kind=EntryKind.payout_returned,
@@ -306,7 +312,7 @@ async def _return_money(
         ),
         description=f"Payout {row.status.value}: back to available",
         payout_id=row.id,
-        actor_id=staff.id,
+        actor_id=staff.id if staff is not None else None,
         reason=reason,
         at=at,
     )
@@ -390,6 +396,9 @@ async def mark_payout_sent(
     if len(reference) > MAX_TRANSFER_REFERENCE:
         raise ValidationFailed(REFERENCE_TOO_LONG)
     staff, row, provider = await _staff_step(session, actor, payout_id, PayoutStatus.approved, action="sent")
+    from app.services.ledger._payout_transfers import refuse_manual_send  # it builds on this module
+
+    await refuse_manual_send(session, row)
     at = now or utcnow()
     row.status, row.sent_at, row.updated_at, row.decided_by = PayoutStatus.in_transit, at, at, staff.id
     row.transfer_reference = reference
@@ -470,4 +479,6 @@ async def list_payout_queue(
         .offset((page - 1) * page_size)
         .limit(page_size)
     )
-    return await _reads(session, rows.all()), total
+    from app.services.ledger._payout_transfers import with_transfer_flags  # it builds on this module
+
+    return await with_transfer_flags(session, await _reads(session, rows.all())), total

@@ -6,6 +6,7 @@ the import contracts keep screens and HTTP routes out of this module.
 
 from app.services.ledger._check import BREAKS_LISTED, LedgerBreak, LedgerCheck, check_ledger
 from app.services.ledger._journal import post
+from app.services.ledger._payout_transfers import settle_connected_payout
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
 from app.services.ledger._release import release_due_earnings
 from app.services.ledger._visits import (
@@ -26,6 +27,7 @@ __all__ = [
     "post",
     "post_booked_order",
     "release_due_earnings",
+    "settle_connected_payout",
     "settle_completed_visit",
     "settle_visit_completed",
     "paid_parts",

@@ -52,6 +52,7 @@ from app import audit, events
 from app.db import changed_rows
 from app.services.domain_events import BookedVisit, LatePaymentRefunded, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
+from app.services.payments._connect_webhook import CONNECT_EVENTS, apply_connect_event
 from app.services.payments._stripe import NAME, cents, stripe_client
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -465,6 +466,11 @@ async def handle_stripe_webhook(
     at = _now(now)
     if not await _claim(session, event_id, kind, at):
         return WebhookOutcome(event_id, kind, processed=False, result="duplicate")
+    if kind in CONNECT_EVENTS:  # Stripe Connect: provider payout accounts and transfers (_connect_webhook)
+        result = await apply_connect_event(
+            session, kind=kind, obj=obj, payload=payload, event_id=event_id, at=at
+        )
+        return WebhookOutcome(event_id, kind, processed=True, result=result)
     if kind not in PAID_EVENTS and kind not in FAILED_EVENTS:
         return WebhookOutcome(event_id, kind, processed=True, result="ignored")
     if kind == "checkout.session.completed" and obj.get("payment_status") != "paid":

@@ -4,6 +4,7 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
+from app.services.payments._connect import payout_account_of, payout_accounts_of, transfer_payout
 from app.services.payments._reconcile import reconcile_card_payments
 
-__all__ = ["reconcile_card_payments"]
+__all__ = ["payout_account_of", "payout_accounts_of", "reconcile_card_payments", "transfer_payout"]
