@@ -32,6 +32,7 @@ from app.services.ledger import (
     mark_payout_paid,
     mark_payout_sent,
     reject_payout,
+    send_payout_transfer,
 )
 from components.context import use_session
 from components.format import format_date, format_money
@@ -97,6 +98,7 @@ DONE = {
     "paid": "Payout marked paid",
     "reject": "Payout rejected",
     "failed": "Payout marked failed",
+    "transfer": "Payout sent by Stripe transfer",
 }
 
 
@@ -310,10 +312,13 @@ def _Queue() -> VdomDict:
 
     def done(kind: str) -> Callable[[Any], None]:
         def after(result: PayoutRead) -> None:
-            set_problem("")
+            set_problem(result.notice)  # approved, but the Stripe transfer was refused: said above the queue
+            if result.notice:
+                return
             waiting = kind == "approve" and result.status is PayoutStatus.pending
+            sent = kind == "approve" and result.status is PayoutStatus.in_transit  # by Stripe transfer
             session.toaster.success(
-                "First approval recorded" if waiting else DONE[kind],
+                "First approval recorded" if waiting else DONE["transfer" if sent else kind],
                 "A second approver is needed."
                 if waiting
                 else f"{result.provider_name}: {format_money(result.amount)}",
@@ -326,6 +331,9 @@ def _Queue() -> VdomDict:
             approve_payout, on_success=done("approve"), refetch=[query], on_error=set_problem
         ),
         "paid": use_action(mark_payout_paid, on_success=done("paid"), refetch=[query], on_error=set_problem),
+        "transfer": use_action(
+            send_payout_transfer, on_success=done("transfer"), refetch=[query], on_error=set_problem
+        ),
     }
     busy = any(a.pending for a in actions.values())
 
@@ -393,7 +401,9 @@ def _queue_table(
             # The service refuses a second approval by the first approver: the button is not offered.
             items.append(html.span({"class_name": "hint"}, "Waiting for a second approver"))
         elif p.status in FORWARD:
-            label, action = FORWARD[p.status]
+            # A provider paid through Stripe Connect: the approved payout goes by Stripe transfer.
+            by_transfer = p.by_transfer and p.status is PayoutStatus.approved
+            label, action = ("Send transfer", "transfer") if by_transfer else FORWARD[p.status]
             click = (lambda p=p: ask_reason(("sent", p))) if action == "sent" else step(action, p)
             items.append(Button(label, size="sm", on_click=click, disabled=busy, aria_label=f"{label} {who}"))
         for label, action, statuses in ENDINGS:

@@ -6,7 +6,8 @@ collected in person, netted at their next payout request), what they collected i
 netted so far; then the per-visit statement (price, platform fee, refunded, earning, when it is or was
 released, or "Collected at visit (cash)" / "Payment due $X" for a pay-at-visit visit), 25 a page in the URL
 (`?page=2`); and a month picker of the months with activity that downloads that month's statement as PDF
-(`GET /api/provider-wallet/statement/{YYYY-MM}.pdf`). A provider-side account without a provider profile is
+(`GET /api/provider-wallet/statement/{YYYY-MM}.pdf`). With Stripe as the gateway, the payout account
+(`payout_setup`: set up payouts with Stripe, its status) stands under the balances. A provider-side account without a provider profile is
 told so; a patient is told the page is for providers (the ledger service refuses them anyway). The numbers
 are app/services/ledger's.
 """
@@ -47,6 +48,7 @@ from components.kit import (
     stat_group,
 )
 from models.ledger import ProviderBalancesRead, StatementLineRead, StatementPageRead
+from pages.dashboard.payout_setup import PayoutSetup, after_stripe
 
 PATH = "/dashboard/provider-wallet"
 STATEMENT_PATH = "/api/provider-wallet/statement/{month}.pdf"
@@ -106,9 +108,15 @@ async def statement_or_none(
 @component
 def ProviderWalletPage() -> VdomDict:
     session = use_session()
+    params = use_search_params()
     provider_side = session.signed_in_user.role in PROVIDER_SIDE
     body: Any = (
-        html._(_Balances(), _MonthlyStatements(), _Statement(page_of(use_search_params())))
+        html._(
+            _Balances(),
+            PayoutSetup(after_stripe(params)),
+            _MonthlyStatements(),
+            _Statement(page_of(params)),
+        )
         if provider_side
         else html.div(
             {"class_name": "staff-card"},
