@@ -18,6 +18,7 @@ from app.services.domain_events import (
     AppointmentConfirmed,
     AppointmentReassigned,
     AppointmentRescheduled,
+    CardRefundFailed,
     CareerApplicationReceived,
     CheckedOut,
     ConnectedPayoutSettled,
@@ -49,6 +50,8 @@ from app.services.domain_events import (
     ServiceRequestsReleased,
     StaffAccessChanged,
     StoreOrderProgressed,
+    StorePaymentCaptured,
+    StorePaymentFailed,
     TicketAssigned,
     TicketRedFlagged,
     TicketReplied,
@@ -59,6 +62,7 @@ from app.services.domain_events import (
 from app.services.ledger import internal as ledger_internal
 from app.services.notifications import internal as notifications_internal
 from app.services.service_requests import internal as service_requests_internal
+from app.services.store import internal as store_internal
 
 
 def wire_subscribers() -> None:
@@ -70,9 +74,16 @@ def wire_subscribers() -> None:
     events.subscribe_event(AppointmentCompleted, ledger_internal.settle_visit_completed)
     events.subscribe_event(AppointmentReassigned, ledger_internal.follow_reassigned_visit)
     events.subscribe_event(ConnectedPayoutSettled, ledger_internal.settle_connected_payout)
+    events.subscribe_event(CardRefundFailed, ledger_internal.credit_failed_card_refund)
     events.subscribe_event(PaymentCaptured, appointments_internal.refresh_order_screens)
     events.subscribe_event(PaymentFailed, service_requests_internal.reopen_requests_of_failed_payment)
     events.subscribe_event(PaymentFailed, appointments_internal.refresh_order_screens)
+    events.subscribe_event(PaymentFailed, ledger_internal.return_order_credit)
+    # One checkout (issue 29 item 4): a store order paid by card, on its own or with the visits' payment.
+    events.subscribe_event(PaymentCaptured, store_internal.settle_linked_store_order)
+    events.subscribe_event(PaymentFailed, store_internal.release_linked_store_order)
+    events.subscribe_event(StorePaymentCaptured, store_internal.settle_store_payment)
+    events.subscribe_event(StorePaymentFailed, store_internal.release_store_order)
     # In the ledger's or the payments webhook's transaction: automation's outbox (the job delivers later).
     events.subscribe_event(PaymentCollected, automation_internal.queue_payment_succeeded)
     events.subscribe_event(RefundIssued, automation_internal.queue_payment_refunded)

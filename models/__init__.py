@@ -13,9 +13,11 @@ from models.automation import AutomationAttempt, AutomationDelivery, AutomationI
 from models.base import Base
 from models.booking import Appointment, Order, Transaction
 from models.bug_report import BugReport
+from models.card_refund import CardRefund
 from models.careers import CareerApplication, CareerFile, CareerPosting
 from models.cart import CartItem
 from models.catalog import Service, ServiceCategory
+from models.checkout_credit import OrderCredit
 from models.connect import ConnectAccount
 from models.corporate import (
     CorporateContract,
@@ -69,7 +71,7 @@ from models.provider import Provider, ProviderService, ProviderZip, Review, Time
 from models.ratelimit import RateLimitCounter
 from models.service_request import ServiceRequest, ServiceRequestOffer
 from models.staff import StaffMember, StaffPreference, StaffTask
-from models.store import CartProduct, Product, ProductImage, StoreOrder, StoreOrderLine
+from models.store import CartProduct, Product, ProductImage, StoreCardPayment, StoreOrder, StoreOrderLine
 from models.support import CannedResponse, Ticket, TicketAttachment, TicketChange, TicketMessage
 from models.waitlist import WaitlistEntry
 
@@ -108,6 +110,7 @@ __all__ = [
     "ServiceRequestOffer",
     "ProductImage",
     "StoreOrder",
+    "StoreCardPayment",
     "StoreOrderLine",
     "AccountState",
     "ApplicationEvent",
@@ -120,7 +123,9 @@ __all__ = [
     "Base",
     "BugReport",
     "CannedResponse",
+    "CardRefund",
     "CartItem",
+    "OrderCredit",
     "CartProduct",
     "CredentialDocument",
     "DecisionReason",

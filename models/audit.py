@@ -91,6 +91,9 @@ class AuditAction(enum.StrEnum):
     # Checkout Session or PaymentIntent. Nothing was changed; details.event, details.type and
     # {field: {expected, got}} for each difference.
     card_payment_mismatch = "card_payment_mismatch"
+    # A refund to the card Stripe could not make (refund.updated failed): target the order id; details.refund,
+    # details.refunded_cents, details.reason. Its amount was credited to the patient's wallet instead.
+    card_refund_failed = "card_refund_failed"
     card_removed = (
         "card_removed"  # a patient removed a saved card; target: their user id, details.brand/last4
     )

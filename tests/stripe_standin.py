@@ -46,6 +46,11 @@ class StripeStandIn:
     # Stripe Connect: connected accounts by id; a transfer error to answer with (card_error-like), if set
     accounts: dict[str, dict[str, Any]] = field(default_factory=dict)
     transfer_error: str = ""
+    # Refunds: what each PaymentIntent captured in cents (set by the tests; an intent not named here has no
+    # limit), the refunds made by idempotency key, and a card_error-like message to refuse refunds with
+    captured: dict[str, int] = field(default_factory=dict)
+    refunds: dict[str, dict[str, Any]] = field(default_factory=dict)
+    refund_error: str = ""
     _counter: int = 0
 
     def calls(self, method: str, pattern: str) -> list[Request]:
@@ -99,10 +104,18 @@ class StripeStandIn:
                 "payment_status": "unpaid",
                 "customer": params.get("customer"),
                 "client_reference_id": params.get("client_reference_id"),
-                "amount_total": int(params.get("line_items[0][price_data][unit_amount]", "0")),
+                # The sum over every line (quantity × unit amount), as Stripe totals a session.
+                "amount_total": sum(
+                    int(params.get(f"line_items[{i}][quantity]", "1"))
+                    * int(params.get(f"line_items[{i}][price_data][unit_amount]", "0"))
+                    for i in range(
+                        len({k.split("]")[0] for k in params if k.startswith("line_items[")})
+                    )
+                ),
                 "currency": "usd",
                 "payment_intent": None,
-                "metadata": {"order_id": params.get("metadata[order_id]", "")},
+                "metadata": {"order_id": params.get("metadata[order_id]", "")}
+                | {k[len("metadata[") : -1]: v for k, v in params.items() if k.startswith("metadata[")},
                 "success_url": params.get("success_url"),
                 "cancel_url": params.get("cancel_url"),
                 "expires_at": int(params.get("expires_at", "0")),
@@ -143,12 +156,38 @@ class StripeStandIn:
                         return 200, {**card, "customer": None}
             return 400, _error("The payment method you provided is not attached to a customer.", "")
         if method == "POST" and path == "/v1/refunds":
-            return 200, {
+            key = self.requests[-1].idempotency_key if self.requests else ""
+            if key and key in self.refunds:  # Stripe answers a retried request with the same refund
+                return 200, self.refunds[key]
+            intent = params.get("payment_intent") or ""
+            if self.refund_error:
+                refused = {"type": "card_error", "message": self.refund_error, "code": "expired_card"}
+                return 402, {"error": refused}
+            done = sum(r["amount"] for r in self.refunds.values() if r["payment_intent"] == intent)
+            captured = self.captured.get(intent)
+            amount = int(params["amount"]) if "amount" in params else (captured or 0) - done
+            if captured is not None and done + amount > captured:
+                return 400, _error(
+                    f"Refund amount (${amount / 100:.2f}) is greater than unrefunded amount on charge "
+                    f"(${(captured - done) / 100:.2f})",
+                    "amount_too_large",
+                )
+            metadata = {k[len("metadata[") : -1]: v for k, v in params.items() if k.startswith("metadata[")}
+            refund = {
                 "id": self.next_id("re"),
                 "object": "refund",
-                "payment_intent": params.get("payment_intent"),
+                "amount": amount,
+                "currency": "usd",
+                "charge": f"ch_{intent.removeprefix('pi_')}",
+                "payment_intent": intent,
+                "metadata": metadata,
+                "reason": params.get("reason"),
                 "status": "succeeded",
+                "created": int(time.time()),
             }
+            if key:
+                self.refunds[key] = refund
+            return 200, refund
         connect = self.connect_answer(method, path, params)
         if connect is not None:
             return connect
@@ -236,7 +275,7 @@ def serve() -> tuple[StripeStandIn, ThreadingHTTPServer]:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode() if length else ""
             params = dict(parse_qsl(parts.query)) | dict(parse_qsl(body))
-            if self.command == "GET" and parts.path.startswith("/c/pay/"):
+            if self.command == "GET" and parts.path.startswith(("/c/pay/", "/setup/")):  # hosted pages
                 page = b"<!doctype html><title>Stripe stand-in</title><h1>Stand-in payment page</h1>"
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")

@@ -144,7 +144,10 @@ class PaymentCollected(VisitMoney):
 
 @dataclass(frozen=True)
 class RefundIssued(VisitMoney):
-    """Money paid for a visit went back to the patient as wallet credit (a cancellation, or staff)."""
+    """Money paid for a visit went back to the patient as wallet credit (a cancellation, or staff), or to the
+    card it was paid with (`to_card`: staff, or a dispute resolved with a refund)."""
+
+    to_card: bool = False
 
 
 @dataclass(frozen=True)
@@ -560,6 +563,20 @@ class LatePaymentRefunded:
 
 
 @dataclass(frozen=True)
+class CardRefundFailed:
+    """Stripe could not return a refund to the card (refund.updated: failed): the money is back with the
+    platform, and the ledger credits it to the patient's wallet instead. Published once per refund."""
+
+    refund_row_id: str
+    order_id: str
+    appointment_id: str | None
+    patient_id: str
+    amount_cents: int
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class DisputeOpened:
     """A patient reported a problem with a completed visit (app.services.disputes): its earning stays pending
     until payments staff resolve it. It carries the reason's label only: the patient's details text is never
@@ -587,4 +604,25 @@ class DisputeResolved:
     outcome: str
     refunded_cents: int
     note: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StorePaymentCaptured:
+    """The card payment of a store order placed on its own came in (Stripe's webhook): the store marks the
+    order paid and the ledger records the sale (issue 29 item 4)."""
+
+    store_order_id: str
+    patient_id: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StorePaymentFailed:
+    """The card payment of a store order placed on its own failed or expired: the store cancels the order
+    and puts its stock back."""
+
+    store_order_id: str
+    patient_id: str
+    reason: str
     at: datetime

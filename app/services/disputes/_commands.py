@@ -162,8 +162,8 @@ async def resolve_dispute(
 ) -> DisputeRead:
     """Payments staff (process_payments) resolve an open report: `refund` (what is left of the visit),
     `partial_refund` (`amount`, dollars) or `reject` (a `note` to the patient required). A refund goes through
-    the ledger's `refund_visit` as wallet credit, in this unit of work; its refusals (too much, already paid
-    out …) undo the resolution too."""
+    the ledger's `refund_visit`, to the card when the visit was paid by card, else as wallet credit, in this
+    unit of work; its refusals (too much, already paid out, Stripe refusing …) undo the resolution too."""
     staff = await require_permission(session=session, actor=actor, permission=Permission.process_payments)
     at = now or utcnow()
     if outcome not in DisputeOutcome.__members__:
@@ -206,6 +206,7 @@ async def resolve_dispute(
             reason=f"Reported problem: {label}" + (f". {note}" if note else ""),
             amount=None if decided is DisputeOutcome.refund else amount,
             now=at,
+            to_card=None,  # back to the card when the visit was paid by card, else wallet credit
         )
         refunded = cents(given)
         await session.execute(

@@ -61,6 +61,7 @@ from app.services.domain_events import (
 )
 from app.services.errors import NotFound, ValidationFailed
 from app.services.features.internal import discount_funding
+from app.services.ledger._card_refunds import card_destination, send_to_card
 from app.services.ledger._journal import (
     FEES,
     WORLD,
@@ -92,7 +93,7 @@ from app.services.ledger._rules import (
 from app.services.payments import gateway_of, get_gateway
 from app.services.shared.locks import write_lock
 from models.audit import AuditAction
-from models.base import utcnow
+from models.base import new_id, utcnow
 from models.booking import (
     Appointment,
     AppointmentStatus,
@@ -160,8 +161,17 @@ async def record_order_placed(
         }
         for v in visits
     ]
+    # Wallet credit spent at checkout (`_credit_spend`) is already in patient_booked: split over the visits
+    # by their totals, and only the rest comes in from the world.
+    from app.services.ledger._credit_spend import order_credit
+
+    spent = await order_credit(session, order_id)
+    if spent:
+        totals = [(v.appointment_id, cents(v.price) + shares[v.appointment_id]) for v in visits]
+        for row, credit in zip(rows, split_fee(spent, totals).values(), strict=True):
+            row["credit"] = credit
     await session.execute(insert(VisitCharge), rows)
-    total = sum(cents(v.price) + shares[v.appointment_id] for v in visits)
+    total = sum(cents(v.price) + shares[v.appointment_id] for v in visits) - spent
     await post(
         session=session,
         kind=EntryKind.order_placed,
@@ -274,7 +284,7 @@ async def _close_order(session: AsyncSession, order_id: str, at: datetime) -> No
         not c.paid_ahead
         and c.voided_at is None
         and c.completed_at is not None
-        and c.collected < c.price + c.fee
+        and c.collected + c.credit < c.price + c.fee
         for c in charges
     )
     collectable = sum(c.fee for c in charges if c.voided_at is None or c.paid_ahead)
@@ -322,6 +332,9 @@ async def settle_completed_visit(*, session: AsyncSession, row: Appointment, at:
     charge = await _charge(session, row)
     if not charge.paid_ahead:
         if charge.completed_at is None and charge.voided_at is None:
+            from app.services.ledger._credit_spend import settle_visit_credit
+
+            await settle_visit_credit(session, charge, at)  # the part paid with wallet credit at checkout
             charge.completed_at = at
             # The provider's earning is paid to them at the door: nothing of it waits in a dispute window
             # here (the release job skips released charges).
@@ -365,9 +378,16 @@ def refund_refusal(*, starts_at: datetime, now: datetime, exception: str) -> str
 
 
 async def _refund_row(
-    session: AsyncSession, charge: VisitCharge, amount: int, description: str, at: datetime
+    session: AsyncSession,
+    charge: VisitCharge,
+    amount: int,
+    description: str,
+    at: datetime,
+    *,
+    to_card: bool = False,
 ) -> Transaction:
     row = Transaction(
+        id=new_id(),  # known before the flush: a card refund's idempotency key is made from it
         order_id=charge.order_id,
         appointment_id=charge.appointment_id,
         user_id=charge.patient_id,
@@ -379,7 +399,8 @@ async def _refund_row(
         settled_at=at,
     )
     session.add(row)
-    await publish_event(session, RefundIssued(**_money_of(charge), amount_cents=amount, at=at))
+    refund = RefundIssued(**_money_of(charge), amount_cents=amount, at=at, to_card=to_card)
+    await publish_event(session, refund)
     return row
 
 
@@ -439,10 +460,17 @@ async def settle_cancelled_visit(
                     details={"amount_cents": amount, "reason": exception},
                 )
         else:
+            from app.services.ledger._credit_spend import return_visit_credit
+
+            returned = await return_visit_credit(session, charge, at)  # wallet credit spent on it goes back
             await post(
                 session=session,
                 kind=EntryKind.booking_voided,
-                legs=move(charge.price + charge.fee, (AccountKind.patient_booked, charge.patient_id), WORLD),
+                legs=move(
+                    charge.price + charge.fee - returned,
+                    (AccountKind.patient_booked, charge.patient_id),
+                    WORLD,
+                ),
                 description="Cancelled visit, nothing to collect",
                 order_id=charge.order_id,
                 appointment_id=row.id,
@@ -454,7 +482,8 @@ async def settle_cancelled_visit(
 
 def visit_payment_of(charge: VisitCharge) -> VisitPaymentRead:
     total = charge.price + charge.fee
-    due = 0 if charge.paid_ahead or charge.voided_at is not None else max(total - charge.collected, 0)
+    paid = charge.collected + charge.credit  # in person, and with wallet credit at checkout
+    due = 0 if charge.paid_ahead or charge.voided_at is not None else max(total - paid, 0)
     return VisitPaymentRead(
         appointment_id=charge.appointment_id,
         paid_ahead=charge.paid_ahead,
@@ -541,8 +570,9 @@ def paid_parts(charge: VisitCharge) -> tuple[int, int]:
     ahead; of a pay-at-visit visit only what was collected in person (the provider's price first)."""
     if not collected_in_person(charge):
         return charge.price, charge.fee
-    paid_price = min(charge.collected, charge.price)
-    return paid_price, charge.collected - paid_price
+    paid = charge.collected + charge.credit  # wallet credit at checkout counts, the price first
+    paid_price = min(paid, charge.price)
+    return paid_price, paid - paid_price
 
 
 async def refund_visit(
@@ -553,10 +583,14 @@ async def refund_visit(
     reason: str,
     amount: Decimal | None = None,
     now: datetime | None = None,
+    to_card: bool | None = False,
 ) -> Decimal:
     """Staff (process_payments) refund part or all (`amount`, default what is left) of a completed visit
-    as wallet credit, with a reason: the provider's earning (pending first, then available) and the
-    platform fee are reversed in proportion. Returns the amount refunded."""
+    as wallet credit, or to the card it was paid with (`to_card`; None: to the card when paid by card),
+    with a reason: the provider's earning (pending first, then available) and the platform fee are reversed
+    in proportion. Returns the amount refunded. To the card, the money leaves the platform (the world
+    account card payments came in from) and Stripe is asked last (`_card_refunds`): its refusal raises,
+    and the caller's unit of work, rolled back, books nothing."""
     staff = await require_payments_staff(session=session, actor=actor)
     at = now or utcnow()
     reason = (reason or "").strip()[:MAX_REASON]
@@ -568,6 +602,7 @@ async def refund_visit(
     if row.status is not AppointmentStatus.completed:
         raise ValidationFailed(NOT_COMPLETED)
     charge = await _charge(session, row)
+    to_card = await card_destination(session, charge, to_card)
     in_person = collected_in_person(charge)
     paid_price, paid_fee = paid_parts(charge)
     left_earning = paid_price - charge.refunded_earning
@@ -599,7 +634,7 @@ async def refund_visit(
     from_receivable = min(max(kept_fee, 0), held[receivable]) if in_person else 0
     if from_pending > held[pending] or from_available > held[available]:
         raise ValidationFailed(REFUND_IN_PERSON if in_person else REFUND_ALREADY_PAID_OUT)
-    credit = _credit(charge)
+    credit = WORLD if to_card else _credit(charge)
     try:
         await post(
             session=session,
@@ -611,7 +646,7 @@ async def refund_visit(
                 Leg(FEES[0], FEES[1], -(kept_fee - from_receivable)),
                 Leg(credit[0], credit[1], total),
             ],
-            description="Visit refunded as wallet credit",
+            description="Visit refunded to the card" if to_card else "Visit refunded as wallet credit",
             order_id=charge.order_id,
             appointment_id=row.id,
             actor_id=staff.id,
@@ -623,7 +658,11 @@ async def refund_visit(
     charge.refunded_earning += earning
     charge.refunded_fee += fee
     charge.refunded_discount += discount
-    await _refund_row(session, charge, total, "Refund as wallet credit", at)
+    if to_card:
+        refund = await _refund_row(session, charge, total, "Refund to card", at, to_card=True)
+        await send_to_card(session, refund, charge, total, at)
+    else:
+        await _refund_row(session, charge, total, "Refund as wallet credit", at)
     await audit.record_by(
         session=session,
         account=staff,
@@ -636,6 +675,7 @@ async def refund_visit(
             "fee_cents": fee,
             "discount_cents": discount,
             "reason": reason,
+            "to": "card" if to_card else "wallet",
         },
     )
     return dollars(total)

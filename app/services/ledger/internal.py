@@ -4,7 +4,14 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
+from app.services.ledger._card_refunds import credit_failed_card_refund
 from app.services.ledger._check import BREAKS_LISTED, LedgerBreak, LedgerCheck, check_ledger
+from app.services.ledger._credit_spend import (
+    credit_available,
+    return_order_credit,
+    spend_wallet_credit,
+    wallet_credit,
+)
 from app.services.ledger._journal import post
 from app.services.ledger._payout_transfers import settle_connected_payout
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
@@ -18,10 +25,15 @@ from app.services.ledger._visits import (
 )
 
 __all__ = [
+    "credit_available",
+    "return_order_credit",
+    "spend_wallet_credit",
+    "wallet_credit",
     "BREAKS_LISTED",
     "LedgerBreak",
     "LedgerCheck",
     "check_ledger",
+    "credit_failed_card_refund",
     "follow_reassigned_visit",
     "move_visit_charge",
     "post",

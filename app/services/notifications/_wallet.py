@@ -1,5 +1,5 @@
 """The patient hears of wallet credit (subscribers of the ledger's `RefundIssued` and `WalletCreditGranted`,
-run after the commit): a notification linking to the wallet."""
+run after the commit): a notification linking to the wallet (a refund to the card says so instead)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,17 @@ async def _credited(session: AsyncSession, patient_id: str, cents: int, at: date
 
 
 async def tell_refund_credited(session: AsyncSession, refund: RefundIssued) -> None:
+    if refund.to_card:  # back on the card it was paid with, not in the wallet
+        await notify(
+            session=session,
+            recipients=[refund.patient_id],
+            kind=NotificationKind.wallet_credit,
+            link=WALLET_PATH,
+            title=f"${Decimal(refund.amount_cents) / 100:,.2f} was refunded to your card",
+            body="Your bank may take 5-10 business days to show it.",
+            now=refund.at,
+        )
+        return
     await _credited(
         session, refund.patient_id, refund.amount_cents, refund.at, "A refund was credited to your wallet."
     )

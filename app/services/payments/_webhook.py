@@ -53,7 +53,9 @@ from app.db import changed_rows
 from app.services.domain_events import BookedVisit, LatePaymentRefunded, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.payments._connect_webhook import CONNECT_EVENTS, apply_connect_event
-from app.services.payments._stripe import NAME, cents, stripe_client
+from app.services.payments._refunds import REFUND_EVENTS, apply_refund_event
+from app.services.payments._store_payments import apply_store_event, is_store_event
+from app.services.payments._stripe import NAME, stripe_client
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction
@@ -209,7 +211,7 @@ def payment_mismatch(
     if intent and payment.payment_intent_id and intent != payment.payment_intent_id:
         found["payment_intent"] = {"expected": payment.payment_intent_id, "got": intent}
     if paid:
-        expected = cents(order.total)
+        expected = payment.amount  # what was asked: the order's total less wallet credit spent on it
         if not isinstance(amount, int) or isinstance(amount, bool) or amount != expected:
             found["amount_cents"] = {"expected": expected, "got": amount}
         if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
@@ -471,11 +473,17 @@ async def handle_stripe_webhook(
             session, kind=kind, obj=obj, payload=payload, event_id=event_id, at=at
         )
         return WebhookOutcome(event_id, kind, processed=True, result=result)
+    if kind in REFUND_EVENTS:  # refunds to the card made by staff (_refunds)
+        result = await apply_refund_event(session, kind=kind, obj=obj, event_id=event_id, at=at)
+        return WebhookOutcome(event_id, kind, processed=True, result=result)
     if kind not in PAID_EVENTS and kind not in FAILED_EVENTS:
         return WebhookOutcome(event_id, kind, processed=True, result="ignored")
     if kind == "checkout.session.completed" and obj.get("payment_status") != "paid":
         # A delayed payment method: its async_payment_succeeded / _failed event decides.
         return WebhookOutcome(event_id, kind, processed=True, result="ignored")
+    if is_store_event(obj):  # a store order paid by card on its own (_store_payments)
+        result = await apply_store_event(session, kind=kind, obj=obj, event_id=event_id, at=at)
+        return WebhookOutcome(event_id, kind, processed=True, result=result)
     payment = await _payment_of(session, kind, obj)
     order = await session.get(Order, payment.order_id) if payment is not None else None
     if payment is None or order is None:

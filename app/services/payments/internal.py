@@ -6,5 +6,13 @@ the import contracts keep screens and HTTP routes out of this module.
 
 from app.services.payments._connect import payout_account_of, payout_accounts_of, transfer_payout
 from app.services.payments._reconcile import reconcile_card_payments
+from app.services.payments._refunds import card_refundable, send_card_refund
 
-__all__ = ["payout_account_of", "payout_accounts_of", "reconcile_card_payments", "transfer_payout"]
+__all__ = [
+    "card_refundable",
+    "payout_account_of",
+    "payout_accounts_of",
+    "reconcile_card_payments",
+    "send_card_refund",
+    "transfer_payout",
+]
