@@ -94,9 +94,32 @@ def receipt_totals(receipt: ReceiptRead, total_title: str, time_zone: str) -> Vd
             html.dd({"data-receipt-total": str(receipt.total)}, format_currency(receipt.total)),
         ),
     ]
+    if receipt.credit_applied:  # of what was paid: the wallet credit, then the rest (if any)
+        rows += [
+            html.div(
+                {"key": "wallet", "class_name": "summary-credit"},
+                html.dt("Wallet credit applied"),
+                html.dd(
+                    {"data-receipt-wallet": str(receipt.credit_applied)},
+                    format_currency(receipt.credit_applied),
+                ),
+            ),
+        ]
+        if receipt.paid > receipt.credit_applied:
+            rows.append(
+                html.div(
+                    {"key": "paid-rest"},
+                    html.dt("Paid by card" if receipt.paid_ahead else "Paid at the visit"),
+                    html.dd(format_currency(receipt.paid - receipt.credit_applied)),
+                )
+            )
     if receipt.paid or receipt.refunded:
         rows += [
-            html.div({"key": "paid"}, html.dt("Paid"), html.dd(format_currency(receipt.paid))),
+            html.div(
+                {"key": "paid"},
+                html.dt("Paid in all" if receipt.credit_applied else "Paid"),
+                html.dd(format_currency(receipt.paid)),
+            ),
             html.div(
                 {"key": "refunded"},
                 html.dt("Refunded to wallet"),

@@ -82,6 +82,13 @@ class EntryKind(enum.StrEnum):
     store_order_placed = "store_order_placed"  # world → patient_booked: products owed on delivery
     store_order_voided = "store_order_voided"  # patient_booked → world: canceled before shipping
     store_order_delivered = "store_order_delivered"  # patient_booked → store_sales + platform_fees
+    # Paid by card at checkout (issue 29 item 4): world → store_sales + sales_tax + platform_fees.
+    store_order_paid = "store_order_paid"
+    # Wallet credit spent at checkout (issue 29 item 3, app/services/ledger `_credit_spend`).
+    credit_spent = "credit_spent"  # patient_credit → patient_booked: part or all of an order paid by credit
+    credit_returned = "credit_returned"  # patient_booked → patient_credit: that credit given back
+    # Pay at visit: the credit part of a completed visit → provider_available (price) + platform_fees (fee).
+    credit_settled = "credit_settled"
 
 
 class DiscountFunding(enum.StrEnum):
@@ -237,6 +244,9 @@ class VisitCharge(Base):
     discount: Mapped[int] = mapped_column(BigInteger, default=0)
     discount_funded_by: Mapped[str | None] = mapped_column(String(16), default=None)
     refunded_discount: Mapped[int] = mapped_column(BigInteger, default=0)
+    # Cents of this visit's price + fee paid from wallet credit at checkout (its share of the order's
+    # `OrderCredit`, models/checkout_credit.py); the rest is paid by card or at the visit.
+    credit: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     @property

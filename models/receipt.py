@@ -72,6 +72,8 @@ class ReceiptRead(BaseModel):
     paid: Decimal
     refunded: Decimal
     due: Decimal
+    # Of `paid`: what wallet credit paid at checkout (issue 29 item 3; the rest was paid by card or at visits).
+    credit_applied: Decimal = Decimal("0")
 
 
 class VisitRefundRead(BaseModel):

@@ -54,6 +54,7 @@ from models.ledger import (
     PLATFORM_KINDS,
     AccountKind,
     EntryKind,
+    JournalEntry,
     LedgerAccount,
     PayoutRequest,
     PayoutStatus,
@@ -161,6 +162,12 @@ async def balanced() -> dict[str, int]:
         collected = await session.scalar(
             select(func.coalesce(func.sum(VisitCharge.collected), 0)).where(VisitCharge.paid_ahead.is_(False))
         )
+        # Wallet credit spent on a pay-at-visit visit settles its part of the rows when the visit is completed.
+        collected += await session.scalar(
+            select(func.coalesce(func.sum(VisitCharge.credit), 0)).where(
+                VisitCharge.paid_ahead.is_(False), VisitCharge.completed_at.is_not(None)
+            )
+        )
         settled = await session.scalar(
             select(func.coalesce(func.sum(Transaction.amount), 0)).where(
                 Transaction.type.in_((TransactionType.booking, TransactionType.fee)),
@@ -179,8 +186,12 @@ async def balanced() -> dict[str, int]:
             )
         )
         credited = await session.scalar(
-            select(func.coalesce(func.sum(Posting.amount), 0)).where(
-                Posting.account_kind == AccountKind.patient_credit, Posting.amount > 0
+            select(func.coalesce(func.sum(Posting.amount), 0))
+            .join(JournalEntry, JournalEntry.id == Posting.entry_id)
+            .where(
+                Posting.account_kind == AccountKind.patient_credit,
+                Posting.amount > 0,
+                JournalEntry.kind != EntryKind.credit_returned,  # spent credit given back, not a refund
             )
         )
         adjustments = await session.scalar(

@@ -12,7 +12,7 @@ current price again and charges the lower of the two.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -28,6 +28,7 @@ from app.events import publish_event
 from app.principal import Principal
 from app.services.appointments import read_of
 from app.services.appointments.internal import appointment_reads, lock_providers
+from app.services.booking._payment_choice import choose_payment
 from app.services.booking._rules import (
     EXPIRED,
     LONG_NOTES,
@@ -53,7 +54,8 @@ from app.services.booking._rules import (
 from app.services.catalog import CENT, price_for
 from app.services.domain_events import BookedVisit, CheckedOut, OrderPlaced
 from app.services.errors import NotFound, ValidationFailed
-from app.services.payments import get_gateway
+from app.services.ledger import cents
+from app.services.ledger.internal import spend_wallet_credit
 from app.services.providers import NOT_LICENSED, display_name, licensed_until_sql
 from app.services.safety import find_red_flag
 from app.services.shared.accounts import is_admin
@@ -407,11 +409,17 @@ async def place_order(
     actor: Principal,
     lines: Sequence[CheckoutLine],
     visitor_id: str = "",
+    payment_mode: str = "",
+    use_credit: bool = False,
+    with_order: Callable[[str], Awaitable[object]] | None = None,
     now: datetime | None = None,
 ) -> OrderRead:
     """Book the signed-in patient's held times as one order, paid through the configured gateway. Nothing
     is written unless every line passes. `visitor_id` is the connection's anonymous cart, whose booked
-    items are removed as well as the user's."""
+    items are removed as well as the user's. `payment_mode`: a mode the owners allow ("" for the
+    recommended one, `_payment_choice`); `use_credit`: pay what the patient's wallet credit covers with it.
+    `with_order(order id)`: called once the order is written, before its card payment starts (one checkout
+    places the cart's store order there, linked to this one, so the one payment covers both)."""
     account = await require_account(session=session, actor=actor)
     now = current_time(now)
     lines = list(lines)
@@ -427,7 +435,14 @@ async def place_order(
 
     subtotal = sum((v.price.charge for v in visits), Decimal("0")).quantize(CENT)
     fee = platform_fee(subtotal)
-    gateway = get_gateway()
+    choice = await choose_payment(
+        session=session,
+        patient_id=account.id,
+        mode=payment_mode,
+        use_credit=use_credit,
+        total=cents(subtotal + fee),
+    )
+    gateway = choice.gateway
     order = Order(
         number=await _order_number(session) if checked.number_taken else number,
         patient_id=account.id,
@@ -440,6 +455,9 @@ async def place_order(
     )
     session.add(order)
     await session.flush()
+    await spend_wallet_credit(
+        session=session, order_id=order.id, patient_id=account.id, amount=choice.credit, at=now
+    )
     reference = await gateway.authorize(order, order.total)
     try:
         await lock_providers(session, [visit.hold.provider_id for visit in visits])
@@ -520,6 +538,8 @@ async def place_order(
         for v in visits
     ]
     read = _assemble(order, appointments, transactions)
+    if with_order is not None:  # one checkout: the cart's products, ordered with the visits
+        await with_order(order.id)
     if awaiting:
         # The patient and the providers hear of the visits once the payment is confirmed (PaymentCaptured).
         url = await gateway.start_payment(session=session, order=order, patient=account, now=now)

@@ -166,4 +166,23 @@ BUSINESS: tuple[Feature, ...] = (
         group="business",
     ),
 )
+# Which payment modes patients may choose at checkout (issue 29 item 1, `_payment_modes`). Card at booking
+# works only with a card gateway configured (PAYMENT_GATEWAY=stripe): without one, pay at visit stays.
+BUSINESS += (
+    Feature(
+        "payment_modes",
+        "Payment modes at checkout",
+        "How patients may pay for the visits they book. Card at booking (recommended) needs the card gateway "
+        "(PAYMENT_GATEWAY=stripe); without it only pay at visit can be offered, so a marketplace always has "
+        "a way to pay. Orders already placed keep the mode they were placed with.",
+        "choice",
+        lambda: "both",
+        (
+            ("both", "Card at booking or pay at visit (the patient chooses; card recommended)"),
+            ("card", "Card at booking only"),
+            ("visit", "Pay at visit only"),
+        ),
+        group="business",
+    ),
+)
 BY_KEY = {feature.key: feature for feature in (*FEATURES, *BUSINESS)}

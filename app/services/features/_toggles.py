@@ -17,6 +17,7 @@ from app.auth.common import normalize_email
 from app.auth.errors import AuthApiError
 from app.principal import Principal
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
+from app.services.features import _payment_modes as payment_modes
 from app.services.features._catalogue import BUSINESS, BY_KEY, FEATURES, Feature
 from app.services.shared.accounts import is_admin, is_owner
 from app.services.shared.signed_in import require_account
@@ -175,6 +176,8 @@ async def set_feature(*, session: AsyncSession, actor: Principal, key: str, valu
     """Switch `key` to `value` for every process, now."""
     account, feature = await _changeable(session, actor, key)
     value = _checked(feature, value)
+    if key == payment_modes.KEY:
+        payment_modes.usable_choice(value)  # never a marketplace without a way to pay
     row = await session.get(FeatureSetting, key, with_for_update=True)
     before = row.value if row is not None else feature.default()
     if row is None:

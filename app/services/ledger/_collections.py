@@ -65,7 +65,7 @@ def due_of(charge: VisitCharge) -> int:
     """Cents still owed by the patient for a completed pay-at-visit visit (0 otherwise)."""
     if charge.paid_ahead or charge.voided_at is not None or charge.completed_at is None:
         return 0
-    return max(charge.price + charge.fee - charge.collected, 0)
+    return max(charge.price + charge.fee - charge.collected - charge.credit, 0)
 
 
 async def _settle_part(row: Transaction, part: int, at: datetime, note: str) -> Transaction | None:
@@ -103,7 +103,7 @@ async def collect(
 ) -> None:
     """Post one collection of `amount` cents (already checked: 0 < amount ≤ due) and settle its share of the
     visit's and the order's transactions."""
-    earned = min(charge.collected, charge.price)
+    earned = min(charge.collected + charge.credit, charge.price)  # wallet credit covers the price first
     price_part = min(amount, charge.price - earned)
     fee_part = amount - price_part
     # A discount the platform funds is settled with the collection that covers the (discounted) price: the

@@ -19,6 +19,7 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.payments._stripe import StripeCard
+from app.services.payments._wallet import WalletCredit
 from app.settings import get_settings
 from models.account import AccountRead
 from models.base import utcnow
@@ -80,7 +81,12 @@ class PayAtVisit:
         return None
 
 
-GATEWAYS: dict[str, type[PaymentGateway]] = {PayAtVisit.name: PayAtVisit, StripeCard.name: StripeCard}
+# An order paid in full with wallet credit (`_wallet`) is placed with its own gateway, never configured.
+GATEWAYS: dict[str, type[PaymentGateway]] = {
+    PayAtVisit.name: PayAtVisit,
+    StripeCard.name: StripeCard,
+    WalletCredit.name: WalletCredit,
+}
 
 
 def get_gateway() -> PaymentGateway:

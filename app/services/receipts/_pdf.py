@@ -101,6 +101,11 @@ def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: Zon
                     ("Order total", format_money(receipt.charged)),
                     ("Credits", format_money(-receipt.credited)),
                     (total_label(receipt), format_money(receipt.total)),
+                    *(
+                        (("Wallet credit applied", format_money(receipt.credit_applied)),)
+                        if receipt.credit_applied
+                        else ()
+                    ),
                     ("Paid", format_money(receipt.paid)),
                     ("Refunded", format_money(-receipt.refunded)),
                     ("Net paid", format_money(receipt.paid - receipt.refunded)),

@@ -8,6 +8,7 @@ From the order, its visits and the SPEC's transaction rows (which the ledger kee
   cancelled before anything was collected (no refund row) → "Cancelled", for its price and fee share;
 - paid: the order's total when it was collected at checkout (a confirmed card payment, or a gateway that
   collects at the order), else its settled booking and fee rows (what was collected at the visits);
+- wallet credit spent at checkout is part of paid (`credit_applied`, shown as its own line);
 - total = charged − credits; due = total − (paid − refunded).
 """
 
@@ -36,6 +37,7 @@ from models.booking import (
     TransactionType,
 )
 from models.catalog import Service
+from models.checkout_credit import OrderCredit
 from models.identity import as_utc
 from models.ledger import VisitCharge
 from models.payment import CardPayment, CardPaymentStatus
@@ -174,6 +176,11 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
         paid = sum(cents(t.amount) for t in transactions if t.type in COLLECTED and t.status is SETTLED)
     else:  # written without checkout (older or demo data): a completed visit was collected in full
         paid = sum(cents(line.price) + cents(line.fee) for line in lines if collected(line))
+    applied = await _credit_applied(session, order, charges)
+    if not paid_ahead:
+        # Wallet credit of visits not completed yet (a completed one's credit part is in its settled rows).
+        paid += sum(c.credit for c in charges if c.completed_at is None and c.voided_at is None)
+        paid += applied if not charges else 0  # a card payment still awaited: the credit is spent
     total = charged - credited
     return ReceiptRead(
         order_id=order.id,
@@ -192,7 +199,18 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
         paid=dollars(paid),
         refunded=dollars(refunded),
         due=dollars(total - (paid - refunded)),
+        credit_applied=dollars(applied),
     )
+
+
+async def _credit_applied(session: AsyncSession, order: Order, charges: Sequence[VisitCharge]) -> int:
+    """Cents of the order paid with wallet credit at checkout: all of it when paid ahead (a cancellation
+    refunds it with the rest), else the shares of visits not cancelled (theirs went back to the wallet); an
+    order not in the ledger yet (a card payment awaited) its credit unless it was returned."""
+    if charges:
+        return sum(c.credit for c in charges if c.paid_ahead or c.voided_at is None)
+    spent = await session.get(OrderCredit, order.id)
+    return spent.amount if spent is not None and spent.returned_at is None else 0
 
 
 async def get_receipt(*, session: AsyncSession, actor: Principal, number: str) -> ReceiptRead:
