@@ -146,6 +146,12 @@ class StoreOrder(Base):
     delivered_at: Mapped[datetime | None] = mapped_column(default=None)
     returned_at: Mapped[datetime | None] = mapped_column(default=None)
     canceled_at: Mapped[datetime | None] = mapped_column(default=None)
+    # One checkout (issue 29 item 4): the visit order placed with it from the same cart, if any (one
+    # payment: a card order's Checkout Session is the visit order's), and when a card order was paid.
+    visit_order_id: Mapped[str | None] = mapped_column(
+        ForeignKey("orders.id", ondelete="SET NULL"), default=None, index=True
+    )
+    paid_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class StoreOrderLine(Base):
@@ -166,6 +172,28 @@ class StoreOrderLine(Base):
 
 
 # ---- schemas -------------------------------------------------------------------------------------
+class StoreCardPayment(Base):
+    """The Stripe Checkout Session of a store order paid by card on its own (a cart of products only); a
+    store order placed with visits is paid through the visit order's card payment (`visit_order_id`)."""
+
+    __tablename__ = "store_card_payments"
+    __table_args__ = (Index("ix_store_card_payments_intent", "payment_intent_id"),)
+
+    store_order_id: Mapped[str] = mapped_column(
+        ForeignKey("store_orders.id", ondelete="CASCADE"), primary_key=True
+    )
+    checkout_session_id: Mapped[str] = mapped_column(String(255), unique=True)
+    payment_intent_id: Mapped[str | None] = mapped_column(String(255), default=None)
+    checkout_url: Mapped[str] = mapped_column(String(2048), default="")
+    amount: Mapped[int] = mapped_column(BigInteger)  # cents
+    currency: Mapped[str] = mapped_column(String(3), default="usd")
+    status: Mapped[str] = mapped_column(String(16), default="awaiting")  # models.payment.CardPaymentStatus
+    failure_reason: Mapped[str] = mapped_column(String(200), default="")
+    expires_at: Mapped[datetime | None] = mapped_column(default=None)
+    paid_at: Mapped[datetime | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class ProductCreate(BaseModel):
     """What staff type for a product; limits are checked by the service with clear messages."""
 
@@ -262,6 +290,11 @@ class StoreOrderRead(BaseModel):
     shipped_at: datetime | None
     delivered_at: datetime | None
     lines: list[StoreOrderLineRead]
+    # One checkout: the visit order number placed with it (""), when a card order was paid, and the page to
+    # pay a card order on while it awaits payment ("").
+    visit_order_number: str = ""
+    paid_at: datetime | None = None
+    payment_url: str = ""
 
 
 class StoreTotals(BaseModel):

@@ -108,9 +108,7 @@ class StripeStandIn:
                 "amount_total": sum(
                     int(params.get(f"line_items[{i}][quantity]", "1"))
                     * int(params.get(f"line_items[{i}][price_data][unit_amount]", "0"))
-                    for i in range(
-                        len({k.split("]")[0] for k in params if k.startswith("line_items[")})
-                    )
+                    for i in range(len({k.split("]")[0] for k in params if k.startswith("line_items[")}))
                 ),
                 "currency": "usd",
                 "payment_intent": None,

@@ -12,6 +12,7 @@ from app.services.payments._cards import list_my_cards, remove_my_card
 from app.services.payments._connect import get_my_payout_account, start_payout_onboarding
 from app.services.payments._gateways import GATEWAYS, PayAtVisit, PaymentGateway, gateway_of, get_gateway
 from app.services.payments._options import get_payment_options
+from app.services.payments._store_payments import start_store_payment
 from app.services.payments._webhook import (
     MAX_EVENT_BYTES,
     EventTooLarge,
@@ -38,4 +39,5 @@ __all__ = [
     "order_topic",
     "remove_my_card",
     "start_payout_onboarding",
+    "start_store_payment",
 ]

@@ -18,13 +18,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.errors import Unavailable
+from app.services.payments._checkout_lines import line_total, linked_store_order, order_lines
 from app.settings import get_settings
 from models.account import AccountRead
 from models.base import utcnow
@@ -98,6 +99,47 @@ async def customer_for(session: AsyncSession, client: stripe.StripeClient, patie
     return await customer_id_of(session, patient.id) or customer.id
 
 
+async def open_checkout(
+    session: AsyncSession,
+    *,
+    patient: AccountRead,
+    lines: list[dict[str, Any]],
+    metadata: dict[str, str],
+    reference_id: str,
+    page: str,
+    idempotency_key: str,
+    now: datetime,
+) -> tuple[Any, datetime]:
+    """A Checkout Session (payment mode, card, the card kept on file) of `lines` on the patient's Stripe
+    Customer, coming back to `page`; with when it expires. Raises `Unavailable` when Stripe cannot be asked."""
+    import stripe  # imported when used: see the module's docstring
+
+    settings = get_settings()
+    # Stripe refuses an expiry under 30 minutes from when it receives the request: a minute's margin.
+    expires = now + timedelta(minutes=settings.stripe_checkout_minutes, seconds=60)
+    try:
+        async with stripe_client() as client:
+            customer = await customer_for(session, client, patient)
+            checkout = await client.v1.checkout.sessions.create_async(
+                params={
+                    "mode": "payment",
+                    "customer": customer,
+                    "client_reference_id": reference_id,
+                    "line_items": lines,  # type: ignore[typeddict-item]
+                    "allowed_payment_method_types": ["card"],
+                    "payment_intent_data": {"setup_future_usage": "off_session", "metadata": metadata},
+                    "metadata": metadata,
+                    "success_url": f"{page}?payment=done",
+                    "cancel_url": f"{page}?payment=cancelled",
+                    "expires_at": int(expires.timestamp()),
+                },
+                options={"idempotency_key": idempotency_key},
+            )
+    except stripe.StripeError:
+        raise Unavailable(UNREACHABLE) from None
+    return checkout, expires
+
+
 class StripeCard:
     """Card payment on Stripe Checkout, collected when the order is placed and confirmed by Stripe's webhook."""
 
@@ -121,44 +163,26 @@ class StripeCard:
     async def start_payment(
         self, *, session: AsyncSession, order: Order, patient: AccountRead, now: datetime
     ) -> str:
-        """Create the order's Checkout Session and its `awaiting` card payment; returns the page to pay on."""
-        import stripe  # imported when used: see the module's docstring
-
+        """Create the order's Checkout Session and its `awaiting` card payment; returns the page to pay on.
+        The session lists each visit, the fee and the products of a store order placed with it
+        (`_checkout_lines`); its total is the sum of those lines."""
         settings = get_settings()
-        page = f"{settings.site_url.rstrip('/')}/orders/{order.number}"
-        # Stripe refuses an expiry under 30 minutes from when it receives the request: a minute's margin.
-        expires = now + timedelta(minutes=settings.stripe_checkout_minutes, seconds=60)
-        amount = cents(order.total)
+        lines = await order_lines(session, order)
+        amount = line_total(lines)
         metadata = {"order_id": order.id, "order_number": order.number}
-        try:
-            async with stripe_client() as client:
-                customer = await customer_for(session, client, patient)
-                checkout = await client.v1.checkout.sessions.create_async(
-                    params={
-                        "mode": "payment",
-                        "customer": customer,
-                        "client_reference_id": order.id,
-                        "line_items": [
-                            {
-                                "quantity": 1,
-                                "price_data": {
-                                    "currency": CURRENCY,
-                                    "unit_amount": amount,
-                                    "product_data": {"name": f"{settings.brand_name} order {order.number}"},
-                                },
-                            }
-                        ],
-                        "allowed_payment_method_types": ["card"],
-                        "payment_intent_data": {"setup_future_usage": "off_session", "metadata": metadata},
-                        "metadata": metadata,
-                        "success_url": f"{page}?payment=done",
-                        "cancel_url": f"{page}?payment=cancelled",
-                        "expires_at": int(expires.timestamp()),
-                    },
-                    options={"idempotency_key": f"medivisit-checkout-{order.id}"},
-                )
-        except stripe.StripeError:
-            raise Unavailable(UNREACHABLE) from None
+        store = await linked_store_order(session, order.id)
+        if store is not None and store.payment_method == NAME:
+            metadata |= {"store_order_id": store.id, "store_order_number": store.number}
+        checkout, expires = await open_checkout(
+            session,
+            patient=patient,
+            lines=lines,
+            metadata=metadata,
+            reference_id=order.id,
+            page=f"{settings.site_url.rstrip('/')}/orders/{order.number}",
+            idempotency_key=f"medivisit-checkout-{order.id}",
+            now=now,
+        )
         session.add(
             CardPayment(
                 order_id=order.id,

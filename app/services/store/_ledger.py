@@ -100,3 +100,50 @@ async def record_returned(
             settled_at=at,
         )
     )
+
+
+def _sale(order: StoreOrder, sign: int) -> list[Leg]:
+    return [
+        Leg(*SALES, sign * (order.subtotal_cents + order.shipping_cents)),
+        Leg(*TAX, sign * order.tax_cents),
+        Leg(*FEES, sign * order.fee_cents),
+    ]
+
+
+async def record_paid(session: AsyncSession, order: StoreOrder, at: datetime) -> None:
+    """Paid by card at checkout (issue 29 item 4): world → store sales + sales tax + the retail fee."""
+    await post(
+        session=session,
+        kind=EntryKind.store_order_paid,
+        legs=[Leg(*WORLD, -order.total_cents), *_sale(order, 1)],
+        description=f"Store order {order.number} paid by card",
+        order_id=order.id,
+        at=at,
+    )
+
+
+async def record_canceled_paid(
+    session: AsyncSession, order: StoreOrder, actor_id: str, reason: str, at: datetime
+) -> None:
+    """A card-paid order canceled before shipping: what its payment booked, back as wallet credit."""
+    await post(
+        session=session,
+        kind=EntryKind.refund,
+        legs=[*_sale(order, -1), Leg(AccountKind.patient_credit, order.patient_id, order.total_cents)],
+        description=f"Store order {order.number} canceled, refunded as wallet credit",
+        order_id=order.id,
+        actor_id=actor_id,
+        reason=reason,
+        at=at,
+    )
+    session.add(
+        Transaction(
+            user_id=order.patient_id,
+            type=TransactionType.refund,
+            status=TransactionStatus.completed,
+            amount=dollars(order.total_cents),
+            description=f"Refund as wallet credit (store order {order.number})",
+            gateway="wallet",
+            settled_at=at,
+        )
+    )

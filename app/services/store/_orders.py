@@ -41,10 +41,12 @@ from app.services.cart import STORE_CLOSED
 from app.services.domain_events import CheckedOut, StoreOrderProgressed
 from app.services.errors import NotFound, PermissionDenied, ValidationFailed
 from app.services.features.internal import store_pricing
+from app.services.payments import get_payment_options, start_store_payment
 from app.services.shared.accounts import account_of
 from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.store import _ledger
+from app.services.store._paid import CARD, check_paid_step, require_own_visit_order, visit_numbers
 from app.services.store._rules import (
     MAX_PAGE_SIZE,
     MAX_PER_PRODUCT,
@@ -171,11 +173,15 @@ async def place_store_order(
     session: AsyncSession,
     actor: Principal,
     address: ShippingAddress,
+    visit_order_id: str | None = None,
     now: datetime | None = None,
 ) -> StoreOrderRead:
-    """Order the products in the signed-in patient's cart, shipped to `address` (US), paid on delivery:
-    the stock is reserved, the order's money recorded as owed, the products leave the cart and the patient
-    is told. Nothing is written when the address or any product's stock will not do."""
+    """Order the products in the signed-in patient's cart, shipped to `address` (US): the stock is reserved,
+    the products leave the cart and the patient is told. Nothing is written when the address or any
+    product's stock will not do. Paid on delivery (the order's money recorded as owed), or by card when the
+    card gateway is configured (PAYMENT_GATEWAY=stripe): the order then awaits its payment, on a Checkout
+    Session of its own (`payment_url`), or, with `visit_order_id` (one checkout of a cart with visits, the
+    patient's own order), on the visit order's session, which lists the products too."""
     if actor.user_id is None:
         raise PermissionDenied(SIGN_IN)
     if not flags.store_open():
@@ -199,6 +205,13 @@ async def place_store_order(
         raise ValidationFailed(TOO_MANY)
     await _reserve(session, {p.id: quantity for quantity, p in rows}, {p.id: p.name for _quantity, p in rows})
     at = now or utcnow()
+    # With visits, the products are paid as the visits are: by card on the same payment, or (pay at visit)
+    # on delivery. On their own, by card whenever the card gateway is configured.
+    if visit_order_id is not None:
+        visit_order = await require_own_visit_order(session, account.id, visit_order_id)
+        by_card = visit_order.payment_method == CARD
+    else:
+        by_card = get_payment_options().pays_online
     pricing = await store_pricing(session=session)
     totals = pricing.totals(sum(product.price_cents * quantity for quantity, product in rows))
     order = StoreOrder(
@@ -211,7 +224,8 @@ async def place_store_order(
         tax_cents=totals.tax_cents,
         fee_cents=totals.fee_cents,
         total_cents=totals.total_cents,
-        payment_method=PAY_ON_DELIVERY,
+        payment_method=CARD if by_card else PAY_ON_DELIVERY,
+        visit_order_id=visit_order_id,
         ship_name=address.name,
         ship_line1=address.line1,
         ship_line2=address.line2,
@@ -233,7 +247,12 @@ async def place_store_order(
         )
         for quantity, product in rows
     )
-    await _ledger.record_placed(session, order, at)
+    if not by_card:  # a card order's money enters the ledger once its payment is confirmed
+        await _ledger.record_placed(session, order, at)
+    await session.flush()
+    payment_url = ""
+    if by_card and visit_order_id is None:
+        payment_url = await start_store_payment(session=session, order=order, patient=account, now=at)
     await events.publish_event(
         session,
         CheckedOut(
@@ -242,7 +261,8 @@ async def place_store_order(
     )
     await _tell(session, order, F.pending, at)
     await session.flush()
-    return (await _reads(session, [order]))[0]
+    read = (await _reads(session, [order]))[0]
+    return read.model_copy(update={"payment_url": payment_url}) if payment_url else read
 
 
 async def _reads(session: AsyncSession, orders: Sequence[StoreOrder]) -> list[StoreOrderRead]:
@@ -261,6 +281,7 @@ async def _reads(session: AsyncSession, orders: Sequence[StoreOrder]) -> list[St
                     quantity=line.quantity,
                 )
             )
+    linked = await visit_numbers(session, orders)
     patients = {order.patient_id for order in orders}
     names = {}
     if patients:
@@ -295,6 +316,8 @@ async def _reads(session: AsyncSession, orders: Sequence[StoreOrder]) -> list[St
             shipped_at=order.shipped_at,
             delivered_at=order.delivered_at,
             lines=lines[order.id],
+            visit_order_number=linked.get(order.id, ""),
+            paid_at=as_utc(order.paid_at),
         )
         for order in orders
     ]
@@ -377,11 +400,17 @@ async def move_fulfilment(
         raise NotFound(NO_ORDER)
     before = F(order.fulfilment)
     check_step(before, target)
+    check_paid_step(order, target)
     at = now or utcnow()
     if target is F.shipped:
         order.carrier, order.tracking_number = check_tracking(carrier, tracking_number)
-    if target is F.delivered:
+    if target is F.delivered and order.payment_method == CARD:
+        pass  # paid by card at checkout: nothing left to collect
+    elif target is F.delivered:
         await _ledger.record_delivered(session, order, staff.id, at)
+    elif target is F.canceled and order.payment_method == CARD:
+        await _ledger.record_canceled_paid(session, order, staff.id, reason, at)
+        await _restock(session, order.id)
     elif target is F.returned:
         await _ledger.record_returned(session, order, staff.id, reason, at)
         await _restock(session, order.id)

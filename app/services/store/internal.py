@@ -1,5 +1,6 @@
 """The store's actor-less reads for other domains: a store order as its cards show it (`read_store_order`),
-for the receipts domain, which checks who reads it. Nothing here writes."""
+for the receipts domain, which checks who reads it; and the subscribers that follow a card payment of a
+store order (`_paid`: paid, or failed and canceled)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,12 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.store._orders import _reads
+from app.services.store._paid import (
+    release_linked_store_order,
+    release_store_order,
+    settle_linked_store_order,
+    settle_store_payment,
+)
 from models.identity import as_utc
 from models.store import StoreOrder, StoreOrderRead
 
@@ -26,3 +33,12 @@ async def read_store_order(
     if row is None:
         return None
     return (await _reads(session, [row]))[0], as_utc(row.returned_at or row.canceled_at)
+
+
+__all__ = [
+    "read_store_order",
+    "release_linked_store_order",
+    "release_store_order",
+    "settle_linked_store_order",
+    "settle_store_payment",
+]
