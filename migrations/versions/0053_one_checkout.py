@@ -3,7 +3,7 @@ visit order placed with it from the same cart (`visit_order_id`, one payment) an
 (`paid_at`); a store order paid by card on its own has its Stripe Checkout Session in `store_card_payments`.
 
 Revision ID: 0053
-Revises: 0052
+Revises: 0051
 Create Date: 2026-12-04 15:00:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0053"
-down_revision = "0052"
+down_revision = "0051"
 branch_labels = None
 depends_on = None
 

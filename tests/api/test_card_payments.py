@@ -205,7 +205,10 @@ async def test_placing_an_order_sends_the_patient_to_stripe_checkout_and_records
     assert checkout.params["mode"] == "payment"
     assert checkout.params["customer"] == await customer_id(world.patient.id)
     assert checkout.params["payment_intent_data[setup_future_usage]"] == "off_session"
-    assert checkout.params["line_items[0][price_data][unit_amount]"] == "8295"  # $79 + the 5 % fee
+    # A line for the visit at its price, one for the platform fee: $79 + the 5 % fee.
+    assert checkout.params["line_items[0][price_data][unit_amount]"] == "7900"
+    assert checkout.params["line_items[1][price_data][product_data][name]"] == "Platform fee"
+    assert checkout.params["line_items[1][price_data][unit_amount]"] == "395"
     assert checkout.params["success_url"].endswith(f"/orders/{order.number}?payment=done")
     assert checkout.params["cancel_url"].endswith(f"/orders/{order.number}?payment=cancelled")
     assert checkout.idempotency_key == f"medivisit-checkout-{order.id}"

@@ -72,7 +72,9 @@ async def apply_connect_event(
     row = await _account_row(session, account_id)
     if row is None:
         return "unknown_account"
-    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     await events.publish_event(
         session,
         ConnectedPayoutSettled(

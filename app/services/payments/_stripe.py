@@ -103,7 +103,7 @@ async def open_checkout(
     session: AsyncSession,
     *,
     patient: AccountRead,
-    lines: list[dict[str, Any]],
+    lines: list[Any],
     metadata: dict[str, str],
     reference_id: str,
     page: str,
@@ -125,7 +125,7 @@ async def open_checkout(
                     "mode": "payment",
                     "customer": customer,
                     "client_reference_id": reference_id,
-                    "line_items": lines,  # type: ignore[typeddict-item]
+                    "line_items": lines,
                     "allowed_payment_method_types": ["card"],
                     "payment_intent_data": {"setup_future_usage": "off_session", "metadata": metadata},
                     "metadata": metadata,
