@@ -305,6 +305,25 @@ def serve() -> tuple[StripeStandIn, ThreadingHTTPServer]:
     return standin, server
 
 
+def configure_gateway(monkeypatch: Any, standin: StripeStandIn, **env: str) -> None:
+    """PAYMENT_GATEWAY=stripe for this test, with the SDK pointed at `standin` (and `env`'s other settings);
+    the stand-in forgets the requests and the refusals set by earlier tests."""
+    for name, value in {
+        "PAYMENT_GATEWAY": "stripe",
+        "STRIPE_SECRET_KEY": SECRET_KEY,
+        "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
+        "STRIPE_API_BASE": standin.url,
+        **env,
+    }.items():
+        monkeypatch.setenv(name, value)
+    from app.settings import get_settings
+
+    get_settings.cache_clear()
+    standin.requests.clear()
+    standin.refunds.clear()
+    standin.refund_error = standin.transfer_error = ""
+
+
 def signed(
     event: dict[str, Any], *, secret: str = WEBHOOK_SECRET, timestamp: int | None = None
 ) -> tuple[bytes, str]:

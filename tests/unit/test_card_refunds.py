@@ -20,7 +20,6 @@ from app.services.errors import ValidationFailed
 from app.services.ledger import get_my_wallet, refund_visit
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
-from app.settings import get_settings
 from models.booking import Order, Transaction, TransactionStatus, TransactionType
 from models.card_refund import CardRefund, CardRefundStatus
 from models.ledger import EntryKind, JournalEntry
@@ -44,17 +43,7 @@ def standin() -> Iterator[stripe_standin.StripeStandIn]:
 
 @pytest.fixture
 def stripe_on(world: World, monkeypatch, standin) -> World:  # noqa: ANN001
-    for name, value in {
-        "PAYMENT_GATEWAY": "stripe",
-        "STRIPE_SECRET_KEY": stripe_standin.SECRET_KEY,
-        "STRIPE_WEBHOOK_SECRET": stripe_standin.WEBHOOK_SECRET,
-        "STRIPE_API_BASE": standin.url,
-    }.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    standin.requests.clear()
-    standin.refunds.clear()
-    standin.refund_error = ""
+    stripe_standin.configure_gateway(monkeypatch, standin)
     return world
 
 

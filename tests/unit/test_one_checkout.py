@@ -25,7 +25,6 @@ from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
 from app.services.store import create_product, list_my_store_orders, move_fulfilment, place_store_order
-from app.settings import get_settings
 from models.account import Role
 from models.catalog import ServiceLocation
 from models.ledger import EntryKind, JournalEntry
@@ -51,15 +50,7 @@ def standin() -> Iterator[stripe_standin.StripeStandIn]:
 
 @pytest.fixture
 def stripe_on(world: World, monkeypatch, standin) -> World:  # noqa: ANN001
-    for name, value in {
-        "PAYMENT_GATEWAY": "stripe",
-        "STRIPE_SECRET_KEY": stripe_standin.SECRET_KEY,
-        "STRIPE_WEBHOOK_SECRET": stripe_standin.WEBHOOK_SECRET,
-        "STRIPE_API_BASE": standin.url,
-    }.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    standin.requests.clear()
+    stripe_standin.configure_gateway(monkeypatch, standin)
     return world
 
 

@@ -48,16 +48,7 @@ def standin() -> Iterator[stripe_standin.StripeStandIn]:
 
 @pytest.fixture
 def stripe_on(world: World, monkeypatch, standin) -> World:  # noqa: ANN001
-    for name, value in {
-        "PAYMENT_GATEWAY": "stripe",
-        "STRIPE_SECRET_KEY": stripe_standin.SECRET_KEY,
-        "STRIPE_WEBHOOK_SECRET": stripe_standin.WEBHOOK_SECRET,
-        "STRIPE_API_BASE": standin.url,
-    }.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    standin.requests.clear()
-    standin.transfer_error = ""
+    stripe_standin.configure_gateway(monkeypatch, standin)
     return world
 
 
