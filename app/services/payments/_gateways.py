@@ -19,7 +19,6 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.payments._stripe import StripeCard
-from app.services.payments._wallet import WalletCredit
 from app.settings import get_settings
 from models.account import AccountRead
 from models.base import utcnow
@@ -81,7 +80,19 @@ class PayAtVisit:
         return None
 
 
-# An order paid in full with wallet credit (`_wallet`) is placed with its own gateway, never configured.
+class WalletCredit(PayAtVisit):
+    """An order paid in full with wallet credit at checkout (issue 29, item 3): nothing to charge online or at
+    the visit. It collects at the order (the ledger records the order as paid ahead: the credit was moved from
+    the patient's wallet when it was placed, app/services/ledger `_credit_spend`), confirms at once, and a
+    cancellation refunds it as wallet credit like a card paid ahead. Never the configured gateway: checkout
+    chooses it when the credit covers the order's total. Otherwise it works as pay at visit does."""
+
+    name = "wallet_credit"
+    label = "Wallet credit"
+    collects_at_order = True
+
+
+# An order paid in full with wallet credit is placed with its own gateway, never configured.
 GATEWAYS: dict[str, type[PaymentGateway]] = {
     PayAtVisit.name: PayAtVisit,
     StripeCard.name: StripeCard,
