@@ -58,12 +58,7 @@ async def record_delivered(session: AsyncSession, order: StoreOrder, actor_id: s
     await post(
         session=session,
         kind=EntryKind.store_order_delivered,
-        legs=[
-            Leg(*_booked(order), -order.total_cents),
-            Leg(*SALES, order.subtotal_cents + order.shipping_cents),
-            Leg(*TAX, order.tax_cents),
-            Leg(*FEES, order.fee_cents),
-        ],
+        legs=[Leg(*_booked(order), -order.total_cents), *_sale(order, 1)],
         description=f"Store order {order.number} delivered, paid on delivery",
         order_id=order.id,
         actor_id=actor_id,
@@ -77,18 +72,18 @@ async def record_returned(
     await post(
         session=session,
         kind=EntryKind.refund,
-        legs=[
-            Leg(*SALES, -(order.subtotal_cents + order.shipping_cents)),
-            Leg(*TAX, -order.tax_cents),
-            Leg(*FEES, -order.fee_cents),
-            Leg(AccountKind.patient_credit, order.patient_id, order.total_cents),
-        ],
+        legs=[*_sale(order, -1), Leg(AccountKind.patient_credit, order.patient_id, order.total_cents)],
         description=f"Store order {order.number} returned, refunded as wallet credit",
         order_id=order.id,
         actor_id=actor_id,
         reason=reason,
         at=at,
     )
+    _refund_row(session, order, at)
+
+
+def _refund_row(session: AsyncSession, order: StoreOrder, at: datetime) -> None:
+    """The patient's wallet line of a store order refunded in full as credit."""
     session.add(
         Transaction(
             user_id=order.patient_id,
@@ -103,6 +98,7 @@ async def record_returned(
 
 
 def _sale(order: StoreOrder, sign: int) -> list[Leg]:
+    """What a sale books beside the money: store sales (with shipping), sales tax and the retail fee."""
     return [
         Leg(*SALES, sign * (order.subtotal_cents + order.shipping_cents)),
         Leg(*TAX, sign * order.tax_cents),
@@ -136,14 +132,4 @@ async def record_canceled_paid(
         reason=reason,
         at=at,
     )
-    session.add(
-        Transaction(
-            user_id=order.patient_id,
-            type=TransactionType.refund,
-            status=TransactionStatus.completed,
-            amount=dollars(order.total_cents),
-            description=f"Refund as wallet credit (store order {order.number})",
-            gateway="wallet",
-            settled_at=at,
-        )
-    )
+    _refund_row(session, order, at)
