@@ -95,6 +95,20 @@ class StripeStandIn:
                 "livemode": False,
             }
         if method == "POST" and path == "/v1/checkout/sessions":
+            # As Stripe refuses them: a negative line, or a session charging less than $0.50.
+            amounts = [
+                (int(params.get(f"{key}[quantity]", "1")), int(params[f"{key}[price_data][unit_amount]"]))
+                for key in sorted({k.split("]")[0] + "]" for k in params if k.startswith("line_items[")})
+                if f"{key}[price_data][unit_amount]" in params
+            ]
+            if any(unit < 0 for _quantity, unit in amounts):
+                return 400, _error(
+                    "This value must be greater than or equal to 0.", "parameter_invalid_integer"
+                )
+            if sum(quantity * unit for quantity, unit in amounts) < 50:
+                return 400, _error(
+                    "The Checkout Session's total amount must be at least $0.50 usd.", "amount_too_small"
+                )
             session_id = self.next_id("cs")
             created: dict[str, Any] = {
                 "id": session_id,

@@ -9,6 +9,7 @@ twice); a cancelled visit gives it back; the receipt's figures agree; the ledger
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
 
@@ -17,13 +18,15 @@ from sqlalchemy import select
 
 from app import db as app_db
 from app.services.appointments import _lifecycle as visits
-from app.services.booking import get_checkout_money, hold_slot, place_order
+from app.services.booking import credit_to_apply, get_checkout_money, hold_slot, place_order
 from app.services.booking._payment_choice import MODE_NOT_ALLOWED
 from app.services.errors import ValidationFailed
 from app.services.features import set_feature
 from app.services.features._payment_modes import NO_CARD_GATEWAY, modes_of
 from app.services.ledger import get_my_wallet, get_provider_balances, grant_wallet_credit
 from app.services.ledger.internal import check_ledger
+from app.services.payments import handle_stripe_webhook
+from app.services.payments._checkout_lines import _line, less_credit, line_total
 from app.services.receipts import get_receipt
 from app.settings import get_settings
 from models.booking import CheckoutLine, OrderRead, OrderStatus
@@ -31,6 +34,8 @@ from models.cart import CartItem
 from models.catalog import Service, ServiceLocation
 from models.checkout_credit import OrderCredit, PaymentMode
 from models.ledger import EntryKind, JournalEntry
+from models.payment import CardPayment
+from tests import stripe_standin
 from tests.factories import ZIP, blocked_writers, run
 from tests.unit import test_ledger
 from tests.unit.test_booking import NINE, NOW
@@ -38,6 +43,12 @@ from tests.unit.test_ledger import FEE, PRICE, WEDNESDAY_NINE, World, balanced, 
 
 world = test_ledger.world
 TOTAL = PRICE + FEE  # $82.95
+
+
+def cents_of(amount: Decimal) -> int:
+    return int(amount * 100)
+
+
 DONE = NINE + timedelta(hours=1)
 
 
@@ -107,9 +118,7 @@ async def test_the_setting_decides_the_modes_and_the_service_refuses_any_other(w
     line = await held_line(world)
     with pytest.raises(ValidationFailed) as refused:
         await run(place_order, actor=world.patient.actor, lines=[line], payment_mode="stripe", now=NOW)
-    assert refused.value.message == MODE_NOT_ALLOWED.format(
-        mode="Pay by card now", allowed="pay at your visit"
-    )
+    assert refused.value.message == MODE_NOT_ALLOWED.format(mode="Pay by card", allowed="pay at the visit")
 
     # With the card gateway: both by default (card first, recommended); the owners may narrow it.
     monkeypatch.setattr("app.services.features._payment_modes.card_configured", lambda: True)
@@ -266,3 +275,80 @@ async def test_two_concurrent_checkouts_cannot_spend_the_same_credit(world) -> N
     receipt = await run(get_receipt, actor=world.patient.actor, number=other.number)
     assert (receipt.credit_applied, receipt.due) == (0, TOTAL)
     await holds()
+
+
+# ---- credit with a card: the card pays the rest ----------------------------------------------------
+@pytest.fixture(scope="module")
+def standin() -> Iterator[stripe_standin.StripeStandIn]:
+    found, server = stripe_standin.serve()
+    yield found
+    server.shutdown()
+
+
+async def deliver(obj: dict, kind: str = "checkout.session.completed") -> str:
+    body, header = stripe_standin.signed(stripe_standin.event(kind, obj))
+    return (await run(handle_stripe_webhook, payload=body, signature=header)).result
+
+
+def line_amounts(created: stripe_standin.Request) -> dict[str, int]:
+    names = {k.split("]")[0]: v for k, v in created.params.items() if k.endswith("[product_data][name]")}
+    return {
+        name: int(created.params[f"{key}][price_data][unit_amount]"]) for key, name in sorted(names.items())
+    }
+
+
+async def test_credit_with_a_card_the_session_charges_only_the_rest_and_the_ledger_balances(
+    world, monkeypatch, standin
+) -> None:
+    stripe_standin.configure_gateway(monkeypatch, standin)
+    await give_credit(world, "20")
+    order = await order_with(world, mode="stripe")
+    assert order.payment_method == "stripe" and order.payment_url
+    assert await credit_left(world) == 0
+    [created] = standin.calls("POST", "/v1/checkout/sessions")
+    # The fee ($3.95) is paid with credit whole; the visit's line takes the rest of the $20.
+    assert line_amounts(created) == {"Routine blood draw with Ada Nurse (less $16.05 wallet credit)": 6295}
+    checkout = list(standin.sessions.values())[-1]
+    assert checkout["amount_total"] == cents_of(TOTAL) - 2000
+    async with app_db.unit_of_work() as session:
+        payment = await session.get(CardPayment, order.id)
+        assert payment is not None and payment.amount == cents_of(TOTAL) - 2000
+    await holds()  # the credit is spent, nothing else of the order is in the ledger yet
+    paid = checkout | {"payment_status": "paid", "status": "complete", "payment_intent": "pi_credit"}
+    assert await deliver(paid) == "paid"
+    receipt = await run(get_receipt, actor=world.patient.actor, number=order.number)
+    assert receipt.paid_ahead
+    assert (receipt.total, receipt.credit_applied, receipt.paid, receipt.due) == (
+        TOTAL,
+        money("20"),
+        TOTAL,
+        0,
+    )
+    await holds()
+
+
+async def test_a_card_payment_that_expires_gives_the_credit_back(world, monkeypatch, standin) -> None:
+    stripe_standin.configure_gateway(monkeypatch, standin)
+    await give_credit(world, "20")
+    await order_with(world, mode="stripe")
+    checkout = list(standin.sessions.values())[-1]
+    assert await deliver(checkout | {"status": "expired"}, "checkout.session.expired") == "failed"
+    assert await credit_left(world) == money("20")
+    await holds()
+
+
+def test_the_card_is_always_left_stripes_minimum() -> None:
+    assert credit_to_apply(8290, 8295, by_card=True) == 8245  # the card pays $0.50, not $0.05
+    assert credit_to_apply(8290, 8295, by_card=False) == 8290
+    assert credit_to_apply(9000, 8295, by_card=True) == 8295  # covered in full: no card at all
+    assert credit_to_apply(2000, 30, by_card=True) == 30
+    assert credit_to_apply(20, 40, by_card=True) == 0
+
+
+def test_the_credit_comes_off_the_last_lines_first() -> None:
+    lines = [_line("Draw", 7900), _line("IV", 5000), _line("Platform fee", 645)]
+    assert [
+        (line["price_data"]["product_data"]["name"], line["price_data"]["unit_amount"])
+        for line in less_credit(lines, 1000)
+    ] == [("Draw", 7900), ("IV (less $3.55 wallet credit)", 4645)]
+    assert line_total(less_credit(lines, 13545)) == 0

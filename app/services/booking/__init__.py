@@ -8,7 +8,7 @@ Its public surface: the names below (`__all__`).
 from app.services.booking._holds import hold_slot, list_my_holds, release_hold
 from app.services.booking._options import checkout_open_days, checkout_options
 from app.services.booking._orders import get_order, get_order_by_number, place_order
-from app.services.booking._payment_choice import get_checkout_money
+from app.services.booking._payment_choice import credit_to_apply, get_checkout_money
 from app.services.booking._rules import (
     EXPIRED,
     HOLD_MINUTES,
@@ -36,6 +36,7 @@ __all__ = [
     "address_problems",
     "checkout_open_days",
     "checkout_options",
+    "credit_to_apply",
     "get_checkout_money",
     "get_order",
     "get_order_by_number",

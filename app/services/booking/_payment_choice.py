@@ -7,6 +7,10 @@ unit of work: a mode the setting does not allow (or the server cannot take: card
 is refused with a clear message, whatever the screen sent; applied credit is read with its balance locked (a
 second checkout of the same patient waits, then sees what is left), at most the order's total, and an order
 it covers in full is placed with the wallet-credit gateway: no card, nothing due at the visit.
+
+Credit that covers part of a card order: the card pays the rest (the Checkout Session's lines are the order's
+less the credit, app/services/payments `_checkout_lines`). Stripe charges at least CARD_MINIMUM cents, so the
+credit applied leaves the card at least that much (`credit_to_apply`: what checkout shows is what is spent).
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from models.checkout_credit import CheckoutMoneyRead, PaymentMode, PaymentModeRe
 MODE_NOT_ALLOWED = "{mode} is not offered here. Choose {allowed}."
 UNKNOWN_MODE = "Choose how you will pay: {allowed}."
 WALLET = "wallet_credit"  # the gateway of an order paid in full with credit (app/services/payments `_wallet`)
-LABELS = {PaymentMode.card: "Pay by card now", PaymentMode.visit: "Pay at your visit"}
+CARD_MINIMUM = 50  # cents: the least a Stripe Checkout Session in US dollars may charge
+LABELS = {PaymentMode.card: "Pay by card", PaymentMode.visit: "Pay at the visit"}
 DESCRIPTIONS = {
     PaymentMode.card: "You pay on Stripe's secure page after Place order; your card number never reaches us.",
     PaymentMode.visit: "Nothing is charged now: you pay the provider at the visit.",
@@ -50,6 +55,15 @@ async def get_checkout_money(*, session: AsyncSession, actor: Principal) -> Chec
         modes=[_mode_read(mode, both and mode is PaymentMode.card) for mode in modes],
         credit=dollars(await credit_available(session, account.id)),
     )
+
+
+def credit_to_apply(credit: int, total: int, *, by_card: bool) -> int:
+    """Cents of `credit` an order of `total` cents takes: all of it up to the total; paid by card with some
+    left to pay, at most what leaves the card CARD_MINIMUM (0 when the total is under that)."""
+    applied = max(min(credit, total), 0)
+    if by_card and applied < total:
+        applied = min(applied, max(total - CARD_MINIMUM, 0))
+    return applied
 
 
 @dataclass(frozen=True)
@@ -76,9 +90,10 @@ async def choose_payment(
             raise ValidationFailed(UNKNOWN_MODE.format(allowed=names)) from None
         if chosen not in allowed:
             raise ValidationFailed(MODE_NOT_ALLOWED.format(mode=LABELS[chosen], allowed=names))
-    credit = min(await wallet_credit(session, patient_id), total) if use_credit and total > 0 else 0
+    credit = 0
+    if use_credit and total > 0:
+        by_card = chosen is PaymentMode.card
+        credit = credit_to_apply(await wallet_credit(session, patient_id), total, by_card=by_card)
     if credit and credit == total:
         return PaymentChoice(gateway=GATEWAYS[WALLET](), credit=credit)
-    if chosen is PaymentMode.card:
-        credit = 0  # the card session does not yet charge the total less credit: credit only covers in full
     return PaymentChoice(gateway=GATEWAYS[chosen.value](), credit=credit)

@@ -4,6 +4,11 @@ with the visits from the same cart (`StoreOrder.visit_order_id`), a line per pro
 its shipping, its sales tax and its retail fee when an owner set one. The session's total is the sum of the
 lines, which is the visit order's total plus the store order's: the amount the card payment records and the
 webhook expects. A store order paid on its own (`store_lines`) lists its own products, shipping and tax.
+
+Wallet credit spent on the visit order at checkout (`OrderCredit`, app/services/ledger `_credit_spend`) is
+not charged again: Stripe takes no negative amount, so the credit comes off the visit order's lines, the
+fee first and then the visits from the last, each line it reduces named with the credit it takes ("Platform
+fee (less $4.15 wallet credit)") and a line it covers whole left out (`less_credit`).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from models.booking import Order, Transaction, TransactionType
+from models.checkout_credit import OrderCredit
 from models.store import StoreOrder, StoreOrderLine
 
 CURRENCY = "usd"
@@ -29,6 +35,24 @@ def _line(name: str, unit_cents: int, quantity: int = 1) -> dict[str, Any]:
             "product_data": {"name": name[:MAX_LINE_NAME] or "Item"},
         },
     }
+
+
+def less_credit(lines: list[dict[str, Any]], credit: int) -> list[dict[str, Any]]:
+    """`lines` (each of quantity 1) less `credit` cents: taken from the last line first; a line it covers
+    whole is left out, one it reduces says how much came off. `credit` is at most the lines' total."""
+    kept: list[dict[str, Any]] = []
+    for line in reversed(lines):
+        amount = line["price_data"]["unit_amount"]
+        taken = min(credit, amount)
+        credit -= taken
+        if taken == amount:
+            continue
+        if taken:
+            name = line["price_data"]["product_data"]["name"]
+            suffix = f" (less ${taken / 100:,.2f} wallet credit)"
+            line = _line(name[: MAX_LINE_NAME - len(suffix)] + suffix, amount - taken)
+        kept.append(line)
+    return list(reversed(kept))
 
 
 def line_total(lines: list[dict[str, Any]]) -> int:
@@ -58,7 +82,8 @@ async def store_lines(session: AsyncSession, store: StoreOrder) -> list[dict[str
 
 
 async def order_lines(session: AsyncSession, order: Order) -> list[dict[str, Any]]:
-    """A visit order's lines: each visit, the platform fee, then the linked store order's lines."""
+    """A visit order's lines: each visit, the platform fee (less the wallet credit spent on them), then the
+    linked store order's lines."""
     from app.services.payments._stripe import cents
 
     transactions = (
@@ -77,6 +102,9 @@ async def order_lines(session: AsyncSession, order: Order) -> list[dict[str, Any
     # Stripe charges exactly the order's total.
     if line_total(lines) != cents(order.total):
         lines = [_line(f"Order {order.number}", cents(order.total))]
+    credit = await session.scalar(select(OrderCredit.amount).where(OrderCredit.order_id == order.id))
+    if credit:
+        lines = less_credit(lines, min(credit, line_total(lines)))
     store = await linked_store_order(session, order.id)
     if store is not None and store.payment_method == "stripe":
         lines += await store_lines(session, store)
