@@ -50,6 +50,7 @@ from app.services.domain_events import (
     ServiceRequestsReleased,
     StaffAccessChanged,
     StoreOrderProgressed,
+    StoreOrderRefunded,
     StorePaymentCaptured,
     StorePaymentFailed,
     TicketAssigned,
@@ -113,6 +114,8 @@ def wire_subscribers() -> None:
     events.subscribe_event(AppointmentCancelled, appointments_internal.tell_cancelled, after_commit=True)
     events.subscribe_event(AppointmentCompleted, appointments_internal.ask_for_review, after_commit=True)
     events.subscribe_event(RefundIssued, notifications_internal.tell_refund_credited, after_commit=True)
+    events.subscribe_event(CardRefundFailed, tell.tell_card_refund_failed, after_commit=True)
+    events.subscribe_event(StoreOrderRefunded, tell.tell_store_order_refunded, after_commit=True)
     events.subscribe_event(WalletCreditGranted, notifications_internal.tell_credit_granted, after_commit=True)
     events.subscribe_event(DisputeOpened, tell.tell_dispute_opened, after_commit=True)
     events.subscribe_event(DisputeResolved, tell.tell_dispute_resolved, after_commit=True)

@@ -1,5 +1,7 @@
-"""Refunds to the card (issue 29, item 3): one row per refund of a visit paid by card that staff sent back to
-the patient's card (PAYMENT_GATEWAY=stripe).
+"""Refunds to the card (issue 29, item 3): one row per refund of a visit or a store order paid by card that
+was sent back to the patient's card (PAYMENT_GATEWAY=stripe). A visit's names its order (`order_id`) and
+visit; a store order's names the store order (`store_order_id`) and, when it was paid with visits on one
+checkout (the visit order's card payment), that visit order too; paid on its own, no visit order.
 
 Its id is the id of the visit's `refund` transaction row (the SPEC's readable view), and the idempotency key
 of the Stripe refund is made from it, so a retried request never refunds twice. It keeps the Stripe refund's
@@ -12,12 +14,15 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
+from decimal import Decimal
 
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy import BigInteger, Enum, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base, utcnow
 from models.payment import STRIPE_ID
+from models.receipt import VisitRefundRead
 
 
 class CardRefundStatus(enum.StrEnum):
@@ -28,11 +33,17 @@ class CardRefundStatus(enum.StrEnum):
 
 class CardRefund(Base):
     __tablename__ = "card_refunds"
-    __table_args__ = (Index("ix_card_refunds_order", "order_id"),)
+    __table_args__ = (
+        Index("ix_card_refunds_order", "order_id"),
+        Index("ix_card_refunds_store_order", "store_order_id"),
+    )
 
     # The refund's transaction row (type refund, gateway stripe).
     id: Mapped[str] = mapped_column(ForeignKey("transactions.id", ondelete="CASCADE"), primary_key=True)
-    order_id: Mapped[str] = mapped_column(ForeignKey("orders.id", ondelete="CASCADE"))
+    order_id: Mapped[str | None] = mapped_column(ForeignKey("orders.id", ondelete="CASCADE"), default=None)
+    store_order_id: Mapped[str | None] = mapped_column(
+        ForeignKey("store_orders.id", ondelete="CASCADE"), default=None
+    )
     appointment_id: Mapped[str | None] = mapped_column(String(36), default=None)
     patient_id: Mapped[str] = mapped_column(String(36))
     payment_intent_id: Mapped[str] = mapped_column(String(STRIPE_ID))
@@ -45,3 +56,23 @@ class CardRefund(Base):
     failure_reason: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class StoreOrderMoneyRead(BaseModel):
+    """A store order's money as payments staff see it (app.services.store.get_store_order_money): its total,
+    whether it was paid (by card, or on delivery), what was refunded (each refund: amount, when, by whom,
+    why, to the card or as wallet credit) and what is left to refund (of it, to the card)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    store_order_id: str
+    number: str
+    patient_id: str
+    total: Decimal
+    paid: bool
+    paid_by_card: bool
+    pay_on_delivery: bool
+    refunded: Decimal
+    refundable: Decimal
+    card_refundable: Decimal
+    refunds: list[VisitRefundRead]

@@ -84,6 +84,11 @@ class VisitRefundRead(BaseModel):
     by_name: str  # "" when no person is recorded (a cancellation's automatic refund by the patient)
     reason: str
     description: str
+    # Where it went (issue 29 item 3): back to the card it was paid with, or as wallet credit; a card
+    # refund's status as Stripe reports it (pending, succeeded, failed: then credited to the wallet instead).
+    to_card: bool = False
+    card_status: str = ""
+    failure_reason: str = ""
 
 
 class VisitMoneyRead(BaseModel):
@@ -98,6 +103,7 @@ class VisitMoneyRead(BaseModel):
     charged: Decimal  # price + its share of the fee
     refunded: Decimal
     refundable: Decimal  # what refund_visit may still refund (0 unless the visit is completed)
-    paid_by_card: bool  # its order was paid by card at checkout (a refund still goes to the wallet)
+    paid_by_card: bool  # its order was paid by card at checkout (a refund may go back to the card)
     refunds: list[VisitRefundRead]
     due: Decimal = Decimal("0.00")  # pay at visit: what is still to be collected in person
+    card_refundable: Decimal = Decimal("0.00")  # of `refundable`, what may go back to the card (0: none)

@@ -402,6 +402,18 @@ class StoreOrderProgressed:
 
 
 @dataclass(frozen=True)
+class StoreOrderRefunded:
+    """A paid store order was refunded in part or in full: to the card it was paid with, or as wallet credit."""
+
+    store_order_id: str
+    number: str
+    patient_id: str
+    amount_cents: int
+    to_card: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
 class WaitlistApproved:
     """An admin approved a waitlist entry: its person (`user_id`, invited or already joined) may come in."""
 
@@ -568,12 +580,13 @@ class CardRefundFailed:
     platform, and the ledger credits it to the patient's wallet instead. Published once per refund."""
 
     refund_row_id: str
-    order_id: str
+    order_id: str | None  # the visit order (none: a store order paid on its own)
     appointment_id: str | None
     patient_id: str
     amount_cents: int
     reason: str
     at: datetime
+    store_order_id: str | None = None  # a store order's refund
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.principal import Principal
 from app.services.errors import ValidationFailed
 from app.services.ledger._journal import dollars, signed_total
-from app.services.ledger._reads import COLLECTED, FEE_KINDS
+from app.services.ledger._reads import COLLECTED, FEE_KINDS, REFUNDED_TO
 from app.services.ledger._rules import BAD_RANGE, BAD_SPLIT
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment
@@ -60,14 +60,14 @@ async def get_revenue_breakdown(
             *keys,
             signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
             signed_total(and_(kind.in_(FEE_KINDS), entry.in_(COLLECTED))),
-            signed_total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
+            signed_total(and_(kind.in_(REFUNDED_TO), entry == EntryKind.refund)),
             signed_total(kind.in_(FEE_KINDS)),
         )
         .select_from(Posting)
         .join(JournalEntry, JournalEntry.id == Posting.entry_id)
         .outerjoin(Appointment, Appointment.id == JournalEntry.appointment_id)
         .where(
-            kind.in_((AccountKind.patient_booked, *FEE_KINDS, AccountKind.patient_credit)),
+            kind.in_((AccountKind.patient_booked, *FEE_KINDS, *REFUNDED_TO)),
             entry.in_((*COLLECTED, EntryKind.refund)),
         )
         .group_by(*keys)

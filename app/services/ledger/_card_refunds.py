@@ -48,20 +48,22 @@ async def send_to_card(
 
 
 async def credit_failed_card_refund(session: AsyncSession, failed: CardRefundFailed) -> None:
-    """A refund the card could not take: credited to the patient's wallet instead (see the module's notes)."""
+    """A refund the card could not take: credited to the patient's wallet instead (see the module's notes). A
+    store order's: its entry names the store order (as the store's own entries do), its wallet row no order."""
+    store = failed.store_order_id
     await post(
         session=session,
         kind=EntryKind.refund,
         legs=move(failed.amount_cents, WORLD, (AccountKind.patient_credit, failed.patient_id)),
         description="Card refund failed: refunded as wallet credit",
-        order_id=failed.order_id,
+        order_id=store or failed.order_id,
         appointment_id=failed.appointment_id,
         reason=failed.reason,
         at=failed.at,
     )
     session.add(
         Transaction(
-            order_id=failed.order_id,
+            order_id=None if store else failed.order_id,
             appointment_id=failed.appointment_id,
             user_id=failed.patient_id,
             type=TransactionType.refund,

@@ -7,7 +7,9 @@ month):
 - fees: what the platform fees account gained at completion, and the fees providers collected in person at
   pay-at-visit visits (owed to us as their receivable), less the sale discounts the platform funds (a
   platform cost: the fee leg of such a visit carries its discount, and may be below zero);
-- refunds: what patients' credit accounts gained from refunds;
+- refunds: what refunds gave back: into patients' credit accounts (wallet credit) or out to the world (back
+  to the card); a card refund that failed and was credited to the wallet instead counts once (that entry's
+  two legs, world and credit, cancel out);
 - payouts: what left providers' payout accounts to the world (paid payouts);
 - net: what the platform kept: fees (in its fees account or still owed by providers who collected them)
   minus fees refunded, plus invoices paid. Summed, it equals the fees account and the providers' receivables.
@@ -76,6 +78,8 @@ COLLECTED = (EntryKind.visit_completed, EntryKind.store_order_delivered, EntryKi
 # that changes no figure here).
 FEE_KINDS = (AccountKind.platform_fees, AccountKind.provider_receivable)
 EARNED = (*FEE_KINDS, AccountKind.platform_invoices)
+# Where a refund's money goes: the patient's wallet credit, or the world (back to the card it was paid with).
+REFUNDED_TO = (AccountKind.patient_credit, AccountKind.world)
 
 
 def _page(page: int, page_size: int) -> tuple[int, int]:
@@ -315,7 +319,7 @@ async def get_revenue_summary(
     figures = (
         signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
         signed_total(and_(kind.in_(FEE_KINDS), entry.in_(COLLECTED))),
-        signed_total(and_(kind == AccountKind.patient_credit, entry == EntryKind.refund)),
+        signed_total(and_(kind.in_(REFUNDED_TO), entry == EntryKind.refund)),
         signed_total(and_(kind == AccountKind.world, entry == EntryKind.payout_paid)),
         signed_total(kind == AccountKind.platform_invoices),
         signed_total(kind.in_(EARNED)),

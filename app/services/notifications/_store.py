@@ -15,8 +15,8 @@ TOLD = {
     F.processed: ("Store order {number} is being prepared", "Your order is processed and will ship soon."),
     F.shipped: ("Store order {number} has shipped", "Shipped with {carrier}, tracking number {tracking}."),
     F.delivered: ("Store order {number} was delivered", "Delivered; it was paid on delivery."),
-    F.returned: ("Store order {number} was returned", "Its total was refunded to your wallet as credit."),
-    F.canceled: ("Store order {number} was canceled", "Nothing is owed for it."),
+    F.returned: ("Store order {number} was returned", "What you paid for it was refunded."),
+    F.canceled: ("Store order {number} was canceled", "Nothing is owed for it; anything paid was refunded."),
 }
 
 

@@ -50,7 +50,12 @@ from app.services.notifications._support import (
 )
 from app.services.notifications._visits import notify_visits
 from app.services.notifications._waitlist import tell_waitlist_approved
-from app.services.notifications._wallet import tell_credit_granted, tell_refund_credited
+from app.services.notifications._wallet import (
+    tell_card_refund_failed,
+    tell_credit_granted,
+    tell_refund_credited,
+    tell_store_order_refunded,
+)
 
 __all__ = [
     "notify",
@@ -62,6 +67,7 @@ __all__ = [
     "tell_applicant_of_decision",
     "tell_application_status",
     "tell_career_application",
+    "tell_card_refund_failed",
     "tell_credentials_expiring",
     "tell_credentials_lapsed",
     "tell_credit_granted",
@@ -87,6 +93,7 @@ __all__ = [
     "tell_reviewers",
     "tell_staff_access_changed",
     "tell_store_order",
+    "tell_store_order_refunded",
     "tell_ticket_assigned",
     "tell_ticket_replied",
     "tell_tickets_overdue",

@@ -1,4 +1,11 @@
-"""Refunds to the card (issue 29, item 3): the Stripe side of a visit refunded to the card it was paid with.
+"""Refunds to the card (issue 29, item 3): the Stripe side of a visit or a store order refunded to the card it
+was paid with.
+
+- **What may go back** (`card_refundable`, `store_card_refundable`): a refund never exceeds what that card
+  payment paid for that part. A visit order's card payment paid its visits (less wallet credit spent) and,
+  from one checkout, the store order placed with them: the visits' refunds are capped by the payment less
+  that store order's total, the store order's by its own total; each less its own card refunds not failed.
+  A store order paid on its own is paid by its own Checkout Session (`StoreCardPayment`).
 
 - **Sending** (`send_card_refund`, called by the ledger's `refund_visit` after it booked the refund, in the
   same unit of work): a Stripe refund of the order's PaymentIntent for the amount in cents, its idempotency
@@ -35,11 +42,14 @@ from models.audit import AuditAction
 from models.booking import Order, Transaction, TransactionStatus
 from models.card_refund import CardRefund, CardRefundStatus
 from models.payment import CardPayment, CardPaymentStatus
+from models.store import StoreCardPayment, StoreOrder
 
 logger = logging.getLogger(__name__)
 
 REFUND_EVENTS = frozenset({"charge.refunded", "refund.updated", "refund.failed"})
 NOT_PAID_BY_CARD = "This visit was not paid by card: it can be refunded as wallet credit only."
+STORE_NOT_BY_CARD = "This store order was not paid by card: it can be refunded as wallet credit only."
+CARD = "stripe"  # a store order's payment_method when paid by card
 CARD_LEFT = "At most ${left} can go back to the card (what is left of its payment)."
 STRIPE_REFUSED = "Stripe refused the refund, so nothing was refunded: {message}"
 STRIPE_UNREACHABLE = "Stripe could not be reached, so nothing was refunded. Please try again in a moment."
@@ -58,17 +68,58 @@ async def card_payment_of(session: AsyncSession, order_id: str) -> CardPayment |
     return payment
 
 
+async def _sent(session: AsyncSession, *conditions: Any) -> int:
+    """Cents of card refunds (not failed) matching `conditions`."""
+    found = await session.scalar(
+        select(func.coalesce(func.sum(CardRefund.amount), 0)).where(
+            CardRefund.status != CardRefundStatus.failed, *conditions
+        )
+    )
+    return int(found or 0)
+
+
+async def _store_part(session: AsyncSession, order_id: str) -> int:
+    """Cents of a visit order's card payment that paid the store order placed with it (one checkout)."""
+    found = await session.scalar(
+        select(func.coalesce(func.sum(StoreOrder.total_cents), 0)).where(
+            StoreOrder.visit_order_id == order_id,
+            StoreOrder.payment_method == CARD,
+            StoreOrder.paid_at.is_not(None),
+        )
+    )
+    return int(found or 0)
+
+
 async def card_refundable(session: AsyncSession, order_id: str) -> int | None:
-    """Cents of the order's card payment not refunded to the card yet (None: not paid by card)."""
+    """Cents of the visit order's card payment for its visits not refunded to the card yet (None: not paid
+    by card): the payment less what paid a store order placed with it, less the visits' card refunds."""
     payment = await card_payment_of(session, order_id)
     if payment is None:
         return None
-    sent = await session.scalar(
-        select(func.coalesce(func.sum(CardRefund.amount), 0)).where(
-            CardRefund.order_id == order_id, CardRefund.status != CardRefundStatus.failed
-        )
-    )
-    return max(payment.amount - int(sent or 0), 0)
+    visits = payment.amount - await _store_part(session, order_id)
+    sent = await _sent(session, CardRefund.order_id == order_id, CardRefund.store_order_id.is_(None))
+    return max(visits - sent, 0)
+
+
+async def _store_payment(session: AsyncSession, store: StoreOrder) -> tuple[str, str | None] | None:
+    """(PaymentIntent, visit order id or None) of a store order paid by card, else None."""
+    if store.payment_method != CARD or store.paid_at is None:
+        return None
+    if store.visit_order_id is not None:
+        payment = await card_payment_of(session, store.visit_order_id)
+        return (payment.payment_intent_id or "", store.visit_order_id) if payment is not None else None
+    own = await session.get(StoreCardPayment, store.id)
+    if own is None or own.status != CardPaymentStatus.paid.value or not own.payment_intent_id:
+        return None
+    return own.payment_intent_id, None
+
+
+async def store_card_refundable(session: AsyncSession, store_order_id: str) -> int | None:
+    """Cents of a store order's card payment not refunded to the card yet (None: not paid by card)."""
+    store = await session.get(StoreOrder, store_order_id)
+    if store is None or await _store_payment(session, store) is None:
+        return None
+    return max(store.total_cents - await _sent(session, CardRefund.store_order_id == store.id), 0)
 
 
 async def send_card_refund(
@@ -78,22 +129,35 @@ async def send_card_refund(
     appointment_id: str | None,
     amount_cents: int,
     at: datetime,
+    store_order_id: str | None = None,
 ) -> CardRefund:
-    """Refund `amount_cents` of the order's card payment to the card (see the module's notes); `refund` is the
-    refund's transaction row (added, not yet flushed is fine). Its status and reference follow Stripe's
-    answer. Raises ValidationFailed (nothing sent) when the order was not paid by card, the amount is more
-    than is left of the card payment, or Stripe refuses or cannot be reached."""
+    """Refund `amount_cents` to the card: of the visit order's card payment (`refund.order_id`), or of store
+    order `store_order_id`'s (see the module's notes); `refund` is the refund's transaction row (added, not
+    yet flushed is fine). Its status and reference follow Stripe's answer. Raises ValidationFailed (nothing
+    sent) when it was not paid by card, the amount is more than is left of what the card paid for it, or
+    Stripe refuses or cannot be reached."""
     import stripe  # imported when used: see _stripe.py
 
-    order_id = refund.order_id or ""
-    await write_lock(session, CardPayment.order_id, [order_id])  # two refunds of one payment: one at a time
-    payment = await card_payment_of(session, order_id)
-    left = await card_refundable(session, order_id)
-    if payment is None or left is None:
-        raise ValidationFailed(NOT_PAID_BY_CARD, code="not_paid_by_card")
+    order_id: str | None = refund.order_id or ""
+    if store_order_id is not None:
+        await write_lock(session, StoreOrder.id, [store_order_id])
+        store = await session.get(StoreOrder, store_order_id)
+        found = await _store_payment(session, store) if store is not None else None
+        left = await store_card_refundable(session, store_order_id)
+        if store is None or found is None or left is None:
+            raise ValidationFailed(STORE_NOT_BY_CARD, code="not_paid_by_card")
+        intent, order_id = found
+        patient_id, target = store.patient_id, store.number
+    else:
+        # Two refunds of one payment: one at a time.
+        await write_lock(session, CardPayment.order_id, [order_id or ""])
+        payment = await card_payment_of(session, order_id or "")
+        left = await card_refundable(session, order_id or "")
+        if payment is None or left is None:
+            raise ValidationFailed(NOT_PAID_BY_CARD, code="not_paid_by_card")
+        intent, patient_id, target = payment.payment_intent_id or "", payment.patient_id, order_id or ""
     if amount_cents > left:
         raise ValidationFailed(CARD_LEFT.format(left=f"{left / 100:,.2f}"), code="card_refund_too_much")
-    intent = payment.payment_intent_id or ""
     try:
         async with stripe_client() as client:
             created = await client.v1.refunds.create_async(
@@ -103,19 +167,20 @@ async def send_card_refund(
                     "reason": "requested_by_customer",
                     "metadata": {
                         "refund_row_id": refund.id,
-                        "order_id": order_id,
+                        "order_id": order_id or "",
                         "appointment_id": appointment_id or "",
+                        **({"store_order_id": store_order_id} if store_order_id else {}),
                     },
                 },
                 options={"idempotency_key": f"medivisit-refund-{refund.id}"},
             )
         answer = created.to_dict()
     except stripe.APIConnectionError:
-        logger.warning("Stripe unreachable refunding order %s", order_id)
+        logger.warning("Stripe unreachable refunding order %s", target)
         raise ValidationFailed(STRIPE_UNREACHABLE, code="stripe_unreachable") from None
     except stripe.StripeError as error:
         message = _text(getattr(error, "user_message", None) or str(error) or "no reason given", 300)
-        logger.info("Stripe refused refunding order %s: %s", order_id, message)
+        logger.info("Stripe refused refunding order %s: %s", target, message)
         raise ValidationFailed(STRIPE_REFUSED.format(message=message), code="stripe_refused") from None
     status = _text(answer.get("status"), 32)
     if status in ("failed", "canceled"):
@@ -124,9 +189,10 @@ async def send_card_refund(
     charge = answer.get("charge")
     row = CardRefund(
         id=refund.id,
-        order_id=order_id,
+        order_id=order_id or None,
+        store_order_id=store_order_id,
         appointment_id=appointment_id,
-        patient_id=payment.patient_id,
+        patient_id=patient_id,
         payment_intent_id=intent,
         refund_id=_text(answer.get("id")) or None,
         charge_id=_text(getattr(charge, "id", charge)),
@@ -179,17 +245,18 @@ async def _apply_one(session: AsyncSession, obj: dict[str, Any], event_id: str, 
         row.status, row.updated_at = CardRefundStatus.failed, at
         row.failure_reason = _text(obj.get("failure_reason") or FAILED_REASON, 200)
         transaction.status = TransactionStatus.failed
-        order = await session.get_one(Order, row.order_id)
+        order = await session.get(Order, row.order_id) if row.order_id else None
+        store = await session.get(StoreOrder, row.store_order_id) if row.store_order_id else None
         await audit.record(
             session=session,
             actor_id=None,
             actor_email="stripe",
             action=AuditAction.card_refund_failed,
-            target=order.id,
+            target=store.id if store is not None else (order.id if order is not None else row.id),
             ip=None,
             user_agent=None,
             details={
-                "order": order.number,
+                "order": store.number if store is not None else (order.number if order is not None else ""),
                 "event": event_id,
                 "refund": row.refund_id,
                 "refunded_cents": row.amount,
@@ -199,6 +266,7 @@ async def _apply_one(session: AsyncSession, obj: dict[str, Any], event_id: str, 
         failed = CardRefundFailed(
             refund_row_id=row.id,
             order_id=row.order_id,
+            store_order_id=row.store_order_id,
             appointment_id=row.appointment_id,
             patient_id=row.patient_id,
             amount_cents=row.amount,

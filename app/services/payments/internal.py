@@ -6,7 +6,7 @@ the import contracts keep screens and HTTP routes out of this module.
 
 from app.services.payments._connect import payout_account_of, payout_accounts_of, transfer_payout
 from app.services.payments._reconcile import reconcile_card_payments
-from app.services.payments._refunds import card_refundable, send_card_refund
+from app.services.payments._refunds import card_refundable, send_card_refund, store_card_refundable
 
 __all__ = [
     "card_refundable",
@@ -14,5 +14,6 @@ __all__ = [
     "payout_accounts_of",
     "reconcile_card_payments",
     "send_card_refund",
+    "store_card_refundable",
     "transfer_payout",
 ]

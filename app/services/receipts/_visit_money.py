@@ -1,20 +1,31 @@
 """A visit's money for payments staff (the staff visit details): what it was charged (price and its share of
-the fee), each refund (amount, when, by whom, why: the ledger's refund entries), what `refund_visit`
-may still refund (of a visit paid in person, at most what was collected) and what is still due in person. Read-only; the refund and credit commands are the ledger's.
+the fee), each refund (amount, when, by whom, why: the ledger's refund entries; where it went, as wallet
+credit or back to the card, and a card refund's status as Stripe reports it: pending, succeeded or failed),
+what `refund_visit` may still refund (of a visit paid in person, at most what was collected; of a visit paid
+by card, how much of it may still go back to the card) and what is still due in person. Read-only; the
+refund and credit commands are the ledger's.
+
+The refunds are one query: the refund entries' legs that gave money back (into the patient's credit, or out
+to the world: the card), each card refund's row joined by its visit, moment and amount (`refund_visit`
+writes both with the same). The entry that credits the wallet when a card refund failed is not listed on
+its own: the failed card refund says where its money went.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.principal import Principal
 from app.services.errors import NotFound
 from app.services.ledger import cents, dollars, split_fee
 from app.services.ledger.internal import paid_parts, visit_payments
+from app.services.payments.internal import card_refundable
 from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment, AppointmentStatus, Order
+from models.card_refund import CardRefund
 from models.identity import User, as_utc
 from models.ledger import AccountKind, EntryKind, JournalEntry, Posting, VisitCharge
 from models.payment import CardPayment, CardPaymentStatus
@@ -23,6 +34,11 @@ from models.staff import Permission
 
 NO_VISIT = "No visit has this id."
 MAX_REFUNDS_SHOWN = 50
+_LEG = aliased(Posting)
+# The entry that credits the wallet a card refund could not take (money back in from the world).
+_CREDITED_AFTER_FAILURE = exists().where(
+    _LEG.entry_id == JournalEntry.id, _LEG.account_kind == AccountKind.world, _LEG.amount < 0
+)
 
 
 async def get_visit_money(*, session: AsyncSession, actor: Principal, appointment_id: str) -> VisitMoneyRead:
@@ -47,13 +63,31 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         refundable_cents = price + fee
     entries = (
         await session.execute(
-            select(JournalEntry, Posting.amount, User)
+            select(
+                JournalEntry,
+                Posting.amount,
+                Posting.account_kind,
+                User,
+                CardRefund.status,
+                CardRefund.failure_reason,
+            )
             .join(Posting, Posting.entry_id == JournalEntry.id)
             .outerjoin(User, User.id == JournalEntry.actor_id)
+            .outerjoin(
+                CardRefund,
+                and_(
+                    Posting.account_kind == AccountKind.world,
+                    CardRefund.appointment_id == JournalEntry.appointment_id,
+                    CardRefund.created_at == JournalEntry.created_at,
+                    CardRefund.amount == Posting.amount,
+                ),
+            )
             .where(
                 JournalEntry.appointment_id == row.id,
                 JournalEntry.kind == EntryKind.refund,
-                Posting.account_kind == AccountKind.patient_credit,
+                Posting.account_kind.in_((AccountKind.patient_credit, AccountKind.world)),
+                Posting.amount > 0,
+                ~_CREDITED_AFTER_FAILURE,
             )
             .order_by(JournalEntry.created_at.desc(), JournalEntry.id)
             .limit(MAX_REFUNDS_SHOWN)
@@ -66,12 +100,17 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
             by_name=account_of(user).name if user is not None else "",
             reason=entry.reason,
             description=entry.description,
+            to_card=kind is AccountKind.world,
+            card_status=status.value if status is not None else "",
+            failure_reason=failure or "",
         )
-        for entry, amount, user in entries
+        for entry, amount, kind, user, status, failure in entries
     ]
     card = await session.get(CardPayment, order.id)
     left = refundable_cents - refunded_cents if row.status is AppointmentStatus.completed else 0
     payment = (await visit_payments(session, [row])).get(row.id)
+    by_card = charge is not None and charge.paid_ahead and card is not None
+    to_card = await card_refundable(session, order.id) if by_card else None
     return VisitMoneyRead(
         appointment_id=row.id,
         patient_id=row.patient_id,
@@ -83,4 +122,5 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         paid_by_card=card is not None and card.status is CardPaymentStatus.paid,
         refunds=refunds,
         due=payment.due if payment is not None and row.status is AppointmentStatus.completed else dollars(0),
+        card_refundable=dollars(min(max(left, 0), to_card or 0)),
     )

@@ -5,9 +5,11 @@ Pay on delivery (the default pay-at-visit gateway): nothing is collected at chec
 - canceled before shipping: patient_booked → world (`store_order_voided`: nothing to collect);
 - delivered: patient_booked → store_sales (the subtotal and the shipping) + sales_tax (the tax collected) +
   platform_fees (the fee the owners set for retail, none by default): collected;
-- returned after delivery: store_sales + sales_tax + platform_fees → patient_credit (a `refund`, as wallet
-  credit), each giving back exactly what the delivery booked to it, with a `refund` transaction row for the
-  wallet's readable view.
+- paid by card at checkout (`record_paid`): world → store_sales + sales_tax + platform_fees;
+- refunded (`record_refund`, `_refunds`: staff's refund in full or in part, a paid order's return or
+  cancellation): store_sales + sales_tax + platform_fees → patient_credit (as wallet credit) or → world (back
+  to the card), in proportion, cumulatively, so refunds in parts give back exactly what the sale booked to
+  each; the `refund` transaction row for the wallet's readable view is `_refunds`'.
 Every entry's legs sum to zero (`_journal.post` refuses anything else).
 """
 
@@ -17,9 +19,8 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.ledger import FEES, WORLD, Leg, dollars, move
+from app.services.ledger import FEES, WORLD, Leg, move, split_fee
 from app.services.ledger.internal import post
-from models.booking import Transaction, TransactionStatus, TransactionType
 from models.ledger import AccountKind, EntryKind
 from models.store import StoreOrder
 
@@ -66,37 +67,6 @@ async def record_delivered(session: AsyncSession, order: StoreOrder, actor_id: s
     )
 
 
-async def record_returned(
-    session: AsyncSession, order: StoreOrder, actor_id: str, reason: str, at: datetime
-) -> None:
-    await post(
-        session=session,
-        kind=EntryKind.refund,
-        legs=[*_sale(order, -1), Leg(AccountKind.patient_credit, order.patient_id, order.total_cents)],
-        description=f"Store order {order.number} returned, refunded as wallet credit",
-        order_id=order.id,
-        actor_id=actor_id,
-        reason=reason,
-        at=at,
-    )
-    _refund_row(session, order, at)
-
-
-def _refund_row(session: AsyncSession, order: StoreOrder, at: datetime) -> None:
-    """The patient's wallet line of a store order refunded in full as credit."""
-    session.add(
-        Transaction(
-            user_id=order.patient_id,
-            type=TransactionType.refund,
-            status=TransactionStatus.completed,
-            amount=dollars(order.total_cents),
-            description=f"Refund as wallet credit (store order {order.number})",
-            gateway="wallet",
-            settled_at=at,
-        )
-    )
-
-
 def _sale(order: StoreOrder, sign: int) -> list[Leg]:
     """What a sale books beside the money: store sales (with shipping), sales tax and the retail fee."""
     return [
@@ -118,18 +88,47 @@ async def record_paid(session: AsyncSession, order: StoreOrder, at: datetime) ->
     )
 
 
-async def record_canceled_paid(
-    session: AsyncSession, order: StoreOrder, actor_id: str, reason: str, at: datetime
+def _parts(order: StoreOrder, refunded: int) -> list[int]:
+    """What `refunded` cents of the order take back from store sales, sales tax and the retail fee, in
+    proportion to what the sale booked to each (all of each when all of it is refunded)."""
+    shares = split_fee(
+        refunded,
+        [
+            ("a", order.subtotal_cents + order.shipping_cents),
+            ("b", order.tax_cents),
+            ("c", order.fee_cents),
+        ],
+    )
+    return [shares["a"], shares["b"], shares["c"]]
+
+
+async def record_refund(
+    session: AsyncSession,
+    order: StoreOrder,
+    amount: int,
+    *,
+    before: int,
+    to_card: bool,
+    actor_id: str,
+    reason: str,
+    at: datetime,
 ) -> None:
-    """A card-paid order canceled before shipping: what its payment booked, back as wallet credit."""
+    """`amount` cents of a paid order refunded (`before` cents were already): taken back from the sale's
+    accounts in proportion, into the patient's wallet credit or out to the world (the card)."""
+    after, earlier = _parts(order, before + amount), _parts(order, before)
+    sales, tax, fee = (now - then for now, then in zip(after, earlier, strict=True))
+    credit = WORLD if to_card else (AccountKind.patient_credit, order.patient_id)
     await post(
         session=session,
         kind=EntryKind.refund,
-        legs=[*_sale(order, -1), Leg(AccountKind.patient_credit, order.patient_id, order.total_cents)],
-        description=f"Store order {order.number} canceled, refunded as wallet credit",
+        legs=[Leg(*SALES, -sales), Leg(*TAX, -tax), Leg(*FEES, -fee), Leg(*credit, amount)],
+        description=(
+            f"Store order {order.number} refunded to the card"
+            if to_card
+            else f"Store order {order.number} refunded as wallet credit"
+        ),
         order_id=order.id,
         actor_id=actor_id,
         reason=reason,
         at=at,
     )
-    _refund_row(session, order, at)

@@ -17,8 +17,8 @@ Fulfilment (SPEC §4) and the order status that follows each step (`_rules.ORDER
 | processed | pending | processing | |
 | shipped | processed | shipped | carrier and tracking number required |
 | delivered | shipped | delivered | paid on delivery: collected into store sales and fees |
-| returned | delivered | refunded | refunded as wallet credit; stock back on the shelf |
-| canceled | pending, processed | cancelled | the amount owed voided; stock back on the shelf |
+| returned | delivered | refunded | what is left refunded (to the card if paid by card, else as wallet credit); stock back |
+| canceled | pending, processed | cancelled | the amount owed voided (paid by card: refunded to the card); stock back |
 
 The SPEC's order status `paid` is not used by store orders: a pay-on-delivery order is paid at the moment
 it is delivered, and `delivered` says both. Each step is staff's (manage_services), checked here, audited,
@@ -47,6 +47,7 @@ from app.services.shared.locks import write_lock
 from app.services.shared.signed_in import require_account
 from app.services.store import _ledger
 from app.services.store._paid import CARD, check_paid_step, require_own_visit_order, visit_numbers
+from app.services.store._refunds import refund_rest
 from app.services.store._rules import (
     MAX_PAGE_SIZE,
     MAX_PER_PRODUCT,
@@ -408,11 +409,9 @@ async def move_fulfilment(
         pass  # paid by card at checkout: nothing left to collect
     elif target is F.delivered:
         await _ledger.record_delivered(session, order, staff.id, at)
-    elif target is F.canceled and order.payment_method == CARD:
-        await _ledger.record_canceled_paid(session, order, staff.id, reason, at)
-        await _restock(session, order.id)
-    elif target is F.returned:
-        await _ledger.record_returned(session, order, staff.id, reason, at)
+    elif target is F.returned or (target is F.canceled and order.payment_method == CARD):
+        # Paid: what is left of it goes back, to the card when it was paid by card, else as wallet credit.
+        await refund_rest(session, order, actor_id=staff.id, reason=reason, at=at)
         await _restock(session, order.id)
     elif target is F.canceled:
         await _ledger.record_canceled(session, order, staff.id, at)

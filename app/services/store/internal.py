@@ -16,6 +16,7 @@ from app.services.store._paid import (
     settle_linked_store_order,
     settle_store_payment,
 )
+from app.services.store._refunds import refunds_of, store_money
 from models.identity import as_utc
 from models.store import StoreOrder, StoreOrderRead
 
@@ -37,6 +38,8 @@ async def read_store_order(
 
 __all__ = [
     "read_store_order",
+    "refunds_of",
+    "store_money",
     "release_linked_store_order",
     "release_store_order",
     "settle_linked_store_order",
