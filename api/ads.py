@@ -7,6 +7,8 @@
   signed-in advertiser's browser with the CSRF token in `X-CSRF-Token`; 201 `{id, url}`, or `{code, message}`
   (401 not_signed_in, 403 csrf_failed or forbidden, 411, 413 too_large, 415 unsupported_type, 400 no_file).
 - `GET /api/ads/images/{image_id}`: a creative's image (`nosniff`, cached a day), or 404.
+- `GET /api/ads/flights/{flight_id}/receipt.pdf`: the receipt of a flight's card payment (its advertiser or
+  staff holding manage_ads; anyone else 404), 401 not_signed_in, 422 when it has no payment yet.
 - `GET /api/ads/figures.csv`: the signed-in advertiser's views, clicks, CTR, spend and budget per flight and
   placement; 401 not_signed_in, 403 for an account that does not advertise.
 """
@@ -22,7 +24,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from api.csv_files import csv_attachment, safe_cell
 from api.deps import SessionDep, SignedInDep
 from api.uploads import error_answer, public_image, read_one_file, refusal, uploader
-from app.services.ads import add_ad_image, get_ad_figures, open_ad_image, record_ad_click
+from app.services.ads import add_ad_image, get_ad_figures, get_ad_receipt, open_ad_image, record_ad_click
 from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api/ads", tags=["ads"])
@@ -97,3 +99,23 @@ async def figures_csv(actor: SignedInDep, session: SessionDep) -> Response:
             )
         )
     return csv_attachment(out.getvalue(), "ad-figures.csv")
+
+
+@router.get("/flights/{flight_id}/receipt.pdf", response_model=None)
+async def flight_receipt(flight_id: str, actor: SignedInDep, session: SessionDep) -> Response:
+    """Download the receipt of your flight's card payment (budget paid, delivered, unspent refunded)."""
+    if actor is None:
+        return error_answer(401, "not_signed_in", NOT_SIGNED_IN)
+    try:
+        document = await get_ad_receipt(session=session, actor=actor, flight_id=flight_id[:36])
+    except ServiceError as exc:
+        return refusal(exc)
+    return Response(
+        document.content,
+        media_type=document.media_type,
+        headers={
+            "Content-Disposition": f'attachment; filename="{document.filename}"',
+            "Cache-Control": "private, no-store",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )

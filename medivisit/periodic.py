@@ -24,7 +24,7 @@ from typing import Any
 from app.jobs import Clock, run_command, system_clock
 from app.services.accounts import delete_due_accounts
 from app.services.admin import record_job_run
-from app.services.ads.internal import forget_old_ad_views
+from app.services.ads.internal import close_finished_ad_flights, forget_old_ad_views
 from app.services.appointments.internal import send_due_reminders
 from app.services.automation.internal import deliver_due_webhooks
 from app.services.enrollment.internal import keep_good_standing, nudge_idle_drafts
@@ -101,6 +101,12 @@ JOBS = (
     ),
     Job("Expired %d service request(s)", expire_due_requests, lambda _settings: True),
     Job("Forgot %d ad view mark(s)", _forget_old_ad_views, lambda _settings: True, every=10 * MINUTE),
+    Job(
+        "Booked or closed the money of %d ad flight(s)",
+        close_finished_ad_flights,
+        lambda settings: settings.payment_gateway == "stripe",
+        every=HOUR,
+    ),
 )
 
 

@@ -5,11 +5,13 @@ app/services/domain_events.py, never their subscribers, so the domains do not im
 from __future__ import annotations
 
 from app import events
+from app.services.ads import internal as ads_internal
 from app.services.appointments import internal as appointments_internal
 from app.services.automation import internal as automation_internal
 from app.services.cart import internal as cart_internal
 from app.services.domain_events import (
     AdFlightDecided,
+    AdPaymentSettled,
     ApplicationDecided,
     ApplicationStatusChanged,
     ApplicationSubmitted,
@@ -85,6 +87,8 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentFailed, store_internal.release_linked_store_order)
     events.subscribe_event(StorePaymentCaptured, store_internal.settle_store_payment)
     events.subscribe_event(StorePaymentFailed, store_internal.release_store_order)
+    # Ads paid by card (issue 29 item 5): the flight starts and the ledger books its prepaid budget.
+    events.subscribe_event(AdPaymentSettled, ads_internal.settle_ad_payment)
     # In the ledger's or the payments webhook's transaction: automation's outbox (the job delivers later).
     events.subscribe_event(PaymentCollected, automation_internal.queue_payment_succeeded)
     events.subscribe_event(RefundIssued, automation_internal.queue_payment_refunded)

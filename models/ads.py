@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Date,
     ForeignKey,
@@ -62,7 +63,8 @@ class Placement(enum.StrEnum):
 
 class FlightStatus(enum.StrEnum):
     review = "review"  # waiting for staff (new, or a creative edited)
-    approved = "approved"  # serves between its dates while budget is left
+    payment = "payment"  # approved, waiting for its budget to be paid by card (issue 29 item 5)
+    approved = "approved"  # serves between its dates while budget is left (paid, or invoiced on terms)
     rejected = "rejected"
     paused = "paused"  # by staff; resumed to approved
     ended = "ended"  # by staff or the advertiser; final
@@ -72,6 +74,7 @@ class FlightStatus(enum.StrEnum):
     def label(self) -> str:
         return {
             "review": "In review",
+            "payment": "Awaiting payment",
             "approved": "Approved",
             "rejected": "Rejected",
             "paused": "Paused",
@@ -122,8 +125,67 @@ class AdFlight(Base):
     revision: Mapped[int] = mapped_column(Integer, default=1)  # the creative's; each edit adds one
     reviewed_by: Mapped[str | None] = mapped_column(String(36), default=None)
     reviewed_at: Mapped[datetime | None] = mapped_column(default=None)
+    # Billing (issue 29 item 5, app/services/ads/_billing.py): "card" (prepaid by Stripe Checkout before it
+    # serves) or "invoice" (runs on terms, invoiced afterwards for what it delivered); "" until approved.
+    billing: Mapped[str] = mapped_column(String(16), default="")
+    # Pacing: the UTC day `paced_on`, what the flight may spend on it (the budget left over the days left,
+    # set by the day's first billed view) and what it spent on it.
+    paced_on: Mapped[date | None] = mapped_column(Date, default=None)
+    pace_cap_millicents: Mapped[int] = mapped_column(BigInteger, default=0)
+    paced_millicents: Mapped[int] = mapped_column(BigInteger, default=0)
+    # Cents of delivered spend booked in the ledger as ad revenue (card flights), and when the flight's
+    # money was closed: delivered spend booked, the unspent budget refunded (or, invoiced, billed).
+    booked_cents: Mapped[int] = mapped_column(BigInteger, default=0)
+    settled_at: Mapped[datetime | None] = mapped_column(default=None)
+    invoice_id: Mapped[str | None] = mapped_column(String(36), default=None)  # invoiced: its invoice
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class AdPaymentStatus(enum.StrEnum):
+    awaiting = "awaiting"
+    paid = "paid"
+    failed = "failed"
+
+
+class AdPayment(Base):
+    """A card payment of a flight's budget: one Stripe Checkout Session (a new one after one expired), and
+    what of it was refunded when the flight ended with budget left."""
+
+    __tablename__ = "ad_payments"
+    __table_args__ = (
+        Index("ix_ad_payments_flight", "flight_id", "created_at"),
+        CheckConstraint("refunded_cents <= amount", name="refund_within_payment"),
+    )
+
+    id: Mapped[str] = id_column()
+    flight_id: Mapped[str] = mapped_column(ForeignKey("ad_flights.id", ondelete="CASCADE"))
+    checkout_session_id: Mapped[str] = mapped_column(String(255), unique=True)
+    payment_intent_id: Mapped[str | None] = mapped_column(String(255), default=None)
+    checkout_url: Mapped[str] = mapped_column(String(2048), default="")
+    amount: Mapped[int] = mapped_column(BigInteger)  # cents: the flight's budget
+    currency: Mapped[str] = mapped_column(String(3))
+    status: Mapped[str] = mapped_column(String(16), default=AdPaymentStatus.awaiting.value)
+    failure_reason: Mapped[str] = mapped_column(String(200), default="")
+    expires_at: Mapped[datetime] = mapped_column()
+    paid_at: Mapped[datetime | None] = mapped_column(default=None)
+    refunded_cents: Mapped[int] = mapped_column(BigInteger, default=0)
+    refund_id: Mapped[str | None] = mapped_column(String(255), default=None)
+    refunded_at: Mapped[datetime | None] = mapped_column(default=None)
+    created_at: Mapped[datetime] = created_at_column()
+
+
+class AdAdvertiserTerms(Base):
+    """An advertiser staff approved for invoicing: their flights run on terms instead of prepaid by card."""
+
+    __tablename__ = "ad_advertiser_terms"
+
+    advertiser_id: Mapped[str] = mapped_column(
+        ForeignKey("auth_users.id", ondelete="CASCADE"), primary_key=True
+    )
+    invoiced: Mapped[bool] = mapped_column(Boolean, default=True)
+    set_by: Mapped[str | None] = mapped_column(String(36), default=None)
+    set_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class AdFlightPlacement(Base):
@@ -235,6 +297,37 @@ class FlightRead(BaseModel):
     reason: str
     revision: int
     created_at: datetime
+    billing: str = ""  # "card", "invoice", or "" before approval
+    paid_cents: int = 0  # card: what the advertiser paid (the budget), once paid
+    refunded_cents: int = 0  # card: unspent budget refunded when the flight ended
+    settled: bool = False  # its money is closed (delivered spend booked, the rest refunded or invoiced)
+    invoice_number: str = ""  # invoiced on terms: the invoice it was billed on, once issued
+    invoiced_advertiser: bool = False  # staff approved the advertiser for invoicing
+
+
+class StatementDayRead(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    day: date
+    views: int
+    clicks: int
+    spent_cents: int
+
+
+class AdStatementRead(BaseModel):
+    """A flight's spend statement: its money and delivery to date, and its spend per day."""
+
+    model_config = ConfigDict(frozen=True)
+
+    flight: FlightRead
+    views: int
+    clicks: int
+    spent_cents: int
+    remaining_cents: int  # of the budget, not spent (refunded once the flight has ended early)
+    daily_cap_cents: int  # what it may spend today (pacing), 0 when it is not running
+    paid_at: datetime | None
+    refunded_at: datetime | None
+    days: list[StatementDayRead]  # the days it ran, oldest first
 
 
 class FlightPage(BaseModel):
@@ -260,6 +353,7 @@ class LiveAd(BaseModel):
     placements: frozenset[str]
     starts_on: date
     ends_on: date
+    prices: tuple[tuple[str, int], ...] = ()  # (placement, price per thousand views in cents)
 
 
 class FigureRow(BaseModel):

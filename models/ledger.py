@@ -18,6 +18,8 @@ below zero but the outside world (`world`: patients' and providers' banks, cash 
 | platform_invoices | — | what the platform's invoices brought in (paid invoices: world → here) |
 | store_sales | — | the price of store products delivered (and not returned), with their shipping |
 | sales_tax | — | sales tax collected on store products delivered (and not returned), owed to the tax authorities |
+| ad_prepaid | ad flight | an ad flight's budget paid by card and not yet delivered: owed to the advertiser until its views are served (then ad revenue) or refunded |
+| ad_revenue | — | ad flights' delivered spend (paid by card) |
 
 Balances, two ways (`app.services.ledger._journal.post` is the one place that writes postings):
 - a person's account (patient_*, provider_*) keeps its balance in a `ledger_accounts` row, changed with the
@@ -57,6 +59,8 @@ class AccountKind(enum.StrEnum):
     platform_invoices = "platform_invoices"
     store_sales = "store_sales"
     sales_tax = "sales_tax"
+    ad_prepaid = "ad_prepaid"
+    ad_revenue = "ad_revenue"
 
 
 class EntryKind(enum.StrEnum):
@@ -89,6 +93,10 @@ class EntryKind(enum.StrEnum):
     credit_returned = "credit_returned"  # patient_booked → patient_credit: that credit given back
     # Pay at visit: the credit part of a completed visit → provider_available (price) + platform_fees (fee).
     credit_settled = "credit_settled"
+    # Ads paid by card (issue 29 item 5, app/services/ads `_billing`).
+    ad_paid = "ad_paid"  # world → ad_prepaid: a flight's budget paid
+    ad_delivered = "ad_delivered"  # ad_prepaid → ad_revenue: the views it served
+    ad_refunded = "ad_refunded"  # ad_prepaid → world: its unspent budget back to the card
 
 
 class DiscountFunding(enum.StrEnum):
@@ -137,6 +145,7 @@ PLATFORM_KINDS = (
     AccountKind.store_sales,
     AccountKind.platform_invoices,
     AccountKind.sales_tax,
+    AccountKind.ad_revenue,
 )
 
 

@@ -639,3 +639,15 @@ class StorePaymentFailed:
     patient_id: str
     reason: str
     at: datetime
+
+
+@dataclass(frozen=True)
+class AdPaymentSettled:
+    """The card payment of an ad flight's budget came in (`paid`) or failed or expired (Stripe's webhook,
+    once): the ads domain starts the flight and the ledger books its prepaid budget (issue 29 item 5)."""
+
+    flight_id: str
+    payment_id: str
+    paid: bool
+    amount_cents: int
+    at: datetime

@@ -6,6 +6,7 @@ server with billing hygiene; advertisers read their own figures.
 Its public surface: the names below (`__all__`).
 """
 
+from app.services.ads._billing import invoice_ad_flight, set_ad_invoicing, start_ad_payment
 from app.services.ads._figures import get_ad_figures
 from app.services.ads._flights import (
     FlightInvalid,
@@ -34,6 +35,7 @@ from app.services.ads._serving import (
     record_ad_click,
     serve_ad,
 )
+from app.services.ads._statement import get_ad_receipt, get_ad_statement
 
 __all__ = [
     "ADVERTISER_ROLES",
@@ -47,6 +49,9 @@ __all__ = [
     "flight_problems",
     "get_ad_availability",
     "get_ad_figures",
+    "get_ad_receipt",
+    "get_ad_statement",
+    "invoice_ad_flight",
     "list_ad_flights",
     "list_ad_prices",
     "list_my_ad_flights",
@@ -56,7 +61,9 @@ __all__ = [
     "review_ad_flight",
     "screen_claims",
     "serve_ad",
+    "set_ad_invoicing",
     "set_ad_flight_status",
+    "start_ad_payment",
     "submit_ad_flight",
     "truncate_ip",
 ]

@@ -15,6 +15,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.principal import Principal
 from app.services.accounts import account_of
+from app.services.ads._billing import (
+    CARD,
+    billing_for,
+    close_flight_money,
+    invoice_numbers,
+    invoiced_advertisers,
+    payments_of,
+)
 from app.services.ads._rules import (
     BAD_CHANGE,
     FINISHED,
@@ -64,7 +72,7 @@ from models.identity import User
 S = FlightStatus
 IMAGE_PATH = "/api/ads/images/{id}"
 # Flights that hold a place in a placement's calendar.
-HOLDING = (S.review.value, S.approved.value, S.paused.value)
+HOLDING = (S.review.value, S.payment.value, S.approved.value, S.paused.value)
 # Staff's moves after review: (from, to).
 MOVES = {
     (S.approved, S.paused),
@@ -72,6 +80,7 @@ MOVES = {
     (S.approved, S.ended),
     (S.paused, S.ended),
     (S.review, S.ended),
+    (S.payment, S.ended),
 }
 
 
@@ -178,6 +187,9 @@ async def _reads(session: AsyncSession, rows: Sequence[AdFlight]) -> list[Flight
             placements[flight_id].append(placement)
         users = await session.scalars(select(User).where(User.id.in_({row.advertiser_id for row in rows})))
         names = {user.id: account_of(user).name for user in users}
+    paid = await payments_of(session, [row.id for row in rows if row.billing == CARD])
+    numbers = await invoice_numbers(session, {row.invoice_id for row in rows if row.invoice_id})
+    on_terms = await invoiced_advertisers(session, {row.advertiser_id for row in rows})
     return [
         FlightRead(
             id=row.id,
@@ -198,6 +210,12 @@ async def _reads(session: AsyncSession, rows: Sequence[AdFlight]) -> list[Flight
             reason=row.reason,
             revision=row.revision,
             created_at=row.created_at,
+            billing=row.billing,
+            paid_cents=paid[row.id].amount if row.id in paid else 0,
+            refunded_cents=paid[row.id].refunded_cents if row.id in paid else 0,
+            settled=row.settled_at is not None,
+            invoice_number=numbers.get(row.invoice_id or "", ""),
+            invoiced_advertiser=row.advertiser_id in on_terms,
         )
         for row in rows
     ]
@@ -264,7 +282,7 @@ async def edit_ad_creative(
     """The advertiser changes the creative; any change sends the flight back to review (a live ad stops
     serving until a person has looked at the new one)."""
     account = await require_advertiser(session=session, actor=actor)
-    row = await session.get(AdFlight, flight_id[:36], with_for_update=True)
+    row = await session.get(AdFlight, flight_id[:36], with_for_update=True, populate_existing=True)
     if row is None or row.advertiser_id != account.id:
         raise NotFound(NO_FLIGHT)
     if row.status in (S.ended.value, S.spent.value):
@@ -357,14 +375,20 @@ async def review_ad_flight(
     """Staff (manage_ads) approve a flight in review, or reject it with a reason the advertiser sees."""
     staff = await require_ads_staff(session=session, actor=actor)
     reason = _reason(reason, required=not approve)
-    row = await session.get(AdFlight, flight_id[:36], with_for_update=True)
+    row = await session.get(AdFlight, flight_id[:36], with_for_update=True, populate_existing=True)
     if row is None:
         raise NotFound(NO_FLIGHT)
     if row.status != S.review.value:
         raise ValidationFailed(NOT_IN_REVIEW)
     if approve and row.ends_on < today():
         raise ValidationFailed("This flight's last day has passed; it can only be rejected.")
-    row.status = (S.approved if approve else S.rejected).value
+    if approve:
+        # Prepaid by card before it serves, or run on terms (app/services/ads/_billing).
+        row.billing = row.billing or await billing_for(session, row.advertiser_id)
+        unpaid = row.billing == CARD and row.id not in await payments_of(session, [row.id])
+        row.status = (S.payment if unpaid else S.approved).value
+    else:
+        row.status = S.rejected.value
     row.reason = reason
     row.reviewed_by = staff.id
     row.reviewed_at = utcnow()
@@ -392,7 +416,7 @@ async def set_ad_flight_status(
 ) -> FlightRead:
     """Staff (manage_ads) pause, resume (approved) or end a flight."""
     staff = await require_ads_staff(session=session, actor=actor)
-    row = await session.get(AdFlight, flight_id[:36], with_for_update=True)
+    row = await session.get(AdFlight, flight_id[:36], with_for_update=True, populate_existing=True)
     if row is None:
         raise NotFound(NO_FLIGHT)
     try:
@@ -406,6 +430,8 @@ async def set_ad_flight_status(
     row.status = to.value
     row.reason = reason
     await session.flush()
+    if to == S.ended:
+        await close_flight_money(session, row, utcnow())  # the unspent budget back to the card
     await audit.record_by(
         session=session,
         account=staff,
@@ -423,7 +449,7 @@ async def end_my_ad_flight(*, session: AsyncSession, actor: Principal, flight_id
     """The advertiser stops their own flight for good (in review, approved or paused): it serves no more and
     spends nothing more; what it spent stays in the figures."""
     account = await require_advertiser(session=session, actor=actor)
-    row = await session.get(AdFlight, flight_id[:36], with_for_update=True)
+    row = await session.get(AdFlight, flight_id[:36], with_for_update=True, populate_existing=True)
     if row is None or row.advertiser_id != account.id:
         raise NotFound(NO_FLIGHT)
     now = FlightStatus(row.status)
@@ -432,6 +458,7 @@ async def end_my_ad_flight(*, session: AsyncSession, actor: Principal, flight_id
     row.status = S.ended.value
     row.reason = "Ended by the advertiser."
     await session.flush()
+    await close_flight_money(session, row, utcnow())  # the unspent budget back to the card
     await audit.record_by(
         session=session,
         account=account,

@@ -8,6 +8,10 @@ so a slot never queries to find its ad; then one view or click counted on the se
   view, in the shared rate-limit counters (app/ratelimit: this process, PostgreSQL or Redis).
 - A view is billed at the placement's price per thousand, only while the budget covers it (one conditional
   UPDATE); the flight whose budget cannot pay for another view becomes 'spent' and stops serving.
+- Pacing (issue 29 item 5): a flight spends at most the budget left over the days left on each day (the
+  day's cap, kept on its row: no aggregate per view); past the cap it rests until the next UTC day. The
+  prices come from the snapshot, so a billed view is one UPDATE of the flight and one of its day's counter.
+- Only approved flights serve: a flight billed by card is approved once its payment came in.
 - A view is billed at most once per ad per placement per network (the client address cut to /24 or /48)
   per VIEW_WINDOW, whatever the cookies: the first insert of its `ad_view_marks` row (primary key, ON
   CONFLICT DO NOTHING, so concurrent loads bill one) bills it; later ones show the ad unbilled. The row
@@ -28,7 +32,7 @@ import random
 import time
 from collections import defaultdict
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -76,13 +80,15 @@ async def read_live_ads(*, session: AsyncSession) -> dict[str, tuple[LiveAd, ...
         return {}
     ids = [row.id for row in rows]
     placements: dict[str, set[str]] = defaultdict(set)
+    prices: dict[str, list[tuple[str, int]]] = defaultdict(list)
     found = await session.execute(
-        select(AdFlightPlacement.flight_id, AdFlightPlacement.placement).where(
+        select(AdFlightPlacement.flight_id, AdFlightPlacement.placement, AdFlightPlacement.cpm_cents).where(
             AdFlightPlacement.flight_id.in_(ids)
         )
     )
-    for flight_id, placement in found.all():
+    for flight_id, placement, cpm in found.all():
         placements[flight_id].add(placement)
+        prices[flight_id].append((placement, cpm))
     users = await session.scalars(select(User).where(User.id.in_({row.advertiser_id for row in rows})))
     names = {user.id: account_of(user).name for user in users}
     live: dict[str, list[LiveAd]] = defaultdict(list)
@@ -97,6 +103,7 @@ async def read_live_ads(*, session: AsyncSession) -> dict[str, tuple[LiveAd, ...
             placements=frozenset(placements[row.id]),
             starts_on=row.starts_on,
             ends_on=row.ends_on,
+            prices=tuple(sorted(prices[row.id])),
         )
         for placement in ad.placements:
             live[placement].append(ad)
@@ -158,26 +165,57 @@ async def _count(
         await session.execute(update(AdDailyStat).where(*where).values(**change))
 
 
-async def _bill_view(session: AsyncSession, flight_id: str, placement: str) -> bool:
-    """Count one view if the budget pays for it; else mark the flight spent (it stops serving)."""
-    cpm = await session.scalar(
-        select(AdFlightPlacement.cpm_cents).where(
-            AdFlightPlacement.flight_id == flight_id, AdFlightPlacement.placement == placement
+async def _bill_view(session: AsyncSession, ad: LiveAd, placement: str) -> bool:
+    """Count one view if the budget and today's pace pay for it; else mark the flight spent when its budget
+    cannot pay for another view (it stops serving). Pacing: a flight may spend on a day the budget left
+    over the days left (its last day included), set by the day's first view; once the day's spend reaches
+    it, the flight rests until tomorrow. One UPDATE in the common case (a second and third on a day's
+    first view, or at the end of the budget)."""
+    cpm = dict(ad.prices).get(placement)
+    if cpm is None:
+        cpm = await session.scalar(
+            select(AdFlightPlacement.cpm_cents).where(
+                AdFlightPlacement.flight_id == ad.flight_id, AdFlightPlacement.placement == placement
+            )
         )
-    )
     if cpm is None:
         return False
+    day = today()
+    flight_id = ad.flight_id
     approved = AdFlight.status == FlightStatus.approved.value
-    paid = await changed_rows(
-        session,
+    bill = (
         update(AdFlight)
         .where(
             AdFlight.id == flight_id,
             approved,
             AdFlight.spent_millicents + cpm <= AdFlight.budget_cents * 1000,
+            AdFlight.paced_on == day,
+            AdFlight.paced_millicents < AdFlight.pace_cap_millicents,
         )
-        .values(spent_millicents=AdFlight.spent_millicents + cpm),
+        .values(
+            spent_millicents=AdFlight.spent_millicents + cpm,
+            paced_millicents=AdFlight.paced_millicents + cpm,
+        )
     )
+    paid = await changed_rows(session, bill)
+    if not paid:
+        days_left = max((ad.ends_on - day).days + 1, 1)
+        new_day = await changed_rows(
+            session,
+            update(AdFlight)
+            .where(
+                AdFlight.id == flight_id,
+                approved,
+                or_(AdFlight.paced_on.is_(None), AdFlight.paced_on != day),
+            )
+            .values(
+                paced_on=day,
+                paced_millicents=0,
+                pace_cap_millicents=(AdFlight.budget_cents * 1000 - AdFlight.spent_millicents) // days_left,
+            ),
+        )
+        if new_day:
+            paid = await changed_rows(session, bill)
     if not paid:
         spent = await changed_rows(
             session,
@@ -191,7 +229,7 @@ async def _bill_view(session: AsyncSession, flight_id: str, placement: str) -> b
         )
         if spent:
             await events.publish_on_commit(session, TOPIC, {"flight_id": flight_id})
-        return False
+        return False  # spent out, or resting until tomorrow (today's pace is reached)
     await _count(session, flight_id, placement, views=1, cost=cpm)
     return True
 
@@ -246,7 +284,7 @@ async def serve_ad(
             return ad
         if not await _first_view(session, ad.flight_id, placement, network):
             return ad  # shown, but this network's view in this window is already billed
-        if await _bill_view(session, ad.flight_id, placement):
+        if await _bill_view(session, ad, placement):
             return ad
     return None
 

@@ -12,6 +12,10 @@ from models.notification import NotificationKind
 
 ADVERTISER_NEWS = {
     S.approved.value: ("Your ad “{name}” is approved", "It runs in its placements from its first day."),
+    S.payment.value: (
+        "Your ad “{name}” is approved",
+        "Pay its budget by card on Purchase Ad Space; it runs from its first day once paid.",
+    ),
     S.rejected.value: ("Your ad “{name}” needs changes", "Our reviewer said: {reason}"),
     S.paused.value: ("Your ad “{name}” is paused", "{reason}"),
     S.ended.value: ("Your ad “{name}” has ended", "{reason}"),

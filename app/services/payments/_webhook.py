@@ -32,6 +32,8 @@
   `LatePaymentRefunded` is published for the first event about it (automation queues `payment.refunded`).
 - Automation hears each of these once because the event is applied once (above); its subscribers write
   the outbox rows in this unit of work, so a delivery that fails leaves none, and Stripe's retry queues it.
+- An ad flight's Checkout Session or PaymentIntent (metadata `ad_flight_id`, issue 29 item 5) goes to
+  `_ad_payments` under the same rules: once, only the payment asked for, only an awaiting one moves.
 - Other event types are acknowledged and ignored. Every change is audited (no actor: Stripe).
 """
 
@@ -52,6 +54,7 @@ from app import audit, events
 from app.db import changed_rows
 from app.services.domain_events import BookedVisit, LatePaymentRefunded, PaymentCaptured, PaymentFailed
 from app.services.errors import NotFound, ServiceError, Unavailable
+from app.services.payments._ad_payments import apply_ad_event, is_ad_event
 from app.services.payments._connect_webhook import CONNECT_EVENTS, apply_connect_event
 from app.services.payments._refunds import REFUND_EVENTS, apply_refund_event
 from app.services.payments._store_payments import apply_store_event, is_store_event
@@ -481,6 +484,9 @@ async def handle_stripe_webhook(
     if kind == "checkout.session.completed" and obj.get("payment_status") != "paid":
         # A delayed payment method: its async_payment_succeeded / _failed event decides.
         return WebhookOutcome(event_id, kind, processed=True, result="ignored")
+    if is_ad_event(obj):  # an ad flight's budget paid by card (_ad_payments)
+        result = await apply_ad_event(session, kind=kind, obj=obj, event_id=event_id, at=at)
+        return WebhookOutcome(event_id, kind, processed=True, result=result)
     if is_store_event(obj):  # a store order paid by card on its own (_store_payments)
         result = await apply_store_event(session, kind=kind, obj=obj, event_id=event_id, at=at)
         return WebhookOutcome(event_id, kind, processed=True, result=result)

@@ -4,11 +4,21 @@ They take no actor (the caller has already decided who may act, or no one is act
 the import contracts keep screens and HTTP routes out of this module.
 """
 
+from app.services.payments._ad_payments import (
+    open_ad_payment,
+    paid_ad_payment,
+    refund_ad_payment,
+    start_ad_checkout,
+)
 from app.services.payments._connect import payout_account_of, payout_accounts_of, transfer_payout
 from app.services.payments._reconcile import reconcile_card_payments
 from app.services.payments._refunds import card_refundable, send_card_refund, store_card_refundable
 
 __all__ = [
+    "open_ad_payment",
+    "paid_ad_payment",
+    "refund_ad_payment",
+    "start_ad_checkout",
     "card_refundable",
     "payout_account_of",
     "payout_accounts_of",
