@@ -4,9 +4,16 @@ One visit per unit of each cart item. For each, the patient picks where it happe
 "First available") and one of the open times, which holds that time for them for 10 minutes
 (app/services/booking.hold_slot); choosing another time replaces the hold. The shared visit address and
 each visit's intake notes are typed into uncontrolled inputs (no render per keystroke). Place order books
-every held time as one order (app/services/booking.place_order), paid at the visit or, with the card
-gateway (PAYMENT_GATEWAY=stripe), by card on Stripe Checkout: the browser is then sent to Stripe's page,
-which brings it back to the order's page. Every price and total shown comes from the server. Place order with something missing (no time chosen, an address field empty or
+every held time as one order (app/services/booking.place_order), paid the way the patient chose among the
+modes the owners allow (business setting "Payment modes at checkout", `get_checkout_money`): "Pay by card"
+(recommended, with the card gateway PAYMENT_GATEWAY=stripe) sends the browser to Stripe's page, which brings
+it back to the order's page; "Pay at the visit" charges nothing now. With one mode allowed, the summary just
+says how payment is taken. A patient with wallet credit may tick "Use my wallet credit ($X.XX available)":
+the summary then shows the credit and what is left to pay (credit covering everything needs no card).
+A cart with visits and store products is one checkout (issue 29 item 4): a shipping address below the
+visits, the products in the summary, and one Place order (app/services/checkout.place_checkout): one order,
+one payment, its confirmation listing both. A cart of products only is the store's checkout
+(components/store_checkout.py). Every price and total shown comes from the server. Place order with something missing (no time chosen, an address field empty or
 malformed) books nothing: an error summary at the top ("There is a problem", GOV.UK's pattern) takes the
 focus and links each error to its field, which shows its message beside it; what was typed and held stays.
 The confirmation says 'Booking confirmed' only when every visit of the order is
@@ -16,7 +23,9 @@ confirmed; while a provider has yet to confirm, it says the visits are requested
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -32,25 +41,28 @@ from app.services.booking import (
     address_problems,
     checkout_open_days,
     checkout_options,
+    credit_to_apply,
+    get_checkout_money,
     hold_slot,
     list_my_holds,
     place_order,
 )
 from app.services.cart import visit_totals
 from app.services.catalog import list_catalog
+from app.services.checkout import place_checkout
 from app.services.errors import ValidationFailed
-from app.services.payments import get_payment_options
+from app.services.store import shipping_problems
 from app.services.validation import us_zip
-from components.browser import follow, native_link
 from components.cart import ESTIMATE_NOTE, use_cart
 from components.context import use_session
 from components.effects import use_effect
-from components.format import format_currency, format_date, format_minutes, format_time
+from components.format import format_currency, format_date, format_minutes, format_money, format_time
 from components.forms import Form, use_form
 from components.hooks import Query, use_action, use_query
 from components.icons import icon
 from components.kit import (
     Button,
+    Checkbox,
     ErrorLine,
     ErrorSummary,
     Field,
@@ -61,18 +73,32 @@ from components.kit import (
     button_link,
     empty_state,
     error_state,
+    field_group,
     hint,
     loading_state,
     page_header,
     page_title,
     toggle_chip,
 )
-from components.order_ui import order_totals, visit_price, visit_when
+from components.order_ui import visit_price, visit_when
 from components.provider_ui import profile_href, rating_line
-from components.store_checkout import StoreCheckout, store_orders_href
+from components.store_checkout import (
+    ShippingFields,
+    StoreCheckout,
+    product_lines,
+    product_totals,
+    products_beside_visits,
+    shipping_address,
+    shipping_id,
+    store_orders_href,
+    to_card_payment,
+)
 from models.booking import AppointmentRead, OrderRead
 from models.cart import CartItemRead
 from models.catalog import ServiceLocation, ServiceRead
+from models.checkout import CheckoutRead
+from models.checkout_credit import CheckoutMoneyRead, PaymentMode, PaymentModeRead
+from models.store import StoreTotals
 
 PATH = "/checkout"
 DAYS_SHOWN = 14
@@ -137,44 +163,39 @@ def CheckoutPage() -> VdomDict | Component:
         return html._(page_title("Checkout"), _header(), _empty())
     services = {service.slug: service for category in catalog.data for service in category.services}
     items = [item for item in cart.items if item.service_slug in services]
-    # Store products ship to an address and are placed as a store order of their own (components/store_checkout).
     products = [item for item in cart.items if item.is_product]
+    if not items:  # products only: the store's checkout (its own order, shipped)
+        return html._(
+            page_title("Checkout"),
+            _header(visits=False, products=True),
+            StoreCheckout(products, set_store_placed),
+        )
+    # Visits, and any products with them: one checkout, one Place order, one payment.
     return html._(
         page_title("Checkout"),
-        _header(visits=bool(items), products=bool(products)),
-        _Booking(items, services, set_placed) if items else "",
-        StoreCheckout(products, set_store_placed, beside_visits=bool(items)) if products else "",
+        _header(visits=True, products=bool(products)),
+        _Booking(items, services, set_placed, products, product_totals(cart, products) if products else None),
     )
 
 
 def _to_payment(url: str) -> VdomDict:
-    """The order is placed and awaits its card payment: the browser goes to Stripe's page at once (the link
-    is there for a browser that does not follow by itself)."""
-    return band(
-        html.p("Your visits are held. Taking you to Stripe's secure page to pay by card…"),
-        button_link("Continue to payment", url, **native_link()),
-        follow(url, full_load=True),
-        container_class="checkout-loading",
-        container_role="status",
-    )
+    """The order is placed and awaits its card payment: the browser goes to Stripe's page at once."""
+    return to_card_payment(url, "Your visits are held")
 
 
 def _header(*, visits: bool = True, products: bool = False) -> VdomDict:
     if products and not visits:
         return page_header(
-            "Checkout",
-            "Tell us where to ship your products. You pay on delivery.",
-            eyebrow="Store order",
+            "Checkout", "Tell us where to ship your products, then place your order.", eyebrow="Store order"
         )
     return page_header(
         "Checkout",
         f"Choose a time for each visit: we hold it for you for {HOLD_MINUTES} minutes while you finish. "
         + (
-            "You pay by card when you place the order."
-            if get_payment_options().pays_online
-            else "You pay at the visit."
-        )
-        + (" Store products in your cart are ordered below, with Place store order." if products else ""),
+            "Your store products ship to the address below, in the same order and payment as your visits."
+            if products
+            else "Then choose how you pay, in the summary."
+        ),
         eyebrow="Book your visits",
     )
 
@@ -204,8 +225,14 @@ def _where(location: ServiceLocation, address: dict[str, str]) -> dict[str, str]
 
 @component
 def _Booking(
-    items: list[CartItemRead], services: dict[str, ServiceRead], on_placed: Callable[[OrderRead], None]
+    items: list[CartItemRead],
+    services: dict[str, ServiceRead],
+    on_placed: Callable[[OrderRead], None],
+    products: list[CartItemRead],
+    product_money: StoreTotals | None,
 ) -> VdomDict:
+    """The visits to book (and the cart's products to ship with them: `products`, priced `product_money`),
+    the summary with the payment choice, and the one Place order."""
     session = use_session()
     # The address is a draft too: a reload, a dropped connection or a restart keeps it, and it is still
     # there for the next booking (drafts last DRAFT_LIFETIME_DAYS), so a returning patient finds it filled.
@@ -240,16 +267,31 @@ def _Booking(
     places: Ref[dict[str, ServiceLocation]] = use_ref(
         {}
     )  # each visit's place of visit, as its line last rendered it
+    # The products' shipping form (ShippingFields hands it over once its prefill is in) and its errors.
+    shipping: Ref[Form | None] = use_ref(None)
+    shipping_errors_state: State[dict[str, str]] = use_state({})
+    shipping_errors, set_shipping_errors = shipping_errors_state
+    # How the patient pays, as the summary last rendered it (its own state: no render of this part).
+    choice: Ref[_Choice] = use_ref(_Choice())
+    # The modes the owners allow and the patient's wallet credit (read again after a refused Place order).
+    money = use_query(get_checkout_money)
 
     def placed(result: OrderRead) -> None:
         notes.discard_draft()
         on_placed(result)
 
+    def placed_together(result: CheckoutRead) -> None:
+        if shipping.current is not None:
+            shipping.current.discard_draft()
+        placed(result.order.model_copy(update={"payment_url": result.payment_url}))
+
     def refused(message: str) -> None:
         set_problem(message)
         set_attempt(lambda n: n + 1)
+        money.refetch()
 
     order = use_action(place_order, on_success=placed, on_error=refused)
+    together = use_action(place_checkout, on_success=placed_together, on_error=refused)
     visits = [(f"{item.id}#{n}", item) for item in items for n in range(item.quantity)]
     numbers = {key: index + 1 for index, (key, _item) in enumerate(visits)}
 
@@ -268,9 +310,14 @@ def _Booking(
         set_problem(None)
         described = [(key, item.name, places.current.get(key, ServiceLocation.home)) for key, item in visits]
         fields, times = checkout_errors(described, holds, address.values)
+        ship_to = shipping_address(shipping.current) if products and shipping.current is not None else None
+        ship_errors = shipping_problems(ship_to) if ship_to is not None else {}
         set_field_errors(fields)
         set_time_errors(times)
-        if fields or times:
+        set_shipping_errors(ship_errors)
+        if products and ship_to is None:
+            set_problem("Your shipping address is still loading. Please try again in a moment.")
+        if fields or times or ship_errors or (products and ship_to is None):
             set_attempt(lambda n: n + 1)
             return
         lines = [
@@ -284,11 +331,16 @@ def _Booking(
             for key, item in visits
             if key in holds
         ]
-        await order.run(lines=lines, visitor_id=session.visitor_id)
+        paying = {"payment_mode": choice.current.mode, "use_credit": choice.current.use_credit}
+        if ship_to is not None:
+            await together.run(lines=lines, address=ship_to, visitor_id=session.visitor_id, **paying)
+        else:
+            await order.run(lines=lines, visitor_id=session.visitor_id, **paying)
 
     errors: list[ErrorLine] = [
         *((field_id(name), message) for name, message in field_errors.items()),
         *((days_id(numbers[key]), message) for key, message in time_errors.items() if key in numbers),
+        *((shipping_id(name), message) for name, message in shipping_errors.items()),
         *([(None, problem)] if problem else []),
     ]
     return html.section(
@@ -323,8 +375,18 @@ def _Booking(
                     for index, (key, item) in enumerate(visits)
                     if restored
                 ],
+                ShippingFields(shipping, shipping_errors) if products else "",
             ),
-            _Summary(visits, holds, order.pending, submit),
+            _Summary(
+                visits,
+                holds,
+                order.pending or together.pending,
+                submit,
+                money.data,
+                choice,
+                products,
+                product_money,
+            ),
         ),
     )
 
@@ -721,18 +783,138 @@ def _cart_price(item: CartItemRead) -> VdomDict:
     return html.span({"class_name": "summary-price"}, since, html.strong(format_currency(item.price)))
 
 
-def _pay_line() -> VdomDict:
-    if get_payment_options().pays_online:
-        return html.span(
-            html.strong("Pay by card."),
-            " After Place order you pay on Stripe's secure page; your card number never reaches us.",
+@dataclass(frozen=True)
+class _Choice:
+    """How the patient pays, as the summary shows it: a payment mode ("" for the recommended one) and
+    whether their wallet credit is used."""
+
+    mode: str = ""
+    use_credit: bool = False
+
+
+CARD_NOTE = "After Place order you pay on Stripe's secure page; your card number never reaches us."
+PAY_LEGEND = "How would you like to pay?"
+USE_CREDIT = "Use my wallet credit ({amount} available)"
+
+
+def _cents(amount: Decimal) -> int:
+    return int((Decimal(amount) * 100).to_integral_value())
+
+
+def _dollars(amount_cents: int) -> Decimal:
+    return Decimal(amount_cents) / 100
+
+
+def _mode_option(option: PaymentModeRead, chosen: bool, choose: Callable[[str], None]) -> VdomDict:
+    """One radio of the payment choice: its label (with "Recommended"), its description under it."""
+    control_id = f"pay-mode-{option.mode.value}"
+    return html.div(
+        {
+            "class_name": "field field-check pay-mode" + (" is-chosen" if chosen else ""),
+            "key": option.mode.value,
+        },
+        html.div(
+            {"class_name": "field-check-row"},
+            html.input(
+                {
+                    "id": control_id,
+                    "type": "radio",
+                    "name": "payment_mode",
+                    "value": option.mode.value,
+                    "checked": chosen,
+                    "aria-describedby": f"{control_id}-hint",
+                    "on_change": lambda _event: choose(option.mode.value),
+                }
+            ),
+            html.label(
+                {"html_for": control_id},
+                option.label,
+                html.span({"class_name": "badge pay-mode-badge"}, "Recommended")
+                if option.recommended
+                else "",
+            ),
+        ),
+        html.p({"class_name": "hint", "id": f"{control_id}-hint"}, option.description),
+    )
+
+
+def _payment_part(
+    money: CheckoutMoneyRead | None,
+    mode: PaymentMode | None,
+    choose: Callable[[str], None],
+    *,
+    covered: bool,
+    products_on_delivery: bool,
+) -> VdomDict | str:
+    """The payment choice: a radio per mode the owners allow, or (one mode) how payment is taken; when
+    wallet credit pays it all, that nothing is charged."""
+    if money is None or mode is None:
+        return hint("Loading how you can pay…")
+    if covered:
+        return html.p(
+            {"class_name": "summary-pay", "data-pay": "wallet_credit"},
+            icon("shield", size=18),
+            html.span(
+                html.strong("Paid with your wallet credit."),
+                " Nothing is charged to a card or due at the visit."
+                + (" Your store products are paid on delivery." if products_on_delivery else ""),
+            ),
         )
-    return html.span(html.strong("Pay at your visit."), " Nothing is charged now.")
+    if len(money.modes) == 1:
+        [only] = money.modes
+        return html.p(
+            {"class_name": "summary-pay", "data-pay": only.mode.value},
+            icon("shield", size=18),
+            html.span(
+                html.strong(f"{only.label}."),
+                " " + (CARD_NOTE if only.mode is PaymentMode.card else only.description),
+            ),
+        )
+    return field_group(
+        PAY_LEGEND,
+        *[_mode_option(option, option.mode is mode, choose) for option in money.modes],
+        class_name="pay-modes",
+        legend_class="visit-label",
+    )
+
+
+def _credit_rows(credit: int, to_pay: int, mode: PaymentMode | None, *, products: int) -> list[VdomDict]:
+    """The wallet credit applied and what is left to pay, and how (`products`: cents of products paid
+    on delivery beside a visit order the credit covers)."""
+    if not credit:
+        return []
+    how = {PaymentMode.card: "by card", PaymentMode.visit: "at the visit"}.get(mode, "") if mode else ""
+    label = "Left to pay" + (f" {how}" if to_pay and how and not products else "")
+    rows = [
+        html.div(
+            {"key": "wallet", "class_name": "summary-credit"},
+            html.dt("Wallet credit"),
+            html.dd({"data-credit-applied": str(_dollars(credit))}, format_currency(-_dollars(credit))),
+        ),
+        html.div(
+            {"key": "to-pay", "class_name": "summary-due"},
+            html.dt(label + (" (on delivery)" if products else "")),
+            html.dd({"data-to-pay": str(_dollars(to_pay))}, format_currency(_dollars(to_pay))),
+        ),
+    ]
+    return rows
 
 
 @component
-def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool, submit: Any) -> VdomDict:
+def _Summary(
+    visits: list[tuple[str, CartItemRead]],
+    holds: Holds,
+    placing: bool,
+    submit: Any,
+    money: CheckoutMoneyRead | None,
+    choice: Ref[_Choice],
+    products: list[CartItemRead],
+    product_money: StoreTotals | None,
+) -> VdomDict:
     session = use_session()
+    mode_state: State[str] = use_state("")
+    picked, set_mode = mode_state
+    use_credit, set_use_credit = use_state(False)
     held = [holds[key] for key, _item in visits if key in holds]
     booked = visit_totals([hold.price for hold in held])
     # From the start the summary shows the whole cart: a held visit at its held price, the others at the
@@ -749,6 +931,36 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
         )
     else:
         waiting = ""
+    # The payment mode: the one picked while the owners still allow it, else the recommended one.
+    allowed = [option.mode for option in money.modes] if money else []
+    mode = next((m for m in allowed if m.value == picked), allowed[0] if allowed else None)
+    choice.current = _Choice(mode=mode.value if mode else "", use_credit=use_credit)
+    # What the credit pays: of the visits' order (what Place order books), as the server will apply it.
+    visits_cents = _cents(booked.total if held else totals.total)
+    available = _cents(money.credit) if money else 0
+    credit = credit_to_apply(available, visits_cents, by_card=mode is PaymentMode.card) if use_credit else 0
+    covered = bool(credit) and credit == visits_cents
+    products_cents = product_money.total_cents if product_money else 0
+    # Credit covering the visits places them without a card: the products are then paid on delivery.
+    to_pay = visits_cents - credit + products_cents
+    grand_total = totals.total + _dollars(products_cents)
+    total_label = "Estimated total" if estimated else "Total"
+    rows: list[VdomDict] = [
+        html.div(
+            {"key": "subtotal"},
+            html.dt("Visits" if products else "Subtotal"),
+            html.dd(format_currency(totals.subtotal)),
+        ),
+        html.div({"key": "fee"}, html.dt("Platform fee (5%)"), html.dd(format_currency(totals.platform_fee))),
+        *(products_beside_visits(product_money) if product_money else []),
+        html.div(
+            {"key": "total", "class_name": "summary-total"},
+            html.dt(total_label),
+            html.dd(format_currency(grand_total)),
+        ),
+        *_credit_rows(credit, to_pay, mode, products=products_cents if covered else 0),
+    ]
+    place_amount = _dollars(_cents(booked.total) - credit + products_cents)
     return Region(
         "Order summary",
         html.ul(
@@ -768,16 +980,21 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
                 )
                 for key, item in visits
             ],
+            *product_lines(products),
         ),
-        order_totals(
-            totals.subtotal, totals.platform_fee, totals.total, "Estimated total" if estimated else "Total"
-        ),
+        html.dl({"class_name": "summary-totals"}, *rows),
         hint(ESTIMATE_NOTE) if estimated else "",
-        html.p(
-            {"class_name": "summary-pay"},
-            icon("shield", size=18),
-            _pay_line(),
-        ),
+        Checkbox(
+            USE_CREDIT.format(amount=format_money(money.credit)),
+            "use_credit",
+            id="checkout-use-credit",
+            default=use_credit,
+            on_change=set_use_credit,
+            hint="Credit from refunds and goodwill pays your visits first.",
+        )
+        if money is not None and money.credit > 0
+        else "",
+        _payment_part(money, mode, set_mode, covered=covered, products_on_delivery=bool(products)),
         html.p(
             {"class_name": "summary-pay summary-rule"},
             icon("calendar", size=18),
@@ -789,7 +1006,7 @@ def _Summary(visits: list[tuple[str, CartItemRead]], holds: Holds, placing: bool
         html.p({"class_name": "hint summary-waiting"}, waiting) if waiting else "",
         # Never disabled (GOV.UK): a Place order with something missing says what, at the top.
         Button(
-            f"Place order · {format_currency(booked.total)}" if held else "Place order",
+            f"Place order · {format_currency(place_amount)}" if held else "Place order",
             on_click=submit,
             pending=placing,
             pending_label="Placing order…",

@@ -12,6 +12,7 @@ own helper; every test ends with the ledger's invariants checked (`check_ledger`
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import select
@@ -21,6 +22,7 @@ from app.services.booking import CheckoutLine, hold_slot
 from app.services.cart import CartOwner, add_product_to_cart
 from app.services.checkout import place_checkout
 from app.services.errors import ValidationFailed
+from app.services.ledger import grant_wallet_credit
 from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
@@ -243,4 +245,45 @@ async def test_with_stripe_off_a_store_only_cart_stays_pay_on_delivery(world) ->
     await in_cart(world.patient, gauze)
     order = await run(place_store_order, actor=world.patient.actor, address=HOME)
     assert (order.payment_method, order.payment_url) == ("pay_on_delivery", "")
+    await ledger_holds()
+
+
+async def test_wallet_credit_with_a_card_the_one_session_charges_the_cart_less_the_credit(
+    stripe_on, standin
+) -> None:
+    world = stripe_on
+    await run(
+        grant_wallet_credit,
+        actor=world.owner.actor,
+        patient_id=world.patient.id,
+        amount=Decimal("30"),
+        reason="Goodwill",
+    )
+    gauze = await stocked(world, "Gauze pads", "8.50")
+    await in_cart(world.patient, gauze, 2)
+    placed = await run(
+        place_checkout,
+        actor=world.patient.actor,
+        lines=[await held_line(world)],
+        address=HOME,
+        payment_mode="stripe",
+        use_credit=True,
+        now=NOW,
+    )
+    store = present(placed.store_order)
+    assert placed.order.payment_method == store.payment_method == "stripe"
+    checkout = list(standin.sessions.values())[-1]
+    # The visits' $82.95 less the $30 of credit, and the products in full.
+    assert checkout["amount_total"] == 7900 + 395 - 3000 + store.total_cents
+    [created] = standin.calls("POST", "/v1/checkout/sessions")
+    names = [v for k, v in sorted(created.params.items()) if k.endswith("[product_data][name]")]
+    assert "Platform fee" not in names  # paid with credit, whole
+    assert any(name.endswith("(less $26.05 wallet credit)") for name in names)
+    await ledger_holds()
+    assert await deliver(session_event(checkout)) == "paid"
+    [mine] = (await run(list_my_store_orders, actor=world.patient.actor)).items
+    assert mine.status == "paid"
+    async with app_db.unit_of_work() as session:
+        found = await balances(session, [f"patient_credit:{world.patient.id}"])
+    assert found[f"patient_credit:{world.patient.id}"] == 0
     await ledger_holds()
