@@ -18,7 +18,7 @@ from components.format import format_currency, format_date, format_slot
 from components.icons import icon
 from components.kit import button_link, button_row, page_title
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
-from models.receipt import ReceiptCreditRead, ReceiptRead
+from models.receipt import CreditKind, ReceiptCreditRead, ReceiptRead
 
 CONFIRMED = "Booking confirmed"
 REQUESTED = "Requested — awaiting the provider's confirmation"
@@ -67,19 +67,54 @@ def order_totals(subtotal: Any, fee: Any, total: Any, total_label: str) -> VdomD
 
 
 def credit_line_text(credit: ReceiptCreditRead, time_zone: str) -> str:
-    """'Refund — Routine blood draw, Jan 7, 2030' (the visit's date, in the reader's zone)."""
+    """'Refunded to card — Routine blood draw, Jan 7, 2030 (on Jan 9, 2030)' (the visit's date, then the
+    refund's, in the reader's zone); a cancellation names the visit's date only."""
+    zone = ZoneInfo(time_zone)
     what = f"{credit.label} — {credit.service_name}" if credit.service_name else credit.label
-    return f"{what}, {format_date(credit.visit_starts_at.astimezone(ZoneInfo(time_zone)))}"
+    when = f"{what}, {format_date(credit.visit_starts_at.astimezone(zone))}"
+    if credit.kind is CreditKind.refund:
+        return f"{when} (on {format_date(credit.at.astimezone(zone))})"
+    return when
+
+
+def _products_rows(receipt: ReceiptRead) -> list[VdomDict]:
+    """The store order placed with the visits (one checkout): each product, shipping, tax, its total."""
+    if not receipt.store_number:
+        return []
+    rows = [
+        html.div(
+            {"key": f"product-{index}", "class_name": "summary-product"},
+            html.dt(f"{product.name} × {product.quantity}"),
+            html.dd(format_currency(product.line_total)),
+        )
+        for index, product in enumerate(receipt.products)
+    ]
+    rows.append(
+        html.div(
+            {"key": "shipping"},
+            html.dt("Shipping"),
+            html.dd(format_currency(receipt.shipping) if receipt.shipping else "Free"),
+        )
+    )
+    if receipt.tax:
+        rows.append(html.div({"key": "tax"}, html.dt("Sales tax"), html.dd(format_currency(receipt.tax))))
+    if receipt.store_fee:
+        rows.append(
+            html.div({"key": "store-fee"}, html.dt("Store fee"), html.dd(format_currency(receipt.store_fee)))
+        )
+    return rows
 
 
 def receipt_totals(receipt: ReceiptRead, total_title: str, time_zone: str) -> VdomDict:
-    """The order's figures as its receipt computes them: subtotal and fee, a credit line per cancelled visit
-    and refund, the total after them, then what was paid, refunded to the wallet and is still due."""
+    """The order's figures as its receipt computes them: subtotal and fee, the products of a store order
+    placed with the visits (shipping, tax), a credit line per cancelled visit and refund (to the card or as
+    wallet credit), the total after them, then what was paid, refunded, the net paid and what is due."""
     rows: list[VdomDict] = [
         html.div({"key": "subtotal"}, html.dt("Subtotal"), html.dd(format_currency(receipt.subtotal))),
         html.div(
             {"key": "fee"}, html.dt("Platform fee (5%)"), html.dd(format_currency(receipt.platform_fee))
         ),
+        *_products_rows(receipt),
         *[
             html.div(
                 {"key": f"credit-{index}", "class_name": "summary-credit", "data-credit": credit.kind.value},
@@ -122,10 +157,18 @@ def receipt_totals(receipt: ReceiptRead, total_title: str, time_zone: str) -> Vd
             ),
             html.div(
                 {"key": "refunded"},
-                html.dt("Refunded to wallet"),
+                html.dt("Refunded"),
                 html.dd(format_currency(-receipt.refunded)),
             ),
         ]
+        if receipt.refunded:
+            rows.append(
+                html.div(
+                    {"key": "net"},
+                    html.dt("Net paid"),
+                    html.dd({"data-receipt-net": str(receipt.net_paid)}, format_currency(receipt.net_paid)),
+                )
+            )
     if receipt.paid or receipt.refunded or receipt.credits:
         rows.append(
             html.div(

@@ -15,8 +15,19 @@ from models.booking import AppointmentStatus, OrderStatus
 
 
 class CreditKind(enum.StrEnum):
-    cancelled = "cancelled"  # a visit cancelled before its money was collected: nothing is owed for it
-    refund = "refund"  # money given back (as wallet credit), after a cancellation or a completed visit
+    cancelled = "cancelled"  # a visit (or store order) cancelled before its money was collected
+    refund = "refund"  # money given back (to the card, or as wallet credit): a credit note
+
+
+class ReceiptProductRead(BaseModel):
+    """A product of the store order placed with the visits from one checkout (its line on the receipt)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    quantity: int
+    unit_price: Decimal
+    line_total: Decimal
 
 
 class ReceiptVisitRead(BaseModel):
@@ -32,7 +43,8 @@ class ReceiptVisitRead(BaseModel):
 
 
 class ReceiptCreditRead(BaseModel):
-    """A credit line: 'Refund — <service>, <visit date>: −$X' (amount is positive: what it takes off)."""
+    """A credit line: 'Refunded to card — <service>, <visit date>: −$X', with the day it was refunded (`at`;
+    amount is positive: what it takes off). A store order's line names the store order as its service."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -42,10 +54,15 @@ class ReceiptCreditRead(BaseModel):
     visit_starts_at: datetime
     at: datetime
     amount: Decimal
+    to_card: bool = False  # a refund back to the card (else as wallet credit)
+    pending: bool = False  # a card refund the bank has not confirmed yet
 
     @property
     def label(self) -> str:
-        return "Refund" if self.kind is CreditKind.refund else "Cancelled"
+        if self.kind is not CreditKind.refund:
+            return "Cancelled"
+        label = "Refunded to card" if self.to_card else "Refunded as wallet credit"
+        return f"{label} (pending)" if self.pending else label
 
 
 class ReceiptRead(BaseModel):
@@ -74,6 +91,23 @@ class ReceiptRead(BaseModel):
     due: Decimal
     # Of `paid`: what wallet credit paid at checkout (issue 29 item 3; the rest was paid by card or at visits).
     credit_applied: Decimal = Decimal("0")
+    # The store order placed with the visits from one checkout (issue 29 item 4), if any: its products and
+    # money lines. `charged`, `credits`, `total`, `paid`, `refunded` and `due` then cover both: one total.
+    store_number: str = ""
+    products: list[ReceiptProductRead] = []
+    store_subtotal: Decimal = Decimal("0")
+    shipping: Decimal = Decimal("0")
+    tax: Decimal = Decimal("0")
+    store_fee: Decimal = Decimal("0")
+    store_total: Decimal = Decimal("0")
+
+    @property
+    def visits_total(self) -> Decimal:
+        return self.subtotal + self.platform_fee
+
+    @property
+    def net_paid(self) -> Decimal:
+        return self.paid - self.refunded
 
 
 class VisitRefundRead(BaseModel):

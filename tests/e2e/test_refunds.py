@@ -119,7 +119,9 @@ def test_payments_staff_refund_part_of_a_visit_and_every_figure_agrees(page: Pag
     totals = page.locator(".summary-totals")
     credit = totals.locator(".summary-credit").filter(has_text="-$12.34")
     expect(credit).to_have_count(1)
-    expect(credit).to_contain_text(re.compile(r"^Refund — .+, [A-Z][a-z]{2} \d{1,2}, \d{4}"))
+    expect(credit).to_contain_text(
+        re.compile(r"^Refunded as wallet credit — .+, [A-Z][a-z]{2} \d{1,2}, \d{4}")
+    )
     # The page's figures (written as the page writes money: $190, $9.50) are the PDF's (always two decimals).
     total = format_money(
         Decimal(present(totals.locator("[data-receipt-total]").get_attribute("data-receipt-total")))

@@ -237,9 +237,10 @@ def test_the_order_pages_totals_are_the_receipts_with_one_credit_line_per_cancel
         "Subtotal $196.30",
         "Platform fee (5%) $9.82",
         "Cancelled — Routine blood draw, Jan 7, 2030 -$89.25",
-        "Refund — Hydration IV (1 liter), Jan 7, 2030 -$20",
+        "Refunded as wallet credit — Hydration IV (1 liter), Jan 7, 2030 (on Jan 7, 2030) -$20",
         "Total $96.87",
         "Paid $116.87",
-        "Refunded to wallet -$20",
+        "Refunded -$20",
+        "Net paid $96.87",
         "Due $0",
     ]

@@ -164,7 +164,7 @@ async def test_refunds_are_credit_lines_and_the_order_is_paid_in_full(world, pai
         0,
     )
     text = await pdf_text(world, number)
-    assert "Refund — Hydration IV (1 liter), Jan 7, 2030" in text and "-$20.00" in text
+    assert "Refunded as wallet credit — Hydration IV (1 liter), Jan 7, 2030" in text and "-$20.00" in text
     assert f"Total, paid ahead {format_money(receipt.total)}" in text and "Due $0.00" in text
     assert "Refunds are credited to your MediVisit wallet." in text
 

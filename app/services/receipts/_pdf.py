@@ -1,6 +1,8 @@
-"""An order's receipt as PDF (app/pdf's layout), from `build_receipt`'s figures only: the visits, the credit
-lines ("Refund — <service>, <visit date>: −$X", "Cancelled — …"), the order's total after them, and what
-was paid, refunded to the wallet and is still due. Every download is audited (`receipt_download`: who,
+"""An order's receipt as PDF (app/pdf's layout), from `build_receipt`'s figures only: the visits, the products
+of a store order placed with them (with shipping, tax and the retail fee), the credit notes ("Refunded to
+card — <service>, <visit date>", "Refunded as wallet credit — …", "Cancelled — …", each with the day and
+−$X), the order's total after them, and what was paid, refunded and is still due (net paid = paid −
+refunded). Every download is audited (`receipt_download`: who,
 from where, which patient's order; someone else's receipt is also a read of the patient's records).
 """
 
@@ -50,10 +52,56 @@ def total_label(receipt: ReceiptRead) -> str:
     return "Total, paid ahead" if receipt.paid_ahead else "Total"
 
 
+def _products_table(receipt: ReceiptRead) -> tuple[Table, ...]:
+    """The store order placed with the visits (one checkout), if any: its products and money lines."""
+    if not receipt.store_number:
+        return ()
+    money = [
+        ("Products subtotal", format_money(receipt.store_subtotal)),
+        ("Shipping", format_money(receipt.shipping) if receipt.shipping else "Free"),
+    ]
+    if receipt.tax:
+        money.append(("Sales tax", format_money(receipt.tax)))
+    if receipt.store_fee:
+        money.append(("Store fee", format_money(receipt.store_fee)))
+    money.append((f"Store order {receipt.store_number}", format_money(receipt.store_total)))
+    return (
+        Table(
+            "Products",
+            (
+                Column("Product", 4),
+                Column("Quantity", 1.1, "RIGHT"),
+                Column("Unit price", 1.4, "RIGHT"),
+                Column("Line total", 1.4, "RIGHT"),
+            ),
+            tuple(
+                (p.name, str(p.quantity), format_money(p.unit_price), format_money(p.line_total))
+                for p in receipt.products
+            ),
+            totals=tuple(money),
+            empty="This order has no products.",
+        ),
+    )
+
+
+def _refund_note(receipt: ReceiptRead, brand: str) -> str:
+    if not receipt.refunded:
+        return ""
+    refunds = [c for c in receipt.credits if c.kind.value == "refund"]
+    card = any(c.to_card for c in refunds)
+    wallet = any(not c.to_card for c in refunds)
+    if card and wallet:
+        return f"Refunds went back to your card or to your {brand} wallet, as each line says."
+    if card:
+        return "Refunds went back to the card you paid with; your bank may take 5-10 business days."
+    return f"Refunds are credited to your {brand} wallet."
+
+
 def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: ZoneInfo) -> Document:
     settings = get_settings()
     gateway = GATEWAYS.get(receipt.payment_method)
     method = gateway.label if gateway is not None else receipt.payment_method.replace("_", " ").capitalize()
+    visits_total = "Visits total" if receipt.store_number else "Order total"
     return Document(
         title="Receipt",
         number=f"Order {receipt.number}",
@@ -86,10 +134,11 @@ def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: Zon
                 totals=(
                     ("Subtotal", format_money(receipt.subtotal)),
                     ("Platform fee", format_money(receipt.platform_fee)),
-                    ("Order total", format_money(receipt.charged)),
+                    (visits_total, format_money(receipt.visits_total)),
                 ),
                 empty="This order has no visits.",
             ),
+            *_products_table(receipt),
             Table(
                 "Credits",
                 (Column("Credit", 5.1), Column("On", 1.4), Column("Amount", 1.4, "RIGHT")),
@@ -108,7 +157,7 @@ def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: Zon
                     ),
                     ("Paid", format_money(receipt.paid)),
                     ("Refunded", format_money(-receipt.refunded)),
-                    ("Net paid", format_money(receipt.paid - receipt.refunded)),
+                    ("Net paid", format_money(receipt.net_paid)),
                     ("Due" if receipt.paid_ahead else "Due at the visit", format_money(receipt.due)),
                 ),
                 empty="No credit: nothing was cancelled or refunded.",
@@ -120,7 +169,7 @@ def receipt_document(receipt: ReceiptRead, billed_to: tuple[str, ...], zone: Zon
                 f"Still due{'' if receipt.paid_ahead else ' at the visit'}: {format_money(receipt.due)}."
                 if receipt.due
                 else "",
-                f"Refunds are credited to your {settings.brand_name} wallet." if receipt.refunded else "",
+                _refund_note(receipt, settings.brand_name),
                 f"Dates in {zone.key}. Questions about this receipt: {settings.support_email}.",
             )
             if note

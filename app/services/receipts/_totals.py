@@ -4,17 +4,26 @@ credit lines and the totals every screen and the PDF show.
 From the order, its visits and the SPEC's transaction rows (which the ledger keeps equal to its postings):
 - each visit's fee share is the ledger's (its `VisitCharge`), or, before the ledger charged the order,
   `split_fee` over the order's visits as checkout does;
-- credit lines: a refund row (wallet credit after a cancellation or a completed visit) → "Refund"; a visit
-  cancelled before anything was collected (no refund row) → "Cancelled", for its price and fee share;
+- credit lines (credit notes): a refund row → "Refunded to card" (a card refund, "(pending)" until the bank
+  confirms it; one that failed is not a line: its money is the wallet refund row the ledger wrote instead)
+  or "Refunded as wallet credit" (after a cancellation or a completed visit); a visit cancelled before
+  anything was collected (no refund row) → "Cancelled", for its price and fee share;
 - paid: the order's total when it was collected at checkout (a confirmed card payment, or a gateway that
   collects at the order), else its settled booking and fee rows (what was collected at the visits);
 - wallet credit spent at checkout is part of paid (`credit_applied`, shown as its own line);
-- total = charged − credits; due = total − (paid − refunded).
+- a store order placed with the visits from one checkout (`StoreOrder.visit_order_id`) is on the same
+  receipt: its products, shipping, tax and retail fee lines; its total is part of `charged`, its refunds
+  (the store's ledger entries: to the card or as wallet credit) credit lines, its payment (by card at
+  checkout, or on delivery) part of `paid`, and a pay-on-delivery order canceled before delivery one
+  "Cancelled" line: one total;
+- total = charged − credits; due = total − (paid − refunded); net paid = paid − refunded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,6 +36,7 @@ from app.services.providers import display_name
 from app.services.shared.accounts import is_admin
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
+from app.services.store.internal import linked_store_order
 from models.account import AccountRead
 from models.booking import (
     Appointment,
@@ -42,10 +52,18 @@ from models.identity import as_utc
 from models.ledger import VisitCharge
 from models.payment import CardPayment, CardPaymentStatus
 from models.provider import Provider
-from models.receipt import CreditKind, ReceiptCreditRead, ReceiptRead, ReceiptVisitRead
+from models.receipt import (
+    CreditKind,
+    ReceiptCreditRead,
+    ReceiptProductRead,
+    ReceiptRead,
+    ReceiptVisitRead,
+)
 from models.staff import Permission
+from models.store import FulfilmentStatus
 
 NO_ORDER = "No order has this number."
+CARD = "stripe"  # a refund row's gateway when it went back to the card
 COLLECTED = (TransactionType.booking, TransactionType.fee, TransactionType.deposit)
 SETTLED = TransactionStatus.completed
 MAX_NUMBER = 16
@@ -115,10 +133,15 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
     ]
     by_id = {line.appointment_id: line for line in lines}
     cancelled = {row.id: row.cancelled_at for row, *_ in visits}
+    # A card refund counts once asked (pending) or confirmed; a failed one is replaced by its wallet refund.
     refunds = [
         t
         for t in transactions
-        if t.type is TransactionType.refund and t.status is TransactionStatus.completed
+        if t.type is TransactionType.refund
+        and (
+            t.status is TransactionStatus.completed
+            or (t.status is TransactionStatus.pending and t.gateway == CARD)
+        )
     ]
     refunded_visits = {t.appointment_id for t in refunds}
     bookings: dict[str, list[Transaction]] = {}
@@ -143,6 +166,8 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
                 visit_starts_at=line.starts_at if line else as_utc(t.created_at),
                 at=as_utc(t.settled_at or t.created_at),
                 amount=t.amount,
+                to_card=t.gateway == CARD,
+                pending=t.status is TransactionStatus.pending,
             )
         )
     for line in lines:
@@ -164,18 +189,61 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
                 )
             )
     credits.sort(key=lambda c: (c.visit_starts_at, c.at, c.kind.value))
+    store = await linked_store_order(session, order.id)
+    store_paid = 0
+    store_fields: dict[str, Any] = {}
+    if store is not None:
+        read, closed_at, money = store
+        store_label = f"Store order {read.number}"
+        if read.fulfilment is FulfilmentStatus.canceled and not money.paid:
+            credits.append(
+                _store_credit(CreditKind.cancelled, store_label, read.created_at, closed_at, read.total_cents)
+            )
+        for refund in reversed(money.refunds):  # oldest first
+            card = refund.to_card and refund.card_status != "failed"
+            credits.append(
+                ReceiptCreditRead(
+                    kind=CreditKind.refund,
+                    appointment_id="",
+                    service_name=store_label,
+                    visit_starts_at=as_utc(read.created_at),
+                    at=refund.at,
+                    amount=refund.amount,
+                    to_card=card,
+                    pending=card and refund.card_status == "pending",
+                )
+            )
+        store_paid = read.total_cents if money.paid else 0
+        store_fields = {
+            "store_number": read.number,
+            "products": [
+                ReceiptProductRead(
+                    name=line.name,
+                    quantity=line.quantity,
+                    unit_price=dollars(line.unit_price_cents),
+                    line_total=dollars(line.unit_price_cents * line.quantity),
+                )
+                for line in read.lines
+            ],
+            "store_subtotal": dollars(read.subtotal_cents),
+            "shipping": dollars(read.shipping_cents),
+            "tax": dollars(read.tax_cents),
+            "store_fee": dollars(read.fee_cents),
+            "store_total": dollars(read.total_cents),
+        }
 
-    charged = cents(order.subtotal) + cents(order.platform_fee)
+    charged = cents(order.subtotal) + cents(order.platform_fee) + (store[0].total_cents if store else 0)
     credited = sum(cents(c.amount) for c in credits)
     refunded = sum(cents(c.amount) for c in credits if c.kind is CreditKind.refund)
     if paid_ahead:
-        paid = charged
+        paid = cents(order.subtotal) + cents(order.platform_fee)  # the visits' part; the store's below
     elif bookings:
         # Settled booking and fee rows are what was collected at the visits (the ledger settles them, or a
         # settled part of them, as each collection is recorded).
         paid = sum(cents(t.amount) for t in transactions if t.type in COLLECTED and t.status is SETTLED)
     else:  # written without checkout (older or demo data): a completed visit was collected in full
         paid = sum(cents(line.price) + cents(line.fee) for line in lines if collected(line))
+    paid += store_paid
     applied = await _credit_applied(session, order, charges)
     if not paid_ahead:
         # Wallet credit of visits not completed yet (a completed one's credit part is in its settled rows).
@@ -200,6 +268,20 @@ async def build_receipt(session: AsyncSession, order: Order) -> ReceiptRead:
         refunded=dollars(refunded),
         due=dollars(total - (paid - refunded)),
         credit_applied=dollars(applied),
+        **store_fields,
+    )
+
+
+def _store_credit(
+    kind: CreditKind, label: str, placed: datetime, at: datetime | None, amount_cents: int
+) -> ReceiptCreditRead:
+    return ReceiptCreditRead(
+        kind=kind,
+        appointment_id="",
+        service_name=label,
+        visit_starts_at=as_utc(placed),
+        at=as_utc(at) or as_utc(placed),
+        amount=dollars(amount_cents),
     )
 
 

@@ -17,10 +17,28 @@ from app.services.store._paid import (
     settle_store_payment,
 )
 from app.services.store._refunds import refunds_of, store_money
+from models.card_refund import StoreOrderMoneyRead
 from models.identity import as_utc
 from models.store import StoreOrder, StoreOrderRead
 
 MAX_NUMBER = 16  # StoreOrder.number's column
+
+
+async def linked_store_order(
+    session: AsyncSession, visit_order_id: str
+) -> tuple[StoreOrderRead, datetime | None, StoreOrderMoneyRead] | None:
+    """The store order placed with visit order `visit_order_id` from one checkout (its read, when it was
+    returned or canceled, its money), or None."""
+    row = await session.scalar(
+        select(StoreOrder)
+        .where(StoreOrder.visit_order_id == visit_order_id)
+        .order_by(StoreOrder.created_at, StoreOrder.id)
+        .limit(1)
+    )
+    if row is None:
+        return None
+    read = (await _reads(session, [row]))[0]
+    return read, as_utc(row.returned_at or row.canceled_at), await store_money(session, row)
 
 
 async def read_store_order(
@@ -37,6 +55,7 @@ async def read_store_order(
 
 
 __all__ = [
+    "linked_store_order",
     "read_store_order",
     "refunds_of",
     "store_money",
