@@ -26,13 +26,21 @@ from app.services.ledger import grant_wallet_credit
 from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
-from app.services.store import create_product, list_my_store_orders, move_fulfilment, place_store_order
+from app.services.demo.internal import seed_demo_store
+from app.services.store import (
+    create_product,
+    list_my_store_orders,
+    list_store_products,
+    move_fulfilment,
+    open_product_image,
+    place_store_order,
+)
 from models.account import Role
 from models.catalog import ServiceLocation
 from models.ledger import EntryKind, JournalEntry
 from models.payment import CardPayment
 from models.staff import Permission
-from models.store import Product, ProductCreate, ShippingAddress, StoreCardPayment, StoreOrder
+from models.store import Product, ProductCreate, ProductImage, ShippingAddress, StoreCardPayment, StoreOrder
 from tests import stripe_standin
 from tests.factories import ZIP, Person, person, present, run
 from tests.unit import test_ledger
@@ -287,3 +295,18 @@ async def test_wallet_credit_with_a_card_the_one_session_charges_the_cart_less_t
         found = await balances(session, [f"patient_credit:{world.patient.id}"])
     assert found[f"patient_credit:{world.patient.id}"] == 0
     await ledger_holds()
+
+
+async def test_the_demo_store_ships_a_picture_of_every_product(world) -> None:
+    async with app_db.unit_of_work() as session:
+        said = await seed_demo_store(session=session)
+    assert said == ["13 store products in 9 categories, 13 with a picture"]
+    page = await run(list_store_products, page_size=50)
+    assert len(page.items) == 13 and all(p.image_url for p in page.items)
+    async with app_db.unit_of_work() as session:
+        images = (await session.scalars(select(ProductImage))).all()
+    assert len(images) == 13 and {image.content_type for image in images} == {"image/webp"}
+    path, kind = await run(open_product_image, image_id=images[0].id)
+    assert kind == "image/webp" and path.read_bytes()[8:12] == b"WEBP"
+    async with app_db.unit_of_work() as session:  # seeding again adds nothing
+        assert await seed_demo_store(session=session) == ["already present"]

@@ -1,18 +1,26 @@
 """The demo store's catalogue: everyday products a mobile-care patient might order, in several of SPEC's
 product categories, with plain descriptions of what they are (no medical claims, no reviews, no ratings).
 Prices and stock are ordinary retail figures chosen for the demo; one product is sold out and two are
-running low, so the store's stock states show. Idempotent: nothing is added once the store has products.
+running low, so the store's stock states show. Each product has a picture (`assets/products/*.webp`: flat
+illustrations drawn for the demo, no photographs), added through the store's own `add_product_image` so it
+is stored and served like a picture staff upload. Idempotent: nothing is added once the store has products.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.principal import SYSTEM
 from app.services.errors import PermissionDenied
+from app.services.store import add_product_image
 from app.settings import get_settings
 from models.base import new_id, utcnow
 from models.store import Product, ProductCategory
+
+PICTURES = Path(__file__).parent / "assets" / "products"
 
 C = ProductCategory
 # (name, category, price in cents, stock, description)
@@ -111,6 +119,30 @@ CATALOGUE: tuple[tuple[str, ProductCategory, int, int, str], ...] = (
 )
 
 
+# Each product's picture in PICTURES (the file's name without .webp).
+PICTURE_OF = dict(
+    zip(
+        (row[0] for row in CATALOGUE),
+        (
+            "gauze-pads",
+            "adhesive-bandages",
+            "nitrile-gloves",
+            "oral-thermometer",
+            "blood-pressure-monitor",
+            "pulse-oximeter",
+            "vitamin-d3",
+            "multivitamin",
+            "electrolyte-mix",
+            "pill-organizer",
+            "shower-chair",
+            "gel-pack",
+            "moisturizing-lotion",
+        ),
+        strict=True,
+    )
+)
+
+
 async def seed_demo_store(*, session: AsyncSession) -> list[str]:
     """Add the demo catalogue once; returns the lines to print."""
     if get_settings().is_production:
@@ -118,11 +150,12 @@ async def seed_demo_store(*, session: AsyncSession) -> list[str]:
     if await session.scalar(select(Product.id).limit(1)):
         return ["already present"]
     at = utcnow()
+    ids = [new_id() for _ in CATALOGUE]
     await session.execute(
         insert(Product),
         [
             {
-                "id": new_id(),
+                "id": product_id,
                 "name": name,
                 "description": description,
                 "category": category.value,
@@ -132,7 +165,22 @@ async def seed_demo_store(*, session: AsyncSession) -> list[str]:
                 "created_at": at,
                 "updated_at": at,
             }
-            for name, category, price, stock, description in CATALOGUE
+            for product_id, (name, category, price, stock, description) in zip(ids, CATALOGUE, strict=True)
         ],
     )
-    return [f"{len(CATALOGUE)} store products in {len({row[1] for row in CATALOGUE})} categories"]
+    pictures = 0
+    for product_id, (name, *_rest) in zip(ids, CATALOGUE, strict=True):
+        picture = PICTURES / f"{PICTURE_OF[name]}.webp"
+        if picture.is_file():  # an installation without the demo's assets gets the products without pictures
+            await add_product_image(
+                session=session,
+                actor=SYSTEM,
+                product_id=product_id,
+                filename=picture.name,
+                data=picture.read_bytes(),
+            )
+            pictures += 1
+    return [
+        f"{len(CATALOGUE)} store products in {len({row[1] for row in CATALOGUE})} categories, "
+        f"{pictures} with a picture"
+    ]

@@ -1,6 +1,7 @@
 """Product photos, stored like the project's other uploads (app/storage: random keys under UPLOAD_DIR,
 contents sniffed, UPLOAD_MAX_BYTES each): staff (manage_services) add up to MAX_IMAGES per product and remove
-them, audited; anybody may open one (they show in the store)."""
+them, audited; the demo seed adds the demo products' pictures as SYSTEM; anybody may open one (they show in
+the store)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp"})
 async def add_product_image(
     *, session: AsyncSession, actor: Principal, product_id: str, filename: str, data: bytes
 ) -> ProductImageRead:
-    """Staff add a photo (PNG, JPEG or WebP) after the product's others."""
-    staff = await require_store_staff(session=session, actor=actor)
+    """Staff add a photo (PNG, JPEG or WebP) after the product's others (SYSTEM too: the demo seed)."""
+    staff = None if actor.is_system else await require_store_staff(session=session, actor=actor)
     product = await session.get(Product, product_id[:36], with_for_update=True)
     if product is None:
         raise NotFound(NO_PRODUCT)
@@ -51,7 +52,7 @@ async def add_product_image(
         content_type=content_type,
         size_bytes=len(data),
         position=last + 1,
-        uploaded_by=staff.id,
+        uploaded_by=staff.id if staff else None,
     )
     session.add(row)
     try:
@@ -59,14 +60,15 @@ async def add_product_image(
     except Exception:
         await storage.remove(key)
         raise
-    await audit.record_by(
-        session=session,
-        account=staff,
-        actor=actor,
-        action=AuditAction.product_image,
-        target=f"product {product.id}",
-        details={"change": "added", "image_id": row.id},
-    )
+    if staff is not None:
+        await audit.record_by(
+            session=session,
+            account=staff,
+            actor=actor,
+            action=AuditAction.product_image,
+            target=f"product {product.id}",
+            details={"change": "added", "image_id": row.id},
+        )
     return ProductImageRead(id=row.id, url=PRODUCT_IMAGE_PATH.format(id=row.id))
 
 
