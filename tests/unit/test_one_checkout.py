@@ -21,12 +21,12 @@ from app import db as app_db
 from app.services.booking import CheckoutLine, hold_slot
 from app.services.cart import CartOwner, add_product_to_cart
 from app.services.checkout import place_checkout
+from app.services.demo.internal import seed_demo_store
 from app.services.errors import ValidationFailed
 from app.services.ledger import grant_wallet_credit
 from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
-from app.services.demo.internal import seed_demo_store
 from app.services.store import (
     create_product,
     list_my_store_orders,
