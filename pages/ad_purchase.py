@@ -16,36 +16,46 @@ from reactpy_router import use_search_params
 
 from app.services.ads import (
     ADVERTISER_ROLES,
+    end_my_ad_flight,
     flight_problems,
     get_ad_availability,
+    get_ad_statement,
     list_ad_prices,
+    list_my_ad_flights,
+    start_ad_payment,
     submit_ad_flight,
 )
 from components.ad_slot import ad_card, image_field
-from components.browser import client_get_form
+from components.browser import client_get_form, follow, native_link
 from components.context import use_session
 from components.format import format_currency, format_date
 from components.forms import use_form
-from components.hooks import use_action, use_query
+from components.hooks import Query, use_action, use_query
 from components.kit import (
     Badge,
     Button,
     Checkbox,
     Column,
     DataTable,
+    Dialog,
     Field,
     QueryView,
     Region,
     ServerForm,
     TextArea,
+    Tone,
+    UserText,
     browser_field,
     button_link,
     button_row,
     checklist,
+    dialog_actions,
+    facts,
     field_group,
     filter_actions,
     form_error,
     hint,
+    notice,
     public_page,
     section,
     titled_card,
@@ -56,9 +66,11 @@ from models.ads import (
     MAX_NAME,
     MAX_URL,
     AdCreative,
+    AdStatementRead,
     AvailabilityRead,
     FlightCreate,
     FlightRead,
+    FlightStatus,
 )
 
 PATH = "/ad-purchase"
@@ -94,6 +106,7 @@ def AdPurchasePage() -> VdomDict:
         "Advertise on MediVisit",
         section(_prices(), title="Placements and prices"),
         section(_Availability(starts.isoformat(), ends.isoformat()), title="Availability", muted=True),
+        _MyFlights((params.get("payment") or [""])[0]),
         section(
             html.div(
                 {"class_name": "split ad-purchase-split"},
@@ -397,4 +410,249 @@ def _preview(data: FlightCreate, image: dict | None, advertiser: str) -> VdomDic
         title_id="ad-preview-title",
         class_name="ad-preview",
         heading="h3",
+    )
+
+
+# ---- the advertiser's flights: billing, spend statement, receipt, ending early (issue 29 item 5) ----------
+S = FlightStatus
+ENDABLE = (S.review, S.payment, S.approved, S.paused)
+STAGE_TONES: dict[str, Tone] = {
+    "Awaiting payment": "warning",
+    "Running": "success",
+    "Scheduled": "info",
+    "In review": "warning",
+}
+
+
+def _money(cents: int) -> str:
+    return format_currency(cents / 100)
+
+
+def _stage(flight: FlightRead) -> str:
+    """What the flight is doing, in the advertiser's words."""
+    if flight.status == S.approved:
+        day = datetime.now(UTC).date()
+        if day < flight.starts_on:
+            return "Scheduled"
+        return "Finished" if day > flight.ends_on else "Running"
+    return flight.status.label
+
+
+def _billing(flight: FlightRead) -> str:
+    if flight.billing == "card":
+        if flight.paid_cents:
+            refunded = (
+                f"; {_money(flight.refunded_cents)} unspent refunded to your card"
+                if flight.refunded_cents
+                else ""
+            )
+            return f"Paid by card: {_money(flight.paid_cents)}{refunded}"
+        return f"Awaiting payment: {_money(flight.budget_cents)} by card before it runs"
+    if flight.billing == "invoice":
+        invoice = f" (invoice {flight.invoice_number})" if flight.invoice_number else ""
+        return f"On terms: invoiced after the flight for what it delivered{invoice}"
+    return "Once approved: paid by card before it runs, or invoiced if we've agreed terms with you"
+
+
+@component
+def _MyFlights(returned: str) -> Component | str:
+    session = use_session()
+    user = session.user
+    if user is None or (user.role not in ADVERTISER_ROLES and not user.is_master_admin):
+        return ""
+    return FlightsBilling(returned)
+
+
+@component
+def FlightsBilling(returned: str = "") -> VdomDict:
+    """The signed-in advertiser's flights with their billing; `returned` is `?payment=` (done, cancelled)
+    after Stripe's page."""
+    query = use_query(list_my_ad_flights)
+    return section(
+        notice(
+            "Thanks: your payment is being confirmed. The flight starts on its first day once Stripe "
+            "confirms it.",
+            tone="info",
+        )
+        if returned == "done"
+        else notice("The payment was cancelled; your flight waits for its payment.", tone="warning")
+        if returned == "cancelled"
+        else "",
+        QueryView(
+            query,
+            lambda rows: html.ul(
+                {"class_name": "ad-billing-list"},
+                *(_FlightBilling(f, query, key=f"{f.id} {f.status} {f.paid_cents}") for f in rows),
+            ),
+            is_empty=lambda rows: not rows,
+            empty="No flights yet: book one below.",
+            loading_label="Loading your flights…",
+        ),
+        title="Your flights",
+        id="my-flights",
+    )
+
+
+@component
+def _FlightBilling(flight: FlightRead, query: Query) -> VdomDict:
+    session = use_session()
+    pay_url, set_pay_url = use_state("")
+    showing, set_showing = use_state(False)
+    ending, set_ending = use_state(False)
+    pay = use_action(start_ad_payment, on_success=set_pay_url)
+    remaining = max(flight.budget_cents - flight.spent_cents, 0)
+    stage = _stage(flight)
+    actions: list[Any] = []
+    if flight.status == S.payment:
+        actions.append(
+            Button(
+                f"Pay {_money(flight.budget_cents)} by card",
+                icon="arrow-right",
+                pending=pay.pending,
+                pending_label="Opening Stripe…",
+                on_click=lambda: pay.run(flight_id=flight.id),
+                aria_label=f"Pay {_money(flight.budget_cents)} by card for {flight.name}",
+            )
+        )
+    actions.append(
+        Button(
+            "Spend statement",
+            variant="outline",
+            size="sm",
+            on_click=lambda: set_showing(True),
+            aria_label=f"Spend statement of {flight.name}",
+        )
+    )
+    if flight.paid_cents:
+        actions.append(
+            button_link(
+                "Download receipt (PDF)",
+                f"/api/ads/flights/{flight.id}/receipt.pdf",
+                variant="outline",
+                size="sm",
+                aria_label=f"Download the receipt of {flight.name} (PDF)",
+                **native_link(),
+            )
+        )
+    if flight.status in ENDABLE:
+        actions.append(
+            Button(
+                "End flight",
+                variant="ghost",
+                size="sm",
+                on_click=lambda: set_ending(True),
+                aria_label=f"End flight {flight.name}",
+            )
+        )
+    return Region(
+        UserText(flight.name),
+        html.p({"class_name": "hint"}, f"{format_date(flight.starts_on)} to {format_date(flight.ends_on)}"),
+        facts(
+            ("Billing", _billing(flight)),
+            ("Budget", _money(flight.budget_cents)),
+            ("Spent to date", _money(flight.spent_cents)),
+            ("Remaining", _money(remaining)),
+            class_name="ad-facts",
+        ),
+        follow(pay_url, full_load=True) if pay_url else "",
+        html.p({"role": "status"}, "Taking you to Stripe's secure page to pay by card…") if pay_url else "",
+        button_row(*actions),
+        _Statement(flight.id, on_close=lambda: set_showing(False)) if showing else "",
+        _EndDialog(
+            flight,
+            query,
+            on_close=lambda: set_ending(False),
+            on_done=lambda: session.toaster.success("Flight ended", flight.name),
+        )
+        if ending
+        else "",
+        title_id=f"billing-{flight.id}",
+        class_name="ad-billing-item",
+        tag="li",
+        heading="h3",
+        head_class="ad-review-head",
+        head=(Badge(stage, tone=STAGE_TONES.get(stage, "neutral")),),
+    )
+
+
+@component
+def _Statement(flight_id: str, on_close: Any) -> Any:
+    query = use_query(get_ad_statement, flight_id=flight_id)
+    name = query.data.flight.name if query.data is not None else "your flight"
+    return Dialog(
+        f"Spend statement: {name}",
+        QueryView(query, _statement, loading_label="Loading the statement…"),
+        open=True,
+        on_close=on_close,
+        id="ad-statement",
+    )
+
+
+def _statement(data: AdStatementRead) -> VdomDict:
+    flight = data.flight
+    return html.div(
+        facts(
+            ("Budget", _money(flight.budget_cents)),
+            ("Spent to date", _money(data.spent_cents)),
+            ("Remaining", _money(data.remaining_cents)),
+            ("Impressions", f"{data.views:,}"),
+            ("Clicks", f"{data.clicks:,}"),
+            ("Today's limit", _money(data.daily_cap_cents) if data.daily_cap_cents else "—"),
+            ("Billing", _billing(flight)),
+            class_name="ad-facts",
+        ),
+        hint(
+            "Delivery is spread across the flight: each day it may spend what is left of the budget over the "
+            "days left, and it never spends more than the budget."
+        ),
+        DataTable(
+            [
+                Column("day", "Day", render=lambda d: format_date(d.day)),
+                Column("views", "Impressions", render=lambda d: f"{d.views:,}", numeric=True),
+                Column("clicks", "Clicks", render=lambda d: f"{d.clicks:,}", numeric=True),
+                Column("spent_cents", "Spent", render=lambda d: _money(d.spent_cents), numeric=True),
+            ],
+            data.days,
+            caption="Daily spend",
+            row_key=lambda d: d.day.isoformat(),
+            empty="No views yet.",
+        ),
+    )
+
+
+def _end_text(flight: FlightRead) -> str:
+    if flight.billing == "card" and flight.paid_cents:
+        left = max(flight.paid_cents - flight.spent_cents, 0)
+        return f"It stops serving now, and the {_money(left)} it has not spent is refunded to your card."
+    if flight.billing == "invoice":
+        return "It stops serving now; you are invoiced only for what it delivered."
+    return "It stops now. Nothing has been charged."
+
+
+@component
+def _EndDialog(flight: FlightRead, query: Query, on_close: Any, on_done: Any) -> Any:
+    problem, set_problem = use_state("")
+
+    def done(_result: Any) -> None:
+        on_done()
+        on_close()
+
+    end = use_action(end_my_ad_flight, refetch=[query], on_success=done, on_error=set_problem)
+    return Dialog(
+        f"End “{flight.name}” now?",
+        html.p(_end_text(flight)),
+        form_error(problem),
+        footer=dialog_actions(
+            Button("Keep it running", variant="ghost", on_click=on_close),
+            Button(
+                "End flight",
+                pending=end.pending,
+                pending_label="Ending…",
+                on_click=lambda: end.run(flight_id=flight.id),
+            ),
+        ),
+        open=True,
+        on_close=on_close,
+        id="ad-end-dialog",
+        busy=end.pending,
     )

@@ -7,13 +7,20 @@ Pause, Resume and End; app/services/ads checks the permission and audits each.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from reactpy import component, event, html, use_state
 from reactpy.types import Component, State, VdomDict
 from reactpy_router import use_search_params
 
-from app.services.ads import list_ad_flights, review_ad_flight, set_ad_flight_status
+from app.services.ads import (
+    invoice_ad_flight,
+    list_ad_flights,
+    review_ad_flight,
+    set_ad_flight_status,
+    set_ad_invoicing,
+)
 from components.ad_slot import ad_card
 from components.context import use_session
 from components.format import format_currency, format_date
@@ -51,6 +58,7 @@ PAGE_SIZE = 10
 S = FlightStatus
 TABS = (
     ("review", "Waiting for review"),
+    ("payment", "Awaiting payment"),
     ("approved", "Approved"),
     ("paused", "Paused"),
     ("rejected", "Rejected"),
@@ -60,6 +68,7 @@ TABS = (
 )
 TONES: dict[str, Tone] = {
     "review": "warning",
+    "payment": "warning",
     "approved": "success",
     "paused": "neutral",
     "rejected": "danger",
@@ -148,8 +157,15 @@ def _flights(
 def _FlightItem(
     flight: FlightRead, query: Query, ask: Callable[[tuple[FlightRead, str] | None], None]
 ) -> VdomDict:
+    session = use_session()
     approve = use_action(review_ad_flight, refetch=[query])
     resume = use_action(set_ad_flight_status, refetch=[query])
+    terms = use_action(set_ad_invoicing, refetch=[query])
+    invoice = use_action(
+        invoice_ad_flight,
+        refetch=[query],
+        on_success=lambda number: session.toaster.success("Invoice sent", f"{number} for {flight.name}"),
+    )
     title_id = f"flight-{flight.id}"
     actions: list[Any] = []
     if flight.status == S.review:
@@ -188,7 +204,37 @@ def _FlightItem(
                 aria_label=f"Resume {flight.name}",
             ),
         ]
-    if flight.status in (S.review, S.approved, S.paused):
+    finished = flight.status in (S.ended, S.spent) or (
+        flight.status in (S.approved, S.paused) and flight.ends_on < datetime.now(UTC).date()
+    )
+    if flight.billing == "invoice" and not flight.invoice_number and finished and flight.spent_cents:
+        actions.append(
+            Button(
+                f"Invoice {format_currency(flight.spent_cents / 100)}",
+                variant="outline",
+                pending=invoice.pending,
+                pending_label="Sending the invoice…",
+                on_click=lambda: invoice.run(flight_id=flight.id),
+                aria_label=f"Invoice {flight.name} for what it delivered",
+            )
+        )
+    actions.append(
+        Button(
+            "Bill by card from now" if flight.invoiced_advertiser else "Invoice this advertiser",
+            variant="ghost",
+            pending=terms.pending,
+            pending_label="Saving…",
+            on_click=lambda: terms.run(
+                advertiser_id=flight.advertiser_id, invoiced=not flight.invoiced_advertiser
+            ),
+            aria_label=(
+                f"Bill {flight.advertiser_name} by card from now"
+                if flight.invoiced_advertiser
+                else f"Invoice {flight.advertiser_name} on terms"
+            ),
+        )
+    )
+    if flight.status in (S.review, S.payment, S.approved, S.paused):
         actions.append(
             Button(
                 "End",
@@ -217,6 +263,7 @@ def _FlightItem(
                     "Budget",
                     f"{format_currency(flight.spent_cents / 100)} spent of {format_currency(flight.budget_cents / 100)}",
                 ),
+                ("Billing", _billing(flight)),
                 (
                     "Version",
                     f"Creative {flight.revision}"
@@ -235,6 +282,21 @@ def _FlightItem(
         head_class="ad-review-head",
         head=(Badge(flight.status.label, tone=TONES.get(flight.status.value, "neutral")),),
     )
+
+
+def _billing(flight: FlightRead) -> str:
+    terms = " (advertiser invoiced on terms)" if flight.invoiced_advertiser else ""
+    if flight.billing == "card":
+        if flight.paid_cents:
+            refunded = (
+                f", {format_currency(flight.refunded_cents / 100)} refunded" if flight.refunded_cents else ""
+            )
+            return f"Card: paid {format_currency(flight.paid_cents / 100)}{refunded}{terms}"
+        return f"Card: awaiting payment{terms}"
+    if flight.billing == "invoice":
+        sent = f", invoice {flight.invoice_number}" if flight.invoice_number else ", not invoiced yet"
+        return f"On terms{sent}{terms}"
+    return f"Decided on approval{terms}"
 
 
 def _screening(flight: FlightRead) -> VdomDict:
