@@ -306,7 +306,7 @@ def _MoneyForm(step: _Step, money: VisitMoneyRead, on_done, on_error, on_back, r
         )
         if asks_reason
         else Select("How it was paid", "method", form=form, options=METHODS, id=f"{step.key}-method"),
-        _Destination(form=form, id_prefix=step.key) if asks_where else "",
+        RefundDestination(form=form, id_prefix=step.key) if asks_where else "",
         hint(note) if note else "",
         dialog_actions(
             Button("Back", variant="ghost", on_click=on_back),
@@ -319,7 +319,7 @@ def _MoneyForm(step: _Step, money: VisitMoneyRead, on_done, on_error, on_back, r
 
 
 @component
-def _Destination(form: Any, id_prefix: str) -> VdomDict:
+def RefundDestination(form: Any, id_prefix: str) -> VdomDict:
     """Where a refund of a visit paid by card goes: a labelled radio group, To the card by default."""
     chosen, set_chosen = use_state(str(form.values.get("to", "card")))
 

@@ -3,8 +3,10 @@ filtered by fulfilment status (tabs in the URL, `?status=processed`) and searche
 order shows its next steps: Mark processed, Mark shipped (carrier and tracking number, in a dialog), Mark
 delivered, Mark returned (after delivery) or Cancel order (before shipping; both with an optional reason).
 app/services/store validates every step, audits it, records the money and e-mails the patient; this screen
-shows its refusals above the queue. Members who may read receipts (process_payments) get each order's
-"Download receipt" link.
+shows its refusals above the queue. A paid order canceled or returned is refunded: to the card when it was
+paid by card, else as wallet credit. Members who hold process_payments get each order's "Download receipt"
+link and, for a paid order, "Refund": a dialog with its money and the refund form
+(components/store_refund.py: in full or in part, with a reason, to the card or as wallet credit).
 """
 
 from __future__ import annotations
@@ -40,11 +42,13 @@ from components.kit import (
     text_param,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
+from components.store_refund import StoreOrderRefund
 from components.store_ui import order_card
 from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrderPage, StoreOrderRead
 
 F = FulfilmentStatus
+CARD = "stripe"  # a store order's payment_method when paid by card
 PATH = "/staff/store-orders"
 PAGE_SIZE = 20
 TABS = (("", "All"), *((f.value, f.label) for f in F))
@@ -91,6 +95,8 @@ def _Queue() -> VdomDict:
         None
     )  # (order, target) for the dialog
     asking, set_asking = asking_state
+    refunding_state: State[StoreOrderRead | None] = use_state(None)
+    refunding, set_refunding = refunding_state
 
     def after(result: StoreOrderRead) -> None:
         set_problem("")
@@ -132,7 +138,7 @@ def _Queue() -> VdomDict:
             form_error(problem),
             QueryView(
                 query,
-                lambda data: _orders(data, step, action.pending, url, receipts),
+                lambda data: _orders(data, step, action.pending, url, receipts, set_refunding),
                 is_empty=lambda data: data is None,
                 loading_label="Loading store orders…",
             ),
@@ -151,6 +157,9 @@ def _Queue() -> VdomDict:
         )
         if asking
         else "",
+        _RefundDialog(refunding, query, on_close=lambda: set_refunding(None), key=refunding.id)
+        if refunding and receipts
+        else "",
         lead="Move each store order along: processed, shipped with its tracking number, delivered.",
         body_class="store",
     )
@@ -162,10 +171,12 @@ def _orders(
     busy: bool,
     url: ListQuery,
     receipts: bool,
+    refund: Callable[[StoreOrderRead | None], None],
 ) -> VdomDict:
     def buttons(order: StoreOrderRead) -> VdomDict | str:
         targets = NEXT_STEPS[order.fulfilment]
-        if not targets:
+        refundable = receipts and is_paid(order)
+        if not targets and not refundable:
             return ""
         return html.div(
             {"class_name": "store-order-actions"},
@@ -183,6 +194,17 @@ def _orders(
                 )
                 for target in targets
             ],
+            Button(
+                "Refund",
+                size="sm",
+                variant="outline",
+                on_click=lambda: refund(order),
+                disabled=busy,
+                aria_label=f"Refund: order {order.number}",
+                key="refund",
+            )
+            if refundable
+            else "",
         )
 
     return PagedItems(
@@ -268,8 +290,14 @@ def _StepDialog(
     )
     descriptions = {
         F.shipped: "The patient is e-mailed the carrier and tracking number.",
-        F.returned: "Its total is refunded to the patient's wallet as credit and the stock goes back on the shelf.",
-        F.canceled: "Nothing is owed for it any more and the stock goes back on the shelf.",
+        F.returned: (
+            "What is left of it is refunded (to the card it was paid with, else as wallet credit) and the "
+            "stock goes back on the shelf."
+        ),
+        F.canceled: (
+            "Nothing is owed for it any more (paid by card: refunded to the card) and the stock goes back "
+            "on the shelf."
+        ),
     }
     return Dialog(
         f"{label}: order {order.number}",
@@ -293,4 +321,25 @@ def _StepDialog(
         description=descriptions[target],
         id="store-step-dialog",
         busy=action.pending,
+    )
+
+
+def is_paid(order: StoreOrderRead) -> bool:
+    """Whether its money was collected (by card at checkout, or on delivery) and not all given back."""
+    if order.status == "refunded" or order.fulfilment in (F.canceled, F.returned):
+        return False
+    if order.payment_method == CARD:
+        return order.paid_at is not None
+    return order.fulfilment is F.delivered
+
+
+@component
+def _RefundDialog(order: StoreOrderRead, query: Query, on_close: Callable[[], None]) -> Any:
+    return Dialog(
+        f"Refund order {order.number}",
+        StoreOrderRefund(order.id, on_changed=query.refetch),
+        open=True,
+        on_close=on_close,
+        description=f"Patient: {order.patient_name}" if order.patient_name else None,
+        id="store-refund-dialog",
     )

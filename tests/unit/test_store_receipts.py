@@ -132,7 +132,7 @@ async def test_a_returned_order_shows_its_wallet_credit_and_a_cancelled_one_owes
     )
     text = await pdf_text(shop.patient, order.number)
     assert f"Store order {order.number} REFUNDED" in text and "Total $17.00" in text
-    assert "Returned — refunded as wallet credit Jan 19, 2030 -$17.00" in text
+    assert "Refunded as wallet credit Jan 19, 2030 -$17.00" in text and "Net paid $0.00" in text
     assert "Returned on Jan 19, 2030: $17.00 was refunded to your MediVisit wallet." in text
 
     await add(shop.patient, product)

@@ -6,8 +6,10 @@ The figures are the order's own, as the store recorded them when it was placed (
 orders and the staff queue show, `app.services.store.internal.read_store_order`): each product's quantity,
 unit price and line total, then the money lines every store order card shows — Subtotal, Shipping (or
 "Free"), Sales tax and Platform fee when there are any, Total. Nothing is added up again here.
-A returned order was refunded as wallet credit for its whole total and a cancelled one owes nothing (the
-store's ledger rules, app/services/store/_ledger.py): either is one credit line for the order's total.
+Each refund (staff's, in full or in part, or a paid order's return or cancellation: the store's ledger
+entries, app/services/store/_refunds.py) is a credit note: "Refunded to card" (pending until the bank
+confirms it) or "Refunded as wallet credit", its day and amount; an order canceled before it was paid owes
+nothing: one "Cancelled — nothing is owed" line. Then Paid, Refunded and Net paid (paid − refunded).
 Every download is audited (`receipt_download`, and for someone else's order a read of the patient's records).
 """
 
@@ -26,15 +28,18 @@ from app.services.receipts._pdf import billed_to, receipt_day, record_download, 
 from app.services.shared.accounts import is_admin
 from app.services.shared.signed_in import require_account
 from app.services.shared.staff_access import permissions_of
-from app.services.store.internal import read_store_order
+from app.services.store.internal import read_store_order, store_money_of
 from app.settings import get_settings
 from models.account import AccountRead
+from models.card_refund import StoreOrderMoneyRead
 from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrderRead
 
 NO_STORE_ORDER = "No store order has this number."
 FREE = "Free"
-RETURNED = "Returned — refunded as wallet credit"
+CARD = "stripe"  # a store order's payment_method when paid by card
+REFUNDED_TO_CARD = "Refunded to card"
+REFUNDED_AS_CREDIT = "Refunded as wallet credit"
 CANCELLED = "Cancelled — nothing is owed"
 STATUS = {
     "pending": "Pending",
@@ -55,35 +60,66 @@ class StoreReceiptLine(BaseModel):
     line_total_cents: int
 
 
+class StoreCreditLine(BaseModel):
+    """A credit note: 'Refunded to card' / 'Refunded as wallet credit' / 'Cancelled — nothing is owed'."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    at: datetime | None
+    cents: int  # positive: what it takes off
+    refund: bool = True
+
+
 class StoreReceiptRead(BaseModel):
     """A store order's receipt: its products, its money lines ((label, cents); None for free shipping) with
-    Total last, and the credit when it was returned or cancelled."""
+    Total last, its credit notes, and what was paid, refunded and the net paid."""
 
     model_config = ConfigDict(frozen=True)
 
     order: StoreOrderRead
     lines: tuple[StoreReceiptLine, ...]
     money: tuple[tuple[str, int | None], ...]
-    credit_label: str = ""
-    credit_cents: int = 0
-    credited_at: datetime | None = None
+    credits: tuple[StoreCreditLine, ...] = ()
+    paid_cents: int = 0
+    refunded_cents: int = 0
+    closed_at: datetime | None = None
+
+    @property
+    def net_paid_cents(self) -> int:
+        return self.paid_cents - self.refunded_cents
 
 
-def store_receipt(order: StoreOrderRead, closed_at: datetime | None = None) -> StoreReceiptRead:
+def store_receipt(
+    order: StoreOrderRead, closed_at: datetime | None = None, money: StoreOrderMoneyRead | None = None
+) -> StoreReceiptRead:
     """The receipt of `order` (no access check: callers check who reads it); `closed_at` is when it was
-    returned or cancelled."""
-    money: list[tuple[str, int | None]] = [
+    returned or cancelled, `money` its payment and refunds."""
+    lines: list[tuple[str, int | None]] = [
         ("Subtotal", order.subtotal_cents),
         ("Shipping", order.shipping_cents if order.shipping_cents > 0 else None),
     ]
     if order.tax_cents > 0:
-        money.append(("Sales tax", order.tax_cents))
+        lines.append(("Sales tax", order.tax_cents))
     if order.fee_cents > 0:
-        money.append(("Platform fee", order.fee_cents))
-    money.append(("Total", order.total_cents))
-    credit = {FulfilmentStatus.returned: RETURNED, FulfilmentStatus.canceled: CANCELLED}.get(
-        order.fulfilment, ""
-    )
+        lines.append(("Platform fee", order.fee_cents))
+    lines.append(("Total", order.total_cents))
+    credits: list[StoreCreditLine] = []
+    for refund in reversed(money.refunds if money is not None else []):  # oldest first
+        card = refund.to_card and refund.card_status != "failed"  # a failed one went to the wallet
+        label = REFUNDED_TO_CARD if card else REFUNDED_AS_CREDIT
+        pending = card and refund.card_status == "pending"
+        credits.append(
+            StoreCreditLine(
+                label=f"{label} (pending)" if pending else label,
+                at=refund.at,
+                cents=int(refund.amount * 100),
+            )
+        )
+    paid = money is not None and money.paid
+    if order.fulfilment is FulfilmentStatus.canceled and not paid:
+        credits.append(StoreCreditLine(label=CANCELLED, at=closed_at, cents=order.total_cents, refund=False))
+    refunded = sum(c.cents for c in credits if c.refund)
     return StoreReceiptRead(
         order=order,
         lines=tuple(
@@ -95,10 +131,11 @@ def store_receipt(order: StoreOrderRead, closed_at: datetime | None = None) -> S
             )
             for line in order.lines
         ),
-        money=tuple(money),
-        credit_label=credit,
-        credit_cents=order.total_cents if credit else 0,
-        credited_at=closed_at if credit else None,
+        money=tuple(lines),
+        credits=tuple(credits),
+        paid_cents=order.total_cents if paid else 0,
+        refunded_cents=refunded,
+        closed_at=closed_at,
     )
 
 
@@ -122,12 +159,29 @@ def ship_to(order: StoreOrderRead) -> tuple[str, ...]:
 def _notes(receipt: StoreReceiptRead, zone: ZoneInfo, brand: str, support: str) -> tuple[str, ...]:
     order = receipt.order
     total = money_cents(order.total_cents)
+    refunded = money_cents(receipt.refunded_cents)
+    by_card = order.payment_method == CARD
+    where = "to your card" if all("card" in c.label for c in receipt.credits if c.refund) else ""
+    where = where or (
+        f"to your {brand} wallet" if not any("card" in c.label for c in receipt.credits) else ""
+    )
+    went = f" {where}" if where else " (to your card or wallet, as each line says)"
     if order.fulfilment is FulfilmentStatus.returned:
-        paid = f"Returned on {receipt_day(receipt.credited_at, zone)}: {total} was refunded to your {brand} wallet."
+        paid = f"Returned on {receipt_day(receipt.closed_at, zone)}: {refunded} was refunded{went}."
+    elif order.fulfilment is FulfilmentStatus.canceled and not receipt.paid_cents:
+        paid = f"Cancelled on {receipt_day(receipt.closed_at, zone)}: nothing is owed for this order."
     elif order.fulfilment is FulfilmentStatus.canceled:
-        paid = f"Cancelled on {receipt_day(receipt.credited_at, zone)}: nothing is owed for this order."
+        paid = f"Cancelled on {receipt_day(receipt.closed_at, zone)}: {refunded} was refunded{went}."
+    elif by_card and receipt.paid_cents:
+        paid = f"Paid by card: {total}." + (
+            f" {refunded} was refunded{went}." if receipt.refunded_cents else ""
+        )
+    elif by_card:
+        paid = f"To pay by card: {total}."
     elif order.fulfilment is FulfilmentStatus.delivered:
-        paid = f"Paid on delivery: {total}."
+        paid = f"Paid on delivery: {total}." + (
+            f" {refunded} was refunded{went}." if receipt.refunded_cents else ""
+        )
     else:
         paid = f"Pay on delivery: {total} is due when the order is delivered."
     tracking = (
@@ -150,10 +204,10 @@ def store_receipt_document(receipt: StoreReceiptRead, billed_to: tuple[str, ...]
         ("Shipped", receipt_day(order.shipped_at, zone)),
         ("Delivered", receipt_day(order.delivered_at, zone)),
     ]
-    if receipt.credit_label:
+    if receipt.closed_at is not None:
         closed = "Returned" if order.fulfilment is FulfilmentStatus.returned else "Cancelled"
-        dates.append((closed, receipt_day(receipt.credited_at, zone)))
-    dates.append(("Payment", "Pay on delivery"))
+        dates.append((closed, receipt_day(receipt.closed_at, zone)))
+    dates.append(("Payment", "Card" if order.payment_method == CARD else "Pay on delivery"))
     tables = [
         Table(
             "Products",
@@ -176,17 +230,19 @@ def store_receipt_document(receipt: StoreReceiptRead, billed_to: tuple[str, ...]
             empty="This order has no products.",
         )
     ]
-    if receipt.credit_label:
+    if receipt.credits:
         tables.append(
             Table(
                 "Credit",
                 (Column("Credit", 5.1), Column("On", 1.4), Column("Amount", 1.4, "RIGHT")),
-                (
-                    (
-                        receipt.credit_label,
-                        receipt_day(receipt.credited_at, zone),
-                        money_cents(-receipt.credit_cents),
-                    ),
+                tuple(
+                    (credit.label, receipt_day(credit.at, zone), money_cents(-credit.cents))
+                    for credit in receipt.credits
+                ),
+                totals=(
+                    ("Paid", money_cents(receipt.paid_cents)),
+                    ("Refunded", money_cents(-receipt.refunded_cents)),
+                    ("Net paid", money_cents(receipt.net_paid_cents)),
                 ),
             )
         )
@@ -219,7 +275,8 @@ async def _readable(
         and Permission.process_payments not in await permissions_of(session=session, account=account)
     ):
         raise NotFound(NO_STORE_ORDER)
-    return store_receipt(order, closed_at), account
+    money = await store_money_of(session, order.id)
+    return store_receipt(order, closed_at, money), account
 
 
 async def get_store_order_receipt(

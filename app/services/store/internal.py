@@ -41,6 +41,12 @@ async def linked_store_order(
     return read, as_utc(row.returned_at or row.canceled_at), await store_money(session, row)
 
 
+async def store_money_of(session: AsyncSession, store_order_id: str) -> StoreOrderMoneyRead | None:
+    """A store order's payment and refunds (no access check), or None when there is no such order."""
+    row = await session.get(StoreOrder, store_order_id)
+    return await store_money(session, row) if row is not None else None
+
+
 async def read_store_order(
     session: AsyncSession, number: str
 ) -> tuple[StoreOrderRead, datetime | None] | None:
@@ -59,6 +65,7 @@ __all__ = [
     "read_store_order",
     "refunds_of",
     "store_money",
+    "store_money_of",
     "release_linked_store_order",
     "release_store_order",
     "settle_linked_store_order",
