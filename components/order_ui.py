@@ -16,7 +16,7 @@ from components import browser
 from components.context import UiSession, use_session
 from components.format import format_currency, format_date, format_slot
 from components.icons import icon
-from components.kit import button_link, button_row, page_title
+from components.kit import UserText, button_link, button_row, page_title
 from models.booking import AppointmentRead, AppointmentStatus, OrderRead
 from models.receipt import CreditKind, ReceiptCreditRead, ReceiptRead
 
@@ -25,6 +25,8 @@ REQUESTED = "Requested — awaiting the provider's confirmation"
 AWAITING_PAYMENT = "Awaiting payment"
 PAYMENT_FAILED = "Payment failed"
 PAY_BY_CARD = "Pay by card"
+WALLET_CREDIT = "wallet_credit"  # an order's payment_method when its wallet credit paid it all
+STORE_ORDERS_HREF = "/dashboard/store?tab=orders"  # the patient's store orders
 
 
 def receipt_href(number: str) -> str:
@@ -78,16 +80,16 @@ def credit_line_text(credit: ReceiptCreditRead, time_zone: str) -> str:
 
 
 def _products_rows(receipt: ReceiptRead) -> list[VdomDict]:
-    """The store order placed with the visits (one checkout): each product, shipping, tax, its total."""
+    """The store order placed with the visits (one checkout): its products (each listed above the totals,
+    `product_lines`), shipping, tax and a retail fee."""
     if not receipt.store_number:
         return []
     rows = [
         html.div(
-            {"key": f"product-{index}", "class_name": "summary-product"},
-            html.dt(f"{product.name} × {product.quantity}"),
-            html.dd(format_currency(product.line_total)),
+            {"key": "products", "class_name": "summary-product"},
+            html.dt("Products"),
+            html.dd(format_currency(receipt.store_subtotal)),
         )
-        for index, product in enumerate(receipt.products)
     ]
     rows.append(
         html.div(
@@ -217,12 +219,47 @@ def confirmation_copy(order: OrderRead) -> tuple[str, str, str]:
 _ICONS = {REQUESTED: "clock", AWAITING_PAYMENT: "clock", PAYMENT_FAILED: "alert"}
 
 
-def total_label(order: OrderRead) -> str:
+def total_label(order: OrderRead, *, products: bool = False) -> str:
+    """What the order's one total says of how it is paid (`products`: a store order was placed with it,
+    paid with the card payment, else on delivery)."""
+    if order.payment_method == WALLET_CREDIT:
+        return "Total, paid with wallet credit" + (" (products on delivery)" if products else "")
     return {
         "paid": "Total, paid by card",
         "awaiting": "Total, to pay by card",
         "failed": "Total (nothing was charged)",
-    }.get(order.payment_status, "Total, paid at the visit")
+    }.get(order.payment_status, "Total, paid at the visit" + (" and on delivery" if products else ""))
+
+
+def product_lines(receipt: ReceiptRead) -> list[VdomDict]:
+    """A line (`li`) per product of the store order placed with the visits: name, quantity, its total."""
+    return [
+        html.li(
+            {"key": f"product-{index}", "class_name": "summary-product"},
+            html.div(
+                {"class_name": "summary-line-text"},
+                html.strong(UserText(product.name)),
+                html.span({"class_name": "hint"}, f"Quantity {product.quantity}"),
+            ),
+            html.span({"class_name": "summary-price"}, html.strong(format_currency(product.line_total))),
+        )
+        for index, product in enumerate(receipt.products)
+    ]
+
+
+def _store_note(receipt: ReceiptRead) -> VdomDict | str:
+    """The products' part of one checkout: their store order, shipped, followed under My orders."""
+    if not receipt.store_number:
+        return ""
+    return html.p(
+        {"class_name": "hint order-store-note"},
+        icon("truck", size=16),
+        " Your store products are store order ",
+        html.strong({"data-store-order-number": receipt.store_number}, receipt.store_number),
+        ", shipped to you: follow it under ",
+        html.a({"href": STORE_ORDERS_HREF}, "My store orders"),
+        ".",
+    )
 
 
 @component
@@ -274,8 +311,12 @@ def OrderConfirmation(order: OrderRead, receipt: ReceiptRead) -> VdomDict:
                             )
                             for visit in order.appointments
                         ],
+                        *product_lines(receipt),
                     ),
-                    receipt_totals(receipt, total_label(order), session.time_zone),
+                    _store_note(receipt),
+                    receipt_totals(
+                        receipt, total_label(order, products=bool(receipt.store_number)), session.time_zone
+                    ),
                     button_row(
                         html.a(
                             {

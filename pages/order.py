@@ -4,7 +4,9 @@ Checkout goes here after Place order (with the card gateway, Stripe's payment pa
 order instead of "Your cart is empty". Intake notes with a red flag (an emergency, a crisis) put the 911 / 988
 message above the confirmation (the visit is booked all the same). Only its patient (or an owner or admin) can open it; anyone else is
 told it is not in their account, on a page that leads on to their own visits. Its totals are the receipt's
-(app/services/receipts), so the page and the PDF agree after a cancellation or a refund.
+(app/services/receipts), so the page and the PDF agree after a cancellation or a refund. A cart of visits and
+products placed as one checkout shows here as one order: the visits, the products of the store order placed
+with them (`StoreOrder.visit_order_id`, on the same receipt) and one total (components/order_ui.py).
 """
 
 from __future__ import annotations

@@ -24,13 +24,17 @@ from app.services.ledger import grant_wallet_credit
 from app.services.ledger.internal import check_ledger
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.format import format_currency
+from components.order_ui import OrderConfirmation, total_label
 from medivisit.reactpy_compat import hook_stack
-from models.booking import Order
+from models.booking import Order, OrderRead
 from models.cart import CartItem, CartItemRead
 from models.catalog import Service
 from models.checkout_credit import CheckoutMoneyRead, OrderCredit, PaymentMode, PaymentModeRead
+from models.receipt import ReceiptProductRead, ReceiptRead
 from models.store import StoreOrder
 from pages import checkout
+from tests import factories
 from tests.factories import Person, run
 from tests.ui.harness import Element, Mounted, attrs, find_all, mount, text
 from tests.unit import test_ledger
@@ -221,3 +225,58 @@ async def test_a_cart_with_a_visit_and_a_product_is_placed_with_one_place_order(
     assert (store.ship_city, store.ship_zip) == ("New York", HOME.zip_code)
     checked = await run(check_ledger)
     assert checked.holds, checked.breaks
+
+
+# ---- the confirmation of one checkout -------------------------------------------------------------------
+def _receipt(order: OrderRead, **changes: Any) -> ReceiptRead:
+    charged = order.total + Decimal("23.95")
+    fields: dict[str, Any] = {
+        "order_id": order.id,
+        "number": order.number,
+        "status": order.status,
+        "payment_method": order.payment_method,
+        "paid_ahead": False,
+        "created_at": order.created_at,
+        "visits": [],
+        "credits": [],
+        "subtotal": order.subtotal,
+        "platform_fee": order.platform_fee,
+        "charged": charged,
+        "credited": Decimal("0"),
+        "total": charged,
+        "paid": Decimal("0"),
+        "refunded": Decimal("0"),
+        "due": charged,
+        "store_number": "MS-4GAUZE",
+        "products": [
+            ReceiptProductRead(
+                name="Gauze pads", quantity=2, unit_price=Decimal("8.50"), line_total=Decimal("17.00")
+            )
+        ],
+        "store_subtotal": Decimal("17.00"),
+        "shipping": Decimal("6.95"),
+        "store_total": Decimal("23.95"),
+    }
+    return ReceiptRead(**(fields | changes))
+
+
+async def test_the_confirmation_of_one_checkout_lists_the_visits_and_the_products_with_one_total() -> None:
+    order = factories.order_read([factories.appointment_read()])
+    receipt = _receipt(order)
+    async with mount(lambda: SessionContext(OrderConfirmation(order, receipt), value=_session())) as ui:
+        lines = text(find_all(ui.model, "ul")[0])
+        assert order.appointments[0].service_name in lines
+        assert "Gauze pads Quantity 2 $17" in lines
+        assert "store order MS-4GAUZE" in text(ui.model)
+        [link] = [a for a in find_all(ui.model, "a") if text(a) == "My store orders"]
+        assert attrs(link)["href"] == "/dashboard/store?tab=orders"
+        totals = text(find_all(ui.model, "dl")[0])
+        # The visits and the products: one total, paid at the visit and on delivery.
+        assert "Products $17 Shipping $6.95" in totals
+        assert f"Total, paid at the visit and on delivery {format_currency(receipt.total)}" in totals
+        assert totals.count("Total") == 1
+
+
+def test_an_order_paid_all_with_credit_says_so() -> None:
+    order = factories.order_read([factories.appointment_read()], payment_method="wallet_credit")
+    assert total_label(order) == "Total, paid with wallet credit"
