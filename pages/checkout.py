@@ -829,7 +829,7 @@ def _mode_option(option: PaymentModeRead, chosen: bool, choose: Callable[[str], 
             html.label(
                 {"html_for": control_id},
                 option.label,
-                html.span({"class_name": "badge pay-mode-badge"}, "Recommended")
+                html.span({"class_name": "badge badge-success pay-mode-badge"}, "Recommended")
                 if option.recommended
                 else "",
             ),

@@ -1,5 +1,6 @@
-"""Card payments in Chromium (PAYMENT_GATEWAY=stripe): Jordan Lee books Priya Shah's blood draw, Place order
-sends the browser to the payment page, Jordan comes back to the order ("Complete your payment", Pay by
+"""Card payments in Chromium (PAYMENT_GATEWAY=stripe): Jordan Lee books Priya Shah's blood draw with a
+thermometer from the store in the same cart, chooses Pay by card (the recommended of the two modes), and one
+Place order sends the browser to the payment page (one Checkout Session for the visit and the product), Jordan comes back to the order ("Complete your payment", Pay by
 card), Stripe's webhook arrives and the open page changes by itself to the requested visit paid by card;
 then the Wallet lists the card saved at checkout and removes it after a confirmation (axe-core on the order
 page and the wallet).
@@ -38,6 +39,7 @@ PATIENT = "patient@demo.medivisit.test"
 PROVIDER = "provider@demo.medivisit.test"
 ZIP = "10001"
 DRAW = "Routine blood draw"
+THERMOMETER = "Digital oral thermometer"
 DAYS_AHEAD = 3  # outside every cancellation window
 
 
@@ -112,11 +114,20 @@ def test_pay_by_card_then_manage_the_saved_card(page: Page, site) -> None:  # no
     page.get_by_role("article", name="Priya Shah").get_by_role("button", name="Add to cart").click()
     expect(toasts(page, f"Added {DRAW} to cart")).to_be_visible()
 
-    # Checkout says the card is paid on Stripe's page; Place order goes there.
+    # And a thermometer from the store: one checkout, one card payment for both.
+    open_page(page, live.url("/dashboard/store?q=thermometer"))
+    page.get_by_role("button", name=f"Add {THERMOMETER} to cart").click()
+    expect(toasts(page, f"Added {THERMOMETER} to cart")).to_be_visible()
+
+    # Checkout offers the modes the owners allow, card first (recommended); Place order goes to Stripe.
     open_page(page, live.url("/checkout"))
     summary = page.get_by_role("complementary", name="Order summary")
-    expect(summary).to_contain_text("Pay by card.")
-    page.get_by_label("ZIP code").fill(ZIP)
+    pay_by_card = summary.get_by_role("radio", name=re.compile(r"^Pay by card"))
+    expect(pay_by_card).to_be_checked()
+    expect(summary.get_by_role("radio", name="Pay at the visit")).not_to_be_checked()
+    expect(summary).to_contain_text(THERMOMETER)
+    meet = page.get_by_role("region", name="Where we'll meet you")
+    meet.get_by_label("ZIP code").fill(ZIP)
     draw = page.get_by_role("article", name=DRAW)
     chip = draw.get_by_role("group", name="Day").get_by_role("button").nth(DAYS_AHEAD)
     chip.click()
@@ -125,13 +136,28 @@ def test_pay_by_card_then_manage_the_saved_card(page: Page, site) -> None:  # no
     expect(grid).to_have_attribute("aria-busy", "false")
     grid.get_by_role("button").first.click()
     expect(draw.get_by_role("status").filter(has_text="Held until")).to_be_visible()
-    page.get_by_label("Street address").fill("350 W 31st St")
-    page.get_by_label("City").fill("New York")
-    page.get_by_label("State").fill("NY")
+    meet.get_by_label("Street address").fill("350 W 31st St")
+    meet.get_by_label("City").fill("New York")
+    meet.get_by_label("State").fill("NY")
+    shipping = page.get_by_role("region", name="Shipping address")
+    for label, value in (
+        ("Full name", "Jordan Lee"),
+        ("Street address", "350 Fifth Avenue"),
+        ("City", "New York"),
+        ("State", "NY"),
+        ("ZIP code", "10118"),
+    ):
+        shipping.get_by_label(label).fill(value)
+    problems += check_every_look(page, "/checkout (a visit and a product, pay by card)")
+    screenshot(page, "checkout-visit-and-product", full_page=True, animations="disabled")
+    expect(summary.get_by_role("button", name=re.compile(r"^Place order"))).to_have_count(1)  # one for all
     summary.get_by_role("button", name=re.compile(r"^Place order")).click()
     expect(page).to_have_url(re.compile(re.escape(standin.url) + r"/c/pay/cs_test\d+$"))
     [checkout] = [s for s in standin.sessions.values() if s["status"] == "open"]
     order_page = checkout["cancel_url"]
+    assert checkout["metadata"]["store_order_id"]  # the products are on the visits' one payment
+    [created] = standin.calls("POST", "/v1/checkout/sessions")
+    assert THERMOMETER in created.params.values()
 
     # Back on the order (Stripe's cancel address): it waits for the payment and offers to pay.
     open_page(page, order_page)
@@ -162,6 +188,9 @@ def test_pay_by_card_then_manage_the_saved_card(page: Page, site) -> None:  # no
     assert answer.json()["result"] == "paid"
     expect(page.get_by_role("heading", name="Your visit is requested")).to_be_visible()
     expect(page.get_by_role("main")).to_contain_text("Total, paid by card")
+    # One order: the visit and the thermometer (its store order), one total.
+    expect(page.get_by_role("main")).to_contain_text(THERMOMETER)
+    expect(page.get_by_role("main")).to_contain_text(re.compile(r"store order MS-[0-9A-Z]+"))
     expect(page.get_by_role("link", name="Pay by card")).to_have_count(0)
     screenshot(page, "card-order-paid", full_page=True, animations="disabled")
 
