@@ -26,6 +26,7 @@ import asyncio
 import re
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -49,7 +50,7 @@ from models.ledger import VisitCharge
 from tests import stripe_standin
 from tests.conftest import LiveServer, demo_database, free_port, run_cli, start_server, stop_server
 from tests.e2e.accessibility import loaded, signed_in_at
-from tests.e2e.conftest import DESKTOP, open_page, watch_errors
+from tests.e2e.conftest import DESKTOP, _page, open_page, page_errors, screenshot
 from tests.e2e.helpers import toasts
 from tests.e2e.test_booking_flow import day_ahead, hold
 from tests.e2e.test_staff_portal import staff_sign_in
@@ -80,6 +81,7 @@ class Site:
 @dataclass(frozen=True)
 class Visit:
     id: str
+    starts_at: datetime  # UTC, once moved to the day it happens
     price: int  # cents: the provider's price
     fee: int  # cents: the platform fee on it
 
@@ -132,16 +134,12 @@ class People:
 
 @pytest.fixture
 def people(browser: Browser) -> Iterator[People]:
-    """A desktop page (a browser context of its own) for each person of the path."""
-    contexts = [browser.new_context(viewport=DESKTOP, service_workers="block") for _ in range(4)]
-    pages = []
-    for context in contexts:
-        context.set_default_timeout(10_000)
-        pages.append(context.new_page())
-        watch_errors(pages[-1])
-    yield People(*pages)
-    for context in contexts:
-        context.close()
+    """A desktop page for each person of the path, each in a browser context of its own (as the `page`
+    fixture makes them); none of them has had an uncaught JavaScript error at the end."""
+    with ExitStack() as stack:
+        pages = [stack.enter_context(contextmanager(_page)(browser, DESKTOP)) for _ in range(4)]
+        yield People(*pages)
+        assert [page_errors(page) for page in pages] == [[], [], [], []]
 
 
 # ---- the database: the visit's day arrives, the dispute window ends -------------------------------
@@ -177,7 +175,7 @@ async def _visit_now(database_url: str, order_number: str) -> Visit:
             charge = present(
                 await session.scalar(select(VisitCharge).where(VisitCharge.appointment_id == row.id))
             )
-            return Visit(row.id, charge.price, charge.fee)
+            return Visit(row.id, as_utc(start), charge.price, charge.fee)
     finally:
         await database.dispose()
 
@@ -195,14 +193,21 @@ async def _charge(database_url: str, appointment_id: str) -> VisitCharge:
         await database.dispose()
 
 
-async def _release_earnings(database_url: str, at: datetime) -> int:
+async def _release_earnings(database_url: str, at: datetime) -> None:
     """The release job (medivisit/periodic.py's "Released %d visit earning(s)") run once at `at`."""
     database = Database(database_url)
     try:
         async with database.unit_of_work() as session:
-            return await release_due_earnings(session=session, now=at)
+            await release_due_earnings(session=session, now=at)
     finally:
         await database.dispose()
+
+
+def release_earnings(site: Site, visit: Visit, at: datetime) -> datetime | None:
+    """The release job run at `at`; when the visit's earning was released (None: still pending)."""
+    in_thread(_release_earnings(site.database_url, at))
+    released = in_thread(_charge(site.database_url, visit.id)).released_at
+    return as_utc(released) if released else None
 
 
 # ---- Stripe's side ----------------------------------------------------------------------------------
@@ -290,6 +295,7 @@ def onboard_and_pay_out(people: People, site: Site, *, netted: Decimal = Decimal
     payout.paid makes it paid. Returns the amount paid out."""
     provider, owner, manager = people.provider, people.owner, people.manager
     open_page(provider, site.live.url(WALLET))
+    paid_before = money_in(balance(provider, "Paid out"))
     setup = provider.locator(".payout-setup")
     expect(setup).to_contain_text("Not set up")
     setup.get_by_role("button", name="Set up payouts with Stripe").click()
@@ -346,7 +352,7 @@ def onboard_and_pay_out(people: People, site: Site, *, netted: Decimal = Decimal
     provider.reload()
     expect(mine).to_contain_text("Paid")
     open_page(provider, site.live.url(WALLET))
-    expect(balance(provider, "Paid out")).to_contain_text(shown)
+    expect(balance(provider, "Paid out")).to_contain_text(format_money(paid_before + amount))
     expect(balance(provider, "In payout")).to_contain_text("$0.00")
     expect(balance(provider, "Available")).to_contain_text("$0.00")
     return amount
@@ -412,7 +418,7 @@ def test_card_payment_dispute_refund_to_the_card_release_and_payout(card_site: S
     expect(card).to_contain_text("Problem reported — we're looking into it")
     # The report holds the earning past its window: the release job leaves it pending.
     completed = as_utc(present(in_thread(_charge(site.database_url, visit.id)).completed_at))
-    assert in_thread(_release_earnings(site.database_url, completed + timedelta(hours=73))) == 0
+    assert release_earnings(site, visit, completed + timedelta(hours=73)) is None
 
     resolve_with_a_partial_refund(people.owner, site)
     [refund] = site.standin.calls("POST", "/v1/refunds")
@@ -422,15 +428,18 @@ def test_card_payment_dispute_refund_to_the_card_release_and_payout(card_site: S
     open_page(patient, site.live.url(f"/orders/{number}"))
     expect(totals.locator(".summary-credit").filter(has_text=f"-{format_currency(REFUND)}")).to_have_count(1)
     expect(totals.locator("[data-receipt-total]")).to_have_text(format_currency(dollars(total) - REFUND))
+    screenshot(patient, "money-path-card-receipt", full_page=True, animations="disabled")
 
     # The dispute window ends (the release job, 72 hours after the completion): the rest is available.
     charge = in_thread(_charge(site.database_url, visit.id))
     earning = dollars(visit.price - charge.refunded_earning)
-    assert in_thread(_release_earnings(site.database_url, completed + timedelta(hours=72, minutes=1))) == 1
+    later = completed + timedelta(hours=72, minutes=1)
+    assert release_earnings(site, visit, later) == later
     open_page(provider, site.live.url(WALLET))
     expect(balance(provider, "Pending")).to_contain_text("$0.00")
     expect(balance(provider, "Available")).to_contain_text(format_money(available_before + earning))
     expect(statement_row(provider)).to_contain_text("Available")
+    screenshot(provider, "money-path-card-wallet-released", full_page=True, animations="disabled")
     expect(statement_row(provider)).to_contain_text(format_money(earning))
 
     # Connect onboarding, two approvers, the transfer and Stripe's payout.paid.
@@ -475,6 +484,7 @@ def test_pay_at_visit_cash_collection_refund_netted_fee_and_payout(visit_site: S
     expect(balance(provider, "Pending")).to_contain_text("$0.00")  # paid at the door: nothing waits
     expect(balance(provider, "Owed to MediVisit")).to_contain_text(format_money(fee))
     expect(statement_row(provider)).to_contain_text("Collected at visit (cash)")
+    screenshot(provider, "money-path-cash-wallet-owed", full_page=True, animations="disabled")
 
     # Jordan's visit is paid; with nothing pending there is no dispute window, so no report is offered.
     open_page(patient, site.live.url(f"{APPOINTMENTS}?tab=past&visit={visit.id}"))
@@ -487,7 +497,7 @@ def test_pay_at_visit_cash_collection_refund_netted_fee_and_payout(visit_site: S
 
     # The owner refunds part of it from the visit details, as wallet credit (Priya's share and the fee back).
     charge = in_thread(_charge(site.database_url, visit.id))
-    day = as_utc(present(charge.completed_at)).astimezone(ZoneInfo(ZONE)).date().isoformat()
+    day = visit.starts_at.astimezone(ZoneInfo(ZONE)).date().isoformat()
     open_page(
         owner,
         site.live.url(
@@ -511,6 +521,11 @@ def test_pay_at_visit_cash_collection_refund_netted_fee_and_payout(visit_site: S
         .get_by_role("row")
         .filter(has_text=format_money(REFUND))
     ).to_have_count(1)
+
+    open_page(patient, site.live.url(f"/orders/{number}"))
+    expect(totals.locator(".summary-credit").filter(has_text=f"-{format_currency(REFUND)}")).to_have_count(1)
+    expect(totals.locator("[data-receipt-total]")).to_have_text(format_currency(total - REFUND))
+    expect(totals.locator("[data-receipt-due]")).to_have_text("$0")
 
     # The refund took Priya's share back from her available earnings and the fee from what she owes.
     refunded = in_thread(_charge(site.database_url, visit.id))
