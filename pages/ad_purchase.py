@@ -469,26 +469,31 @@ def FlightsBilling(returned: str = "") -> VdomDict:
     after Stripe's page."""
     query = use_query(list_my_ad_flights)
     return section(
-        notice(
-            "Thanks: your payment is being confirmed. The flight starts on its first day once Stripe "
-            "confirms it.",
-            tone="info",
-        )
-        if returned == "done"
-        else notice("The payment was cancelled; your flight waits for its payment.", tone="warning")
-        if returned == "cancelled"
-        else "",
-        QueryView(
-            query,
-            lambda rows: html.ul(
-                {"class_name": "ad-billing-list"},
-                *(_FlightBilling(f, query, key=f"{f.id} {f.status} {f.paid_cents}") for f in rows),
+        Region(
+            "Your flights",
+            notice(
+                "Thanks: your payment is being confirmed. The flight starts on its first day once Stripe "
+                "confirms it.",
+                tone="info",
+            )
+            if returned == "done"
+            else notice("The payment was cancelled; your flight waits for its payment.", tone="warning")
+            if returned == "cancelled"
+            else "",
+            QueryView(
+                query,
+                lambda rows: html.ul(
+                    {"class_name": "ad-billing-list"},
+                    *(_FlightBilling(f, query, key=f"{f.id} {f.status} {f.paid_cents}") for f in rows),
+                ),
+                is_empty=lambda rows: not rows,
+                empty="No flights yet: book one below.",
+                loading_label="Loading your flights…",
             ),
-            is_empty=lambda rows: not rows,
-            empty="No flights yet: book one below.",
-            loading_label="Loading your flights…",
+            title_id="my-flights-title",
+            title_class="section-title",
+            class_name="ad-my-flights",
         ),
-        title="Your flights",
         id="my-flights",
     )
 

@@ -1,8 +1,11 @@
-"""Self-serve ads in Chromium (issue 17 part 4): Priya Shah (demo provider) books a flight on /ad-purchase
-with an uploaded image and previews it in the slot's own markup; Morgan Hayes (demo management, manage_ads)
-sees the screening's verdict and approves it on /staff/ads; a visitor then finds it on /services labelled
+"""Self-serve ads in Chromium (issue 17 part 4; paid, issue 29 item 5): Priya Shah (demo provider) books a
+flight on /ad-purchase with an uploaded image and previews it in the slot's own markup; Morgan Hayes (demo
+management, manage_ads) sees the screening's verdict and approves it on /staff/ads; the flight awaits its
+payment: Priya pays its budget by card (Stripe Checkout: the stand-in of tests/stripe_standin.py, the
+webhook signed with the SDK's helper) and only then does a visitor find it on /services labelled
 "Sponsored" with its link through the click counter; Priya's /dashboard/ad-analytics shows that view;
-an edit of the live creative sends it back to review, and she ends the flight.
+an edit of the live creative sends it back to review, and she ends the flight: the unspent budget is
+refunded to her card, her flight says so, and its receipt downloads as a PDF.
 axe-core once per screen built; screenshots at 1280 and 375 px, light and dark (tests/artifacts/ads-*.png)."""
 
 from __future__ import annotations
@@ -10,10 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, FilePayload, Page, expect
 
-from tests.conftest import LiveServer, demo_database, start_server, stop_server
+from tests import stripe_standin
+from tests.conftest import LiveServer, demo_database, free_port, start_server, stop_server
 from tests.e2e.accessibility import (
     PUBLIC_LOOKS,
     check_every_look,
@@ -31,14 +36,29 @@ SLOT = ".ad-slot[data-ad-placement='SERVICES_TOP']"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[LiveServer]:
+def stripe() -> Iterator[stripe_standin.StripeStandIn]:
+    standin, server = stripe_standin.serve()
+    standin.hosted_here = True
+    yield standin
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, stripe: stripe_standin.StripeStandIn) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("ads")
+    port = free_port()
     server = start_server(
         tmp,
+        port=port,
+        SITE_URL=f"http://127.0.0.1:{port}",  # where Stripe's page sends the advertiser back
         DATABASE_URL=demo_database(tmp / "ads.db"),
         REMINDERS_ENABLED="false",
         EARNINGS_RELEASE_ENABLED="false",
         UPLOAD_DIR=str(tmp / "uploads"),
+        PAYMENT_GATEWAY="stripe",
+        STRIPE_SECRET_KEY=stripe_standin.SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET=stripe_standin.WEBHOOK_SECRET,
+        STRIPE_API_BASE=stripe.url,
     )
     yield server
     stop_server(server)
@@ -57,7 +77,7 @@ def third_page(browser: Browser) -> Iterator[Page]:
 
 
 def test_a_flight_from_booking_to_a_sponsored_slot_and_its_figures(
-    page: Page, second_page: Page, third_page: Page, site: LiveServer
+    page: Page, second_page: Page, third_page: Page, site: LiveServer, stripe: stripe_standin.StripeStandIn
 ) -> None:
     problems: list[str] = []
 
@@ -96,6 +116,33 @@ def test_a_flight_from_booking_to_a_sponsored_slot_and_its_figures(
     full_page_screenshots(second_page, "ads-review")
     flight.get_by_role("button", name="Approve Spring home draws").click()
     expect(second_page.get_by_text("No flights are waiting for review.")).to_be_visible()
+
+    # Approved, it waits for its budget: Priya pays it by card on Stripe's page; Stripe's webhook starts it.
+    open_page(page, site.url("/ad-purchase"))
+    loaded(page)
+    mine = (
+        page.get_by_role("region", name="Your flights")
+        .get_by_role("listitem")
+        .filter(has=page.get_by_role("heading", name="Spring home draws"))
+    )
+    expect(mine).to_contain_text("Awaiting payment: $120 by card before it runs")
+    mine.get_by_role("button", name="Pay $120 by card for Spring home draws").click()
+    expect(page).to_have_url(re.compile(re.escape(stripe.url) + r"/c/pay/cs_test\d+$"))
+    [checkout] = [s for s in stripe.sessions.values() if s["status"] == "open"]
+    assert checkout["amount_total"] == 12000 and checkout["metadata"]["ad_flight_id"]
+    paid = checkout | {"status": "complete", "payment_status": "paid", "payment_intent": "pi_test_ad"}
+    body, header = stripe_standin.signed(stripe_standin.event("checkout.session.completed", paid))
+    for _delivery in range(2):  # Stripe redelivers: applied once
+        answer = httpx.post(
+            site.url("/api/payments/stripe/webhook"), content=body, headers={"Stripe-Signature": header}
+        )
+    assert answer.json()["result"] == "duplicate"
+    open_page(page, checkout["success_url"])
+    loaded(page)
+    expect(page.get_by_text("Thanks: your payment is being confirmed.")).to_be_visible()
+    expect(mine).to_contain_text("Paid by card: $120")
+    expect(mine).to_contain_text("Running")
+    problems += check_every_look(page, "/ad-purchase with a paid flight", looks=PUBLIC_LOOKS)
 
     # A visitor finds it on /services, labelled Sponsored, its link through the click counter. Approval
     # reaches the serving snapshot after the commit's event: reload until the slot has it.
@@ -136,5 +183,21 @@ def test_a_flight_from_booking_to_a_sponsored_slot_and_its_figures(
         "button", name="End flight"
     ).click()
     expect(flights.get_by_text("Ended", exact=True)).to_be_visible()
+
+    # What it did not spend goes back to her card; her flight says so, with its statement and receipt.
+    [refund] = stripe.calls("POST", "/v1/refunds")
+    assert refund.params["payment_intent"] == "pi_test_ad" and int(refund.params["amount"]) >= 11_990
+    open_page(page, site.url("/ad-purchase"))
+    loaded(page)
+    expect(mine).to_contain_text("unspent refunded to your card")
+    mine.get_by_role("button", name="Spend statement of Spring home draws").click()
+    statement = page.get_by_role("dialog", name="Spend statement: Spring home draws")
+    expect(statement.get_by_role("table", name="Daily spend")).to_contain_text("1")
+    problems += check_every_look(page, "/ad-purchase spend statement", looks=PUBLIC_LOOKS)
+    full_page_screenshots(page, "ads-statement")
+    statement.get_by_role("button", name="Close").click()
+    receipt = mine.get_by_role("link", name="Download the receipt of Spring home draws (PDF)")
+    pdf = page.request.get(site.url(receipt.get_attribute("href") or ""))
+    assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
     assert problems == []
     assert page_errors(page) == [] and page_errors(second_page) == [] and page_errors(third_page) == []
