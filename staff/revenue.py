@@ -61,6 +61,7 @@ from components.kit import (
     form_error,
     hint,
     pager,
+    param_href,
     pill,
     staff_screen,
     stat_group,
@@ -157,7 +158,7 @@ def _Summary() -> VdomDict:
             GRANULARITIES,
             by,
             label="Period",
-            href=lambda key: f"{PATH}?by={key}&split={split_of(params)}",
+            href=param_href(PATH, params, "by"),
             id="revenue-by",
         ),
         TabPanel(
@@ -241,7 +242,7 @@ def _Breakdown() -> VdomDict:
             SPLITS,
             split,
             label="Split",
-            href=lambda key: f"{PATH}?by={granularity(params)}&split={key}",
+            href=param_href(PATH, params, "split"),
             id="revenue-split",
         ),
         TabPanel(

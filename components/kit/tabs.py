@@ -8,6 +8,11 @@ Left/Right/Home/End in the browser (no server round trip); Enter or Space select
 URL-driven (the default): each tab is a link built by `href(key)` — use `param_href()` for "the current
 URL with ?tab=<key>" — so the browser's back button, a reload and a shared link keep the tab. Without
 `href`, tabs are buttons that call `on_select(key)`.
+
+A `param_href()` tab also says which parameter it sets (`data-param`, `data-drop`): static/js/app.js then
+sets that parameter on the URL the browser is at when it is clicked, not on the URL the server last drew
+the link from. Two tab lists on one screen (`?by=` and `?split=`) keep each other's choice even when the
+second is clicked before the server has redrawn it after the first.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ def param_href(
             query.append((name, key))
         return f"{path}?{urlencode(query)}" if query else path
 
+    build.param, build.drop = name, tuple(drop)  # type: ignore[attr-defined]  # read by Tabs
     return build
 
 
@@ -89,6 +95,9 @@ def Tabs(  # noqa: N802 - a kit element, named like the components
         if chosen:
             attributes["aria-controls"] = panel_id
         if href is not None:
+            if param := getattr(href, "param", None):
+                attributes["data-param"] = param
+                attributes["data-drop"] = " ".join(getattr(href, "drop", ()))
             return html.a({**attributes, "href": href(key)}, text)
 
         async def select(_event: dict) -> None:

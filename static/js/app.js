@@ -77,13 +77,27 @@ function focusNewScreen(mutations) {
   main.focus({ preventScroll: true });
 }
 
+// A tab that sets one parameter (data-param, components/kit/tabs.py) sets it on the URL the browser is at:
+// its href was drawn from the URL of the server's last render, which may not hold a choice made since.
+function withParam(anchor) {
+  const target = new URL(anchor.href, location.href);
+  if (target.pathname !== location.pathname) return target;
+  const url = new URL(location.href);
+  const name = anchor.dataset.param;
+  for (const dropped of (anchor.dataset.drop || "").split(" ")) if (dropped) url.searchParams.delete(dropped);
+  url.searchParams.delete(name);
+  for (const value of target.searchParams.getAll(name)) url.searchParams.append(name, value);
+  url.hash = target.hash;
+  return url;
+}
+
 document.addEventListener("click", (event) => {
   const anchor = event.target.closest("a[href]");
   if (!anchor || event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   if (anchor.target && anchor.target !== "_self") return;
   if (anchor.hasAttribute("download") || anchor.hasAttribute("data-native")) return;
-  const url = new URL(anchor.href, location.href);
+  const url = anchor.dataset.param ? withParam(anchor) : new URL(anchor.href, location.href);
   if (url.origin !== location.origin || SERVER_PATHS.test(url.pathname)) return;
   event.preventDefault();
   const delay = Number(anchor.dataset.navDelay || 0);

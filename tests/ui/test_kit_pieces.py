@@ -102,6 +102,8 @@ def test_tabs_are_wai_aria_tabs_driven_by_the_url():
     assert "aria-controls" not in attrs(upcoming)  # only the selected panel exists
     assert attrs(upcoming)["href"] == "/appointments?day=2025-01-02"  # default left out, page reset
     assert attrs(past)["href"] == "/appointments?day=2025-01-02&tab=past"
+    # The browser sets ?tab= on the URL it is at when clicked (static/js/app.js), dropping ?page=.
+    assert (attrs(past)["data-param"], attrs(past)["data-drop"]) == ("tab", "page")
     panel = TabPanel("past", "…", id="visits")
     assert attrs(panel)["role"] == "tabpanel" and attrs(panel)["aria-labelledby"] == attrs(past)["id"]
 
@@ -109,6 +111,9 @@ def test_tabs_are_wai_aria_tabs_driven_by_the_url():
 def test_an_unknown_tab_selects_the_first():
     tabs = Tabs(TABS, "bogus", label="Visits", href=lambda k: f"?tab={k}")
     assert [attrs(t)["aria-selected"] for t in find_all(tabs, role="tab")] == ["true", "false"]
+    assert "data-param" not in attrs(
+        find_all(tabs, role="tab")[0]
+    )  # a link of its own making is followed as is
 
 
 async def test_button_tabs_call_on_select(mount):
