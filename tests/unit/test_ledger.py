@@ -158,7 +158,7 @@ async def balanced() -> dict[str, int]:
             assert key in kept or key in platform
         # The readable view agrees: settled bookings and fees are what was paid ahead at checkout and what
         # providers collected in person at pay-at-visit visits, refunds what patients' credit gained from
-        # refunds, paid payouts what left for the world.
+        # refunds (refunds to the card leave for the world instead), paid payouts what left for the world.
         collected = await session.scalar(
             select(func.coalesce(func.sum(VisitCharge.collected), 0)).where(VisitCharge.paid_ahead.is_(False))
         )
@@ -182,7 +182,7 @@ async def balanced() -> dict[str, int]:
         assert money(settled) == money(Decimal(collected + paid_ahead) / 100)
         refunds = await session.scalar(
             select(func.coalesce(func.sum(Transaction.amount), 0)).where(
-                Transaction.type == TransactionType.refund
+                Transaction.type == TransactionType.refund, Transaction.gateway != "stripe"
             )
         )
         credited = await session.scalar(

@@ -239,12 +239,15 @@ async def test_a_store_only_cart_pays_by_card_on_its_own_session(stripe_on, stan
     [mine] = (await run(list_my_store_orders, actor=world.patient.actor)).items
     assert mine.status == "paid"
     assert await entry_kinds(order.id) == [EntryKind.store_order_paid]
-    # Canceled by staff after payment: refunded as wallet credit.
+    # Canceled by staff after payment: refunded to the card it was paid with (nothing to the wallet).
     staff = await person(Role.support, "Sam Staff", extras=(Permission.manage_services,))
     await run(move_fulfilment, actor=staff.actor, order_id=order.id, to="canceled", reason="Out of date")
+    [sent] = standin.calls("POST", "/v1/refunds")
+    assert (sent.params["payment_intent"], sent.params["amount"]) == ("pi_paid", str(order.total_cents))
+    assert sent.params["metadata[store_order_id]"] == order.id
     async with app_db.unit_of_work() as session:
         found = await balances(session, [f"patient_credit:{world.patient.id}"])
-    assert found[f"patient_credit:{world.patient.id}"] == order.total_cents
+    assert found[f"patient_credit:{world.patient.id}"] == 0
     await ledger_holds()
 
 
