@@ -483,7 +483,7 @@ def FlightsBilling(returned: str = "") -> VdomDict:
             QueryView(
                 query,
                 lambda rows: html.ul(
-                    {"class_name": "ad-billing-list"},
+                    {"class_name": "ad-review-list ad-billing-list"},
                     *(_FlightBilling(f, query, key=f"{f.id} {f.status} {f.paid_cents}") for f in rows),
                 ),
                 is_empty=lambda rows: not rows,
@@ -572,7 +572,7 @@ def _FlightBilling(flight: FlightRead, query: Query) -> VdomDict:
         if ending
         else "",
         title_id=f"billing-{flight.id}",
-        class_name="ad-billing-item",
+        class_name="ad-review-item ad-billing-item",
         tag="li",
         heading="h3",
         head_class="ad-review-head",
