@@ -262,3 +262,20 @@ async def test_a_finished_flight_on_terms_is_invoiced_for_what_it_delivered(iden
         await run(invoice_ad_flight, actor=owner.actor, flight_id=flight_id)
     async with app_db.unit_of_work() as session:
         assert await session.scalar(select(AdPayment)) is None
+
+
+async def test_a_flight_ended_before_it_was_paid_closes_its_payment_page(stripe_on) -> None:
+    advertiser, flight_id = await approved("25")
+    await run(start_ad_payment, actor=advertiser.actor, flight_id=flight_id)
+    checkout = list(stripe_on.sessions.values())[-1]
+    ended = await run(end_my_ad_flight, actor=advertiser.actor, flight_id=flight_id)
+    assert ended.status == S.ended and ended.settled
+    assert stripe_on.sessions[checkout["id"]]["status"] == "expired"
+    assert stripe_on.calls("POST", f"/v1/checkout/sessions/{checkout['id']}/expire")
+    # Paid at that very moment all the same: the whole budget goes back to the card.
+    paid = checkout | {"payment_status": "paid", "status": "complete", "payment_intent": "pi_late_ad"}
+    assert await deliver(paid) == "paid"
+    [refund] = stripe_on.calls("POST", "/v1/refunds")
+    assert refund.params["amount"] == "2500"
+    assert await status_of(flight_id) == S.ended.value and await prepaid(flight_id) == (0, 0)
+    assert not (await run(check_ledger)).breaks

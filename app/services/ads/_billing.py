@@ -40,6 +40,7 @@ from app.services.invoices import create_invoice, send_invoice
 from app.services.ledger import WORLD, move
 from app.services.ledger.internal import post
 from app.services.payments.internal import (
+    expire_ad_checkouts,
     open_ad_payment,
     paid_ad_payment,
     refund_ad_payment,
@@ -67,6 +68,7 @@ REVENUE = (AccountKind.ad_revenue, "")
 BATCH = 200
 TERMS_DAYS = 30  # an invoiced flight's invoice is due this many days after it is issued
 NOT_AWAITING = "This flight is not waiting for its payment."
+PAST = "This flight's last day has passed, so it can no longer be paid; book a new flight instead."
 NO_CARDS = "Card payments are not enabled on this site; our team will invoice you instead."
 NOT_INVOICED = "This flight is paid by card, not invoiced."
 NOT_FINISHED = "A flight is invoiced once it has finished: ended, its budget spent, or past its last day."
@@ -120,6 +122,8 @@ async def start_ad_payment(
         raise ValidationFailed(NOT_AWAITING)
     if not cards_enabled():
         raise ValidationFailed(NO_CARDS)
+    if row.ends_on < at.date():
+        raise ValidationFailed(PAST)
     found = await open_ad_payment(session, row.id, at)
     if found is not None:
         return found.checkout_url
@@ -187,6 +191,8 @@ async def close_flight_money(session: AsyncSession, row: AdFlight, at: datetime)
     refunded to the card (Stripe first: when Stripe cannot be asked, `Unavailable` undoes the whole command)."""
     await book_delivery(session, row, at)
     payment = await paid_ad_payment(session, row.id) if row.billing == CARD else None
+    if payment is None and row.billing == CARD and cards_enabled():
+        await expire_ad_checkouts(session, row.id)  # ended before it was paid: its page closes
     if payment is not None and not payment.refunded_cents:
         unspent = payment.amount - row.spent_millicents // 1000
         if unspent > 0:

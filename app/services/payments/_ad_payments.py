@@ -264,3 +264,26 @@ async def refund_ad_payment(
         raise Unavailable(REFUND_UNREACHABLE) from None
     payment.refunded_cents, payment.refund_id, payment.refunded_at = amount_cents, refund.id, at
     await session.flush()
+
+
+async def expire_ad_checkouts(session: AsyncSession, flight_id: str) -> None:
+    """Close the open payment pages of a flight that ended before it was paid, so they cannot be paid
+    afterwards (their checkout.session.expired event then fails the payment; a page paid at the same moment
+    is refunded in full when its event comes, app/services/ads `settle_ad_payment`)."""
+    import stripe  # imported when used: see _stripe.py
+
+    rows = list(
+        await session.scalars(
+            select(AdPayment).where(
+                AdPayment.flight_id == flight_id, AdPayment.status == AdPaymentStatus.awaiting.value
+            )
+        )
+    )
+    if not rows:
+        return
+    async with stripe_client() as client:
+        for row in rows:
+            try:
+                await client.v1.checkout.sessions.expire_async(row.checkout_session_id)
+            except stripe.StripeError as error:
+                logger.info("Expiring ad checkout session %s: %s", row.checkout_session_id[:80], error)

@@ -5,6 +5,7 @@ the import contracts keep screens and HTTP routes out of this module.
 """
 
 from app.services.payments._ad_payments import (
+    expire_ad_checkouts,
     open_ad_payment,
     paid_ad_payment,
     refund_ad_payment,
@@ -15,6 +16,7 @@ from app.services.payments._reconcile import reconcile_card_payments
 from app.services.payments._refunds import card_refundable, send_card_refund, store_card_refundable
 
 __all__ = [
+    "expire_ad_checkouts",
     "open_ad_payment",
     "paid_ad_payment",
     "refund_ad_payment",
