@@ -9,10 +9,9 @@ Priya Shah (the demo provider), the owner and the manager (the demo's two people
   Stripe Connect (account.updated) and asks for all she has; owner and manager approve it (above the $1,000
   limit: two people), which sends it by Stripe transfer; the connected account's payout.paid makes it paid.
 - pay at visit: the owner allows only pay at visit; Jordan books; Priya completes the visit recording the
-  cash she collected, so the platform's fee is owed by her; a paid-at-the-door visit has no dispute window
-  (nothing of it is pending), so Jordan is not offered a report and the owner refunds part of it from the
-  visit details instead, as wallet credit; Priya onboards, her payout has the fee netted first, two approve
-  it and Stripe pays it.
+  cash she collected, so the platform's fee is owed by her; Jordan reports a problem inside the dispute
+  window (nothing of a paid-at-the-door visit waits in it) and the owner resolves it with a partial refund,
+  as wallet credit; Priya onboards, her payout has the fee netted first, two approve it and Stripe pays it.
 
 The visit's day arriving is the one move of time on the database (`_visit_now`: the booked visit moved to a
 free time that began an hour ago, as a day passing would leave it); the end of the dispute window is the
@@ -32,7 +31,6 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -275,6 +273,19 @@ def statement_row(page: Page) -> Locator:
     return page.get_by_role("table", name="Statement per visit").get_by_role("row").nth(1)
 
 
+def report_a_problem(patient: Page, site: Site, visit: Visit) -> Locator:
+    """Jordan reports that the visit was cut short, from the visit's card in Past; the card."""
+    open_page(patient, site.live.url(f"{APPOINTMENTS}?tab=past&visit={visit.id}"))
+    card = visit_card(patient)
+    card.get_by_role("button", name="Report a problem with this visit").click()
+    report = patient.get_by_role("dialog", name="Report a problem with this visit")
+    report.get_by_label("What went wrong?").select_option(label="The visit was cut short or late")
+    report.get_by_label("What happened").fill(DETAILS)
+    report.get_by_role("button", name="Send report").click()
+    expect(card).to_contain_text("Problem reported — we're looking into it")
+    return card
+
+
 def resolve_with_a_partial_refund(owner: Page, site: Site) -> None:
     staff_sign_in(owner, site.live, "owner", "/staff/revenue")
     queue = owner.get_by_role("region", name="Reported problems")
@@ -408,14 +419,7 @@ def test_card_payment_dispute_refund_to_the_card_release_and_payout(card_site: S
     expect(statement_row(provider)).to_contain_text("Pending")
 
     # Jordan reports a problem; the owner refunds part of the visit, to Jordan's card.
-    open_page(patient, site.live.url(f"{APPOINTMENTS}?tab=past&visit={visit.id}"))
-    card = visit_card(patient)
-    card.get_by_role("button", name="Report a problem with this visit").click()
-    report = patient.get_by_role("dialog", name="Report a problem with this visit")
-    report.get_by_label("What went wrong?").select_option(label="The visit was cut short or late")
-    report.get_by_label("What happened").fill(DETAILS)
-    report.get_by_role("button", name="Send report").click()
-    expect(card).to_contain_text("Problem reported — we're looking into it")
+    card = report_a_problem(patient, site, visit)
     # The report holds the earning past its window: the release job leaves it pending.
     completed = as_utc(present(in_thread(_charge(site.database_url, visit.id)).completed_at))
     assert release_earnings(site, visit, completed + timedelta(hours=73)) is None
@@ -486,35 +490,20 @@ def test_pay_at_visit_cash_collection_refund_netted_fee_and_payout(visit_site: S
     expect(statement_row(provider)).to_contain_text("Collected at visit (cash)")
     screenshot(provider, "money-path-cash-wallet-owed", full_page=True, animations="disabled")
 
-    # Jordan's visit is paid; with nothing pending there is no dispute window, so no report is offered.
+    # Jordan's visit is paid, nothing due on the receipt.
     open_page(patient, site.live.url(f"{APPOINTMENTS}?tab=past&visit={visit.id}"))
-    card = visit_card(patient)
-    expect(card.get_by_role("button", name="Leave a review")).to_be_visible()
-    expect(card).not_to_contain_text("Payment due")
-    expect(card.get_by_role("button", name="Report a problem with this visit")).to_have_count(0)
+    expect(visit_card(patient).get_by_role("button", name="Leave a review")).to_be_visible()
+    expect(visit_card(patient)).not_to_contain_text("Payment due")
     open_page(patient, site.live.url(f"/orders/{number}"))
     expect(totals.locator("[data-receipt-due]")).to_have_text("$0")
 
-    # The owner refunds part of it from the visit details, as wallet credit (Priya's share and the fee back).
-    charge = in_thread(_charge(site.database_url, visit.id))
-    day = visit.starts_at.astimezone(ZoneInfo(ZONE)).date().isoformat()
-    open_page(
-        owner,
-        site.live.url(
-            f"/staff/appointments?date={day}&view=day&provider={charge.provider_id}&status=completed"
-        ),
-    )
-    owner.locator(".visit-row").filter(has_text="Jordan Lee").filter(has_text=DRAW).first.get_by_role(
-        "button", name=re.compile("^Details of")
-    ).click()
-    details = owner.get_by_role("dialog", name="Visit details")
-    money = details.get_by_role("region", name="Payment and refunds")
-    money.get_by_role("button", name="Refund", exact=True).click()
-    form = money.get_by_role("form", name="Refund this visit")
-    form.get_by_label("Amount to refund").fill(f"{REFUND}")
-    form.get_by_label("Reason").fill("The second sample was not taken")
-    form.get_by_role("button", name="Refund", exact=True).click()
-    expect(money.get_by_role("list", name="Refunds")).to_contain_text(f"{format_money(REFUND)} refunded")
+    # Paid in cash, it has its dispute window too: Jordan reports a problem and the owner refunds part of
+    # it, as wallet credit (Priya's share back from her earnings, the fee from what she owes).
+    card = report_a_problem(patient, site, visit)
+    resolve_with_a_partial_refund(owner, site)
+    assert not site.standin.calls("POST", "/v1/refunds")  # nothing was paid by card
+    patient.reload()
+    expect(card).to_contain_text(f"Problem resolved — {format_money(REFUND)} partly refunded")
     open_page(patient, site.live.url("/dashboard/wallet?kind=refund"))
     expect(
         patient.get_by_role("table", name="Wallet history")

@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 from app import db as app_db
 from app.services.appointments import _lifecycle as visits
 from app.services.appointments import get_staff_visit
+from app.services.disputes import get_visit_dispute, report_visit_problem, resolve_dispute
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.ledger import (
     get_monthly_statement,
@@ -314,6 +315,41 @@ async def test_a_refund_of_a_visit_paid_in_person_takes_the_share_back_from_card
     assert after[f"provider_available:{world.provider_id}"] == 10000 - 7900  # the provider keeps the cash
     assert after.get(f"provider_receivable:{world.provider_id}", 0) == 0  # the fee is given back
     assert after.get("platform_fees", 0) == 0
+
+
+async def test_a_visit_paid_in_cash_can_be_reported_inside_the_window_and_refunded_as_credit(
+    world: World,
+) -> None:
+    visit_id = await book(world)
+    await start(world, visit_id)
+    await finish(world, visit_id, "82.95", "cash")
+    soon, later = DONE + timedelta(hours=2), DONE + timedelta(hours=73)
+    seen = await run(get_visit_dispute, actor=world.patient.actor, appointment_id=visit_id, now=soon)
+    assert seen.can_report and seen.window_ends_at == DONE + timedelta(hours=72)
+    assert not (
+        await run(get_visit_dispute, actor=world.patient.actor, appointment_id=visit_id, now=later)
+    ).can_report
+    details = "The second tube was never drawn."
+    report = await run(
+        report_visit_problem,
+        actor=world.patient.actor,
+        appointment_id=visit_id,
+        reason="cut_short",
+        details=details,
+        now=soon,
+    )
+    await fund(world, "100")  # the provider's share of a refund comes back from their card earnings
+    resolved = await run(
+        resolve_dispute,
+        actor=world.owner.actor,
+        dispute_id=report.id,
+        outcome="partial_refund",
+        amount=Decimal("10"),
+        now=soon,
+    )
+    assert resolved.refunded == money("10")
+    after = await holds()
+    assert after[f"patient_credit:{world.patient.id}"] == 1000  # paid in cash: refunded as wallet credit
 
 
 async def test_the_ledger_check_names_a_collection_its_entries_do_not_add_up_to(world: World) -> None:

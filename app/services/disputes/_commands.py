@@ -76,8 +76,9 @@ async def report_visit_problem(
     details: str,
     now: datetime | None = None,
 ) -> DisputeRead:
-    """The patient of a completed visit reports a problem with it while its earning is pending (inside the
-    dispute window, not yet released): a reason from DisputeReason and details (required, at most
+    """The patient of a completed visit reports a problem with it inside the dispute window (paid ahead:
+    while its earning is pending, not yet released; paid at the visit: within the window's hours of its
+    completion): a reason from DisputeReason and details (required, at most
     MAX_DETAILS characters). One report per visit (open, or resolved: then support takes it). The earning then waits for payments staff."""
     account = await require_account(session=session, actor=actor)
     at = now or utcnow()

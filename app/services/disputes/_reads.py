@@ -52,9 +52,13 @@ def dispute_read(row: Dispute) -> DisputeRead:
 
 
 def window_end(charge: VisitCharge | None) -> datetime | None:
-    """When the visit's dispute window closes (None: its earning is not pending: not completed, not charged,
-    or already released)."""
-    if charge is None or charge.completed_at is None or charge.released_at is not None:
+    """When the visit's dispute window closes (None: not completed, not charged, or paid ahead and its
+    earning already released). A visit paid at the visit has its window too, though nothing waits in it: the
+    provider collected the money in person (its earning is released at completion), and a refund is
+    wallet credit the provider's share of is taken back from their balance."""
+    if charge is None or charge.completed_at is None:
+        return None
+    if charge.paid_ahead and charge.released_at is not None:
         return None
     return as_utc(charge.completed_at) + timedelta(hours=get_settings().dispute_window_hours)
 
