@@ -528,6 +528,7 @@ def start_server(
     log_path = tmp_dir / "server.log"
     process_env = {k: v for k, v in os.environ.items() if k not in {"SMTP_URL", "TEST_DATABASE_URL"}}
     process_env |= {"DATABASE_URL": database_url, "SUPPORT_EMAIL": "support@medivisit.test", **env}
+    _copy_demo_uploads(process_env)
     argv = ["serve", "--port", str(port), "--log-level", "warning"]
     root = Path(__file__).parent.parent
     process: subprocess.Popen[bytes] | ForkedProcess
@@ -647,12 +648,32 @@ def _seeded_demo_file() -> Path:
                 seeding = directory / "demo-seeding.db"
                 app_db.ensure_sqlite_directory(f"sqlite:///{seeding}")
                 shutil.copyfile(_migrated_sqlite_file(), seeding)
-                seed_demo(f"sqlite:///{seeding}")
+                # The demo's uploads (the store's product pictures) beside it: each server gets a copy.
+                seeded = run_cli(
+                    "seed",
+                    "--demo",
+                    env={
+                        "DATABASE_URL": f"sqlite:///{seeding}",
+                        "UPLOAD_DIR": str(directory / "demo-uploads"),
+                    },
+                )
+                assert seeded.returncode == 0, seeded.stderr
                 with contextlib.closing(sqlite3.connect(seeding)) as db:  # one file, nothing left in the log
                     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 seeding.rename(path)
         _demo_template.append(path)
     return _demo_template[0]
+
+
+def _copy_demo_uploads(process_env: Mapping[str, str]) -> None:
+    """The seeded demo's uploads (its product pictures, `_seeded_demo_file`) into a server's upload
+    directory, so a server on a copy of the demo database serves them; nothing before the demo is seeded."""
+    seeded = _run_directory() / "demo-uploads"
+    if not seeded.is_dir():
+        return
+    var_dir = Path(process_env.get("VAR_DIR") or Path(__file__).parent.parent / "var")
+    target = Path(process_env.get("UPLOAD_DIR") or var_dir / "uploads")
+    shutil.copytree(seeded, target, dirs_exist_ok=True)  # each file under its key's first two characters
 
 
 def demo_database(path: Path) -> str:

@@ -82,6 +82,12 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     # Jordan browses the store.
     signed_in_at(page, site, PATIENT, STORE)
     expect(page.get_by_role("heading", name="Store", level=1)).to_be_visible()
+    # Each demo product has its picture, named by the product (its alt text), served from the uploads.
+    chair = card(page, "Shower chair with back").get_by_role("img", name="Shower chair with back")
+    expect(chair).to_be_visible()
+    chair.scroll_into_view_if_needed()  # pictures load lazily
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=chair.element_handle())
+    assert chair.evaluate("(img) => img.naturalWidth") == 640
     expect(card(page, "Fingertip pulse oximeter").get_by_text("Out of stock")).to_have_count(2)
     expect(card(page, "Fingertip pulse oximeter").get_by_role("button", name="Out of stock")).to_be_disabled()
     expect(card(page, "Nitrile exam gloves, medium (100 count)")).to_contain_text("Only 3 left")
@@ -179,6 +185,10 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     editor.get_by_label("Price (USD)").fill("14.999")
     editor.get_by_role("button", name="Save product").click()
     expect(editor).to_contain_text("Enter a price in dollars")
+    # The demo's own picture of it (the seed ships one per product) gives way to the staff's photo.
+    expect(editor.get_by_role("img", name=f"Photo 1 of {THERMOMETER}")).to_be_visible()
+    editor.get_by_role("button", name="Remove photo 1").click()
+    expect(editor.get_by_role("img", name=f"Photo 1 of {THERMOMETER}")).to_have_count(0)
     editor.locator("input[type=file]").set_input_files(
         files=[FilePayload(name="thermometer.png", mimeType="image/png", buffer=png_bytes(480, 360))]
     )
