@@ -1,6 +1,8 @@
 """The help desk's right pane: 'No ticket selected' until a ticket is chosen, then the ticket: subject, id,
 created date, Resolve and Waiting, Status, Priority, Category, Assigned To, due times, the description,
-the thread (internal notes included), the reply box and the history.
+the thread (internal notes included), the reply box, for payments staff (process_payments) the Refund
+section (helpdesk/ticket_refund.py: a chooser of the requester's refundable visits and store orders, then
+the shared refund form), and the history.
 
 It refetches on the ticket's events (`ticket:<id>`), so another agent's reply or status change shows
 without a reload; `PresenceBar` says who else has it open. Opening it writes one `ticket_view` audit entry
@@ -46,7 +48,9 @@ from components.tickets import (
 from helpdesk.desk_state import DeskState
 from helpdesk.presence import PresenceBar
 from helpdesk.reply_box import ReplyBox
+from helpdesk.ticket_refund import TicketRefund
 from models.base import utcnow
+from models.staff import Permission
 from models.support import (
     DueStatus,
     TicketCategory,
@@ -83,6 +87,7 @@ def TicketPane(state: DeskState) -> VdomDict | Component:
 @component
 def TicketView(ticket_id: str, back_href: str) -> VdomDict:
     session = use_session()
+    payments = Permission.process_payments in use_staff_permissions()
     detail = use_query(get_ticket, ticket_id=ticket_id)
     use_topic(ticket_topic(ticket_id), refetch=[detail])
     # A refused or missing ticket is the query's to show; the view is noted quietly.
@@ -138,6 +143,7 @@ def TicketView(ticket_id: str, back_href: str) -> VdomDict:
                 heading="h3",
             ),
             ReplyBox(ticket, detail.refetch),
+            TicketRefund(ticket.user_id, key=ticket.user_id) if payments and ticket.user_id else "",
             _history(data.history, session.time_zone),
         ),
     )

@@ -76,3 +76,17 @@ class StoreOrderMoneyRead(BaseModel):
     refundable: Decimal
     card_refundable: Decimal
     refunds: list[VisitRefundRead]
+
+
+class RefundableRead(BaseModel):
+    """One of a patient's recent visits or store orders payments staff may refund (the help desk's chooser):
+    `kind` "visit" (`id` the visit's) or "store_order" (`id` the store order's), what it is, when, and what
+    is left to refund."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    id: str
+    label: str
+    at: datetime
+    refundable: Decimal

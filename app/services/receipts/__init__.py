@@ -4,10 +4,12 @@ for cancelled visits and refunds, total, paid, refunded, due), the same figures 
 who and why, what is left to refund). Read from the order, its visits, the SPEC's transaction rows and the
 ledger's refund entries through app.services.ledger's public helpers; a store order's receipt
 (`get_store_order_receipt`, issue 29 item 4: its products, money lines and credit, `store_receipt`) from the
-store's own read of the order. Nothing here writes but the audit of a download.
+store's own read of the order; and what payments staff may refund for one patient (`list_refundables`, the
+help desk's chooser). Nothing here writes but the audit of a download.
 """
 
 from app.services.receipts._pdf import get_order_receipt
+from app.services.receipts._refundables import list_refundables
 from app.services.receipts._store import (
     NO_STORE_ORDER,
     StoreReceiptRead,
@@ -25,5 +27,6 @@ __all__ = [
     "get_receipt",
     "get_store_order_receipt",
     "get_visit_money",
+    "list_refundables",
     "store_receipt",
 ]
