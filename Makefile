@@ -63,10 +63,13 @@ format: install
 # and takes tests from the other's end when it runs dry, so both finish together. The browser tests go a file
 # per process: their servers are module fixtures, which xdist's default chunks (a file split between both
 # processes) started twice or more; the longest files first (tests/e2e/conftest.py's LONGEST_FIRST, kept in
-# that order by --no-loadscope-reorder), so that the short ones even out the end.
+# that order by --no-loadscope-reorder), so that the short ones even out the end. Four browser processes on
+# two cores: a browser test mostly waits (each step travels from the test to Playwright's driver, Chromium and
+# the server and back, one after the other), so two kept the cores about a quarter busy (about 200 s of CPU
+# over 400 s of a 2-core run); the fast lane keeps them busy with two.
 FAST_TESTS := tests/unit tests/ui tests/api
 FAST_XDIST := -n 2 --dist worksteal
-E2E_XDIST := -n 2 --dist loadfile --no-loadscope-reorder
+E2E_XDIST := -n 4 --dist loadfile --no-loadscope-reorder
 check: install $(OIDC_PROVIDER)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -44,6 +44,7 @@ LONGEST_FIRST = (
     "test_store.py",
     "test_forum.py",
     "test_ads.py",
+    "test_money_paths.py",
     "test_invoices.py",
     "test_sign_in.py",
     "test_careers.py",
