@@ -194,7 +194,7 @@ def _header(*, visits: bool = True, products: bool = False) -> VdomDict:
         + (
             "Your store products ship to the address below, in the same order and payment as your visits."
             if products
-            else "Then choose how you pay, in the summary."
+            else "The summary shows your total and how you pay."
         ),
         eyebrow="Book your visits",
     )
@@ -386,6 +386,7 @@ def _Booking(
                 choice,
                 products,
                 product_money,
+                (money.error, money.refetch) if money.error else None,
             ),
         ),
     )
@@ -845,9 +846,13 @@ def _payment_part(
     *,
     covered: bool,
     products_on_delivery: bool,
+    failed: tuple[str, Callable[[], None]] | None = None,
 ) -> VdomDict | str:
     """The payment choice: a radio per mode the owners allow, or (one mode) how payment is taken; when
-    wallet credit pays it all, that nothing is charged."""
+    wallet credit pays it all, that nothing is charged. `failed`: why the modes could not be read, and
+    the retry."""
+    if failed is not None and money is None:
+        return error_state(*failed)
     if money is None or mode is None:
         return hint("Loading how you can pay…")
     if covered:
@@ -910,6 +915,7 @@ def _Summary(
     choice: Ref[_Choice],
     products: list[CartItemRead],
     product_money: StoreTotals | None,
+    money_failed: tuple[str, Callable[[], None]] | None = None,
 ) -> VdomDict:
     session = use_session()
     mode_state: State[str] = use_state("")
@@ -990,11 +996,17 @@ def _Summary(
             id="checkout-use-credit",
             default=use_credit,
             on_change=set_use_credit,
-            hint="Credit from refunds and goodwill pays your visits first.",
+            hint=(
+                "Credit from refunds and goodwill pays for your visits; the store products are paid as usual."
+                if products
+                else "Credit from refunds and goodwill comes off your visits' total."
+            ),
         )
         if money is not None and money.credit > 0
         else "",
-        _payment_part(money, mode, set_mode, covered=covered, products_on_delivery=bool(products)),
+        _payment_part(
+            money, mode, set_mode, covered=covered, products_on_delivery=bool(products), failed=money_failed
+        ),
         html.p(
             {"class_name": "summary-pay summary-rule"},
             icon("calendar", size=18),
