@@ -9,6 +9,10 @@ its budget (a conditional UPDATE, backed by a CHECK). Counters are aggregated pe
 view mark says that a network (a keyed hash of the client's /24 or /48, never the address) was billed a
 view of a flight in a placement during one VIEW_WINDOW; its primary key is what makes that view count
 once, and marks of past windows are deleted.
+
+Billing (issue 29 item 5): a flight's `billing` (card or invoice), its pacing (today's cap and spend on its
+row), what of its spend the ledger booked as ad revenue, and its card payments (`AdPayment`, one Stripe
+Checkout Session each); advertisers staff approved for invoicing (`AdAdvertiserTerms`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
 """Self-serve ad placements (issue 17 part 4): advertisers book flights (SPEC §3 placements, dates, a budget,
 one creative) priced per thousand views; staff with manage_ads review them, with a health-claim screening to
 help; approved flights serve contextually from an in-memory snapshot, their views and clicks counted on the
-server with billing hygiene; advertisers read their own figures.
+server with billing hygiene; advertisers read their own figures. Ads are paid (issue 29 item 5, `_billing`,
+`_statement`): an approved flight is prepaid by card on Stripe Checkout or runs on terms and is invoiced for
+what it delivered; delivery paces across the flight; the advertiser reads a spend statement and downloads
+the payment's receipt; the unspent budget of a flight that ends early goes back to the card.
 
 Its public surface: the names below (`__all__`).
 """
