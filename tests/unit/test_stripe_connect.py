@@ -122,12 +122,18 @@ async def test_account_updated_keeps_the_status_once(stripe_on, standin) -> None
     await run(start_payout_onboarding, actor=world.provider.actor)
     async with app_db.unit_of_work() as session:
         account_id = await session.scalar(select(ConnectAccount.account_id))
-    submitted = {**standin.accounts[account_id], "details_submitted": True}
+    standin.accounts[account_id]["details_submitted"] = True
+    submitted = dict(standin.accounts[account_id])
     assert await deliver("account.updated", submitted, event_id="evt_acct_1") == "account_updated"
     assert (await run(get_my_payout_account, actor=world.provider.actor)).details_submitted
     enabled = standin.enable_payouts(account_id)
     assert await deliver("account.updated", enabled, event_id="evt_acct_2") == "account_updated"
     assert await deliver("account.updated", enabled, event_id="evt_acct_2") == "duplicate"
+    assert (await run(get_my_payout_account, actor=world.provider.actor)).status is ConnectStatus.enabled
+    # Stripe does not deliver in order: the first event's copy, delivered again late under another id, is
+    # not what the account is now (it is read back from Stripe), so payouts stay enabled.
+    stale = {**submitted, "payouts_enabled": False}
+    assert await deliver("account.updated", stale, event_id="evt_acct_1_late") == "account_updated"
     assert (await run(get_my_payout_account, actor=world.provider.actor)).status is ConnectStatus.enabled
     assert await deliver("account.updated", {"id": "acct_someone_else"}) == "unknown_account"
     async with app_db.unit_of_work() as session:

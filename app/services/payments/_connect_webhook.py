@@ -2,7 +2,8 @@
 it verified the signature and claimed the event id (so each is applied once):
 
 - `account.updated`: the provider's connected account (found by its id) stores `details_submitted` and
-  `payouts_enabled`; a change of status is audited.
+  `payouts_enabled` as Stripe says they are now (the account is read back: Stripe does not deliver events in
+  order, so an older event's copy arriving last would undo a newer one); a change of status is audited.
 - `transfer.reversed` (a transfer fully reversed), `payout.paid` and `payout.failed` (events of the connected
   account: the envelope's `account`): `ConnectedPayoutSettled` is published, and the ledger moves the payout
   sent by that transfer to paid, or to failed with its money back in the provider's available balance.
@@ -21,7 +22,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import audit, events
 from app.services.domain_events import ConnectedPayoutSettled
+from app.services.errors import Unavailable
 from app.services.payments._connect import apply_account_state
+from app.services.payments._stripe import stripe_client
 from models.audit import AuditAction
 from models.connect import ConnectAccount, connect_status
 
@@ -30,6 +33,7 @@ logger = logging.getLogger(__name__)
 CONNECT_EVENTS = frozenset({"account.updated", "transfer.reversed", "payout.paid", "payout.failed"})
 REVERSED_REASON = "The transfer to your Stripe account was reversed."
 FAILED_REASON = "Stripe could not pay it out to your bank account."
+UNREACHABLE = "Stripe could not be asked about this account; the event can be delivered again."
 
 
 def _text(value: object, limit: int = 255) -> str:
@@ -91,15 +95,29 @@ async def apply_connect_event(
     return f"payout_{outcome}"
 
 
+async def _current_account(account_id: str) -> object:
+    """The connected account as Stripe has it now; `Unavailable` (nothing written, Stripe delivers the event
+    again) when Stripe cannot be asked."""
+    import stripe  # imported when used: see _stripe.py
+
+    try:
+        async with stripe_client() as client:
+            return await client.v1.accounts.retrieve_async(account_id)
+    except stripe.StripeError:
+        logger.warning("Retrieving connected account %s failed", account_id[:80])
+        raise Unavailable(UNREACHABLE) from None
+
+
 async def _account_updated(session: AsyncSession, obj: dict[str, Any], event_id: str, at: datetime) -> str:
     row = await _account_row(session, _text(obj.get("id")))
     if row is None:
         return "unknown_account"
     before = connect_status(row)
+    current = await _current_account(row.account_id)
     changed = apply_account_state(
         row,
-        details_submitted=obj.get("details_submitted") is True,
-        payouts_enabled=obj.get("payouts_enabled") is True,
+        details_submitted=getattr(current, "details_submitted", None) is True,
+        payouts_enabled=getattr(current, "payouts_enabled", None) is True,
         at=at,
     )
     await session.flush()
