@@ -179,3 +179,44 @@ async def test_a_failed_card_refund_shows_failed_counts_once_and_tells_the_patie
     assert [c.label for c in receipt.credits] == ["Refunded as wallet credit", "Refunded as wallet credit"]
     assert receipt.net_paid == receipt.total == 0
     await ledger_holds()
+
+
+async def test_a_store_refund_the_card_could_not_take_is_credited_to_the_wallet(stripe_on, standin) -> None:
+    world = stripe_on
+    order = await store_paid_by_card(world, standin, "pi_store_fail")
+    await run(
+        refund_store_order,
+        actor=world.owner.actor,
+        order_id=order.id,
+        reason="Damaged",
+        amount=Decimal("4.00"),
+    )
+    [(row, card)] = [(r, c) for r, c in await test_card_refunds.refund_rows() if c is not None]
+    assert card is not None and card.store_order_id == order.id and card.order_id is None
+    failed = {
+        "id": card.refund_id,
+        "object": "refund",
+        "amount": card.amount,
+        "payment_intent": "pi_store_fail",
+        "status": "failed",
+        "failure_reason": "lost_or_stolen_card",
+        "metadata": {"refund_row_id": row.id},
+    }
+    assert await test_card_refunds.deliver("refund.failed", failed) == "refund_failed"
+    wallet = await run(test_card_refunds.get_my_wallet, actor=world.patient.actor)
+    assert wallet.credit == Decimal("4.00")
+    money = await run(get_store_order_money, actor=world.owner.actor, order_id=order.id)
+    assert money.refunded == Decimal("4.00")  # once: the card's failure went to the wallet instead
+    assert [(r.to_card, r.card_status) for r in money.refunds] == [(True, "failed")]
+    summary = await run(get_revenue_summary, actor=world.owner.actor)
+    assert summary.totals.refunds == Decimal("4.00")
+    async with app_db.unit_of_work() as session:
+        titles = list(
+            await session.scalars(
+                select(Notification.title).where(Notification.recipient_id == world.patient.id)
+            )
+        )
+    assert "The refund of $4.00 to your card failed" in titles
+    text = await pdf_text(world.patient, order.number)
+    assert "Refunded as wallet credit" in text and "-$4.00" in text
+    await ledger_holds()
