@@ -883,14 +883,25 @@ def _payment_part(
     )
 
 
-def _credit_rows(credit: int, to_pay: int, mode: PaymentMode | None, *, products: int) -> list[VdomDict]:
-    """The wallet credit applied and what is left to pay, and how (`products`: cents of products paid
-    on delivery beside a visit order the credit covers)."""
+def _left_to_pay_label(to_pay: int, mode: PaymentMode | None, *, products: bool, covered: bool) -> str:
+    """How what is left after the credit is paid: by card (the products on the same payment), at the visit
+    (and the products on delivery), or only the products on delivery once the credit covers the visits."""
+    if not to_pay:
+        return "Left to pay"
+    if covered:
+        return "Left to pay (on delivery)"
+    if mode is PaymentMode.card:
+        return "Left to pay by card"
+    if mode is PaymentMode.visit:
+        return "Left to pay at the visit" + (" and on delivery" if products else "")
+    return "Left to pay"
+
+
+def _credit_rows(credit: int, to_pay: int, label: str) -> list[VdomDict]:
+    """The wallet credit applied and what is left to pay (`label` says how)."""
     if not credit:
         return []
-    how = {PaymentMode.card: "by card", PaymentMode.visit: "at the visit"}.get(mode, "") if mode else ""
-    label = "Left to pay" + (f" {how}" if to_pay and how and not products else "")
-    rows = [
+    return [
         html.div(
             {"key": "wallet", "class_name": "summary-credit"},
             html.dt("Wallet credit"),
@@ -898,11 +909,10 @@ def _credit_rows(credit: int, to_pay: int, mode: PaymentMode | None, *, products
         ),
         html.div(
             {"key": "to-pay", "class_name": "summary-due"},
-            html.dt(label + (" (on delivery)" if products else "")),
+            html.dt(label),
             html.dd({"data-to-pay": str(_dollars(to_pay))}, format_currency(_dollars(to_pay))),
         ),
     ]
-    return rows
 
 
 @component
@@ -964,7 +974,11 @@ def _Summary(
             html.dt(total_label),
             html.dd(format_currency(grand_total)),
         ),
-        *_credit_rows(credit, to_pay, mode, products=products_cents if covered else 0),
+        *_credit_rows(
+            credit,
+            to_pay,
+            _left_to_pay_label(to_pay, mode, products=bool(products), covered=covered),
+        ),
     ]
     place_amount = _dollars(_cents(booked.total) - credit + products_cents)
     return Region(

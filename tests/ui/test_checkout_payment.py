@@ -280,3 +280,15 @@ async def test_the_confirmation_of_one_checkout_lists_the_visits_and_the_product
 def test_an_order_paid_all_with_credit_says_so() -> None:
     order = factories.order_read([factories.appointment_read()], payment_method="wallet_credit")
     assert total_label(order) == "Total, paid with wallet credit"
+
+
+def test_what_is_left_to_pay_says_how_it_is_paid() -> None:
+    label = checkout._left_to_pay_label
+    assert label(6295, PaymentMode.card, products=True, covered=False) == "Left to pay by card"
+    assert label(6295, PaymentMode.visit, products=False, covered=False) == "Left to pay at the visit"
+    assert (
+        label(8000, PaymentMode.visit, products=True, covered=False)
+        == "Left to pay at the visit and on delivery"
+    )
+    assert label(1700, PaymentMode.card, products=True, covered=True) == "Left to pay (on delivery)"
+    assert label(0, PaymentMode.card, products=False, covered=True) == "Left to pay"
