@@ -8,6 +8,9 @@ orders the cart's products (app/services/store `place_store_order`) linked to th
   webhook confirms it once and both orders are paid (the store follows `PaymentCaptured`), or both are
   released when it fails or expires;
 - at the visit (the embedded default): the products are paid on delivery, as a store order placed alone is.
+Wallet credit (`use_credit`) pays the visits' part (app/services/booking `_payment_choice`): by card, the
+session charges the visits less the credit and the products in full; credit covering the visits places
+them with no card at all, and the products are then paid on delivery.
 Nothing is written unless both parts pass (the address, every hold, every product's stock).
 
 Its public surface: the names below (`__all__`).
