@@ -352,6 +352,6 @@ def RefundDestination(form: Any, id_prefix: str) -> VdomDict:
             )
             for value, label in DESTINATIONS
         ],
-        class_name="radio-group",
+        class_name="invoice-fieldset radio-group",  # the kit's bordered group (staff.css), both themes
         attributes={"role": "radiogroup", "aria-label": "Refund to"},
     )
