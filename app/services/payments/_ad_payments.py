@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.services.domain_events import AdPaymentSettled
 from app.services.errors import Unavailable
+from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of, metadata_of
 from app.services.payments._stripe import CURRENCY, open_checkout, stripe_client
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -35,9 +36,6 @@ from models.base import new_id
 
 logger = logging.getLogger(__name__)
 
-PAID = frozenset(
-    {"checkout.session.completed", "checkout.session.async_payment_succeeded", "payment_intent.succeeded"}
-)
 EXPIRED = "The payment page expired before the payment was made."
 DECLINED = "The card payment was declined."
 REFUND_UNREACHABLE = (
@@ -47,14 +45,9 @@ REFUND_UNREACHABLE = (
 AD_PAGE = "/ad-purchase"
 
 
-def _metadata(obj: dict[str, Any]) -> dict[str, Any]:
-    found = obj.get("metadata")
-    return found if isinstance(found, dict) else {}
-
-
 def is_ad_event(obj: dict[str, Any]) -> bool:
     """Whether a Stripe object is about an ad flight's payment (not an order's)."""
-    metadata = _metadata(obj)
+    metadata = metadata_of(obj)
     return bool(metadata.get("ad_flight_id")) and not metadata.get("order_id")
 
 
@@ -107,15 +100,6 @@ async def start_ad_checkout(
     return payment
 
 
-def _intent(kind: str, obj: dict[str, Any]) -> str | None:
-    if kind.startswith("payment_intent."):
-        return str(obj.get("id") or "")[:255] or None
-    intent = obj.get("payment_intent")
-    if isinstance(intent, dict):
-        intent = intent.get("id")
-    return str(intent)[:255] if intent else None
-
-
 async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> AdPayment | None:
     """The ad payment an event is about (row-locked), if any: by its Checkout Session, else by the payment
     the metadata names or by its PaymentIntent."""
@@ -123,7 +107,7 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
     if kind.startswith("checkout.session."):
         where = AdPayment.checkout_session_id == object_id
     else:
-        named = str(_metadata(obj).get("ad_payment_id") or "")[:36]
+        named = str(metadata_of(obj).get("ad_payment_id") or "")[:36]
         where = AdPayment.id == named if named else AdPayment.payment_intent_id == object_id
     found = await session.scalar(select(AdPayment.id).where(where).limit(1))
     if found is None:
@@ -132,20 +116,6 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
     return await session.scalar(
         select(AdPayment).where(AdPayment.id == found).execution_options(populate_existing=True)
     )
-
-
-def _mismatch(kind: str, obj: dict[str, Any], payment: AdPayment, intent: str | None) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    if intent and payment.payment_intent_id and intent != payment.payment_intent_id:
-        found["payment_intent"] = {"expected": payment.payment_intent_id, "got": intent}
-    if kind in PAID:
-        amount = obj.get("amount_received" if kind.startswith("payment_intent.") else "amount_total")
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount != payment.amount:
-            found["amount_cents"] = {"expected": payment.amount, "got": amount}
-        currency = obj.get("currency")
-        if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
-            found["currency"] = {"expected": payment.currency, "got": currency}
-    return found
 
 
 async def _audit(
@@ -171,15 +141,15 @@ async def apply_ad_event(
     payment = await _payment_of(session, kind, obj)
     if payment is None:
         return "unknown_order"
-    intent = _intent(kind, obj)
-    found = _mismatch(kind, obj, payment, intent)
+    intent = intent_of(kind, obj)
+    found = event_mismatch(kind, obj, payment, intent)
     if found:
         logger.warning("Stripe %s (%s) does not match ad payment %s: %s", kind, event_id, payment.id, found)
         await _audit(session, AuditAction.card_payment_mismatch, payment, {"event": event_id, **found})
         return "mismatch"
     if payment.status != AdPaymentStatus.awaiting.value:
         return "ignored"
-    paid = kind in PAID
+    paid = kind in PAID_EVENTS
     if paid:
         payment.status, payment.paid_at = AdPaymentStatus.paid.value, at
         payment.payment_intent_id = intent or payment.payment_intent_id

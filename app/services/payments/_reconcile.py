@@ -14,14 +14,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.services.payments._event_fields import payment_mismatch
 from app.services.payments._stripe import NAME, stripe_client
-from app.services.payments._webhook import (
-    EXPIRED_REASON,
-    apply_failed,
-    apply_paid,
-    payment_mismatch,
-    record_mismatch,
-)
+from app.services.payments._webhook import EXPIRED_REASON, apply_failed, apply_paid, record_mismatch
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction, AuditEntry
@@ -85,7 +80,6 @@ async def reconcile_card_payments(*, session: AsyncSession, now: datetime | None
             intent = str(getattr(intent, "id", intent) or "") or None
             found = payment_mismatch(
                 payment,
-                order,
                 intent=intent,
                 amount=getattr(checkout, "amount_total", None),
                 currency=getattr(checkout, "currency", None),

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.services.domain_events import StorePaymentCaptured, StorePaymentFailed
 from app.services.payments._checkout_lines import line_total, store_lines
+from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of, metadata_of
 from app.services.payments._stripe import CURRENCY, open_checkout
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -30,9 +31,6 @@ from models.audit import AuditAction
 from models.payment import CardPaymentStatus
 from models.store import StoreCardPayment, StoreOrder
 
-PAID = frozenset(
-    {"checkout.session.completed", "checkout.session.async_payment_succeeded", "payment_intent.succeeded"}
-)
 EXPIRED = "The payment page expired before the payment was made."
 DECLINED = "The card payment was declined."
 
@@ -72,23 +70,9 @@ async def start_store_payment(
     return checkout.url or ""
 
 
-def _metadata(obj: dict[str, Any]) -> dict[str, Any]:
-    found = obj.get("metadata")
-    return found if isinstance(found, dict) else {}
-
-
-def _intent(kind: str, obj: dict[str, Any]) -> str | None:
-    if kind.startswith("payment_intent."):
-        return str(obj.get("id") or "")[:255] or None
-    intent = obj.get("payment_intent")
-    if isinstance(intent, dict):
-        intent = intent.get("id")
-    return str(intent)[:255] if intent else None
-
-
 async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> StoreCardPayment | None:
     """The store card payment an event is about (row-locked), if any."""
-    metadata = _metadata(obj)
+    metadata = metadata_of(obj)
     object_id = str(obj.get("id") or "")[:255]
     if kind.startswith("checkout.session."):
         where = StoreCardPayment.checkout_session_id == object_id
@@ -110,24 +94,8 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
 
 def is_store_event(obj: dict[str, Any]) -> bool:
     """Whether a Stripe object is about a store order paid on its own (not a visit order's session)."""
-    metadata = _metadata(obj)
+    metadata = metadata_of(obj)
     return bool(metadata.get("store_order_id")) and not metadata.get("order_id")
-
-
-def _mismatch(
-    kind: str, obj: dict[str, Any], payment: StoreCardPayment, intent: str | None
-) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    if intent and payment.payment_intent_id and intent != payment.payment_intent_id:
-        found["payment_intent"] = {"expected": payment.payment_intent_id, "got": intent}
-    if kind in PAID:
-        amount = obj.get("amount_received" if kind.startswith("payment_intent.") else "amount_total")
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount != payment.amount:
-            found["amount_cents"] = {"expected": payment.amount, "got": amount}
-        currency = obj.get("currency")
-        if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
-            found["currency"] = {"expected": payment.currency, "got": currency}
-    return found
 
 
 async def _audit(
@@ -154,8 +122,8 @@ async def apply_store_event(
     order = await session.get(StoreOrder, payment.store_order_id) if payment is not None else None
     if payment is None or order is None:
         return "unknown_order"
-    intent = _intent(kind, obj)
-    found = _mismatch(kind, obj, payment, intent)
+    intent = intent_of(kind, obj)
+    found = event_mismatch(kind, obj, payment, intent)
     if found:
         await _audit(
             session, AuditAction.card_payment_mismatch, order, {"event": event_id, "type": kind, **found}
@@ -163,7 +131,7 @@ async def apply_store_event(
         return "mismatch"
     if payment.status != CardPaymentStatus.awaiting.value:
         return "ignored"
-    if kind in PAID:
+    if kind in PAID_EVENTS:
         payment.status, payment.paid_at = CardPaymentStatus.paid.value, at
         payment.payment_intent_id = intent or payment.payment_intent_id
         await session.flush()

@@ -56,6 +56,7 @@ from app.services.domain_events import BookedVisit, LatePaymentRefunded, Payment
 from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.payments._ad_payments import apply_ad_event, is_ad_event
 from app.services.payments._connect_webhook import CONNECT_EVENTS, apply_connect_event
+from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of
 from app.services.payments._refunds import REFUND_EVENTS, apply_refund_event
 from app.services.payments._store_payments import apply_store_event, is_store_event
 from app.services.payments._stripe import NAME, stripe_client
@@ -88,9 +89,6 @@ EXPIRED_REASON = "The payment page expired before the payment was made."
 DECLINED_REASON = "The card payment was declined."
 RELEASED_REASON = "The booking was not completed."  # the visits' cancel reason (providers may read it)
 
-PAID_EVENTS = frozenset(
-    {"checkout.session.completed", "checkout.session.async_payment_succeeded", "payment_intent.succeeded"}
-)
 FAILED_EVENTS = frozenset(
     {"payment_intent.payment_failed", "checkout.session.async_payment_failed", "checkout.session.expired"}
 )
@@ -188,40 +186,6 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
     )
 
 
-def _intent_of(kind: str, obj: dict[str, Any]) -> str | None:
-    if kind.startswith("payment_intent."):
-        return str(obj.get("id") or "")[:255] or None
-    intent = obj.get("payment_intent")
-    if isinstance(intent, dict):
-        intent = intent.get("id")
-    return str(intent)[:255] if intent else None
-
-
-def payment_mismatch(
-    payment: CardPayment,
-    order: Order,
-    *,
-    intent: str | None,
-    amount: object = None,
-    currency: object = None,
-    paid: bool,
-) -> dict[str, Any]:
-    """What in Stripe's answer about `payment` differs from what this site asked for, as {field: {expected,
-    got}} (empty when it matches): the PaymentIntent, once one is recorded; for a "paid" answer also the
-    amount (the order's total in cents) and the currency. The Checkout Session's id is matched by the
-    callers (they found the payment by it, or asked Stripe for it)."""
-    found: dict[str, Any] = {}
-    if intent and payment.payment_intent_id and intent != payment.payment_intent_id:
-        found["payment_intent"] = {"expected": payment.payment_intent_id, "got": intent}
-    if paid:
-        expected = payment.amount  # what was asked: the order's total less wallet credit spent on it
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount != expected:
-            found["amount_cents"] = {"expected": expected, "got": amount}
-        if not isinstance(currency, str) or currency.lower() != payment.currency.lower():
-            found["currency"] = {"expected": payment.currency, "got": currency}
-    return found
-
-
 async def _intent_of_session(checkout_session_id: str) -> str | None:
     """The PaymentIntent Stripe says the Checkout Session paid through (None before the patient paid)."""
     import stripe  # imported when used: see _stripe.py
@@ -238,28 +202,15 @@ async def _intent_of_session(checkout_session_id: str) -> str | None:
 
 
 async def _event_mismatch(
-    kind: str, obj: dict[str, Any], payment: CardPayment, order: Order, intent: str | None
+    kind: str, obj: dict[str, Any], payment: CardPayment, intent: str | None
 ) -> dict[str, Any]:
-    """`payment_mismatch` of one event: a Checkout Session's amount_total, a PaymentIntent's
-    amount_received. A PaymentIntent event for an order whose intent is not recorded yet is checked against
-    the intent Stripe names for the order's Checkout Session."""
-    paid = kind in PAID_EVENTS
-    if kind.startswith("payment_intent."):
-        if intent and not payment.payment_intent_id:
-            named = await _intent_of_session(payment.checkout_session_id)
-            if named != intent:
-                return {"payment_intent": {"expected": named, "got": intent}}
-        return payment_mismatch(
-            payment,
-            order,
-            intent=intent,
-            amount=obj.get("amount_received"),
-            currency=obj.get("currency"),
-            paid=paid,
-        )
-    return payment_mismatch(
-        payment, order, intent=intent, amount=obj.get("amount_total"), currency=obj.get("currency"), paid=paid
-    )
+    """`event_mismatch` of one event; a PaymentIntent event for an order whose intent is not recorded yet is
+    checked against the intent Stripe names for the order's Checkout Session."""
+    if kind.startswith("payment_intent.") and intent and not payment.payment_intent_id:
+        named = await _intent_of_session(payment.checkout_session_id)
+        if named != intent:
+            return {"payment_intent": {"expected": named, "got": intent}}
+    return event_mismatch(kind, obj, payment, intent)
 
 
 async def record_mismatch(
@@ -494,8 +445,8 @@ async def handle_stripe_webhook(
     order = await session.get(Order, payment.order_id) if payment is not None else None
     if payment is None or order is None:
         return WebhookOutcome(event_id, kind, processed=True, result="unknown_order")
-    intent = _intent_of(kind, obj)
-    found = await _event_mismatch(kind, obj, payment, order, intent)
+    intent = intent_of(kind, obj)
+    found = await _event_mismatch(kind, obj, payment, intent)
     if found:
         await record_mismatch(session, order, event_id, kind, found)
         return WebhookOutcome(event_id, kind, processed=True, result="mismatch")
