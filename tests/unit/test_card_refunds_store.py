@@ -10,16 +10,18 @@ SDK's own helper; the ledger's invariants are checked after each.
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
+from pypdf import PdfReader
 from sqlalchemy import select
 
 from app import db as app_db
 from app.services.checkout import place_checkout
 from app.services.errors import PermissionDenied, ValidationFailed
 from app.services.ledger import get_revenue_breakdown, get_revenue_summary, refund_visit
-from app.services.receipts import get_receipt, get_visit_money
+from app.services.receipts import get_order_receipt, get_receipt, get_visit_money
 from app.services.store import (
     get_store_order_money,
     list_my_store_orders,
@@ -135,6 +137,10 @@ async def test_a_mixed_checkout_refunds_each_part_at_most_what_the_card_paid_for
     assert [c.label for c in receipt.credits] == ["Refunded to card", "Refunded to card"]
     assert receipt.paid == receipt.charged and receipt.refunded == receipt.charged
     assert (receipt.net_paid, receipt.total, receipt.due) == (0, 0, 0)
+    pdf = await run(get_order_receipt, actor=world.patient.actor, number=placed.order.number)
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages).split())
+    assert "Gauze pads" in text and f"Store order {store.number}" in text and "Net paid $0.00" in text
+    assert text.count("Refunded to card") == 2
     await ledger_holds()
 
 
