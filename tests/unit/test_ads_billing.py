@@ -158,6 +158,12 @@ async def test_a_card_flight_serves_only_once_paid_and_the_webhook_applies_once(
     await load_live_ads()
     assert [ad.flight_id for ad in live_ads("SERVICES_TOP")] == [flight_id]
     assert not (await run(check_ledger)).breaks
+    # The ledger check names a flight whose card payments come to more than its ad_paid entries booked.
+    async with app_db.unit_of_work() as session:
+        await session.execute(update(AdPayment).where(AdPayment.flight_id == flight_id).values(amount=6000))
+    [found] = (await run(check_ledger)).breaks
+    assert (found.rule, found.subject) == ("payment_without_entry", flight_id)
+    assert "came to $60.00, its ad_paid entries to $50.00" in found.detail
 
 
 async def test_an_expired_payment_page_leaves_the_flight_waiting_and_a_new_page_opens(stripe_on) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from app import db as app_db
 from app.services.booking import CheckoutLine, hold_slot
@@ -249,6 +249,16 @@ async def test_a_store_only_cart_pays_by_card_on_its_own_session(stripe_on, stan
         found = await balances(session, [f"patient_credit:{world.patient.id}"])
     assert found[f"patient_credit:{world.patient.id}"] == 0
     await ledger_holds()
+    # The ledger check names a paid store payment its entry did not book (written past the ledger, by hand).
+    async with app_db.unit_of_work() as session:
+        await session.execute(
+            update(StoreCardPayment)
+            .where(StoreCardPayment.store_order_id == order.id)
+            .values(amount=order.total_cents + 100)
+        )
+    assert [(b.rule, b.subject) for b in (await run(check_ledger)).breaks] == [
+        ("payment_without_entry", order.id)
+    ]
 
 
 async def test_with_stripe_off_a_store_only_cart_stays_pay_on_delivery(world) -> None:

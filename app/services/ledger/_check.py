@@ -6,7 +6,8 @@
 - every completed visit has its charge, settled: paid ahead by `visit_completed`; pay at visit by what was
   collected in person (`collected_at_visit` entries summing to the charge's `collected`, never more than the
   visit's total), or payment due (nothing or part collected: the rest stays in patient_booked);
-- every card payment that came in has its booking entry (`order_placed`).
+- every card payment that came in has its booking entry: a visit order's `order_placed`, a store order's
+  `store_order_paid` and an ad flight's `ad_paid` (each for as much as was paid).
 
 Each rule is one aggregate query; a break names the rule, what broke it and how, at most `limit` per rule.
 """
@@ -15,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, and_, exists, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from models.ads import AdPayment, AdPaymentStatus
 from models.booking import Appointment, AppointmentStatus
 from models.ledger import (
     PLATFORM_KINDS,
@@ -29,6 +31,7 @@ from models.ledger import (
     VisitCharge,
 )
 from models.payment import CardPayment, CardPaymentStatus
+from models.store import StoreCardPayment
 
 BREAKS_LISTED = 50  # of each rule
 
@@ -200,6 +203,64 @@ async def check_ledger(*, session: AsyncSession, limit: int = BREAKS_LISTED) -> 
             "payment_without_entry", order, f"a card payment of {_cents(amount)} came in, nothing booked it"
         )
         for order, amount in unbooked.all()
+    ]
+
+    # A store order paid by card on its own, and an ad flight's prepaid budget, are card payments too.
+    store_paid = (
+        select(JournalEntry.order_id.label("order"), func.sum(-Posting.amount).label("total"))
+        .join(Posting, Posting.entry_id == JournalEntry.id)
+        .where(JournalEntry.kind == EntryKind.store_order_paid, Posting.account_kind == AccountKind.world)
+        .group_by(JournalEntry.order_id)
+        .subquery()
+    )
+    booked_store = func.coalesce(store_paid.c.total, 0)
+    unbooked_store = await session.execute(
+        select(StoreCardPayment.store_order_id, StoreCardPayment.amount, booked_store)
+        .outerjoin(store_paid, store_paid.c.order == StoreCardPayment.store_order_id)
+        .where(
+            StoreCardPayment.status == CardPaymentStatus.paid.value, booked_store != StoreCardPayment.amount
+        )
+        .order_by(StoreCardPayment.store_order_id)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak(
+            "payment_without_entry",
+            order,
+            f"the store order's card payment was {_cents(paid)}, its store_order_paid entry booked {_cents(booked)}",
+        )
+        for order, paid, booked in unbooked_store.all()
+    ]
+    prepaid = (
+        select(Posting.account_id.label("account"), func.sum(Posting.amount).label("total"))
+        .join(JournalEntry, JournalEntry.id == Posting.entry_id)
+        .where(JournalEntry.kind == EntryKind.ad_paid, Posting.account_kind == AccountKind.ad_prepaid)
+        .group_by(Posting.account_id)
+        .subquery()
+    )
+    paid_ads = (
+        select(AdPayment.flight_id.label("flight"), func.sum(AdPayment.amount).label("total"))
+        .where(AdPayment.status == AdPaymentStatus.paid.value)
+        .group_by(AdPayment.flight_id)
+        .subquery()
+    )
+    booked_ads = func.coalesce(prepaid.c.total, 0)
+    unbooked_ads = await session.execute(
+        select(paid_ads.c.flight, paid_ads.c.total, booked_ads)
+        .outerjoin(
+            prepaid, prepaid.c.account == literal(f"{AccountKind.ad_prepaid.value}:") + paid_ads.c.flight
+        )
+        .where(booked_ads != paid_ads.c.total)
+        .order_by(paid_ads.c.flight)
+        .limit(limit)
+    )
+    found += [
+        LedgerBreak(
+            "payment_without_entry",
+            flight,
+            f"the ad flight's card payments came to {_cents(paid)}, its ad_paid entries to {_cents(booked)}",
+        )
+        for flight, paid, booked in unbooked_ads.all()
     ]
 
     entries = await session.scalar(select(func.count()).select_from(JournalEntry))
