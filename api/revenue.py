@@ -23,7 +23,16 @@ from models.ledger import RevenueBreakdownRead, RevenueSummaryRead
 
 router = APIRouter(prefix="/api/revenue", tags=["revenue"])
 NOT_SIGNED_IN = "Please sign in to download revenue reports."
-HEADER = ("period", "gross_bookings", "platform_fees", "refunds", "payouts", "net", "invoices_paid")
+HEADER = (
+    "period",
+    "gross_bookings",
+    "platform_fees",
+    "refunds",
+    "payouts",
+    "net",
+    "invoices_paid",
+    "ads_delivered",
+)
 BREAKDOWN_HEADER = ("group", "gross_bookings", "platform_fees", "refunds", "net")
 
 
@@ -37,12 +46,15 @@ def revenue_csv(summary: RevenueSummaryRead) -> str:
         writer.writerow(
             (
                 row.period.isoformat(),
-                *(f"{v:.2f}" for v in (row.gross, row.fees, row.refunds, row.payouts, row.net, row.invoiced)),
+                *(
+                    f"{v:.2f}"
+                    for v in (row.gross, row.fees, row.refunds, row.payouts, row.net, row.invoiced, row.ads)
+                ),
             )
         )
     t = summary.totals
     writer.writerow(
-        ("total", *(f"{v:.2f}" for v in (t.gross, t.fees, t.refunds, t.payouts, t.net, t.invoiced)))
+        ("total", *(f"{v:.2f}" for v in (t.gross, t.fees, t.refunds, t.payouts, t.net, t.invoiced, t.ads)))
     )
     return out.getvalue()
 

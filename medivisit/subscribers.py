@@ -95,6 +95,10 @@ def wire_subscribers() -> None:
     events.subscribe_event(PaymentCaptured, automation_internal.queue_card_payment_succeeded)
     events.subscribe_event(PaymentFailed, automation_internal.queue_card_payment_failed)
     events.subscribe_event(LatePaymentRefunded, automation_internal.queue_late_payment_refunded)
+    events.subscribe_event(StorePaymentCaptured, automation_internal.queue_store_payment_succeeded)
+    events.subscribe_event(StorePaymentFailed, automation_internal.queue_store_payment_failed)
+    events.subscribe_event(StoreOrderRefunded, automation_internal.queue_store_order_refunded)
+    events.subscribe_event(AdPaymentSettled, automation_internal.queue_ad_payment_settled)
     # In the job's or the command's transaction: notices a batch claimed (a notice never lost after its
     # claim committed: a failure rolls the claim back for the next run), and the help desk's safety alerts.
     tell = notifications_internal

@@ -447,10 +447,11 @@ class PayoutRead(BaseModel):
 
 
 class RevenueRowRead(BaseModel):
-    """One period of the revenue summary. gross: value of completed visits and delivered store orders
-    (prices and fees); fees: fees earned at completion or delivery; refunds: credit given back to patients;
-    payouts: paid to providers; invoiced: invoices paid to the platform; net: what the platform kept (fees
-    minus fees refunded, plus invoices paid)."""
+    """One period of the revenue summary. gross: value of completed visits and of store orders delivered or
+    paid by card (prices and fees); fees: fees earned at completion, delivery or a store order's card
+    payment; refunds: given back to patients (wallet credit or to the card); payouts: paid to providers;
+    invoiced: invoices paid to the platform; ads: ad flights' spend delivered (prepaid by card); net: what
+    the platform kept (fees minus fees refunded, plus invoices paid and ads delivered)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -460,6 +461,7 @@ class RevenueRowRead(BaseModel):
     refunds: Decimal
     payouts: Decimal
     invoiced: Decimal
+    ads: Decimal
     net: Decimal
 
 

@@ -67,6 +67,7 @@ from components.kit import (
     stat_group,
 )
 from components.staff_frame import StaffFrame, StaffSection, use_staff_permissions
+from components.visit_money import MAX_AMOUNT, parse_amount
 from models.dispute import DisputeQueueItem, DisputeQueueRead, DisputeStatus
 from models.ledger import (
     MAX_TRANSFER_REFERENCE,
@@ -76,7 +77,6 @@ from models.ledger import (
     RevenueSummaryRead,
 )
 from models.staff import Permission
-from staff.visit_money import MAX_AMOUNT, parse_amount
 
 PATH = "/staff/revenue"
 EXPORT_PATH = "/api/revenue/export.csv"
@@ -189,6 +189,7 @@ def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
         Column("refunds", "Refunds", render=lambda r: format_money(r.refunds), numeric=True),
         Column("payouts", "Payouts", render=lambda r: format_money(r.payouts), numeric=True),
         Column("invoiced", "Invoices paid", render=lambda r: format_money(r.invoiced), numeric=True),
+        Column("ads", "Ads delivered", render=lambda r: format_money(r.ads), numeric=True),
         Column("net", "Net", render=lambda r: format_money(r.net), numeric=True),
     ]
     return html.div(
@@ -200,7 +201,13 @@ def _summary_body(summary: RevenueSummaryRead) -> VdomDict:
             StatCard("Payouts", format_money(t.payouts), key="payouts"),
             StatCard("Invoices paid", format_money(t.invoiced), key="invoiced"),
             StatCard(
-                "Net", format_money(t.net), hint="Fees minus fees refunded, plus invoices paid", key="net"
+                "Ads delivered", format_money(t.ads), hint="Ad spend served, paid ahead by card", key="ads"
+            ),
+            StatCard(
+                "Net",
+                format_money(t.net),
+                hint="Fees minus fees refunded, plus invoices paid and ads delivered",
+                key="net",
             ),
             label="Totals",
             tag="div",

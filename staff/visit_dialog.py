@@ -3,7 +3,7 @@ holds view_patient_logs (the read is audited; without the permission they are ne
 manage_appointments the actions on a pending or confirmed visit — confirm, reassign to another provider who
 is free at its time, reschedule to an open time of its provider, cancel on the patient's behalf with a
 reason; with process_payments, the visit's money, its refunds and the Refund / Give credit commands
-(staff/visit_money.py). Each action's rules and notifications are app.services.appointments'; refusals
+(components/visit_money.py). Each action's rules and notifications are app.services.appointments'; refusals
 show in the dialog.
 """
 
@@ -46,10 +46,10 @@ from components.kit import (
     staff_empty,
 )
 from components.staff_frame import use_staff_permissions
+from components.visit_money import VisitMoney
 from models.booking import AppointmentRead, AppointmentStatus
 from models.staff import Permission
 from models.staff_visits import MAX_REASON, StaffVisitDetails, StaffVisitRow
-from staff.visit_money import VisitMoney
 
 CHANGEABLE = (AppointmentStatus.pending, AppointmentStatus.confirmed)
 DONE = {

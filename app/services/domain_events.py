@@ -411,6 +411,7 @@ class StoreOrderRefunded:
     amount_cents: int
     to_card: bool
     at: datetime
+    with_step: bool = False  # the order's return or cancellation: the patient hears of it with that step
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The staff visit details' money section (staff/visit_money.py) driven through its hooks on a real database:
+"""The staff visit details' money section (components/visit_money.py) driven through its hooks on a real database:
 only payments staff get it (and the service refuses anyone else), a partial refund prefilled with what is
 left, an over-refund and a malformed amount refused with their messages, goodwill credit to the visit's
 patient; the patient is notified of both and the Wallet lists them under its Refund and Goodwill credit
@@ -23,6 +23,7 @@ from app.services.ledger import refund_visit
 from app.settings import get_settings
 from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
 from components.order_ui import receipt_totals
+from components.visit_money import BAD_AMOUNT, VisitMoney
 from medivisit.reactpy_compat import hook_stack
 from models.booking import AppointmentStatus, OrderStatus
 from models.ledger import VisitCharge
@@ -32,7 +33,6 @@ from models.staff import Permission
 from pages.dashboard import wallet
 from pages.dashboard.wallet import WalletFilters
 from staff import visit_dialog
-from staff.visit_money import BAD_AMOUNT, VisitMoney
 from tests.factories import Person, run
 from tests.ui.harness import Mounted, find_all, mount, text
 from tests.unit.test_receipts import book_two, build_world, complete

@@ -9,8 +9,10 @@ delivered. Stripe's answers come from tests/stripe_standin.py; every money test 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from sqlalchemy import select, update
@@ -33,6 +35,7 @@ from app.services.ads import (
 from app.services.ads._rules import today
 from app.services.ads.internal import close_finished_ad_flights, load_live_ads
 from app.services.errors import Unavailable, ValidationFailed
+from app.services.ledger import get_revenue_summary
 from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
@@ -43,6 +46,8 @@ from models.ledger import EntryKind, JournalEntry
 from tests import stripe_standin
 from tests.factories import Person, person, run
 from tests.unit.test_ads import BROWSER, flight
+from tests.unit.test_automation import connect, deliveries
+from tests.webhook_receiver import Receiver
 
 S = FlightStatus
 
@@ -198,6 +203,10 @@ async def test_ending_early_refunds_the_unspent_budget_and_the_ledger_books_it(s
     receipt = await run(get_ad_receipt, actor=advertiser.actor, flight_id=flight_id)
     assert receipt.content.startswith(b"%PDF")
     assert not (await run(check_ledger)).breaks
+    # Revenue counts what was delivered (not what was prepaid and refunded) as the platform's.
+    owner = await person(Role.owner)
+    totals = (await run(get_revenue_summary, actor=owner.actor)).totals
+    assert (totals.ads, totals.net, totals.refunds) == (Decimal("0.06"), Decimal("0.06"), 0)
 
 
 async def test_a_refund_stripe_refuses_leaves_the_flight_running(stripe_on) -> None:
@@ -285,3 +294,17 @@ async def test_a_flight_ended_before_it_was_paid_closes_its_payment_page(stripe_
     assert refund.params["amount"] == "2500"
     assert await status_of(flight_id) == S.ended.value and await prepaid(flight_id) == (0, 0)
     assert not (await run(check_ledger)).breaks
+
+
+async def test_a_flights_card_payment_queues_payment_succeeded_once(stripe_on) -> None:
+    owner = await person(Role.owner)
+    with Receiver() as receiver:
+        await connect(owner, receiver)
+        _advertiser, flight_id, paid = await paid_flight(stripe_on)
+        assert await deliver(paid) == "ignored"  # Stripe says it again, in another event: queued once
+    [queued] = [json.loads(row.body) for row in await deliveries("payment.succeeded")]
+    assert (queued["adFlightId"], queued["amountCents"], queued["paymentIntentId"]) == (
+        flight_id,
+        5000,
+        paid["payment_intent"],
+    )

@@ -11,6 +11,7 @@ SDK's own helper; the ledger's invariants are checked after each.
 from __future__ import annotations
 
 import io
+import json
 from decimal import Decimal
 
 import pytest
@@ -35,9 +36,11 @@ from models.staff import Permission
 from tests import stripe_standin
 from tests.factories import person, present, run
 from tests.unit import test_card_refunds, test_one_checkout
+from tests.unit.test_automation import connect, deliveries
 from tests.unit.test_ledger import World, complete
 from tests.unit.test_one_checkout import HOME, held_line, in_cart, ledger_holds, session_event, stocked
 from tests.unit.test_store_receipts import pdf_text
+from tests.webhook_receiver import Receiver
 
 world = test_one_checkout.world
 standin = test_one_checkout.standin
@@ -226,3 +229,35 @@ async def test_a_store_refund_the_card_could_not_take_is_credited_to_the_wallet(
     text = await pdf_text(world.patient, order.number)
     assert "Refunded as wallet credit" in text and "-$4.00" in text
     await ledger_holds()
+
+
+async def test_a_store_order_paid_by_card_and_refunded_queues_its_automation_events(
+    stripe_on, standin
+) -> None:
+    world = stripe_on
+    with Receiver() as receiver:
+        await connect(world.owner, receiver)
+        order = await store_paid_by_card(world, standin, "pi_store_events")
+        await run(
+            refund_store_order,
+            actor=world.owner.actor,
+            order_id=order.id,
+            reason="One pack was torn",
+            amount=Decimal("5.00"),
+        )
+        store_staff = await person(Role.support, "Sam Staff", extras=(Permission.manage_services,))
+        await run(move_fulfilment, actor=store_staff.actor, order_id=order.id, to="canceled", reason="Recall")
+    [paid] = [json.loads(row.body) for row in await deliveries("payment.succeeded")]
+    assert (paid["orderId"], paid["orderNumber"], paid["storeOrder"]) == (order.id, order.number, True)
+    assert (paid["amountCents"], paid["paymentMethod"], paid["paymentIntentId"]) == (
+        order.total_cents,
+        "card",
+        "pi_store_events",
+    )
+    refunds = [json.loads(row.body) for row in await deliveries("payment.refunded")]
+    # Staff's part refund, then the rest when the order was canceled: each once, each to the card.
+    assert [(r["amountCents"], r["refundedTo"]) for r in refunds] == [
+        (500, "card"),
+        (order.total_cents - 500, "card"),
+    ]
+    assert not any("address" in json.dumps(r).lower() for r in [paid, *refunds])

@@ -23,7 +23,7 @@ from app.services.cart import CartOwner, add_product_to_cart
 from app.services.checkout import place_checkout
 from app.services.demo.internal import seed_demo_store
 from app.services.errors import ValidationFailed
-from app.services.ledger import grant_wallet_credit
+from app.services.ledger import get_revenue_summary, grant_wallet_credit
 from app.services.ledger._journal import balances
 from app.services.ledger.internal import check_ledger
 from app.services.payments import handle_stripe_webhook
@@ -239,6 +239,9 @@ async def test_a_store_only_cart_pays_by_card_on_its_own_session(stripe_on, stan
     [mine] = (await run(list_my_store_orders, actor=world.patient.actor)).items
     assert mine.status == "paid"
     assert await entry_kinds(order.id) == [EntryKind.store_order_paid]
+    # Revenue counts the sale once it is paid by card (it is not delivered yet, and never collected later).
+    summary = await run(get_revenue_summary, actor=world.owner.actor)
+    assert summary.totals.gross == Decimal(order.total_cents) / 100
     # Canceled by staff after payment: refunded to the card it was paid with (nothing to the wallet).
     staff = await person(Role.support, "Sam Staff", extras=(Permission.manage_services,))
     await run(move_fulfilment, actor=staff.actor, order_id=order.id, to="canceled", reason="Out of date")

@@ -23,16 +23,22 @@ from app.services.automation._access import integration_row
 from app.services.automation._catalogue import BY_NAME
 from app.services.automation._signing import new_message_id
 from app.services.domain_events import (
+    AdPaymentSettled,
     LatePaymentRefunded,
     PaymentCaptured,
     PaymentCollected,
     PaymentFailed,
     RefundIssued,
+    StoreOrderRefunded,
+    StorePaymentCaptured,
+    StorePaymentFailed,
 )
 from app.settings import get_settings
+from models.ads import AdPayment
 from models.automation import AutomationDelivery, AutomationIntegration, DeliveryStatus
 from models.booking import AppointmentRead, AppointmentStatus, Order
 from models.payment import CardPayment, CardPaymentStatus
+from models.store import StoreCardPayment, StoreOrder
 from models.support import Ticket, TicketStatus
 
 SOURCE = "medivisit"
@@ -280,6 +286,70 @@ async def queue_card_payment_failed(session: AsyncSession, failed: PaymentFailed
         amount_cents=None,
     )
     await emit_event(session=session, event_type="payment.failed", fields=fields, now=failed.at)
+
+
+async def _store_card_fields(
+    session: AsyncSession, store_order_id: str, patient_id: str, amount_cents: int | None = None
+) -> dict[str, Any]:
+    """What n8n hears of a store order's money, like an order's card payment (`_card_fields`): no products,
+    no address. Paid by card on its own, its payment's amount and PaymentIntent; else (paid on delivery, or
+    with visits in one checkout) the method only."""
+    payment = await session.get(StoreCardPayment, store_order_id)
+    number = await session.scalar(select(StoreOrder.number).where(StoreOrder.id == store_order_id))
+    return {
+        "orderId": store_order_id,
+        "orderNumber": number,
+        "storeOrder": True,
+        "patientId": patient_id,
+        "appointmentIds": [],
+        "providerIds": [],
+        "amountCents": amount_cents if amount_cents is not None else payment.amount if payment else None,
+        "currency": payment.currency if payment is not None else "usd",
+        "paymentMethod": "card" if payment is not None else "on_delivery",
+        "paymentIntentId": payment.payment_intent_id if payment is not None else None,
+    }
+
+
+async def queue_store_payment_succeeded(session: AsyncSession, captured: StorePaymentCaptured) -> None:
+    """payment.succeeded for a store order paid by card on its own, once (the webhook applies it once)."""
+    if await _listening(session, "payment.succeeded"):
+        fields = await _store_card_fields(session, captured.store_order_id, captured.patient_id)
+        await emit_event(session=session, event_type="payment.succeeded", fields=fields, now=captured.at)
+
+
+async def queue_store_payment_failed(session: AsyncSession, failed: StorePaymentFailed) -> None:
+    """payment.failed for a store order's card payment declined or expired, once."""
+    if await _listening(session, "payment.failed"):
+        fields = await _store_card_fields(session, failed.store_order_id, failed.patient_id)
+        await emit_event(session=session, event_type="payment.failed", fields=fields, now=failed.at)
+
+
+async def queue_store_order_refunded(session: AsyncSession, refunded: StoreOrderRefunded) -> None:
+    """payment.refunded for each refund of a store order (to the card or as wallet credit)."""
+    if await _listening(session, "payment.refunded"):
+        fields = await _store_card_fields(
+            session, refunded.store_order_id, refunded.patient_id, refunded.amount_cents
+        )
+        fields["refundedTo"] = "card" if refunded.to_card else "wallet"
+        await emit_event(session=session, event_type="payment.refunded", fields=fields, now=refunded.at)
+
+
+async def queue_ad_payment_settled(session: AsyncSession, settled: AdPaymentSettled) -> None:
+    """payment.succeeded or payment.failed for an ad flight's prepaid budget, once (the webhook applies it
+    once)."""
+    event_type = "payment.succeeded" if settled.paid else "payment.failed"
+    if not await _listening(session, event_type):
+        return
+    payment = await session.get(AdPayment, settled.payment_id)
+    fields = {
+        "adFlightId": settled.flight_id,
+        "paymentId": settled.payment_id,
+        "amountCents": settled.amount_cents,
+        "currency": payment.currency if payment is not None else "usd",
+        "paymentMethod": "card",
+        "paymentIntentId": payment.payment_intent_id if payment is not None else None,
+    }
+    await emit_event(session=session, event_type=event_type, fields=fields, now=settled.at)
 
 
 async def queue_late_payment_refunded(session: AsyncSession, refunded: LatePaymentRefunded) -> None:

@@ -9,11 +9,15 @@ from app.services.automation._emit import (
     emit_event,
     emit_ticket_event,
     emit_visit_events,
+    queue_ad_payment_settled,
     queue_card_payment_failed,
     queue_card_payment_succeeded,
     queue_late_payment_refunded,
     queue_payment_refunded,
     queue_payment_succeeded,
+    queue_store_order_refunded,
+    queue_store_payment_failed,
+    queue_store_payment_succeeded,
 )
 
 __all__ = [
@@ -21,9 +25,13 @@ __all__ = [
     "emit_event",
     "emit_ticket_event",
     "emit_visit_events",
+    "queue_ad_payment_settled",
     "queue_card_payment_failed",
     "queue_card_payment_succeeded",
     "queue_late_payment_refunded",
     "queue_payment_refunded",
     "queue_payment_succeeded",
+    "queue_store_order_refunded",
+    "queue_store_payment_failed",
+    "queue_store_payment_succeeded",
 ]

@@ -26,6 +26,7 @@ from sqlalchemy import (
     and_,
     case,
     func,
+    or_,
     select,
 )
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -73,11 +74,13 @@ from models.staff import Permission
 GRANULARITIES = ("day", "week", "month")
 # What counts as collected revenue: a completed visit, a delivered store order (each with its 5 % fee).
 COLLECTED = (EntryKind.visit_completed, EntryKind.store_order_delivered, EntryKind.collected_at_visit)
+# Sales paid by card at checkout: their money comes from the world (the card), not from patient_booked.
+PAID_SALES = (EntryKind.store_order_paid,)
 # Where a fee lands when it is earned: the platform's fees, or (collected in person by the provider at a
 # pay-at-visit visit) the provider's receivable, owed to us until netted at a payout (a move between the two
 # that changes no figure here).
 FEE_KINDS = (AccountKind.platform_fees, AccountKind.provider_receivable)
-EARNED = (*FEE_KINDS, AccountKind.platform_invoices)
+EARNED = (*FEE_KINDS, AccountKind.platform_invoices, AccountKind.ad_revenue)
 # Where a refund's money goes: the patient's wallet credit, or the world (back to the card it was paid with).
 REFUNDED_TO = (AccountKind.patient_credit, AccountKind.world)
 
@@ -305,9 +308,8 @@ async def get_revenue_summary(
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> RevenueSummaryRead:
-    """Staff (view_revenue): gross bookings, fees, refunds, payouts, invoices paid and net per period, oldest
-    first, with
-    their totals; `since` / `until` a half-open range (UTC)."""
+    """Staff (view_revenue): gross bookings, fees, refunds, payouts, invoices paid, ads delivered and net per
+    period, oldest first, with their totals; `since` / `until` a half-open range (UTC)."""
     await require_permission(session=session, actor=actor, permission=Permission.view_revenue)
     if granularity not in GRANULARITIES:
         raise ValidationFailed(BAD_GRANULARITY)
@@ -317,11 +319,18 @@ async def get_revenue_summary(
 
     kind, entry = Posting.account_kind, JournalEntry.kind
     figures = (
-        signed_total(and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)), -1),
-        signed_total(and_(kind.in_(FEE_KINDS), entry.in_(COLLECTED))),
+        signed_total(
+            or_(
+                and_(kind == AccountKind.patient_booked, entry.in_(COLLECTED)),
+                and_(kind == AccountKind.world, entry.in_(PAID_SALES)),
+            ),
+            -1,
+        ),
+        signed_total(and_(kind.in_(FEE_KINDS), entry.in_((*COLLECTED, *PAID_SALES)))),
         signed_total(and_(kind.in_(REFUNDED_TO), entry == EntryKind.refund)),
         signed_total(and_(kind == AccountKind.world, entry == EntryKind.payout_paid)),
         signed_total(kind == AccountKind.platform_invoices),
+        signed_total(kind == AccountKind.ad_revenue),
         signed_total(kind.in_(EARNED)),
     )
     conditions: list[ColumnElement[bool]] = [
@@ -333,14 +342,17 @@ async def get_revenue_summary(
                 AccountKind.patient_credit,
                 AccountKind.world,
                 AccountKind.provider_receivable,
+                AccountKind.ad_revenue,
             )
         ),
         JournalEntry.kind.in_(
             (
                 *COLLECTED,
+                *PAID_SALES,
                 EntryKind.refund,
                 EntryKind.payout_paid,
                 EntryKind.invoice_paid,
+                EntryKind.ad_delivered,
             )
         ),
     ]
@@ -366,9 +378,10 @@ async def get_revenue_summary(
             refunds=dollars(refunds),
             payouts=dollars(payouts),
             invoiced=dollars(invoiced),
+            ads=dollars(ads),
             net=dollars(net),
         )
-        for start, gross, fees, refunds, payouts, invoiced, net in rows
+        for start, gross, fees, refunds, payouts, invoiced, ads, net in rows
     ]
     first = reads[0].period if reads else (since or datetime.now(UTC)).date()
     totals = RevenueRowRead(
@@ -378,6 +391,7 @@ async def get_revenue_summary(
         refunds=sum((r.refunds for r in reads), dollars(0)),
         payouts=sum((r.payouts for r in reads), dollars(0)),
         invoiced=sum((r.invoiced for r in reads), dollars(0)),
+        ads=sum((r.ads for r in reads), dollars(0)),
         net=sum((r.net for r in reads), dollars(0)),
     )
     return RevenueSummaryRead(granularity=granularity, rows=reads, totals=totals)

@@ -15,6 +15,7 @@ from app.services.ledger._credit_spend import (
 from app.services.ledger._journal import post
 from app.services.ledger._payout_transfers import settle_connected_payout
 from app.services.ledger._reassign import follow_reassigned_visit, move_visit_charge
+from app.services.ledger._refund_list import REFUNDED_TO, store_order_refunds, visit_refunds
 from app.services.ledger._release import release_due_earnings
 from app.services.ledger._visits import (
     paid_parts,
@@ -44,4 +45,7 @@ __all__ = [
     "settle_visit_completed",
     "paid_parts",
     "visit_payments",
+    "REFUNDED_TO",
+    "store_order_refunds",
+    "visit_refunds",
 ]

@@ -74,6 +74,8 @@ async def tell_card_refund_failed(session: AsyncSession, failed: CardRefundFaile
 
 
 async def tell_store_order_refunded(session: AsyncSession, refunded: StoreOrderRefunded) -> None:
+    if refunded.with_step:  # told with the return or cancellation (StoreOrderProgressed), not twice
+        return
     amount = f"${Decimal(refunded.amount_cents) / 100:,.2f}"
     if refunded.to_card:
         title = f"{amount} of store order {refunded.number} was refunded to your card"

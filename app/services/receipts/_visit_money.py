@@ -13,32 +13,22 @@ its own: the failed card refund says where its money went.
 
 from __future__ import annotations
 
-from sqlalchemy import and_, exists, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from app.principal import Principal
 from app.services.errors import NotFound
 from app.services.ledger import cents, dollars, split_fee
-from app.services.ledger.internal import paid_parts, visit_payments
+from app.services.ledger.internal import paid_parts, visit_payments, visit_refunds
 from app.services.payments.internal import card_refundable
-from app.services.shared.accounts import account_of
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment, AppointmentStatus, Order
-from models.card_refund import CardRefund
-from models.identity import User, as_utc
-from models.ledger import AccountKind, EntryKind, JournalEntry, Posting, VisitCharge
+from models.ledger import VisitCharge
 from models.payment import CardPayment, CardPaymentStatus
-from models.receipt import VisitMoneyRead, VisitRefundRead
+from models.receipt import VisitMoneyRead
 from models.staff import Permission
 
 NO_VISIT = "No visit has this id."
-MAX_REFUNDS_SHOWN = 50
-_LEG = aliased(Posting)
-# The entry that credits the wallet a card refund could not take (money back in from the world).
-_CREDITED_AFTER_FAILURE = exists().where(
-    _LEG.entry_id == JournalEntry.id, _LEG.account_kind == AccountKind.world, _LEG.amount < 0
-)
 
 
 async def get_visit_money(*, session: AsyncSession, actor: Principal, appointment_id: str) -> VisitMoneyRead:
@@ -61,51 +51,7 @@ async def get_visit_money(*, session: AsyncSession, actor: Principal, appointmen
         shares = split_fee(cents(order.platform_fee), [(i, cents(p)) for i, p in siblings])
         price, fee, refunded_cents = cents(row.price), shares.get(row.id, 0), 0
         refundable_cents = price + fee
-    entries = (
-        await session.execute(
-            select(
-                JournalEntry,
-                Posting.amount,
-                Posting.account_kind,
-                User,
-                CardRefund.status,
-                CardRefund.failure_reason,
-            )
-            .join(Posting, Posting.entry_id == JournalEntry.id)
-            .outerjoin(User, User.id == JournalEntry.actor_id)
-            .outerjoin(
-                CardRefund,
-                and_(
-                    Posting.account_kind == AccountKind.world,
-                    CardRefund.appointment_id == JournalEntry.appointment_id,
-                    CardRefund.created_at == JournalEntry.created_at,
-                    CardRefund.amount == Posting.amount,
-                ),
-            )
-            .where(
-                JournalEntry.appointment_id == row.id,
-                JournalEntry.kind == EntryKind.refund,
-                Posting.account_kind.in_((AccountKind.patient_credit, AccountKind.world)),
-                Posting.amount > 0,
-                ~_CREDITED_AFTER_FAILURE,
-            )
-            .order_by(JournalEntry.created_at.desc(), JournalEntry.id)
-            .limit(MAX_REFUNDS_SHOWN)
-        )
-    ).all()
-    refunds = [
-        VisitRefundRead(
-            amount=dollars(amount),
-            at=as_utc(entry.created_at),
-            by_name=account_of(user).name if user is not None else "",
-            reason=entry.reason,
-            description=entry.description,
-            to_card=kind is AccountKind.world,
-            card_status=status.value if status is not None else "",
-            failure_reason=failure or "",
-        )
-        for entry, amount, kind, user, status, failure in entries
-    ]
+    refunds = (await visit_refunds(session, [row.id]))[row.id]
     card = await session.get(CardPayment, order.id)
     left = refundable_cents - refunded_cents if row.status is AppointmentStatus.completed else 0
     payment = (await visit_payments(session, [row])).get(row.id)

@@ -16,27 +16,25 @@ credit.
   `send_card_refund`): a refusal raises and the unit of work, rolled back, books nothing. Refunded in full,
   the order's status is `refunded`. Audited (`refund_issued`) and told to the patient (`StoreOrderRefunded`; a return or
   cancellation is told with its step).
-- **Read** (`refunds_of`, `get_store_order_money`): the order's refunds with where each went and a card
+- **Read** (`get_store_order_money`, the ledger's `store_order_refunds`): the order's refunds with where each went and a card
   refund's status (pending, succeeded, failed: then credited to the wallet instead), in one query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import and_, exists, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from app import audit, events
 from app.principal import Principal
 from app.services.domain_events import StoreOrderRefunded
 from app.services.errors import NotFound, ValidationFailed
 from app.services.ledger import cents, dollars
+from app.services.ledger.internal import REFUNDED_TO, store_order_refunds
 from app.services.payments.internal import send_card_refund, store_card_refundable
-from app.services.shared.accounts import account_of
 from app.services.shared.locks import write_lock
 from app.services.shared.staff_access import require_permission
 from app.services.store import _ledger
@@ -45,10 +43,8 @@ from app.services.store._rules import MAX_REASON, NO_ORDER, PAY_ON_DELIVERY
 from models.audit import AuditAction
 from models.base import new_id, utcnow
 from models.booking import OrderStatus, Transaction, TransactionStatus, TransactionType
-from models.card_refund import CardRefund, StoreOrderMoneyRead
-from models.identity import User, as_utc
-from models.ledger import AccountKind, EntryKind, JournalEntry, Posting
-from models.receipt import VisitRefundRead
+from models.card_refund import StoreOrderMoneyRead
+from models.ledger import EntryKind, JournalEntry, Posting
 from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrder
 
@@ -58,14 +54,6 @@ NOT_PAID = "This store order was not paid yet: cancel it instead, nothing is owe
 NOTHING_LEFT = "This store order was refunded in full already."
 TOO_MUCH = "Refund between $0.01 and ${left:,.2f}, what is left of this order."
 NOT_BY_CARD = "This store order was not paid by card: it can be refunded as wallet credit only."
-MAX_REFUNDS_SHOWN = 50
-REFUNDED_TO = (AccountKind.patient_credit, AccountKind.world)
-
-_LEG = aliased(Posting)
-# The entry that credits the wallet a card refund could not take (money back in from the world).
-_CREDITED_AFTER_FAILURE = exists().where(
-    _LEG.entry_id == JournalEntry.id, _LEG.account_kind == AccountKind.world, _LEG.amount < 0
-)
 
 
 def is_paid(order: StoreOrder) -> bool:
@@ -142,8 +130,6 @@ async def _refund(
     if before + amount >= order.total_cents:
         order.status = OrderStatus.refunded.value
     order.updated_at = at
-    if not tell:
-        return
     await events.publish_event(
         session,
         StoreOrderRefunded(
@@ -153,6 +139,7 @@ async def _refund(
             amount_cents=amount,
             to_card=to_card,
             at=at,
+            with_step=not tell,
         ),
     )
 
@@ -207,64 +194,9 @@ async def refund_store_order(
     return dollars(total)
 
 
-async def refunds_of(
-    session: AsyncSession, store_order_ids: Sequence[str]
-) -> dict[str, list[VisitRefundRead]]:
-    """Each order's refunds, newest first (where each went, a card refund's status), in one query."""
-    found: dict[str, list[VisitRefundRead]] = {order_id: [] for order_id in store_order_ids}
-    if not store_order_ids:
-        return found
-    rows = (
-        await session.execute(
-            select(
-                JournalEntry,
-                Posting.amount,
-                Posting.account_kind,
-                User,
-                CardRefund.status,
-                CardRefund.failure_reason,
-            )
-            .join(Posting, Posting.entry_id == JournalEntry.id)
-            .outerjoin(User, User.id == JournalEntry.actor_id)
-            .outerjoin(
-                CardRefund,
-                and_(
-                    Posting.account_kind == AccountKind.world,
-                    CardRefund.store_order_id == JournalEntry.order_id,
-                    CardRefund.created_at == JournalEntry.created_at,
-                    CardRefund.amount == Posting.amount,
-                ),
-            )
-            .where(
-                JournalEntry.order_id.in_(list(store_order_ids)),
-                JournalEntry.kind == EntryKind.refund,
-                Posting.account_kind.in_(REFUNDED_TO),
-                Posting.amount > 0,
-                ~_CREDITED_AFTER_FAILURE,
-            )
-            .order_by(JournalEntry.created_at.desc(), JournalEntry.id)
-            .limit(MAX_REFUNDS_SHOWN * len(store_order_ids))
-        )
-    ).all()
-    for entry, amount, kind, user, status, failure in rows:
-        found[entry.order_id or ""].append(
-            VisitRefundRead(
-                amount=dollars(amount),
-                at=as_utc(entry.created_at),
-                by_name=account_of(user).name if user is not None else "",
-                reason=entry.reason,
-                description=entry.description,
-                to_card=kind is AccountKind.world,
-                card_status=status.value if status is not None else "",
-                failure_reason=failure or "",
-            )
-        )
-    return found
-
-
 async def store_money(session: AsyncSession, order: StoreOrder) -> StoreOrderMoneyRead:
     """A store order's money (no access check: callers check who reads it)."""
-    refunds = (await refunds_of(session, [order.id]))[order.id]
+    refunds = (await store_order_refunds(session, [order.id]))[order.id]
     refunded = await refunded_cents(session, order.id)
     paid = (
         is_paid(order)

@@ -16,7 +16,7 @@ from app.services.store._paid import (
     settle_linked_store_order,
     settle_store_payment,
 )
-from app.services.store._refunds import refunds_of, store_money
+from app.services.store._refunds import store_money
 from models.card_refund import StoreOrderMoneyRead
 from models.identity import as_utc
 from models.store import StoreOrder, StoreOrderRead
@@ -63,7 +63,6 @@ async def read_store_order(
 __all__ = [
     "linked_store_order",
     "read_store_order",
-    "refunds_of",
     "store_money",
     "store_money_of",
     "release_linked_store_order",
