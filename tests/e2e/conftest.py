@@ -32,36 +32,41 @@ MOBILE: ViewportSize = {"width": 375, "height": 812}
 expect.set_options(timeout=10_000)
 
 
-# The longest files (over 20 s of a worker's time each, about the longest first). xdist hands out whole files
-# (--dist loadfile) in collection order (--no-loadscope-reorder): starting with the longest lets the short ones
-# fill in at the end, so that both processes finish together instead of one running a long file alone.
+# The longest files, longest first (a worker's time for each, measured with --durations=0 on four processes with
+# PostgreSQL: 75 s for test_booking_flow down to 17 s). xdist hands out whole files (--dist loadfile) in
+# collection order (--no-loadscope-reorder): starting with the longest lets the short ones fill in at the end,
+# so that the processes finish together instead of one running a long file alone.
 LONGEST_FIRST = (
-    "test_accessibility.py",
-    "test_corporate.py",
-    "test_accessibility_signed_in.py",
-    "test_automation.py",
-    "test_admin_console_pages.py",
-    "test_store.py",
-    "test_forum.py",
-    "test_ads.py",
-    "test_money_paths.py",
-    "test_invoices.py",
-    "test_sign_in.py",
-    "test_careers.py",
-    "test_staff_portal.py",
     "test_booking_flow.py",
-    "test_service_requests.py",
+    "test_accessibility.py",
+    "test_sign_in.py",
+    "test_automation.py",
+    "test_corporate.py",
+    "test_several_workers.py",
+    "test_money_paths.py",
+    "test_accessibility_signed_in.py",
+    "test_ads.py",
+    "test_store.py",
     "test_enrollment.py",
-    "test_provider_journey.py",
-    "test_assistant.py",
+    "test_admin_console_pages.py",
+    "test_invoices.py",
+    "test_forum.py",
+    "test_staff_portal.py",
     "test_phi_hardening.py",
+    "test_staff_analytics.py",
+    "test_provider_management.py",
+    "test_payouts_and_revenue.py",
+    "test_help_center.py",
+    "test_provider_journey.py",
     "test_helpdesk.py",
-    "test_keyboard.py",
-    "test_keyboard_booking.py",
-    "test_provider_pages.py",
-    "test_demo_roles.py",
+    "test_notifications.py",
+    "test_careers.py",
+    "test_account_pages.py",
     "test_cart.py",
-    "test_public_paths.py",
+    "test_toasts_and_theme.py",
+    "test_service_requests.py",
+    "test_keyboard.py",
+    "test_verification.py",
 )
 
 
