@@ -25,8 +25,11 @@ def _serve(args: argparse.Namespace) -> int:
         )
         return 2
 
+    from medivisit.reactpy_compat import websocket_compression
+
     uvicorn.run(
         "medivisit.main:create_app",
+        ws=websocket_compression.install(),
         factory=True,
         host=args.host,
         port=args.port,

@@ -200,6 +200,7 @@ def test_a_store_order_from_the_cart_to_delivery(page: Page, staff_page: Page, s
     open_page(page, site.url(f"{STORE}?q=thermometer"))
     photo = card(page, THERMOMETER).get_by_role("img", name=THERMOMETER)
     expect(photo).to_be_visible()
-    assert photo.evaluate("(img) => img.complete && img.naturalWidth") == 480
+    # Loaded, and the staff's 480 px photo (not the demo's picture): visible is not yet loaded.
+    page.wait_for_function("(img) => img.complete && img.naturalWidth === 480", arg=photo.element_handle())
     assert problems == []
     assert page_errors(page) == [] and page_errors(staff_page) == []

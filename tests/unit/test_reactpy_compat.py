@@ -25,11 +25,12 @@ from medivisit.reactpy_compat import (
     render_gate,
     router_internals,
     teardown,
+    websocket_compression,
     websocket_guard,
 )
 from medivisit.reactpy_compat._guard import IncompatibleReactPy, installed_version
 
-INSTALLS: dict[str, Callable[[], None]] = {
+INSTALLS: dict[str, Callable[[], object]] = {
     "client": client.install,
     "component_check": component_check.install,
     "first_paint": lambda: first_paint.install(0.3),
@@ -38,6 +39,7 @@ INSTALLS: dict[str, Callable[[], None]] = {
     "render_gate": render_gate.install,
     "router_internals": router_internals.install,
     "teardown": teardown.install,
+    "websocket_compression": websocket_compression.install,
     "websocket_guard": websocket_guard.install,
 }
 
