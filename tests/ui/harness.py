@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from html.parser import HTMLParser
 from typing import Any
 
@@ -19,6 +19,8 @@ from reactpy.config import REACTPY_ASYNC_RENDERING
 from reactpy.core.layout import Layout
 from reactpy.core.types import LayoutEventMessage, LayoutUpdateMessage
 
+from app.principal import Principal
+from components.context import CartHandle, Disclosure, Toaster, UiSession
 from components.html_writer import INNER_HTML, VOID_ELEMENTS
 
 Element = Mapping[str, Any]  # a JSON model's element, or a VdomDict
@@ -211,3 +213,27 @@ def find(node: Any, tag: str | None = None, text: str | None = None, **attribute
     found = find_all(node, tag, text, **attributes)
     assert len(found) == 1, f"expected one <{tag or '*'}> {attributes} {text or ''}, found {len(found)}"
     return found[0]
+
+
+async def until(ui: Mounted, done: Callable[[], bool], seconds: float = 10) -> None:
+    """Apply renders until `done()` holds (data from queries, results of actions), at most `seconds`."""
+
+    async def loop() -> None:
+        while not done():
+            with suppress(TimeoutError):  # a query may answer slowly on a busy machine
+                await ui.render()
+
+    await asyncio.wait_for(loop(), seconds)
+
+
+def ui_session(who: Any = None, **changes: Any) -> UiSession:
+    """The screen session of `who` (a tests.factories Person; None: a visitor), as the app gives a tab."""
+    fields: dict[str, Any] = {
+        "user": who.account if who is not None else None,
+        "actor": who.actor if who is not None else Principal.visitor(""),
+        "toaster": Toaster(),
+        "cart": CartHandle(),
+        "bug_report": Disclosure(),
+        "visitor_id": "",
+    }
+    return UiSession(**{**fields, **changes})

@@ -7,63 +7,22 @@ the local stand-in of tests/stripe_standin.py."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable, Iterator
-
-import pytest
+from collections.abc import Callable
 
 from app.services.ads import review_ad_flight, submit_ad_flight
 from app.services.payments import handle_stripe_webhook
-from app.settings import get_settings
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
-from medivisit.reactpy_compat import hook_stack
+from components.context import SessionContext
 from models.account import Role
 from pages import ad_purchase
 from tests import stripe_standin
 from tests.factories import Person, person, run
-from tests.ui.harness import Mounted, attrs, mount, text
+from tests.ui.harness import attrs, mount, text, ui_session, until
 from tests.unit.test_ads import flight
-
-TIMEOUT = 10
-
-
-@pytest.fixture(scope="module")
-def standin() -> Iterator[stripe_standin.StripeStandIn]:
-    found, server = stripe_standin.serve()
-    yield found
-    server.shutdown()
-
-
-@pytest.fixture
-def stripe_on(configured, monkeypatch, tmp_path, standin) -> Iterator[stripe_standin.StripeStandIn]:
-    hook_stack.install()  # as the server does at startup
-    monkeypatch.setenv("VAR_DIR", str(tmp_path))
-    stripe_standin.configure_gateway(monkeypatch, standin)
-    yield standin
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
 
 
 def as_advertiser(who: Person, returned: str = "") -> Callable[[], object]:
-    ui_session = UiSession(
-        user=who.account,
-        actor=who.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
-    return lambda: SessionContext(ad_purchase.FlightsBilling(returned), value=ui_session)
+    signed_in = ui_session(who)
+    return lambda: SessionContext(ad_purchase.FlightsBilling(returned), value=signed_in)
 
 
 async def test_an_advertiser_pays_reads_the_statement_and_ends_a_flight(stripe_on) -> None:

@@ -5,8 +5,6 @@ this advertiser" records the advertiser as invoiced on terms and turns into "Bil
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +13,7 @@ from sqlalchemy import select, update
 
 from app import db as app_db
 from app.services.ads import end_my_ad_flight, list_ad_flights, review_ad_flight, submit_ad_flight
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.context import SessionContext
 from components.hooks import use_query
 from medivisit.reactpy_compat import hook_stack
 from models.account import Role
@@ -23,19 +21,8 @@ from models.ads import AdAdvertiserTerms, AdFlight
 from models.invoice import Invoice
 from staff import ads as staff_ads
 from tests.factories import Person, person, run
-from tests.ui.harness import Mounted, mount, text
+from tests.ui.harness import mount, text, ui_session, until
 from tests.unit.test_ads import flight
-
-TIMEOUT = 10
-
-
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
 
 
 @component
@@ -47,15 +34,8 @@ def _Flights() -> Any:
 
 
 def as_staff(who: Person) -> Callable[[], object]:
-    ui_session = UiSession(
-        user=who.account,
-        actor=who.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
-    return lambda: SessionContext(_Flights(), value=ui_session)
+    signed_in = ui_session(who)
+    return lambda: SessionContext(_Flights(), value=signed_in)
 
 
 async def test_staff_invoice_a_finished_flight_on_terms_and_mark_an_advertiser_invoiced(configured) -> None:

@@ -6,8 +6,6 @@ as one order (the store order linked to it) paying the mode chosen, with the cre
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import Any
@@ -17,13 +15,12 @@ from reactpy import Ref, component, use_ref
 from sqlalchemy import func, select
 
 from app import db as app_db
-from app.principal import Principal
 from app.services.cart import CartOwner, load_cart
 from app.services.features import set_feature
 from app.services.ledger import grant_wallet_credit
 from app.services.ledger.internal import check_ledger
 from app.settings import get_settings
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.context import SessionContext
 from components.format import format_currency
 from components.order_ui import OrderConfirmation, total_label
 from medivisit.reactpy_compat import hook_stack
@@ -35,31 +32,19 @@ from models.receipt import ReceiptProductRead, ReceiptRead
 from models.store import StoreOrder
 from pages import checkout
 from tests import factories
-from tests.factories import Person, run
-from tests.ui.harness import Element, Mounted, attrs, find_all, mount, text
+from tests.factories import run
+from tests.ui.harness import Element, Mounted, attrs, find_all, mount, text, ui_session, until
 from tests.unit import test_ledger
 from tests.unit.test_ledger import World
 from tests.unit.test_one_checkout import HOME, held_line, in_cart, stocked
 
 world = test_ledger.world
-TIMEOUT = 10
 CARD = PaymentModeRead(
     mode=PaymentMode.card, label="Pay by card", description="On Stripe's page.", recommended=True
 )
 VISIT = PaymentModeRead(
     mode=PaymentMode.visit, label="Pay at the visit", description="Nothing now.", recommended=False
 )
-
-
-def _session(who: Person | None = None) -> UiSession:
-    return UiSession(
-        user=who.account if who else None,
-        actor=who.actor if who else Principal.visitor(""),
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
 
 
 def _visit_item() -> CartItemRead:
@@ -83,7 +68,7 @@ def summary(money: CheckoutMoneyRead, kept: list[Ref[Any]]) -> Callable[[], Any]
         item = _visit_item()
         return checkout._Summary([("item-1#0", item)], {}, False, lambda: None, money, choice, [], None)
 
-    return lambda: SessionContext(Probe(), value=_session())
+    return lambda: SessionContext(Probe(), value=ui_session())
 
 
 def radios(ui: Mounted) -> list[Element]:
@@ -162,15 +147,6 @@ def identity(configured, monkeypatch, tmp_path) -> Iterator[None]:
     get_settings.cache_clear()
 
 
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
-
-
 def control(ui: Mounted, control_id: str) -> Element:
     [found] = [e for e in find_all(ui.model) if attrs(e).get("id") == control_id]
     return found
@@ -194,9 +170,9 @@ async def test_a_cart_with_a_visit_and_a_product_is_placed_with_one_place_order(
         amount=Decimal("10"),
         reason="Sorry",
     )
-    ui_session = _session(patient)
-    ui_session.cart.set(await run(load_cart, owner=CartOwner(user_id=patient.id), actor=patient.actor))
-    async with mount(lambda: SessionContext(checkout.CheckoutPage(), value=ui_session)) as ui:
+    signed_in = ui_session(patient)
+    signed_in.cart.set(await run(load_cart, owner=CartOwner(user_id=patient.id), actor=patient.actor))
+    async with mount(lambda: SessionContext(checkout.CheckoutPage(), value=signed_in)) as ui:
         await until(ui, lambda: "Held until" in text(ui.model) and "Shipping address" in text(ui.model))
         page = text(ui.model)
         assert "Gauze pads" in page and "Pay at the visit." in page  # the only mode the owners allow
@@ -263,7 +239,7 @@ def _receipt(order: OrderRead, **changes: Any) -> ReceiptRead:
 async def test_the_confirmation_of_one_checkout_lists_the_visits_and_the_products_with_one_total() -> None:
     order = factories.order_read([factories.appointment_read()])
     receipt = _receipt(order)
-    async with mount(lambda: SessionContext(OrderConfirmation(order, receipt), value=_session())) as ui:
+    async with mount(lambda: SessionContext(OrderConfirmation(order, receipt), value=ui_session())) as ui:
         lines = text(find_all(ui.model, "ul")[0])
         assert order.appointments[0].service_name in lines
         assert "Gauze pads Quantity 2 $17" in lines

@@ -7,74 +7,28 @@ stand-in of tests/stripe_standin.py."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import pytest
 from sqlalchemy import select
 
 from app import db as app_db
 from app.services.ledger import WORLD, move, request_payout
 from app.services.ledger.internal import post
 from app.settings import get_settings
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.context import SessionContext
 from medivisit.reactpy_compat import hook_stack
 from models.account import Role
 from models.connect import ConnectAccount
 from models.ledger import AccountKind, EntryKind
 from pages.dashboard import payout_setup
 from staff import revenue
-from tests import stripe_standin
 from tests.factories import Person, person, provider, run
-from tests.ui.harness import Mounted, attrs, mount, text
-
-TIMEOUT = 10
-
-
-@pytest.fixture(scope="module")
-def standin() -> Iterator[stripe_standin.StripeStandIn]:
-    found, server = stripe_standin.serve()
-    yield found
-    server.shutdown()
-
-
-@pytest.fixture
-def stripe_on(configured, monkeypatch, tmp_path, standin) -> Iterator[stripe_standin.StripeStandIn]:
-    hook_stack.install()  # as the server does at startup
-    for name, value in {
-        "VAR_DIR": str(tmp_path),
-        "PAYMENT_GATEWAY": "stripe",
-        "STRIPE_SECRET_KEY": stripe_standin.SECRET_KEY,
-        "STRIPE_WEBHOOK_SECRET": stripe_standin.WEBHOOK_SECRET,
-        "STRIPE_API_BASE": standin.url,
-    }.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    yield standin
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):  # the stand-in may answer slowly on a busy machine
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
+from tests.ui.harness import attrs, mount, text, ui_session, until
 
 
 def as_provider(nurse: Person, after: str = "") -> Callable[[], object]:
-    ui_session = UiSession(
-        user=nurse.account,
-        actor=nurse.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
-    return lambda: SessionContext(payout_setup.PayoutSetup(after), value=ui_session)
+    signed_in = ui_session(nurse)
+    return lambda: SessionContext(payout_setup.PayoutSetup(after), value=signed_in)
 
 
 async def test_a_provider_sets_up_payouts_and_sees_them_enabled(stripe_on) -> None:
@@ -132,16 +86,9 @@ async def test_staff_send_a_refused_transfer_again_from_the_queue(stripe_on) -> 
         )
     await run(request_payout, actor=nurse.actor)
     stripe_on.transfer_error = "Your platform's balance is too low for this transfer."
-    ui_session = UiSession(
-        user=owner.account,
-        actor=owner.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
+    signed_in = ui_session(owner)
     try:
-        async with mount(lambda: SessionContext(revenue._Queue(), value=ui_session)) as ui:
+        async with mount(lambda: SessionContext(revenue._Queue(), value=signed_in)) as ui:
             await until(ui, lambda: bool(ui.find_all("button", **{"aria-label": "Approve Ada Nurse $80.00"})))
             await ui.fire(ui.find("button", **{"aria-label": "Approve Ada Nurse $80.00"}))
             await until(ui, lambda: "balance is too low" in text(ui.model))

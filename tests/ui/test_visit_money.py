@@ -7,8 +7,6 @@ total, paid, refunded and due."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -21,7 +19,7 @@ from app import db as app_db
 from app.services.errors import PermissionDenied
 from app.services.ledger import refund_visit
 from app.settings import get_settings
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
+from components.context import SessionContext, UiSession
 from components.order_ui import receipt_totals
 from components.visit_money import BAD_AMOUNT, VisitMoney
 from medivisit.reactpy_compat import hook_stack
@@ -34,10 +32,8 @@ from pages.dashboard import wallet
 from pages.dashboard.wallet import WalletFilters
 from staff import visit_dialog
 from tests.factories import Person, run
-from tests.ui.harness import Mounted, find_all, mount, text
+from tests.ui.harness import Mounted, find_all, mount, text, ui_session, until
 from tests.unit.test_receipts import book_two, build_world, complete
-
-TIMEOUT = 10
 
 
 @pytest.fixture
@@ -59,24 +55,7 @@ def world_env(pay_at_visit_env, paid_ahead) -> None:
 
 
 def as_(who: Person) -> UiSession:
-    return UiSession(
-        user=who.account,
-        actor=who.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-        time_zone="America/New_York",
-    )
-
-
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
+    return ui_session(who, time_zone="America/New_York")
 
 
 def wallet_history(patient: Person, kind: str) -> Callable[[], Any]:

@@ -5,60 +5,15 @@ visit the Wallet has no cards section."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable, Iterator
-
-import pytest
-
 from app import db as app_db
 from app.services.payments import get_payment_options
 from app.settings import get_settings
-from components.context import CartHandle, Disclosure, SessionContext, Toaster, UiSession
-from medivisit.reactpy_compat import hook_stack
+from components.context import SessionContext
 from models.account import Role
 from models.payment import PaymentCustomer
 from pages.dashboard import wallet
-from tests import stripe_standin
 from tests.factories import person
-from tests.ui.harness import Mounted, mount, text
-
-TIMEOUT = 10
-
-
-@pytest.fixture(scope="module")
-def standin() -> Iterator[stripe_standin.StripeStandIn]:
-    found, server = stripe_standin.serve()
-    yield found
-    server.shutdown()
-
-
-@pytest.fixture
-def stripe_on(configured, monkeypatch, tmp_path, standin) -> Iterator[stripe_standin.StripeStandIn]:
-    hook_stack.install()  # as the server does at startup
-    for name, value in {
-        "VAR_DIR": str(tmp_path),
-        "PAYMENT_GATEWAY": "stripe",
-        "STRIPE_SECRET_KEY": stripe_standin.SECRET_KEY,
-        "STRIPE_WEBHOOK_SECRET": stripe_standin.WEBHOOK_SECRET,
-        "STRIPE_API_BASE": standin.url,
-    }.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    yield standin
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
-async def until(ui: Mounted, done: Callable[[], bool]) -> None:
-    """Apply renders until `done()` holds (the cards come from a query, the removal from an action)."""
-
-    async def loop() -> None:
-        while not done():
-            with contextlib.suppress(TimeoutError):  # the stand-in may answer slowly on a busy machine
-                await ui.render()
-
-    await asyncio.wait_for(loop(), TIMEOUT)
+from tests.ui.harness import mount, text, ui_session, until
 
 
 def test_the_cards_section_is_there_only_with_a_card_gateway(monkeypatch) -> None:
@@ -81,15 +36,8 @@ async def test_a_patient_sees_their_cards_and_removes_one_after_confirming(strip
         session.add(PaymentCustomer(user_id=patient.id, gateway="stripe", customer_id="cus_test_wallet"))
     visa = stripe_on.add_card("cus_test_wallet", "visa", "4242", 12, 2031)
     stripe_on.add_card("cus_test_wallet", "amex", "0005", 4, 2030)
-    ui_session = UiSession(
-        user=patient.account,
-        actor=patient.actor,
-        toaster=Toaster(),
-        cart=CartHandle(),
-        bug_report=Disclosure(),
-        visitor_id="",
-    )
-    async with mount(lambda: SessionContext(wallet._Cards(), value=ui_session)) as ui:
+    signed_in = ui_session(patient)
+    async with mount(lambda: SessionContext(wallet._Cards(), value=signed_in)) as ui:
         await until(ui, lambda: "Visa ending in 4242" in text(ui.model))
         shown = text(ui.find("section"))
         assert "Saved cards" in shown
