@@ -133,3 +133,23 @@ async def record_by(
         user_agent=actor.user_agent,
         details=details,
     )
+
+
+async def record_by_stripe(
+    *,
+    session: AsyncSession,
+    action: AuditAction | str,
+    target: str | None,
+    details: dict[str, Any] | None = None,
+) -> AuditEntryRead:
+    """`record` what Stripe's webhook (or the reconciliation that asks Stripe) did: no person, no address."""
+    return await record(
+        session=session,
+        actor_id=None,
+        actor_email="stripe",
+        action=action,
+        target=target,
+        ip=None,
+        user_agent=None,
+        details=details,
+    )

@@ -181,14 +181,10 @@ async def settle_connected_payout(session: AsyncSession, settled: ConnectedPayou
         await _return_money(session, row, None, settled.reason, at)
         await _set_transaction(session, row, TransactionStatus.failed, at)
         action = AuditAction.payout_failed
-    await audit.record(
+    await audit.record_by_stripe(
         session=session,
-        actor_id=None,
-        actor_email="stripe",
         action=action,
         target=f"payout {row.id}",
-        ip=None,
-        user_agent=None,
         details={
             "amount_cents": row.amount,
             "provider_id": row.provider_id,

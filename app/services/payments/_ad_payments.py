@@ -121,14 +121,10 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
 async def _audit(
     session: AsyncSession, action: AuditAction, payment: AdPayment, details: dict[str, Any]
 ) -> None:
-    await audit.record(
+    await audit.record_by_stripe(
         session=session,
-        actor_id=None,
-        actor_email="stripe",
         action=action,
         target=f"ad flight {payment.flight_id}",
-        ip=None,
-        user_agent=None,
         details={"ad_payment": payment.id, **details},
     )
 

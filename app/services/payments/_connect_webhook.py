@@ -122,14 +122,10 @@ async def _account_updated(session: AsyncSession, obj: dict[str, Any], event_id:
     )
     await session.flush()
     if changed:
-        await audit.record(
+        await audit.record_by_stripe(
             session=session,
-            actor_id=None,
-            actor_email="stripe",
             action=AuditAction.payout_account_updated,
             target=f"provider {row.provider_id}",
-            ip=None,
-            user_agent=None,
             details={
                 "event": event_id,
                 "account_id": row.account_id,

@@ -247,14 +247,10 @@ async def _apply_one(session: AsyncSession, obj: dict[str, Any], event_id: str, 
         transaction.status = TransactionStatus.failed
         order = await session.get(Order, row.order_id) if row.order_id else None
         store = await session.get(StoreOrder, row.store_order_id) if row.store_order_id else None
-        await audit.record(
+        await audit.record_by_stripe(
             session=session,
-            actor_id=None,
-            actor_email="stripe",
             action=AuditAction.card_refund_failed,
             target=store.id if store is not None else (order.id if order is not None else row.id),
-            ip=None,
-            user_agent=None,
             details={
                 "order": store.number if store is not None else (order.number if order is not None else ""),
                 "event": event_id,

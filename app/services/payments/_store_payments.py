@@ -101,14 +101,10 @@ def is_store_event(obj: dict[str, Any]) -> bool:
 async def _audit(
     session: AsyncSession, action: AuditAction, order: StoreOrder, details: dict[str, Any]
 ) -> None:
-    await audit.record(
+    await audit.record_by_stripe(
         session=session,
-        actor_id=None,
-        actor_email="stripe",
         action=action,
         target=f"store order {order.number}",
-        ip=None,
-        user_agent=None,
         details={"store_order": order.number, **details},
     )
 

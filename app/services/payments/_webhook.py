@@ -222,14 +222,10 @@ async def record_mismatch(
 
 
 async def _audit(session: AsyncSession, action: AuditAction, order: Order, details: dict[str, Any]) -> None:
-    await audit.record(
+    await audit.record_by_stripe(
         session=session,
-        actor_id=None,
-        actor_email="stripe",
         action=action,
         target=order.id,
-        ip=None,
-        user_agent=None,
         details={"order": order.number, **details},
     )
 
