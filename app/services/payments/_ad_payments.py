@@ -25,7 +25,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.services.domain_events import AdPaymentSettled
 from app.services.errors import Unavailable
-from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of, metadata_of
+from app.services.payments._event_fields import (
+    PAID_EVENTS,
+    event_mismatch,
+    failure_reason,
+    intent_of,
+    metadata_of,
+)
 from app.services.payments._stripe import CURRENCY, open_checkout, stripe_client
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -33,11 +39,10 @@ from models.account import AccountRead
 from models.ads import AdPayment, AdPaymentStatus
 from models.audit import AuditAction
 from models.base import new_id
+from models.identity import as_utc
 
 logger = logging.getLogger(__name__)
 
-EXPIRED = "The payment page expired before the payment was made."
-DECLINED = "The card payment was declined."
 REFUND_UNREACHABLE = (
     "The unspent budget could not be refunded to the card, so the flight was not ended. Please try again "
     "in a moment."
@@ -109,12 +114,16 @@ async def _payment_of(session: AsyncSession, kind: str, obj: dict[str, Any]) -> 
     else:
         named = str(metadata_of(obj).get("ad_payment_id") or "")[:36]
         where = AdPayment.id == named if named else AdPayment.payment_intent_id == object_id
-    found = await session.scalar(select(AdPayment.id).where(where).limit(1))
-    if found is None:
+    return await _locked(session, await session.scalar(select(AdPayment.id).where(where).limit(1)))
+
+
+async def _locked(session: AsyncSession, payment_id: str | None) -> AdPayment | None:
+    """The ad payment, row-locked and read again after the lock (None: no such payment)."""
+    if payment_id is None:
         return None
-    await write_lock(session, AdPayment.id, [found])
+    await write_lock(session, AdPayment.id, [payment_id])
     return await session.scalar(
-        select(AdPayment).where(AdPayment.id == found).execution_options(populate_existing=True)
+        select(AdPayment).where(AdPayment.id == payment_id).execution_options(populate_existing=True)
     )
 
 
@@ -150,11 +159,7 @@ async def apply_ad_event(
         payment.status, payment.paid_at = AdPaymentStatus.paid.value, at
         payment.payment_intent_id = intent or payment.payment_intent_id
     else:
-        error = obj.get("last_payment_error")
-        reason = EXPIRED if kind == "checkout.session.expired" else DECLINED
-        if isinstance(error, dict) and error.get("message"):
-            reason = str(error["message"])
-        payment.status, payment.failure_reason = AdPaymentStatus.failed.value, reason[:200]
+        payment.status, payment.failure_reason = AdPaymentStatus.failed.value, failure_reason(kind, obj)
     await session.flush()
     await events.publish_event(
         session,
@@ -183,12 +188,7 @@ async def paid_ad_payment(session: AsyncSession, flight_id: str) -> AdPayment | 
             AdPayment.flight_id == flight_id, AdPayment.status == AdPaymentStatus.paid.value
         )
     )
-    if found is None:
-        return None
-    await write_lock(session, AdPayment.id, [found])
-    return await session.scalar(
-        select(AdPayment).where(AdPayment.id == found).execution_options(populate_existing=True)
-    )
+    return await _locked(session, found)
 
 
 async def open_ad_payment(session: AsyncSession, flight_id: str, now: datetime) -> AdPayment | None:
@@ -198,11 +198,7 @@ async def open_ad_payment(session: AsyncSession, flight_id: str, now: datetime) 
         .where(AdPayment.flight_id == flight_id, AdPayment.status == AdPaymentStatus.awaiting.value)
         .order_by(AdPayment.created_at.desc())
     )
-    for row in rows:
-        expires = row.expires_at if row.expires_at.tzinfo else row.expires_at.replace(tzinfo=now.tzinfo)
-        if expires > now and row.checkout_url:
-            return row
-    return None
+    return next((row for row in rows if as_utc(row.expires_at) > now and row.checkout_url), None)
 
 
 async def refund_ad_payment(

@@ -9,6 +9,8 @@ from typing import Any, Protocol
 PAID_EVENTS = frozenset(
     {"checkout.session.completed", "checkout.session.async_payment_succeeded", "payment_intent.succeeded"}
 )
+EXPIRED_REASON = "The payment page expired before the payment was made."
+DECLINED_REASON = "The card payment was declined."
 
 
 class AskedPayment(Protocol):
@@ -32,6 +34,15 @@ def intent_of(kind: str, obj: dict[str, Any]) -> str | None:
     if isinstance(intent, dict):
         intent = intent.get("id")
     return str(intent)[:255] if intent else None
+
+
+def failure_reason(kind: str, obj: dict[str, Any]) -> str:
+    """Why a payment failed, as its payer may read it: the page expired, or Stripe's decline message."""
+    if kind == "checkout.session.expired":
+        return EXPIRED_REASON
+    error = obj.get("last_payment_error")
+    message = error.get("message") if isinstance(error, dict) else None
+    return str(message or DECLINED_REASON)[:200]
 
 
 def payment_mismatch(

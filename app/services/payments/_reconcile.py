@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.payments._event_fields import payment_mismatch
+from app.services.payments._event_fields import EXPIRED_REASON, payment_mismatch
 from app.services.payments._stripe import NAME, stripe_client
-from app.services.payments._webhook import EXPIRED_REASON, apply_failed, apply_paid, record_mismatch
+from app.services.payments._webhook import apply_failed, apply_paid, record_mismatch
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
 from models.audit import AuditAction, AuditEntry

@@ -22,7 +22,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app import audit, events
 from app.services.domain_events import StorePaymentCaptured, StorePaymentFailed
 from app.services.payments._checkout_lines import line_total, store_lines
-from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of, metadata_of
+from app.services.payments._event_fields import (
+    PAID_EVENTS,
+    event_mismatch,
+    failure_reason,
+    intent_of,
+    metadata_of,
+)
 from app.services.payments._stripe import CURRENCY, open_checkout
 from app.services.shared.locks import write_lock
 from app.settings import get_settings
@@ -30,9 +36,6 @@ from models.account import AccountRead
 from models.audit import AuditAction
 from models.payment import CardPaymentStatus
 from models.store import StoreCardPayment, StoreOrder
-
-EXPIRED = "The payment page expired before the payment was made."
-DECLINED = "The card payment was declined."
 
 
 async def start_store_payment(
@@ -141,20 +144,18 @@ async def apply_store_event(
             {"event": event_id, "amount_cents": payment.amount},
         )
         return "paid"
-    error = obj.get("last_payment_error")
-    reason = EXPIRED if kind == "checkout.session.expired" else DECLINED
-    if isinstance(error, dict) and error.get("message"):
-        reason = str(error["message"])
-    payment.status, payment.failure_reason = CardPaymentStatus.failed.value, reason[:200]
+    payment.status, payment.failure_reason = CardPaymentStatus.failed.value, failure_reason(kind, obj)
     await session.flush()
     await events.publish_event(
         session,
-        StorePaymentFailed(store_order_id=order.id, patient_id=order.patient_id, reason=reason[:200], at=at),
+        StorePaymentFailed(
+            store_order_id=order.id, patient_id=order.patient_id, reason=payment.failure_reason, at=at
+        ),
     )
     await _audit(
         session,
         AuditAction.card_payment_failed,
         order,
-        {"event": event_id, "amount_cents": payment.amount, "reason": reason[:200]},
+        {"event": event_id, "amount_cents": payment.amount, "reason": payment.failure_reason},
     )
     return "failed"

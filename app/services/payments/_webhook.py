@@ -56,7 +56,13 @@ from app.services.domain_events import BookedVisit, LatePaymentRefunded, Payment
 from app.services.errors import NotFound, ServiceError, Unavailable
 from app.services.payments._ad_payments import apply_ad_event, is_ad_event
 from app.services.payments._connect_webhook import CONNECT_EVENTS, apply_connect_event
-from app.services.payments._event_fields import PAID_EVENTS, event_mismatch, intent_of
+from app.services.payments._event_fields import (
+    EXPIRED_REASON,
+    PAID_EVENTS,
+    event_mismatch,
+    failure_reason,
+    intent_of,
+)
 from app.services.payments._refunds import REFUND_EVENTS, apply_refund_event
 from app.services.payments._store_payments import apply_store_event, is_store_event
 from app.services.payments._stripe import NAME, stripe_client
@@ -85,8 +91,6 @@ UNREACHABLE = "Stripe could not be asked about this payment; the event can be de
 TOLERANCE = 300
 BAD_PAYLOAD = "The event is not valid JSON."
 TOO_LARGE = f"An event may be at most {MAX_EVENT_BYTES // 1024} KiB."
-EXPIRED_REASON = "The payment page expired before the payment was made."
-DECLINED_REASON = "The card payment was declined."
 RELEASED_REASON = "The booking was not completed."  # the visits' cancel reason (providers may read it)
 
 FAILED_EVENTS = frozenset(
@@ -333,14 +337,6 @@ async def _refund_late_payment(
         await events.publish_event(session, refunded)
 
 
-def _failure_reason(kind: str, obj: dict[str, Any]) -> str:
-    if kind == "checkout.session.expired":
-        return EXPIRED_REASON
-    error = obj.get("last_payment_error")
-    message = error.get("message") if isinstance(error, dict) else None
-    return str(message or DECLINED_REASON)[:200]
-
-
 async def apply_failed(
     session: AsyncSession, payment: CardPayment, order: Order, reason: str, event_id: str, at: datetime
 ) -> str:
@@ -450,5 +446,5 @@ async def handle_stripe_webhook(
     if kind in PAID_EVENTS:
         result = await apply_paid(session, payment, order, intent, event_id, at)
     else:
-        result = await apply_failed(session, payment, order, _failure_reason(kind, obj), event_id, at)
+        result = await apply_failed(session, payment, order, failure_reason(kind, obj), event_id, at)
     return WebhookOutcome(event_id, kind, processed=True, result=result)
