@@ -12,13 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.principal import Principal
 from app.services.ledger import dollars
-from app.services.ledger.internal import paid_parts
+from app.services.ledger.internal import REFUNDED_TO, paid_parts
 from app.services.shared.staff_access import require_permission
 from models.booking import Appointment, AppointmentStatus, Order
 from models.card_refund import RefundableRead
 from models.catalog import Service
 from models.identity import as_utc
-from models.ledger import AccountKind, EntryKind, JournalEntry, Posting, VisitCharge
+from models.ledger import EntryKind, JournalEntry, Posting, VisitCharge
 from models.staff import Permission
 from models.store import FulfilmentStatus, StoreOrder
 
@@ -65,7 +65,9 @@ async def list_refundables(
         .join(Posting, Posting.entry_id == JournalEntry.id)
         .where(
             JournalEntry.kind == EntryKind.refund,
-            Posting.account_kind.in_((AccountKind.patient_credit, AccountKind.world)),
+            Posting.account_kind.in_(REFUNDED_TO),
+            # this patient's store orders only: not every refund of the journal for one ticket
+            JournalEntry.order_id.in_(select(StoreOrder.id).where(StoreOrder.patient_id == patient_id)),
         )
         .group_by(JournalEntry.order_id)
         .subquery()
