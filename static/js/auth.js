@@ -44,6 +44,20 @@ function toast(title) {
   window.dispatchEvent(new CustomEvent("mv:toast", { detail: { title } }));
 }
 
+// ---- the flash cookie (a note for the next page, e.g. "Logged out successfully") is read once ----------
+let flashRead = false;
+const whenFlashRead = [];
+function afterFlashRead(then) {
+  if (flashRead) then();
+  else whenFlashRead.push(then);
+}
+
+function flashWasRead() {
+  dropCookie("mv_flash");
+  flashRead = true;
+  for (const then of whenFlashRead.splice(0)) then();
+}
+
 // ---- signed out elsewhere: this tab reloads ---------------------------------------------------------
 let reloading = false;
 function reloadSignedOut() {
@@ -65,9 +79,10 @@ if (channel) {
 }
 
 if (readCookie("mv_auth_event") === "signed-out") {
-  // This page follows a sign-out: the other tabs of this browser show it too.
+  // This page follows a sign-out: the other tabs of this browser show it too, once this tab has read its
+  // flash ("Logged out successfully"): the cookie is the browser's, and a tab reloading first would take it.
   dropCookie("mv_auth_event");
-  if (channel) channel.postMessage("signed-out");
+  afterFlashRead(() => { if (channel) channel.postMessage("signed-out"); });
 }
 
 // ---- the refresh tick -----------------------------------------------------------------------------------
@@ -164,15 +179,14 @@ async function sessionFromLink() {
   return false;
 }
 
-// ---- the flash cookie is read once ------------------------------------------------------------------------
 function dropFlashOnceRead() {
-  if (readCookie("mv_flash") === null) return;
+  if (readCookie("mv_flash") === null) { flashWasRead(); return; }
   // The app root reads the cookies before its first render, which includes the toaster. (The copy of the
   // page rendered into the HTML has one too, but the live tree has yet to read the cookie then.)
   const read = () => document.querySelector("#app [data-toaster]") !== null;
-  if (read()) { dropCookie("mv_flash"); return; }
+  if (read()) { flashWasRead(); return; }
   const observer = new MutationObserver(() => {
-    if (read()) { observer.disconnect(); dropCookie("mv_flash"); }
+    if (read()) { observer.disconnect(); flashWasRead(); }
   });
   observer.observe(document.getElementById("app") || document.body, { childList: true, subtree: true });
 }
